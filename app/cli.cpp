@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include "app/cli.h"
+
+#include "core/bench.h"
+#include "core/compute.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+#include "core/io/writers.h"
+
+#include <cctype>
+#include <charconv>
+#include <functional>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <optional>
+#include <sstream>
+
+namespace poslab::app {
+
+namespace {
+
+using core::InputError;
+
+struct Args {
+    std::vector<std::string> items;
+    std::size_t at = 0;
+    bool done() const { return at >= items.size(); }
+    const std::string& next() { return items[at++]; }
+    std::string value(const std::string& option)
+    {
+        if (done())
+            throw InputError("option " + option + " needs a value");
+        return next();
+    }
+};
+
+long long parseInteger(const std::string& option, const std::string& text, long long min, long long max)
+{
+    long long v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+        throw InputError(option + " '" + text + "' is not an integer");
+    if (v < min || v > max)
+        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
+                         + std::to_string(max));
+    return v;
+}
+
+std::vector<double> parseVector(const std::string& text)
+{
+    std::vector<double> v;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        std::size_t comma = text.find(',', start);
+        if (comma == std::string::npos)
+            comma = text.size();
+        const std::string part = text.substr(start, comma - start);
+        double x = 0;
+        auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), x);
+        if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
+            throw InputError("--vector: element " + std::to_string(v.size() + 1) + " '" + part + "' is not a number");
+        v.push_back(x);
+        start = comma + 1;
+    }
+    return v;
+}
+
+std::size_t parseBytes(const std::string& text)
+{
+    std::size_t i = 0;
+    while (i < text.size() && (std::isdigit((unsigned char)text[i]) || text[i] == '.'))
+        ++i;
+    double number = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + i, number);
+    const std::string unit = text.substr(i);
+    double mult = 0;
+    if (unit.empty() || unit == "B")
+        mult = 1;
+    else if (unit == "KiB" || unit == "K")
+        mult = 1024.0;
+    else if (unit == "MiB" || unit == "M")
+        mult = 1024.0 * 1024.0;
+    else if (unit == "GiB" || unit == "G")
+        mult = 1024.0 * 1024.0 * 1024.0;
+    if (i == 0 || ec != std::errc() || ptr != text.data() + i || mult == 0 || number <= 0)
+        throw InputError("--max-memory '" + text + "' is not a size (e.g. 512MiB, 4GiB, or bytes)");
+    return std::size_t(number * mult);
+}
+
+// Writes through a temporary file renamed at the end, so a failure never leaves a partial file.
+void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& body)
+{
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    std::error_code ec;
+    if (!fs::is_directory(dir, ec))
+        throw InputError("cannot write " + path + ": folder " + dir.string() + " does not exist");
+    if (fs::is_directory(target, ec))
+        throw InputError("cannot write " + path + ": it is a folder");
+    std::string tempName = ".";
+    tempName += target.filename().string();
+    tempName += ".part";
+    const fs::path temp = dir / tempName;
+    {
+        std::ofstream f(temp, std::ios::binary | std::ios::trunc);
+        if (!f)
+            throw InputError("cannot write " + path + ": permission denied or read-only folder");
+        body(f);
+        f.flush();
+        if (!f) {
+            f.close();
+            fs::remove(temp, ec);
+            throw core::RefusedError("writing " + path + " failed (disk full?)");
+        }
+    }
+    fs::rename(temp, target, ec);
+    if (ec) {
+        fs::remove(temp, ec);
+        throw InputError("cannot write " + path + ": " + ec.message());
+    }
+}
+
+int runSchemes(Args& a, std::ostream& out)
+{
+    bool json = false;
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (opt == "--json")
+            json = true;
+        else
+            throw InputError("unknown option '" + opt + "' for schemes (known: --json)");
+    }
+    if (json)
+        core::writeSchemesJson(out);
+    else
+        core::writeSchemesText(out);
+    return exitOk;
+}
+
+int runCompute(Args& a, std::ostream& out)
+{
+    if (a.done())
+        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
+    core::ComputeRequest req;
+    req.quantity = core::parseQuantity(a.next());
+    std::optional<core::OutputFormat> format;
+    std::string output;
+    core::Limits limits;
+    bool haveScheme = false;
+    std::string positions = "0:64";
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (opt == "--scheme") {
+            req.scheme = a.value(opt);
+            haveScheme = true;
+        } else if (opt == "--set") {
+            const std::string kv = a.value(opt);
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw InputError("--set '" + kv + "' must be KEY=VALUE");
+            req.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        } else if (opt == "--dim") {
+            req.context.dim = int(parseInteger(opt, a.value(opt), 1, 65536));
+        } else if (opt == "--positions") {
+            positions = a.value(opt);
+        } else if (opt == "--vector") {
+            req.vector = parseVector(a.value(opt));
+        } else if (opt == "--seq-len") {
+            req.context.seqLen = parseInteger(opt, a.value(opt), 1, core::maxPosition);
+        } else if (opt == "--format") {
+            format = core::parseOutputFormat(a.value(opt));
+        } else if (opt == "-o" || opt == "--output") {
+            output = a.value(opt);
+        } else if (opt == "--max-memory") {
+            limits.maxBytes = parseBytes(a.value(opt));
+        } else {
+            throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
+        }
+    }
+    if (!haveScheme)
+        throw InputError("compute needs --scheme ID (see poslab schemes)");
+    req.context.positions = core::PositionList::parse(positions);
+    if (!format) {
+        const std::string ext = std::filesystem::path(output).extension().string();
+        if (output.empty() || ext == ".json")
+            format = core::OutputFormat::Json;
+        else if (ext == ".csv")
+            format = core::OutputFormat::Csv;
+        else if (ext == ".npy")
+            format = core::OutputFormat::Npy;
+        else
+            throw InputError("cannot tell the format of " + output + " from its extension; use .json, .csv or .npy, "
+                             "or give --format");
+    }
+    const core::ComputeResult result = core::compute(req, limits);
+    if (output.empty() || output == "-")
+        core::write(out, result, *format);
+    else
+        writeOutput(output, [&](std::ostream& f) { core::write(f, result, *format); });
+    return exitOk;
+}
+
+int runBench(Args& a, std::ostream& out)
+{
+    bool json = false;
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (opt == "--json")
+            json = true;
+        else
+            throw InputError("unknown option '" + opt + "' for bench (known: --json)");
+    }
+    const std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
+    if (json) {
+        out << "{";
+        for (std::size_t i = 0; i < figures.size(); ++i)
+            out << (i ? "," : "") << "\n  " << core::jsonString(figures[i].key) << ": "
+                << core::formatNumber(figures[i].value);
+        out << "\n}\n";
+    } else {
+        for (const auto& f : figures) {
+            char line[256];
+            std::snprintf(line, sizeof line, "%-32s %14.6g  %s\n", f.key.c_str(), f.value, f.description.c_str());
+            out << line;
+        }
+    }
+    return exitOk;
+}
+
+} // namespace
+
+std::string usage()
+{
+    return R"(PosLab: positional encodings of transformers, computed exactly and shown moving.
+
+Usage:
+  poslab                         open the window
+  poslab schemes [--json]        list every scheme with its family, axes, citation and parameters
+  poslab compute QUANTITY --scheme ID [--set KEY=VALUE]... [--dim D] [--positions SPEC]
+                 [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
+                 [--max-memory SIZE]
+                                 the numbers behind the views
+  poslab bench [--json]          performance figures of this machine
+
+QUANTITY: encoding, frequencies, angles, cos, sin, rotate (which ones a scheme has: poslab schemes).
+SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64). --dim defaults to 64.
+SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
+Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
+)";
+}
+
+bool isHeadless(const std::vector<std::string>& args)
+{
+    if (args.empty())
+        return false;
+    const std::string& c = args[0];
+    return c == "schemes" || c == "compute" || c == "bench" || c == "--help" || c == "-h" || c == "help"
+        || c == "--version";
+}
+
+int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
+{
+    Args a{argv, 0};
+    try {
+        if (a.done())
+            throw InputError("no command given");
+        const std::string cmd = a.next();
+        if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+            out << usage();
+            return exitOk;
+        }
+        if (cmd == "--version") {
+            out << "poslab 0.1.0\n";
+            return exitOk;
+        }
+        if (cmd == "schemes")
+            return runSchemes(a, out);
+        if (cmd == "compute")
+            return runCompute(a, out);
+        if (cmd == "bench")
+            return runBench(a, out);
+        throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, bench (see poslab --help)");
+    } catch (const core::InputError& e) {
+        err << "poslab: " << e.what() << "\n";
+        return exitUsage;
+    } catch (const core::RefusedError& e) {
+        err << "poslab: " << e.what() << "\n";
+        return exitRefused;
+    } catch (const std::bad_alloc&) {
+        err << "poslab: out of memory; ask for a smaller table\n";
+        return exitRefused;
+    }
+}
+
+} // namespace poslab::app

@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file cli.h
+/// The headless command line: `poslab schemes`, `poslab compute`, `poslab bench`. It is a thin client of
+/// core's services; the GUI uses the same ones.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace poslab::app {
+
+/// Exit statuses: 0 success, 1 refused computation, 2 usage error.
+inline constexpr int exitOk = 0;
+inline constexpr int exitRefused = 1;
+inline constexpr int exitUsage = 2;
+
+/// True when @c args (without the program name) name a headless subcommand or --help/--version.
+bool isHeadless(const std::vector<std::string>& args);
+
+/// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// Usage text.
+std::string usage();
+
+} // namespace poslab::app

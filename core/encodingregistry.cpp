@@ -1,0 +1,209 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodingregistry.h"
+
+#include "core/encodings/learned.h"
+#include "core/encodings/nope.h"
+#include "core/encodings/rope.h"
+#include "core/encodings/sinusoidal.h"
+#include "core/encodings/xpos.h"
+#include "core/errors.h"
+
+#include <algorithm>
+
+namespace poslab::core {
+
+const std::vector<SchemeDescriptor>& schemes()
+{
+    // The one ordered table, in teaching order. Adding a scheme: one file pair, one line here, one test.
+    static const std::vector<SchemeDescriptor> table = {
+        nopeScheme(),
+        sinusoidalScheme(),
+        learnedScheme(),
+        ropeScheme(),
+        xposScheme(),
+    };
+    return table;
+}
+
+const SchemeDescriptor* findScheme(std::string_view id)
+{
+    for (const auto& s : schemes())
+        if (s.id == id)
+            return &s;
+    return nullptr;
+}
+
+const SchemeDescriptor& schemeOrThrow(std::string_view id)
+{
+    if (const SchemeDescriptor* s = findScheme(id))
+        return *s;
+    std::string known;
+    for (const auto& s : schemes())
+        known += (known.empty() ? "" : ", ") + s.id;
+    throw InputError("unknown scheme '" + std::string(id) + "'; known schemes: " + known);
+}
+
+ParamSet defaultParams(const SchemeDescriptor& scheme)
+{
+    ParamSet p;
+    for (const auto& spec : scheme.params)
+        p.set(spec.key, defaultValue(spec));
+    return p;
+}
+
+void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
+{
+    for (const auto& spec : scheme.params) {
+        if (!params.has(spec.key))
+            throw InputError("parameter " + spec.key + " of scheme " + scheme.id + " is missing");
+        const std::string problem = checkValue(spec, params.value(spec.key));
+        if (!problem.empty())
+            throw InputError(problem);
+    }
+    if (scheme.needsEvenDim && (ctx.dim < 2 || ctx.dim % 2 != 0))
+        throw InputError(scheme.id + " needs an even dimension of at least 2 (dimensions work in pairs); got "
+                         + std::to_string(ctx.dim));
+    if (ctx.dim < 1 || ctx.dim > 65536)
+        throw InputError("dimension " + std::to_string(ctx.dim) + " is out of range; allowed: 1 to 65536");
+    if (ctx.seqLen && (*ctx.seqLen < 1 || *ctx.seqLen > maxPosition))
+        throw InputError("sequence length " + std::to_string(*ctx.seqLen) + " is out of range; allowed: 1 to "
+                         + std::to_string(maxPosition));
+    if (scheme.validate)
+        scheme.validate(params, ctx);
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme,
+                       const std::vector<std::pair<std::string, std::string>>& overrides,
+                       const TableContext& ctx)
+{
+    ParamSet params = defaultParams(scheme);
+    for (const auto& [key, text] : overrides) {
+        const ParamSpec* spec = scheme.param(key);
+        if (!spec) {
+            std::string known;
+            for (const auto& s : scheme.params)
+                known += (known.empty() ? "" : ", ") + s.key;
+            throw InputError("unknown parameter '" + key + "' for scheme " + scheme.id + "; its parameters: "
+                             + (known.empty() ? std::string("none") : known));
+        }
+        ParamValue v = parseParamValue(*spec, text);
+        const std::string problem = checkValue(*spec, v);
+        if (!problem.empty())
+            throw InputError(problem);
+        params.set(key, std::move(v));
+    }
+    // A key set explicitly must apply under the final choices: setting beta_fast with rope_type=default
+    // would otherwise be silently ignored.
+    for (const auto& [key, text] : overrides) {
+        const ParamSpec* spec = scheme.param(key);
+        if (!applies(*spec, params)) {
+            std::string cond;
+            for (const auto& c : spec->appliesWhen) {
+                std::string vals;
+                for (const auto& v : c.values)
+                    vals += (vals.empty() ? "" : " or ") + v;
+                cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
+            }
+            throw InputError("parameter " + key + " applies only when " + cond + " (now " + spec->appliesWhen[0].key
+                             + " is " + params.value(spec->appliesWhen[0].key).toString() + ")");
+        }
+    }
+    validateParams(scheme, params, ctx);
+    return params;
+}
+
+// --- descriptor helpers -------------------------------------------------------------------------------
+
+std::vector<Quantity> SchemeDescriptor::quantities() const
+{
+    std::vector<Quantity> q;
+    if (encoding)
+        q.push_back(Quantity::Encoding);
+    if (rotary || frequencies)
+        q.push_back(Quantity::Frequencies);
+    if (rotary) {
+        q.push_back(Quantity::Angles);
+        q.push_back(Quantity::Cos);
+        q.push_back(Quantity::Sin);
+        q.push_back(Quantity::Rotate);
+    }
+    return q;
+}
+
+bool SchemeDescriptor::has(Quantity q) const
+{
+    const auto all = quantities();
+    return std::find(all.begin(), all.end(), q) != all.end();
+}
+
+const ParamSpec* SchemeDescriptor::param(std::string_view key) const
+{
+    for (const auto& p : params)
+        if (p.key == key)
+            return &p;
+    return nullptr;
+}
+
+std::string_view relationName(Relation r)
+{
+    switch (r) {
+    case Relation::None: return "none";
+    case Relation::Absolute: return "absolute";
+    case Relation::Relative: return "relative";
+    case Relation::Contextual: return "contextual";
+    case Relation::Mixed: return "mixed";
+    }
+    return "?";
+}
+
+std::string_view applicationName(Application a)
+{
+    switch (a) {
+    case Application::Nothing: return "nothing";
+    case Application::Embedding: return "embedding";
+    case Application::QueryKeyRotation: return "query/key rotation";
+    case Application::ScoreBias: return "score bias";
+    case Application::KeysValues: return "keys/values";
+    case Application::Mixed: return "mixed";
+    }
+    return "?";
+}
+
+std::string_view originName(Origin o)
+{
+    switch (o) {
+    case Origin::None: return "none";
+    case Origin::Fixed: return "fixed";
+    case Origin::Learned: return "learned";
+    case Origin::Mixed: return "mixed";
+    }
+    return "?";
+}
+
+namespace {
+constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
+    {Quantity::Encoding, "encoding"}, {Quantity::Frequencies, "frequencies"}, {Quantity::Angles, "angles"},
+    {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
+};
+} // namespace
+
+std::string_view quantityName(Quantity q)
+{
+    for (const auto& [k, name] : quantityNames)
+        if (k == q)
+            return name;
+    return "?";
+}
+
+Quantity parseQuantity(std::string_view name)
+{
+    std::string known;
+    for (const auto& [k, n] : quantityNames) {
+        if (n == name)
+            return k;
+        known += (known.empty() ? "" : ", ") + std::string(n);
+    }
+    throw InputError("unknown quantity '" + std::string(name) + "'; known quantities: " + known);
+}
+
+} // namespace poslab::core

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/learned.h"
+
+#include "core/errors.h"
+#include "core/random.h"
+
+#include <vector>
+
+namespace poslab::core {
+
+namespace {
+
+// One generator per row, seeded from (seed, row): a row does not depend on which other rows are drawn.
+void drawRow(Position row, int dim, double initStd, unsigned long long seed, float* out)
+{
+    SeededRandom rng(seed * 0x9E3779B97F4A7C15ull + std::uint64_t(row) * 0xD1B54A32D192ED03ull + 1);
+    for (int d = 0; d < dim; ++d)
+        out[d] = float(initStd * rng.normal());
+}
+
+} // namespace
+
+MatrixF learnedBaseTable(long long rows, int dim, double initStd, unsigned long long seed)
+{
+    MatrixF t(rows, dim);
+    for (long long r = 0; r < rows; ++r)
+        drawRow(r, dim, initStd, seed, t.row(r).data());
+    return t;
+}
+
+namespace {
+
+void validateLearned(const ParamSet& params, const TableContext& ctx)
+{
+    if (ctx.dim < 1)
+        throw InputError("learned needs --dim of at least 1; got " + std::to_string(ctx.dim));
+    const long long n = params.integer("max_position_embeddings");
+    const bool hier = params.flag("hierarchical");
+    const long long limit = hier ? n * n : n;
+    const Position top = ctx.positions.maxValue();
+    if (top >= limit) {
+        if (hier)
+            throw InputError("position " + std::to_string(top) + " is beyond the hierarchical extension of "
+                             + std::to_string(n) + " rows (n^2 = " + std::to_string(limit) + " positions)");
+        throw InputError("position " + std::to_string(top) + " is beyond the learned table's "
+                         + std::to_string(n) + " rows (max_position_embeddings); set hierarchical=true to "
+                         "extend it to n^2 = " + std::to_string(n * n) + " positions");
+    }
+}
+
+} // namespace
+
+MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
+{
+    const long long n = params.integer("max_position_embeddings");
+    const double stdDev = params.real("init_std");
+    const auto seed = (unsigned long long)params.integer("seed");
+    const bool hier = params.flag("hierarchical");
+    const std::size_t count = ctx.positions.size();
+    MatrixF out(Eigen::Index(count), ctx.dim);
+    if (!hier) {
+        // Draw only the rows asked for.
+        for (std::size_t r = 0; r < count; ++r)
+            drawRow(ctx.positions[r], ctx.dim, stdDev, seed, out.row(Eigen::Index(r)).data());
+        return out;
+    }
+    // Draw only the rows the positions need (row 0, row i and row j of each), never the whole n-row table.
+    const double a = params.real("alpha");
+    std::vector<float> p0(std::size_t(ctx.dim)), pi(std::size_t(ctx.dim)), pj(std::size_t(ctx.dim));
+    drawRow(0, ctx.dim, stdDev, seed, p0.data());
+    for (std::size_t r = 0; r < count; ++r) {
+        const Position p = ctx.positions[r];
+        drawRow(p / n, ctx.dim, stdDev, seed, pi.data());
+        drawRow(p % n, ctx.dim, stdDev, seed, pj.data());
+        for (std::size_t d = 0; d < std::size_t(ctx.dim); ++d) {
+            const double ui = (double(pi[d]) - a * double(p0[d])) / (1.0 - a);
+            const double uj = (double(pj[d]) - a * double(p0[d])) / (1.0 - a);
+            out(Eigen::Index(r), Eigen::Index(d)) = float(a * ui + (1.0 - a) * uj);
+        }
+    }
+    return out;
+}
+
+SchemeDescriptor learnedScheme()
+{
+    SchemeDescriptor s;
+    s.id = "learned";
+    s.name = "Learned absolute table";
+    s.family = "absolute, learned";
+    s.relation = Relation::Absolute;
+    s.application = Application::Embedding;
+    s.origin = Origin::Learned;
+    s.citation = "Gehring et al. 2017 (ConvS2S); Devlin et al. 2019 (BERT); Radford et al. 2019 (GPT-2). "
+                 "Hierarchical extension: Su 2020, kexue.fm/archives/7947";
+    s.reference = "openai/gpt-2 src/model.py (wpe, stddev 0.01); huggingface/transformers "
+                  "models/gpt2/modeling_gpt2.py (initializer_range 0.02)";
+    s.formula = "x_p = e(token_p) + P[p],  P[p] ~ N(0, init_std^2) at initialisation;  hierarchical: "
+                "q_(i*n+j) = alpha*u_i + (1-alpha)*u_j,  u_i = (P[i] - alpha*P[0]) / (1-alpha)";
+    s.summary = "One free vector per position, learned in training; nothing exists beyond the last trained row "
+                "unless the table is extended.";
+    s.params = {
+        intParam("max_position_embeddings", 1024, 1, 1 << 20, "Rows in the table: the longest trainable context",
+                 true),
+        realParam("init_std", 0.02, 0.0, 1.0, "Standard deviation of the normal initialisation (GPT-2 code 0.01, "
+                  "Hugging Face 0.02)"),
+        intParam("seed", 0, 0, 2147483647, "Seed of the random initialisation"),
+        boolParam("hierarchical", false, "Extend n rows to n^2 positions by Su's hierarchical decomposition"),
+        when(realParam("alpha", 0.4, 0.0, 0.99, "Hierarchical mixing weight alpha (Su uses 0.4)"), "hierarchical",
+             {"true"}),
+    };
+    s.encoding = learnedEncoding;
+    s.validate = validateLearned;
+    return s;
+}
+
+} // namespace poslab::core

@@ -1,0 +1,270 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/rope.h"
+
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numbers>
+
+namespace poslab::core {
+
+std::vector<double> ropeBaseFrequencies(double base, int rotaryDim)
+{
+    std::vector<double> f(std::size_t(rotaryDim / 2));
+    for (int i = 0; i < rotaryDim / 2; ++i)
+        f[std::size_t(i)] = 1.0 / std::pow(base, double(2 * i) / double(rotaryDim));
+    return f;
+}
+
+int ropeRotaryDim(const ParamSet& params, int headDim)
+{
+    // Hugging Face: dim = int(head_dim * partial_rotary_factor).
+    const int r = int(double(headDim) * params.real("partial_rotary_factor"));
+    if (r < 2 || r % 2 != 0)
+        throw InputError("rotary dimension int(" + std::to_string(headDim) + " * partial_rotary_factor "
+                         + params.value("partial_rotary_factor").toString() + ") = " + std::to_string(r)
+                         + " must be even and at least 2 (dimensions rotate in pairs)");
+    return r;
+}
+
+double yarnGetMscale(double scale, double mscale)
+{
+    if (scale <= 1.0)
+        return 1.0;
+    return 0.1 * mscale * std::log(scale) + 1.0;
+}
+
+double yarnCorrectionDim(double rotations, int rotaryDim, double base, double originalMax)
+{
+    return double(rotaryDim) * std::log(originalMax / (rotations * 2.0 * std::numbers::pi)) / (2.0 * std::log(base));
+}
+
+namespace {
+
+void scaleAll(std::vector<double>& f, double by)
+{
+    for (double& x : f)
+        x /= by;
+}
+
+// YaRN (Peng et al. 2023, section 3.2 "NTK-by-parts" + 3.4 temperature), as
+// huggingface/transformers src/transformers/modeling_rope_utils.py _compute_yarn_parameters.
+void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& f, RotarySpec& spec)
+{
+    const double factor = params.real("factor");
+    const double originalMax = double(params.integer("original_max_position_embeddings"));
+    const double mscale = params.real("mscale");
+    const double mscaleAllDim = params.real("mscale_all_dim");
+    double attention = params.real("attention_factor");
+    if (attention <= 0.0) {
+        // 0 means "not set": derive it as Hugging Face does (DeepSeek's ratio when both mscales are set).
+        if (mscale != 0.0 && mscaleAllDim != 0.0)
+            attention = yarnGetMscale(factor, mscale) / yarnGetMscale(factor, mscaleAllDim);
+        else
+            attention = yarnGetMscale(factor);
+    }
+    double low = yarnCorrectionDim(params.real("beta_fast"), r, base, originalMax);
+    double high = yarnCorrectionDim(params.real("beta_slow"), r, base, originalMax);
+    if (params.flag("truncate")) {
+        low = std::floor(low);
+        high = std::ceil(high);
+    }
+    low = std::max(low, 0.0);
+    high = std::min(high, double(r - 1));
+    if (low == high)
+        high += 0.001; // the reference's guard against a zero-width ramp
+    const int pairs = r / 2;
+    for (int i = 0; i < pairs; ++i) {
+        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
+        const double extrapolation = 1.0 - ramp; // 1: keep the original frequency; 0: interpolate
+        const double orig = f[std::size_t(i)];
+        f[std::size_t(i)] = (orig / factor) * (1.0 - extrapolation) + orig * extrapolation;
+    }
+    spec.attentionFactor = attention;
+    spec.scalars.push_back({"correction_low", low});
+    spec.scalars.push_back({"correction_high", high});
+}
+
+// Llama 3.1 (meta-llama/llama-models models/llama3/reference_impl/model.py apply_scaling; Hugging Face
+// _compute_llama3_parameters).
+void applyLlama3(const ParamSet& params, std::vector<double>& f, RotarySpec& spec)
+{
+    const double factor = params.real("factor");
+    const double lowFreqFactor = params.real("low_freq_factor");
+    const double highFreqFactor = params.real("high_freq_factor");
+    const double oldContext = double(params.integer("original_max_position_embeddings"));
+    const double lowFreqWavelen = oldContext / lowFreqFactor;
+    const double highFreqWavelen = oldContext / highFreqFactor;
+    for (double& w : f) {
+        const double wavelen = 2.0 * std::numbers::pi / w;
+        if (wavelen < highFreqWavelen)
+            continue; // high frequency: unchanged
+        if (wavelen > lowFreqWavelen) {
+            w /= factor; // low frequency: interpolated
+            continue;
+        }
+        // Medium band. When low_freq_factor == high_freq_factor the band is the single wavelength
+        // old_context / factor; the smooth factor would divide by zero, and the reference's torch.where
+        // then keeps the unscaled frequency there.
+        if (highFreqFactor == lowFreqFactor)
+            continue;
+        const double smooth = (oldContext / wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
+        w = (1.0 - smooth) * w / factor + smooth * w;
+    }
+    spec.scalars.push_back({"low_freq_wavelen", lowFreqWavelen});
+    spec.scalars.push_back({"high_freq_wavelen", highFreqWavelen});
+}
+
+} // namespace
+
+RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
+{
+    RotarySpec spec;
+    spec.headDim = ctx.dim;
+    spec.rotaryDim = ropeRotaryDim(params, ctx.dim);
+    spec.layout = params.choice("layout") == "interleaved" ? PairLayout::Interleaved : PairLayout::HalfSplit;
+    const int r = spec.rotaryDim;
+    const std::string& type = params.choice("rope_type");
+    double base = params.real("rope_theta");
+    std::vector<double> f;
+    if (type == "ntk") {
+        // NTK-aware base change (bloc97 2023; Peng et al. 2023 eq. 16): b' = b * s^(r/(r-2)).
+        base *= std::pow(params.real("factor"), double(r) / double(r - 2));
+        spec.scalars.push_back({"effective_base", base});
+    } else if (type == "dynamic") {
+        // Hugging Face _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
+        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)).
+        const double maxPos = double(params.integer("max_position_embeddings"));
+        const double factor = params.real("factor");
+        const double seqLen = std::max(ctx.seqLen ? double(*ctx.seqLen) : maxPos, maxPos);
+        base *= std::pow(factor * seqLen / maxPos - (factor - 1.0), double(r) / double(r - 2));
+        spec.scalars.push_back({"effective_base", base});
+        spec.scalars.push_back({"seq_len", seqLen});
+    }
+    f = ropeBaseFrequencies(base, r);
+    if (type == "linear") {
+        scaleAll(f, params.real("factor")); // Position Interpolation (Chen et al. 2023): m -> m / s
+    } else if (type == "yarn") {
+        applyYarn(params, r, base, f, spec);
+    } else if (type == "llama3") {
+        applyLlama3(params, f, spec);
+    } else if (type == "longrope") {
+        // Hugging Face _compute_longrope_parameters: factor = max_position_embeddings /
+        // original_max_position_embeddings; long factors when seq_len exceeds the original window.
+        const double maxPos = double(params.integer("max_position_embeddings"));
+        const double originalMax = double(params.integer("original_max_position_embeddings"));
+        const double factor = maxPos / originalMax;
+        double attention = params.real("attention_factor");
+        if (attention <= 0.0)
+            attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
+        const bool useLong = ctx.seqLen && double(*ctx.seqLen) > originalMax;
+        const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
+        if (!ext.empty())
+            for (std::size_t i = 0; i < f.size(); ++i)
+                f[i] /= ext[i];
+        spec.attentionFactor = attention;
+        spec.scalars.push_back({"factor", factor});
+        spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
+    }
+    spec.invFreq = std::move(f);
+    return spec;
+}
+
+namespace {
+
+void validateRope(const ParamSet& params, const TableContext& ctx)
+{
+    if (ctx.dim < 2 || ctx.dim % 2 != 0)
+        throw InputError("rope needs an even head dimension of at least 2; got --dim " + std::to_string(ctx.dim));
+    const int r = ropeRotaryDim(params, ctx.dim);
+    const std::string& type = params.choice("rope_type");
+    if (type == "llama3" && params.real("high_freq_factor") < params.real("low_freq_factor"))
+        throw InputError("llama3 needs high_freq_factor >= low_freq_factor; got high_freq_factor "
+                         + params.value("high_freq_factor").toString() + " and low_freq_factor "
+                         + params.value("low_freq_factor").toString());
+    if (type == "longrope") {
+        for (const char* key : {"short_factor", "long_factor"}) {
+            const std::size_t n = params.list(key).size();
+            if (n != 0 && n != std::size_t(r / 2))
+                throw InputError(std::string(key) + " has " + std::to_string(n) + " values but the rotary dimension "
+                                 + std::to_string(r) + " has " + std::to_string(r / 2)
+                                 + " pairs; give exactly one factor per pair (or none for all 1)");
+        }
+    }
+}
+
+const std::vector<std::string> scaledTypes = {"linear", "ntk", "dynamic", "yarn", "llama3"};
+
+} // namespace
+
+SchemeDescriptor ropeScheme()
+{
+    SchemeDescriptor s;
+    s.id = "rope";
+    s.name = "Rotary position embedding (RoPE)";
+    s.family = "rotary";
+    s.relation = Relation::Relative;
+    s.application = Application::QueryKeyRotation;
+    s.origin = Origin::Fixed;
+    s.citation = "Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, eq. 34; "
+                 "scaling: Chen et al. 2023 (PI), bloc97 2023 (NTK-aware), Peng et al. 2023 (YaRN), "
+                 "Meta 2024 (Llama 3.1), Ding et al. 2024 (LongRoPE)";
+    s.reference = "huggingface/transformers src/transformers/modeling_rope_utils.py; "
+                  "src/transformers/models/llama/modeling_llama.py (rotate_half)";
+    s.formula = "q'_m = R(m*theta) q_m,  k'_n = R(n*theta) k_n,  <q'_m, k'_n> = Re[sum_i q_i conj(k_i) "
+                "e^(i(m-n)theta_i)],  theta_i = rope_theta^(-2i/r)";
+    s.summary = "Rotates each pair of query and key dimensions by an angle proportional to the position, so "
+                "their dot product depends only on the offset m - n.";
+    s.needsEvenDim = true;
+    s.params = {
+        realParam("rope_theta", 10000.0, 100.0, 1.0e7, "Base of the frequencies theta_i = rope_theta^(-2i/r)", true),
+        choiceParam("rope_type", "default", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"},
+                    "Context-extension method (Hugging Face rope_scaling.rope_type)"),
+        choiceParam("layout", "half_split", {"half_split", "interleaved"},
+                    "Which dimensions pair up: half_split (i, i+r/2), GPT-NeoX / Hugging Face; interleaved "
+                    "(2i, 2i+1), GPT-J / Meta / RoFormer"),
+        realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
+                  "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
+        when(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained length)", true),
+             "rope_type", scaledTypes),
+        when(intParam("original_max_position_embeddings", 4096, 1, 1 << 24,
+                      "Context length the model was trained with", true),
+             "rope_type", {"yarn", "llama3", "longrope"}),
+        when(intParam("max_position_embeddings", 4096, 1, 1 << 24,
+                      "dynamic: trained context length; longrope: extended context length", true),
+             "rope_type", {"dynamic", "longrope"}),
+        when(realParam("beta_fast", 32.0, 0.01, 1024.0, "YaRN: pairs with more rotations than this in the trained "
+                       "window keep their frequency", true),
+             "rope_type", {"yarn"}),
+        when(realParam("beta_slow", 1.0, 0.01, 1024.0, "YaRN: pairs with fewer rotations than this are fully "
+                       "interpolated", true),
+             "rope_type", {"yarn"}),
+        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): mscale of the temperature; 0 = unset"),
+             "rope_type", {"yarn"}),
+        when(realParam("mscale_all_dim", 0.0, 0.0, 10.0, "YaRN (DeepSeek): divisor mscale; 0 = unset"),
+             "rope_type", {"yarn"}),
+        when(realParam("attention_factor", 0.0, 0.0, 10.0, "Multiplies cos and sin; 0 = derive from factor as "
+                       "Hugging Face does"),
+             "rope_type", {"yarn", "longrope"}),
+        when(boolParam("truncate", true, "YaRN: round the correction range to whole dimensions (false for gpt-oss)"),
+             "rope_type", {"yarn"}),
+        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0, "Llama 3: wavelengths above original / low_freq_factor "
+                       "are interpolated", true),
+             "rope_type", {"llama3"}),
+        when(realParam("high_freq_factor", 4.0, 0.01, 1000.0, "Llama 3: wavelengths below original / "
+                       "high_freq_factor are kept", true),
+             "rope_type", {"llama3"}),
+        when(listParam("short_factor", {}, 0.001, 1.0e6, "LongRoPE: per-pair divisors within the original window "
+                       "(empty = all 1)"),
+             "rope_type", {"longrope"}),
+        when(listParam("long_factor", {}, 0.001, 1.0e6, "LongRoPE: per-pair divisors beyond the original window "
+                       "(empty = all 1)"),
+             "rope_type", {"longrope"}),
+    };
+    s.rotary = ropeSpec;
+    s.validate = validateRope;
+    return s;
+}
+
+} // namespace poslab::core

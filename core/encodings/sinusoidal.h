@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file sinusoidal.h
+/// Fixed sinusoidal absolute encoding (Vaswani et al. 2017, section 3.5):
+///   PE(p, 2i) = sin(p * w_i), PE(p, 2i+1) = cos(p * w_i), w_i = base^(-2i/d).
+/// Layout "interleaved" is the paper's; "half_split" concatenates all sines then all cosines
+/// (tensor2tensor get_timing_signal_1d, fairseq SinusoidalPositionalEmbedding). Spacing
+/// "tensor2tensor" uses their exponent w_i = base^(-i/(d/2 - 1)) instead of the paper's.
+
+#include "core/scheme.h"
+
+#include <vector>
+
+namespace poslab::core {
+
+/// w_i for i in [0, d/2): angular frequencies in rad/token.
+std::vector<double> sinusoidalFrequencies(const ParamSet& params, const TableContext& ctx);
+
+/// positions x d table, float32, with every value within 1e-6 of float64.
+MatrixF sinusoidalEncoding(const ParamSet& params, const TableContext& ctx);
+
+SchemeDescriptor sinusoidalScheme();
+
+} // namespace poslab::core

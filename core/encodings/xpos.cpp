@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/xpos.h"
+
+#include "core/encodings/rope.h"
+#include "core/errors.h"
+
+namespace poslab::core {
+
+RotarySpec xposSpec(const ParamSet& params, const TableContext& ctx)
+{
+    RotarySpec spec;
+    spec.headDim = ctx.dim;
+    spec.rotaryDim = ctx.dim;
+    spec.layout = params.choice("layout") == "interleaved" ? PairLayout::Interleaved : PairLayout::HalfSplit;
+    spec.invFreq = ropeBaseFrequencies(params.real("rope_theta"), ctx.dim);
+    const int pairs = ctx.dim / 2;
+    spec.xposZeta.resize(std::size_t(pairs));
+    for (int i = 0; i < pairs; ++i)
+        spec.xposZeta[std::size_t(i)] = (2.0 * i + 0.4 * ctx.dim) / (1.4 * ctx.dim);
+    spec.xposScaleBase = params.real("scale_base");
+    // torchscale: positions run from min_pos = -(L // 2) (Python floor division of -L) upward.
+    const Position length = ctx.seqLen ? *ctx.seqLen : ctx.positions.maxValue() + 1;
+    spec.xposCentre = double((length + 1) / 2);
+    spec.xposDownscale = params.choice("side") == "key";
+    spec.scalars.push_back({"xpos_centre", spec.xposCentre});
+    return spec;
+}
+
+namespace {
+void validateXpos(const ParamSet&, const TableContext& ctx)
+{
+    if (ctx.dim < 2 || ctx.dim % 2 != 0)
+        throw InputError("xpos needs an even head dimension of at least 2; got --dim " + std::to_string(ctx.dim));
+}
+} // namespace
+
+SchemeDescriptor xposScheme()
+{
+    SchemeDescriptor s;
+    s.id = "xpos";
+    s.name = "xPos (extrapolatable RoPE)";
+    s.family = "rotary";
+    s.relation = Relation::Relative;
+    s.application = Application::QueryKeyRotation;
+    s.origin = Origin::Fixed;
+    s.citation = "Sun et al. 2022, A Length-Extrapolatable Transformer, section 3.2";
+    s.reference = "microsoft/torchscale torchscale/component/xpos_relative_position.py";
+    s.formula = "q'_m = zeta^(m/scale_base) R(m*theta) q,  k'_n = zeta^(-n/scale_base) R(n*theta) k,  "
+                "zeta_i = (2i + 0.4d) / (1.4d)";
+    s.summary = "RoPE whose pairs also shrink with distance: fast pairs decay quickly, slow pairs barely, so "
+                "far tokens cannot resonate by accident.";
+    s.needsEvenDim = true;
+    s.params = {
+        realParam("rope_theta", 10000.0, 100.0, 1.0e7, "Base of the rotation frequencies", true),
+        realParam("scale_base", 512.0, 1.0, 1.0e6, "Decay length scale: the exponent is position / scale_base", true),
+        choiceParam("layout", "interleaved", {"interleaved", "half_split"},
+                    "Which dimensions pair up; torchscale rotates interleaved pairs"),
+        choiceParam("side", "query", {"query", "key"},
+                    "query: scaled by zeta^(p/scale_base); key: by its inverse"),
+    };
+    s.rotary = xposSpec;
+    s.validate = validateXpos;
+    return s;
+}
+
+} // namespace poslab::core

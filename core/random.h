@@ -1,0 +1,27 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file random.h
+/// A seeded generator whose sequence is the same on every platform and compiler (std::normal_distribution
+/// is implementation-defined, so it is not used): SplitMix64 for bits, Box-Muller for normals.
+
+#include <cstdint>
+
+namespace poslab::core {
+
+class SeededRandom {
+public:
+    explicit SeededRandom(std::uint64_t seed) : m_state(seed) {}
+    /// Next 64 random bits (SplitMix64, Steele et al. 2014).
+    std::uint64_t nextBits();
+    /// Uniform in [0, 1) with 53 random bits.
+    double uniform();
+    /// Standard normal N(0, 1) by the Box-Muller transform.
+    double normal();
+
+private:
+    std::uint64_t m_state;
+    double m_spare = 0.0;
+    bool m_hasSpare = false;
+};
+
+} // namespace poslab::core

@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// One data-driven test over every registry entry: shapes, finite values, determinism, bounds enforced.
+#include "core/compute.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <set>
+
+using namespace poslab::core;
+
+class TestRegistry : public QObject {
+    Q_OBJECT
+private slots:
+    void idsAreUniqueAndWellFormed();
+    void everyQuantity_data();
+    void everyQuantity();
+    void boundsEnforced_data();
+    void boundsEnforced();
+    void unknownKeyAndScheme();
+    void missingQuantityListsTheOnesItHas();
+    void keySetThatDoesNotApplyIsRefused();
+    void capRefusesBeforeAllocating();
+};
+
+void TestRegistry::idsAreUniqueAndWellFormed()
+{
+    std::set<std::string> ids;
+    for (const auto& s : schemes()) {
+        QVERIFY2(ids.insert(s.id).second, s.id.c_str());
+        for (char c : s.id)
+            QVERIFY2((c >= 'a' && c <= 'z') || c == '_' || (c >= '0' && c <= '9'), s.id.c_str());
+        QVERIFY(!s.name.empty());
+        QVERIFY(!s.citation.empty());
+        QVERIFY(!s.reference.empty());
+        QVERIFY(!s.formula.empty());
+        std::set<std::string> keys;
+        for (const auto& p : s.params) {
+            QVERIFY2(keys.insert(p.key).second, p.key.c_str());
+            QVERIFY2(checkValue(p, defaultValue(p)).empty(), (s.id + "." + p.key).c_str());
+            QVERIFY2(!p.doc.empty(), p.key.c_str());
+            for (const auto& c : p.appliesWhen)
+                QVERIFY2(s.param(c.key) != nullptr, (p.key + " depends on unknown " + c.key).c_str());
+        }
+    }
+    QVERIFY(schemes().size() >= 5);
+}
+
+void TestRegistry::everyQuantity_data()
+{
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<int>("quantity");
+    for (const auto& s : schemes())
+        for (Quantity q : s.quantities())
+            QTest::newRow((s.id + "/" + std::string(quantityName(q))).c_str())
+                << QString::fromStdString(s.id) << int(q);
+}
+
+void TestRegistry::everyQuantity()
+{
+    QFETCH(QString, scheme);
+    QFETCH(int, quantity);
+    ComputeRequest req;
+    req.scheme = scheme.toStdString();
+    req.quantity = Quantity(quantity);
+    req.context.dim = 16;
+    req.context.positions = PositionList::range(0, 40, 3);
+    req.vector.assign(16, 0.0);
+    for (int i = 0; i < 16; ++i)
+        req.vector[std::size_t(i)] = 0.1 * (i + 1);
+    const ComputeResult a = compute(req);
+    const ComputeResult b = compute(req);
+    QVERIFY(!a.shape.empty());
+    std::size_t n = 1;
+    for (auto d : a.shape)
+        n *= d;
+    QCOMPARE(a.data.size(), n);
+    QCOMPARE(a.axes.size(), a.shape.size());
+    for (double v : a.data)
+        QVERIFY(std::isfinite(v));
+    QVERIFY(a.data == b.data); // deterministic, seeded schemes included
+    if (req.quantity == Quantity::Encoding || req.quantity == Quantity::Rotate) {
+        QCOMPARE(a.shape[0], std::size_t(14));
+        QCOMPARE(a.shape[1], std::size_t(16));
+    }
+}
+
+void TestRegistry::boundsEnforced_data()
+{
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("key");
+    QTest::addColumn<QString>("value");
+    for (const auto& s : schemes())
+        for (const auto& p : s.params) {
+            const std::string row = s.id + "." + p.key;
+            if (p.type == ParamType::Real || p.type == ParamType::Integer) {
+                const double span = std::max(1.0, std::fabs(p.maximum));
+                QTest::newRow((row + ">max").c_str()) << QString::fromStdString(s.id) << QString::fromStdString(p.key)
+                                                      << QString::number(p.maximum + span, 'g', 17);
+                QTest::newRow((row + "<min").c_str()) << QString::fromStdString(s.id) << QString::fromStdString(p.key)
+                                                      << QString::number(p.minimum - 1.0, 'g', 17);
+            } else if (p.type == ParamType::Choice) {
+                QTest::newRow((row + "=word").c_str())
+                    << QString::fromStdString(s.id) << QString::fromStdString(p.key) << QString("no_such_choice");
+            } else if (p.type == ParamType::Bool) {
+                QTest::newRow((row + "=maybe").c_str())
+                    << QString::fromStdString(s.id) << QString::fromStdString(p.key) << QString("maybe");
+            } else if (p.type == ParamType::RealList) {
+                QTest::newRow((row + "=nan").c_str())
+                    << QString::fromStdString(s.id) << QString::fromStdString(p.key) << QString("1,x");
+            }
+        }
+}
+
+void TestRegistry::boundsEnforced()
+{
+    QFETCH(QString, scheme);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    const SchemeDescriptor& s = schemeOrThrow(scheme.toStdString());
+    TableContext ctx;
+    ctx.dim = 16;
+    ctx.positions = PositionList::range(0, 8);
+    try {
+        resolveParams(s, {{key.toStdString(), value.toStdString()}}, ctx);
+        QFAIL("accepted an out-of-range value");
+    } catch (const InputError& e) {
+        // The message names the key.
+        QVERIFY2(std::string(e.what()).find(key.toStdString()) != std::string::npos, e.what());
+    }
+}
+
+void TestRegistry::unknownKeyAndScheme()
+{
+    TableContext ctx;
+    ctx.positions = PositionList::range(0, 4);
+    QVERIFY_THROWS_EXCEPTION(InputError, schemeOrThrow("nosuch"));
+    try {
+        resolveParams(schemeOrThrow("rope"), {{"rope_thetaa", "1"}}, ctx);
+        QFAIL("accepted an unknown key");
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        QVERIFY2(m.find("rope_thetaa") != std::string::npos && m.find("rope_theta") != std::string::npos, e.what());
+    }
+}
+
+void TestRegistry::missingQuantityListsTheOnesItHas()
+{
+    ComputeRequest req;
+    req.scheme = "rope";
+    req.quantity = Quantity::Encoding;
+    req.context.positions = PositionList::range(0, 4);
+    try {
+        compute(req);
+        QFAIL("rope produced an additive encoding");
+    } catch (const InputError& e) {
+        const std::string m = e.what();
+        QVERIFY2(m.find("encoding") != std::string::npos && m.find("cos") != std::string::npos, e.what());
+    }
+}
+
+void TestRegistry::keySetThatDoesNotApplyIsRefused()
+{
+    TableContext ctx;
+    ctx.positions = PositionList::range(0, 4);
+    QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(schemeOrThrow("rope"), {{"beta_fast", "16"}}, ctx));
+    const ParamSet ok = resolveParams(schemeOrThrow("rope"), {{"rope_type", "yarn"}, {"beta_fast", "16"}}, ctx);
+    QCOMPARE(ok.real("beta_fast"), 16.0);
+}
+
+void TestRegistry::capRefusesBeforeAllocating()
+{
+    ComputeRequest req;
+    req.scheme = "sinusoidal";
+    req.quantity = Quantity::Encoding;
+    req.context.dim = 65536;
+    req.context.positions = PositionList::range(0, 1 << 30);
+    try {
+        compute(req);
+        QFAIL("a 2^30 x 65536 table was not refused");
+    } catch (const RefusedError& e) {
+        QVERIFY2(std::string(e.what()).find("TiB") != std::string::npos, e.what());
+    }
+}
+
+QTEST_APPLESS_MAIN(TestRegistry)
+#include "tst_registry.moc"
