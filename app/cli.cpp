@@ -203,7 +203,7 @@ int runCompute(Args& a, std::ostream& out)
     return exitOk;
 }
 
-int runBench(Args& a, std::ostream& out)
+int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 {
     bool json = false;
     while (!a.done()) {
@@ -213,7 +213,10 @@ int runBench(Args& a, std::ostream& out)
         else
             throw InputError("unknown option '" + opt + "' for bench (known: --json)");
     }
-    const std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
+    std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
+    if (hooks.extraBenchmarks)
+        for (auto& f : hooks.extraBenchmarks())
+            figures.push_back(std::move(f));
     if (json) {
         out << "{";
         for (std::size_t i = 0; i < figures.size(); ++i)
@@ -261,7 +264,7 @@ bool isHeadless(const std::vector<std::string>& args)
         || c == "--version";
 }
 
-int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
+int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err, const CliHooks& hooks)
 {
     Args a{argv, 0};
     try {
@@ -281,7 +284,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         if (cmd == "compute")
             return runCompute(a, out);
         if (cmd == "bench")
-            return runBench(a, out);
+            return runBench(a, out, hooks);
         throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, bench (see poslab --help)");
     } catch (const core::InputError& e) {
         err << "poslab: " << e.what() << "\n";

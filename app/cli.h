@@ -4,6 +4,9 @@
 /// The headless command line: `poslab schemes`, `poslab compute`, `poslab bench`. It is a thin client of
 /// core's services; the GUI uses the same ones.
 
+#include "core/bench.h"
+
+#include <functional>
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -18,8 +21,14 @@ inline constexpr int exitUsage = 2;
 /// True when @c args (without the program name) name a headless subcommand or --help/--version.
 bool isHeadless(const std::vector<std::string>& args);
 
+/// What the GUI layer adds to the command line without core or the CLI depending on Qt.
+struct CliHooks {
+    /// Extra `poslab bench` figures (e.g. the workbench's frame times); called after the core figures.
+    std::function<std::vector<core::BenchFigure>()> extraBenchmarks;
+};
+
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
-int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
 /// Usage text.
 std::string usage();
