@@ -130,12 +130,14 @@ void writeNpy(std::ostream& out, const ComputeResult& r)
 {
     // NumPy format 1.0: magic, version, little-endian header length, a Python dict literal padded with
     // spaces and ending in '\n' so that magic + length + header is a multiple of 64 bytes.
+    // Shape as NumPy prints a tuple: "(7,)", "(7, 16)".
     std::string shape = "(";
-    for (std::size_t i = 0; i < r.shape.size(); ++i)
-        shape += std::to_string(r.shape[i]) + (r.shape.size() == 1 || i + 1 < r.shape.size() ? "," : "");
-    if (r.shape.size() > 1 && shape.back() == ',')
-        shape.pop_back();
-    shape += ")";
+    for (std::size_t i = 0; i < r.shape.size(); ++i) {
+        if (i)
+            shape += ", ";
+        shape += std::to_string(r.shape[i]);
+    }
+    shape += r.shape.size() == 1 ? ",)" : ")";
     std::string header = std::string("{'descr': '") + (r.float32 ? "<f4" : "<f8")
         + "', 'fortran_order': False, 'shape': " + shape + ", }";
     const std::size_t preamble = 6 + 2 + 2;
