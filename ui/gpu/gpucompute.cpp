@@ -1,0 +1,443 @@
+// SPDX-License-Identifier: MIT
+#include "ui/gpu/gpucompute.h"
+
+#include "core/errors.h"
+#include "core/fixedturns.h"
+
+#include <QFile>
+
+#include <EGL/egl.h>
+#include <EGL/eglext.h>
+#include <GL/glcorearb.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+namespace poslab::gpu {
+
+namespace {
+
+// The few OpenGL entry points the compute path needs, resolved through eglGetProcAddress.
+struct Gl {
+    PFNGLGETSTRINGPROC GetString;
+    PFNGLGETINTEGERVPROC GetIntegerv;
+    PFNGLGETINTEGERI_VPROC GetIntegeri_v;
+    PFNGLGETERRORPROC GetError;
+    PFNGLCREATESHADERPROC CreateShader;
+    PFNGLSHADERSOURCEPROC ShaderSource;
+    PFNGLCOMPILESHADERPROC CompileShader;
+    PFNGLGETSHADERIVPROC GetShaderiv;
+    PFNGLGETSHADERINFOLOGPROC GetShaderInfoLog;
+    PFNGLDELETESHADERPROC DeleteShader;
+    PFNGLCREATEPROGRAMPROC CreateProgram;
+    PFNGLATTACHSHADERPROC AttachShader;
+    PFNGLLINKPROGRAMPROC LinkProgram;
+    PFNGLGETPROGRAMIVPROC GetProgramiv;
+    PFNGLGETPROGRAMINFOLOGPROC GetProgramInfoLog;
+    PFNGLDELETEPROGRAMPROC DeleteProgram;
+    PFNGLUSEPROGRAMPROC UseProgram;
+    PFNGLGETUNIFORMLOCATIONPROC GetUniformLocation;
+    PFNGLUNIFORM1UIPROC Uniform1ui;
+    PFNGLUNIFORM1IPROC Uniform1i;
+    PFNGLUNIFORM1FPROC Uniform1f;
+    PFNGLGENBUFFERSPROC GenBuffers;
+    PFNGLDELETEBUFFERSPROC DeleteBuffers;
+    PFNGLBINDBUFFERPROC BindBuffer;
+    PFNGLBUFFERDATAPROC BufferData;
+    PFNGLBINDBUFFERBASEPROC BindBufferBase;
+    PFNGLGETBUFFERSUBDATAPROC GetBufferSubData;
+    PFNGLDISPATCHCOMPUTEPROC DispatchCompute;
+    PFNGLMEMORYBARRIERPROC MemoryBarrier;
+    PFNGLFINISHPROC Finish;
+    PFNGLGENQUERIESPROC GenQueries;
+    PFNGLDELETEQUERIESPROC DeleteQueries;
+    PFNGLBEGINQUERYPROC BeginQuery;
+    PFNGLENDQUERYPROC EndQuery;
+    PFNGLGETQUERYOBJECTUI64VPROC GetQueryObjectui64v;
+
+    bool load(std::string* missing)
+    {
+        bool ok = true;
+        auto get = [&](auto& fn, const char* name) {
+            fn = reinterpret_cast<std::remove_reference_t<decltype(fn)>>(eglGetProcAddress(name));
+            if (!fn) {
+                ok = false;
+                if (missing)
+                    *missing = name;
+            }
+        };
+        get(GetString, "glGetString");
+        get(GetIntegerv, "glGetIntegerv");
+        get(GetIntegeri_v, "glGetIntegeri_v");
+        get(GetError, "glGetError");
+        get(CreateShader, "glCreateShader");
+        get(ShaderSource, "glShaderSource");
+        get(CompileShader, "glCompileShader");
+        get(GetShaderiv, "glGetShaderiv");
+        get(GetShaderInfoLog, "glGetShaderInfoLog");
+        get(DeleteShader, "glDeleteShader");
+        get(CreateProgram, "glCreateProgram");
+        get(AttachShader, "glAttachShader");
+        get(LinkProgram, "glLinkProgram");
+        get(GetProgramiv, "glGetProgramiv");
+        get(GetProgramInfoLog, "glGetProgramInfoLog");
+        get(DeleteProgram, "glDeleteProgram");
+        get(UseProgram, "glUseProgram");
+        get(GetUniformLocation, "glGetUniformLocation");
+        get(Uniform1ui, "glUniform1ui");
+        get(Uniform1i, "glUniform1i");
+        get(Uniform1f, "glUniform1f");
+        get(GenBuffers, "glGenBuffers");
+        get(DeleteBuffers, "glDeleteBuffers");
+        get(BindBuffer, "glBindBuffer");
+        get(BufferData, "glBufferData");
+        get(BindBufferBase, "glBindBufferBase");
+        get(GetBufferSubData, "glGetBufferSubData");
+        get(DispatchCompute, "glDispatchCompute");
+        get(MemoryBarrier, "glMemoryBarrier");
+        get(Finish, "glFinish");
+        get(GenQueries, "glGenQueries");
+        get(DeleteQueries, "glDeleteQueries");
+        get(BeginQuery, "glBeginQuery");
+        get(EndQuery, "glEndQuery");
+        get(GetQueryObjectui64v, "glGetQueryObjectui64v");
+        return ok;
+    }
+};
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+} // namespace
+
+struct GpuCompute::Impl {
+    EGLDisplay display = EGL_NO_DISPLAY;
+    EGLContext context = EGL_NO_CONTEXT;
+    Gl gl{};
+    GLuint trigProgram = 0;
+    GLuint rotateProgram = 0;
+    GLuint scoresProgram = 0;
+    GLuint query = 0;
+    GLint maxGroupsY = 65535;
+    GLint64 maxBlockBytes = 128 << 20;
+
+    ~Impl()
+    {
+        if (context != EGL_NO_CONTEXT && makeCurrent()) {
+            for (GLuint p : {trigProgram, rotateProgram, scoresProgram})
+                if (p)
+                    gl.DeleteProgram(p);
+            if (query)
+                gl.DeleteQueries(1, &query);
+        }
+        if (display != EGL_NO_DISPLAY) {
+            eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+            if (context != EGL_NO_CONTEXT)
+                eglDestroyContext(display, context);
+            eglTerminate(display);
+        }
+    }
+
+    bool makeCurrent() { return eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE; }
+
+    GLuint compile(const char* resource, std::string* why)
+    {
+        QFile f(QString::fromLatin1(resource));
+        if (!f.open(QIODevice::ReadOnly)) {
+            *why = std::string("shader resource ") + resource + " is missing";
+            return 0;
+        }
+        const QByteArray source = f.readAll();
+        const GLchar* text = source.constData();
+        const GLint length = GLint(source.size());
+        const GLuint shader = gl.CreateShader(GL_COMPUTE_SHADER);
+        gl.ShaderSource(shader, 1, &text, &length);
+        gl.CompileShader(shader);
+        GLint ok = 0;
+        gl.GetShaderiv(shader, GL_COMPILE_STATUS, &ok);
+        if (!ok) {
+            char log[2048] = {};
+            gl.GetShaderInfoLog(shader, sizeof log, nullptr, log);
+            gl.DeleteShader(shader);
+            *why = std::string("compiling ") + resource + " failed: " + log;
+            return 0;
+        }
+        const GLuint program = gl.CreateProgram();
+        gl.AttachShader(program, shader);
+        gl.LinkProgram(program);
+        gl.DeleteShader(shader);
+        gl.GetProgramiv(program, GL_LINK_STATUS, &ok);
+        if (!ok) {
+            char log[2048] = {};
+            gl.GetProgramInfoLog(program, sizeof log, nullptr, log);
+            gl.DeleteProgram(program);
+            *why = std::string("linking ") + resource + " failed: " + log;
+            return 0;
+        }
+        return program;
+    }
+
+    GLint loc(GLuint program, const char* name) const { return gl.GetUniformLocation(program, name); }
+
+    GLuint buffer(GLenum usage, const void* data, std::size_t bytes)
+    {
+        GLuint b = 0;
+        gl.GenBuffers(1, &b);
+        gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, b);
+        gl.BufferData(GL_SHADER_STORAGE_BUFFER, GLsizeiptr(std::max<std::size_t>(bytes, 4)), data, usage);
+        return b;
+    }
+
+    std::vector<GLuint> turns(std::span<const double> freq)
+    {
+        std::vector<GLuint> t(freq.size() * 2);
+        for (std::size_t i = 0; i < freq.size(); ++i) {
+            const std::uint64_t v = core::fixedTurns(freq[i]);
+            t[2 * i] = GLuint(v);
+            t[2 * i + 1] = GLuint(v >> 32);
+        }
+        return t;
+    }
+
+    // Rows per dispatch: the work-group count limit and the largest shader storage block.
+    std::size_t rowsPerChunk(std::size_t floatsPerRow, unsigned groupRows) const
+    {
+        const std::size_t byGroups = std::size_t(maxGroupsY) * groupRows;
+        const std::size_t byBytes = std::max<std::size_t>(1, std::size_t(maxBlockBytes) / (floatsPerRow * sizeof(float)));
+        return std::max<std::size_t>(1, std::min(byGroups, byBytes));
+    }
+
+    void beginTimer() { gl.BeginQuery(GL_TIME_ELAPSED, query); }
+    double endTimer()
+    {
+        gl.EndQuery(GL_TIME_ELAPSED);
+        GLuint64 ns = 0;
+        gl.GetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
+        return double(ns) * 1e-6;
+    }
+};
+
+GpuCompute::GpuCompute(std::unique_ptr<Impl> impl)
+    : d(std::move(impl))
+{
+}
+
+GpuCompute::~GpuCompute() = default;
+
+std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
+{
+    std::string why;
+    auto fail = [&](std::string reason) -> std::unique_ptr<GpuCompute> {
+        if (whyNot)
+            *whyNot = std::move(reason);
+        return nullptr;
+    };
+    auto impl = std::make_unique<Impl>();
+    const char* extensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    if (!extensions || !std::strstr(extensions, "EGL_MESA_platform_surfaceless"))
+        return fail("EGL has no surfaceless platform (EGL_MESA_platform_surfaceless)");
+    auto getPlatformDisplay =
+        reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    if (!getPlatformDisplay)
+        return fail("EGL has no eglGetPlatformDisplayEXT");
+    impl->display = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
+    EGLint major = 0, minor = 0;
+    if (impl->display == EGL_NO_DISPLAY || !eglInitialize(impl->display, &major, &minor))
+        return fail("no EGL display could be initialised");
+    if (!eglBindAPI(EGL_OPENGL_API))
+        return fail("EGL cannot bind desktop OpenGL");
+    const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+                                 EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    impl->context = eglCreateContext(impl->display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    if (impl->context == EGL_NO_CONTEXT)
+        return fail("no OpenGL 4.3 core context (compute shaders need 4.3)");
+    if (!impl->makeCurrent())
+        return fail("the OpenGL context cannot be made current without a surface");
+    std::string missing;
+    if (!impl->gl.load(&missing))
+        return fail("OpenGL entry point " + missing + " is missing");
+    impl->gl.GetIntegeri_v(GL_MAX_COMPUTE_WORK_GROUP_COUNT, 1, &impl->maxGroupsY);
+    GLint blockBytes = 0;
+    impl->gl.GetIntegerv(GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &blockBytes);
+    if (blockBytes > 0)
+        impl->maxBlockBytes = std::min<GLint64>(blockBytes, GLint64(1) << 30);
+    if (!(impl->trigProgram = impl->compile(":/shaders/trig_table.comp", &why))
+        || !(impl->rotateProgram = impl->compile(":/shaders/rope_rotate.comp", &why))
+        || !(impl->scoresProgram = impl->compile(":/shaders/attention_scores.comp", &why)))
+        return fail(why);
+    impl->gl.GenQueries(1, &impl->query);
+    return std::unique_ptr<GpuCompute>(new GpuCompute(std::move(impl)));
+}
+
+std::string GpuCompute::renderer() const
+{
+    if (!d->makeCurrent())
+        return "unavailable";
+    const auto* r = reinterpret_cast<const char*>(d->gl.GetString(GL_RENDERER));
+    const auto* v = reinterpret_cast<const char*>(d->gl.GetString(GL_VERSION));
+    return std::string(r ? r : "?") + ", OpenGL " + (v ? v : "?");
+}
+
+core::MatrixF GpuCompute::trigTable(std::span<const double> freq, const core::PositionList& positions,
+                                    const TableLayout& layout, GpuTiming* timing)
+{
+    const auto t0 = Clock::now();
+    if (positions.maxValue() > core::Position(std::numeric_limits<std::uint32_t>::max()))
+        throw core::InputError("the GPU path takes positions below 2^32");
+    if (!d->makeCurrent())
+        throw core::RefusedError("the OpenGL context was lost");
+    auto& gl = d->gl;
+    const std::size_t rows = positions.size();
+    const std::size_t cols = std::size_t(layout.cols);
+    core::MatrixF out = core::MatrixF::Zero(Eigen::Index(rows), Eigen::Index(cols));
+    const std::vector<GLuint> turns = d->turns(freq);
+    std::vector<GLuint> list;
+    if (!positions.isRange()) {
+        list.resize(rows);
+        for (std::size_t r = 0; r < rows; ++r)
+            list[r] = GLuint(positions[r]);
+    }
+    const GLuint turnBuffer = d->buffer(GL_STATIC_DRAW, turns.data(), turns.size() * sizeof(GLuint));
+    const GLuint positionBuffer = d->buffer(GL_STATIC_DRAW, list.data(), list.size() * sizeof(GLuint));
+    const std::size_t chunk = d->rowsPerChunk(cols, 16);
+    const GLuint tableBuffer = d->buffer(GL_STREAM_READ, nullptr, std::min(chunk, rows) * cols * sizeof(float));
+    const GLuint prog = d->trigProgram;
+    gl.UseProgram(prog);
+    gl.Uniform1ui(d->loc(prog, "uPairs"), GLuint(freq.size()));
+    gl.Uniform1i(d->loc(prog, "uIsRange"), positions.isRange() ? 1 : 0);
+    gl.Uniform1ui(d->loc(prog, "uStart"), positions.isRange() ? GLuint(positions.start()) : 0u);
+    gl.Uniform1ui(d->loc(prog, "uStep"), positions.isRange() ? GLuint(positions.step()) : 0u);
+    gl.Uniform1ui(d->loc(prog, "uRowStride"), GLuint(cols));
+    gl.Uniform1ui(d->loc(prog, "uSinOffset"), GLuint(layout.sinOffset));
+    gl.Uniform1ui(d->loc(prog, "uCosOffset"), GLuint(layout.cosOffset));
+    gl.Uniform1ui(d->loc(prog, "uPairStride"), GLuint(layout.pairStride));
+    gl.Uniform1i(d->loc(prog, "uWriteSin"), layout.writeSin ? 1 : 0);
+    gl.Uniform1i(d->loc(prog, "uWriteCos"), layout.writeCos ? 1 : 0);
+    gl.Uniform1f(d->loc(prog, "uScale"), layout.scale);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, turnBuffer);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, positionBuffer);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, tableBuffer);
+    double shaderMs = 0.0;
+    for (std::size_t first = 0; first < rows; first += chunk) {
+        const std::size_t n = std::min(chunk, rows - first);
+        gl.Uniform1ui(d->loc(prog, "uRows"), GLuint(n));
+        gl.Uniform1ui(d->loc(prog, "uRowOffset"), GLuint(first));
+        d->beginTimer();
+        gl.DispatchCompute(GLuint((freq.size() + 15) / 16), GLuint((n + 15) / 16), 1);
+        shaderMs += d->endTimer();
+        gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, tableBuffer);
+        gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(n * cols * sizeof(float)),
+                            out.data() + first * cols);
+    }
+    const GLuint buffers[] = {turnBuffer, positionBuffer, tableBuffer};
+    gl.DeleteBuffers(3, buffers);
+    if (timing) {
+        timing->shaderMs = shaderMs;
+        timing->totalMs = msSince(t0);
+    }
+    return out;
+}
+
+void GpuCompute::rotate(const core::RotarySpec& spec, core::MatrixF& rows, core::Position start, core::Position step,
+                        GpuTiming* timing)
+{
+    const auto t0 = Clock::now();
+    if (!spec.xposZeta.empty())
+        throw core::InputError("the GPU rotation does not apply xPos scaling");
+    if (rows.cols() != spec.headDim)
+        throw core::InputError("GPU rotate: rows have " + std::to_string(rows.cols()) + " columns, the spec "
+                               + std::to_string(spec.headDim));
+    if (!d->makeCurrent())
+        throw core::RefusedError("the OpenGL context was lost");
+    auto& gl = d->gl;
+    const std::vector<GLuint> turns = d->turns(spec.invFreq);
+    const GLuint turnBuffer = d->buffer(GL_STATIC_DRAW, turns.data(), turns.size() * sizeof(GLuint));
+    const GLuint rowBuffer = d->buffer(GL_DYNAMIC_COPY, rows.data(), std::size_t(rows.size()) * sizeof(float));
+    const GLuint prog = d->rotateProgram;
+    gl.UseProgram(prog);
+    gl.Uniform1ui(d->loc(prog, "uRows"), GLuint(rows.rows()));
+    gl.Uniform1ui(d->loc(prog, "uDim"), GLuint(spec.headDim));
+    gl.Uniform1ui(d->loc(prog, "uRotaryDim"), GLuint(spec.rotaryDim));
+    gl.Uniform1i(d->loc(prog, "uInterleaved"), spec.layout == core::PairLayout::Interleaved ? 1 : 0);
+    gl.Uniform1ui(d->loc(prog, "uStart"), GLuint(start));
+    gl.Uniform1ui(d->loc(prog, "uStep"), GLuint(step));
+    gl.Uniform1f(d->loc(prog, "uScale"), float(spec.attentionFactor));
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, turnBuffer);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, rowBuffer);
+    const std::size_t work = std::size_t(rows.rows()) * std::size_t(spec.rotaryDim / 2);
+    d->beginTimer();
+    gl.DispatchCompute(GLuint((work + 63) / 64), 1, 1);
+    const double shaderMs = d->endTimer();
+    gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+    gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, rowBuffer);
+    gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(std::size_t(rows.size()) * sizeof(float)), rows.data());
+    const GLuint buffers[] = {turnBuffer, rowBuffer};
+    gl.DeleteBuffers(2, buffers);
+    if (timing) {
+        timing->shaderMs = shaderMs;
+        timing->totalMs = msSince(t0);
+    }
+}
+
+core::MatrixF GpuCompute::scores(const core::MatrixF& q, const core::MatrixF& k, float scale, bool causal,
+                                 core::Position queryStart, core::Position queryStep, core::Position keyStart,
+                                 core::Position keyStep, GpuTiming* timing)
+{
+    const auto t0 = Clock::now();
+    if (q.cols() != k.cols())
+        throw core::InputError("GPU scores: queries have " + std::to_string(q.cols()) + " dimensions, keys "
+                               + std::to_string(k.cols()));
+    if (!d->makeCurrent())
+        throw core::RefusedError("the OpenGL context was lost");
+    auto& gl = d->gl;
+    const std::size_t rows = std::size_t(q.rows());
+    const std::size_t keys = std::size_t(k.rows());
+    core::MatrixF out(q.rows(), k.rows());
+    const GLuint qBuffer = d->buffer(GL_STATIC_DRAW, q.data(), std::size_t(q.size()) * sizeof(float));
+    const GLuint kBuffer = d->buffer(GL_STATIC_DRAW, k.data(), std::size_t(k.size()) * sizeof(float));
+    const std::size_t chunk = d->rowsPerChunk(keys, 16);
+    const GLuint sBuffer = d->buffer(GL_STREAM_READ, nullptr, std::min(chunk, rows) * keys * sizeof(float));
+    const GLuint prog = d->scoresProgram;
+    gl.UseProgram(prog);
+    gl.Uniform1ui(d->loc(prog, "uKeys"), GLuint(keys));
+    gl.Uniform1ui(d->loc(prog, "uDim"), GLuint(q.cols()));
+    gl.Uniform1f(d->loc(prog, "uScale"), scale);
+    gl.Uniform1i(d->loc(prog, "uCausal"), causal ? 1 : 0);
+    gl.Uniform1ui(d->loc(prog, "uQueryStart"), GLuint(queryStart));
+    gl.Uniform1ui(d->loc(prog, "uQueryStep"), GLuint(queryStep));
+    gl.Uniform1ui(d->loc(prog, "uKeyStart"), GLuint(keyStart));
+    gl.Uniform1ui(d->loc(prog, "uKeyStep"), GLuint(keyStep));
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, qBuffer);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, kBuffer);
+    gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, sBuffer);
+    double shaderMs = 0.0;
+    for (std::size_t first = 0; first < rows; first += chunk) {
+        const std::size_t n = std::min(chunk, rows - first);
+        gl.Uniform1ui(d->loc(prog, "uRows"), GLuint(n));
+        gl.Uniform1ui(d->loc(prog, "uRowOffset"), GLuint(first));
+        d->beginTimer();
+        gl.DispatchCompute(GLuint((keys + 15) / 16), GLuint((n + 15) / 16), 1);
+        shaderMs += d->endTimer();
+        gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, sBuffer);
+        gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(n * keys * sizeof(float)), out.data() + first * keys);
+    }
+    const GLuint buffers[] = {qBuffer, kBuffer, sBuffer};
+    gl.DeleteBuffers(3, buffers);
+    if (timing) {
+        timing->shaderMs = shaderMs;
+        timing->totalMs = msSince(t0);
+    }
+    return out;
+}
+
+} // namespace poslab::gpu
