@@ -7,6 +7,7 @@
 #include "core/rotary.h"
 #include "core/trigtable.h"
 #include "ui/gpu/gpucompute.h"
+#include "ui/gpu/tableengine.h"
 
 #include <QTest>
 
@@ -27,6 +28,7 @@ private slots:
     void rotationMatchesCpu_data();
     void rotationMatchesCpu();
     void scoresMatchCpu();
+    void engineChoosesAPathAndSaysWhich();
 
 private:
     std::unique_ptr<gpu::GpuCompute> m_gpu;
@@ -178,6 +180,28 @@ void TestGpuCompute::scoresMatchCpu()
             else
                 QVERIFY2(std::fabs(g(i, j) - cpu(i, j)) < 1e-5f, qPrintable(QString("%1 %2").arg(i).arg(j)));
         }
+}
+
+void TestGpuCompute::engineChoosesAPathAndSaysWhich()
+{
+    const auto w = core::ropeBaseFrequencies(10000.0, 64);
+    const auto positions = core::PositionList::range(0, 4096);
+    gpu::TableLayout l;
+    l.cols = 64;
+    l.cosOffset = 32;
+    gpu::TableEngine engine(gpu::ComputePath::Cpu);
+    const core::MatrixF cpu = engine.trigTable(w, positions, l);
+    QVERIFY(QString::fromStdString(engine.lastPath()).startsWith("CPU"));
+    engine.setPreference(gpu::ComputePath::Gpu);
+    const core::MatrixF g = engine.trigTable(w, positions, l);
+    QVERIFY2(QString::fromStdString(engine.lastPath()).startsWith("GPU"), engine.lastPath().c_str());
+    QVERIFY((g - cpu).cwiseAbs().maxCoeff() < 1e-5f);
+    engine.setPreference(gpu::ComputePath::Auto);
+    const core::MatrixF a = engine.trigTable(w, positions, l);
+    QVERIFY2(QString::fromStdString(engine.lastPath()).contains("measured"), engine.lastPath().c_str());
+    QVERIFY((a - cpu).cwiseAbs().maxCoeff() < 1e-5f);
+    engine.trigTable(w, positions, l); // the decision is cached for this size class
+    QVERIFY(!QString::fromStdString(engine.lastPath()).contains("measured"));
 }
 
 QTEST_GUILESS_MAIN(TestGpuCompute)

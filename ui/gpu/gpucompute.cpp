@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <vector>
 
 namespace poslab::gpu {
@@ -118,6 +119,26 @@ double msSince(Clock::time_point t0)
 
 } // namespace
 
+namespace {
+// Holds the lock and the context for one call.
+template <typename Impl>
+class CurrentContext {
+public:
+    explicit CurrentContext(Impl& impl)
+        : m_impl(impl)
+        , m_lock(impl.mutex)
+    {
+        if (!m_impl.makeCurrent())
+            throw core::RefusedError("the OpenGL context could not be made current");
+    }
+    ~CurrentContext() { m_impl.release(); }
+
+private:
+    Impl& m_impl;
+    std::lock_guard<std::mutex> m_lock;
+};
+} // namespace
+
 struct GpuCompute::Impl {
     EGLDisplay display = EGL_NO_DISPLAY;
     EGLContext context = EGL_NO_CONTEXT;
@@ -147,6 +168,10 @@ struct GpuCompute::Impl {
     }
 
     bool makeCurrent() { return eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE; }
+    void release() { eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT); }
+
+    // One call at a time, from any thread: the context is made current for the call and released after it.
+    std::mutex mutex;
 
     GLuint compile(const char* resource, std::string* why)
     {
@@ -274,13 +299,13 @@ std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
         || !(impl->scoresProgram = impl->compile(":/shaders/attention_scores.comp", &why)))
         return fail(why);
     impl->gl.GenQueries(1, &impl->query);
+    impl->release();
     return std::unique_ptr<GpuCompute>(new GpuCompute(std::move(impl)));
 }
 
 std::string GpuCompute::renderer() const
 {
-    if (!d->makeCurrent())
-        return "unavailable";
+    CurrentContext<Impl> current(*d);
     const auto* r = reinterpret_cast<const char*>(d->gl.GetString(GL_RENDERER));
     const auto* v = reinterpret_cast<const char*>(d->gl.GetString(GL_VERSION));
     return std::string(r ? r : "?") + ", OpenGL " + (v ? v : "?");
@@ -292,8 +317,7 @@ core::MatrixF GpuCompute::trigTable(std::span<const double> freq, const core::Po
     const auto t0 = Clock::now();
     if (positions.maxValue() > core::Position(std::numeric_limits<std::uint32_t>::max()))
         throw core::InputError("the GPU path takes positions below 2^32");
-    if (!d->makeCurrent())
-        throw core::RefusedError("the OpenGL context was lost");
+    CurrentContext<Impl> current(*d);
     auto& gl = d->gl;
     const std::size_t rows = positions.size();
     const std::size_t cols = std::size_t(layout.cols);
@@ -356,8 +380,7 @@ void GpuCompute::rotate(const core::RotarySpec& spec, core::MatrixF& rows, core:
     if (rows.cols() != spec.headDim)
         throw core::InputError("GPU rotate: rows have " + std::to_string(rows.cols()) + " columns, the spec "
                                + std::to_string(spec.headDim));
-    if (!d->makeCurrent())
-        throw core::RefusedError("the OpenGL context was lost");
+    CurrentContext<Impl> current(*d);
     auto& gl = d->gl;
     const std::vector<GLuint> turns = d->turns(spec.invFreq);
     const GLuint turnBuffer = d->buffer(GL_STATIC_DRAW, turns.data(), turns.size() * sizeof(GLuint));
@@ -396,8 +419,7 @@ core::MatrixF GpuCompute::scores(const core::MatrixF& q, const core::MatrixF& k,
     if (q.cols() != k.cols())
         throw core::InputError("GPU scores: queries have " + std::to_string(q.cols()) + " dimensions, keys "
                                + std::to_string(k.cols()));
-    if (!d->makeCurrent())
-        throw core::RefusedError("the OpenGL context was lost");
+    CurrentContext<Impl> current(*d);
     auto& gl = d->gl;
     const std::size_t rows = std::size_t(q.rows());
     const std::size_t keys = std::size_t(k.rows());
