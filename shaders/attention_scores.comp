@@ -1,8 +1,8 @@
+#version 430
 // SPDX-License-Identifier: MIT
 // Attention logits S = scale * Q K^T for a block of query rows, tiled through shared memory, with an
 // optional causal mask (key position > query position -> -inf). Q: queries x d, K: keys x d, S: rows x
 // keys, all row-major float. CPU twin: Eigen's product in core (and tests/gpu compare within 1e-5).
-#version 430
 #define TILE 16
 layout(local_size_x = TILE, local_size_y = TILE) in;
 

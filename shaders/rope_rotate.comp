@@ -1,8 +1,8 @@
+#version 430
 // SPDX-License-Identifier: MIT
 // Rotates each row of X (rows x d, row-major) by RoPE at that row's position, in place:
 // x*cos + rotate(x)*sin for every pair, times the attention factor; dimensions r..d-1 are untouched.
 // CPU twin: core/rotary.cpp rotateInPlace. Angle reduction as in trig_table.comp.
-#version 430
 layout(local_size_x = 64) in;
 
 layout(std430, binding = 0) readonly buffer Turns { uvec2 turns[]; };

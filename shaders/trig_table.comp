@@ -1,3 +1,4 @@
+#version 430
 // SPDX-License-Identifier: MIT
 // sin and cos of p * omega_i for a block of rows (positions) and every pair i, written into a row-major
 // float table. CPU twin: core/trigtable.cpp fillTrigTableReference; reduction twin: core/fixedturns.cpp.
@@ -5,7 +6,6 @@
 // Angle reduction without fp64: each frequency arrives as T = frac(omega / 2pi) * 2^64 (two uints), and
 // frac(p * omega / 2pi) = (p * T mod 2^64) / 2^64 is formed with 32-bit unsigned multiplies, so the angle
 // is exact to ~2^-32 turn before the final float sin/cos (about 2e-7 rad).
-#version 430
 layout(local_size_x = 16, local_size_y = 16) in;
 
 layout(std430, binding = 0) readonly buffer Turns { uvec2 turns[]; };      // (T low word, T high word)
