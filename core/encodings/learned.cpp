@@ -30,10 +30,9 @@ MatrixF learnedBaseTable(long long rows, int dim, double initStd, unsigned long 
 
 namespace {
 
-void validateLearned(const ParamSet& params, const TableContext& ctx)
+// Positions past the table have no vector: a learned table cannot extrapolate (the point of the scheme).
+void checkPositions(const ParamSet& params, const TableContext& ctx)
 {
-    if (ctx.dim < 1)
-        throw InputError("learned needs --dim of at least 1; got " + std::to_string(ctx.dim));
     const long long n = params.integer("max_position_embeddings");
     const bool hier = params.flag("hierarchical");
     const long long limit = hier ? n * n : n;
@@ -48,6 +47,13 @@ void validateLearned(const ParamSet& params, const TableContext& ctx)
     }
 }
 
+void validateLearned(const ParamSet& params, const TableContext& ctx)
+{
+    if (ctx.dim < 1)
+        throw InputError("learned needs --dim of at least 1; got " + std::to_string(ctx.dim));
+    checkPositions(params, ctx);
+}
+
 } // namespace
 
 MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
@@ -56,6 +62,7 @@ MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
     const double stdDev = params.real("init_std");
     const auto seed = (unsigned long long)params.integer("seed");
     const bool hier = params.flag("hierarchical");
+    checkPositions(params, ctx);
     const std::size_t count = ctx.positions.size();
     MatrixF out(Eigen::Index(count), ctx.dim);
     if (!hier) {
@@ -70,8 +77,15 @@ MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
     drawRow(0, ctx.dim, stdDev, seed, p0.data());
     for (std::size_t r = 0; r < count; ++r) {
         const Position p = ctx.positions[r];
+        if (p < n) {
+            // Su's construction gives q_j = p_j for j < n; take the row itself so it holds bit for bit.
+            drawRow(p, ctx.dim, stdDev, seed, out.row(Eigen::Index(r)).data());
+            continue;
+        }
         drawRow(p / n, ctx.dim, stdDev, seed, pi.data());
         drawRow(p % n, ctx.dim, stdDev, seed, pj.data());
+        // Su 2020 (kexue.fm/archives/7947), 0-based: u_i = (p_i - alpha p_0)/(1 - alpha),
+        // q_(i*n+j) = alpha u_i + (1 - alpha) u_j.
         for (std::size_t d = 0; d < std::size_t(ctx.dim); ++d) {
             const double ui = (double(pi[d]) - a * double(p0[d])) / (1.0 - a);
             const double uj = (double(pj[d]) - a * double(p0[d])) / (1.0 - a);

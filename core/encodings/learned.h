@@ -18,7 +18,9 @@ namespace poslab::core {
 /// The raw table: rows x dim, row-major, seeded. Row r is the same whatever the number of rows.
 MatrixF learnedBaseTable(long long rows, int dim, double initStd, unsigned long long seed);
 
-/// positions x dim: rows of the (possibly hierarchically extended) table.
+/// positions x dim: rows of the (possibly hierarchically extended) table. Positions below
+/// max_position_embeddings are the table's own rows, bit for bit, in both modes. Throws InputError for a
+/// position at or beyond max_position_embeddings (n^2 when hierarchical).
 MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx);
 
 SchemeDescriptor learnedScheme();

@@ -11,6 +11,7 @@ namespace poslab::core {
 
 std::vector<double> ropeBaseFrequencies(double base, int rotaryDim)
 {
+    // Su et al. 2021 eq. 15: theta_i = base^(-2i/r); Hugging Face _compute_default_rope_parameters.
     std::vector<double> f(std::size_t(rotaryDim / 2));
     for (int i = 0; i < rotaryDim / 2; ++i)
         f[std::size_t(i)] = 1.0 / std::pow(base, double(2 * i) / double(rotaryDim));
@@ -19,7 +20,7 @@ std::vector<double> ropeBaseFrequencies(double base, int rotaryDim)
 
 int ropeRotaryDim(const ParamSet& params, int headDim)
 {
-    // Hugging Face: dim = int(head_dim * partial_rotary_factor).
+    // Hugging Face: dim = int(head_dim * partial_rotary_factor) (truncation, as Python's int()).
     const int r = int(double(headDim) * params.real("partial_rotary_factor"));
     if (r < 2 || r % 2 != 0)
         throw InputError("rotary dimension int(" + std::to_string(headDim) + " * partial_rotary_factor "
@@ -40,6 +41,14 @@ double yarnCorrectionDim(double rotations, int rotaryDim, double base, double or
     return double(rotaryDim) * std::log(originalMax / (rotations * 2.0 * std::numbers::pi)) / (2.0 * std::log(base));
 }
 
+double yarnFactor(const ParamSet& params)
+{
+    if (params.choice("factor_source") == "max_position_ratio")
+        return double(params.integer("max_position_embeddings"))
+               / double(params.integer("original_max_position_embeddings"));
+    return params.real("factor");
+}
+
 namespace {
 
 void scaleAll(std::vector<double>& f, double by)
@@ -48,17 +57,19 @@ void scaleAll(std::vector<double>& f, double by)
         x /= by;
 }
 
-// YaRN (Peng et al. 2023, section 3.2 "NTK-by-parts" + 3.4 temperature), as
-// huggingface/transformers src/transformers/modeling_rope_utils.py _compute_yarn_parameters.
+// YaRN (Peng et al. 2023, section 3.2 "NTK-by-parts" and section 3.4 temperature), as
+// huggingface/transformers src/transformers/modeling_rope_utils.py _compute_yarn_parameters and
+// jquesnelle/yarn (find_correction_range, linear_ramp_mask, get_mscale).
 void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& f, RotarySpec& spec)
 {
-    const double factor = params.real("factor");
     const double originalMax = double(params.integer("original_max_position_embeddings"));
+    const double factor = yarnFactor(params);
     const double mscale = params.real("mscale");
     const double mscaleAllDim = params.real("mscale_all_dim");
     double attention = params.real("attention_factor");
     if (attention <= 0.0) {
-        // 0 means "not set": derive it as Hugging Face does (DeepSeek's ratio when both mscales are set).
+        // 0 means "not set". Hugging Face takes DeepSeek's ratio only when both mscales are set (truthy);
+        // otherwise 0.1 ln(s) + 1 (Peng et al. eq. 22: sqrt(1/t) = 0.1 ln(s) + 1).
         if (mscale != 0.0 && mscaleAllDim != 0.0)
             attention = yarnGetMscale(factor, mscale) / yarnGetMscale(factor, mscaleAllDim);
         else
@@ -70,6 +81,7 @@ void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& 
         low = std::floor(low);
         high = std::ceil(high);
     }
+    // The reference clamps with the rotary dimension r (not r/2 - 1); kept so the ramps are identical.
     low = std::max(low, 0.0);
     high = std::min(high, double(r - 1));
     if (low == high)
@@ -82,12 +94,12 @@ void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& 
         f[std::size_t(i)] = (orig / factor) * (1.0 - extrapolation) + orig * extrapolation;
     }
     spec.attentionFactor = attention;
+    spec.scalars.push_back({"factor", factor});
     spec.scalars.push_back({"correction_low", low});
     spec.scalars.push_back({"correction_high", high});
 }
 
-// Llama 3.1 (meta-llama/llama-models models/llama3/reference_impl/model.py apply_scaling; Hugging Face
-// _compute_llama3_parameters).
+// Llama 3.1 (meta-llama/llama-models models/llama3 apply_scaling; Hugging Face _compute_llama3_parameters).
 void applyLlama3(const ParamSet& params, std::vector<double>& f, RotarySpec& spec)
 {
     const double factor = params.real("factor");
@@ -104,9 +116,10 @@ void applyLlama3(const ParamSet& params, std::vector<double>& f, RotarySpec& spe
             w /= factor; // low frequency: interpolated
             continue;
         }
-        // Medium band. When low_freq_factor == high_freq_factor the band is the single wavelength
-        // old_context / factor; the smooth factor would divide by zero, and the reference's torch.where
-        // then keeps the unscaled frequency there.
+        // Medium band. With low_freq_factor == high_freq_factor it shrinks to the one wavelength
+        // old_context / low_freq_factor, where the smooth factor is 0/0: Meta's apply_scaling asserts and
+        // Hugging Face's torch.where yields NaN. We keep the unscaled frequency there (the limit from the
+        // high-frequency side) so no table ever holds a NaN.
         if (highFreqFactor == lowFreqFactor)
             continue;
         const double smooth = (oldContext / wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
@@ -114,6 +127,32 @@ void applyLlama3(const ParamSet& params, std::vector<double>& f, RotarySpec& spe
     }
     spec.scalars.push_back({"low_freq_wavelen", lowFreqWavelen});
     spec.scalars.push_back({"high_freq_wavelen", highFreqWavelen});
+}
+
+// LongRoPE (Ding et al. 2024) as Phi-3 uses it: Hugging Face _compute_longrope_parameters plus
+// dynamic_rope_update's longrope_frequency_update (long factors once seq_len > original window).
+void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<double>& f, RotarySpec& spec)
+{
+    const double maxPos = double(params.integer("max_position_embeddings"));
+    const double originalMax = double(params.integer("original_max_position_embeddings"));
+    // Phi-3 sets no factor; the reference derives it from the two context lengths.
+    const double factor = maxPos / originalMax;
+    double attention = params.real("attention_factor");
+    if (attention <= 0.0)
+        attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
+    const bool useLong = ctx.seqLen && double(*ctx.seqLen) > originalMax;
+    const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
+    if (!ext.empty()) {
+        if (ext.size() != f.size())
+            throw InputError(std::string(useLong ? "long_factor" : "short_factor") + " has "
+                             + std::to_string(ext.size()) + " values but there are " + std::to_string(f.size())
+                             + " rotary pairs; give exactly one factor per pair (or none for all 1)");
+        for (std::size_t i = 0; i < f.size(); ++i)
+            f[i] /= ext[i];
+    }
+    spec.attentionFactor = attention;
+    spec.scalars.push_back({"factor", factor});
+    spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
 }
 
 } // namespace
@@ -127,14 +166,17 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
     const int r = spec.rotaryDim;
     const std::string& type = params.choice("rope_type");
     double base = params.real("rope_theta");
-    std::vector<double> f;
+    if ((type == "ntk" || type == "dynamic") && r < 4)
+        throw InputError("rope_type " + type + " changes the base by an exponent r/(r-2), which needs a rotary "
+                         "dimension of at least 4; got " + std::to_string(r));
     if (type == "ntk") {
-        // NTK-aware base change (bloc97 2023; Peng et al. 2023 eq. 16): b' = b * s^(r/(r-2)).
+        // NTK-aware base change (bloc97 2023; Peng et al. 2023 eq. 16; Hugging Face 4.43
+        // _compute_ntk_parameters): b' = b * s^(r/(r-2)).
         base *= std::pow(params.real("factor"), double(r) / double(r - 2));
         spec.scalars.push_back({"effective_base", base});
     } else if (type == "dynamic") {
         // Hugging Face _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
-        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)).
+        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)). No seq_len is the reference's init-time value.
         const double maxPos = double(params.integer("max_position_embeddings"));
         const double factor = params.real("factor");
         const double seqLen = std::max(ctx.seqLen ? double(*ctx.seqLen) : maxPos, maxPos);
@@ -142,31 +184,15 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
         spec.scalars.push_back({"effective_base", base});
         spec.scalars.push_back({"seq_len", seqLen});
     }
-    f = ropeBaseFrequencies(base, r);
-    if (type == "linear") {
-        scaleAll(f, params.real("factor")); // Position Interpolation (Chen et al. 2023): m -> m / s
-    } else if (type == "yarn") {
+    std::vector<double> f = ropeBaseFrequencies(base, r);
+    if (type == "linear")
+        scaleAll(f, params.real("factor")); // Position Interpolation (Chen et al. 2023, eq. 4): m -> m / s
+    else if (type == "yarn")
         applyYarn(params, r, base, f, spec);
-    } else if (type == "llama3") {
+    else if (type == "llama3")
         applyLlama3(params, f, spec);
-    } else if (type == "longrope") {
-        // Hugging Face _compute_longrope_parameters: factor = max_position_embeddings /
-        // original_max_position_embeddings; long factors when seq_len exceeds the original window.
-        const double maxPos = double(params.integer("max_position_embeddings"));
-        const double originalMax = double(params.integer("original_max_position_embeddings"));
-        const double factor = maxPos / originalMax;
-        double attention = params.real("attention_factor");
-        if (attention <= 0.0)
-            attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
-        const bool useLong = ctx.seqLen && double(*ctx.seqLen) > originalMax;
-        const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
-        if (!ext.empty())
-            for (std::size_t i = 0; i < f.size(); ++i)
-                f[i] /= ext[i];
-        spec.attentionFactor = attention;
-        spec.scalars.push_back({"factor", factor});
-        spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
-    }
+    else if (type == "longrope")
+        applyLongrope(params, ctx, f, spec);
     spec.invFreq = std::move(f);
     return spec;
 }
@@ -179,6 +205,9 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
         throw InputError("rope needs an even head dimension of at least 2; got --dim " + std::to_string(ctx.dim));
     const int r = ropeRotaryDim(params, ctx.dim);
     const std::string& type = params.choice("rope_type");
+    if ((type == "ntk" || type == "dynamic") && r < 4)
+        throw InputError("rope_type " + type + " needs a rotary dimension of at least 4 (its exponent is r/(r-2)); "
+                         "got " + std::to_string(r));
     if (type == "llama3" && params.real("high_freq_factor") < params.real("low_freq_factor"))
         throw InputError("llama3 needs high_freq_factor >= low_freq_factor; got high_freq_factor "
                          + params.value("high_freq_factor").toString() + " and low_freq_factor "
@@ -226,21 +255,29 @@ SchemeDescriptor ropeScheme()
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained length)", true),
+        when(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained length); "
+                       "yarn ignores it when factor_source = max_position_ratio", true),
              "rope_type", scaledTypes),
+        when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
+                         "YaRN's s: factor (transformers >= 5, vLLM, llama.cpp, jquesnelle/yarn) or "
+                         "max_position_embeddings / original_max_position_embeddings (transformers 4.48-4.57, "
+                         "which replaced the configured factor by this ratio)"),
+             "rope_type", {"yarn"}),
         when(intParam("original_max_position_embeddings", 4096, 1, 1 << 24,
                       "Context length the model was trained with", true),
              "rope_type", {"yarn", "llama3", "longrope"}),
         when(intParam("max_position_embeddings", 4096, 1, 1 << 24,
-                      "dynamic: trained context length; longrope: extended context length", true),
-             "rope_type", {"dynamic", "longrope"}),
+                      "dynamic: trained context length; longrope: extended context length; yarn: extended context "
+                      "length, used only when factor_source = max_position_ratio", true),
+             "rope_type", {"dynamic", "longrope", "yarn"}),
         when(realParam("beta_fast", 32.0, 0.01, 1024.0, "YaRN: pairs with more rotations than this in the trained "
                        "window keep their frequency", true),
              "rope_type", {"yarn"}),
         when(realParam("beta_slow", 1.0, 0.01, 1024.0, "YaRN: pairs with fewer rotations than this are fully "
                        "interpolated", true),
              "rope_type", {"yarn"}),
-        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): mscale of the temperature; 0 = unset"),
+        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): mscale of the temperature; 0 = unset. Used only "
+                       "when mscale_all_dim is also set (Hugging Face)"),
              "rope_type", {"yarn"}),
         when(realParam("mscale_all_dim", 0.0, 0.0, 10.0, "YaRN (DeepSeek): divisor mscale; 0 = unset"),
              "rope_type", {"yarn"}),

@@ -6,7 +6,23 @@
 /// dimension r = int(d * partial_rotary_factor), pair i in [0, r/2) turns at
 ///   theta_i = rope_theta^(-2i/r)  (the exponent uses r, not d),
 /// and each rope_type rescales these frequencies and may return an attention factor that multiplies both
-/// cos and sin.
+/// cos and sin:
+///   linear   theta_i / s                                         (Chen et al. 2023, Position Interpolation)
+///   ntk      base' = base * s^(r/(r-2))                          (bloc97 2023; transformers 4.43 "ntk")
+///   dynamic  base' = base * (s*L/M - (s-1))^(r/(r-2)), L = max(seq_len, M), M = max_position_embeddings
+///   yarn     theta_i * ((1-g_i)/s + g_i), g_i = 1 - clamp((i-lo)/(hi-lo), 0, 1); attention 0.1 ln(s) + 1, or
+///            get_mscale(s, mscale) / get_mscale(s, mscale_all_dim) when both are set (DeepSeek)
+///   llama3   wavelength 2*pi/theta_i < O/high: kept; > O/low: theta_i / s; between: smooth blend
+///   longrope theta_i / ext_i with ext = long_factor when seq_len > O, else short_factor;
+///            attention sqrt(1 + ln(M/O) / ln(O))
+/// (O = original_max_position_embeddings). Without ctx.seqLen, dynamic and longrope use the reference's
+/// init-time values (seq_len = None: L = M, short factors).
+///
+/// Versions differ for YaRN's s: transformers 4.48-4.57 replaced the configured factor by
+/// max_position_embeddings / original_max_position_embeddings whenever original_max_position_embeddings was
+/// given; transformers >= 5, vLLM, llama.cpp and jquesnelle/yarn use the factor. The parameter factor_source
+/// selects ("factor" by default). transformers 4.45-4.47 had no original_max_position_embeddings for YaRN and
+/// used max_position_embeddings in its place: set original_max_position_embeddings to that value.
 
 #include "core/scheme.h"
 
@@ -28,6 +44,10 @@ double yarnGetMscale(double scale, double mscale = 1.0);
 /// YaRN's correction dimension for a number of rotations (Peng et al. 2023, eq. 21 solved for d):
 ///   d * ln(L / (rotations * 2 * pi)) / (2 * ln(base)).
 double yarnCorrectionDim(double rotations, int rotaryDim, double base, double originalMax);
+
+/// YaRN's scale s: the factor parameter, or max_position_embeddings / original_max_position_embeddings when
+/// factor_source is "max_position_ratio".
+double yarnFactor(const ParamSet& params);
 
 /// The frequencies and attention factor for the parameters (rope_type and its keys). @c ctx.seqLen is the
 /// current sequence length for dynamic and longrope.

@@ -5,7 +5,11 @@
 ///   PE(p, 2i) = sin(p * w_i), PE(p, 2i+1) = cos(p * w_i), w_i = base^(-2i/d).
 /// Layout "interleaved" is the paper's; "half_split" concatenates all sines then all cosines
 /// (tensor2tensor get_timing_signal_1d, fairseq SinusoidalPositionalEmbedding). Spacing
-/// "tensor2tensor" uses their exponent w_i = base^(-i/(d/2 - 1)) instead of the paper's.
+/// "tensor2tensor" uses their exponent w_i = base^(-i/max(d/2 - 1, 1)) instead of the paper's (get_timing_signal_1d
+/// with min_timescale 1 and max_timescale = base; fairseq get_embedding divides by d/2 - 1 without the max, so
+/// it has no d = 2 table). The paper's table with layout interleaved is the one in Vaswani et al.; tensor2tensor
+/// and fairseq are spacing tensor2tensor with layout half_split. fairseq shifts positions by padding_idx + 1
+/// and zeroes the padding row; PosLab's rows are the raw positions.
 
 #include "core/scheme.h"
 
