@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli.h"
 
+#include "core/attention.h"
 #include "core/bench.h"
 #include "core/compute.h"
 #include "core/encodingregistry.h"
@@ -150,7 +151,12 @@ int runCompute(Args& a, std::ostream& out)
     std::string output;
     core::Limits limits;
     bool haveScheme = false;
+    std::optional<std::string> positionsGiven;
     std::string positions = "0:64";
+    std::optional<std::string> keys;
+    std::uint64_t seed = 0;
+    std::string contentText = "random";
+    bool shuffle = false;
     while (!a.done()) {
         const std::string opt = a.next();
         if (opt == "--scheme") {
@@ -166,6 +172,7 @@ int runCompute(Args& a, std::ostream& out)
             req.context.dim = int(parseInteger(opt, a.value(opt), 1, 65536));
         } else if (opt == "--positions") {
             positions = a.value(opt);
+            positionsGiven = positions;
         } else if (opt == "--vector") {
             req.vector = parseVector(a.value(opt));
         } else if (opt == "--seq-len") {
@@ -176,13 +183,44 @@ int runCompute(Args& a, std::ostream& out)
             output = a.value(opt);
         } else if (opt == "--max-memory") {
             limits.maxBytes = parseBytes(a.value(opt));
+        } else if (opt == "--keys") {
+            keys = a.value(opt);
+        } else if (opt == "--heads") {
+            const std::string v = a.value(opt);
+            req.heads = int(parseInteger(opt, v, 1, core::maxHeads));
+        } else if (opt == "--seed") {
+            seed = std::uint64_t(parseInteger(opt, a.value(opt), 0, (1ll << 53)));
+        } else if (opt == "--content") {
+            contentText = a.value(opt);
+        } else if (opt == "--softmax") {
+            req.softmax = true;
+        } else if (opt == "--shuffle") {
+            shuffle = true;
+        } else if (opt == "--drope") {
+            req.drope = true;
+        } else if (opt == "--mask") {
+            req.mask = core::parseMask(a.value(opt));
         } else {
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes)");
+    req.content = core::parseContent(contentText, seed);
+    // A sentence sets the default positions: one per word.
+    if (!positionsGiven && req.content.kind == core::ContentKind::Sentence)
+        positions = "0:" + std::to_string(core::sentenceWords(req.content).size());
     req.context.positions = core::PositionList::parse(positions);
+    if (keys) {
+        try {
+            req.keys = core::PositionList::parse(*keys);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--keys: ") + e.what());
+        }
+    }
+    if (shuffle && req.content.kind != core::ContentKind::Sentence)
+        throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
+    req.content.shuffle = shuffle;
     if (!format) {
         const std::string ext = std::filesystem::path(output).extension().string();
         if (output.empty() || ext == ".json")
@@ -244,12 +282,24 @@ Usage:
   poslab schemes [--json]        list every scheme with its family, axes, citation and parameters
   poslab compute QUANTITY --scheme ID [--set KEY=VALUE]... [--dim D] [--positions SPEC]
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
-                 [--max-memory SIZE]
+                 [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
+                 [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
+                 [--shuffle] [--drope]
                                  the numbers behind the views
   poslab bench [--json]          performance figures of this machine
 
-QUANTITY: encoding, frequencies, angles, cos, sin, rotate (which ones a scheme has: poslab schemes).
-SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64). --dim defaults to 64.
+QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
+          (which ones a scheme has: poslab schemes).
+SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of a --content sentence). --dim defaults to 64 (the head dimension
+      for scores).
+Attention quantities: --positions are the query positions (rows), --keys the key positions (columns,
+  default: the queries); for decay, --positions are the distances query - key. bias and scores are
+  heads x queries x keys, buckets queries x keys. --mask defaults to causal (key <= query); masked entries
+  are null in JSON, empty in CSV and NaN in npy. --content: seeded random q/k (default), constant (all
+  ones: only position acts), or a sentence (word t at position t; repeated words share an embedding).
+  --shuffle permutes the words (seeded). --seed seeds the content; scheme weights (T5 biases, Shaw
+  tables, ...) use the scheme's own seed parameter. --drope removes the rotation of rotary schemes (same
+  content, no RoPE). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
 Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
 )";

@@ -3,6 +3,7 @@
 
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/attention.h"
 #include "core/rotary.h"
 
 #include <cmath>
@@ -55,6 +56,49 @@ void takeTable(ComputeResult& r, const MatrixF& m)
     r.float32 = true;
 }
 
+ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescriptor& scheme, ComputeResult result,
+                               const Limits& limits)
+{
+    AttentionRequest a;
+    a.scheme = scheme.id;
+    a.params = result.params;
+    a.headDim = request.context.dim;
+    a.heads = request.heads;
+    a.queries = request.context.positions;
+    a.keys = request.keys ? *request.keys : request.context.positions;
+    a.mask = request.mask;
+    a.content = request.content;
+    a.seqLen = request.context.seqLen;
+    a.drope = request.drope;
+    const bool bias = request.quantity == Quantity::Bias;
+    a.wantProbabilities = !bias && request.softmax;
+    a.wantTerms = bias;
+    validateAttention(a);
+    // The engine's matrices plus the doubles of the result.
+    const double cells = double(a.queries.size()) * double(a.keys.size()) * double(a.heads);
+    checkSize(attentionBytes(a) + cells * sizeof(double), limits,
+              "a " + std::to_string(a.heads) + " x " + std::to_string(a.queries.size()) + " x "
+                  + std::to_string(a.keys.size()) + " score matrix");
+    const AttentionResult r = attentionScores(a, limits);
+    const std::size_t lq = a.queries.size(), lk = a.keys.size();
+    result.shape = {std::size_t(a.heads), lq, lk};
+    result.axes = {"head", "query", "key"};
+    result.float32 = true;
+    result.data.reserve(std::size_t(cells));
+    for (const AttentionHead& h : r.heads) {
+        const MatrixF& m = bias ? h.bias : (request.softmax ? h.probabilities : h.logits);
+        result.data.insert(result.data.end(), m.data(), m.data() + m.size());
+        for (const auto& [k, v] : h.scalars)
+            result.scalars.push_back({k + "_head_" + std::to_string(h.index), v});
+    }
+    for (const auto& sc : r.scalars)
+        result.scalars.push_back(sc);
+    result.scalars.push_back({"causal", request.mask == MaskKind::Causal ? 1.0 : 0.0});
+    if (request.quantity == Quantity::Scores)
+        result.scalars.push_back({"softmax", request.softmax ? 1.0 : 0.0});
+    return result;
+}
+
 } // namespace
 
 ComputeResult compute(const ComputeRequest& request, const Limits& limits)
@@ -68,6 +112,11 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
                          + listQuantities(scheme));
     const TableContext& ctx = request.context;
     result.params = resolveParams(scheme, request.overrides, ctx);
+    const bool attention = request.quantity == Quantity::Bias || request.quantity == Quantity::Buckets
+        || request.quantity == Quantity::Scores || request.quantity == Quantity::Decay;
+    if (attention && (request.heads < 1 || request.heads > maxHeads))
+        throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
+                         + std::to_string(maxHeads));
     const std::size_t rows = ctx.positions.size();
 
     switch (request.quantity) {
@@ -119,6 +168,46 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         result.data.assign(m.data(), m.data() + m.size());
         result.scalars.push_back({"attention_factor", spec.attentionFactor});
         result.axes = {"position", "dimension"};
+        return result;
+    }
+    case Quantity::Bias:
+    case Quantity::Scores:
+        return computeAttention(request, scheme, std::move(result), limits);
+    case Quantity::Buckets: {
+        PairContext pc;
+        pc.headDim = ctx.dim;
+        pc.heads = request.heads;
+        pc.queries = ctx.positions;
+        pc.keys = request.keys ? *request.keys : ctx.positions;
+        pc.causal = request.mask == MaskKind::Causal;
+        checkSize(double(pc.queries.size()) * double(pc.keys.size()) * 2 * sizeof(double), limits,
+                  "a " + std::to_string(pc.queries.size()) + " x " + std::to_string(pc.keys.size()) + " bucket matrix");
+        const MatrixD m = scheme.buckets(result.params, pc);
+        result.shape = {std::size_t(m.rows()), std::size_t(m.cols())};
+        result.data.assign(m.data(), m.data() + m.size());
+        result.axes = {"query", "key"};
+        return result;
+    }
+    case Quantity::Decay: {
+        DecayRequest d;
+        d.scheme = scheme.id;
+        d.params = result.params;
+        d.headDim = ctx.dim;
+        d.heads = request.heads;
+        d.content = request.content;
+        checkSize(double(rows) * 8.0 * (request.heads + 2), limits, "a decay curve over " + std::to_string(rows) + " distances");
+        d.distances.reserve(rows);
+        for (std::size_t i = 0; i < rows; ++i)
+            d.distances.push_back(ctx.positions[i]);
+        const std::vector<DecaySeries> curves = decayCurves(d);
+        result.shape = {rows, curves.size()};
+        result.data.resize(rows * curves.size());
+        for (std::size_t c = 0; c < curves.size(); ++c) {
+            result.columns.push_back(curves[c].key);
+            for (std::size_t i = 0; i < rows; ++i)
+                result.data[i * curves.size() + c] = curves[c].values[i];
+        }
+        result.axes = {"distance", "curve"};
         return result;
     }
     }

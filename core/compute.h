@@ -4,6 +4,8 @@
 /// The one compute service behind `poslab compute`, the GUI and the export path: a request names a
 /// quantity, a scheme and its parameters; the result is a flat row-major array with its shape.
 
+#include "core/attention.h"
+#include "core/limits.h"
 #include "core/scheme.h"
 
 #include <cstddef>
@@ -14,24 +16,20 @@
 
 namespace poslab::core {
 
-/// Memory cap for one result; requests above it are refused before anything is allocated.
-struct Limits {
-    std::size_t maxBytes = std::size_t(2) << 30; ///< 2 GiB
-};
-
-/// Formats a byte count for messages ("3.0 GiB", "512.0 MiB").
-std::string formatBytes(double bytes);
-
-/// Throws RefusedError when @c bytes exceed the cap; @c what describes the request ("a 65536 x 512
-/// float32 table").
-void checkSize(double bytes, const Limits& limits, const std::string& what);
-
 struct ComputeRequest {
     Quantity quantity = Quantity::Encoding;
     std::string scheme;
     std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set
     TableContext context;                                       ///< dim, positions, seqLen
     std::vector<double> vector;                                 ///< for Quantity::Rotate
+    // Attention quantities (bias, buckets, scores, decay). context.positions are the queries (for decay:
+    // the distances delta = query - key); keys default to the queries.
+    int heads = 1;                                              ///< H, 1 to maxHeads
+    std::optional<PositionList> keys;                           ///< key positions (columns)
+    MaskKind mask = MaskKind::Causal;
+    ContentSpec content;                                        ///< random (seed 0) unless set
+    bool softmax = false;                                       ///< scores: probabilities instead of logits
+    bool drope = false;                                         ///< DroPE: skip the rotation of rotary schemes
 };
 
 struct ComputeResult {
@@ -43,6 +41,7 @@ struct ComputeResult {
     bool float32 = false;              ///< computed in float32 (writers print 9 significant digits, npy <f4)
     std::vector<std::pair<std::string, double>> scalars; ///< e.g. attention_factor
     std::vector<std::string> axes;     ///< axis names, e.g. {"position", "dimension"}
+    std::vector<std::string> columns;  ///< names along the last axis when they are not numbers (decay curves)
 };
 
 /// Runs a request. Throws InputError (bad input) or RefusedError (over the cap).

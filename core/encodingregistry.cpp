@@ -1,10 +1,20 @@
 // SPDX-License-Identifier: MIT
 #include "core/encodingregistry.h"
 
+#include "core/encodings/alibi.h"
+#include "core/encodings/cope.h"
+#include "core/encodings/deberta.h"
+#include "core/encodings/fire.h"
+#include "core/encodings/irope.h"
+#include "core/encodings/kerple.h"
 #include "core/encodings/learned.h"
 #include "core/encodings/nope.h"
 #include "core/encodings/rope.h"
+#include "core/encodings/sandwich.h"
+#include "core/encodings/shaw.h"
 #include "core/encodings/sinusoidal.h"
+#include "core/encodings/t5.h"
+#include "core/encodings/transformer_xl.h"
 #include "core/encodings/xpos.h"
 #include "core/errors.h"
 
@@ -19,8 +29,18 @@ const std::vector<SchemeDescriptor>& schemes()
         nopeScheme(),
         sinusoidalScheme(),
         learnedScheme(),
+        shawScheme(),
+        transformerXlScheme(),
+        t5Scheme(),
+        debertaScheme(),
+        alibiScheme(),
+        kerpleScheme(),
+        fireScheme(),
+        sandwichScheme(),
         ropeScheme(),
         xposScheme(),
+        copeScheme(),
+        iropeScheme(),
     };
     return table;
 }
@@ -127,6 +147,13 @@ std::vector<Quantity> SchemeDescriptor::quantities() const
         q.push_back(Quantity::Sin);
         q.push_back(Quantity::Rotate);
     }
+    if (bias || (score && scoreHasBias))
+        q.push_back(Quantity::Bias);
+    if (buckets)
+        q.push_back(Quantity::Buckets);
+    q.push_back(Quantity::Scores); // every scheme goes through the attention-score engine
+    if ((encoding && frequencies) || rotary || bias)
+        q.push_back(Quantity::Decay);
     return q;
 }
 
@@ -184,6 +211,8 @@ namespace {
 constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Encoding, "encoding"}, {Quantity::Frequencies, "frequencies"}, {Quantity::Angles, "angles"},
     {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
+    {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
+    {Quantity::Decay, "decay"},
 };
 } // namespace
 

@@ -58,7 +58,11 @@ struct RotarySpec {
 };
 
 /// Quantities that `poslab compute` can produce.
-enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate };
+///   Bias:    heads x queries x keys, the position part added to the logits (needs the score engine);
+///   Buckets: queries x keys, the bucket or clipped-distance index of each pair;
+///   Scores:  heads x queries x keys, attention logits (or probabilities with --softmax);
+///   Decay:   distances x curves, score or dot product against the distance (see attention.h).
+enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay };
 std::string_view quantityName(Quantity q);
 /// Throws InputError listing the known names.
 Quantity parseQuantity(std::string_view name);
@@ -71,6 +75,53 @@ using RotaryFn = RotarySpec (*)(const ParamSet& params, const TableContext& ctx)
 using FrequencyFn = std::vector<double> (*)(const ParamSet& params, const TableContext& ctx);
 /// Cross-parameter checks that need the dimension (list lengths, rotary dim). Throws InputError.
 using ValidateFn = void (*)(const ParamSet& params, const TableContext& ctx);
+
+/// Query and key positions of a score matrix: what a bias, bucket or score hook needs besides parameters.
+struct PairContext {
+    int headDim = 64;        ///< d, per-head dimension
+    int heads = 1;           ///< H
+    PositionList queries;    ///< Lq rows
+    PositionList keys;       ///< Lk columns
+    bool causal = true;      ///< the mask in force (some schemes, e.g. ALiBi, define the bias per mask)
+    std::uint64_t contentSeed = 0; ///< seed of the content (hooks that draw per-request noise use it)
+};
+
+/// Visibility of each (query, key) pair: Lq x Lk, 1 = visible.
+using MaskMatrix = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+/// One named part of a score, Lq x Lk (e.g. Transformer-XL's "content_position").
+struct AttentionTerm {
+    std::string key;    ///< stable id: "content_content", "c2p", "gates", ...
+    std::string label;  ///< one line for a legend, with the formula
+    MatrixF values;     ///< Lq x Lk, masked entries NaN (set by the engine)
+};
+
+/// What a score hook reads for one head.
+struct ScoreInputs {
+    const PairContext* ctx = nullptr;
+    int head = 0;                 ///< h in [0, H)
+    const MatrixF* q = nullptr;   ///< Lq x d content queries (after additive PE / rotation), unscaled
+    const MatrixF* k = nullptr;   ///< Lk x d content keys, unscaled
+    const MaskMatrix* mask = nullptr; ///< Lq x Lk
+    bool wantTerms = true;        ///< fill ScoreOutputs::terms and bias
+};
+
+/// What a score hook writes. On entry @c logits holds q.k/sqrt(d) (masked entries hold arbitrary finite
+/// values; the engine sets them to NaN afterwards); the hook changes it in place.
+struct ScoreOutputs {
+    MatrixF logits;                   ///< Lq x Lk
+    MatrixF bias;                     ///< Lq x Lk position part, or empty
+    std::vector<AttentionTerm> terms; ///< named parts
+    std::vector<double> queryScale;   ///< per-query multiplier of q, or empty
+    std::vector<std::pair<std::string, double>> scalars;
+};
+
+/// Content-independent additive bias of head @c head: queries x keys, in logit units (nats).
+using BiasFn = MatrixD (*)(const ParamSet& params, const PairContext& ctx, int head);
+/// Bucket (or clipped-distance index) of each pair: queries x keys, integers held in doubles.
+using BucketFn = MatrixD (*)(const ParamSet& params, const PairContext& ctx);
+/// Content-dependent score of one head (Shaw, Transformer-XL, DeBERTa, CoPE, iRoPE temperature).
+using ScoreFn = void (*)(const ParamSet& params, const ScoreInputs& in, ScoreOutputs& out);
 
 /// One entry of the registry.
 struct SchemeDescriptor {
@@ -85,11 +136,19 @@ struct SchemeDescriptor {
     std::string formula;       ///< plain-text formula shown in the GUI and CLI
     std::string summary;       ///< one sentence for the scheme list
     bool needsEvenDim = false; ///< pairs of dimensions are needed
+    /// How the scheme's reference code defines the relative position, where implementations differ:
+    /// "key - query" (T5, Shaw) or "query - key" (DeBERTa, Transformer-XL); empty when not relative.
+    std::string relativePosition;
     std::vector<ParamSpec> params;
     EncodingFn encoding = nullptr;
     RotaryFn rotary = nullptr;
     FrequencyFn frequencies = nullptr; ///< additive schemes with per-pair frequencies (sinusoidal)
     ValidateFn validate = nullptr;
+    BiasFn bias = nullptr;             ///< score-bias schemes (T5, ALiBi, Kerple, FIRE, Sandwich)
+    BucketFn buckets = nullptr;        ///< bucketed or clipped relative positions (T5, DeBERTa, Shaw)
+    ScoreFn score = nullptr;           ///< content-dependent position terms
+    bool scoreHasBias = false;         ///< @c score fills ScoreOutputs::bias (then Quantity::Bias exists)
+    bool hasAttentionTerms = false;    ///< @c score fills named terms (shown separately by the GUI)
 
     /// The quantities this scheme can produce, in a fixed order.
     std::vector<Quantity> quantities() const;

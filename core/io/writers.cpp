@@ -102,7 +102,14 @@ void writeJson(std::ostream& out, const ComputeResult& r)
     out << "],\"axes\":[";
     for (std::size_t i = 0; i < r.axes.size(); ++i)
         out << (i ? "," : "") << jsonString(r.axes[i]);
-    out << "],\"dtype\":" << (r.float32 ? "\"float32\"" : "\"float64\"");
+    out << "]";
+    if (!r.columns.empty()) {
+        out << ",\"columns\":[";
+        for (std::size_t i = 0; i < r.columns.size(); ++i)
+            out << (i ? "," : "") << jsonString(r.columns[i]);
+        out << "]";
+    }
+    out << ",\"dtype\":" << (r.float32 ? "\"float32\"" : "\"float64\"");
     for (const auto& [name, value] : r.scalars)
         out << ',' << jsonString(name) << ':' << formatNumber(value);
     out << ",\"data\":[";
@@ -220,7 +227,10 @@ void writeSchemesJson(std::ostream& out)
             << ",\"applied_to\":" << jsonString(applicationName(s.application))
             << ",\"origin\":" << jsonString(originName(s.origin)) << "},\"citation\":" << jsonString(s.citation)
             << ",\"reference\":" << jsonString(s.reference) << ",\"formula\":" << jsonString(s.formula)
-            << ",\"summary\":" << jsonString(s.summary) << ",\"quantities\":[";
+            << ",\"summary\":" << jsonString(s.summary);
+        if (!s.relativePosition.empty())
+            out << ",\"relative_position\":" << jsonString(s.relativePosition);
+        out << ",\"quantities\":[";
         const auto q = s.quantities();
         for (std::size_t i = 0; i < q.size(); ++i)
             out << (i ? "," : "") << jsonString(quantityName(q[i]));
@@ -239,6 +249,8 @@ void writeSchemesText(std::ostream& out)
         out << "    family: " << s.family << "; " << relationName(s.relation) << ", applied to "
             << applicationName(s.application) << ", " << originName(s.origin) << "\n";
         out << "    " << s.formula << "\n";
+        if (!s.relativePosition.empty())
+            out << "    relative position = " << s.relativePosition << "\n";
         out << "    cite: " << s.citation << "\n";
         out << "    code: " << s.reference << "\n";
         out << "    quantities:";

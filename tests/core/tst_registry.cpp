@@ -70,6 +70,11 @@ void TestRegistry::everyQuantity()
     req.vector.assign(16, 0.0);
     for (int i = 0; i < 16; ++i)
         req.vector[std::size_t(i)] = 0.1 * (i + 1);
+    // Attention quantities: 2 heads, every key visible (a causal mask writes NaN above the diagonal; checked
+    // below), keys a different list from the queries.
+    req.heads = 2;
+    req.mask = MaskKind::Bidirectional;
+    req.keys = PositionList::range(0, 42, 2);
     const ComputeResult a = compute(req);
     const ComputeResult b = compute(req);
     QVERIFY(!a.shape.empty());
@@ -85,6 +90,21 @@ void TestRegistry::everyQuantity()
         QCOMPARE(a.shape[0], std::size_t(14));
         QCOMPARE(a.shape[1], std::size_t(16));
     }
+    if (req.quantity == Quantity::Bias || req.quantity == Quantity::Scores) {
+        QCOMPARE(a.shape, (std::vector<std::size_t>{2, 14, 21}));
+        // Causal: NaN exactly where the key comes after the query.
+        req.mask = MaskKind::Causal;
+        const ComputeResult c = compute(req);
+        for (std::size_t h = 0; h < 2; ++h)
+            for (std::size_t i = 0; i < 14; ++i)
+                for (std::size_t j = 0; j < 21; ++j) {
+                    const double v = c.data[(h * 14 + i) * 21 + j];
+                    const bool visible = req.keys->at(j) <= req.context.positions[i];
+                    QVERIFY2(visible ? std::isfinite(v) : std::isnan(v), (std::to_string(i) + "," + std::to_string(j)).c_str());
+                }
+    }
+    if (req.quantity == Quantity::Buckets)
+        QCOMPARE(a.shape, (std::vector<std::size_t>{14, 21}));
 }
 
 void TestRegistry::boundsEnforced_data()

@@ -1,0 +1,698 @@
+// SPDX-License-Identifier: MIT
+#include "core/attention.h"
+
+#include "core/attentionkernel.h"
+#include "core/encodingregistry.h"
+#include "core/encodings/relativecommon.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/rotary.h"
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <complex>
+#include <functional>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <thread>
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+
+namespace poslab::core {
+
+// --- names and parsing ---------------------------------------------------------------------------------
+
+std::string_view maskName(MaskKind m) { return m == MaskKind::Causal ? "causal" : "bidirectional"; }
+
+MaskKind parseMask(std::string_view name)
+{
+    if (name == "causal")
+        return MaskKind::Causal;
+    if (name == "bidirectional")
+        return MaskKind::Bidirectional;
+    throw InputError("unknown mask '" + std::string(name) + "'; known masks: causal, bidirectional");
+}
+
+namespace {
+
+std::vector<std::string> splitWords(std::string_view text)
+{
+    std::vector<std::string> words;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace((unsigned char)text[i]))
+            ++i;
+        std::size_t j = i;
+        while (j < text.size() && !std::isspace((unsigned char)text[j]))
+            ++j;
+        if (j > i)
+            words.emplace_back(text.substr(i, j - i));
+        i = j;
+    }
+    return words;
+}
+
+std::uint64_t hashWord(std::string_view w)
+{
+    // FNV-1a, 64 bit: the same word always maps to the same embedding, on every platform.
+    std::uint64_t h = 0xcbf29ce484222325ull;
+    for (unsigned char c : w) {
+        h ^= c;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+
+} // namespace
+
+ContentSpec parseContent(std::string_view text, std::uint64_t seed)
+{
+    ContentSpec c;
+    c.seed = seed;
+    if (text == "random") {
+        c.kind = ContentKind::Random;
+        return c;
+    }
+    if (text == "constant") {
+        c.kind = ContentKind::Constant;
+        return c;
+    }
+    c.kind = ContentKind::Sentence;
+    c.sentence = std::string(text);
+    const std::size_t n = splitWords(text).size();
+    if (n == 0)
+        throw InputError("--content: the sentence is empty; give words, or random, or constant");
+    if (n > std::size_t(maxSentenceWords))
+        throw InputError("--content: the sentence is too long: " + std::to_string(n) + " words, at most "
+                         + std::to_string(maxSentenceWords));
+    return c;
+}
+
+std::vector<std::string> sentenceWords(const ContentSpec& content)
+{
+    if (content.kind != ContentKind::Sentence)
+        return {};
+    std::vector<std::string> words = splitWords(content.sentence);
+    if (content.shuffle && words.size() > 1) {
+        // Fisher-Yates with the content seed: the same seed gives the same permutation.
+        SeededRandom rng(mixSeed(content.seed, 0x5BF1E));
+        for (std::size_t i = words.size() - 1; i > 0; --i)
+            std::swap(words[i], words[std::size_t(rng.nextBits() % (i + 1))]);
+    }
+    return words;
+}
+
+MaskMatrix makeMask(const PositionList& queries, const PositionList& keys, MaskKind kind)
+{
+    MaskMatrix m(Eigen::Index(queries.size()), Eigen::Index(keys.size()));
+    if (kind == MaskKind::Bidirectional) {
+        m.setOnes();
+        return m;
+    }
+    for (std::size_t i = 0; i < queries.size(); ++i) {
+        const Position q = queries[i];
+        std::uint8_t* row = m.data() + Eigen::Index(i) * m.cols();
+        for (std::size_t j = 0; j < keys.size(); ++j)
+            row[j] = keys[j] <= q ? 1 : 0;
+    }
+    return m;
+}
+
+// --- threads -------------------------------------------------------------------------------------------
+
+namespace {
+
+/// Splits [0, n) into contiguous chunks over the hardware threads when the work is large enough.
+void parallelRows(int n, double workPerRow, const std::function<void(int, int)>& body)
+{
+    const unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    const double total = workPerRow * double(n);
+    // Below about a million multiply-adds a thread costs more than it saves.
+    const int threads = total < 1.0e6 || n < 2 ? 1 : int(std::min<unsigned>(hw, unsigned(n)));
+    if (threads == 1) {
+        body(0, n);
+        return;
+    }
+    std::vector<std::thread> pool;
+    const int chunk = (n + threads - 1) / threads;
+    for (int t = 1; t < threads; ++t) {
+        const int b = t * chunk;
+        const int e = std::min(n, b + chunk);
+        if (b < e)
+            pool.emplace_back(body, b, e);
+    }
+    body(0, std::min(n, chunk));
+    for (auto& th : pool)
+        th.join();
+}
+
+/// Resizes @c m; for large matrices asks Linux for transparent huge pages before the first write. A fresh
+/// 4096 x 4096 float matrix is 16384 small pages, and on virtual machines their page faults cost as much as
+/// the product itself (measured: 95 ms instead of 60 ms for 4096 x 4096 x 128).
+void allocate(MatrixF& m, Eigen::Index rows, Eigen::Index cols)
+{
+    m.resize(rows, cols);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    const std::size_t bytes = std::size_t(m.size()) * sizeof(float);
+    constexpr std::uintptr_t huge = std::uintptr_t(2) << 20;
+    if (bytes >= 4 * huge) {
+        const auto begin = (reinterpret_cast<std::uintptr_t>(m.data()) + huge - 1) & ~(huge - 1);
+        const auto end = (reinterpret_cast<std::uintptr_t>(m.data()) + bytes) & ~(huge - 1);
+        if (end > begin)
+            madvise(reinterpret_cast<void*>(begin), end - begin, MADV_HUGEPAGE); // a hint; failure is harmless
+    }
+#endif
+}
+
+void gemmNTParallel(const MatrixF& a, const MatrixF& b, MatrixF& c, float alpha)
+{
+    const int m = int(a.rows());
+    const int n = int(b.rows());
+    const int k = int(a.cols());
+    allocate(c, m, n);
+    if (m == 0 || n == 0)
+        return;
+    if (k == 0) {
+        c.setZero();
+        return;
+    }
+    parallelRows(m, double(n) * k, [&](int r0, int r1) {
+        kernel::gemmNT(a.data() + std::ptrdiff_t(r0) * k, b.data(), c.data() + std::ptrdiff_t(r0) * n, r1 - r0, n, k,
+                       alpha);
+    });
+}
+
+void softmaxParallel(MatrixF& c, const MaskMatrix* mask)
+{
+    const int m = int(c.rows());
+    const int n = int(c.cols());
+    parallelRows(m, double(n) * 8.0, [&](int r0, int r1) {
+        kernel::softmaxRows(c.data() + std::ptrdiff_t(r0) * n, mask ? mask->data() + std::ptrdiff_t(r0) * n : nullptr,
+                            r1 - r0, n);
+    });
+}
+
+void applyMaskNaN(MatrixF& m, const MaskMatrix& mask)
+{
+    if (m.size() == 0)
+        return;
+    constexpr float nan = std::numeric_limits<float>::quiet_NaN();
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (!mask.data()[i])
+            m.data()[i] = nan;
+}
+
+// --- content -------------------------------------------------------------------------------------------
+
+/// One row of N(0, 1) per position, seeded by (seed, head, side, position): SplitMix64 bits, Box-Muller in
+/// float (vectorised), so the row of a position never depends on the other positions asked for.
+void fillRandom(MatrixF& m, const PositionList& pos, std::uint64_t seed, int head, int side)
+{
+    const int d = int(m.cols());
+    const int half = (d + 1) / 2;
+    parallelRows(int(pos.size()), double(d) * 40.0, [&](int r0, int r1) {
+        std::vector<float> u1(static_cast<std::size_t>(half)), u2(static_cast<std::size_t>(half)), z(2 * static_cast<std::size_t>(half));
+        for (int r = r0; r < r1; ++r) {
+            SeededRandom rng(mixSeed(seed, std::uint64_t(head), std::uint64_t(side), std::uint64_t(pos[std::size_t(r)])));
+            for (int i = 0; i < half; ++i) {
+                const std::uint64_t bits = rng.nextBits();
+                // 24 bits each; u1 in (0, 1] keeps the logarithm finite.
+                u1[std::size_t(i)] = float((bits >> 40) + 1) * 0x1.0p-24f;
+                u2[std::size_t(i)] = float((bits >> 16) & 0xFFFFFF) * 0x1.0p-24f;
+            }
+            kernel::boxMuller(u1.data(), u2.data(), z.data(), half);
+            std::copy(z.begin(), z.begin() + d, m.data() + std::ptrdiff_t(r) * d);
+        }
+    });
+}
+
+struct Content {
+    std::vector<std::string> words;      // Sentence only
+    MatrixF embeddings;                  // Sentence: one row per distinct word... indexed by wordRow
+    std::vector<int> wordRow;            // position t -> row of embeddings
+};
+
+Content prepareContent(const ContentSpec& spec, int d)
+{
+    Content c;
+    if (spec.kind != ContentKind::Sentence)
+        return c;
+    c.words = sentenceWords(spec);
+    c.embeddings.resize(Eigen::Index(c.words.size()), d);
+    c.wordRow.resize(c.words.size());
+    for (std::size_t t = 0; t < c.words.size(); ++t) {
+        // Repeated words share their vector: the seed depends on the word, not on where it stands.
+        const MatrixD e = seededNormal(1, d, 1.0, spec.seed, mixSeed(0xE3B, hashWord(c.words[t])));
+        c.embeddings.row(Eigen::Index(t)) = e.row(0).cast<float>();
+        c.wordRow[t] = int(t);
+    }
+    return c;
+}
+
+/// Lq x d (or Lk x d) content for one head and side (0 = query, 1 = key), before the position enters,
+/// except for additive schemes where @c additive (positions x d, or empty) is added to the embedding.
+MatrixF contentRows(const ContentSpec& spec, const Content& content, const PositionList& pos, int d, int head, int side,
+                    const MatrixF& additive)
+{
+    MatrixF m(Eigen::Index(pos.size()), d);
+    switch (spec.kind) {
+    case ContentKind::Random:
+        fillRandom(m, pos, spec.seed, head, side);
+        if (additive.size())
+            m += additive;
+        return m;
+    case ContentKind::Constant:
+        m.setOnes();
+        if (additive.size())
+            m += additive;
+        return m;
+    case ContentKind::Sentence: {
+        MatrixF x(Eigen::Index(pos.size()), d);
+        for (std::size_t r = 0; r < pos.size(); ++r)
+            x.row(Eigen::Index(r)) = content.embeddings.row(content.wordRow[std::size_t(pos[r])]);
+        if (additive.size())
+            x += additive;
+        // q = Wq_h x, k = Wk_h x with seeded projections N(0, 1/d).
+        const MatrixF w = seededNormal(d, d, 1.0 / std::sqrt(double(d)), spec.seed,
+                                       mixSeed(0x9E0, std::uint64_t(head), std::uint64_t(side)))
+                              .cast<float>();
+        m.noalias() = x * w.transpose();
+        return m;
+    }
+    }
+    return m;
+}
+
+/// Rotates every row r of @c m by the angles of position pos[r] (cos and sin tables already include the
+/// attention factor and any xPos scale).
+void rotateRows(MatrixF& m, const RotarySpec& spec, const PositionList& pos)
+{
+    const int pairs = int(spec.invFreq.size());
+    if (pairs == 0)
+        return;
+    const MatrixF c = rotaryCos(spec, pos);
+    const MatrixF s = rotarySin(spec, pos);
+    const int half = spec.rotaryDim / 2;
+    for (Eigen::Index r = 0; r < m.rows(); ++r) {
+        float* row = m.data() + r * m.cols();
+        const float* cr = c.data() + r * pairs;
+        const float* sr = s.data() + r * pairs;
+        if (spec.layout == PairLayout::HalfSplit) {
+            for (int i = 0; i < pairs; ++i) {
+                const float x0 = row[i], x1 = row[i + half];
+                row[i] = x0 * cr[i] - x1 * sr[i];
+                row[i + half] = x1 * cr[i] + x0 * sr[i];
+            }
+        } else {
+            for (int i = 0; i < pairs; ++i) {
+                const float x0 = row[2 * i], x1 = row[2 * i + 1];
+                row[2 * i] = x0 * cr[i] - x1 * sr[i];
+                row[2 * i + 1] = x1 * cr[i] + x0 * sr[i];
+            }
+        }
+    }
+}
+
+std::string headsProblem(int heads)
+{
+    return "--heads " + std::to_string(heads) + " is out of range; allowed: 1 to " + std::to_string(maxHeads);
+}
+
+const SchemeDescriptor& schemeOf(const AttentionRequest& r) { return schemeOrThrow(r.scheme); }
+
+ParamSet paramsOf(const SchemeDescriptor& s, const ParamSet& given)
+{
+    return given.values().empty() ? defaultParams(s) : given;
+}
+
+TableContext tableContext(const AttentionRequest& r, const PositionList& positions)
+{
+    TableContext ctx;
+    ctx.dim = r.headDim;
+    ctx.positions = positions;
+    ctx.seqLen = r.seqLen;
+    return ctx;
+}
+
+int termCount(const SchemeDescriptor& s)
+{
+    if (s.hasAttentionTerms)
+        return 5; // up to four terms and the bias
+    return s.bias || s.scoreHasBias ? 1 : 0;
+}
+
+} // namespace
+
+// --- validation and size ---------------------------------------------------------------------------------
+
+void validateAttention(const AttentionRequest& r)
+{
+    const SchemeDescriptor& s = schemeOf(r);
+    if (r.heads < 1 || r.heads > maxHeads)
+        throw InputError(headsProblem(r.heads));
+    if (r.onlyHead >= r.heads || r.onlyHead < -1)
+        throw InputError("head " + std::to_string(r.onlyHead) + " does not exist; heads are 0 to "
+                         + std::to_string(r.heads - 1));
+    if (r.queries.size() == 0)
+        throw InputError("no query positions given");
+    if (r.keys.size() == 0)
+        throw InputError("no key positions given");
+    if (r.content.kind == ContentKind::Sentence) {
+        const std::size_t n = splitWords(r.content.sentence).size();
+        if (n == 0)
+            throw InputError("--content: the sentence is empty");
+        if (n > std::size_t(maxSentenceWords))
+            throw InputError("--content: the sentence is too long: " + std::to_string(n) + " words, at most "
+                             + std::to_string(maxSentenceWords));
+        const Position last = Position(n) - 1;
+        if (r.queries.maxValue() > last)
+            throw InputError("query position " + std::to_string(r.queries.maxValue()) + " is outside the sentence ("
+                             + std::to_string(n) + " words: positions 0 to " + std::to_string(last) + ")");
+        if (r.keys.maxValue() > last)
+            throw InputError("keys outside range: key position " + std::to_string(r.keys.maxValue())
+                             + " is past the sentence (" + std::to_string(n) + " words: positions 0 to "
+                             + std::to_string(last) + ")");
+    }
+    const ParamSet params = paramsOf(s, r.params);
+    validateParams(s, params, tableContext(r, r.keys));
+    if (s.rotary && (r.headDim % 2 != 0))
+        throw InputError(s.id + " needs an even head dimension (pairs are rotated); got " + std::to_string(r.headDim));
+}
+
+double attentionBytes(const AttentionRequest& r)
+{
+    const SchemeDescriptor* s = findScheme(r.scheme);
+    const double cells = double(r.queries.size()) * double(r.keys.size());
+    const double heads = r.onlyHead >= 0 ? 1.0 : double(std::max(r.heads, 1));
+    double perHead = 4.0 * cells;                       // logits
+    if (r.wantProbabilities)
+        perHead += 4.0 * cells;
+    if (s && r.wantTerms)
+        perHead += 4.0 * cells * termCount(*s);
+    if (s && s->bias)
+        perHead += 8.0 * cells / heads;                 // one double bias matrix alive at a time
+    const double content = 2.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
+    return heads * perHead + cells /* mask */ + content;
+}
+
+// --- the engine ------------------------------------------------------------------------------------------
+
+void maskedSoftmax(MatrixF& logits, const MaskMatrix& mask) { softmaxParallel(logits, mask.size() ? &mask : nullptr); }
+
+AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
+{
+    validateAttention(r);
+    const SchemeDescriptor& s = schemeOf(r);
+    const ParamSet params = paramsOf(s, r.params);
+    checkSize(attentionBytes(r), limits,
+              "attention scores for " + std::to_string(r.onlyHead >= 0 ? 1 : r.heads) + " head(s) x "
+                  + std::to_string(r.queries.size()) + " queries x " + std::to_string(r.keys.size()) + " keys");
+    const int d = r.headDim;
+    AttentionResult out;
+    out.mask = makeMask(r.queries, r.keys, r.mask);
+    const Content content = prepareContent(r.content, d);
+    if (r.content.kind == ContentKind::Sentence) {
+        for (std::size_t i = 0; i < r.queries.size(); ++i)
+            out.queryTokens.push_back(content.words[std::size_t(r.queries[i])]);
+        for (std::size_t j = 0; j < r.keys.size(); ++j)
+            out.keyTokens.push_back(content.words[std::size_t(r.keys[j])]);
+    }
+
+    // Additive absolute schemes (sinusoidal, learned) add PE(p) to the content of each side.
+    MatrixF addQ, addK;
+    if (s.encoding && s.application == Application::Embedding) {
+        addQ = s.encoding(params, tableContext(r, r.queries));
+        addK = s.encoding(params, tableContext(r, r.keys));
+    }
+    // Rotary schemes: one spec; xPos scales the query up and the key down (Sun et al. 2022, eq. 11).
+    std::optional<RotarySpec> specQ, specK;
+    if (s.rotary && !r.drope) {
+        TableContext ctx = tableContext(r, r.keys.maxValue() >= r.queries.maxValue() ? r.keys : r.queries);
+        specQ = s.rotary(params, ctx);
+        specK = specQ;
+        if (!specQ->xposZeta.empty()) {
+            specQ->xposDownscale = false;
+            specK->xposDownscale = true;
+        }
+        for (const auto& sc : specQ->scalars)
+            out.scalars.push_back(sc);
+    }
+    if (r.drope)
+        out.scalars.push_back({"drope", 1.0});
+
+    PairContext pc;
+    pc.headDim = d;
+    pc.heads = r.heads;
+    pc.queries = r.queries;
+    pc.keys = r.keys;
+    pc.causal = r.mask == MaskKind::Causal;
+    pc.contentSeed = r.content.seed;
+
+    const int h0 = r.onlyHead >= 0 ? r.onlyHead : 0;
+    const int h1 = r.onlyHead >= 0 ? r.onlyHead + 1 : r.heads;
+    const float scale = 1.0f / std::sqrt(float(d));
+    for (int h = h0; h < h1; ++h) {
+        AttentionHead head;
+        head.index = h;
+        MatrixF q = contentRows(r.content, content, r.queries, d, h, 0, addQ);
+        MatrixF k = contentRows(r.content, content, r.keys, d, h, 1, addK);
+        if (specQ) {
+            rotateRows(q, *specQ, r.queries);
+            rotateRows(k, *specK, r.keys);
+        }
+        gemmNTParallel(q, k, head.logits, scale);
+        if (s.bias) {
+            MatrixF b = s.bias(params, pc, h).cast<float>();
+            head.logits += b;
+            if (r.wantTerms)
+                head.bias = std::move(b);
+        }
+        if (s.score) {
+            ScoreInputs in;
+            in.ctx = &pc;
+            in.head = h;
+            in.q = &q;
+            in.k = &k;
+            in.mask = &out.mask;
+            in.wantTerms = r.wantTerms;
+            ScoreOutputs so;
+            so.logits = std::move(head.logits);
+            s.score(params, in, so);
+            head.logits = std::move(so.logits);
+            if (r.wantTerms) {
+                if (so.bias.size())
+                    head.bias = std::move(so.bias);
+                head.terms = std::move(so.terms);
+            }
+            if (!so.queryScale.empty())
+                out.queryScale = so.queryScale;
+            for (const auto& sc : so.scalars)
+                if (h == h0)
+                    out.scalars.push_back(sc);
+        }
+        if (s.id == "alibi") {
+            // The slope of this head, for the legend (ALiBi's bias is -slope * distance).
+            const MatrixD one = s.bias(params, [&] {
+                PairContext c = pc;
+                c.queries = PositionList::list({1});
+                c.keys = PositionList::list({0});
+                return c;
+            }(), h);
+            head.scalars.push_back({"slope", -one(0, 0)});
+        }
+        if (r.wantProbabilities) {
+            allocate(head.probabilities, head.logits.rows(), head.logits.cols());
+            head.probabilities = head.logits;
+            softmaxParallel(head.probabilities, r.mask == MaskKind::Causal ? &out.mask : nullptr);
+        }
+        if (r.mask == MaskKind::Causal) {
+            applyMaskNaN(head.logits, out.mask);
+            applyMaskNaN(head.bias, out.mask);
+            for (auto& t : head.terms)
+                applyMaskNaN(t.values, out.mask);
+        }
+        out.heads.push_back(std::move(head));
+    }
+    return out;
+}
+
+// --- decay curves ----------------------------------------------------------------------------------------
+
+std::vector<DecaySeries> decayCurves(const DecayRequest& r)
+{
+    const SchemeDescriptor& s = schemeOrThrow(r.scheme);
+    const ParamSet params = paramsOf(s, r.params);
+    if (r.heads < 1 || r.heads > maxHeads)
+        throw InputError(headsProblem(r.heads));
+    if (r.distances.empty())
+        throw InputError("decay needs at least one distance");
+    TableContext ctx;
+    ctx.dim = r.headDim;
+    Position far = 0;
+    for (Position x : r.distances)
+        far = std::max(far, x < 0 ? -x : x);
+    ctx.positions = PositionList::range(0, std::max<Position>(far + r.origin + 1, 1));
+    validateParams(s, params, ctx);
+    std::vector<DecaySeries> out;
+    const std::size_t n = r.distances.size();
+
+    if (s.encoding && s.frequencies && s.application == Application::Embedding) {
+        const std::vector<double> w = s.frequencies(params, ctx);
+        DecaySeries dot{"dot", "PE(p) . PE(p + delta) = sum_i cos(delta w_i)", std::vector<double>(n)};
+        for (std::size_t t = 0; t < n; ++t)
+            for (double wi : w)
+                dot.values[t] += std::cos(double(r.distances[t]) * wi);
+        out.push_back(std::move(dot));
+    }
+    if (s.rotary) {
+        const RotarySpec spec = s.rotary(params, ctx);
+        const int pairs = int(spec.invFreq.size());
+        // Content vectors x_t (head 0, query side) for t = 0..15 (or the words of the sentence).
+        const Content content = prepareContent(r.content, r.headDim);
+        const Position count = r.content.kind == ContentKind::Sentence
+            ? std::min<Position>(16, Position(content.words.size()))
+            : 16;
+        const MatrixF x = contentRows(r.content, content, PositionList::range(0, count), r.headDim, 0, 0, MatrixF());
+        // Per pair, mean squared norm of the pair: x.R(delta)x = sum_i |x_i|^2 cos(delta theta_i) (the sine
+        // part vanishes when q = k); the unrotated dimensions add |x_rest|^2.
+        std::vector<double> pairEnergy(std::size_t(pairs), 0.0);
+        double rest = 0.0;
+        std::vector<char> rotated(std::size_t(r.headDim), 0);
+        for (int i = 0; i < pairs; ++i) {
+            const auto [a, b] = pairDims(spec.layout, spec.rotaryDim, i);
+            rotated[std::size_t(a)] = rotated[std::size_t(b)] = 1;
+            for (Eigen::Index t = 0; t < x.rows(); ++t)
+                pairEnergy[std::size_t(i)] += double(x(t, a)) * x(t, a) + double(x(t, b)) * x(t, b);
+            pairEnergy[std::size_t(i)] /= double(x.rows());
+        }
+        for (int c = 0; c < r.headDim; ++c)
+            if (!rotated[std::size_t(c)])
+                for (Eigen::Index t = 0; t < x.rows(); ++t)
+                    rest += double(x(t, c)) * x(t, c) / double(x.rows());
+        const double af2 = spec.attentionFactor * spec.attentionFactor;
+        DecaySeries score{"score", "mean_t x_t . R(delta theta) x_t  (q = k = x_t; no 1/sqrt(d))",
+                          std::vector<double>(n)};
+        DecaySeries bound{"bound", "RoFormer bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} exp(i delta theta_l)",
+                          std::vector<double>(n)};
+        for (std::size_t t = 0; t < n; ++t) {
+            const double delta = double(r.distances[t]);
+            double sc = rest;
+            std::complex<double> partial(0.0, 0.0);
+            double sumAbs = 0.0;
+            for (int i = 0; i < pairs; ++i) {
+                const double a = delta * spec.invFreq[std::size_t(i)];
+                sc += af2 * pairEnergy[std::size_t(i)] * std::cos(a);
+                partial += std::polar(1.0, a);
+                sumAbs += std::abs(partial);
+            }
+            score.values[t] = sc;
+            bound.values[t] = pairs > 0 ? sumAbs / double(pairs) : std::numeric_limits<double>::quiet_NaN();
+        }
+        out.push_back(std::move(score));
+        if (pairs > 0)
+            out.push_back(std::move(bound));
+    }
+    if (s.bias) {
+        // delta >= 0: the key delta tokens before the query; delta < 0: after it. Two calls per head: one
+        // column of queries against the origin key, one row of keys against the origin query.
+        std::vector<Position> later, earlier;
+        for (Position x : r.distances)
+            (x >= 0 ? later : earlier).push_back(x >= 0 ? r.origin + x : r.origin - x);
+        PairContext a, b;
+        a.headDim = b.headDim = r.headDim;
+        a.heads = b.heads = r.heads;
+        a.causal = b.causal = false;
+        if (!later.empty()) {
+            a.queries = PositionList::list(later);
+            a.keys = PositionList::list({r.origin});
+        }
+        if (!earlier.empty()) {
+            b.queries = PositionList::list({r.origin});
+            b.keys = PositionList::list(earlier);
+        }
+        for (int h = 0; h < r.heads; ++h) {
+            const MatrixD ma = later.empty() ? MatrixD() : s.bias(params, a, h);
+            const MatrixD mb = earlier.empty() ? MatrixD() : s.bias(params, b, h);
+            DecaySeries c{"bias_head_" + std::to_string(h), "bias of head " + std::to_string(h)
+                          + " against delta = query - key", std::vector<double>(n)};
+            std::size_t ia = 0, ib = 0;
+            for (std::size_t t = 0; t < n; ++t)
+                c.values[t] = r.distances[t] >= 0 ? ma(Eigen::Index(ia++), 0) : mb(0, Eigen::Index(ib++));
+            out.push_back(std::move(c));
+        }
+    }
+    if (out.empty())
+        throw InputError("scheme " + s.id + " has no decay curve (it has none of: an additive sinusoid, a rotation, "
+                         "a score bias)");
+    return out;
+}
+
+// --- benchmarks ------------------------------------------------------------------------------------------
+
+namespace {
+double medianMs(std::vector<double> v)
+{
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+} // namespace
+
+std::vector<BenchFigure> attentionBenchmarks()
+{
+    std::vector<BenchFigure> figures;
+    using clock = std::chrono::steady_clock;
+    AttentionRequest big;
+    big.scheme = "rope";
+    big.headDim = 128;
+    big.heads = 1;
+    big.queries = PositionList::range(0, 4096);
+    big.keys = PositionList::range(0, 4096);
+    big.mask = MaskKind::Bidirectional;
+    big.wantProbabilities = false;
+    big.wantTerms = false;
+    std::vector<double> times;
+    for (int rep = 0; rep < 5; ++rep) {
+        const auto t0 = clock::now();
+        const AttentionResult res = attentionScores(big);
+        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+    }
+    figures.push_back({"scores_4096_ms", medianMs(times),
+                       std::string("ms, median of 5: 4096 x 4096 RoPE logits, head dim 128, one head, random q/k drawn "
+                                   "and rotated inside the timing (kernel: ")
+                           + kernel::isaName() + ")"});
+
+    // The softmax alone on the same size.
+    MatrixF logits = MatrixF::Random(4096, 4096);
+    const MaskMatrix mask = makeMask(big.queries, big.keys, MaskKind::Causal);
+    times.clear();
+    for (int rep = 0; rep < 3; ++rep) {
+        MatrixF work = logits;
+        const auto t0 = clock::now();
+        maskedSoftmax(work, mask);
+        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+    }
+    figures.push_back({"softmax_4096_ms", medianMs(times), "ms, median of 3: causal masked softmax of 4096 x 4096"});
+
+    AttentionRequest view;
+    view.scheme = "alibi";
+    view.headDim = 64;
+    view.heads = 8;
+    view.queries = PositionList::range(0, 512);
+    view.keys = PositionList::range(0, 512);
+    times.clear();
+    for (int rep = 0; rep < 5; ++rep) {
+        const auto t0 = clock::now();
+        const AttentionResult res = attentionScores(view);
+        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+    }
+    figures.push_back({"scores_512_ms", medianMs(times),
+                       "ms, median of 5: 512 x 512 ALiBi, 8 heads, head dim 64, causal, logits + probabilities + bias"});
+    return figures;
+}
+
+} // namespace poslab::core

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file attentionkernel.h
+/// Internal to core: the two hot loops of the attention engine (the q k^T product and the masked row
+/// softmax) on raw row-major float buffers. Each is compiled three times (generic, AVX2+FMA, AVX-512) and
+/// the best one the CPU supports is picked at run time, so the release build stays portable while using
+/// the machine's widest vectors. The per-ISA files rename Eigen's namespace, so that no Eigen template
+/// compiled with wide instructions can be picked by the linker for the generic code (one definition rule).
+
+#include <cstdint>
+
+namespace poslab::core::kernel {
+
+/// C (m x n) = alpha * A (m x k) * B (n x k)^T; all row-major and contiguous.
+void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha);
+
+/// Row-wise softmax of C (m x n) in place over the entries whose mask byte is 1 (mask may be null: all
+/// visible). Masked entries become NaN; a row without visible entries becomes all NaN.
+void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);
+
+/// Box-Muller: from uniforms u1 in (0, 1] and u2 in [0, 1) (n each) writes n normals r cos(2 pi u2) to
+/// out[0..n) and n normals r sin(2 pi u2) to out[n..2n), r = sqrt(-2 ln u1). Float precision.
+void boxMuller(const float* u1, const float* u2, float* out, int n);
+
+/// Name of the instruction set in use ("avx512", "avx2", "generic"). The environment variable
+/// POSLAB_KERNEL=generic or avx2 forces a narrower one (for testing the fallbacks).
+const char* isaName();
+
+} // namespace poslab::core::kernel

@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/cope.h"
+
+#include "core/encodings/relativecommon.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::core {
+
+MatrixF copeBias(const MatrixF& logits, const MaskMatrix& mask, const MatrixF& z, int nposMax, MatrixF* gates,
+                 MatrixF* positions)
+{
+    const Eigen::Index lq = logits.rows();
+    const Eigen::Index lk = logits.cols();
+    MatrixF bias(lq, lk);
+    if (gates)
+        gates->resize(lq, lk);
+    if (positions)
+        positions->resize(lq, lk);
+    for (Eigen::Index i = 0; i < lq; ++i) {
+        double cum = 0.0;
+        for (Eigen::Index j = lk - 1; j >= 0; --j) {
+            const double g = mask(i, j) ? 1.0 / (1.0 + std::exp(-double(logits(i, j)))) : 0.0;
+            cum += g;
+            const double p = std::min(cum, double(nposMax - 1));
+            const double lo = std::floor(p);
+            const double hi = std::ceil(p);
+            const double w = p - lo;
+            bias(i, j) = float(w * z(i, Eigen::Index(hi)) + (1.0 - w) * z(i, Eigen::Index(lo)));
+            if (gates)
+                (*gates)(i, j) = float(g);
+            if (positions)
+                (*positions)(i, j) = float(p);
+        }
+    }
+    return bias;
+}
+
+namespace {
+
+void copeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
+{
+    const int npos = int(p.integer("npos_max"));
+    const int d = int(in.q->cols());
+    const MatrixF e = seededNormal(npos, d, 1.0, std::uint64_t(p.integer("seed")),
+                                   mixSeed(0xC0BE, std::uint64_t(in.head))).cast<float>(); // row n = e[n]
+    const MatrixF z = (*in.q) * e.transpose(); // Lq x npos
+    MatrixF gates, positions;
+    const MatrixF bias = copeBias(out.logits, *in.mask, z, npos, in.wantTerms ? &gates : nullptr,
+                                  in.wantTerms ? &positions : nullptr);
+    if (in.wantTerms) {
+        out.terms.push_back({"content", "a_ij = q_i . k_j / sqrt(d)", out.logits});
+        out.terms.push_back({"gates", "g_ij = sigmoid(a_ij)", gates});
+        out.terms.push_back({"positions", "p_ij = sum_{t >= j} g_it, clamped to npos_max - 1", positions});
+        out.terms.push_back({"position_bias", "z_i[p_ij], interpolated between floor and ceil", bias});
+        out.bias = bias;
+    }
+    out.logits += bias;
+}
+
+} // namespace
+
+SchemeDescriptor copeScheme()
+{
+    SchemeDescriptor s;
+    s.id = "cope";
+    s.name = "CoPE (contextual position encoding)";
+    s.family = "contextual";
+    s.relation = Relation::Contextual;
+    s.application = Application::ScoreBias;
+    s.origin = Origin::Learned;
+    s.citation = "Golovneva, Wang, Weston, Sukhbaatar 2024, Contextual Position Encoding: Learning to Count "
+                 "What's Important (arXiv:2405.18719), section 3";
+    s.reference = "facebookresearch/RAM projects/cope (CoPE module listed in the paper)";
+    s.formula = "g_ij = sigmoid(q_i.k_j/sqrt(d)),  p_ij = sum_{t=j}^{i} g_it,  "
+                "score = q_i.k_j/sqrt(d) + interp(q_i.e[floor p], q_i.e[ceil p])";
+    s.summary = "Position is what the content says counts: each query gates the keys, and the distance to a key "
+                "is the sum of the gates in between. Position embeddings here are random, not trained.";
+    s.params = {
+        intParam("npos_max", 64, 2, 65536, "Number of integer positions with an embedding; counts are clamped to "
+                 "npos_max - 1"),
+        intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the position embeddings e (random, not trained)"),
+    };
+    s.score = copeScore;
+    s.scoreHasBias = true;
+    s.hasAttentionTerms = true;
+    return s;
+}
+
+} // namespace poslab::core

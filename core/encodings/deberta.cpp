@@ -1,0 +1,121 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/deberta.h"
+
+#include "core/encodings/relativecommon.h"
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::core {
+
+long long debertaBucket(long long rel, int bucketSize, int maxPosition)
+{
+    if (bucketSize <= 0 || maxPosition <= 0)
+        return rel;
+    const long long mid = bucketSize / 2;
+    const long long a = rel < 0 ? -rel : rel;
+    if (a <= mid)
+        return rel;
+    const double x = std::log(double(a) / double(mid)) / std::log(double(maxPosition - 1) / double(mid)) * double(mid - 1);
+    // ceil in the reference; snap values within 1e-9 of an integer so float noise cannot add a bucket.
+    const double nearest = std::round(x);
+    const long long up = std::fabs(x - nearest) < 1e-9 ? (long long)nearest : (long long)std::ceil(x);
+    const long long bucket = up + mid;
+    return rel < 0 ? -bucket : bucket;
+}
+
+namespace {
+
+int spanOf(const ParamSet& p)
+{
+    const long long b = p.integer("position_buckets");
+    return int(b > 0 ? b : p.integer("max_relative_positions"));
+}
+
+MatrixD debertaBuckets(const ParamSet& p, const PairContext& ctx)
+{
+    const int b = int(p.integer("position_buckets"));
+    const int m = int(p.integer("max_relative_positions"));
+    MatrixD out(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
+    for (std::size_t i = 0; i < ctx.queries.size(); ++i)
+        for (std::size_t j = 0; j < ctx.keys.size(); ++j)
+            out(Eigen::Index(i), Eigen::Index(j)) = double(debertaBucket(ctx.queries[i] - ctx.keys[j], b, m));
+    return out;
+}
+
+void debertaScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
+{
+    const MatrixF& q = *in.q;
+    const MatrixF& k = *in.k;
+    const int d = int(q.cols());
+    const int s = spanOf(p);
+    const auto seed = std::uint64_t(p.integer("seed"));
+    const MatrixF kr = seededNormal(2 * s, d, 1.0, seed, mixSeed(0xDEB1, std::uint64_t(in.head))).cast<float>();
+    const MatrixF qr = seededNormal(2 * s, d, 1.0, seed, mixSeed(0xDEB2, std::uint64_t(in.head))).cast<float>();
+    const MatrixD delta = debertaBuckets(p, *in.ctx);
+    const MatrixF c2pAll = q * kr.transpose(); // Lq x 2s
+    const MatrixF p2cAll = k * qr.transpose(); // Lk x 2s
+    // Every term uses 1/sqrt(d * scale_factor), scale_factor = 1 + |{c2p, p2c}| = 3.
+    const float scale = 1.0f / std::sqrt(3.0f * float(d));
+    MatrixF c2p(out.logits.rows(), out.logits.cols()), p2c(c2p.rows(), c2p.cols());
+    for (Eigen::Index i = 0; i < c2p.rows(); ++i)
+        for (Eigen::Index j = 0; j < c2p.cols(); ++j) {
+            const auto c = Eigen::Index(std::clamp<long long>((long long)delta(i, j) + s, 0, 2ll * s - 1));
+            c2p(i, j) = c2pAll(i, c) * scale;
+            p2c(i, j) = p2cAll(j, c) * scale;
+        }
+    out.logits *= 1.0f / std::sqrt(3.0f); // the engine's q.k/sqrt(d) becomes q.k/sqrt(3d)
+    if (in.wantTerms) {
+        out.terms.push_back({"c2c", "content to content: q_i . k_j / sqrt(3d)", out.logits});
+        out.terms.push_back({"c2p", "content to position: q_i . K^r[delta(i,j)] / sqrt(3d)", c2p});
+        out.terms.push_back({"p2c", "position to content: k_j . Q^r[delta(i,j)] / sqrt(3d)", p2c});
+        out.bias = c2p + p2c;
+    }
+    out.logits += c2p + p2c;
+}
+
+void validateDeberta(const ParamSet& p, const TableContext&)
+{
+    const long long b = p.integer("position_buckets");
+    const long long m = p.integer("max_relative_positions");
+    if (b > 0 && (b < 4 || m - 1 <= b / 2))
+        throw InputError("position_buckets " + std::to_string(b) + " needs at least 4 buckets and "
+                         "max_relative_positions - 1 above position_buckets/2 (got max_relative_positions "
+                         + std::to_string(m) + ")");
+}
+
+} // namespace
+
+SchemeDescriptor debertaScheme()
+{
+    SchemeDescriptor s;
+    s.id = "deberta";
+    s.name = "DeBERTa disentangled attention";
+    s.family = "relative bias";
+    s.relation = Relation::Relative;
+    s.relativePosition = "query - key";
+    s.application = Application::ScoreBias;
+    s.origin = Origin::Learned;
+    s.citation = "He, Liu, Gao, Chen 2021, DeBERTa: Decoding-enhanced BERT with Disentangled Attention (ICLR), "
+                 "section 3.1, eq. 4";
+    s.reference = "huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py "
+                  "make_log_bucket_position, build_relative_position, disentangled_attention_bias";
+    s.formula = "A_ij = (q_i.k_j + q_i.K^r[delta(i,j)] + k_j.Q^r[delta(i,j)]) / sqrt(3d),  "
+                "delta = logbucket(pos_i - pos_j)  (query - key)";
+    s.summary = "Content and position kept apart: content-to-position and position-to-content terms read a "
+                "relative table at log-bucketed distances. Tables here are random, not trained.";
+    s.params = {
+        intParam("position_buckets", 256, 0, 4096, "Log buckets b (0: no bucketing, clamp at max_relative_positions)"),
+        intParam("max_relative_positions", 512, 2, 1 << 20, "Largest distance M the log buckets reach", true),
+        intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the K^r and Q^r tables (random, not trained)"),
+    };
+    s.buckets = debertaBuckets;
+    s.score = debertaScore;
+    s.scoreHasBias = true;
+    s.hasAttentionTerms = true;
+    s.validate = validateDeberta;
+    return s;
+}
+
+} // namespace poslab::core

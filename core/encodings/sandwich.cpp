@@ -1,0 +1,58 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/sandwich.h"
+
+#include "core/encodings/relativecommon.h"
+#include "core/errors.h"
+
+#include <cmath>
+
+namespace poslab::core {
+
+namespace {
+MatrixD sandwichBias(const ParamSet& p, const PairContext& ctx, int head)
+{
+    const int dp = int(p.integer("sandwich_dim"));
+    const double base = p.real("base");
+    const double scale = 8.0 * double(head + 1) / double(ctx.heads);
+    MatrixD b(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
+    for (std::size_t i = 0; i < ctx.queries.size(); ++i)
+        for (std::size_t j = 0; j < ctx.keys.size(); ++j)
+            b(Eigen::Index(i), Eigen::Index(j))
+                = (sinusoidalDot(double(ctx.queries[i] - ctx.keys[j]), dp, base) - dp / 2.0) / scale;
+    return b;
+}
+
+void validateSandwich(const ParamSet& p, const TableContext&)
+{
+    if (p.integer("sandwich_dim") % 2 != 0)
+        throw InputError("sandwich_dim " + p.value("sandwich_dim").toString() + " must be even (sin and cos pairs)");
+}
+} // namespace
+
+SchemeDescriptor sandwichScheme()
+{
+    SchemeDescriptor s;
+    s.id = "sandwich";
+    s.name = "Sandwich (sinusoidal dot-product bias)";
+    s.family = "relative bias, fixed";
+    s.relation = Relation::Relative;
+    s.relativePosition = "query - key";
+    s.application = Application::ScoreBias;
+    s.origin = Origin::Fixed;
+    s.citation = "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation via the Lens of "
+                 "Receptive Field Analysis (ACL 2023), section 5";
+    s.reference = "NVIDIA/NeMo nemo/collections/nlp/modules/common/megatron/position_embedding/sandwich_relative_"
+                  "position_embedding.py (head compression)";
+    s.formula = "b_h(i,j) = (PE(i).PE(j) - d'/2) / (8(h+1)/H),  PE(i).PE(j) = sum_t cos((i-j) w_t)";
+    s.summary = "The sinusoidal dot product, which already decays with distance, used directly as a bias: "
+                "parameter-free, and shaped per head like ALiBi.";
+    s.params = {
+        intParam("sandwich_dim", 128, 2, 65536, "Dimension d' of the sinusoidal vectors (even)"),
+        realParam("base", 10000.0, 100.0, 1.0e7, "Wavelength base of the sinusoid", true),
+    };
+    s.bias = sandwichBias;
+    s.validate = validateSandwich;
+    return s;
+}
+
+} // namespace poslab::core

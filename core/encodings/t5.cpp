@@ -1,0 +1,115 @@
+// SPDX-License-Identifier: MIT
+#include "core/encodings/t5.h"
+
+#include "core/encodings/relativecommon.h"
+#include "core/errors.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::core {
+
+int t5Bucket(long long rel, bool bidirectional, int numBuckets, int maxDistance)
+{
+    int bucket = 0;
+    int n = numBuckets;
+    long long r = 0;
+    if (bidirectional) {
+        n /= 2;
+        if (rel > 0)
+            bucket += n;
+        r = rel < 0 ? -rel : rel;
+    } else {
+        r = rel < 0 ? -rel : 0;
+    }
+    const int maxExact = n / 2;
+    if (r < maxExact)
+        return bucket + int(r);
+    // The reference truncates a float32 value toward zero. Where the exact value is an integer (r a power
+    // of the bucket ratio) rounding must not push it below, so values within 1e-9 of an integer snap to it.
+    const double x = std::log(double(r) / maxExact) / std::log(double(maxDistance) / maxExact) * double(n - maxExact);
+    const double nearest = std::round(x);
+    const long long whole = std::fabs(x - nearest) < 1e-9 ? (long long)nearest : (long long)std::floor(x);
+    return bucket + int(std::min<long long>(maxExact + whole, n - 1));
+}
+
+MatrixD t5BiasTable(int numBuckets, int heads, unsigned long long seed)
+{
+    return seededNormal(numBuckets, heads, 1.0, seed, 0x7535);
+}
+
+namespace {
+
+bool bidirectionalOf(const ParamSet& p) { return p.flag("bidirectional"); }
+
+MatrixD t5Buckets(const ParamSet& p, const PairContext& ctx)
+{
+    const int nb = int(p.integer("relative_attention_num_buckets"));
+    const int md = int(p.integer("relative_attention_max_distance"));
+    const bool bi = bidirectionalOf(p);
+    MatrixD m(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
+    for (std::size_t i = 0; i < ctx.queries.size(); ++i)
+        for (std::size_t j = 0; j < ctx.keys.size(); ++j)
+            m(Eigen::Index(i), Eigen::Index(j)) = t5Bucket(ctx.keys[j] - ctx.queries[i], bi, nb, md);
+    return m;
+}
+
+MatrixD t5Bias(const ParamSet& p, const PairContext& ctx, int head)
+{
+    const int nb = int(p.integer("relative_attention_num_buckets"));
+    const MatrixD table = t5BiasTable(nb, ctx.heads, (unsigned long long)p.integer("seed"));
+    MatrixD b = t5Buckets(p, ctx);
+    for (Eigen::Index i = 0; i < b.size(); ++i)
+        b.data()[i] = table(Eigen::Index(b.data()[i]), head);
+    return b;
+}
+
+void validateT5(const ParamSet& p, const TableContext&)
+{
+    const long long nb = p.integer("relative_attention_num_buckets");
+    const long long md = p.integer("relative_attention_max_distance");
+    const long long n = p.flag("bidirectional") ? nb / 2 : nb;
+    if (n / 2 < 1)
+        throw InputError("relative_attention_num_buckets " + std::to_string(nb) + " is too small: at least "
+                         + std::string(p.flag("bidirectional") ? "4" : "2") + " buckets are needed");
+    if (md <= n / 2)
+        throw InputError("relative_attention_max_distance " + std::to_string(md) + " must exceed the "
+                         + std::to_string(n / 2) + " exact buckets (relative_attention_num_buckets "
+                         + std::to_string(nb) + (p.flag("bidirectional") ? ", bidirectional)" : ")"));
+}
+
+} // namespace
+
+SchemeDescriptor t5Scheme()
+{
+    SchemeDescriptor s;
+    s.id = "t5";
+    s.name = "T5 relative position buckets";
+    s.family = "relative bias";
+    s.relation = Relation::Relative;
+    s.relativePosition = "key - query";
+    s.application = Application::ScoreBias;
+    s.origin = Origin::Learned;
+    s.citation = "Raffel et al. 2020, Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
+                 "Transformer (JMLR), section 2.1";
+    s.reference = "huggingface/transformers src/transformers/models/t5/modeling_t5.py "
+                  "T5Attention._relative_position_bucket, compute_bias";
+    s.formula = "score(i,j) = q_i.k_j/sqrt(d) + b_h[bucket(pos_j - pos_i)]   (relative position = key - query; "
+                "exact buckets below n/2, logarithmic up to max_distance)";
+    s.summary = "One scalar per head and distance bucket: exact for near tokens, logarithmic bins for far ones, "
+                "all distances beyond max_distance share the last bucket. Bias values here are random, not trained.";
+    s.params = {
+        intParam("relative_attention_num_buckets", 32, 2, 1024, "Number of buckets n (halved per direction when "
+                 "bidirectional)"),
+        intParam("relative_attention_max_distance", 128, 2, 1 << 20, "Distance where the last bucket starts", true),
+        boolParam("bidirectional", true, "Encoder (true: separate buckets for keys after the query) or decoder "
+                  "(false: keys after the query share bucket 0)"),
+        intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the per-head bias values (random, not trained)"),
+    };
+    s.bias = t5Bias;
+    s.buckets = t5Buckets;
+    s.validate = validateT5;
+    return s;
+}
+
+} // namespace poslab::core

@@ -1,0 +1,161 @@
+// SPDX-License-Identifier: MIT
+// The command line in-process (runCli with string streams): attention quantities, their errors, and output
+// that parses.
+#include "app/cli.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <sstream>
+
+using namespace poslab::app;
+
+namespace {
+struct Run {
+    int status = 0;
+    std::string out, err;
+};
+Run run(std::vector<std::string> args)
+{
+    std::ostringstream out, err;
+    Run r;
+    r.status = runCli(args, out, err);
+    r.out = out.str();
+    r.err = err.str();
+    return r;
+}
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void badHeadsCount();
+    void keysOutsideRange();
+    void sentenceTooLong();
+    void scoresJsonParsesWithNullsWhereMasked();
+    void csvAndNpyMarkMaskedEntries();
+    void bucketsAndDecay();
+    void overTheCapIsRefused();
+    void bucketsOnlyWhereTheSchemeHasThem();
+    void signConventionsAreListed();
+};
+
+void TestCli::badHeadsCount()
+{
+    for (const char* h : {"0", "-3", "5000", "two"}) {
+        const Run r = run({"compute", "scores", "--scheme", "alibi", "--heads", h});
+        QCOMPARE(r.status, exitUsage);
+        QVERIFY2(r.err.find("--heads") != std::string::npos, r.err.c_str());
+        QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1l);
+    }
+}
+
+void TestCli::keysOutsideRange()
+{
+    Run r = run({"compute", "scores", "--scheme", "nope", "--content", "the cat sat", "--positions", "0:3", "--keys",
+                 "0:5"});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.find("keys outside range") != std::string::npos, r.err.c_str());
+    // Without --positions a sentence gives one query per word, so the keys are what is out of range.
+    r = run({"compute", "scores", "--scheme", "nope", "--content", "the cat", "--keys", "0:3"});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.find("keys outside range") != std::string::npos, r.err.c_str());
+    r = run({"compute", "scores", "--scheme", "nope", "--keys", "-4:2"});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.find("--keys") != std::string::npos, r.err.c_str());
+}
+
+void TestCli::sentenceTooLong()
+{
+    std::string text;
+    for (int i = 0; i < 5000; ++i)
+        text += "word ";
+    const Run r = run({"compute", "scores", "--scheme", "rope", "--content", text});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.find("too long") != std::string::npos && r.err.find("5000") != std::string::npos, r.err.c_str());
+}
+
+void TestCli::scoresJsonParsesWithNullsWhereMasked()
+{
+    const Run r = run({"compute", "scores", "--scheme", "alibi", "--heads", "2", "--positions", "0:4", "--softmax"});
+    QCOMPARE(r.status, exitOk);
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(QByteArray::fromStdString(r.out), &pe);
+    QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+    const QJsonObject o = doc.object();
+    QCOMPARE(o["quantity"].toString(), QString("scores"));
+    QCOMPARE(o["shape"].toArray(), (QJsonArray{2, 4, 4}));
+    const QJsonArray data = o["data"].toArray();
+    QCOMPARE(data.size(), 32);
+    QVERIFY(data[1].isNull());   // head 0, query 0, key 1: masked
+    QCOMPARE(data[0].toDouble(), 1.0); // query 0 sees only itself
+    double row = 0;
+    for (int j = 0; j < 4; ++j)
+        row += data[12 + j].toDouble();
+    QVERIFY(std::fabs(row - 1.0) < 1e-6);
+    QVERIFY(o.contains("slope_head_1"));
+}
+
+void TestCli::csvAndNpyMarkMaskedEntries()
+{
+    const Run csv = run({"compute", "scores", "--scheme", "rope", "--positions", "0:3", "--format", "csv"});
+    QCOMPARE(csv.status, exitOk);
+    QVERIFY2(csv.out.rfind(",,\n") != std::string::npos || csv.out.find(",,") != std::string::npos, csv.out.c_str());
+    const Run npy = run({"compute", "scores", "--scheme", "rope", "--positions", "0:3", "--format", "npy"});
+    QCOMPARE(npy.status, exitOk);
+    QVERIFY(npy.out.rfind("\x93NUMPY", 0) == 0);
+    QVERIFY(npy.out.find("'shape': (1, 3, 3)") != std::string::npos);
+    float v[9];
+    std::memcpy(v, npy.out.data() + npy.out.size() - sizeof v, sizeof v);
+    QVERIFY(std::isnan(v[1]) && std::isfinite(v[0]) && std::isfinite(v[8]));
+}
+
+void TestCli::bucketsAndDecay()
+{
+    Run r = run({"compute", "buckets", "--scheme", "t5", "--positions", "20", "--keys", "4,36"});
+    QCOMPARE(r.status, exitOk);
+    QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).object();
+    QCOMPARE(o["data"].toArray(), (QJsonArray{10, 26}));
+    r = run({"compute", "decay", "--scheme", "rope", "--dim", "8", "--positions", "0:4", "--content", "constant"});
+    QCOMPARE(r.status, exitOk);
+    o = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).object();
+    QCOMPARE(o["columns"].toArray(), (QJsonArray{"score", "bound"}));
+    QVERIFY(std::fabs(o["data"].toArray()[0].toDouble() - 8.0) < 1e-9);
+}
+
+void TestCli::overTheCapIsRefused()
+{
+    const Run r = run({"compute", "scores", "--scheme", "rope", "--positions", "0:4096", "--max-memory", "1MiB"});
+    QCOMPARE(r.status, exitRefused);
+    QVERIFY2(r.err.find("MiB") != std::string::npos && r.err.find("4096") != std::string::npos, r.err.c_str());
+}
+
+void TestCli::bucketsOnlyWhereTheSchemeHasThem()
+{
+    const Run r = run({"compute", "buckets", "--scheme", "rope"});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.find("scores") != std::string::npos, r.err.c_str());
+}
+
+void TestCli::signConventionsAreListed()
+{
+    // T5: memory_position - context_position (modeling_t5.py); DeBERTa: q_ids - k_ids (modeling_deberta_v2.py).
+    const Run r = run({"schemes", "--json"});
+    QCOMPARE(r.status, exitOk);
+    const QJsonArray all = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
+    QJsonObject t5, deberta;
+    for (const auto& v : all) {
+        if (v.toObject()["id"] == "t5")
+            t5 = v.toObject();
+        if (v.toObject()["id"] == "deberta")
+            deberta = v.toObject();
+    }
+    QCOMPARE(t5["relative_position"].toString(), QString("key - query"));
+    QCOMPARE(deberta["relative_position"].toString(), QString("query - key"));
+    QVERIFY(t5["quantities"].toArray().contains("buckets"));
+}
+
+QTEST_APPLESS_MAIN(TestCli)
+#include "tst_cli_attention.moc"

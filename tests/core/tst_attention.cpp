@@ -1,0 +1,278 @@
+// SPDX-License-Identifier: MIT
+// The attention-score engine: softmax, masks, content, RoPE's offset property, limits, decay, errors.
+#include "core/attention.h"
+#include "core/compute.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+
+#include <QTest>
+
+#include <cmath>
+
+using namespace poslab::core;
+
+class TestAttention : public QObject {
+    Q_OBJECT
+private slots:
+    void softmaxRowsSumToOne_data();
+    void softmaxRowsSumToOne();
+    void causalMaskHolds();
+    void softmaxIgnoresRowShift();
+    void ropeScoresDependOnlyOnOffset();
+    void sentenceRepeatedWordsShareVector();
+    void shuffleWithoutPositionPermutes();
+    void randomContentIsPerPosition();
+    void errorsNameTheProblem();
+    void capRefusesBeforeAllocating();
+    void decayCurves();
+    void onlyHeadAndSkippedOutputs();
+};
+
+void TestAttention::softmaxRowsSumToOne_data()
+{
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<bool>("causal");
+    for (const auto& s : schemes())
+        for (bool c : {true, false})
+            QTest::newRow((s.id + (c ? "/causal" : "/bidirectional")).c_str()) << QString::fromStdString(s.id) << c;
+}
+
+void TestAttention::softmaxRowsSumToOne()
+{
+    QFETCH(QString, scheme);
+    QFETCH(bool, causal);
+    AttentionRequest r;
+    r.scheme = scheme.toStdString();
+    r.heads = 3;
+    r.headDim = 16;
+    r.queries = PositionList::range(0, 20);
+    r.keys = PositionList::range(0, 20);
+    r.mask = causal ? MaskKind::Causal : MaskKind::Bidirectional;
+    const AttentionResult a = attentionScores(r);
+    QCOMPARE(a.heads.size(), std::size_t(3));
+    for (const auto& h : a.heads)
+        for (int i = 0; i < 20; ++i) {
+            double sum = 0;
+            for (int j = 0; j < 20; ++j)
+                if (a.mask(i, j))
+                    sum += h.probabilities(i, j);
+            QVERIFY2(std::fabs(sum - 1.0) < 1e-5, std::to_string(sum).c_str());
+        }
+}
+
+void TestAttention::causalMaskHolds()
+{
+    AttentionRequest r;
+    r.scheme = "rope";
+    r.queries = PositionList::list({3, 7, 1});
+    r.keys = PositionList::range(0, 9);
+    const AttentionResult a = attentionScores(r);
+    for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 9; ++j) {
+            const bool visible = r.keys[std::size_t(j)] <= r.queries[std::size_t(i)];
+            QCOMPARE(a.mask(i, j) != 0, visible);
+            QCOMPARE(std::isnan(a.heads[0].logits(i, j)), !visible);
+            QCOMPARE(std::isnan(a.heads[0].probabilities(i, j)), !visible);
+        }
+}
+
+void TestAttention::softmaxIgnoresRowShift()
+{
+    MatrixF l = MatrixF::Random(5, 7);
+    MaskMatrix m = MaskMatrix::Ones(5, 7);
+    m(2, 3) = 0;
+    MatrixF shifted = l;
+    for (int i = 0; i < 5; ++i)
+        shifted.row(i).array() += 8.0f * float(i) - 3.0f; // exact in float for |l| <= 1
+    maskedSoftmax(l, m);
+    maskedSoftmax(shifted, m);
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 7; ++j)
+            if (m(i, j))
+                QVERIFY(std::fabs(l(i, j) - shifted(i, j)) < 1e-5f);
+    QVERIFY(std::isnan(l(2, 3)));
+}
+
+void TestAttention::ropeScoresDependOnlyOnOffset()
+{
+    // Su et al. 2021, eq. 16: (R_m q).(R_n k) = q . R_{n-m} k. With the same content at every position the
+    // logits depend on n - m only, and shifting every position by 1000 leaves them unchanged.
+    AttentionRequest r;
+    r.scheme = "rope";
+    r.headDim = 32;
+    r.content.kind = ContentKind::Constant;
+    r.mask = MaskKind::Bidirectional;
+    r.queries = PositionList::range(0, 16);
+    r.keys = PositionList::range(0, 16);
+    const AttentionResult a = attentionScores(r);
+    r.queries = PositionList::range(1000, 1016);
+    r.keys = PositionList::range(1000, 1016);
+    const AttentionResult b = attentionScores(r);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) {
+            QVERIFY(std::fabs(a.heads[0].logits(i, j) - b.heads[0].logits(i, j)) < 1e-4f);
+            if (i > 0 && j > 0)
+                QVERIFY(std::fabs(a.heads[0].logits(i, j) - a.heads[0].logits(i - 1, j - 1)) < 1e-4f);
+        }
+    // And the logits do change with the offset.
+    QVERIFY(std::fabs(a.heads[0].logits(0, 0) - a.heads[0].logits(0, 5)) > 1e-3f);
+}
+
+void TestAttention::sentenceRepeatedWordsShareVector()
+{
+    AttentionRequest r;
+    r.scheme = "nope";
+    r.content = parseContent("the cat saw the dog", 7);
+    r.mask = MaskKind::Bidirectional;
+    r.queries = PositionList::range(0, 5);
+    r.keys = PositionList::range(0, 5);
+    const AttentionResult a = attentionScores(r);
+    QCOMPARE(a.queryTokens[3], std::string("the"));
+    for (int j = 0; j < 5; ++j)
+        QCOMPARE(a.heads[0].logits(0, j), a.heads[0].logits(3, j));
+    // With a position signal the two "the" rows differ.
+    r.scheme = "sinusoidal";
+    const AttentionResult b = attentionScores(r);
+    QVERIFY(std::fabs(b.heads[0].logits(0, 1) - b.heads[0].logits(3, 1)) > 1e-6f);
+}
+
+void TestAttention::shuffleWithoutPositionPermutes()
+{
+    // No position signal and no mask: attention is permutation-equivariant, so shuffling the words permutes
+    // rows and columns of the probabilities and changes nothing else.
+    AttentionRequest r;
+    r.scheme = "nope";
+    r.content = parseContent("a b c d e f", 3);
+    r.mask = MaskKind::Bidirectional;
+    r.queries = PositionList::range(0, 6);
+    r.keys = PositionList::range(0, 6);
+    const AttentionResult plain = attentionScores(r);
+    r.content.shuffle = true;
+    const AttentionResult shuffled = attentionScores(r);
+    const std::vector<std::string> words = sentenceWords(r.content);
+    QVERIFY(words != sentenceWords(parseContent("a b c d e f", 3)));
+    auto where = [&](const std::string& w) { return int(std::find(words.begin(), words.end(), w) - words.begin()); };
+    const char* orig[] = {"a", "b", "c", "d", "e", "f"};
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j < 6; ++j)
+            QVERIFY(std::fabs(plain.heads[0].probabilities(i, j)
+                              - shuffled.heads[0].probabilities(where(orig[i]), where(orig[j])))
+                    < 1e-6f);
+}
+
+void TestAttention::randomContentIsPerPosition()
+{
+    AttentionRequest r;
+    r.scheme = "nope";
+    r.mask = MaskKind::Bidirectional;
+    r.queries = PositionList::range(0, 10);
+    r.keys = PositionList::range(0, 10);
+    const AttentionResult a = attentionScores(r);
+    r.queries = PositionList::list({4, 9});
+    r.keys = PositionList::list({2, 7});
+    const AttentionResult b = attentionScores(r);
+    QCOMPARE(b.heads[0].logits(0, 1), a.heads[0].logits(4, 7));
+    QCOMPARE(b.heads[0].logits(1, 0), a.heads[0].logits(9, 2));
+}
+
+void TestAttention::errorsNameTheProblem()
+{
+    AttentionRequest r;
+    r.queries = PositionList::range(0, 4);
+    r.keys = PositionList::range(0, 4);
+    r.heads = 0;
+    try {
+        attentionScores(r);
+        QFAIL("heads 0 accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("--heads 0") != std::string::npos, e.what());
+    }
+    r.heads = 1;
+    r.content = parseContent("one two three", 0);
+    r.queries = PositionList::range(0, 3);
+    r.keys = PositionList::range(0, 5);
+    try {
+        attentionScores(r);
+        QFAIL("keys past the sentence accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("keys outside range") != std::string::npos, e.what());
+    }
+    std::string longText;
+    for (int i = 0; i <= maxSentenceWords; ++i)
+        longText += "w ";
+    try {
+        parseContent(longText, 0);
+        QFAIL("too long sentence accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("too long") != std::string::npos, e.what());
+    }
+    QVERIFY_THROWS_EXCEPTION(InputError, parseContent("   ", 0));
+    QVERIFY_THROWS_EXCEPTION(InputError, parseMask("sideways"));
+}
+
+void TestAttention::capRefusesBeforeAllocating()
+{
+    AttentionRequest r;
+    r.scheme = "alibi";
+    r.heads = 1024;
+    r.queries = PositionList::range(0, 1 << 20);
+    r.keys = PositionList::range(0, 1 << 20);
+    try {
+        attentionScores(r);
+        QFAIL("a 1024 x 2^20 x 2^20 request was not refused");
+    } catch (const RefusedError& e) {
+        QVERIFY2(std::string(e.what()).find("PiB") != std::string::npos, e.what());
+    }
+    QVERIFY(attentionBytes(r) > 1e15);
+}
+
+void TestAttention::decayCurves()
+{
+    DecayRequest d;
+    d.scheme = "rope";
+    d.headDim = 8;
+    d.content.kind = ContentKind::Constant;
+    d.distances = {0, 1, 5};
+    const auto rope = poslab::core::decayCurves(d);
+    QCOMPARE(rope.size(), std::size_t(2));
+    // Constant content q = k = 1: sum_i 2 cos(delta theta_i), theta_i = 10000^(-2i/8) (RoFormer figure 2 setup).
+    for (std::size_t t = 0; t < 3; ++t) {
+        double want = 0;
+        for (int i = 0; i < 4; ++i)
+            want += 2.0 * std::cos(double(d.distances[t]) * std::pow(10000.0, -2.0 * i / 8.0));
+        QVERIFY(std::fabs(rope[0].values[t] - want) < 1e-5);
+    }
+    QVERIFY(std::fabs(rope[1].values[0] - 2.5) < 1e-12); // delta 0: (1/4)(1 + 2 + 3 + 4)
+    d.scheme = "sinusoidal";
+    const auto sin = poslab::core::decayCurves(d);
+    QCOMPARE(sin[0].key, std::string("dot"));
+    QVERIFY(std::fabs(sin[0].values[0] - 4.0) < 1e-12);
+    d.scheme = "alibi";
+    d.heads = 8;
+    d.distances = {0, 3, -3};
+    const auto al = poslab::core::decayCurves(d);
+    QCOMPARE(al.size(), std::size_t(8));
+    QCOMPARE(al[0].values[1], -0.5 * 3);
+    QCOMPARE(al[0].values[2], -0.5 * 3);
+    d.scheme = "nope";
+    QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d));
+}
+
+void TestAttention::onlyHeadAndSkippedOutputs()
+{
+    AttentionRequest r;
+    r.scheme = "alibi";
+    r.heads = 8;
+    r.onlyHead = 5;
+    r.wantProbabilities = false;
+    r.queries = PositionList::range(0, 4);
+    r.keys = PositionList::range(0, 4);
+    const AttentionResult a = attentionScores(r);
+    QCOMPARE(a.heads.size(), std::size_t(1));
+    QCOMPARE(a.heads[0].index, 5);
+    QCOMPARE(a.heads[0].probabilities.size(), Eigen::Index(0));
+    QCOMPARE(a.heads[0].scalars[0].second, std::exp2(-6.0));
+}
+
+QTEST_APPLESS_MAIN(TestAttention)
+#include "tst_attention.moc"
