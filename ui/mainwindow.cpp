@@ -1,12 +1,379 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "ui/computation.h"
+#include "ui/parameterpanel.h"
+#include "ui/schemepicker.h"
+#include "ui/viewframe.h"
+#include "ui/views/clockview.h"
+#include "ui/views/tableview.h"
+#include "ui/views/viewlist.h"
+#include "ui/workbenchstate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QElapsedTimer>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSlider>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTimer>
+#include <QToolBar>
+#include <QUndoStack>
+
+#include <algorithm>
+
 namespace poslab::ui {
 
-MainWindow::MainWindow(QWidget* parent)
+MainWindow::MainWindow(QWidget* parent, bool restore)
     : QMainWindow(parent)
+    , m_state(new WorkbenchState(this))
+    , m_computation(new Computation(m_state, this))
 {
-    setWindowTitle(QStringLiteral("PosLab"));
+    setObjectName(QStringLiteral("mainWindow"));
+    setWindowTitle(QStringLiteral("PosLab \u2014 how transformers encode position"));
+    m_baseFontPt = std::max(11.0, QApplication::font().pointSizeF());
+
+    // Left: the scheme picker; right: the parameter panel.
+    m_picker = new SchemePicker(m_state, this);
+    auto* left = new QDockWidget(tr("Schemes"), this);
+    left->setObjectName(QStringLiteral("dockSchemes"));
+    left->setWidget(m_picker);
+    left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, left);
+    m_panel = new ParameterPanel(m_state, this);
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidget(m_panel);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(300);
+    auto* right = new QDockWidget(tr("Parameters"), this);
+    right->setObjectName(QStringLiteral("dockParameters"));
+    right->setWidget(scroll);
+    right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    addDockWidget(Qt::LeftDockWidgetArea, right);
+    splitDockWidget(left, right, Qt::Vertical);
+    resizeDocks({left, right}, {380, 520}, Qt::Vertical);
+    resizeDocks({left}, {340}, Qt::Horizontal);
+
+    buildViews();
+    buildTransport();
+    buildActions();
+
+    // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
+    m_message = new QLabel(this);
+    m_message->setObjectName(QStringLiteral("statusMessage"));
+    statusBar()->addWidget(m_message, 1);
+    m_progress = new QProgressBar(this);
+    m_progress->setRange(0, 0);
+    m_progress->setMaximumWidth(160);
+    m_progress->hide();
+    m_cancel = new QPushButton(tr("Cancel"), this);
+    m_cancel->hide();
+    statusBar()->addPermanentWidget(m_progress);
+    statusBar()->addPermanentWidget(m_cancel);
+    m_messageTimer = new QTimer(this);
+    m_messageTimer->setSingleShot(true);
+    connect(m_messageTimer, &QTimer::timeout, m_message, &QLabel::clear);
+    connect(m_state, &WorkbenchState::refused, this, [this](const QString& msg) {
+        m_message->setStyleSheet(QStringLiteral("color: #d0302f; font-weight: bold;"));
+        m_message->setText(msg);
+        m_messageTimer->start(10000);
+    });
+    connect(m_computation, &Computation::busyChanged, this, [this](bool busy) {
+        m_progress->setVisible(busy);
+        m_cancel->setVisible(busy);
+        if (busy) {
+            m_message->setStyleSheet({});
+            m_message->setText(tr("Computing %1 \u00d7 %2 table\u2026").arg(m_state->positionCount()).arg(m_state->dim()));
+        } else if (!m_messageTimer->isActive()) {
+            m_message->clear();
+        }
+    });
+    connect(m_cancel, &QPushButton::clicked, m_computation, &Computation::cancel);
+    connect(m_computation, &Computation::resultReady, this, [this](std::shared_ptr<const EncodingResult> r) {
+        if (!r->error.isEmpty()) {
+            m_message->setStyleSheet(QStringLiteral("color: #d0302f; font-weight: bold;"));
+            m_message->setText(r->error);
+            m_messageTimer->start(10000);
+        }
+    });
+
+    m_clock = new QElapsedTimer;
+    m_animation = new QTimer(this);
+    m_animation->setTimerType(Qt::PreciseTimer);
+    m_animation->setInterval(16);
+    connect(m_animation, &QTimer::timeout, this, &MainWindow::tick);
+    connect(m_state, &WorkbenchState::playingChanged, this, [this](bool on) {
+        if (on) {
+            m_clock->start();
+            m_animation->start();
+        } else {
+            m_animation->stop();
+        }
+    });
+    connect(m_state, &WorkbenchState::viewOptionsChanged, this, &MainWindow::applyTheme);
+
+    resize(1600, 1000);
+    if (restore)
+        restoreLayout();
+    applyTheme();
+}
+
+MainWindow::~MainWindow()
+{
+    delete m_clock;
+}
+
+View* MainWindow::view(const QString& name) const
+{
+    for (View* v : m_views)
+        if (v->exportName() == name)
+            return v;
+    return nullptr;
+}
+
+void MainWindow::buildViews()
+{
+    m_views = createViews(m_state, m_computation);
+    m_vertical = new QSplitter(Qt::Vertical, this);
+    m_vertical->setObjectName(QStringLiteral("viewsVertical"));
+    m_top = new QSplitter(Qt::Horizontal, m_vertical);
+    m_top->setObjectName(QStringLiteral("viewsTop"));
+    m_bottom = new QSplitter(Qt::Horizontal, m_vertical);
+    m_bottom->setObjectName(QStringLiteral("viewsBottom"));
+    for (std::size_t i = 0; i < m_views.size(); ++i) {
+        auto* frame = new ViewFrame(m_views[i]);
+        (i < 3 ? m_top : m_bottom)->addWidget(frame);
+        m_frames.push_back(frame);
+        connect(frame, &ViewFrame::maximiseRequested, this,
+                [this](View* v, bool on) { setMaximisedView(on ? v : nullptr); });
+    }
+    m_vertical->setStretchFactor(0, 1);
+    m_vertical->setStretchFactor(1, 1);
+    setCentralWidget(m_vertical);
+}
+
+void MainWindow::setMaximisedView(View* v)
+{
+    m_maximised = v;
+    for (ViewFrame* f : m_frames) {
+        f->setVisible(!v || f->view() == v);
+        f->setMaximised(f->view() == v);
+    }
+    m_top->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
+        return f->view() == v && f->parentWidget() == m_top;
+    }));
+    m_bottom->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
+        return f->view() == v && f->parentWidget() == m_bottom;
+    }));
+}
+
+void MainWindow::buildTransport()
+{
+    auto* bar = addToolBar(tr("Position"));
+    bar->setObjectName(QStringLiteral("transportBar"));
+    bar->setMovable(false);
+    // Own actions rather than QUndoStack::createUndoAction(): that one renames the action on every step, and
+    // a toolbar button changing width relayouts the whole window in the middle of a slider drag.
+    QUndoStack* stack = m_state->undoStack();
+    auto* undo = new QAction(style()->standardIcon(QStyle::SP_ArrowBack), tr("Undo"), this);
+    undo->setObjectName(QStringLiteral("actionUndo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setEnabled(false);
+    connect(undo, &QAction::triggered, stack, &QUndoStack::undo);
+    connect(stack, &QUndoStack::canUndoChanged, undo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::undoTextChanged, undo,
+            [undo](const QString& t) { undo->setToolTip(tr("Undo %1 (Ctrl+Z)").arg(t)); });
+    auto* redo = new QAction(style()->standardIcon(QStyle::SP_ArrowForward), tr("Redo"), this);
+    redo->setObjectName(QStringLiteral("actionRedo"));
+    redo->setShortcuts({QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_Z), QKeySequence::Redo});
+    redo->setEnabled(false);
+    connect(redo, &QAction::triggered, stack, &QUndoStack::redo);
+    connect(stack, &QUndoStack::canRedoChanged, redo, &QAction::setEnabled);
+    connect(stack, &QUndoStack::redoTextChanged, redo,
+            [redo](const QString& t) { redo->setToolTip(tr("Redo %1 (Ctrl+Shift+Z)").arg(t)); });
+    bar->addAction(undo);
+    bar->addAction(redo);
+    bar->addSeparator();
+
+    auto* home = bar->addAction(QStringLiteral("|\u25c0"), this, [this] { m_state->setCursor(0); });
+    home->setToolTip(tr("First position (Home)"));
+    auto* back = bar->addAction(QStringLiteral("\u25c0"), this, [this] { m_state->stepCursor(-1); });
+    back->setToolTip(tr("Previous position (Left)"));
+    auto* play = bar->addAction(QStringLiteral("\u25b6"), m_state, &WorkbenchState::togglePlaying);
+    play->setObjectName(QStringLiteral("actionPlay"));
+    play->setToolTip(tr("Play / pause (Space)"));
+    connect(m_state, &WorkbenchState::playingChanged, play,
+            [play](bool on) { play->setText(on ? QStringLiteral("\u275a\u275a") : QStringLiteral("\u25b6")); });
+    auto* fwd = bar->addAction(QStringLiteral("\u25b7"), this,
+                               [this] { m_state->stepCursor(1); });
+    fwd->setToolTip(tr("Next position (Right)"));
+    auto* end = bar->addAction(QStringLiteral("\u25b6|"), this, [this] { m_state->setCursor(m_state->positionCount() - 1); });
+    end->setToolTip(tr("Last position (End)"));
+
+    auto* label = new QLabel(tr("  position p "), bar);
+    bar->addWidget(label);
+    m_cursorSlider = new QSlider(Qt::Horizontal, bar);
+    m_cursorSlider->setObjectName(QStringLiteral("cursorSlider"));
+    m_cursorSlider->setMinimumWidth(420);
+    m_cursorSlider->setFocusPolicy(Qt::NoFocus); // Left/Right belong to the window's shortcuts
+    bar->addWidget(m_cursorSlider);
+    m_cursorSpin = new QSpinBox(bar);
+    m_cursorSpin->setObjectName(QStringLiteral("cursorSpin"));
+    m_cursorSpin->setMinimumWidth(90);
+    bar->addWidget(m_cursorSpin);
+    auto syncRange = [this] {
+        QSignalBlocker b1(m_cursorSlider), b2(m_cursorSpin);
+        m_cursorSlider->setRange(0, m_state->positionCount() - 1);
+        m_cursorSpin->setRange(0, m_state->positionCount() - 1);
+        m_cursorSlider->setValue(m_state->cursor());
+        m_cursorSpin->setValue(m_state->cursor());
+    };
+    syncRange();
+    connect(m_state, &WorkbenchState::positionCountChanged, this, syncRange);
+    connect(m_state, &WorkbenchState::cursorChanged, this, syncRange);
+    connect(m_cursorSlider, &QSlider::valueChanged, m_state, &WorkbenchState::setCursor);
+    connect(m_cursorSpin, &QSpinBox::valueChanged, m_state, &WorkbenchState::setCursor);
+
+    bar->addSeparator();
+    auto* theme = bar->addAction(tr("Dark"), this, [this] {
+        ViewOptions o = m_state->viewOptions();
+        o.theme = o.theme == ThemeKind::Dark ? ThemeKind::Light : ThemeKind::Dark;
+        m_state->setViewOptions(o);
+    });
+    theme->setObjectName(QStringLiteral("actionTheme"));
+    theme->setToolTip(tr("Switch between light and dark themes"));
+    connect(m_state, &WorkbenchState::viewOptionsChanged, theme, [this, theme] {
+        theme->setText(m_state->viewOptions().theme == ThemeKind::Dark ? tr("Light") : tr("Dark"));
+    });
+    auto* smaller = bar->addAction(QStringLiteral("A\u2212"), this, [this] {
+        ViewOptions o = m_state->viewOptions();
+        o.fontScale = std::max(0.8, o.fontScale / 1.15);
+        m_state->setViewOptions(o);
+    });
+    smaller->setShortcut(QKeySequence::ZoomOut);
+    smaller->setToolTip(tr("Smaller text (Ctrl+-)"));
+    auto* larger = bar->addAction(QStringLiteral("A+"), this, [this] {
+        ViewOptions o = m_state->viewOptions();
+        o.fontScale = std::min(2.5, o.fontScale * 1.15);
+        m_state->setViewOptions(o);
+    });
+    larger->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
+    larger->setToolTip(tr("Larger text for lecture halls (Ctrl++)"));
+    auto* full = bar->addAction(tr("Full screen"), this, [this] {
+        if (isFullScreen())
+            showNormal();
+        else
+            showFullScreen();
+    });
+    full->setShortcut(Qt::Key_F11);
+    full->setToolTip(tr("Full screen (F11)"));
+}
+
+void MainWindow::buildActions()
+{
+    auto add = [this](const QKeySequence& key, auto fn) {
+        auto* a = new QAction(this);
+        a->setShortcut(key);
+        a->setShortcutContext(Qt::WindowShortcut);
+        connect(a, &QAction::triggered, this, fn);
+        addAction(a);
+        return a;
+    };
+    add(Qt::Key_Space, [this] { m_state->togglePlaying(); })->setObjectName(QStringLiteral("shortcutSpace"));
+    add(Qt::Key_Left, [this] { m_state->stepCursor(-1); })->setObjectName(QStringLiteral("shortcutLeft"));
+    add(Qt::Key_Right, [this] { m_state->stepCursor(1); })->setObjectName(QStringLiteral("shortcutRight"));
+    add(Qt::Key_Home, [this] { m_state->setCursor(0); })->setObjectName(QStringLiteral("shortcutHome"));
+    add(Qt::Key_End, [this] { m_state->setCursor(m_state->positionCount() - 1); })
+        ->setObjectName(QStringLiteral("shortcutEnd"));
+    add(Qt::Key_Escape, [this] {
+        if (isFullScreen())
+            showNormal();
+        else
+            setMaximisedView(nullptr);
+    });
+}
+
+void MainWindow::tick()
+{
+    const double dt = m_clock->restart() / 1000.0;
+    m_state->setAnimationTime(m_state->animationTime() + dt * m_state->viewOptions().speed);
+}
+
+void MainWindow::applyTheme()
+{
+    const ViewOptions& o = m_state->viewOptions();
+    const Theme t = m_state->theme();
+    QPalette pal = QApplication::style()->standardPalette();
+    if (t.kind == ThemeKind::Dark) {
+        pal.setColor(QPalette::Window, QColor(0x25, 0x28, 0x2e));
+        pal.setColor(QPalette::WindowText, t.foreground);
+        pal.setColor(QPalette::Base, QColor(0x1b, 0x1d, 0x22));
+        pal.setColor(QPalette::AlternateBase, QColor(0x2c, 0x30, 0x37));
+        pal.setColor(QPalette::Text, t.foreground);
+        pal.setColor(QPalette::Button, QColor(0x30, 0x34, 0x3b));
+        pal.setColor(QPalette::ButtonText, t.foreground);
+        pal.setColor(QPalette::ToolTipBase, QColor(0x30, 0x34, 0x3b));
+        pal.setColor(QPalette::ToolTipText, t.foreground);
+        pal.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
+        pal.setColor(QPalette::HighlightedText, Qt::white);
+        pal.setColor(QPalette::PlaceholderText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
+    }
+    QApplication::setPalette(pal);
+    QFont f = QApplication::font();
+    f.setPointSizeF(m_baseFontPt * o.fontScale);
+    setFont(f);
+    for (View* v : m_views)
+        v->update();
+}
+
+void MainWindow::saveLayout() const
+{
+    QSettings s;
+    s.setValue("window/geometry", saveGeometry());
+    s.setValue("window/state", saveState());
+    s.setValue("layout/vertical", m_vertical->saveState());
+    s.setValue("layout/top", m_top->saveState());
+    s.setValue("layout/bottom", m_bottom->saveState());
+    s.setValue("layout/maximised", m_maximised ? m_maximised->exportName() : QString());
+    s.setValue("view/theme", m_state->viewOptions().theme == ThemeKind::Dark ? "dark" : "light");
+    s.setValue("view/fontScale", m_state->viewOptions().fontScale);
+}
+
+void MainWindow::restoreLayout()
+{
+    QSettings s;
+    if (s.contains("window/geometry"))
+        restoreGeometry(s.value("window/geometry").toByteArray());
+    if (s.contains("window/state"))
+        restoreState(s.value("window/state").toByteArray());
+    m_vertical->restoreState(s.value("layout/vertical").toByteArray());
+    m_top->restoreState(s.value("layout/top").toByteArray());
+    m_bottom->restoreState(s.value("layout/bottom").toByteArray());
+    setMaximisedView(view(s.value("layout/maximised").toString()));
+    ViewOptions o = m_state->viewOptions();
+    o.theme = s.value("view/theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
+    o.fontScale = std::clamp(s.value("view/fontScale", 1.0).toDouble(), 0.8, 2.5);
+    m_state->setViewOptions(o);
+}
+
+void MainWindow::closeEvent(QCloseEvent* e)
+{
+    saveLayout();
+    e->accept();
 }
 
 } // namespace poslab::ui

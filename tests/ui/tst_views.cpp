@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+// Every view renders offscreen, through render(), for every scheme in the registry: content where the view
+// applies, a clear "not applicable" state otherwise.
+#include "core/encodingregistry.h"
+#include "ui/computation.h"
+#include "ui/views/tableview.h"
+#include "ui/views/view.h"
+#include "ui/views/viewlist.h"
+#include "ui/workbenchstate.h"
+
+#include <QImage>
+#include <QPainter>
+#include <QSet>
+#include <QTest>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+int distinctColours(const QImage& img)
+{
+    QSet<QRgb> set;
+    for (int y = 0; y < img.height(); y += 3)
+        for (int x = 0; x < img.width(); x += 3)
+            set.insert(img.pixel(x, y));
+    return int(set.size());
+}
+
+} // namespace
+
+class TestViews : public QObject {
+    Q_OBJECT
+private slots:
+    void everyViewEveryScheme_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        for (const auto& s : core::schemes())
+            QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id);
+    }
+
+    void everyViewEveryScheme()
+    {
+        QFETCH(QString, scheme);
+        WorkbenchState state;
+        Computation computation(&state);
+        computation.setSynchronousAttention(true);
+        std::vector<std::unique_ptr<View>> views;
+        for (View* v : createViews(&state, &computation))
+            views.emplace_back(v);
+        QVERIFY(state.setScheme(scheme).isEmpty() || state.schemeId() == scheme);
+        state.setDim(64);
+        state.setPositionCount(256);
+        state.setCursor(20);
+        computation.flush();
+        QCOMPARE(computation.result()->setup.scheme, scheme.toStdString());
+        QCOMPARE(computation.attention()->setup.scheme, scheme.toStdString());
+        for (auto& v : views) {
+            const bool applies = v->supports(state.scheme());
+            QCOMPARE(v->isApplicable(), applies);
+            for (QSize size : {QSize(640, 420), QSize(300, 200), QSize(1600, 1000)}) {
+                const QImage img = v->renderImage(size);
+                QVERIFY(!img.isNull());
+                QCOMPARE(img.size(), size);
+                QVERIFY2(distinctColours(img) > (applies ? 8 : 2),
+                         qPrintable(QStringLiteral("%1 on %2 looks empty").arg(v->exportName(), scheme)));
+            }
+        }
+    }
+
+    void notApplicableStateIsDistinct()
+    {
+        // NoPE has no table: the table view must say so rather than draw an empty plot.
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setScheme("nope");
+        computation.flush();
+        QVERIFY(!table.isApplicable());
+        const QImage na = table.renderImage(QSize(640, 420));
+        state.setScheme("sinusoidal");
+        computation.flush();
+        QVERIFY(table.isApplicable());
+        const QImage ok = table.renderImage(QSize(640, 420));
+        QVERIFY(na != ok);
+        QVERIFY(distinctColours(ok) > distinctColours(na));
+    }
+
+    void renderOntoAnyPainter()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        std::vector<std::unique_ptr<View>> views;
+        for (View* v : createViews(&state, &computation))
+            views.emplace_back(v);
+        // A painter on a larger image with an offset target: the view stays inside the target.
+        for (auto& v : views) {
+            QImage img(1000, 800, QImage::Format_ARGB32_Premultiplied);
+            img.fill(Qt::transparent);
+            QPainter p(&img);
+            v->render(p, QRectF(100, 50, 700, 500));
+            p.end();
+            QCOMPARE(qAlpha(img.pixel(50, 25)), 0);   // outside the target: untouched
+            QCOMPARE(qAlpha(img.pixel(900, 700)), 0);
+            QVERIFY(qAlpha(img.pixel(450, 300)) > 0); // inside: drawn
+        }
+    }
+
+    void darkTheme()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        const QImage light = table.renderImage(QSize(400, 300));
+        ViewOptions o = state.viewOptions();
+        o.theme = ThemeKind::Dark;
+        state.setViewOptions(o);
+        const QImage dark = table.renderImage(QSize(400, 300));
+        QVERIFY(qGray(light.pixel(2, 2)) > 200);
+        QVERIFY(qGray(dark.pixel(2, 2)) < 60);
+    }
+
+    void tableReadout()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setScheme("sinusoidal");
+        computation.flush();
+        const QString r = table.readout(5, 3);
+        QVERIFY2(r.contains("p = 5"), qPrintable(r));
+        QVERIFY(r.contains("dim 3"));
+        QVERIFY(r.contains("wavelength"));
+        // PE(5, 3) = cos(5 * 10000^(-2/128)) with d = 128 (Vaswani et al. 2017, section 3.5).
+        const double expected = std::cos(5.0 * std::pow(10000.0, -2.0 / 128.0));
+        QVERIFY(r.contains(QString::number(expected, 'g', 5).left(6)));
+    }
+};
+
+QTEST_MAIN(TestViews)
+#include "tst_views.moc"

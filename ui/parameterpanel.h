@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file parameterpanel.h
+/// The parameter panel, generated from the registry: for every knob of the current scheme a slider plus a
+/// typed value (logarithmic where the spec says so), a combo box for choices, a check box for bools, a
+/// reset button and the one-line doc as tooltip. Knobs that do not apply under the current choices are
+/// hidden. A typed value that core refuses (out of range, malformed) is not applied and not clamped: the
+/// row shows core's message, which names the key and the allowed range. The model's dimension and number
+/// of positions are rows of the same kind at the top.
+
+#include "core/params.h"
+
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QSlider;
+class QToolButton;
+class QVBoxLayout;
+
+namespace poslab::ui {
+
+class WorkbenchState;
+
+class ParameterPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit ParameterPanel(WorkbenchState* state, QWidget* parent = nullptr);
+    ~ParameterPanel() override;
+
+    /// Slider steps; a slider position t in [0, steps] maps linearly or logarithmically onto the range.
+    static constexpr int sliderSteps = 1000;
+    /// Slider position of @p value for @p spec.
+    static int toSlider(const core::ParamSpec& spec, double value);
+    /// Value at slider position @p pos, rounded to 4 significant digits (integers: whole numbers).
+    static double fromSlider(const core::ParamSpec& spec, int pos);
+
+    // For tests and the benchmark: the widgets of one key ("dim", "positions" or a parameter key).
+    QSlider* slider(const QString& key) const;
+    QLineEdit* edit(const QString& key) const;
+    QComboBox* combo(const QString& key) const;
+    QCheckBox* check(const QString& key) const;
+    /// The message shown under a row (empty when none).
+    QString message(const QString& key) const;
+    /// True when the row of @p key is shown (the parameter applies).
+    bool isShown(const QString& key) const;
+
+private:
+    struct Row;
+    void rebuild();
+    void syncValues();
+    Row* row(const QString& key) const;
+    std::unique_ptr<Row> makeRow(const core::ParamSpec& spec, bool model);
+    QString apply(Row& r, const core::ParamValue& v, bool mergeable);
+    QString applyText(Row& r, const QString& text);
+    void showMessage(Row& r, const QString& message);
+
+    WorkbenchState* m_state;
+    QVBoxLayout* m_modelBox = nullptr;
+    QVBoxLayout* m_schemeBox = nullptr;
+    QLabel* m_schemeTitle = nullptr;
+    std::vector<core::ParamSpec> m_modelSpecs;
+    std::vector<std::unique_ptr<Row>> m_modelRows;
+    std::vector<std::unique_ptr<Row>> m_rows;
+};
+
+} // namespace poslab::ui

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file viewframe.h
+/// The frame around one view in the workbench grid: a header with the view's title, its own controls and a
+/// maximise button (double-clicking the header does the same).
+
+#include <QFrame>
+
+class QGridLayout;
+class QLabel;
+class QToolButton;
+
+namespace poslab::ui {
+
+class View;
+
+class ViewFrame : public QFrame {
+    Q_OBJECT
+public:
+    explicit ViewFrame(View* view, QWidget* parent = nullptr);
+    View* view() const { return m_view; }
+    void setMaximised(bool on);
+
+signals:
+    void maximiseRequested(poslab::ui::View* view, bool on);
+
+protected:
+    void mouseDoubleClickEvent(QMouseEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
+
+private:
+    View* m_view;
+    QWidget* m_header;
+    QToolButton* m_max;
+    QLabel* m_title = nullptr;
+    QWidget* m_controls = nullptr;
+    QGridLayout* m_grid = nullptr;
+    bool m_wrapped = false;
+    void placeControls(bool wrapped);
+    bool m_maximised = false;
+};
+
+} // namespace poslab::ui

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/attentionview.h"
+
+#include "ui/render/plotutils.h"
+
+#include <QComboBox>
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+AttentionView::AttentionView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    setMouseTracking(true);
+    connect(computation, &Computation::attentionReady, this, &AttentionView::takeOutput);
+    connect(state, &WorkbenchState::cursorChanged, this, &View::refresh);
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] { takeOutput(m_output); });
+    takeOutput(computation->attention());
+}
+
+bool AttentionView::supports(const core::SchemeDescriptor&) const
+{
+    return true; // every scheme has attention scores; NoPE's come from content and the mask alone
+}
+
+ColorMapKind AttentionView::mapKind() const
+{
+    switch (m_state->viewOptions().colorMap) {
+    case ColorMapChoice::Viridis: return ColorMapKind::Viridis;
+    case ColorMapChoice::Cividis: return ColorMapKind::Cividis;
+    case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
+    case ColorMapChoice::Auto: break;
+    }
+    return m_output && !m_output->softmax && m_output->lo < 0 && m_output->hi > 0 ? ColorMapKind::Diverging
+                                                                                  : ColorMapKind::Viridis;
+}
+
+ValueRange AttentionView::valueRange() const
+{
+    if (!m_output)
+        return {};
+    if (mapKind() == ColorMapKind::Diverging) {
+        const double a = std::max({std::abs(m_output->lo), std::abs(m_output->hi), 1e-30});
+        return {-a, a};
+    }
+    if (m_output->softmax)
+        return {0.0, std::max(m_output->p99, 1e-12)};
+    return m_output->hi > m_output->lo ? ValueRange{m_output->lo, m_output->hi}
+                                       : ValueRange{m_output->lo - 1, m_output->hi + 1};
+}
+
+void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
+{
+    m_output = std::move(out);
+    if (m_output && m_output->matrix.size() > 0)
+        m_image = matrixToImage(m_output->matrix, ColorMap(mapKind()), valueRange(), theme().grid.rgb());
+    else
+        m_image = QImage();
+    refresh();
+}
+
+QWidget* AttentionView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* kind = new QComboBox(m_controls);
+    kind->setObjectName(QStringLiteral("attentionKind"));
+    kind->addItems({tr("softmax"), tr("logits")});
+    auto* mask = new QComboBox(m_controls);
+    mask->setObjectName(QStringLiteral("attentionMask"));
+    mask->addItems({tr("causal"), tr("bidirectional")});
+    auto* head = new QSpinBox(m_controls);
+    head->setObjectName(QStringLiteral("attentionHead"));
+    head->setPrefix(tr("head "));
+    auto* heads = new QSpinBox(m_controls);
+    heads->setObjectName(QStringLiteral("attentionHeads"));
+    heads->setPrefix(tr("of "));
+    heads->setRange(1, 64);
+    auto* content = new QComboBox(m_controls);
+    content->setObjectName(QStringLiteral("attentionContent"));
+    content->addItems({tr("random q, k"), tr("constant q = k"), tr("sentence")});
+    auto* sentence = new QLineEdit(m_controls);
+    sentence->setObjectName(QStringLiteral("attentionSentence"));
+    sentence->setPlaceholderText(tr("type a sentence"));
+    sentence->setMaximumWidth(160);
+    for (QWidget* w : std::initializer_list<QWidget*>{kind, mask, head, heads, content, sentence})
+        lay->addWidget(w);
+    auto sync = [this, kind, mask, head, heads, content, sentence] {
+        const ViewOptions& o = m_state->viewOptions();
+        QSignalBlocker b1(kind), b2(mask), b3(head), b4(heads), b5(content);
+        kind->setCurrentIndex(o.softmax ? 0 : 1);
+        mask->setCurrentIndex(o.causal ? 0 : 1);
+        heads->setValue(o.heads);
+        head->setRange(0, o.heads - 1);
+        head->setValue(o.head);
+        content->setCurrentIndex(int(o.content));
+        sentence->setVisible(o.content == AttentionContent::Sentence);
+        if (!sentence->hasFocus())
+            sentence->setText(o.sentence);
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    auto edit = [this](auto fn) {
+        ViewOptions o = m_state->viewOptions();
+        fn(o);
+        m_state->setViewOptions(o);
+    };
+    connect(kind, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
+    connect(mask, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
+    connect(head, &QSpinBox::valueChanged, this, [edit](int v) { edit([&](ViewOptions& o) { o.head = v; }); });
+    connect(heads, &QSpinBox::valueChanged, this, [edit](int v) {
+        edit([&](ViewOptions& o) {
+            o.heads = v;
+            o.head = std::min(o.head, v - 1);
+        });
+    });
+    connect(content, &QComboBox::currentIndexChanged, this,
+            [edit](int i) { edit([&](ViewOptions& o) { o.content = AttentionContent(i); }); });
+    connect(sentence, &QLineEdit::editingFinished, this,
+            [edit, sentence] { edit([&](ViewOptions& o) { o.sentence = sentence->text(); }); });
+    return m_controls;
+}
+
+AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
+{
+    Layout l;
+    l.scale = sizeScale(t);
+    const Theme th = theme();
+    const QFontMetricsF title(th.font(12 * l.scale, true));
+    const QFontMetricsF tick(th.font(10 * l.scale));
+    const double pad = 8 * l.scale;
+    const bool words = m_output && !m_output->tokens.empty();
+    double wordW = 0;
+    if (words)
+        for (const auto& w : m_output->tokens)
+            wordW = std::max(wordW, tick.horizontalAdvance(QString::fromStdString(w)));
+    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, title.height() * 1.2);
+    l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
+    const double left = std::max(tick.horizontalAdvance(QStringLiteral("00000")), wordW) + tick.height() * 1.6 + pad;
+    const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + pad * 2;
+    const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
+    const double top = l.title.bottom() + pad * 0.5;
+    // Square cells: queries and keys are the same positions.
+    double w = t.right() - right - (t.left() + left), h = bottom - top;
+    const double side = std::max(10.0, std::min(w, h));
+    l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+    l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
+    return l;
+}
+
+QString AttentionView::readout(int row, int col) const
+{
+    if (!m_output || row < 0 || col < 0 || row >= m_output->matrix.rows() || col >= m_output->matrix.cols())
+        return {};
+    const float v = m_output->matrix(row, col);
+    QString q = QString::number(row), k = QString::number(col);
+    if (!m_output->tokens.empty()) {
+        q += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(row)]));
+        k += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(col)]));
+    }
+    return tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
+        .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
+             std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));
+}
+
+void AttentionView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_output)
+        return;
+    if (!m_output->error.isEmpty()) {
+        drawNotApplicable(p, target, th, tr("Cannot compute attention"), m_output->error);
+        return;
+    }
+    if (m_image.isNull())
+        return;
+    const Layout l = layoutFor(target);
+    const double s = l.scale;
+    QString head = tr("%1 \u2014 %2, head %3 of %4")
+                       .arg(QString::fromStdString(m_output->setup.scheme),
+                            m_output->softmax ? tr("softmax") : tr("logits"))
+                       .arg(m_output->head)
+                       .arg(m_output->heads);
+    for (const auto& [key, value] : m_output->scalars)
+        if (key == "slope")
+            head += tr("  \u00b7  ALiBi slope m = %1").arg(formatNumber(value, 4));
+    drawText(p, l.title.topLeft(), head, th.font(12 * s, true), th.foreground);
+    p.setFont(th.font(10 * s));
+    p.setPen(th.muted);
+    p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter,
+               tr("%1 \u00d7 %2 \u00b7 %3").arg(m_output->matrix.rows()).arg(m_output->matrix.cols())
+                   .arg(m_output->causal ? tr("causal") : tr("bidirectional")));
+
+    const bool fine = l.plot.width() / m_image.width() >= 3;
+    p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
+    p.drawImage(l.plot, m_image);
+    p.setPen(QPen(th.muted, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(l.plot);
+
+    const QFont tickFont = th.font(10 * s);
+    const QFontMetricsF fm(tickFont);
+    p.setFont(tickFont);
+    const int n = int(m_output->matrix.rows());
+    const double cell = l.plot.height() / std::max(1, n);
+    if (!m_output->tokens.empty() && cell >= fm.height() * 0.8) {
+        for (int i = 0; i < n; ++i) {
+            const QString w = QString::fromStdString(m_output->tokens[std::size_t(i)]);
+            const double y = l.plot.top() + (i + 0.5) * cell;
+            p.setPen(i == m_state->cursor() ? th.cursor : th.foreground);
+            p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(w), y + fm.ascent() / 2 - 1), w);
+            p.save();
+            p.translate(l.plot.left() + (i + 0.5) * cell + fm.ascent() / 2 - 1, l.plot.bottom() + 6 * s);
+            p.rotate(-90);
+            p.drawText(QPointF(-fm.horizontalAdvance(w), 0), w);
+            p.restore();
+        }
+    } else {
+        const int nt = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
+        for (double v : niceTicks(0, n - 1, nt)) {
+            const QString t = QString::number(qint64(v));
+            const double y = l.plot.top() + (v + 0.5) * cell;
+            const double x = l.plot.left() + (v + 0.5) * cell;
+            p.setPen(th.foreground);
+            p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(t), y + fm.ascent() / 2 - 1), t);
+            p.drawText(QPointF(x - fm.horizontalAdvance(t) / 2, l.plot.bottom() + 5 * s + fm.ascent()), t);
+        }
+        p.setPen(th.muted);
+        p.drawText(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
+                   Qt::AlignHCenter, tr("key position"));
+        p.save();
+        p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
+        p.rotate(-90);
+        p.drawText(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignCenter, tr("query position"));
+        p.restore();
+    }
+    // The cursor's query row.
+    const int c = m_state->cursor();
+    if (c < n) {
+        const double y0 = l.plot.top() + c * cell, y1 = y0 + cell;
+        p.setBrush(Qt::NoBrush);
+        if (cell >= 4) {
+            p.setPen(QPen(th.cursor, 2 * s));
+            p.drawRect(QRectF(l.plot.left(), y0, l.plot.width(), y1 - y0));
+        } else {
+            p.setPen(QPen(th.cursor, 1.5 * s));
+            p.drawLine(QPointF(l.plot.left(), (y0 + y1) / 2), QPointF(l.plot.right(), (y0 + y1) / 2));
+        }
+    }
+    drawColorBar(p, l.bar, ColorMap(mapKind()), valueRange(), th, QString(), s);
+    QString foot;
+    if (onScreen() && m_hover)
+        foot = readout(m_hover->y(), m_hover->x());
+    if (foot.isEmpty())
+        foot = tr("%1 %2 \u2026 %3%4  \u00b7  grey: masked")
+                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"), formatNumber(m_output->lo, 3),
+                        formatNumber(m_output->hi, 3),
+                        m_output->softmax && m_output->p99 < m_output->hi
+                            ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
+                            : QString());
+    p.setFont(tickFont);
+    p.setPen(onScreen() && m_hover ? th.foreground : th.muted);
+    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, foot);
+}
+
+void AttentionView::mouseMoveEvent(QMouseEvent* e)
+{
+    const Layout l = layoutFor(QRectF(rect()));
+    std::optional<QPoint> h;
+    if (m_output && l.plot.contains(e->position()) && m_output->matrix.rows() > 0) {
+        const double cell = l.plot.height() / m_output->matrix.rows();
+        h = QPoint(int((e->position().x() - l.plot.left()) / cell), int((e->position().y() - l.plot.top()) / cell));
+    }
+    if (h != m_hover) {
+        m_hover = h;
+        update();
+    }
+}
+
+void AttentionView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
+}
+
+} // namespace poslab::ui

@@ -1,0 +1,50 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file attentionview.h
+/// View 5: the attention heatmap, queries (rows) x keys (columns), logits or softmax probabilities of one
+/// head, from core's attention engine (core/attention.h). Masked entries are drawn in a neutral grey;
+/// ALiBi's slope of the head is labelled; a typed sentence puts its words on the axes. The cursor's query
+/// row is highlighted.
+
+#include "ui/render/colormap.h"
+#include "ui/views/view.h"
+
+#include <optional>
+
+namespace poslab::ui {
+
+class AttentionView : public View {
+    Q_OBJECT
+public:
+    AttentionView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    QString title() const override { return tr("Attention scores"); }
+    QString exportName() const override { return QStringLiteral("attention"); }
+    bool supports(const core::SchemeDescriptor& scheme) const override;
+    QWidget* controls() override;
+    std::shared_ptr<const AttentionOutput> output() const { return m_output; }
+    /// Read-out for (query row, key column); empty outside.
+    QString readout(int row, int column) const;
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
+
+private:
+    struct Layout {
+        QRectF plot, bar, title, footer;
+        double scale = 1.0;
+    };
+    Layout layoutFor(const QRectF& target) const;
+    ValueRange valueRange() const;
+    ColorMapKind mapKind() const;
+    void takeOutput(std::shared_ptr<const AttentionOutput> out);
+
+    std::shared_ptr<const AttentionOutput> m_output;
+    QImage m_image;
+    std::optional<QPoint> m_hover;
+    QWidget* m_controls = nullptr;
+};
+
+} // namespace poslab::ui

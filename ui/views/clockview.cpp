@@ -1,0 +1,273 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/clockview.h"
+
+#include "ui/render/plotutils.h"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QLineEdit>
+#include <QPainter>
+#include <QPainterPath>
+#include <QToolButton>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+ClockView::ClockView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    connect(state, &WorkbenchState::animationTimeChanged, this, &View::refresh);
+}
+
+bool ClockView::supports(const core::SchemeDescriptor& scheme) const
+{
+    return scheme.rotary != nullptr || scheme.frequencies != nullptr;
+}
+
+QString ClockView::notApplicableReason() const
+{
+    const auto& s = m_state->scheme();
+    if (s.id == "nope")
+        return tr("NoPE adds no position signal, so there are no hands to turn; only the causal mask tells order.");
+    return tr("%1 has no per-pair frequencies: its position vectors are not rotations.")
+        .arg(QString::fromStdString(s.name));
+}
+
+QString ClockView::parsePairs(const QString& text, int pairs, std::vector<int>* out)
+{
+    out->clear();
+    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        const QString t = part.trimmed();
+        const auto dash = t.indexOf(QLatin1Char('-'), 1);
+        bool ok1 = false, ok2 = true;
+        const int a = (dash > 0 ? t.left(dash) : t).trimmed().toInt(&ok1);
+        const int b = dash > 0 ? t.mid(dash + 1).trimmed().toInt(&ok2) : a;
+        if (!ok1 || !ok2 || a > b)
+            return tr("pairs: '%1' is not a pair number or range such as 0-3").arg(t);
+        if (a < 0 || b >= pairs)
+            return tr("pairs: %1 is out of range; allowed: 0 to %2").arg(t).arg(pairs - 1);
+        for (int i = a; i <= b && out->size() < 64; ++i)
+            out->push_back(i);
+    }
+    std::sort(out->begin(), out->end());
+    out->erase(std::unique(out->begin(), out->end()), out->end());
+    return {};
+}
+
+std::vector<int> ClockView::shownPairs() const
+{
+    const int pairs = m_result ? int(m_result->frequencies.size()) : 0;
+    std::vector<int> out;
+    if (pairs == 0)
+        return out;
+    const QString text = m_state->viewOptions().clockPairs.trimmed();
+    if (!text.isEmpty() && parsePairs(text, pairs, &out).isEmpty() && !out.empty())
+        return out;
+    const int n = std::min(pairs, 8);
+    for (int k = 0; k < n; ++k)
+        out.push_back(n == 1 ? 0 : int(std::lround(double(k) * (pairs - 1) / (n - 1))));
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QWidget* ClockView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* play = new QToolButton(m_controls);
+    play->setObjectName(QStringLiteral("clockPlay"));
+    play->setCheckable(true);
+    play->setToolTip(tr("Play / pause the position (Space)"));
+    auto* speed = new QDoubleSpinBox(m_controls);
+    speed->setObjectName(QStringLiteral("clockSpeed"));
+    speed->setRange(0.1, 100000.0);
+    speed->setDecimals(1);
+    speed->setSuffix(tr("/s"));
+    speed->setToolTip(tr("Animation speed in tokens per second"));
+    auto* style = new QComboBox(m_controls);
+    style->setObjectName(QStringLiteral("clockStyle"));
+    style->addItem(tr("clocks"));
+    style->addItem(tr("pendulums"));
+    auto* pairs = new QLineEdit(m_controls);
+    pairs->setObjectName(QStringLiteral("clockPairs"));
+    pairs->setPlaceholderText(tr("pairs: auto"));
+    pairs->setToolTip(tr("Which pairs to show, e.g. 0-3,8,63 (empty: eight from fastest to slowest)"));
+    pairs->setMaximumWidth(90);
+    lay->addWidget(play);
+    lay->addWidget(speed);
+    lay->addWidget(style);
+    lay->addWidget(pairs);
+    auto sync = [this, play, speed, style, pairs] {
+        const ViewOptions& o = m_state->viewOptions();
+        QSignalBlocker b1(play), b2(speed), b3(style);
+        play->setChecked(m_state->isPlaying());
+        play->setText(m_state->isPlaying() ? QStringLiteral("\u23f8") : QStringLiteral("\u25b6"));
+        speed->setValue(o.speed);
+        style->setCurrentIndex(o.pendulum ? 1 : 0);
+        if (!pairs->hasFocus())
+            pairs->setText(o.clockPairs);
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::playingChanged, m_controls, sync);
+    connect(play, &QToolButton::toggled, m_state, &WorkbenchState::setPlaying);
+    connect(speed, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        ViewOptions o = m_state->viewOptions();
+        o.speed = v;
+        m_state->setViewOptions(o);
+    });
+    connect(style, &QComboBox::currentIndexChanged, this, [this](int i) {
+        ViewOptions o = m_state->viewOptions();
+        o.pendulum = i == 1;
+        m_state->setViewOptions(o);
+    });
+    connect(pairs, &QLineEdit::editingFinished, this, [this, pairs] {
+        std::vector<int> parsed;
+        const int n = m_result ? int(m_result->frequencies.size()) : 0;
+        const QString err = parsePairs(pairs->text(), n, &parsed);
+        if (!err.isEmpty()) {
+            pairs->setStyleSheet(QStringLiteral("border: 2px solid #d0302f;"));
+            pairs->setToolTip(err);
+            emit m_state->refused(err);
+            return;
+        }
+        pairs->setStyleSheet({});
+        ViewOptions o = m_state->viewOptions();
+        o.clockPairs = pairs->text().trimmed();
+        m_state->setViewOptions(o);
+    });
+    return m_controls;
+}
+
+void ClockView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_result)
+        return;
+    const double s = sizeScale(target);
+    const double t = m_state->animationTime();
+    const std::vector<int> pairs = shownPairs();
+    const auto& freq = m_result->frequencies;
+    const bool pendulum = m_state->viewOptions().pendulum;
+
+    const double pad = 8 * s;
+    const QFont titleFont = th.font(12 * s, true);
+    const double titleH = drawText(p, QPointF(target.left() + pad, target.top() + pad * 0.5),
+                                   tr("position p = %1").arg(QString::number(t, 'f', t == std::floor(t) ? 0 : 2)),
+                                   titleFont, th.foreground);
+    p.setFont(th.font(10 * s));
+    p.setPen(th.muted);
+    p.drawText(QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, titleH),
+               Qt::AlignRight | Qt::AlignVCenter,
+               pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"));
+    if (pairs.empty())
+        return;
+
+    const QRectF area(target.left() + pad, target.top() + pad + titleH, target.width() - 2 * pad,
+                      target.height() - 2 * pad - titleH);
+    const QFont labelFont = th.font(10.5 * s, true);
+    const QFont periodFont = th.font(10 * s);
+    const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
+    const int n = int(pairs.size());
+    int bestCols = 1;
+    double bestR = 0;
+    for (int cols = 1; cols <= n; ++cols) {
+        const int rows = (n + cols - 1) / cols;
+        const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
+        if (r > bestR) {
+            bestR = r;
+            bestCols = cols;
+        }
+    }
+    const int cols = bestCols;
+    const int rows = (n + cols - 1) / cols;
+    const double cw = area.width() / cols, ch = area.height() / rows;
+    const double R = std::max(4.0, bestR);
+    const int fastest = pairs.front(), slowest = pairs.back();
+
+    for (int k = 0; k < n; ++k) {
+        const int i = pairs[std::size_t(k)];
+        const double w = freq[std::size_t(i)];
+        const double angle = std::fmod(t * w, 2 * M_PI);
+        const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+        const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s);
+        const QColor hand = th.accent;
+        if (!pendulum) {
+            p.setPen(QPen(th.grid, 1.5 * s));
+            p.setBrush(th.panel);
+            p.drawEllipse(c, R, R);
+            p.setPen(QPen(th.muted, 1.2 * s));
+            for (int h = 0; h < 12; ++h) {
+                const double a = h * M_PI / 6;
+                const double r0 = h % 3 == 0 ? R * 0.82 : R * 0.9;
+                p.drawLine(QPointF(c.x() + r0 * std::sin(a), c.y() - r0 * std::cos(a)),
+                           QPointF(c.x() + R * 0.97 * std::sin(a), c.y() - R * 0.97 * std::cos(a)));
+            }
+            // The swept angle as a faint sector, so slow hands still show how far they have turned.
+            QColor sweep = hand;
+            sweep.setAlphaF(0.16);
+            p.setPen(Qt::NoPen);
+            p.setBrush(sweep);
+            p.drawPie(QRectF(c.x() - R * 0.78, c.y() - R * 0.78, 1.56 * R, 1.56 * R), 90 * 16,
+                      -int(std::lround(angle / M_PI * 180 * 16)));
+            const QPointF tip(c.x() + R * 0.8 * std::sin(angle), c.y() - R * 0.8 * std::cos(angle));
+            p.setPen(QPen(hand, std::max(2.0, 3.2 * s * std::min(1.0, R / 60)), Qt::SolidLine, Qt::RoundCap));
+            p.drawLine(c, tip);
+            p.setPen(Qt::NoPen);
+            p.setBrush(th.foreground);
+            p.drawEllipse(c, 3 * s, 3 * s);
+        } else {
+            const double L = R * 1.7;
+            const QPointF pivot(c.x(), c.y() - R * 0.85);
+            const double maxSwing = M_PI / 3;
+            const double phi = maxSwing * std::sin(angle);
+            p.setPen(QPen(th.grid, 1.2 * s, Qt::DashLine));
+            p.setBrush(Qt::NoBrush);
+            p.drawArc(QRectF(pivot.x() - L, pivot.y() - L, 2 * L, 2 * L), int((270 - 60) * 16), int(120 * 16));
+            p.setPen(QPen(th.grid, 1.2 * s));
+            p.drawLine(pivot, QPointF(pivot.x(), pivot.y() + L));
+            const QPointF bob(pivot.x() + L * std::sin(phi), pivot.y() + L * std::cos(phi));
+            p.setPen(QPen(th.foreground, 2 * s));
+            p.drawLine(pivot, bob);
+            p.setPen(Qt::NoPen);
+            p.setBrush(hand);
+            p.drawEllipse(bob, std::max(4.0, R * 0.14), std::max(4.0, R * 0.14));
+            p.setBrush(th.foreground);
+            p.drawEllipse(pivot, 3 * s, 3 * s);
+        }
+        // Labels: pair and period, the longest wording that fits the cell; the extremes get their clock names.
+        auto fit = [&](const QFont& f, std::initializer_list<QString> options) {
+            const QFontMetricsF m(f);
+            for (const QString& o : options)
+                if (m.horizontalAdvance(o) <= cell.width() - 4)
+                    return o;
+            return *(options.end() - 1);
+        };
+        double y = c.y() + R + 6 * s;
+        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
+        const QString name = role.isEmpty() ? tr("pair %1").arg(i)
+                                            : fit(labelFont, {tr("pair %1 \u00b7 %2").arg(i).arg(role), tr("pair %1").arg(i)});
+        p.setFont(labelFont);
+        p.setPen(th.foreground);
+        const QFontMetricsF lf(labelFont);
+        p.drawText(QRectF(cell.left(), y, cell.width(), lf.height()), Qt::AlignHCenter | Qt::AlignTop, name);
+        y += lf.height();
+        p.setFont(periodFont);
+        p.setPen(th.muted);
+        const QString w4 = w > 0 ? formatNumber(2 * M_PI / w, 4) : QString();
+        const QString period = w > 0 ? fit(periodFont, {tr("period %1 tokens").arg(w4), tr("%1 tokens").arg(w4), w4})
+                                     : tr("never turns");
+        p.drawText(QRectF(cell.left(), y, cell.width(), QFontMetricsF(periodFont).height()),
+                   Qt::AlignHCenter | Qt::AlignTop, period);
+    }
+}
+
+} // namespace poslab::ui

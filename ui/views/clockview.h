@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file clockview.h
+/// View 2: clock hands (or pendulums), one per dimension pair, turning with the position: pair i's hand
+/// stands at angle p * omega_i (clockwise from twelve o'clock), so sin and cos of the encoding are the
+/// hand's x and y. Each hand is labelled with its period 2*pi/omega_i in tokens, from the fastest
+/// ("second hand") to the slowest ("hour hand").
+
+#include "ui/views/view.h"
+
+#include <vector>
+
+class QComboBox;
+class QLineEdit;
+class QToolButton;
+class QDoubleSpinBox;
+
+namespace poslab::ui {
+
+class ClockView : public View {
+    Q_OBJECT
+public:
+    ClockView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    QString title() const override { return tr("Clock hands"); }
+    QString exportName() const override { return QStringLiteral("clock"); }
+    bool supports(const core::SchemeDescriptor& scheme) const override;
+    QWidget* controls() override;
+
+    /// The pairs drawn: parsed from the options ("0-3,8"), or up to 8 spread from fastest to slowest.
+    std::vector<int> shownPairs() const;
+    /// Parses a pair list such as "0-3,8,63" for @p pairs pairs; returns an error message or empty.
+    static QString parsePairs(const QString& text, int pairs, std::vector<int>* out);
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    QString notApplicableReason() const override;
+
+private:
+    QWidget* m_controls = nullptr;
+};
+
+} // namespace poslab::ui

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/decayview.h"
+
+#include "core/attention.h"
+#include "core/encodingregistry.h"
+#include "core/rotary.h"
+#include "core/trigtable.h"
+#include "ui/render/plotutils.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QGraphicsLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QPainter>
+#include <QPaintEvent>
+#include <QToolButton>
+#include <QValueAxis>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+#include <complex>
+
+namespace poslab::ui {
+namespace {
+
+/// Sampled distances 0..maxK, at most about 400 of them (close to the chart's plot width at
+/// the default size; Qt Charts costs about a microsecond per point per frame, and strokes the path again
+/// whenever the axis range changes).
+std::vector<core::Position> distances(core::Position maxK)
+{
+    std::vector<core::Position> ks;
+    const core::Position stride = std::max<core::Position>(1, (maxK + 1 + 399) / 400);
+    for (core::Position k = 0; k <= maxK; k += stride)
+        ks.push_back(k);
+    if (ks.back() != maxK)
+        ks.push_back(maxK);
+    return ks;
+}
+
+} // namespace
+
+DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    auto* lay = new QVBoxLayout(this);
+    lay->setContentsMargins(0, 0, 0, 0);
+    lay->setSpacing(0);
+    m_chart = new QChart;
+    m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->layout()->setContentsMargins(2, 2, 2, 2);
+    m_chart->setMargins(QMargins(6, 4, 10, 4));
+    m_x = new QValueAxis(m_chart);
+    m_y = new QValueAxis(m_chart);
+    m_x->setTitleText(tr("distance k (tokens)"));
+    m_chart->addAxis(m_x, Qt::AlignBottom);
+    m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_chartView = new QChartView(m_chart, this);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    lay->addWidget(m_chartView, 1);
+    m_readout = new QLabel(this);
+    m_readout->setObjectName(QStringLiteral("decayReadout"));
+    m_readout->setContentsMargins(8, 2, 8, 2);
+    m_readout->setText(tr("Hover a curve to read its value."));
+    lay->addWidget(m_readout);
+    connect(state, &WorkbenchState::cursorChanged, this, [this] {
+        if (m_state->scheme().encoding && !m_state->scheme().frequencies && isApplicable()) {
+            recompute(); // the learned table's dot product depends on p
+            refresh();
+        }
+    });
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
+        applyTheme();
+        if (m_state->scheme().application == core::Application::ScoreBias)
+            recompute(); // one curve per head
+    });
+    applyTheme();
+    resultChanged();
+}
+
+bool DecayView::supports(const core::SchemeDescriptor& scheme) const
+{
+    return scheme.rotary != nullptr || (scheme.encoding != nullptr && scheme.relation != core::Relation::None)
+        || scheme.application == core::Application::ScoreBias;
+}
+
+QString DecayView::notApplicableReason() const
+{
+    if (m_state->scheme().relation == core::Relation::None)
+        return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same.");
+    return tr("%1 has no dot-product or decay curve.").arg(QString::fromStdString(m_state->scheme().name));
+}
+
+QWidget* DecayView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* pinButton = new QToolButton(m_controls);
+    pinButton->setObjectName(QStringLiteral("decayPin"));
+    pinButton->setText(tr("Pin"));
+    pinButton->setToolTip(tr("Keep this curve on the axes to compare it with other schemes or settings"));
+    auto* clear = new QToolButton(m_controls);
+    clear->setText(tr("Clear pins"));
+    lay->addWidget(pinButton);
+    lay->addWidget(clear);
+    connect(pinButton, &QToolButton::clicked, this, &DecayView::pin);
+    connect(clear, &QToolButton::clicked, this, &DecayView::clearPins);
+    return m_controls;
+}
+
+void DecayView::resultChanged()
+{
+    recompute();
+}
+
+void DecayView::recompute()
+{
+    m_curves.clear();
+    if (!m_result || !m_result->error.isEmpty() || !isApplicable()) {
+        rebuildSeries();
+        return;
+    }
+    const Setup& su = m_result->setup;
+    const core::SchemeDescriptor* s = core::findScheme(su.scheme);
+    if (!s)
+        return;
+    const QString who = QString::fromStdString(su.scheme);
+    if (!s->rotary && !s->encoding) {
+        // Score-bias schemes (ALiBi, T5, Kerple, FIRE, Sandwich): the engine's bias of each head.
+        try {
+            core::DecayRequest req;
+            req.scheme = su.scheme;
+            req.params = su.params;
+            req.headDim = su.dim;
+            req.heads = std::max(1, m_state->viewOptions().heads);
+            req.distances = distances(std::max(1, std::min(su.positionCount - 1, 4096)));
+            const auto series = core::decayCurves(req);
+            int shown = 0;
+            for (const auto& c : series) {
+                if (shown++ >= 8)
+                    break;
+                Curve curve{QString::fromStdString(c.label), {}};
+                for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
+                    curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
+                m_curves.push_back(std::move(curve));
+            }
+            m_yTitle = tr("bias added to the logit (nats)");
+        } catch (const std::exception& e) {
+            m_curves.clear();
+        }
+    } else if (s->rotary && m_result->rotary) {
+        core::RotarySpec qs = m_result->spec, ks = m_result->spec;
+        if (su.params.has("side")) {
+            core::TableContext ctx;
+            ctx.dim = su.dim;
+            ctx.positions = core::PositionList::range(0, std::max(1, su.positionCount));
+            ctx.seqLen = su.positionCount;
+            core::ParamSet qp = su.params, kp = su.params;
+            qp.set("side", core::ParamValue::word("query"));
+            kp.set("side", core::ParamValue::word("key"));
+            qs = s->rotary(qp, ctx);
+            ks = s->rotary(kp, ctx);
+        }
+        const auto ds = distances(std::max(1, su.positionCount - 1));
+        // q = k = (1, ..., 1); the key stays at 0 and the query moves to k (only k matters). Pair i then
+        // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
+        // dimensions beyond r pass through and add d - r. The same cos and sin feed RoFormer's bound.
+        Curve score{tr("%1: score q\u00b7k, q = k = 1").arg(who), {}};
+        Curve bound{tr("RoFormer bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c|"), {}};
+        double s0 = 0, b0 = 0;
+        const int half = qs.rotaryDim / 2;
+        const double af2 = qs.attentionFactor * ks.attentionFactor;
+        const bool xpos = !qs.xposZeta.empty();
+        std::vector<double> keyScale(std::size_t(half), 1.0);
+        if (xpos)
+            for (int j = 0; j < half; ++j)
+                keyScale[std::size_t(j)] = core::xposScale(ks, j, 0);
+        for (std::size_t idx = 0; idx < ds.size(); ++idx) {
+            const core::Position k = ds[idx];
+            double dot = double(su.dim - qs.rotaryDim);
+            std::complex<double> S = 0;
+            double sumAbs = 0;
+            for (int j = 0; j < half; ++j) {
+                const double a = core::wrapAngle(k, qs.invFreq[std::size_t(j)]);
+                const double c = std::cos(a), sn = std::sin(a);
+                dot += af2 * 2.0 * c * (xpos ? core::xposScale(qs, j, k) * keyScale[std::size_t(j)] : 1.0);
+                S += std::complex<double>(c, sn);
+                sumAbs += std::sqrt(std::norm(S)); // std::abs calls hypot: several times slower
+            }
+            const double b = half > 0 ? sumAbs / half : 0.0;
+            if (idx == 0) {
+                s0 = dot != 0 ? dot : 1.0;
+                b0 = b != 0 ? b : 1.0;
+            }
+            score.points.append(QPointF(double(k), dot / s0));
+            bound.points.append(QPointF(double(k), b / b0));
+        }
+        m_curves.push_back(std::move(score));
+        m_curves.push_back(std::move(bound));
+        m_yTitle = tr("relative to distance 0");
+    } else if (s->frequencies && !m_result->frequencies.empty()) {
+        // PE(p).PE(p+k) = sum_i [sin(p w) sin((p+k) w) + cos(p w) cos((p+k) w)] = sum_i cos(k w_i), any p.
+        const auto ds = distances(std::max(1, su.positionCount - 1));
+        Curve dot{tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who), {}};
+        for (core::Position k : ds) {
+            double sum = 0;
+            for (double w : m_result->frequencies)
+                sum += std::cos(core::wrapAngle(k, w));
+            dot.points.append(QPointF(double(k), sum));
+        }
+        m_curves.push_back(std::move(dot));
+        m_yTitle = tr("dot product");
+    } else if (m_result->table.rows() > 0) {
+        const core::MatrixF& t = m_result->table;
+        const Eigen::Index p = std::min<Eigen::Index>(m_state->cursor(), t.rows() - 1);
+        const auto ds = distances(std::max<core::Position>(1, t.rows() - 1 - p));
+        Curve dot{tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(p), {}};
+        for (core::Position k : ds)
+            if (p + k < t.rows())
+                dot.points.append(QPointF(double(k), double(t.row(p).cast<double>().dot(t.row(p + k).cast<double>()))));
+        m_curves.push_back(std::move(dot));
+        m_yTitle = tr("dot product");
+    }
+    rebuildSeries();
+}
+
+void DecayView::pin()
+{
+    if (m_curves.empty())
+        return;
+    Curve c = m_curves.front();
+    c.name = tr("pinned: %1").arg(c.name);
+    m_pins.push_back(std::move(c));
+    if (m_pins.size() > 4)
+        m_pins.erase(m_pins.begin());
+    rebuildSeries();
+    refresh();
+}
+
+void DecayView::clearPins()
+{
+    m_pins.clear();
+    rebuildSeries();
+    refresh();
+}
+
+void DecayView::rebuildSeries()
+{
+    const std::size_t want = m_curves.size() + m_pins.size();
+    // Reuse series so a slider drag only replaces points (Qt Charts is slow to add and remove series).
+    while (m_series.size() > want) {
+        m_chart->removeSeries(m_series.back());
+        delete m_series.back();
+        m_series.pop_back();
+    }
+    while (m_series.size() < want) {
+        auto* s = new QLineSeries;
+        m_chart->addSeries(s);
+        s->attachAxis(m_x);
+        s->attachAxis(m_y);
+        connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& pt, bool on) {
+            if (!on)
+                return;
+            // Snap to the nearest sampled point of the hovered series.
+            const auto pts = s->points();
+            auto it = std::min_element(pts.begin(), pts.end(), [&](const QPointF& a, const QPointF& b) {
+                return std::abs(a.x() - pt.x()) < std::abs(b.x() - pt.x());
+            });
+            if (it != pts.end())
+                m_readout->setText(tr("%1:  k = %2,  value %3").arg(s->name()).arg(it->x()).arg(QString::number(it->y(), 'g', 6)));
+        });
+        m_series.push_back(s);
+    }
+    const Theme th = theme();
+    // Okabe-Ito colours after the theme's three: distinguishable with colour-vision deficiency.
+    const QColor colors[] = {th.accent, th.accent3, th.accent2, QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00),
+                             QColor(0x56, 0xb4, 0xe9), QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99),
+                             QColor(0x00, 0x00, 0x00), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
+                             QColor(0x88, 0x88, 0x88)};
+    double lo = 0, hi = 1, maxX = 1;
+    bool first = true;
+    auto extend = [&](const Curve& c) {
+        for (const QPointF& p : c.points) {
+            if (first) {
+                lo = hi = p.y();
+                first = false;
+            }
+            lo = std::min(lo, p.y());
+            hi = std::max(hi, p.y());
+            maxX = std::max(maxX, p.x());
+        }
+    };
+    for (const auto& c : m_curves)
+        extend(c);
+    for (const auto& c : m_pins)
+        extend(c);
+    // Axes first, and only when they change: each range change re-strokes every series.
+    const auto yt = niceTicks(lo, hi, 5);
+    const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
+    const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
+    if (m_y->min() != ylo || m_y->max() != yhi) {
+        m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
+        m_y->setTickType(QValueAxis::TicksDynamic);
+        m_y->setTickAnchor(0);
+        m_y->setTickInterval(ystep);
+    }
+    if (m_x->max() != maxX || m_x->min() != 0) {
+        m_x->setRange(0, maxX);
+        const auto xt = niceTicks(0, maxX, 6);
+        if (xt.size() >= 2) {
+            m_x->setTickType(QValueAxis::TicksDynamic);
+            m_x->setTickAnchor(0);
+            m_x->setTickInterval(xt[1] - xt[0]);
+        }
+        m_x->setLabelFormat(QStringLiteral("%.0f"));
+    }
+    std::size_t idx = 0;
+    auto fill = [&](const Curve& c, bool pinned) {
+        QLineSeries* s = m_series[idx];
+        if (s->name() != c.name)
+            s->setName(c.name);
+        QPen pen(colors[idx % 12], pinned ? 2.0 : 2.6);
+        if (pinned)
+            pen.setStyle(Qt::DashLine);
+        if (s->pen() != pen)
+            s->setPen(pen);
+        s->replace(c.points);
+        ++idx;
+    };
+    for (const auto& c : m_curves)
+        fill(c, false);
+    for (const auto& c : m_pins)
+        fill(c, true);
+    m_y->setTitleText(m_yTitle);
+    m_chart->setTitle(m_curves.empty() ? QString()
+                                       : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
+                                             .arg(m_state->dim()));
+}
+
+void DecayView::applyTheme()
+{
+    const Theme th = theme();
+    const double s = th.fontScale;
+    m_chart->setTheme(th.kind == ThemeKind::Dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    m_chart->setBackgroundBrush(th.background);
+    m_chart->setPlotAreaBackgroundBrush(th.panel);
+    m_chart->setPlotAreaBackgroundVisible(true);
+    m_chart->setTitleBrush(th.foreground);
+    m_chart->setTitleFont(th.font(11, true));
+    m_chart->legend()->setLabelColor(th.foreground);
+    m_chart->legend()->setFont(th.font(10));
+    for (QValueAxis* a : {m_x, m_y}) {
+        a->setLabelsColor(th.foreground);
+        a->setLabelsFont(th.font(10));
+        a->setTitleBrush(th.muted);
+        a->setTitleFont(th.font(10));
+        a->setGridLineColor(th.grid);
+        a->setLinePenColor(th.muted);
+    }
+    (void)s;
+    rebuildSeries(); // the theme resets series pens
+}
+
+void DecayView::paintEvent(QPaintEvent* e)
+{
+    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    m_chartView->setVisible(ok);
+    m_readout->setVisible(ok);
+    if (!ok) {
+        View::paintEvent(e);
+        return;
+    }
+    QPainter p(this);
+    p.fillRect(rect(), theme().background);
+}
+
+void DecayView::render(QPainter& painter, const QRectF& target)
+{
+    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    if (ok) {
+        m_chartView->setVisible(true);
+        m_readout->setVisible(true);
+    }
+    View::render(painter, target);
+}
+
+void DecayView::renderContent(QPainter& p, const QRectF& target)
+{
+    // Lay the chart out at the target size, draw its scene, and put it back: fonts and ticks then suit the
+    // target (a 3000 px export gets a proper layout, not a blown-up 500 px one).
+    const QRectF old = m_chart->geometry();
+    m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+    m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
+    m_chart->setGeometry(old);
+}
+
+} // namespace poslab::ui

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file decayview.h
+/// View 3: dot-product and decay curves against the distance k (Qt Charts). Sinusoidal:
+/// PE(p).PE(p+k) = sum_i cos(k w_i); learned: E(p).E(p+k) from the table at the cursor p; rotary schemes:
+/// the score of q = k = (1, ..., 1) against the distance, relative to distance 0, with RoFormer's relative
+/// upper bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} e^(i k theta_l) (Su et al. 2021, section 3.4.3), also
+/// relative to distance 0. "Pin" keeps the current curve so that several schemes or settings share the axes.
+
+#include "ui/views/view.h"
+
+#include <QList>
+#include <QPointF>
+
+#include <vector>
+
+class QLabel;
+class QLineSeries;
+class QChart;
+class QChartView;
+class QValueAxis;
+
+namespace poslab::ui {
+
+class DecayView : public View {
+    Q_OBJECT
+public:
+    DecayView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    QString title() const override { return tr("Dot product and decay"); }
+    QString exportName() const override { return QStringLiteral("decay"); }
+    bool supports(const core::SchemeDescriptor& scheme) const override;
+    QWidget* controls() override;
+    void render(QPainter& painter, const QRectF& target) override;
+
+    /// One curve: a legend name and its points (distance, value).
+    struct Curve {
+        QString name;
+        QList<QPointF> points;
+    };
+    /// The curves for the current state (main curve first, then the bound for rotary schemes).
+    const std::vector<Curve>& curves() const { return m_curves; }
+    /// Keeps the current main curve on the axes.
+    void pin();
+    void clearPins();
+    int pinCount() const { return int(m_pins.size()); }
+    QChart* chart() const { return m_chart; }
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    QString notApplicableReason() const override;
+    void resultChanged() override;
+    void paintEvent(QPaintEvent* e) override;
+
+private:
+    void recompute();
+    void rebuildSeries();
+    void applyTheme();
+
+    std::vector<Curve> m_curves;
+    std::vector<Curve> m_pins;
+    QChart* m_chart = nullptr;
+    QChartView* m_chartView = nullptr;
+    QValueAxis* m_x = nullptr;
+    QValueAxis* m_y = nullptr;
+    std::vector<QLineSeries*> m_series;
+    QLabel* m_readout = nullptr;
+    QWidget* m_controls = nullptr;
+    QString m_yTitle;
+};
+
+} // namespace poslab::ui

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/rotationview.h"
+
+#include "core/encodingregistry.h"
+#include "core/rotary.h"
+#include "core/trigtable.h"
+#include "ui/render/plotutils.h"
+#include "ui/views/clockview.h"
+
+#include <QComboBox>
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPainter>
+#include <QPainterPath>
+#include <QSpinBox>
+
+#include <algorithm>
+#include <cmath>
+#include <random>
+
+namespace poslab::ui {
+
+RotationView::RotationView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    connect(state, &WorkbenchState::cursorChanged, this, &View::refresh);
+    resultChanged();
+}
+
+bool RotationView::supports(const core::SchemeDescriptor& scheme) const
+{
+    return scheme.rotary != nullptr;
+}
+
+QString RotationView::notApplicableReason() const
+{
+    return tr("%1 does not rotate queries and keys; the rotation planes belong to RoPE and its relatives.")
+        .arg(QString::fromStdString(m_state->scheme().name));
+}
+
+void RotationView::resultChanged()
+{
+    m_valid = false;
+    if (!m_result || !m_result->rotary || !m_result->error.isEmpty())
+        return;
+    const int d = m_result->setup.dim;
+    // Seeded content, the same every time for a given d, so a lecture can refer to "this q".
+    std::mt19937_64 rng(20210420);
+    std::normal_distribution<double> normal(0.0, 1.0);
+    m_q.resize(std::size_t(d));
+    m_k.resize(std::size_t(d));
+    for (auto& x : m_q)
+        x = normal(rng);
+    for (auto& x : m_k)
+        x = normal(rng);
+    m_qSpec = m_kSpec = m_result->spec;
+    const core::SchemeDescriptor* s = core::findScheme(m_result->setup.scheme);
+    if (s && s->rotary && m_result->setup.params.has("side")) {
+        // xPos scales the query by zeta^(p/scale_base) and the key by its inverse: build both sides.
+        core::TableContext ctx;
+        ctx.dim = d;
+        ctx.positions = core::PositionList::range(0, std::max(1, m_result->setup.positionCount));
+        ctx.seqLen = m_result->setup.positionCount;
+        core::ParamSet qp = m_result->setup.params, kp = m_result->setup.params;
+        qp.set("side", core::ParamValue::word("query"));
+        kp.set("side", core::ParamValue::word("key"));
+        try {
+            m_qSpec = s->rotary(qp, ctx);
+            m_kSpec = s->rotary(kp, ctx);
+        } catch (const std::exception&) {
+            return;
+        }
+    }
+    m_valid = true;
+}
+
+std::vector<double> RotationView::rotated(const std::vector<double>& v, const core::RotarySpec& spec,
+                                          core::Position p) const
+{
+    std::vector<double> out = v;
+    core::rotateInPlace(spec, p, out);
+    return out;
+}
+
+std::pair<core::Position, core::Position> RotationView::positions(bool shifted) const
+{
+    const ViewOptions& o = m_state->viewOptions();
+    const core::Position m = m_state->cursor();
+    const core::Position n = std::max<core::Position>(0, m - o.keyDistance);
+    const core::Position r = shifted ? o.shift : 0;
+    return {m + r, n + r};
+}
+
+double RotationView::score(bool shifted) const
+{
+    if (!m_valid)
+        return 0.0;
+    const auto [m, n] = positions(shifted);
+    const auto q = rotated(m_q, m_qSpec, m);
+    const auto k = rotated(m_k, m_kSpec, n);
+    double sum = 0.0;
+    for (std::size_t i = 0; i < q.size(); ++i)
+        sum += q[i] * k[i];
+    return sum;
+}
+
+std::vector<int> RotationView::shownPairs() const
+{
+    const int pairs = m_valid ? m_qSpec.rotaryDim / 2 : 0;
+    std::vector<int> out;
+    if (pairs == 0)
+        return out;
+    const QString text = m_state->viewOptions().clockPairs.trimmed();
+    if (!text.isEmpty() && ClockView::parsePairs(text, pairs, &out).isEmpty() && !out.empty()) {
+        if (out.size() > 6)
+            out.resize(6);
+        return out;
+    }
+    const int n = std::min(pairs, 4);
+    for (int k = 0; k < n; ++k)
+        out.push_back(n == 1 ? 0 : int(std::lround(double(k) * (pairs - 1) / (n - 1))));
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+QWidget* RotationView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* dist = new QSpinBox(m_controls);
+    dist->setObjectName(QStringLiteral("rotationDistance"));
+    dist->setPrefix(QStringLiteral("m\u2212n "));
+    dist->setRange(0, 1 << 20);
+    dist->setToolTip(tr("Distance from the key back to the query; the query sits at the cursor m"));
+    auto* shift = new QSpinBox(m_controls);
+    shift->setObjectName(QStringLiteral("rotationShift"));
+    shift->setPrefix(QStringLiteral("r "));
+    shift->setRange(0, 1 << 20);
+    shift->setToolTip(tr("Move both positions by r: the score does not change"));
+    auto* layout = new QComboBox(m_controls);
+    layout->setObjectName(QStringLiteral("rotationLayout"));
+    layout->addItems({QStringLiteral("half_split"), QStringLiteral("interleaved")});
+    layout->setToolTip(tr("Which dimensions pair up (the scheme's layout parameter)"));
+    lay->addWidget(dist);
+    lay->addWidget(shift);
+    lay->addWidget(layout);
+    auto sync = [this, dist, shift, layout] {
+        QSignalBlocker b1(dist), b2(shift), b3(layout);
+        dist->setValue(m_state->viewOptions().keyDistance);
+        shift->setValue(m_state->viewOptions().shift);
+        const bool has = m_state->params().has("layout");
+        layout->setEnabled(has);
+        m_controls->setEnabled(isApplicable());
+        if (has)
+            layout->setCurrentText(QString::fromStdString(m_state->params().choice("layout")));
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::paramsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::schemeChanged, m_controls, sync);
+    connect(dist, &QSpinBox::valueChanged, this, [this](int v) {
+        ViewOptions o = m_state->viewOptions();
+        o.keyDistance = v;
+        m_state->setViewOptions(o);
+    });
+    connect(shift, &QSpinBox::valueChanged, this, [this](int v) {
+        ViewOptions o = m_state->viewOptions();
+        o.shift = v;
+        m_state->setViewOptions(o);
+    });
+    connect(layout, &QComboBox::activated, this, [this, layout] {
+        if (m_state->params().has("layout"))
+            m_state->setParam(QStringLiteral("layout"), core::ParamValue::word(layout->currentText().toStdString()));
+    });
+    return m_controls;
+}
+
+void RotationView::drawLayoutStrip(QPainter& p, const QRectF& r, double s) const
+{
+    const Theme th = theme();
+    const bool half = m_qSpec.layout == core::PairLayout::HalfSplit;
+    const int shown = std::min(16, std::max(2, m_qSpec.rotaryDim));
+    const QFont f = th.font(9.5 * s);
+    const QFontMetricsF fm(f);
+    p.setFont(f);
+    p.setPen(th.muted);
+    const QString caption = half ? tr("half_split: dim i pairs with i + r/2 (GPT-NeoX, Hugging Face)")
+                                 : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)");
+    p.drawText(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+               caption + tr("  \u00b7  first %1 of r = %2 dims").arg(shown).arg(m_qSpec.rotaryDim));
+    const double top = r.top() + fm.height() + 2 * s;
+    const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
+    const double w = r.width() / shown;
+    const std::vector<int> highlight = shownPairs();
+    for (int dim = 0; dim < shown; ++dim) {
+        // The pair of this dim in a vector of `shown` dims laid out the same way.
+        const int pair = half ? dim % (shown / 2) : dim / 2;
+        QColor c = QColor::fromHsvF(std::fmod(pair * 0.61803398875, 1.0), 0.45, th.kind == ThemeKind::Dark ? 0.75 : 0.95);
+        QRectF box(r.left() + dim * w + 1, top, w - 2, h);
+        p.setPen(QPen(th.grid, 1));
+        p.setBrush(c);
+        p.drawRect(box);
+        p.setPen(Qt::black);
+        p.drawText(box, Qt::AlignCenter, QString::number(dim));
+    }
+    (void)highlight;
+}
+
+void RotationView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_valid)
+        return;
+    const double s = sizeScale(target);
+    const double pad = 8 * s;
+    const auto [m, n] = positions(false);
+    const auto [ms, ns] = positions(true);
+    const int r = m_state->viewOptions().shift;
+    const double sc = score(false), scs = score(true);
+
+    // Header: positions and the two scores.
+    double y = target.top() + pad * 0.5;
+    y += drawText(p, QPointF(target.left() + pad, y),
+                  tr("query at m = %1, key at n = %2  (m \u2212 n = %3)").arg(m).arg(n).arg(m - n),
+                  th.font(12 * s, true), th.foreground);
+    const QFont scoreFont = th.font(11 * s);
+    const QString line1 = tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(QString::number(sc, 'f', 6));
+    QString line2 = tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2")
+                        .arg(r)
+                        .arg(QString::number(scs, 'f', 6));
+    const bool same = std::abs(sc - scs) <= 1e-9 * std::max(1.0, std::abs(sc));
+    line2 += same ? tr("   unchanged \u2713") : tr("   changed by %1").arg(formatNumber(scs - sc, 3));
+    y += drawText(p, QPointF(target.left() + pad, y), line1, scoreFont, th.foreground);
+    y += drawText(p, QPointF(target.left() + pad, y), line2, scoreFont, same ? th.accent3 : th.cursor);
+
+    const QFont small = th.font(9.5 * s);
+    const QFontMetricsF sfm(small);
+    const double stripH = sfm.height() * 2.6;
+    const QRectF strip(target.left() + pad, target.bottom() - pad * 0.5 - stripH, target.width() - 2 * pad, stripH);
+    drawLayoutStrip(p, strip, s);
+
+    // Planes.
+    const std::vector<int> pairs = shownPairs();
+    const int np = int(pairs.size());
+    const QRectF area(target.left() + pad, y + pad * 0.5, target.width() - 2 * pad, strip.top() - y - pad - sfm.height() - 2 * s);
+    const double labelH = sfm.height() * 2.2;
+    int cols = np, rows = 1;
+    double best = 0;
+    for (int c = 1; c <= np; ++c) {
+        const int rr = (np + c - 1) / c;
+        const double size = std::min(area.width() / c, area.height() / rr - labelH);
+        if (size > best) {
+            best = size;
+            cols = c;
+            rows = rr;
+        }
+    }
+    const double cw = area.width() / cols, ch = area.height() / rows;
+    const auto qm = rotated(m_q, m_qSpec, ms);
+    const auto kn = rotated(m_k, m_kSpec, ns);
+    for (int idx = 0; idx < np; ++idx) {
+        const int i = pairs[std::size_t(idx)];
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const QRectF cell(area.left() + (idx % cols) * cw, area.top() + (idx / cols) * ch, cw, ch);
+        const double R = std::max(6.0, std::min(cw, ch - labelH) * 0.42);
+        const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2);
+        const double q0x = m_q[std::size_t(a)], q0y = m_q[std::size_t(b)];
+        const double k0x = m_k[std::size_t(a)], k0y = m_k[std::size_t(b)];
+        const double q1x = qm[std::size_t(a)], q1y = qm[std::size_t(b)];
+        const double k1x = kn[std::size_t(a)], k1y = kn[std::size_t(b)];
+        const double norm = std::max({std::hypot(q0x, q0y), std::hypot(k0x, k0y), std::hypot(q1x, q1y),
+                                      std::hypot(k1x, k1y), 1e-12});
+        auto pt = [&](double x, double yv) { return QPointF(c.x() + x / norm * R, c.y() - yv / norm * R); };
+        p.setPen(QPen(th.grid, 1 * s));
+        p.setBrush(th.panel);
+        p.drawEllipse(c, R, R);
+        p.drawLine(QPointF(c.x() - R, c.y()), QPointF(c.x() + R, c.y()));
+        p.drawLine(QPointF(c.x(), c.y() - R), QPointF(c.x(), c.y() + R));
+        // Angle arcs: from the unrotated vector, sweeping m*theta_i (query) and n*theta_i (key).
+        const double theta = m_qSpec.invFreq[std::size_t(i)];
+        auto arc = [&](double x0, double y0, core::Position pos, double radius, const QColor& col) {
+            const double start = std::atan2(y0, x0);
+            const double sweep = core::wrapAngle(pos, theta);
+            QColor cc = col;
+            cc.setAlphaF(0.85);
+            p.setPen(QPen(cc, 1.6 * s));
+            p.setBrush(Qt::NoBrush);
+            p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius),
+                      int(std::lround(start / M_PI * 180 * 16)), int(std::lround(sweep / M_PI * 180 * 16)));
+        };
+        arc(q0x, q0y, ms, R * 0.35, th.accent);
+        arc(k0x, k0y, ns, R * 0.5, th.accent2);
+        auto arrow = [&](QPointF tip, const QColor& col, qreal width, Qt::PenStyle style) {
+            p.setPen(QPen(col, width, style, Qt::RoundCap));
+            p.drawLine(c, tip);
+            const QPointF d = tip - c;
+            const double len = std::hypot(d.x(), d.y());
+            if (len < 1e-6 || style != Qt::SolidLine)
+                return;
+            const QPointF u = d / len, nrm(-u.y(), u.x());
+            const double hs = 7 * s;
+            QPolygonF head({tip, tip - u * hs + nrm * hs * 0.5, tip - u * hs - nrm * hs * 0.5});
+            p.setBrush(col);
+            p.setPen(Qt::NoPen);
+            p.drawPolygon(head);
+        };
+        QColor faintQ = th.accent, faintK = th.accent2;
+        faintQ.setAlphaF(0.45);
+        faintK.setAlphaF(0.45);
+        arrow(pt(q0x, q0y), faintQ, 1.3 * s, Qt::DashLine);
+        arrow(pt(k0x, k0y), faintK, 1.3 * s, Qt::DashLine);
+        arrow(pt(q1x, q1y), th.accent, 2.6 * s, Qt::SolidLine);
+        arrow(pt(k1x, k1y), th.accent2, 2.6 * s, Qt::SolidLine);
+        // Labels: the longest wording that fits the cell.
+        auto fit = [&](const QFont& f, std::initializer_list<QString> options) {
+            const QFontMetricsF fm(f);
+            for (const QString& o : options)
+                if (fm.horizontalAdvance(o) <= cell.width() - 4)
+                    return o;
+            return *(options.end() - 1);
+        };
+        const QFont bold = th.font(10 * s, true);
+        p.setFont(bold);
+        p.setPen(th.foreground);
+        const QFontMetricsF lf(bold);
+        double ly = c.y() + R + 3 * s;
+        p.drawText(QRectF(cell.left(), ly, cell.width(), lf.height()), Qt::AlignHCenter,
+                   fit(bold, {tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i)}));
+        ly += lf.height();
+        p.setFont(small);
+        p.setPen(th.muted);
+        const QString th3 = formatNumber(theta, 3), part = formatNumber(q1x * k1x + q1y * k1y, 3);
+        p.drawText(QRectF(cell.left(), ly, cell.width(), sfm.height()), Qt::AlignHCenter,
+                   fit(small, {tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
+                               tr("\u03b8 %1").arg(th3)}));
+    }
+    // Legend, one line above the layout strip.
+    p.setFont(small);
+    double lx = target.left() + pad;
+    const double ly = strip.top() - sfm.height() - 2 * s;
+    for (const auto& [text, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
+                                    std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
+                                    std::pair{tr("\u2504 before rotation"), th.muted}}) {
+        p.setPen(col);
+        p.drawText(QPointF(lx, ly + sfm.ascent()), text);
+        lx += sfm.horizontalAdvance(text) + 14 * s;
+    }
+}
+
+} // namespace poslab::ui

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file rotationview.h
+/// View 4: RoPE rotation planes. Each selected pair is a small plane with the query (at position m, the
+/// cursor) and the key (at n = m - distance) rotated by m*theta_i and n*theta_i, with their angle arcs; the
+/// full score q'_m . k'_n is shown next to the score after shifting both positions by r, which is the same
+/// (the relative-position property of RoFormer eq. 16). A strip shows which dimensions pair up under the
+/// current layout (interleaved or half-split), which the header can switch.
+
+#include "ui/views/view.h"
+
+#include <vector>
+
+namespace poslab::ui {
+
+class RotationView : public View {
+    Q_OBJECT
+public:
+    RotationView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    QString title() const override { return tr("RoPE rotation planes"); }
+    QString exportName() const override { return QStringLiteral("rotation"); }
+    bool supports(const core::SchemeDescriptor& scheme) const override;
+    QWidget* controls() override;
+
+    /// Query and key positions drawn: m = cursor (+ shift), n = max(0, cursor - distance) (+ shift).
+    std::pair<core::Position, core::Position> positions(bool shifted) const;
+    /// The full score q'_m . k'_n (over every dimension, unscaled), with or without the shift r.
+    double score(bool shifted) const;
+    /// Pairs drawn as planes.
+    std::vector<int> shownPairs() const;
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    QString notApplicableReason() const override;
+    void resultChanged() override;
+
+private:
+    std::vector<double> rotated(const std::vector<double>& v, const core::RotarySpec& spec, core::Position p) const;
+    void drawLayoutStrip(QPainter& p, const QRectF& r, double s) const;
+
+    std::vector<double> m_q, m_k;      ///< content vectors (seeded), length d
+    core::RotarySpec m_qSpec, m_kSpec; ///< equal except for xPos (query and key scale oppositely)
+    bool m_valid = false;
+    QWidget* m_controls = nullptr;
+};
+
+} // namespace poslab::ui

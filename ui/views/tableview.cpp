@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/tableview.h"
+
+#include "core/rotary.h"
+#include "ui/render/plotutils.h"
+
+#include <QComboBox>
+#include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QToolButton>
+#include <QWheelEvent>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+TableView::TableView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    setMouseTracking(true);
+    connect(state, &WorkbenchState::cursorChanged, this, &View::refresh);
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
+        if (colorMapKind() != m_imageMap)
+            rebuildImage();
+    });
+    resultChanged();
+}
+
+bool TableView::supports(const core::SchemeDescriptor& scheme) const
+{
+    // NoPE's "encoding" is the zero table: nothing to see, and saying so teaches more than a flat plot.
+    return (scheme.encoding != nullptr && scheme.relation != core::Relation::None) || scheme.rotary != nullptr;
+}
+
+QString TableView::notApplicableReason() const
+{
+    const auto& s = m_state->scheme();
+    if (s.relation == core::Relation::None)
+        return tr("%1 adds nothing to the embedding: its table is all zeros. Order reaches the model only "
+                  "through the causal mask.").arg(QString::fromStdString(s.name));
+    if (s.application == core::Application::ScoreBias)
+        return tr("%1 adds a bias to the attention scores instead of a vector per position: see the attention "
+                  "and decay views.").arg(QString::fromStdString(s.name));
+    return tr("%1 has no table of position vectors.").arg(QString::fromStdString(s.name));
+}
+
+QWidget* TableView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    m_quantity = new QComboBox(m_controls);
+    m_quantity->setObjectName(QStringLiteral("tableQuantity"));
+    m_quantity->addItem(tr("cos"), int(TableQuantity::Cos));
+    m_quantity->addItem(tr("sin"), int(TableQuantity::Sin));
+    m_quantity->addItem(tr("angle"), int(TableQuantity::Angle));
+    m_quantity->setToolTip(tr("Rotary schemes: which per-pair table to show"));
+    m_map = new QComboBox(m_controls);
+    m_map->setObjectName(QStringLiteral("tableColormap"));
+    m_map->addItem(tr("auto colours"), int(ColorMapChoice::Auto));
+    m_map->addItem(QStringLiteral("viridis"), int(ColorMapChoice::Viridis));
+    m_map->addItem(QStringLiteral("cividis"), int(ColorMapChoice::Cividis));
+    m_map->addItem(tr("diverging"), int(ColorMapChoice::Diverging));
+    m_map->setToolTip(tr("Auto: diverging for signed values, viridis otherwise"));
+    auto* reset = new QToolButton(m_controls);
+    reset->setText(tr("Fit"));
+    reset->setToolTip(tr("Show the whole table (double-click does the same)"));
+    lay->addWidget(m_quantity);
+    lay->addWidget(m_map);
+    lay->addWidget(reset);
+    auto sync = [this] {
+        const ViewOptions& o = m_state->viewOptions();
+        QSignalBlocker b1(m_quantity), b2(m_map);
+        m_quantity->setCurrentIndex(m_quantity->findData(int(o.tableQuantity)));
+        m_map->setCurrentIndex(m_map->findData(int(o.colorMap)));
+        m_quantity->setVisible(m_state->isRotary());
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::schemeChanged, m_controls, sync);
+    connect(m_quantity, &QComboBox::currentIndexChanged, this, [this] {
+        ViewOptions o = m_state->viewOptions();
+        o.tableQuantity = TableQuantity(m_quantity->currentData().toInt());
+        m_state->setViewOptions(o);
+    });
+    connect(m_map, &QComboBox::currentIndexChanged, this, [this] {
+        ViewOptions o = m_state->viewOptions();
+        o.colorMap = ColorMapChoice(m_map->currentData().toInt());
+        m_state->setViewOptions(o);
+    });
+    connect(reset, &QToolButton::clicked, this, &TableView::resetZoom);
+    return m_controls;
+}
+
+ColorMapKind TableView::colorMapKind() const
+{
+    switch (m_state->viewOptions().colorMap) {
+    case ColorMapChoice::Viridis: return ColorMapKind::Viridis;
+    case ColorMapChoice::Cividis: return ColorMapKind::Cividis;
+    case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
+    case ColorMapChoice::Auto: break;
+    }
+    return m_result && m_result->signedValues ? ColorMapKind::Diverging : ColorMapKind::Viridis;
+}
+
+ValueRange TableView::valueRange() const
+{
+    if (!m_result)
+        return {};
+    if (colorMapKind() == ColorMapKind::Diverging) {
+        const double a = std::max({std::abs(m_result->lo), std::abs(m_result->hi), 1e-30});
+        return {-a, a};
+    }
+    if (m_result->hi > m_result->lo)
+        return {m_result->lo, m_result->hi};
+    return {m_result->lo - 1.0, m_result->hi + 1.0};
+}
+
+void TableView::rebuildImage()
+{
+    m_imageMap = colorMapKind();
+    if (!m_result || m_result->table.size() == 0) {
+        m_image = QImage();
+        return;
+    }
+    m_image = matrixToImage(m_result->table, ColorMap(m_imageMap), valueRange());
+    refresh();
+}
+
+void TableView::resultChanged()
+{
+    const QSize old = m_image.size();
+    rebuildImage();
+    const QRectF full(0, 0, m_image.width(), m_image.height());
+    if (m_image.size() != old || m_window.isEmpty() || !full.contains(m_window))
+        m_window = full;
+    m_hover.reset();
+}
+
+void TableView::setWindow(const QRectF& w)
+{
+    const QRectF full(0, 0, m_image.width(), m_image.height());
+    QRectF r = w;
+    r.setWidth(std::clamp(r.width(), std::min(2.0, full.width()), full.width()));
+    r.setHeight(std::clamp(r.height(), std::min(2.0, full.height()), full.height()));
+    r.moveLeft(std::clamp(r.left(), 0.0, full.width() - r.width()));
+    r.moveTop(std::clamp(r.top(), 0.0, full.height() - r.height()));
+    m_window = r;
+    refresh();
+}
+
+void TableView::resetZoom()
+{
+    setWindow(QRectF(0, 0, m_image.width(), m_image.height()));
+}
+
+TableView::Layout TableView::layoutFor(const QRectF& t) const
+{
+    Layout l;
+    l.scale = sizeScale(t);
+    const Theme th = theme();
+    const QFontMetricsF title(th.font(12 * l.scale, true));
+    const QFontMetricsF tick(th.font(10 * l.scale));
+    const double pad = 8 * l.scale;
+    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, title.height() * 1.2);
+    l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad,
+                      tick.height() * 1.3);
+    const double left = tick.horizontalAdvance(QStringLiteral("1000000")) + tick.height() * 1.6 + pad;
+    const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + tick.height() * 1.6 + pad;
+    const double top = l.title.bottom() + pad * 0.5;
+    const double bottom = l.footer.top() - tick.height() * 2.3;
+    l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
+    l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
+    return l;
+}
+
+std::optional<QPointF> TableView::toTable(const QPointF& pos) const
+{
+    const Layout l = layoutFor(QRectF(rect()));
+    if (!l.plot.contains(pos) || m_window.isEmpty())
+        return std::nullopt;
+    return QPointF(m_window.left() + (pos.x() - l.plot.left()) / l.plot.width() * m_window.width(),
+                   m_window.top() + (pos.y() - l.plot.top()) / l.plot.height() * m_window.height());
+}
+
+QString TableView::readout(int row, int col) const
+{
+    if (!m_result || row < 0 || col < 0 || row >= m_result->table.rows() || col >= m_result->table.cols())
+        return {};
+    const double v = m_result->table(row, col);
+    const int pair = col < int(m_result->columnPair.size()) ? m_result->columnPair[std::size_t(col)] : -1;
+    QString s = QStringLiteral("p = %1  \u00b7  ").arg(row);
+    if (m_result->rotary) {
+        const auto dims = core::pairDims(m_result->spec.layout, m_result->spec.rotaryDim, col);
+        s += tr("pair %1 (dims %2, %3)").arg(col).arg(dims.first).arg(dims.second);
+    } else {
+        s += tr("dim %1").arg(col);
+        if (pair >= 0)
+            s += tr(" (pair %1)").arg(pair);
+    }
+    s += QStringLiteral("  \u00b7  value %1").arg(QString::number(v, 'g', 7));
+    if (pair >= 0 && pair < int(m_result->frequencies.size()) && m_result->frequencies[std::size_t(pair)] > 0)
+        s += tr("  \u00b7  wavelength 2\u03c0/\u03c9 = %1 tokens")
+                 .arg(formatNumber(2 * M_PI / m_result->frequencies[std::size_t(pair)], 4));
+    return s;
+}
+
+void TableView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_result || m_image.isNull())
+        return;
+    const Layout l = layoutFor(target);
+    const double s = l.scale;
+    const auto& s_ = m_state->scheme();
+    const QString head = QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(s_.id), m_result->tableLabel);
+    const QString shape = tr("%1 positions \u00d7 %2 %3")
+                              .arg(m_result->table.rows())
+                              .arg(m_result->table.cols())
+                              .arg(m_result->rotary ? tr("pairs") : tr("dims"));
+    drawText(p, l.title.topLeft(), head, th.font(12 * s, true), th.foreground);
+    {
+        const QFont f = th.font(10 * s);
+        p.setFont(f);
+        p.setPen(th.muted);
+        p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, shape);
+    }
+
+    // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in.
+    const bool zoomedIn = l.plot.width() / m_window.width() >= 3 || l.plot.height() / m_window.height() >= 3;
+    p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
+    p.drawImage(l.plot, m_image, m_window);
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    p.setPen(QPen(th.muted, 1));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(l.plot);
+
+    // Axes: positions down the left, columns along the bottom.
+    const QFont tickFont = th.font(10 * s);
+    const QFontMetricsF fm(tickFont);
+    p.setFont(tickFont);
+    auto yOf = [&](double row) { return l.plot.top() + (row - m_window.top()) / m_window.height() * l.plot.height(); };
+    auto xOf = [&](double col) { return l.plot.left() + (col - m_window.left()) / m_window.width() * l.plot.width(); };
+    const int ny = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
+    for (double v : niceTicks(m_window.top(), m_window.bottom() - 1, ny)) {
+        if (v != std::floor(v))
+            continue;
+        const double y = yOf(v + 0.5);
+        p.setPen(th.foreground);
+        p.drawLine(QPointF(l.plot.left() - 4 * s, y), QPointF(l.plot.left(), y));
+        const QString t = QString::number(qint64(v));
+        p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(t), y + fm.ascent() / 2 - 1), t);
+    }
+    const int nx = std::max(2, int(l.plot.width() / (fm.horizontalAdvance(QStringLiteral("0000")) * 2)));
+    for (double v : niceTicks(m_window.left(), m_window.right() - 1, nx)) {
+        if (v != std::floor(v))
+            continue;
+        const double x = xOf(v + 0.5);
+        p.setPen(th.foreground);
+        p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + 4 * s));
+        const QString t = QString::number(qint64(v));
+        p.drawText(QPointF(x - fm.horizontalAdvance(t) / 2, l.plot.bottom() + 5 * s + fm.ascent()), t);
+    }
+    p.setPen(th.muted);
+    p.drawText(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
+               Qt::AlignHCenter, m_result->columnLabel);
+    p.save();
+    p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
+    p.rotate(-90);
+    p.drawText(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignCenter, tr("position p"));
+    p.restore();
+
+    // The cursor's row.
+    const int cursor = m_state->cursor();
+    if (cursor >= m_window.top() - 1 && cursor <= m_window.bottom()) {
+        const double y0 = std::max(l.plot.top(), yOf(cursor));
+        const double y1 = std::min(l.plot.bottom(), yOf(cursor + 1));
+        const double yc = (y0 + y1) / 2;
+        p.setRenderHint(QPainter::Antialiasing, false);
+        if (y1 - y0 >= 4) {
+            p.setPen(QPen(th.cursor, 2 * s));
+            p.drawRect(QRectF(l.plot.left(), y0, l.plot.width(), y1 - y0));
+        } else {
+            p.setPen(QPen(th.cursor, std::max(1.5, 1.5 * s)));
+            p.drawLine(QPointF(l.plot.left(), yc), QPointF(l.plot.right(), yc));
+        }
+        p.setRenderHint(QPainter::Antialiasing, true);
+        const QString tag = QStringLiteral("p=%1").arg(cursor);
+        const QFont tf = th.font(10 * s, true);
+        const QFontMetricsF tfm(tf);
+        QRectF box(l.plot.left() - tfm.horizontalAdvance(tag) - 12 * s, yc - tfm.height() / 2 - 1,
+                   tfm.horizontalAdvance(tag) + 8 * s, tfm.height() + 2);
+        p.setPen(Qt::NoPen);
+        p.setBrush(th.cursor);
+        p.drawRoundedRect(box, 3 * s, 3 * s);
+        p.setFont(tf);
+        p.setPen(Qt::white);
+        p.drawText(box, Qt::AlignCenter, tag);
+    }
+
+    // Colour bar with values.
+    drawColorBar(p, l.bar, ColorMap(m_imageMap), valueRange(), th, QString(), s);
+
+    // Footer: the hover read-out on screen, else the value range.
+    QString foot;
+    if (onScreen() && m_hover)
+        foot = readout(m_hover->y(), m_hover->x());
+    if (foot.isEmpty()) {
+        foot = tr("values %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4),
+                                                      colorMapName(m_imageMap));
+        if (onScreen())
+            foot += tr("  \u00b7  wheel zoom, drag pan, hover reads values");
+    }
+    p.setFont(tickFont);
+    p.setPen(onScreen() && m_hover ? th.foreground : th.muted);
+    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, foot);
+}
+
+void TableView::wheelEvent(QWheelEvent* e)
+{
+    const auto at = toTable(e->position());
+    if (!at)
+        return;
+    const double f = std::pow(0.85, e->angleDelta().y() / 120.0);
+    const bool xOnly = e->modifiers() & Qt::ControlModifier;
+    const bool yOnly = e->modifiers() & Qt::ShiftModifier;
+    QRectF w = m_window;
+    const double nw = xOnly || !yOnly ? w.width() * f : w.width();
+    const double nh = yOnly || !xOnly ? w.height() * f : w.height();
+    const double fx = (at->x() - w.left()) / w.width();
+    const double fy = (at->y() - w.top()) / w.height();
+    setWindow(QRectF(at->x() - fx * nw, at->y() - fy * nh, nw, nh));
+    e->accept();
+}
+
+void TableView::mousePressEvent(QMouseEvent* e)
+{
+    if (e->button() == Qt::LeftButton) {
+        m_dragFrom = e->position();
+        m_dragWindow = m_window;
+    }
+}
+
+void TableView::mouseMoveEvent(QMouseEvent* e)
+{
+    if (m_dragFrom) {
+        const Layout l = layoutFor(QRectF(rect()));
+        const QPointF d = e->position() - *m_dragFrom;
+        setWindow(m_dragWindow.translated(-d.x() / l.plot.width() * m_dragWindow.width(),
+                                          -d.y() / l.plot.height() * m_dragWindow.height()));
+        return;
+    }
+    const auto at = toTable(e->position());
+    std::optional<QPoint> h;
+    if (at)
+        h = QPoint(int(std::floor(at->x())), int(std::floor(at->y())));
+    if (h != m_hover) {
+        m_hover = h;
+        update();
+    }
+}
+
+void TableView::mouseReleaseEvent(QMouseEvent*)
+{
+    m_dragFrom.reset();
+}
+
+void TableView::mouseDoubleClickEvent(QMouseEvent*)
+{
+    resetZoom();
+}
+
+void TableView::leaveEvent(QEvent*)
+{
+    if (m_hover) {
+        m_hover.reset();
+        update();
+    }
+}
+
+} // namespace poslab::ui

@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file view.h
+/// The base of every workbench view. A view observes the one WorkbenchState and the Computation's results;
+/// it never calls another view. It draws itself onto any QPainter at any size through render(), which the
+/// widget's paintEvent, the export service and the tests all use.
+
+#include "ui/computation.h"
+#include "ui/render/theme.h"
+#include "ui/workbenchstate.h"
+
+#include <QImage>
+#include <QWidget>
+
+#include <memory>
+
+class QPainter;
+
+namespace poslab::ui {
+
+class View : public QWidget {
+    Q_OBJECT
+public:
+    View(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    /// Title shown in the view's frame ("Encoding table").
+    virtual QString title() const = 0;
+    /// Name used by export and the command line ("table", "clock", "decay", "rotation", "attention").
+    virtual QString exportName() const = 0;
+    /// True when the view has something to show for @p scheme.
+    virtual bool supports(const core::SchemeDescriptor& scheme) const = 0;
+    bool isApplicable() const { return supports(m_state->scheme()); }
+    /// Controls placed in the frame's header (may be null). Created once, owned by the view.
+    virtual QWidget* controls() { return nullptr; }
+
+    /// Draws the whole view into @p target (any painter: widget, QImage, SVG, PDF). Shows the
+    /// not-applicable state when the scheme does not apply.
+    virtual void render(QPainter& painter, const QRectF& target);
+    /// render() into a new image of @p size (device-independent pixels) at @p dpr.
+    QImage renderImage(QSize size, qreal dpr = 1.0);
+
+    /// How many times the view took in a change (tests and the benchmark read it).
+    int refreshCount() const { return m_refreshes; }
+    /// Schedules a repaint and emits refreshed().
+    void refresh();
+
+    QSize sizeHint() const override { return {520, 380}; }
+    QSize minimumSizeHint() const override { return {200, 150}; }
+
+signals:
+    /// The view took in new state or a new result and scheduled a repaint.
+    void refreshed();
+
+protected:
+    /// Draws the content when applicable.
+    virtual void renderContent(QPainter& painter, const QRectF& target) = 0;
+    /// One sentence saying why the current scheme has nothing to show here.
+    virtual QString notApplicableReason() const;
+    /// A new result arrived (m_result is set); recompute derived data here.
+    virtual void resultChanged() {}
+
+    void paintEvent(QPaintEvent* event) override;
+    Theme theme() const { return m_state->theme(); }
+    /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
+    bool onScreen() const { return m_onScreen; }
+
+    WorkbenchState* m_state;
+    Computation* m_computation;
+    std::shared_ptr<const EncodingResult> m_result;
+
+private:
+    int m_refreshes = 0;
+    bool m_onScreen = false;
+};
+
+} // namespace poslab::ui

@@ -1,0 +1,298 @@
+// SPDX-License-Identifier: MIT
+#include "ui/workbenchstate.h"
+
+#include "core/errors.h"
+
+#include <QJsonArray>
+#include <QUndoCommand>
+#include <QUndoStack>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+namespace {
+
+/// One undo step: the set-up before and after. Consecutive mergeable steps on the same key (a slider drag)
+/// merge, so one Ctrl+Z undoes the whole drag.
+class SetupCommand : public QUndoCommand {
+public:
+    SetupCommand(WorkbenchState* state, Setup before, Setup after, const QString& text, QString mergeKey)
+        : m_state(state), m_before(std::move(before)), m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
+    {
+        setText(text);
+    }
+    void undo() override { m_state->applySetup(m_before); }
+    void redo() override { m_state->applySetup(m_after); }
+    int id() const override { return m_mergeKey.isEmpty() ? -1 : 1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* o = static_cast<const SetupCommand*>(other);
+        if (o->m_mergeKey != m_mergeKey || o->m_before.scheme != m_after.scheme)
+            return false;
+        m_after = o->m_after;
+        setText(o->text());
+        return true;
+    }
+
+private:
+    WorkbenchState* m_state;
+    Setup m_before;
+    Setup m_after;
+    QString m_mergeKey;
+};
+
+} // namespace
+
+WorkbenchState::WorkbenchState(QObject* parent)
+    : QObject(parent)
+    , m_undo(new QUndoStack(this))
+{
+    m_scheme = core::findScheme("rope");
+    if (!m_scheme)
+        m_scheme = &core::schemes().front();
+    m_setup.scheme = m_scheme->id;
+    m_setup.params = core::defaultParams(*m_scheme);
+}
+
+WorkbenchState::~WorkbenchState() = default;
+
+core::TableContext WorkbenchState::context() const
+{
+    core::TableContext ctx;
+    ctx.dim = m_setup.dim;
+    ctx.positions = core::PositionList::range(0, std::max(1, m_setup.positionCount));
+    ctx.seqLen = m_setup.positionCount;
+    return ctx;
+}
+
+QString WorkbenchState::refuse(const QString& message)
+{
+    emit refused(message);
+    return message;
+}
+
+QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString& mergeKey)
+{
+    const core::SchemeDescriptor* s = core::findScheme(next.scheme);
+    if (!s)
+        return refuse(QStringLiteral("unknown scheme '%1'").arg(QString::fromStdString(next.scheme)));
+    try {
+        core::TableContext ctx;
+        ctx.dim = next.dim;
+        ctx.positions = core::PositionList::range(0, std::max(1, next.positionCount));
+        ctx.seqLen = next.positionCount;
+        core::validateParams(*s, next.params, ctx);
+    } catch (const std::exception& e) {
+        return refuse(QString::fromStdString(e.what()));
+    }
+    if (next == m_setup)
+        return {};
+    m_undo->push(new SetupCommand(this, m_setup, std::move(next), text, mergeKey));
+    return {};
+}
+
+QString WorkbenchState::setScheme(const QString& id)
+{
+    const core::SchemeDescriptor* s = core::findScheme(id.toStdString());
+    if (!s)
+        return refuse(QStringLiteral("unknown scheme '%1'").arg(id));
+    if (s == m_scheme)
+        return {};
+    Setup next = m_setup;
+    next.scheme = s->id;
+    auto it = m_remembered.find(s->id);
+    next.params = it != m_remembered.end() ? it->second : core::defaultParams(*s);
+    if (s->needsEvenDim && next.dim % 2 != 0)
+        next.dim += 1;
+    return pushSetup(std::move(next), tr("Scheme %1").arg(QString::fromStdString(s->name)), {});
+}
+
+QString WorkbenchState::setParam(const QString& key, const core::ParamValue& value, bool mergeable)
+{
+    const core::ParamSpec* spec = m_scheme->param(key.toStdString());
+    if (!spec)
+        return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
+    const std::string problem = core::checkValue(*spec, value);
+    if (!problem.empty())
+        return refuse(QString::fromStdString(problem));
+    Setup next = m_setup;
+    next.params.set(spec->key, value);
+    return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, QString::fromStdString(value.toString())),
+                     mergeable ? key : QString());
+}
+
+QString WorkbenchState::setParamText(const QString& key, const QString& text)
+{
+    const core::ParamSpec* spec = m_scheme->param(key.toStdString());
+    if (!spec)
+        return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
+    try {
+        return setParam(key, core::parseParamValue(*spec, text.trimmed().toStdString()));
+    } catch (const std::exception& e) {
+        return refuse(QString::fromStdString(e.what()));
+    }
+}
+
+QString WorkbenchState::resetParam(const QString& key)
+{
+    const core::ParamSpec* spec = m_scheme->param(key.toStdString());
+    if (!spec)
+        return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
+    return setParam(key, core::defaultValue(*spec));
+}
+
+QString WorkbenchState::setDim(int dim)
+{
+    if (dim < minDim || dim > maxDim)
+        return refuse(QStringLiteral("dimension %1 is out of range; allowed: %2 to %3").arg(dim).arg(minDim).arg(maxDim));
+    Setup next = m_setup;
+    next.dim = dim;
+    return pushSetup(std::move(next), QStringLiteral("dimension = %1").arg(dim), QStringLiteral("#dim"));
+}
+
+QString WorkbenchState::setPositionCount(int count)
+{
+    if (count < 1 || count > maxPositionCount)
+        return refuse(QStringLiteral("positions %1 is out of range; allowed: 1 to %2").arg(count).arg(maxPositionCount));
+    Setup next = m_setup;
+    next.positionCount = count;
+    return pushSetup(std::move(next), QStringLiteral("positions = %1").arg(count), QStringLiteral("#positions"));
+}
+
+void WorkbenchState::applySetup(const Setup& setup)
+{
+    const Setup old = m_setup;
+    if (setup.scheme != old.scheme)
+        m_remembered[old.scheme] = old.params;
+    m_setup = setup;
+    m_scheme = core::findScheme(m_setup.scheme);
+    if (setup.scheme != old.scheme)
+        emit schemeChanged();
+    if (setup.scheme != old.scheme || !(setup.params == old.params))
+        emit paramsChanged();
+    if (setup.dim != old.dim)
+        emit dimChanged(setup.dim);
+    if (setup.positionCount != old.positionCount) {
+        emit positionCountChanged(setup.positionCount);
+        if (m_cursor >= setup.positionCount)
+            setCursor(setup.positionCount - 1);
+    }
+    emit setupChanged();
+}
+
+void WorkbenchState::setCursor(int position)
+{
+    position = std::clamp(position, 0, std::max(0, m_setup.positionCount - 1));
+    const bool moved = position != m_cursor;
+    m_cursor = position;
+    if (std::floor(m_time) != position)
+        setAnimationTime(position);
+    if (moved)
+        emit cursorChanged(position);
+}
+
+void WorkbenchState::setAnimationTime(double t)
+{
+    const double end = std::max(0, m_setup.positionCount - 1);
+    if (t > end + 0.999999)
+        t = 0.0; // playing past the end wraps to the start
+    t = std::clamp(t, 0.0, end + 0.999999);
+    if (t == m_time)
+        return;
+    m_time = t;
+    emit animationTimeChanged(t);
+    const int c = int(std::floor(t));
+    if (c != m_cursor) {
+        m_cursor = c;
+        emit cursorChanged(c);
+    }
+}
+
+void WorkbenchState::setPlaying(bool playing)
+{
+    if (playing == m_playing)
+        return;
+    m_playing = playing;
+    emit playingChanged(playing);
+}
+
+void WorkbenchState::setViewOptions(const ViewOptions& options)
+{
+    if (options == m_options)
+        return;
+    m_options = options;
+    emit viewOptionsChanged();
+}
+
+QJsonObject WorkbenchState::toJson() const
+{
+    QJsonObject params;
+    for (const auto& [key, value] : m_setup.params.values())
+        params.insert(QString::fromStdString(key), QString::fromStdString(value.toString()));
+    const ViewOptions& o = m_options;
+    QJsonObject view{
+        {"table_quantity", int(o.tableQuantity)}, {"colormap", int(o.colorMap)}, {"pendulum", o.pendulum},
+        {"clock_pairs", o.clockPairs}, {"speed", o.speed}, {"key_distance", o.keyDistance}, {"shift", o.shift},
+        {"softmax", o.softmax}, {"causal", o.causal}, {"head", o.head}, {"heads", o.heads},
+        {"content", int(o.content)}, {"sentence", o.sentence}, {"attention_size", o.attentionSize},
+        {"theme", o.theme == ThemeKind::Dark ? "dark" : "light"}, {"font_scale", o.fontScale},
+    };
+    return QJsonObject{{"scheme", schemeId()}, {"params", params}, {"dim", m_setup.dim},
+                       {"positions", m_setup.positionCount}, {"cursor", m_cursor}, {"view", view}};
+}
+
+QString WorkbenchState::fromJson(const QJsonObject& json)
+{
+    Setup next;
+    next.scheme = json.value("scheme").toString().toStdString();
+    const core::SchemeDescriptor* s = core::findScheme(next.scheme);
+    if (!s)
+        return QStringLiteral("unknown scheme '%1'").arg(json.value("scheme").toString());
+    next.dim = json.value("dim").toInt(128);
+    next.positionCount = json.value("positions").toInt(1024);
+    std::vector<std::pair<std::string, std::string>> overrides;
+    const QJsonObject params = json.value("params").toObject();
+    for (auto it = params.begin(); it != params.end(); ++it)
+        overrides.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+    try {
+        core::TableContext ctx;
+        ctx.dim = next.dim;
+        ctx.positions = core::PositionList::range(0, std::max(1, next.positionCount));
+        ctx.seqLen = next.positionCount;
+        next.params = core::defaultParams(*s);
+        for (const auto& [key, text] : overrides) {
+            const core::ParamSpec* spec = s->param(key);
+            if (!spec)
+                throw core::InputError("unknown parameter '" + key + "' for scheme " + s->id);
+            next.params.set(key, core::parseParamValue(*spec, text));
+        }
+        core::validateParams(*s, next.params, ctx);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    applySetup(next);
+    const QJsonObject v = json.value("view").toObject();
+    ViewOptions o;
+    o.tableQuantity = TableQuantity(v.value("table_quantity").toInt(0));
+    o.colorMap = ColorMapChoice(v.value("colormap").toInt(0));
+    o.pendulum = v.value("pendulum").toBool(false);
+    o.clockPairs = v.value("clock_pairs").toString();
+    o.speed = v.value("speed").toDouble(2.0);
+    o.keyDistance = v.value("key_distance").toInt(3);
+    o.shift = v.value("shift").toInt(0);
+    o.softmax = v.value("softmax").toBool(true);
+    o.causal = v.value("causal").toBool(true);
+    o.head = v.value("head").toInt(0);
+    o.heads = v.value("heads").toInt(8);
+    o.content = AttentionContent(v.value("content").toInt(0));
+    o.sentence = v.value("sentence").toString(o.sentence);
+    o.attentionSize = v.value("attention_size").toInt(512);
+    o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
+    o.fontScale = v.value("font_scale").toDouble(1.0);
+    setViewOptions(o);
+    setCursor(json.value("cursor").toInt(0));
+    return {};
+}
+
+} // namespace poslab::ui
