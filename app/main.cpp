@@ -2,6 +2,7 @@
 // PosLab entry point: headless subcommands run without a window (bench creates an offscreen QApplication
 // for the workbench's frame figures); otherwise the window opens.
 #include "app/cli.h"
+#include "ui/gpu/tableengine.h"
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
 #include "ui/workbenchstate.h"
@@ -33,7 +34,13 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
     QApplication app(argc, argv);
     setUpApplication();
     poslab::app::CliHooks hooks;
-    hooks.extraBenchmarks = [] { return poslab::ui::runWorkbenchBenchmark(); };
+    hooks.extraBenchmarks = [] {
+        // The workbench's frame times, then both table paths and the score tiles on the GPU.
+        std::vector<poslab::core::BenchFigure> figures = poslab::ui::runWorkbenchBenchmark();
+        for (auto& f : poslab::gpu::gpuBenchmarks())
+            figures.push_back(std::move(f));
+        return figures;
+    };
     return poslab::app::runCli(args, std::cout, std::cerr, hooks);
 }
 

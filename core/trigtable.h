@@ -24,18 +24,45 @@ struct TrigLayout {
     double scale = 1.0; ///< multiplies every written value (e.g. the attention factor)
 };
 
+/// Default number of rows between exact re-anchors of the angle-addition recurrence.
+inline constexpr int trigAnchorInterval = 256;
+/// Output size (bytes) from which fillTrigTable writes with non-temporal stores by default.
+inline constexpr std::size_t trigStreamBytes = std::size_t(16) << 20;
+
+/// Tuning knobs of fillTrigTable; the defaults pick everything. Tests use them to force thread splits and
+/// short anchor intervals on small tables.
+struct TrigFillOptions {
+    int threads = 0;        ///< worker count; 0 = automatic (one thread for small tables, else all cores)
+    int anchorInterval = 0; ///< rows between exact re-anchors of the recurrence; 0 = default (trigAnchorInterval)
+    bool portableKernel = false; ///< use the baseline x86-64/portable kernel even where AVX2+FMA is available
+    /// How rows reach memory. Auto streams (builds each row in an L1 buffer, then writes it with
+    /// non-temporal stores, skipping the read-for-ownership) when the output is at least trigStreamBytes;
+    /// smaller tables are written directly so that they stay in cache for whoever reads them next.
+    enum class Stores { Auto, Cached, Streaming } stores = Stores::Auto;
+};
+
 /// Fills sin(p * freq[i]) * scale and cos(p * freq[i]) * scale for every position p of @c positions
-/// (rows) and every frequency (pairs). Uses both cores and SIMD; arithmetic progressions use the
-/// angle-addition recurrence in double with exact re-anchoring. Max abs error vs float64 <= 1e-6 * scale.
+/// (rows) and every frequency (pairs). Uses both cores and SIMD (AVX2+FMA when the CPU has it, chosen at
+/// run time); arithmetic progressions use the angle-addition recurrence in double, re-anchored exactly
+/// (double-precision range reduction + polynomial sin/cos) at the first row of each chunk of rows a thread
+/// takes and every trigAnchorInterval rows within it; explicit lists evaluate every element directly. Rows of @c out must not overlap.
+/// Max abs error vs float64 <= 1e-6 * |scale| (float32 rounding dominates) for every position <= maxPosition.
 void fillTrigTable(std::span<const double> freq, const PositionList& positions, const TrigLayout& out);
+void fillTrigTable(std::span<const double> freq, const PositionList& positions, const TrigLayout& out,
+                   const TrigFillOptions& options);
+
+/// Threads fillTrigTable uses for a table of @c rows x @c pairs with automatic options.
+int trigTableThreads(std::size_t rows, std::size_t pairs);
 
 /// Reference: the same with one std::sin/std::cos in double per element, single thread.
 void fillTrigTableReference(std::span<const double> freq, const PositionList& positions, const TrigLayout& out);
 
-/// Angle p * freq[i] reduced to [0, 2*pi) in double precision: positions x pairs, float32.
+/// Angle p * freq[i] reduced to [0, 2*pi) in double precision: positions x pairs, float32 (a value that
+/// would round up to float(2*pi) is stored as the largest float below 2*pi). Threaded and vectorised.
 MatrixF wrappedAngles(std::span<const double> freq, const PositionList& positions);
 
-/// p * omega reduced to [0, 2*pi), computed in double.
+/// p * omega reduced to [0, 2*pi), computed in double: the product is kept exactly (double-double) and
+/// reduced by a two-part 2*pi, so the result is within a few 1e-16 rad of (p * omega mod 2*pi).
 double wrapAngle(Position p, double omega);
 
 } // namespace poslab::core

@@ -240,13 +240,24 @@ struct GpuCompute::Impl {
         return std::max<std::size_t>(1, std::min(byGroups, byBytes));
     }
 
-    void beginTimer() { gl.BeginQuery(GL_TIME_ELAPSED, query); }
+    // Shader time: the GL timer query where the driver implements it, else the wall clock of the dispatch
+    // up to glFinish (llvmpipe answers the query with ~0 ns; the wall clock then still tells the truth).
+    Clock::time_point timerStart;
+    void beginTimer()
+    {
+        gl.Finish();
+        timerStart = Clock::now();
+        gl.BeginQuery(GL_TIME_ELAPSED, query);
+    }
     double endTimer()
     {
         gl.EndQuery(GL_TIME_ELAPSED);
+        gl.Finish();
+        const double wallMs = msSince(timerStart);
         GLuint64 ns = 0;
         gl.GetQueryObjectui64v(query, GL_QUERY_RESULT, &ns);
-        return double(ns) * 1e-6;
+        const double queryMs = double(ns) * 1e-6;
+        return queryMs > 0.01 * wallMs ? queryMs : wallMs;
     }
 };
 

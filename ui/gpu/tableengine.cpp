@@ -171,12 +171,12 @@ std::vector<core::BenchFigure> gpuBenchmarks()
     figures.push_back({"cpu_table_ns_per_element", median(cpuMs) * 1e6 / elements,
                        "CPU path, 65536 x 512 table including allocation, median of 3"});
     figures.push_back({"gpu_table_ns_per_element", median(shaderMs) * 1e6 / elements,
-                       "GPU shader time (GL timer query), 65536 x 512 table, median of 3"});
+                       "GPU shader time (GL timer query, or dispatch-to-finish wall clock where the driver has no timer), 65536 x 512 table, median of 3"});
     figures.push_back({"gpu_table_total_ns_per_element", median(totalMs) * 1e6 / elements,
                        "GPU path including upload and read-back, median of 3"});
     figures.push_back({"gpu_table_max_abs_error", err, "GPU table vs float64, every 7th row"});
-    // Scores: 2048 queries x 2048 keys, head dim 128.
-    const int n = 2048;
+    // Scores: 512 queries x 512 keys, head dim 128 (software OpenGL takes seconds for 2048 x 2048).
+    const int n = 512;
     const int d = 128;
     core::MatrixF q(n, d), k(n, d);
     for (int r = 0; r < n; ++r)
@@ -194,10 +194,10 @@ std::vector<core::BenchFigure> gpuBenchmarks()
         cpuScores.push_back(msSince(t0));
         if (rep == 0)
             figures.push_back({"gpu_scores_max_abs_error", double((s - c).cwiseAbs().maxCoeff()),
-                               "GPU vs CPU logits, 2048 x 2048, head dim 128"});
+                               "GPU vs CPU logits, 512 x 512, head dim 128"});
     }
-    figures.push_back({"gpu_scores_2048_ms", median(gpuScores), "GPU shader time for 2048 x 2048 logits, head dim 128"});
-    figures.push_back({"cpu_scores_2048_ms", median(cpuScores), "Eigen product for the same 2048 x 2048 logits"});
+    figures.push_back({"gpu_scores_512_ms", median(gpuScores), "GPU shader time for 512 x 512 logits, head dim 128"});
+    figures.push_back({"cpu_scores_512_ms", median(cpuScores), "Eigen product for the same 512 x 512 logits"});
     return figures;
 }
 

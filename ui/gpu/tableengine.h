@@ -51,8 +51,8 @@ private:
 };
 
 /// `poslab bench` figures of both paths: cpu_table_ns_per_element, gpu_table_ns_per_element (shader
-/// time), gpu_table_total_ns_per_element (with read-back), gpu_table_max_abs_error, gpu_scores_ms and
-/// cpu_scores_ms. Without a GPU context, gpu_available is 0 and the GPU figures are absent.
+/// time), gpu_table_total_ns_per_element (with read-back), gpu_table_max_abs_error, gpu_scores_512_ms
+/// and cpu_scores_512_ms. Without a GPU context, gpu_available is 0 and the GPU figures are absent.
 std::vector<core::BenchFigure> gpuBenchmarks();
 
 } // namespace poslab::gpu
