@@ -286,6 +286,11 @@ Usage:
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
                  [--shuffle] [--drope]
                                  the numbers behind the views
+  poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
+                 -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
+                                 a figure of one view: table, clock, decay, rotation, attention
+                                 (poslab export --help lists every option)
+  poslab export --batch FILE.json  many figures in one process
   poslab bench [--json]          performance figures of this machine
 
 QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
@@ -310,7 +315,7 @@ bool isHeadless(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& c = args[0];
-    return c == "schemes" || c == "compute" || c == "bench" || c == "--help" || c == "-h" || c == "help"
+    return c == "schemes" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
         || c == "--version";
 }
 
@@ -335,7 +340,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
             return runCompute(a, out);
         if (cmd == "bench")
             return runBench(a, out, hooks);
-        throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, bench (see poslab --help)");
+        throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, export, bench (see poslab --help)");
     } catch (const core::InputError& e) {
         err << "poslab: " << e.what() << "\n";
         return exitUsage;

@@ -2,6 +2,7 @@
 // PosLab entry point: headless subcommands run without a window (bench creates an offscreen QApplication
 // for the workbench's frame figures); otherwise the window opens.
 #include "app/cli.h"
+#include "app/exportcli.h"
 #include "ui/gpu/tableengine.h"
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
@@ -49,6 +50,8 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
 int main(int argc, char** argv)
 {
     std::vector<std::string> args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "export")
+        return poslab::app::runExportCli(args, std::cout, std::cerr);
     if (!args.empty() && args[0] == "bench")
         return runBench(argc, argv, args);
     if (poslab::app::isHeadless(args))
@@ -67,7 +70,7 @@ int main(int argc, char** argv)
         else if (a == "--scheme" && hasValue)
             scheme = QString::fromStdString(args[++i]);
         else if (a.rfind("-", 0) != 0) {
-            std::cerr << "poslab: unknown command '" << a << "'; commands: schemes, compute, bench (see poslab --help)\n";
+            std::cerr << "poslab: unknown command '" << a << "'; commands: schemes, compute, export, bench (see poslab --help)\n";
             return poslab::app::exitUsage;
         }
     }

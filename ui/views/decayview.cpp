@@ -172,7 +172,9 @@ void DecayView::recompute()
         // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
         // dimensions beyond r pass through and add d - r. The same cos and sin feed RoFormer's bound.
         Curve score{tr("%1: score q\u00b7k, q = k = 1").arg(who), {}};
-        Curve bound{tr("RoFormer bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c|"), {}};
+        // The paper's Fig. 2 quantity: it bounds |sum_j h_j e^(i k theta_j)| up to max|h_(j+1) - h_j| (Abel
+        // summation), not the q = k = 1 score itself, so the legend calls it the relative upper bound.
+        Curve bound{tr("RoFormer relative upper bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c| (paper Fig. 2)"), {}};
         double s0 = 0, b0 = 0;
         const int half = qs.rotaryDim / 2;
         const double af2 = qs.attentionFactor * ks.attentionFactor;

@@ -1,0 +1,613 @@
+// SPDX-License-Identifier: MIT
+#include "app/exportcli.h"
+
+#include "app/cli.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+#include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/export/exportservice.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <charconv>
+#include <cstdlib>
+#include <memory>
+#include <optional>
+#include <ostream>
+
+namespace poslab::app {
+
+namespace {
+
+using core::InputError;
+using core::RefusedError;
+using exporting::ExportOptions;
+
+/// One figure as asked on the command line (or by one batch entry).
+struct FigureRequest {
+    std::string view;
+    std::optional<std::string> scheme;
+    std::vector<std::pair<std::string, std::string>> sets;
+    std::optional<int> dim;
+    std::optional<int> positions;
+    std::optional<std::string> keys;
+    std::optional<int> heads, head, cursor;
+    std::uint64_t seed = 0;
+    std::optional<std::string> content;
+    bool softmax = false;
+    std::optional<std::string> mask;
+    std::optional<std::string> table;
+    std::optional<std::string> colormap;
+    std::optional<std::string> stateFile;
+    ExportOptions options;
+    std::string output;
+};
+
+long long parseInteger(const std::string& option, const std::string& text, long long min, long long max)
+{
+    long long v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+        throw InputError(option + " '" + text + "' is not an integer");
+    if (v < min || v > max)
+        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
+                         + std::to_string(max));
+    return v;
+}
+
+double parseNumber(const std::string& option, const std::string& text)
+{
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        throw InputError(option + " '" + text + "' is not a number");
+    return v;
+}
+
+/// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
+void parseSize(const std::string& text, ExportOptions& o)
+{
+    std::string s = text;
+    exporting::SizeUnit unit = exporting::SizeUnit::Pixels;
+    auto endsWith = [&](const char* suffix) {
+        const std::string x(suffix);
+        if (s.size() > x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0) {
+            s.resize(s.size() - x.size());
+            return true;
+        }
+        return false;
+    };
+    if (endsWith("px"))
+        unit = exporting::SizeUnit::Pixels;
+    else if (endsWith("cm"))
+        unit = exporting::SizeUnit::Centimetres;
+    else if (endsWith("mm"))
+        unit = exporting::SizeUnit::Millimetres;
+    else if (endsWith("in"))
+        unit = exporting::SizeUnit::Inches;
+    const auto x = s.find('x');
+    const std::string bad = "--size '" + text + "' must be WxH in pixels, or WxHcm, WxHmm, WxHin (e.g. 1600x900, 12x8cm)";
+    if (x == std::string::npos)
+        throw InputError(bad);
+    double w = 0, h = 0;
+    try {
+        w = parseNumber("--size", s.substr(0, x));
+        h = parseNumber("--size", s.substr(x + 1));
+    } catch (const InputError&) {
+        throw InputError(bad);
+    }
+    if (w <= 0 || h <= 0)
+        throw InputError("--size '" + text + "': width and height must be positive");
+    o.size = QSizeF(w, h);
+    o.unit = unit;
+}
+
+/// The views show positions 0 .. N-1: "N" or "0:N" (or an equivalent list).
+int parsePositionCount(const std::string& option, const std::string& text)
+{
+    if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
+        return int(parseInteger(option, text, 1, ui::WorkbenchState::maxPositionCount));
+    const core::PositionList list = core::PositionList::parse(text);
+    const std::size_t n = list.size();
+    bool contiguous = list.isRange() ? list.start() == 0 && list.step() == 1 : true;
+    if (!list.isRange())
+        for (std::size_t i = 0; i < n && contiguous; ++i)
+            contiguous = list[i] == core::Position(i);
+    if (!contiguous)
+        throw InputError(option + " '" + text + "': the views show positions 0 to N-1; give N or 0:N "
+                         "(other position lists: poslab compute)");
+    if (n > std::size_t(ui::WorkbenchState::maxPositionCount))
+        throw InputError(option + " '" + text + "' is out of range; at most "
+                         + std::to_string(ui::WorkbenchState::maxPositionCount) + " positions");
+    return int(n);
+}
+
+struct Args {
+    const std::vector<std::string>& items;
+    std::size_t at = 0;
+    bool done() const { return at >= items.size(); }
+    const std::string& next() { return items[at++]; }
+    std::string value(const std::string& option)
+    {
+        if (done())
+            throw InputError("option " + option + " needs a value");
+        return next();
+    }
+};
+
+FigureRequest parseFigure(const std::vector<std::string>& items)
+{
+    FigureRequest f;
+    Args a{items};
+    while (!a.done()) {
+        const std::string opt = a.next();
+        ExportOptions& o = f.options;
+        if (opt == "--scheme") {
+            f.scheme = a.value(opt);
+        } else if (opt == "--set") {
+            const std::string kv = a.value(opt);
+            const auto eq = kv.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw InputError("--set '" + kv + "' must be KEY=VALUE");
+            f.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+        } else if (opt == "--dim") {
+            f.dim = int(parseInteger(opt, a.value(opt), ui::WorkbenchState::minDim, ui::WorkbenchState::maxDim));
+        } else if (opt == "--positions") {
+            f.positions = parsePositionCount(opt, a.value(opt));
+        } else if (opt == "--keys") {
+            f.keys = a.value(opt);
+        } else if (opt == "--heads") {
+            f.heads = int(parseInteger(opt, a.value(opt), 1, core::maxHeads));
+        } else if (opt == "--head") {
+            f.head = int(parseInteger(opt, a.value(opt), 0, core::maxHeads - 1));
+        } else if (opt == "--cursor") {
+            f.cursor = int(parseInteger(opt, a.value(opt), 0, ui::WorkbenchState::maxPositionCount - 1));
+        } else if (opt == "--seed") {
+            f.seed = std::uint64_t(parseInteger(opt, a.value(opt), 0, (1ll << 53)));
+        } else if (opt == "--content") {
+            f.content = a.value(opt);
+        } else if (opt == "--softmax") {
+            f.softmax = true;
+        } else if (opt == "--mask") {
+            f.mask = a.value(opt);
+            core::parseMask(*f.mask); // throws with the known names
+        } else if (opt == "--table") {
+            f.table = a.value(opt);
+        } else if (opt == "--colormap") {
+            f.colormap = a.value(opt);
+        } else if (opt == "--state") {
+            f.stateFile = a.value(opt);
+        } else if (opt == "--size") {
+            parseSize(a.value(opt), o);
+        } else if (opt == "--dpi") {
+            o.dpi = parseNumber(opt, a.value(opt));
+        } else if (opt == "--theme") {
+            const std::string t = a.value(opt);
+            if (t == "light" || t == "transparent")
+                o.theme = ui::ThemeKind::Light;
+            else if (t == "dark" || t == "dark-transparent")
+                o.theme = ui::ThemeKind::Dark;
+            else
+                throw InputError("--theme '" + t + "' is unknown; themes: light, dark, transparent (light colours, "
+                                 "no background), dark-transparent");
+            o.transparent = t == "transparent" || t == "dark-transparent";
+        } else if (opt == "--font-scale") {
+            o.fontScale = parseNumber(opt, a.value(opt));
+        } else if (opt == "--title") {
+            o.title = QString::fromStdString(a.value(opt));
+        } else if (opt == "--frames") {
+            o.animation.frames = int(parseInteger(opt, a.value(opt), 1, exporting::maxFrames));
+        } else if (opt == "--fps") {
+            o.animation.gif.framesPerSecond = parseNumber(opt, a.value(opt));
+        } else if (opt == "--loop") {
+            o.animation.gif.loopCount = int(parseInteger(opt, a.value(opt), 0, 65535));
+        } else if (opt == "--animate") {
+            o.animation.what = QString::fromStdString(a.value(opt));
+        } else if (opt == "--from") {
+            o.animation.from = parseNumber(opt, a.value(opt));
+        } else if (opt == "--to") {
+            o.animation.to = parseNumber(opt, a.value(opt));
+        } else if (opt == "-o" || opt == "--output") {
+            f.output = a.value(opt);
+        } else if (!opt.empty() && opt[0] != '-' && f.view.empty()) {
+            f.view = opt;
+        } else if (!opt.empty() && opt[0] != '-') {
+            throw InputError("unexpected argument '" + opt + "' (the view is already " + f.view + ")");
+        } else {
+            throw InputError("unknown option '" + opt + "' for export; see poslab export --help");
+        }
+    }
+    const QStringList views = exporting::ExportScene::viewNames();
+    if (f.view.empty())
+        throw InputError("export needs a VIEW: " + views.join(QStringLiteral(", ")).toStdString());
+    if (!views.contains(QString::fromStdString(f.view)))
+        throw InputError("unknown view '" + f.view + "'; views: " + views.join(QStringLiteral(", ")).toStdString());
+    if (f.output.empty())
+        throw InputError("export needs an output file: -o FILE (" + exporting::knownExtensions().toStdString() + ")");
+    const auto format = exporting::formatForPath(QString::fromStdString(f.output));
+    if (!format)
+        throw InputError("cannot tell the format of " + f.output + " from its extension; use "
+                         + exporting::knownExtensions().toStdString());
+    f.options.format = *format;
+    if (!f.scheme && !f.stateFile)
+        throw InputError("export needs --scheme ID (see poslab schemes) or --state FILE.json");
+    if (f.seed != 0)
+        throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
+                         "use poslab compute scores --seed N");
+    return f;
+}
+
+/// Builds the scene's state from a request: a saved state first, then the set-up validated as a whole
+/// (parameters may depend on the dimension), then the view options.
+void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir& base)
+{
+    ui::WorkbenchState& state = scene.state();
+    if (f.stateFile) {
+        const QString path = base.filePath(QString::fromStdString(*f.stateFile));
+        QFile file(path);
+        if (!file.open(QIODevice::ReadOnly))
+            throw InputError("cannot read state " + path.toStdString() + ": " + file.errorString().toStdString());
+        QJsonParseError pe;
+        const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &pe);
+        if (!doc.isObject())
+            throw InputError("state " + path.toStdString() + " is not a JSON object"
+                             + (pe.error ? ": " + pe.errorString().toStdString() : std::string()));
+        const QString why = scene.loadState(doc.object());
+        if (!why.isEmpty())
+            throw InputError("state " + path.toStdString() + ": " + why.toStdString());
+    }
+    ui::Setup setup = state.setup();
+    const core::SchemeDescriptor* scheme = &state.scheme();
+    if (f.scheme) {
+        scheme = core::findScheme(*f.scheme);
+        if (!scheme)
+            throw InputError("unknown scheme '" + *f.scheme + "' (see poslab schemes)");
+        if (scheme->id != setup.scheme) {
+            setup.scheme = scheme->id;
+            setup.params = core::defaultParams(*scheme);
+        }
+    }
+    if (f.dim)
+        setup.dim = *f.dim;
+    else if (scheme->needsEvenDim && setup.dim % 2)
+        ++setup.dim;
+    if (f.positions)
+        setup.positionCount = *f.positions;
+    for (const auto& [key, text] : f.sets) {
+        const core::ParamSpec* spec = scheme->param(key);
+        if (!spec) {
+            std::string keys;
+            for (const auto& p : scheme->params)
+                keys += (keys.empty() ? "" : ", ") + p.key;
+            throw InputError("unknown parameter '" + key + "' for scheme " + scheme->id
+                             + (keys.empty() ? " (it has none)" : "; parameters: " + keys));
+        }
+        const core::ParamValue v = core::parseParamValue(*spec, text);
+        const std::string problem = core::checkValue(*spec, v);
+        if (!problem.empty())
+            throw InputError(problem);
+        setup.params.set(spec->key, v);
+    }
+    core::TableContext ctx;
+    ctx.dim = setup.dim;
+    ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
+    ctx.seqLen = setup.positionCount;
+    core::validateParams(*scheme, setup.params, ctx);
+    state.applySetup(setup);
+
+    ui::ViewOptions o = state.viewOptions();
+    o.theme = f.options.theme;
+    o.fontScale = f.options.fontScale;
+    if (f.softmax || !f.stateFile)
+        o.softmax = f.softmax; // logits unless --softmax, as in poslab compute
+    if (f.mask)
+        o.causal = core::parseMask(*f.mask) == core::MaskKind::Causal;
+    if (f.heads)
+        o.heads = *f.heads;
+    if (f.head)
+        o.head = *f.head;
+    if (o.head >= o.heads)
+        throw InputError("--head " + std::to_string(o.head) + " is out of range; heads are 0 to "
+                         + std::to_string(o.heads - 1));
+    if (f.content) {
+        const core::ContentSpec c = core::parseContent(*f.content, 0); // throws for an empty sentence
+        if (c.kind == core::ContentKind::Random)
+            o.content = ui::AttentionContent::Random;
+        else if (c.kind == core::ContentKind::Constant)
+            o.content = ui::AttentionContent::Constant;
+        else {
+            o.content = ui::AttentionContent::Sentence;
+            o.sentence = QString::fromStdString(*f.content);
+        }
+    }
+    if (f.keys && parsePositionCount("--keys", *f.keys) != setup.positionCount)
+        throw InputError("--keys '" + *f.keys + "': the attention view shows queries = keys = the positions; "
+                         "for other keys use poslab compute scores --keys");
+    // The heatmap covers the asked positions; otherwise the window's default of at most 512. Other views do
+    // not draw attention, so their scene computes a 1 x 1 matrix instead of a large one nobody sees.
+    if (f.view == "attention")
+        o.attentionSize = f.positions ? setup.positionCount : std::min(o.attentionSize, setup.positionCount);
+    else
+        o.attentionSize = 1;
+    if (f.table) {
+        if (*f.table == "cos")
+            o.tableQuantity = ui::TableQuantity::Cos;
+        else if (*f.table == "sin")
+            o.tableQuantity = ui::TableQuantity::Sin;
+        else if (*f.table == "angle")
+            o.tableQuantity = ui::TableQuantity::Angle;
+        else
+            throw InputError("--table '" + *f.table + "' is unknown; rotary tables: cos, sin, angle");
+    }
+    if (f.colormap) {
+        if (*f.colormap == "auto")
+            o.colorMap = ui::ColorMapChoice::Auto;
+        else if (*f.colormap == "viridis")
+            o.colorMap = ui::ColorMapChoice::Viridis;
+        else if (*f.colormap == "cividis")
+            o.colorMap = ui::ColorMapChoice::Cividis;
+        else if (*f.colormap == "diverging")
+            o.colorMap = ui::ColorMapChoice::Diverging;
+        else
+            throw InputError("--colormap '" + *f.colormap + "' is unknown; colour maps: auto, viridis, cividis, diverging");
+    }
+    state.setViewOptions(o);
+    if (f.cursor) {
+        if (*f.cursor >= setup.positionCount)
+            throw InputError("--cursor " + std::to_string(*f.cursor) + " is outside the positions 0 to "
+                             + std::to_string(setup.positionCount - 1));
+        state.setCursor(*f.cursor);
+    }
+}
+
+/// Exports one figure; throws InputError / RefusedError with one line.
+exporting::ExportResult exportFigure(const FigureRequest& f, const QDir& base)
+{
+    const QString path = base.filePath(QString::fromStdString(f.output));
+    // Cheap checks first: a bad path or size costs no computation.
+    if (const QString why = exporting::ExportService::checkPath(path); !why.isEmpty())
+        throw InputError(why.toStdString());
+    if (exporting::isFigure(f.options.format)) {
+        QString why;
+        exporting::geometryFor(f.options, &why);
+        if (!why.isEmpty())
+            throw RefusedError(why.toStdString());
+    }
+    exporting::ExportScene scene;
+    configure(scene, f, base);
+    QString why;
+    ui::View* view = scene.view(QString::fromStdString(f.view), &why);
+    if (!view)
+        throw InputError(why.toStdString());
+    exporting::ExportResult r
+        = exporting::ExportService::exportView(*view, scene.state(), scene.computation(), f.options, path);
+    if (r.failure == exporting::Failure::Usage)
+        throw InputError(r.message.toStdString());
+    if (r.failure == exporting::Failure::Refused)
+        throw RefusedError(r.message.toStdString());
+    return r;
+}
+
+/// A batch entry's JSON object as command-line arguments ("font_scale": 2 -> --font-scale 2).
+std::vector<std::string> entryArguments(const QJsonObject& entry)
+{
+    std::vector<std::string> args;
+    if (entry.contains(QStringLiteral("view")))
+        args.push_back(entry.value(QStringLiteral("view")).toString().toStdString());
+    for (auto it = entry.begin(); it != entry.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue v = it.value();
+        if (key == QLatin1String("view"))
+            continue;
+        if (key == QLatin1String("set")) {
+            if (v.isObject()) {
+                const QJsonObject sets = v.toObject();
+                for (auto s = sets.begin(); s != sets.end(); ++s) {
+                    const QJsonValue sv = s.value();
+                    QString text = sv.isString() ? sv.toString()
+                        : sv.isBool()            ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                        : sv.isArray()           ? QString()
+                                                 : QString::number(sv.toDouble(), 'g', 17);
+                    if (sv.isArray()) {
+                        QStringList parts;
+                        for (const QJsonValue& x : sv.toArray())
+                            parts << QString::number(x.toDouble(), 'g', 17);
+                        text = parts.join(QLatin1Char(','));
+                    }
+                    args.push_back("--set");
+                    args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
+                }
+            } else if (v.isArray()) {
+                for (const QJsonValue& x : v.toArray()) {
+                    args.push_back("--set");
+                    args.push_back(x.toString().toStdString());
+                }
+            } else {
+                throw InputError("\"set\" must be an object {\"KEY\": VALUE} or a list of \"KEY=VALUE\"");
+            }
+            continue;
+        }
+        const std::string option = key == QLatin1String("output") || key == QLatin1String("o")
+            ? std::string("-o")
+            : "--" + QString(key).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
+        if (v.isBool()) {
+            if (v.toBool())
+                args.push_back(option);
+            continue;
+        }
+        args.push_back(option);
+        if (v.isString())
+            args.push_back(v.toString().toStdString());
+        else if (v.isDouble())
+            args.push_back(QString::number(v.toDouble(), 'g', 17).toStdString());
+        else
+            throw InputError("\"" + key.toStdString() + "\" must be a string, number or true/false");
+    }
+    return args;
+}
+
+int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
+{
+    QFile f(QString::fromStdString(file));
+    if (!f.open(QIODevice::ReadOnly))
+        throw InputError("cannot read batch file " + file + ": " + f.errorString().toStdString());
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
+    if (doc.isNull())
+        throw InputError("batch file " + file + " is not JSON: " + pe.errorString().toStdString() + " at byte "
+                         + std::to_string(pe.offset));
+    QJsonArray figures;
+    QJsonObject defaults;
+    if (doc.isArray()) {
+        figures = doc.array();
+    } else {
+        figures = doc.object().value(QStringLiteral("figures")).toArray();
+        defaults = doc.object().value(QStringLiteral("defaults")).toObject();
+        if (!doc.object().contains(QStringLiteral("figures")))
+            throw InputError("batch file " + file + " needs a \"figures\" list (or is a list itself)");
+    }
+    if (figures.isEmpty())
+        throw InputError("batch file " + file + " lists no figures");
+    // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
+    const QDir base = QFileInfo(f).absoluteDir();
+    int failures = 0;
+    for (qsizetype i = 0; i < figures.size(); ++i) {
+        QJsonObject entry = defaults;
+        const QJsonObject own = figures.at(i).toObject();
+        for (auto it = own.begin(); it != own.end(); ++it)
+            entry.insert(it.key(), it.value());
+        QString name = entry.value(QStringLiteral("output")).toString(entry.value(QStringLiteral("o")).toString());
+        if (name.isEmpty())
+            name = QStringLiteral("no output");
+        const std::string label = "entry " + std::to_string(i + 1) + " (" + name.toStdString() + ")";
+        try {
+            if (!figures.at(i).isObject())
+                throw InputError("must be a JSON object");
+            const FigureRequest fr = parseFigure(entryArguments(entry));
+            const exporting::ExportResult r = exportFigure(fr, base);
+            out << "wrote " << QDir::toNativeSeparators(base.filePath(name)).toStdString();
+            if (r.pixels.isValid())
+                out << " (" << r.pixels.width() << "x" << r.pixels.height() << ")";
+            out << "\n";
+        } catch (const std::bad_alloc&) {
+            ++failures;
+            err << "poslab: " << label << ": out of memory\n";
+        } catch (const std::exception& e) {
+            ++failures;
+            err << "poslab: " << label << ": " << e.what() << "\n";
+        }
+    }
+    if (failures) {
+        err << "poslab: " << failures << " of " << figures.size() << " figures failed; the others were written\n";
+        return exitRefused;
+    }
+    return exitOk;
+}
+
+} // namespace
+
+std::string exportUsage()
+{
+    return R"(Usage:
+  poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
+                [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
+                [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
+                [--cursor P] [--state FILE.json]
+                [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
+                [--font-scale F] [--title TEXT]
+                [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
+                -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
+  poslab export --batch FILE.json
+
+VIEW: table, clock, rotation, decay, attention. The format follows the extension; .csv/.json/.npy write the
+  numbers behind the view (decay: the plotted curves; attention: scores of every head).
+Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
+  128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
+  --softmax. --state starts from a workbench state saved by the window.
+Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
+  physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
+  pixels a side. --font-scale 1.5 to 2 suits slides. transparent: no background (PNG, SVG, PDF).
+GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --animate position (default)
+  moves the position cursor from --from (0) to --to; --animate PARAM sweeps a number parameter of the scheme
+  (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale.
+Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
+  "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
+  dashes (font_scale), "softmax": true for flags. Outputs are relative to the batch file. A failing entry is
+  reported as "entry N (FILE): problem" and the others are still written.
+Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entry failed), 2 usage error.
+)";
+}
+
+int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
+{
+    std::vector<std::string> args = argv;
+    if (!args.empty() && args.front() == "export")
+        args.erase(args.begin());
+    try {
+        if (args.empty())
+            throw InputError("export needs a VIEW and -o FILE, or --batch FILE.json (see poslab export --help)");
+        if (args.front() == "--help" || args.front() == "-h") {
+            out << exportUsage();
+            return exitOk;
+        }
+        // Parse before starting Qt: a typo costs no platform plug-in and no fonts.
+        std::optional<FigureRequest> single;
+        std::string batch;
+        if (args.front() == "--batch") {
+            if (args.size() != 2)
+                throw InputError(args.size() < 2 ? "--batch needs a FILE.json"
+                                                 : "--batch takes one FILE.json and no other options");
+            batch = args[1];
+        } else {
+            single = parseFigure(args);
+        }
+        std::unique_ptr<QApplication> app;
+        if (!QCoreApplication::instance()) {
+            if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
+                && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+                qputenv("QT_QPA_PLATFORM", "offscreen");
+            // Qt's offscreen platform warns about a missing XDG_RUNTIME_DIR on every start; a one-line tool
+            // should not print it. Other messages pass through.
+            static QtMessageHandler previous = nullptr;
+            previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
+                if (msg.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
+                    return;
+                if (previous)
+                    previous(type, ctx, msg);
+            });
+            static int argc = 1;
+            static char name[] = "poslab";
+            static char* qtArgv[] = {name, nullptr};
+            app = std::make_unique<QApplication>(argc, qtArgv);
+        } else if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
+            throw RefusedError("export needs a QApplication (the decay view is a Qt Charts widget)");
+        }
+        if (!batch.empty())
+            return runBatch(batch, out, err);
+        exportFigure(*single, QDir::current());
+        return exitOk;
+    } catch (const InputError& e) {
+        err << "poslab: " << e.what() << "\n";
+        return exitUsage;
+    } catch (const RefusedError& e) {
+        err << "poslab: " << e.what() << "\n";
+        return exitRefused;
+    } catch (const std::bad_alloc&) {
+        err << "poslab: out of memory; ask for a smaller figure\n";
+        return exitRefused;
+    } catch (const std::exception& e) {
+        err << "poslab: " << e.what() << "\n";
+        return exitRefused;
+    }
+}
+
+} // namespace poslab::app

@@ -1,0 +1,24 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file exportcli.h
+/// `poslab export`: figures (SVG, PNG, PDF, animated GIF) and the numbers behind them (CSV, JSON, NPY) from
+/// the command line, one at a time or a whole deck from a batch file. A thin client of
+/// exporting::ExportService, the same service as the window's File > Export.
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace poslab::app {
+
+/// Runs `poslab export ...`. @p args may start with "export" or with what follows it. Creates a
+/// QApplication when none exists (the offscreen platform when there is no display and QT_QPA_PLATFORM is
+/// unset). Exit status: 0 success, 1 refused (too large, nothing to show, a batch entry failed), 2 usage
+/// error (bad option, bad output path, unknown extension). Messages go to @p err, one line each; a batch
+/// reports each written file on @p out.
+int runExportCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// The help text of `poslab export`.
+std::string exportUsage();
+
+} // namespace poslab::app

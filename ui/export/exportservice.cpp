@@ -1,0 +1,737 @@
+// SPDX-License-Identifier: MIT
+#include "ui/export/exportservice.h"
+
+#include "core/compute.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+#include "core/io/writers.h"
+#include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/views/decayview.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QBuffer>
+#include <QClipboard>
+#include <QDir>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QImageWriter>
+#include <QMimeData>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <QSvgRenderer>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace poslab::exporting {
+
+namespace {
+
+constexpr double logicalDpi = 96.0; // Qt's point sizes and SVG's user unit assume 96 per inch
+constexpr double mmPerInch = 25.4;
+
+ExportResult failed(Failure how, const QString& message)
+{
+    ExportResult r;
+    r.failure = how;
+    r.message = message;
+    return r;
+}
+
+/// Paints the view with Qt's 96-per-inch logical pixels whatever the output DPI: point sizes then mean the
+/// same on every device, and only the device pixel ratio carries the DPI.
+void paintView(ui::View& view, QPainter& p, const QSizeF& logical)
+{
+    view.render(p, QRectF(QPointF(0, 0), logical));
+}
+
+QString svgColour(const QColor& c)
+{
+    return c.name(QColor::HexRgb).toLower();
+}
+
+/// QSvgGenerator writes width/height from an integer size; this puts the exact physical size in place.
+QByteArray fixSvgHeader(QByteArray svg, const FigureGeometry& g)
+{
+    static const QRegularExpression size(QStringLiteral("<svg width=\"[^\"]*\" height=\"[^\"]*\""));
+    const QString replacement = QStringLiteral("<svg width=\"%1mm\" height=\"%2mm\"")
+                                    .arg(g.millimetres.width(), 0, 'f', 3)
+                                    .arg(g.millimetres.height(), 0, 'f', 3);
+    // Only the first 600 bytes hold the header; a regex over megabytes of base64 would be slow.
+    const qsizetype head = std::min<qsizetype>(svg.size(), 600);
+    QString header = QString::fromUtf8(svg.left(head));
+    header.replace(size, replacement);
+    return header.toUtf8() + svg.mid(head);
+}
+
+/// Removes every fill of the theme's background colour: the figure's background and panels that erase to
+/// it become transparent; text, lines and the heatmap images are untouched.
+QByteArray dropBackground(QByteArray svg, const QColor& background)
+{
+    const QByteArray from = "fill=\"" + svgColour(background).toLatin1() + "\"";
+    svg.replace(from, "fill=\"none\"");
+    return svg;
+}
+
+double interpolate(double a, double b, double t, bool geometric)
+{
+    if (geometric && a > 0 && b > 0)
+        return a * std::pow(b / a, t);
+    return a + (b - a) * t;
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------------- formats
+
+std::optional<Format> formatForPath(const QString& path)
+{
+    const QString ext = QFileInfo(path).suffix().toLower();
+    static const std::pair<const char*, Format> table[] = {
+        {"png", Format::Png}, {"svg", Format::Svg}, {"pdf", Format::Pdf}, {"gif", Format::Gif},
+        {"csv", Format::Csv}, {"json", Format::Json}, {"npy", Format::Npy},
+    };
+    for (const auto& [name, f] : table)
+        if (ext == QLatin1String(name))
+            return f;
+    return std::nullopt;
+}
+
+QString extension(Format format)
+{
+    switch (format) {
+    case Format::Png: return QStringLiteral("png");
+    case Format::Svg: return QStringLiteral("svg");
+    case Format::Pdf: return QStringLiteral("pdf");
+    case Format::Gif: return QStringLiteral("gif");
+    case Format::Csv: return QStringLiteral("csv");
+    case Format::Json: return QStringLiteral("json");
+    case Format::Npy: return QStringLiteral("npy");
+    }
+    return {};
+}
+
+bool isFigure(Format format)
+{
+    return format == Format::Png || format == Format::Svg || format == Format::Pdf || format == Format::Gif;
+}
+
+QString knownExtensions()
+{
+    return QStringLiteral(".svg, .png, .pdf, .gif (figures) or .csv, .json, .npy (data)");
+}
+
+FigureGeometry geometryFor(const ExportOptions& o, QString* error)
+{
+    auto fail = [&](const QString& why) {
+        if (error)
+            *error = why;
+        return FigureGeometry{};
+    };
+    if (!(o.dpi >= 10.0 && o.dpi <= 2400.0))
+        return fail(QStringLiteral("DPI %1 is out of range; allowed: 10 to 2400").arg(o.dpi));
+    if (!(o.fontScale >= 0.25 && o.fontScale <= 8.0))
+        return fail(QStringLiteral("font scale %1 is out of range; allowed: 0.25 to 8").arg(o.fontScale));
+    if (!(o.size.width() > 0 && o.size.height() > 0) || !std::isfinite(o.size.width())
+        || !std::isfinite(o.size.height()))
+        return fail(QStringLiteral("the figure size must be positive"));
+    double inchesPerUnit = 0; // 0: pixels
+    switch (o.unit) {
+    case SizeUnit::Pixels: break;
+    case SizeUnit::Centimetres: inchesPerUnit = 10.0 / mmPerInch; break;
+    case SizeUnit::Millimetres: inchesPerUnit = 1.0 / mmPerInch; break;
+    case SizeUnit::Inches: inchesPerUnit = 1.0; break;
+    }
+    const double wpx = inchesPerUnit > 0 ? o.size.width() * inchesPerUnit * o.dpi : o.size.width();
+    const double hpx = inchesPerUnit > 0 ? o.size.height() * inchesPerUnit * o.dpi : o.size.height();
+    const QSize px(int(std::lround(std::min(wpx, 1e9))), int(std::lround(std::min(hpx, 1e9))));
+    if (px.width() > maxPixelsPerSide || px.height() > maxPixelsPerSide)
+        return fail(QStringLiteral("a %1 x %2 pixel figure is too large; at most %3 pixels a side")
+                        .arg(qint64(std::lround(std::min(wpx, 1e12))))
+                        .arg(qint64(std::lround(std::min(hpx, 1e12))))
+                        .arg(maxPixelsPerSide));
+    if (px.width() < minPixelsPerSide || px.height() < minPixelsPerSide)
+        return fail(QStringLiteral("a %1 x %2 pixel figure is too small; at least %3 pixels a side")
+                        .arg(px.width())
+                        .arg(px.height())
+                        .arg(minPixelsPerSide));
+    if (o.format == Format::Png && qint64(px.width()) * px.height() * 4 > maxRasterBytes)
+        return fail(QStringLiteral("a %1 x %2 image needs %3 MiB; at most %4 MiB")
+                        .arg(px.width())
+                        .arg(px.height())
+                        .arg(qint64(px.width()) * px.height() * 4 >> 20)
+                        .arg(maxRasterBytes >> 20));
+    FigureGeometry g;
+    g.pixels = px;
+    g.dpr = o.dpi / logicalDpi;
+    g.logical = QSizeF(px.width() / g.dpr, px.height() / g.dpr);
+    g.millimetres = QSizeF(px.width() / o.dpi * mmPerInch, px.height() / o.dpi * mmPerInch);
+    return g;
+}
+
+// ---------------------------------------------------------------------------------------------- figures
+
+void applyLook(ui::WorkbenchState& state, const ExportOptions& options)
+{
+    ui::ViewOptions o = state.viewOptions();
+    o.theme = options.theme;
+    o.fontScale = options.fontScale;
+    state.setViewOptions(o);
+}
+
+QString ExportService::defaultTitle(const ui::View& view, const ui::WorkbenchState& state)
+{
+    return QStringLiteral("%1 \u2014 %2").arg(view.title(), QString::fromStdString(state.scheme().name));
+}
+
+QString ExportService::describe(const ui::WorkbenchState& state)
+{
+    QStringList params;
+    // Only the parameters in force (YaRN's knobs mean nothing while rope_type is default).
+    for (const auto& spec : state.scheme().params)
+        if (state.params().has(spec.key) && core::applies(spec, state.params()))
+            params << QStringLiteral("%1=%2").arg(QString::fromStdString(spec.key),
+                                                  QString::fromStdString(state.params().value(spec.key).toString()));
+    return QStringLiteral("PosLab: scheme %1, dimension %2, positions 0:%3%4")
+        .arg(state.schemeId())
+        .arg(state.dim())
+        .arg(state.positionCount())
+        .arg(params.isEmpty() ? QString() : QStringLiteral(", ") + params.join(QStringLiteral(", ")));
+}
+
+QString ExportService::whyNothingToShow(ui::View& view, const ui::WorkbenchState& state, ui::Computation& computation)
+{
+    if (!view.isApplicable())
+        return QStringLiteral("the %1 view has nothing to show for %2 (%3)")
+            .arg(view.exportName(), state.schemeId(), QString::fromStdString(state.scheme().name));
+    if (computation.result() && !computation.result()->error.isEmpty())
+        return computation.result()->error;
+    if (view.exportName() == QLatin1String("attention") && computation.attention()
+        && !computation.attention()->error.isEmpty())
+        return computation.attention()->error;
+    return {};
+}
+
+QImage ExportService::renderImage(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
+                                  QString* error)
+{
+    QString why;
+    const FigureGeometry g = geometryFor(options, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return {};
+    }
+    // Views paint their own background; a transparent figure replays the SVG without it instead.
+    QByteArray svg;
+    if (options.transparent) {
+        svg = renderSvg(view, state, options, error);
+        if (svg.isEmpty())
+            return {};
+    }
+    QImage img(g.pixels, options.transparent ? QImage::Format_ARGB32_Premultiplied : QImage::Format_RGB32);
+    const int dpm96 = int(std::lround(logicalDpi / 0.0254));
+    img.setDotsPerMeterX(dpm96);
+    img.setDotsPerMeterY(dpm96);
+    img.setDevicePixelRatio(g.dpr);
+    img.fill(options.transparent ? QColor(Qt::transparent) : state.theme().background);
+    {
+        QPainter p(&img);
+        if (options.transparent) {
+            p.setRenderHint(QPainter::Antialiasing);
+            p.setRenderHint(QPainter::TextAntialiasing);
+            QSvgRenderer(svg).render(&p, QRectF(QPointF(0, 0), g.logical));
+        } else {
+            paintView(view, p, g.logical);
+        }
+    }
+    img.setDevicePixelRatio(1.0);
+    const int dpm = int(std::lround(options.dpi / 0.0254));
+    img.setDotsPerMeterX(dpm);
+    img.setDotsPerMeterY(dpm);
+    return img;
+}
+
+QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
+                                    QString* error)
+{
+    QString why;
+    const FigureGeometry g = geometryFor(options, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return {};
+    }
+    QByteArray out;
+    QBuffer buffer(&out);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setResolution(int(logicalDpi));
+        gen.setSize(QSize(int(std::ceil(g.logical.width())), int(std::ceil(g.logical.height()))));
+        gen.setViewBox(QRectF(QPointF(0, 0), g.logical));
+        gen.setTitle(options.title.isEmpty() ? defaultTitle(view, state) : options.title);
+        gen.setDescription(describe(state));
+        QPainter p(&gen);
+        paintView(view, p, g.logical);
+    }
+    buffer.close();
+    out = fixSvgHeader(std::move(out), g);
+    if (options.transparent)
+        out = dropBackground(std::move(out), state.theme().background);
+    return out;
+}
+
+QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
+                                    QString* error)
+{
+    QString why;
+    const FigureGeometry g = geometryFor(options, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return {};
+    }
+    // Transparent: the SVG without its background fills, replayed into the PDF (text stays text).
+    QByteArray svg;
+    if (options.transparent) {
+        svg = renderSvg(view, state, options, error);
+        if (svg.isEmpty())
+            return {};
+    }
+    QByteArray out;
+    QBuffer buffer(&out);
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QPdfWriter pdf(&buffer);
+        pdf.setResolution(int(logicalDpi));
+        pdf.setPageSize(QPageSize(g.millimetres, QPageSize::Millimeter, QStringLiteral("PosLab figure"),
+                                  QPageSize::ExactMatch));
+        pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
+        pdf.setTitle(options.title.isEmpty() ? defaultTitle(view, state) : options.title);
+        pdf.setCreator(describe(state));
+        QPainter p(&pdf);
+        if (options.transparent) {
+            QSvgRenderer renderer(svg);
+            renderer.render(&p, QRectF(QPointF(0, 0), g.logical));
+        } else {
+            p.fillRect(QRectF(QPointF(0, 0), g.logical), state.theme().background);
+            paintView(view, p, g.logical);
+        }
+    }
+    buffer.close();
+    return out;
+}
+
+namespace {
+
+/// Sets one value of an animation sweep on the state. Returns an error message or empty.
+QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
+{
+    if (what == QLatin1String("position") || what == QLatin1String("cursor")) {
+        s.setAnimationTime(std::max(0.0, v));
+        return {};
+    }
+    if (what == QLatin1String("dim")) {
+        int d = int(std::lround(v));
+        if (s.scheme().needsEvenDim && d % 2)
+            ++d;
+        return s.setDim(d);
+    }
+    if (what == QLatin1String("positions"))
+        return s.setPositionCount(int(std::lround(v)));
+    ui::ViewOptions o = s.viewOptions();
+    if (what == QLatin1String("key_distance"))
+        o.keyDistance = int(std::lround(v));
+    else if (what == QLatin1String("shift"))
+        o.shift = int(std::lround(v));
+    else if (what == QLatin1String("head"))
+        o.head = std::clamp(int(std::lround(v)), 0, o.heads - 1);
+    else if (what == QLatin1String("heads"))
+        o.heads = std::clamp(int(std::lround(v)), 1, core::maxHeads);
+    else if (what == QLatin1String("font_scale"))
+        o.fontScale = std::clamp(v, 0.25, 8.0);
+    else {
+        const core::ParamSpec* spec = s.scheme().param(what.toStdString());
+        if (!spec) {
+            QStringList keys;
+            for (const auto& p : s.scheme().params)
+                if (p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
+                    keys << QString::fromStdString(p.key);
+            return QStringLiteral("cannot animate '%1': not position, dim, positions, key_distance, shift, head, "
+                                  "heads, font_scale or a number parameter of %2%3")
+                .arg(what, s.schemeId(),
+                     keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.join(QStringLiteral(", "))));
+        }
+        if (spec->type == core::ParamType::Real)
+            return s.setParam(what, core::ParamValue::real(v));
+        if (spec->type == core::ParamType::Integer)
+            return s.setParam(what, core::ParamValue::integer(std::llround(v)));
+        return QStringLiteral("cannot animate %1: it is a %2, not a number")
+            .arg(what, QString::fromUtf8(core::paramTypeName(spec->type).data(),
+                                         qsizetype(core::paramTypeName(spec->type).size())));
+    }
+    s.setViewOptions(o);
+    return {};
+}
+
+/// The current value of a sweep target (the default start of a sweep).
+std::optional<double> currentValue(const ui::WorkbenchState& s, const QString& what)
+{
+    if (what == QLatin1String("position") || what == QLatin1String("cursor"))
+        return s.animationTime();
+    if (what == QLatin1String("dim"))
+        return s.dim();
+    if (what == QLatin1String("positions"))
+        return s.positionCount();
+    const ui::ViewOptions& o = s.viewOptions();
+    if (what == QLatin1String("key_distance"))
+        return o.keyDistance;
+    if (what == QLatin1String("shift"))
+        return o.shift;
+    if (what == QLatin1String("head"))
+        return o.head;
+    if (what == QLatin1String("heads"))
+        return o.heads;
+    if (what == QLatin1String("font_scale"))
+        return o.fontScale;
+    const std::string key = what.toStdString();
+    if (s.params().has(key)) {
+        const core::ParamValue& v = s.params().value(key);
+        if (v.type == core::ParamType::Real || v.type == core::ParamType::Integer)
+            return v.number;
+    }
+    return std::nullopt;
+}
+
+} // namespace
+
+QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
+                                       const ExportOptions& options, ExportResult* result)
+{
+    ExportResult local;
+    ExportResult& r = result ? *result : local;
+    r = ExportResult{};
+    auto fail = [&](Failure how, const QString& why) {
+        r = failed(how, why);
+        return QByteArray();
+    };
+    QString why;
+    const FigureGeometry g = geometryFor(options, &why);
+    if (!why.isEmpty())
+        return fail(Failure::Refused, why);
+    settle(computation);
+    if (options.format != Format::Gif) {
+        why = whyNothingToShow(view, state, computation);
+        if (!why.isEmpty())
+            return fail(Failure::Refused, why);
+    }
+    switch (options.format) {
+    case Format::Png: {
+        QImage img = renderImage(view, state, options, &why);
+        if (img.isNull())
+            return fail(Failure::Refused, why);
+        img.setText(QStringLiteral("Title"), options.title.isEmpty() ? defaultTitle(view, state) : options.title);
+        img.setText(QStringLiteral("Description"), describe(state));
+        img.setText(QStringLiteral("Software"), QStringLiteral("PosLab"));
+        QByteArray out;
+        QBuffer buffer(&out);
+        buffer.open(QIODevice::WriteOnly);
+        QImageWriter writer(&buffer, "png");
+        // zlib level 1 (Qt maps quality q to level (100 - q) * 9 / 91): figures are flat colour and lines,
+        // so the file grows by a few percent and writing gets several times faster.
+        writer.setQuality(85);
+        if (!writer.write(img))
+            return fail(Failure::Refused, QStringLiteral("PNG encoding failed: %1").arg(writer.errorString()));
+        r.pixels = img.size();
+        return out;
+    }
+    case Format::Svg: {
+        QByteArray svg = renderSvg(view, state, options, &why);
+        if (svg.isEmpty())
+            return fail(Failure::Refused, why);
+        return svg;
+    }
+    case Format::Pdf: {
+        QByteArray pdf = renderPdf(view, state, options, &why);
+        if (pdf.isEmpty())
+            return fail(Failure::Refused, why.isEmpty() ? QStringLiteral("PDF output failed") : why);
+        return pdf;
+    }
+    case Format::Gif: {
+        if (options.transparent)
+            return fail(Failure::Usage, QStringLiteral("GIF frames are opaque; use the light or dark theme"));
+        const AnimationOptions& a = options.animation;
+        if (a.frames < 1 || a.frames > maxFrames)
+            return fail(Failure::Usage,
+                        QStringLiteral("frames %1 is out of range; allowed: 1 to %2").arg(a.frames).arg(maxFrames));
+        if (!(a.gif.framesPerSecond > 0 && a.gif.framesPerSecond <= 100))
+            return fail(Failure::Usage,
+                        QStringLiteral("fps %1 is out of range; allowed: above 0, up to 100").arg(a.gif.framesPerSecond));
+        if (a.gif.loopCount < 0 || a.gif.loopCount > 65535)
+            return fail(Failure::Usage, QStringLiteral("loop %1 is out of range; allowed: 0 (forever) to 65535")
+                                            .arg(a.gif.loopCount));
+        const qint64 bytes = qint64(g.pixels.width()) * g.pixels.height() * 4 * a.frames;
+        if (bytes > maxAnimationBytes)
+            return fail(Failure::Refused,
+                        QStringLiteral("%1 frames of %2 x %3 need %4 MiB; at most %5 MiB: use fewer frames or a "
+                                       "smaller size")
+                            .arg(a.frames)
+                            .arg(g.pixels.width())
+                            .arg(g.pixels.height())
+                            .arg(bytes >> 20)
+                            .arg(maxAnimationBytes >> 20));
+        const QString what = a.what.isEmpty() ? QStringLiteral("position") : a.what;
+        const bool position = what == QLatin1String("position") || what == QLatin1String("cursor");
+        std::optional<double> from = a.from, to = a.to;
+        if (!from)
+            from = position ? 0.0 : currentValue(state, what);
+        if (!from) {
+            why = applySweep(state, what, 0.0); // names the keys that can be animated
+            return fail(Failure::Usage, why.isEmpty() ? QStringLiteral("--animate %1 needs --from").arg(what) : why);
+        }
+        if (!to) {
+            if (!position)
+                return fail(Failure::Usage, QStringLiteral("animating %1 needs the end value (--to)").arg(what));
+            to = std::min<double>(*from + a.frames - 1, std::max(0, state.positionCount() - 1));
+        }
+        if (position && (*from < 0 || *to < 0 || std::max(*from, *to) > state.positionCount() - 1))
+            return fail(Failure::Usage, QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
+                                            .arg(*from)
+                                            .arg(*to)
+                                            .arg(state.positionCount() - 1));
+        const core::ParamSpec* spec = state.scheme().param(what.toStdString());
+        const bool geometric = spec && spec->logarithmic;
+        QList<QImage> frames;
+        frames.reserve(a.frames);
+        for (int i = 0; i < a.frames; ++i) {
+            const double t = a.frames == 1 ? 0.0 : double(i) / (a.frames - 1);
+            const double v = interpolate(*from, *to, t, geometric);
+            why = applySweep(state, what, v);
+            if (!why.isEmpty())
+                return fail(Failure::Usage, QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why));
+            settle(computation);
+            why = whyNothingToShow(view, state, computation);
+            if (!why.isEmpty())
+                return fail(Failure::Refused, QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why));
+            ExportOptions frameOptions = options;
+            if (what == QLatin1String("font_scale"))
+                frameOptions.fontScale = state.viewOptions().fontScale;
+            QImage img = renderImage(view, state, frameOptions, &why);
+            if (img.isNull())
+                return fail(Failure::Refused, why);
+            frames << img;
+        }
+        QByteArray gif = encodeGif(frames, a.gif, &why);
+        if (gif.isEmpty())
+            return fail(Failure::Refused, why);
+        r.pixels = g.pixels;
+        r.notes << QStringLiteral("%1 frames, %2 from %3 to %4%5")
+                       .arg(a.frames)
+                       .arg(what)
+                       .arg(*from)
+                       .arg(*to)
+                       .arg(geometric ? QStringLiteral(" (geometric steps)") : QString());
+        return gif;
+    }
+    case Format::Csv:
+    case Format::Json:
+    case Format::Npy:
+        return renderData(view, state, options.format, &r);
+    }
+    return fail(Failure::Usage, QStringLiteral("unknown format"));
+}
+
+// ---------------------------------------------------------------------------------------------- data
+
+QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
+                                     ExportResult* result)
+{
+    ExportResult local;
+    ExportResult& r = result ? *result : local;
+    r = ExportResult{};
+    core::OutputFormat out = core::OutputFormat::Json;
+    switch (format) {
+    case Format::Csv: out = core::OutputFormat::Csv; break;
+    case Format::Json: out = core::OutputFormat::Json; break;
+    case Format::Npy: out = core::OutputFormat::Npy; break;
+    default:
+        r = failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
+        return {};
+    }
+    const QString name = view.exportName();
+    const core::SchemeDescriptor& scheme = state.scheme();
+    core::ComputeResult data;
+    try {
+        if (!view.isApplicable())
+            throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for " + scheme.id);
+        if (name == QLatin1String("decay")) {
+            // The decay view's curves are its own computation (normalised scores, the RoFormer bound, one
+            // curve per head): export exactly what is plotted.
+            auto* decay = qobject_cast<ui::DecayView*>(&view);
+            if (!decay || decay->curves().empty())
+                throw core::RefusedError("the decay view has no curve for " + scheme.id);
+            const auto& curves = decay->curves();
+            const std::size_t rows = std::size_t(curves.front().points.size());
+            data.quantity = "decay_curves";
+            data.scheme = scheme.id;
+            data.params = state.params();
+            data.shape = {rows, curves.size() + 1};
+            data.axes = {"distance", "curve"};
+            data.columns.push_back("distance");
+            for (const auto& c : curves)
+                data.columns.push_back(c.name.toStdString());
+            data.data.assign(rows * (curves.size() + 1), std::nan(""));
+            for (std::size_t i = 0; i < rows; ++i) {
+                data.data[i * (curves.size() + 1)] = curves.front().points[qsizetype(i)].x();
+                for (std::size_t c = 0; c < curves.size(); ++c)
+                    if (qsizetype(i) < curves[c].points.size())
+                        data.data[i * (curves.size() + 1) + c + 1] = curves[c].points[qsizetype(i)].y();
+            }
+        } else {
+            core::ComputeRequest req;
+            req.scheme = scheme.id;
+            for (const auto& [key, value] : state.params().values()) {
+                const core::ParamSpec* spec = scheme.param(key);
+                if (spec && !(value == core::defaultValue(*spec)))
+                    req.overrides.emplace_back(key, value.toString());
+            }
+            const int n = std::max(1, state.positionCount());
+            req.context.dim = state.dim();
+            req.context.positions = core::PositionList::range(0, n);
+            req.context.seqLen = n;
+            const ui::ViewOptions& o = state.viewOptions();
+            if (name == QLatin1String("attention")) {
+                req.quantity = core::Quantity::Scores;
+                req.heads = std::max(1, o.heads);
+                req.softmax = o.softmax;
+                req.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
+                int q = std::max(1, std::min(o.attentionSize, n));
+                switch (o.content) {
+                case ui::AttentionContent::Random: req.content.kind = core::ContentKind::Random; break;
+                case ui::AttentionContent::Constant: req.content.kind = core::ContentKind::Constant; break;
+                case ui::AttentionContent::Sentence:
+                    req.content = core::parseContent(o.sentence.toStdString(), 0);
+                    q = std::max<int>(1, int(core::sentenceWords(req.content).size()));
+                    break;
+                }
+                req.context.positions = core::PositionList::range(0, q);
+                r.notes << QStringLiteral("all %1 heads (heads x queries x keys); the figure shows head %2")
+                               .arg(req.heads)
+                               .arg(o.head);
+            } else if (name == QLatin1String("table") && scheme.rotary) {
+                switch (o.tableQuantity) {
+                case ui::TableQuantity::Cos: req.quantity = core::Quantity::Cos; break;
+                case ui::TableQuantity::Sin: req.quantity = core::Quantity::Sin; break;
+                case ui::TableQuantity::Angle: req.quantity = core::Quantity::Angles; break;
+                }
+            } else if (name == QLatin1String("table")) {
+                req.quantity = core::Quantity::Encoding;
+            } else if (scheme.has(core::Quantity::Angles)) {
+                req.quantity = core::Quantity::Angles; // clock hands and rotation planes turn by p * theta_i
+            } else {
+                req.quantity = core::Quantity::Encoding;
+            }
+            data = core::compute(req);
+        }
+        std::ostringstream os;
+        core::write(os, data, out);
+        const std::string s = os.str();
+        return QByteArray(s.data(), qsizetype(s.size()));
+    } catch (const core::InputError& e) {
+        r = failed(Failure::Usage, QString::fromUtf8(e.what()));
+    } catch (const core::RefusedError& e) {
+        r = failed(Failure::Refused, QString::fromUtf8(e.what()));
+    } catch (const std::bad_alloc&) {
+        r = failed(Failure::Refused, QStringLiteral("out of memory; ask for a smaller table"));
+    } catch (const std::exception& e) {
+        r = failed(Failure::Refused, QString::fromUtf8(e.what()));
+    }
+    return {};
+}
+
+// ---------------------------------------------------------------------------------------------- files
+
+QString ExportService::checkPath(const QString& path)
+{
+    if (path.isEmpty())
+        return QStringLiteral("no output file given");
+    const QFileInfo info(path);
+    if (info.isDir())
+        return QStringLiteral("cannot write %1: it is a folder").arg(path);
+    const QFileInfo dir(info.absolutePath());
+    if (!dir.exists())
+        return QStringLiteral("cannot write %1: folder %2 does not exist").arg(path, QDir::toNativeSeparators(info.path()));
+    if (!dir.isDir())
+        return QStringLiteral("cannot write %1: %2 is not a folder").arg(path, QDir::toNativeSeparators(info.path()));
+    if (!dir.isWritable())
+        return QStringLiteral("cannot write %1: folder %2 is read-only").arg(path, QDir::toNativeSeparators(info.path()));
+    if (info.exists() && !info.isWritable())
+        return QStringLiteral("cannot write %1: the file is read-only").arg(path);
+    return {};
+}
+
+QString ExportService::writeFile(const QString& path, const QByteArray& data)
+{
+    if (QString why = checkPath(path); !why.isEmpty())
+        return why;
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    if (file.write(data) != data.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return QStringLiteral("writing %1 failed: %2").arg(path, why);
+    }
+    if (!file.commit())
+        return QStringLiteral("writing %1 failed: %2").arg(path, file.errorString());
+    return {};
+}
+
+ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
+                                       const ExportOptions& options, const QString& path)
+{
+    // Check the path before the work: a typo in a folder name should not cost a 600-frame animation.
+    if (QString why = checkPath(path); !why.isEmpty())
+        return failed(Failure::Usage, why);
+    const std::optional<Format> byName = formatForPath(path);
+    if (!byName)
+        return failed(Failure::Usage, QStringLiteral("cannot tell the format of %1 from its extension; use %2")
+                                          .arg(path, knownExtensions()));
+    ExportOptions o = options;
+    o.format = *byName;
+    ExportResult r;
+    const QByteArray bytes = isFigure(o.format) ? renderFigure(view, state, computation, o, &r)
+                                                : (settle(computation), renderData(view, state, o.format, &r));
+    if (!r.ok())
+        return r;
+    if (QString why = writeFile(path, bytes); !why.isEmpty())
+        return failed(Failure::Usage, why);
+    r.bytes = bytes.size();
+    return r;
+}
+
+void ExportService::copyToClipboard(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options)
+{
+    auto* mime = new QMimeData;
+    ExportOptions o = options;
+    o.format = Format::Png;
+    const QImage img = renderImage(view, state, o);
+    if (!img.isNull())
+        mime->setImageData(img);
+    o.format = Format::Svg;
+    const QByteArray svg = renderSvg(view, state, o);
+    if (!svg.isEmpty())
+        mime->setData(QStringLiteral("image/svg+xml"), svg);
+    QGuiApplication::clipboard()->setMimeData(mime);
+}
+
+} // namespace poslab::exporting
