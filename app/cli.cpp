@@ -10,6 +10,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <cstdio>
 #include <filesystem>
@@ -37,17 +38,6 @@ struct Args {
     }
 };
 
-long long parseInteger(const std::string& option, const std::string& text, long long min, long long max)
-{
-    long long v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-        throw InputError(option + " '" + text + "' is not an integer");
-    if (v < min || v > max)
-        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
-                         + std::to_string(max));
-    return v;
-}
 
 std::vector<double> parseVector(const std::string& text)
 {
@@ -169,14 +159,14 @@ int runCompute(Args& a, std::ostream& out)
                 throw InputError("--set '" + kv + "' must be KEY=VALUE");
             req.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
         } else if (opt == "--dim") {
-            req.context.dim = int(parseInteger(opt, a.value(opt), 1, 65536));
+            req.context.dim = int(parseIntegerOption(opt, a.value(opt), 1, 65536));
         } else if (opt == "--positions") {
             positions = a.value(opt);
             positionsGiven = positions;
         } else if (opt == "--vector") {
             req.vector = parseVector(a.value(opt));
         } else if (opt == "--seq-len") {
-            req.context.seqLen = parseInteger(opt, a.value(opt), 1, core::maxPosition);
+            req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
         } else if (opt == "--format") {
             format = core::parseOutputFormat(a.value(opt));
         } else if (opt == "-o" || opt == "--output") {
@@ -187,9 +177,9 @@ int runCompute(Args& a, std::ostream& out)
             keys = a.value(opt);
         } else if (opt == "--heads") {
             const std::string v = a.value(opt);
-            req.heads = int(parseInteger(opt, v, 1, core::maxHeads));
+            req.heads = int(parseIntegerOption(opt, v, 1, core::maxHeads));
         } else if (opt == "--seed") {
-            seed = std::uint64_t(parseInteger(opt, a.value(opt), 0, (1ll << 53)));
+            seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
         } else if (opt == "--content") {
             contentText = a.value(opt);
         } else if (opt == "--softmax") {
@@ -272,6 +262,27 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 }
 
 } // namespace
+
+long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max)
+{
+    long long v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
+        throw InputError(option + " '" + text + "' is not an integer");
+    if (v < min || v > max)
+        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
+                         + std::to_string(max));
+    return v;
+}
+
+double parseNumberOption(const std::string& option, const std::string& text)
+{
+    double v = 0;
+    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
+        throw InputError(option + " '" + text + "' is not a number");
+    return v;
+}
 
 std::string usage()
 {

@@ -30,6 +30,11 @@ struct CliHooks {
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
+/// An integer option value within [min, max]. Throws core::InputError naming the option and the range.
+long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max);
+/// A finite real option value. Throws core::InputError naming the option.
+double parseNumberOption(const std::string& option, const std::string& text);
+
 /// Usage text.
 std::string usage();
 

@@ -52,27 +52,6 @@ struct FigureRequest {
     std::string output;
 };
 
-long long parseInteger(const std::string& option, const std::string& text, long long min, long long max)
-{
-    long long v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-        throw InputError(option + " '" + text + "' is not an integer");
-    if (v < min || v > max)
-        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
-                         + std::to_string(max));
-    return v;
-}
-
-double parseNumber(const std::string& option, const std::string& text)
-{
-    double v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        throw InputError(option + " '" + text + "' is not a number");
-    return v;
-}
-
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
 void parseSize(const std::string& text, ExportOptions& o)
 {
@@ -100,8 +79,8 @@ void parseSize(const std::string& text, ExportOptions& o)
         throw InputError(bad);
     double w = 0, h = 0;
     try {
-        w = parseNumber("--size", s.substr(0, x));
-        h = parseNumber("--size", s.substr(x + 1));
+        w = parseNumberOption("--size", s.substr(0, x));
+        h = parseNumberOption("--size", s.substr(x + 1));
     } catch (const InputError&) {
         throw InputError(bad);
     }
@@ -115,7 +94,7 @@ void parseSize(const std::string& text, ExportOptions& o)
 int parsePositionCount(const std::string& option, const std::string& text)
 {
     if (!text.empty() && text.find_first_not_of("0123456789") == std::string::npos)
-        return int(parseInteger(option, text, 1, ui::WorkbenchState::maxPositionCount));
+        return int(parseIntegerOption(option, text, 1, ui::WorkbenchState::maxPositionCount));
     const core::PositionList list = core::PositionList::parse(text);
     const std::size_t n = list.size();
     bool contiguous = list.isRange() ? list.start() == 0 && list.step() == 1 : true;
@@ -160,19 +139,19 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                 throw InputError("--set '" + kv + "' must be KEY=VALUE");
             f.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
         } else if (opt == "--dim") {
-            f.dim = int(parseInteger(opt, a.value(opt), ui::WorkbenchState::minDim, ui::WorkbenchState::maxDim));
+            f.dim = int(parseIntegerOption(opt, a.value(opt), ui::WorkbenchState::minDim, ui::WorkbenchState::maxDim));
         } else if (opt == "--positions") {
             f.positions = parsePositionCount(opt, a.value(opt));
         } else if (opt == "--keys") {
             f.keys = a.value(opt);
         } else if (opt == "--heads") {
-            f.heads = int(parseInteger(opt, a.value(opt), 1, core::maxHeads));
+            f.heads = int(parseIntegerOption(opt, a.value(opt), 1, core::maxHeads));
         } else if (opt == "--head") {
-            f.head = int(parseInteger(opt, a.value(opt), 0, core::maxHeads - 1));
+            f.head = int(parseIntegerOption(opt, a.value(opt), 0, core::maxHeads - 1));
         } else if (opt == "--cursor") {
-            f.cursor = int(parseInteger(opt, a.value(opt), 0, ui::WorkbenchState::maxPositionCount - 1));
+            f.cursor = int(parseIntegerOption(opt, a.value(opt), 0, ui::WorkbenchState::maxPositionCount - 1));
         } else if (opt == "--seed") {
-            f.seed = std::uint64_t(parseInteger(opt, a.value(opt), 0, (1ll << 53)));
+            f.seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
         } else if (opt == "--content") {
             f.content = a.value(opt);
         } else if (opt == "--softmax") {
@@ -189,7 +168,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
-            o.dpi = parseNumber(opt, a.value(opt));
+            o.dpi = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--theme") {
             const std::string t = a.value(opt);
             if (t == "light" || t == "transparent")
@@ -201,21 +180,21 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  "no background), dark-transparent");
             o.transparent = t == "transparent" || t == "dark-transparent";
         } else if (opt == "--font-scale") {
-            o.fontScale = parseNumber(opt, a.value(opt));
+            o.fontScale = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--title") {
             o.title = QString::fromStdString(a.value(opt));
         } else if (opt == "--frames") {
-            o.animation.frames = int(parseInteger(opt, a.value(opt), 1, exporting::maxFrames));
+            o.animation.frames = int(parseIntegerOption(opt, a.value(opt), 1, exporting::maxFrames));
         } else if (opt == "--fps") {
-            o.animation.gif.framesPerSecond = parseNumber(opt, a.value(opt));
+            o.animation.gif.framesPerSecond = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--loop") {
-            o.animation.gif.loopCount = int(parseInteger(opt, a.value(opt), 0, 65535));
+            o.animation.gif.loopCount = int(parseIntegerOption(opt, a.value(opt), 0, 65535));
         } else if (opt == "--animate") {
             o.animation.what = QString::fromStdString(a.value(opt));
         } else if (opt == "--from") {
-            o.animation.from = parseNumber(opt, a.value(opt));
+            o.animation.from = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--to") {
-            o.animation.to = parseNumber(opt, a.value(opt));
+            o.animation.to = parseNumberOption(opt, a.value(opt));
         } else if (opt == "-o" || opt == "--output") {
             f.output = a.value(opt);
         } else if (!opt.empty() && opt[0] != '-' && f.view.empty()) {
