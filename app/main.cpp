@@ -3,12 +3,18 @@
 // for the workbench's frame figures); otherwise the window opens.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "ui/export/exportdialog.h"
+#include "ui/export/exportservice.h"
+#include "ui/views/view.h"
 #include "ui/gpu/tableengine.h"
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
+#include <QMenu>
+#include <QMenuBar>
+#include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
 #include <QUndoStack>
@@ -45,6 +51,46 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
     return poslab::app::runCli(args, std::cout, std::cerr, hooks);
 }
 
+// File > Export (Ctrl+E) and Copy figure: the window and the export service meet here, in the app layer,
+// so that neither library depends on the other.
+void addFileMenu(poslab::ui::MainWindow& window)
+{
+    auto focusedView = [&window]() -> poslab::ui::View* {
+        if (window.maximisedView())
+            return window.maximisedView();
+        const QWidget* focus = QApplication::focusWidget();
+        for (poslab::ui::View* v : window.views())
+            if (focus && (v == focus || v->isAncestorOf(focus)))
+                return v;
+        for (poslab::ui::View* v : window.views())
+            if (v->underMouse())
+                return v;
+        return window.views().empty() ? nullptr : window.views().front();
+    };
+    QMenu* file = new QMenu(QObject::tr("&File"), &window);
+    file->setObjectName(QStringLiteral("menuFile"));
+    QAction* exportAction = file->addAction(QObject::tr("&Export figure\u2026"), &window, [&window, focusedView] {
+        poslab::exporting::ExportDialog::run(&window, window.state(), window.computation(), focusedView(),
+                                             window.views());
+    });
+    exportAction->setShortcut(Qt::CTRL | Qt::Key_E);
+    exportAction->setObjectName(QStringLiteral("actionExport"));
+    QAction* copy = file->addAction(QObject::tr("&Copy figure"), &window, [&window, focusedView] {
+        if (poslab::ui::View* v = focusedView()) {
+            poslab::exporting::ExportOptions options;
+            options.size = QSizeF(v->size());
+            poslab::exporting::ExportService::copyToClipboard(*v, *window.state(), options);
+            window.statusBar()->showMessage(QObject::tr("Copied the %1 view to the clipboard").arg(v->title()), 4000);
+        }
+    });
+    copy->setShortcut(Qt::CTRL | Qt::SHIFT | Qt::Key_C);
+    file->addSeparator();
+    QAction* quit = file->addAction(QObject::tr("&Quit"), &window, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    QMenuBar* bar = window.menuBar();
+    bar->insertMenu(bar->actions().isEmpty() ? nullptr : bar->actions().front(), file);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -56,8 +102,11 @@ int main(int argc, char** argv)
         return runBench(argc, argv, args);
     if (poslab::app::isHeadless(args))
         return poslab::app::runCli(args, std::cout, std::cerr);
-    // Hidden option for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--scheme ID]
-    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme;
+    // --compute-path auto|cpu|gpu: which path computes sin/cos tables this run (the Settings menu remembers
+    // a choice; this option does not). Hidden options for scripts/screenshot.sh: --screenshot FILE
+    // [--size WxH] [--theme dark] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]
+    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise;
+    int dim = 0, positions = 0;
     for (std::size_t i = 0; i < args.size(); ++i) {
         const std::string& a = args[i];
         const bool hasValue = i + 1 < args.size();
@@ -69,20 +118,43 @@ int main(int argc, char** argv)
             theme = QString::fromStdString(args[++i]);
         else if (a == "--scheme" && hasValue)
             scheme = QString::fromStdString(args[++i]);
+        else if (a == "--compute-path" && hasValue)
+            computePath = QString::fromStdString(args[++i]);
+        else if (a == "--dim" && hasValue)
+            dim = std::atoi(args[++i].c_str());
+        else if (a == "--positions" && hasValue)
+            positions = std::atoi(args[++i].c_str());
+        else if (a == "--maximise" && hasValue)
+            maximise = QString::fromStdString(args[++i]);
         else if (a.rfind("-", 0) != 0) {
             std::cerr << "poslab: unknown command '" << a << "'; commands: schemes, compute, export, bench (see poslab --help)\n";
             return poslab::app::exitUsage;
         }
     }
+    if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu") {
+        std::cerr << "poslab: --compute-path takes auto, cpu or gpu; got '" << computePath.toStdString() << "'\n";
+        return poslab::app::exitUsage;
+    }
     QApplication app(argc, argv);
     setUpApplication();
     poslab::ui::MainWindow window(nullptr, screenshot.isEmpty());
+    addFileMenu(window);
+    if (!computePath.isEmpty())
+        window.setComputePath(computePath == "cpu"   ? poslab::gpu::ComputePath::Cpu
+                              : computePath == "gpu" ? poslab::gpu::ComputePath::Gpu
+                                                     : poslab::gpu::ComputePath::Auto);
     if (!screenshot.isEmpty()) {
         const auto wh = size.split(QLatin1Char('x'));
         if (wh.size() == 2)
             window.resize(wh[0].toInt(), wh[1].toInt());
         if (!scheme.isEmpty())
             window.state()->setScheme(scheme);
+        if (dim > 0)
+            window.state()->setDim(dim);
+        if (positions > 0)
+            window.state()->setPositionCount(positions);
+        if (!maximise.isEmpty())
+            window.setMaximisedView(window.view(maximise));
         if (theme == QLatin1String("dark")) {
             auto o = window.state()->viewOptions();
             o.theme = poslab::ui::ThemeKind::Dark;

@@ -4,6 +4,7 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/rotary.h"
+#include "core/trigtable.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -16,6 +17,7 @@ namespace poslab::ui {
 Computation::Computation(WorkbenchState* state, QObject* parent)
     : QObject(parent)
     , m_state(state)
+    , m_engine(std::make_unique<gpu::TableEngine>())
 {
     qRegisterMetaType<std::shared_ptr<const poslab::ui::EncodingResult>>();
     m_pool.setMaxThreadCount(1);
@@ -42,16 +44,86 @@ Computation::Computation(WorkbenchState* state, QObject* parent)
         m_attention = a;
     }
     m_lastQuantity = state->viewOptions().tableQuantity;
-    auto first = computeEncoding(state->setup(), m_lastQuantity);
+    auto first = computeEncoding(state->setup(), m_lastQuantity, m_window, m_engine.get());
     first->serial = ++m_serial;
-    m_result = first;
+    m_result = withStableRange(first);
 }
 
 Computation::~Computation()
 {
     m_attentionLatest.store(0); // queued requests return at once
+    m_tableLatest.store(0);
     m_pool.waitForDone();
     m_attentionPool.waitForDone();
+}
+
+void Computation::setComputePath(gpu::ComputePath path)
+{
+    if (path == m_engine->preference())
+        return;
+    m_engine->setPreference(path);
+    schedule();
+}
+
+gpu::ComputePath Computation::computePath() const
+{
+    return m_engine->preference();
+}
+
+void Computation::setTableWindow(const TableWindow& window)
+{
+    if (window == m_window)
+        return;
+    m_window = window;
+    const auto& r = m_result;
+    if (!r || !r->error.isEmpty() || r->setup != m_state->setup())
+        return; // a recompute is on its way and reads the new window
+    if (!r->isPartial())
+        return; // the whole table is there at full resolution
+    const RowPlan plan = planRows(r->totalRows, r->totalCols, window);
+    const int end = window.rowEnd > 0 ? std::min(window.rowEnd, r->totalRows) : r->totalRows;
+    const int haveEnd = r->rowStart + int(r->table.rows()) * r->rowStep;
+    const bool covered = r->rowStart <= std::max(0, window.rowBegin) && haveEnd >= end;
+    if (covered && r->rowStep <= plan.step && r->rowStep * 4 > plan.step)
+        return; // fine enough (and not needlessly fine) for the new window
+    schedule();
+}
+
+void Computation::waitForTable()
+{
+    m_pool.waitForDone();
+    QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+}
+
+Computation::RowPlan Computation::planRows(int totalRows, int cols, const TableWindow& window)
+{
+    RowPlan plan;
+    totalRows = std::max(1, totalRows);
+    if ((long long)totalRows * std::max(1, cols) <= fullTableCells) {
+        plan.count = totalRows;
+        return plan;
+    }
+    const int begin = std::clamp(window.rowBegin, 0, totalRows - 1);
+    const int end = std::clamp(window.rowEnd > 0 ? window.rowEnd : totalRows, begin + 1, totalRows);
+    const int rows = end - begin;
+    // A power-of-two step with one to two computed rows per device pixel: the samples keep their
+    // positions while the window moves, and the label reads "every 64th position".
+    const int pixels = std::max(16, window.pixelRows);
+    while (plan.step * 2 <= rows / pixels)
+        plan.step *= 2;
+    // Widen by half a window either side, aligned to the step; never more than fullTableCells cells.
+    const int margin = rows / 2;
+    int start = std::max(0, begin - margin);
+    int stop = std::min(totalRows, end + margin);
+    const long long maxRows = std::max<long long>(1, fullTableCells / std::max(1, cols));
+    if ((stop - start) / plan.step > maxRows) {
+        start = begin;
+        stop = end;
+    }
+    start -= start % plan.step;
+    plan.start = start;
+    plan.count = std::max(1, (stop - start + plan.step - 1) / plan.step);
+    return plan;
 }
 
 void Computation::setSynchronousAttention(bool on)
@@ -215,35 +287,65 @@ void Computation::run()
     const TableQuantity quantity = m_state->viewOptions().tableQuantity;
     m_lastQuantity = quantity;
     const quint64 serial = ++m_serial;
-    const long long elements = (long long)setup.positionCount * setup.dim;
+    m_tableLatest.store(serial);
+    if (m_result && m_result->setup.positionCount != setup.positionCount)
+        m_window = TableWindow{0, 0, m_window.pixelRows};
+    const TableWindow window = m_window;
+    // What will be computed: at most fullTableCells cells whatever the set-up (columns are d at most).
+    const RowPlan plan = planRows(setup.positionCount, setup.dim, window);
+    const long long elements = (long long)plan.count * setup.dim;
     if (elements <= workerThreshold) {
-        auto r = computeEncoding(setup, quantity);
+        auto r = computeEncoding(setup, quantity, window, m_engine.get());
         r->serial = serial;
         if (m_busySerial) { // a newer synchronous result supersedes the running worker
             m_busySerial = 0;
             emit busyChanged(false);
         }
-        publish(std::move(r));
+        publish(withStableRange(std::move(r)));
         return;
     }
     const bool wasBusy = m_busySerial != 0;
     m_busySerial = serial;
     if (!wasBusy)
         emit busyChanged(true);
-    m_pool.start([this, setup, quantity, serial] {
-        std::shared_ptr<const EncodingResult> r = [&] {
-            auto res = computeEncoding(setup, quantity);
-            res->serial = serial;
-            return res;
-        }();
+    // The engine outlives the pool's jobs: the destructor waits for the pool before members go.
+    gpu::TableEngine* engine = m_engine.get();
+    m_pool.start([this, setup, quantity, window, engine, serial] {
+        if (serial != m_tableLatest.load())
+            return; // superseded while queued (a wheel zoom sends a burst of windows)
+        std::shared_ptr<EncodingResult> r = computeEncoding(setup, quantity, window, engine);
+        r->serial = serial;
         QMetaObject::invokeMethod(this, [this, r] {
             if (r->serial != m_busySerial)
                 return; // cancelled or superseded
             m_busySerial = 0;
             emit busyChanged(false);
-            publish(r);
+            publish(withStableRange(r));
         }, Qt::QueuedConnection);
     });
+}
+
+std::shared_ptr<const EncodingResult> Computation::withStableRange(std::shared_ptr<EncodingResult> r)
+{
+    if (!r->error.isEmpty() || r->table.size() == 0)
+        return r;
+    const bool same = m_haveRange && m_rangeSetup == r->setup && m_rangeQuantity == r->quantity;
+    if (!r->isPartial() || !same) {
+        m_rangeSetup = r->setup;
+        m_rangeQuantity = r->quantity;
+        m_rangeLo = r->lo;
+        m_rangeHi = r->hi;
+        m_haveRange = true;
+        return r;
+    }
+    m_rangeLo = std::min(m_rangeLo, r->lo);
+    m_rangeHi = std::max(m_rangeHi, r->hi);
+    r->lo = m_rangeLo;
+    r->hi = m_rangeHi;
+    r->signedValues = r->lo < 0.0 && r->hi > 0.0 && r->quantity != TableQuantity::Angle;
+    if (r->rotary && r->quantity == TableQuantity::Angle)
+        r->signedValues = false;
+    return r;
 }
 
 void Computation::publish(std::shared_ptr<const EncodingResult> r)
@@ -257,9 +359,53 @@ void Computation::publish(std::shared_ptr<const EncodingResult> r)
 
 std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup, TableQuantity quantity)
 {
+    // The whole table: a window wider than any table and one row per pixel of it.
+    TableWindow all;
+    all.pixelRows = std::max(1, setup.positionCount);
+    auto r = computeEncoding(setup, quantity, all, nullptr);
+    return r;
+}
+
+namespace {
+
+QString msText(double ms)
+{
+    return QString::number(ms, 'f', ms < 10 ? 1 : 0) + QStringLiteral(" ms");
+}
+
+/// Sin/cos through the engine (CPU or GPU), else core; @p path receives the path text.
+core::MatrixF trigThrough(gpu::TableEngine* engine, std::span<const double> freq, const core::PositionList& positions,
+                          const gpu::TableLayout& layout, QString& path)
+{
+    QElapsedTimer t;
+    t.start();
+    if (engine) {
+        std::string text;
+        core::MatrixF m = engine->trigTable(freq, positions, layout, &text);
+        path = QString::fromStdString(text);
+        return m;
+    }
+    core::MatrixF m = core::MatrixF::Zero(Eigen::Index(positions.size()), layout.cols);
+    core::TrigLayout out;
+    out.sin = layout.writeSin ? m.data() + layout.sinOffset : nullptr;
+    out.cos = layout.writeCos ? m.data() + layout.cosOffset : nullptr;
+    out.rowStride = layout.cols;
+    out.pairStride = layout.pairStride;
+    out.scale = layout.scale;
+    core::fillTrigTable(freq, positions, out);
+    path = QStringLiteral("CPU, ") + msText(t.nsecsElapsed() / 1e6);
+    return m;
+}
+
+} // namespace
+
+std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup, TableQuantity quantity,
+                                                             const TableWindow& window, gpu::TableEngine* engine)
+{
     auto r = std::make_shared<EncodingResult>();
     r->setup = setup;
     r->quantity = quantity;
+    r->totalRows = std::max(1, setup.positionCount);
     QElapsedTimer clock;
     clock.start();
     try {
@@ -269,21 +415,46 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
         ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
         ctx.seqLen = setup.positionCount;
         core::validateParams(s, setup.params, ctx);
-        const double elements = double(setup.positionCount) * setup.dim;
+        core::RotarySpec spec;
+        int cols = setup.dim;
+        if (s.rotary) {
+            spec = s.rotary(setup.params, ctx);
+            cols = int(spec.invFreq.size());
+        }
+        // Only the rows the window needs, at about display resolution, when the table is large.
+        const RowPlan plan = planRows(r->totalRows, cols, window);
+        r->rowStart = plan.start;
+        r->rowStep = plan.step;
+        ctx.positions = core::PositionList::range(plan.start, std::min<core::Position>(
+                                                                    r->totalRows, core::Position(plan.start)
+                                                                        + core::Position(plan.count) * plan.step),
+                                                  plan.step);
+        const double elements = double(ctx.positions.size()) * cols;
         core::checkSize(elements * sizeof(float), core::Limits{},
-                        "a " + std::to_string(setup.positionCount) + " x " + std::to_string(setup.dim)
+                        "a " + std::to_string(ctx.positions.size()) + " x " + std::to_string(cols)
                             + " float32 table");
         if (s.rotary) {
             r->rotary = true;
-            r->spec = s.rotary(setup.params, ctx);
+            r->spec = std::move(spec);
             r->frequencies = r->spec.invFreq;
+            // xPos scales each value by a per-pair power the shaders do not compute: core does it.
+            const bool viaEngine = r->spec.xposZeta.empty() && quantity != TableQuantity::Angle;
+            gpu::TableLayout layout;
+            layout.cols = cols;
+            layout.scale = float(r->spec.attentionFactor);
+            layout.writeSin = quantity == TableQuantity::Sin;
+            layout.writeCos = quantity == TableQuantity::Cos;
+            QElapsedTimer t;
+            t.start();
             switch (quantity) {
             case TableQuantity::Cos:
-                r->table = core::rotaryCos(r->spec, ctx.positions);
+                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
+                                     : core::rotaryCos(r->spec, ctx.positions);
                 r->tableLabel = QStringLiteral("cos(p\u00b7\u03b8\u1d62)");
                 break;
             case TableQuantity::Sin:
-                r->table = core::rotarySin(r->spec, ctx.positions);
+                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
+                                     : core::rotarySin(r->spec, ctx.positions);
                 r->tableLabel = QStringLiteral("sin(p\u00b7\u03b8\u1d62)");
                 break;
             case TableQuantity::Angle:
@@ -291,25 +462,44 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
                 r->tableLabel = QStringLiteral("angle p\u00b7\u03b8\u1d62 mod 2\u03c0 (rad)");
                 break;
             }
+            if (!viaEngine)
+                r->path = QStringLiteral("CPU (core%1), %2")
+                              .arg(r->spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"),
+                                   msText(t.nsecsElapsed() / 1e6));
             r->columnLabel = QStringLiteral("pair i");
             r->columnPair.resize(std::size_t(r->table.cols()));
             for (int c = 0; c < int(r->table.cols()); ++c)
                 r->columnPair[std::size_t(c)] = c;
         } else if (s.encoding) {
-            r->table = s.encoding(setup.params, ctx);
-            r->tableLabel = QStringLiteral("PE(p, j)");
-            r->columnLabel = QStringLiteral("dimension j");
             if (s.frequencies)
                 r->frequencies = s.frequencies(setup.params, ctx);
+            const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
+            QElapsedTimer t;
+            t.start();
+            if (s.id == "sinusoidal" && !r->frequencies.empty()) {
+                // Sinusoidal is a sin/cos table in one of two layouts: the engine's TableLayout covers both.
+                gpu::TableLayout layout;
+                layout.cols = setup.dim;
+                const int pairs = int(r->frequencies.size());
+                layout.sinOffset = 0;
+                layout.cosOffset = half ? pairs : 1;
+                layout.pairStride = half ? 1 : 2;
+                r->table = trigThrough(engine, r->frequencies, ctx.positions, layout, r->path);
+            } else {
+                r->table = s.encoding(setup.params, ctx);
+                r->path = QStringLiteral("CPU (core), ") + msText(t.nsecsElapsed() / 1e6);
+            }
+            r->tableLabel = QStringLiteral("PE(p, j)");
+            r->columnLabel = QStringLiteral("dimension j");
             const int d = int(r->table.cols());
             r->columnPair.assign(std::size_t(d), -1);
             if (!r->frequencies.empty()) {
-                const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
                 const int pairs = int(r->frequencies.size());
                 for (int c = 0; c < d; ++c)
                     r->columnPair[std::size_t(c)] = std::min(pairs - 1, half ? c % std::max(1, d / 2) : c / 2);
             }
         }
+        r->totalCols = int(r->table.cols());
         if (r->table.size() > 0) {
             const float* p = r->table.data();
             const auto n = r->table.size();
@@ -333,6 +523,37 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
     }
     r->milliseconds = clock.nsecsElapsed() / 1e6;
     return r;
+}
+
+double Computation::exactValue(const EncodingResult& r, int position, int column)
+{
+    if (!r.error.isEmpty() || position < 0 || position >= r.totalRows || column < 0 || column >= r.totalCols)
+        return std::nan("");
+    if (position >= r.rowStart && (position - r.rowStart) % r.rowStep == 0) {
+        const int row = (position - r.rowStart) / r.rowStep;
+        if (row < r.table.rows())
+            return r.table(row, column);
+    }
+    try {
+        const auto one = core::PositionList::list({core::Position(position)});
+        if (r.rotary) {
+            switch (r.quantity) {
+            case TableQuantity::Cos: return core::rotaryCos(r.spec, one)(0, column);
+            case TableQuantity::Sin: return core::rotarySin(r.spec, one)(0, column);
+            case TableQuantity::Angle: return core::rotaryAngles(r.spec, one)(0, column);
+            }
+        }
+        const core::SchemeDescriptor& s = core::schemeOrThrow(r.setup.scheme);
+        if (!s.encoding)
+            return std::nan("");
+        core::TableContext ctx;
+        ctx.dim = r.setup.dim;
+        ctx.positions = one;
+        ctx.seqLen = r.setup.positionCount;
+        return s.encoding(r.setup.params, ctx)(0, column);
+    } catch (const std::exception&) {
+        return std::nan("");
+    }
 }
 
 } // namespace poslab::ui

@@ -9,6 +9,7 @@
 #include "core/attention.h"
 #include "core/scheme.h"
 #include "core/types.h"
+#include "ui/gpu/tableengine.h"
 #include "ui/workbenchstate.h"
 
 #include <QObject>
@@ -40,6 +41,30 @@ struct EncodingResult {
     double lo = 0.0, hi = 1.0;       ///< value range of the table
     bool signedValues = false;       ///< the table holds negative and positive values
     double milliseconds = 0.0;       ///< time core took
+
+    /// Which part of the full table (positionCount x columns) @c table holds. Large tables are computed at
+    /// about display resolution: row r is position rowStart + r * rowStep, every column is kept. A sampled
+    /// row holds the exact values at that position (never an average of neighbouring rows).
+    int rowStart = 0;
+    int rowStep = 1;
+    int totalRows = 0;               ///< positions in the full table (setup.positionCount)
+    int totalCols = 0;               ///< columns in the full table (= table.cols())
+    /// The position of table row @p r.
+    int positionOfRow(int r) const { return rowStart + r * rowStep; }
+    /// True when @c table holds fewer rows than the full table (every k-th position, or a window).
+    bool isPartial() const { return rowStep > 1 || rowStart > 0 || int(table.rows()) < totalRows; }
+    /// Which path filled the table, for the status bar: "CPU, 3.1 ms", "GPU, 0.4 ms", "CPU (core), ..."
+    QString path;
+};
+
+/// The part of the encoding table the table view shows, in full-table coordinates, and its resolution
+/// in device pixels. Tables of more than Computation::fullTableCells cells are computed for this window
+/// only, every k-th position with k the power of two that keeps about one to two rows per pixel.
+struct TableWindow {
+    int rowBegin = 0;                ///< first position shown
+    int rowEnd = 0;                  ///< one past the last position shown; 0 = to the end
+    int pixelRows = 1024;            ///< device pixels the rows are drawn on
+    bool operator==(const TableWindow&) const = default;
 };
 
 /// One head's attention scores for the attention view.
@@ -67,6 +92,19 @@ class Computation : public QObject {
 public:
     /// Requests with more elements than this go to a worker thread.
     static constexpr long long workerThreshold = 1 << 21;
+    /// Tables with more cells than this are computed for the visible window at display resolution.
+    static constexpr long long fullTableCells = 1 << 22;
+
+    /// The row step and range of positions computed for @p totalRows x @p cols under @p window: the whole
+    /// table (step 1) when it has at most fullTableCells cells; otherwise the window widened by half its
+    /// height on either side (so that panning a little needs nothing new), every k-th position with k a
+    /// power of two, starts aligned to k so that samples stay put while panning.
+    struct RowPlan {
+        int start = 0;
+        int count = 0;
+        int step = 1;
+    };
+    static RowPlan planRows(int totalRows, int cols, const TableWindow& window);
 
     explicit Computation(WorkbenchState* state, QObject* parent = nullptr);
     ~Computation() override;
@@ -77,8 +115,27 @@ public:
     /// Number of results published so far.
     quint64 publishedCount() const { return m_published; }
 
-    /// Computes one set-up synchronously (also used by the worker and by export).
+    /// Computes one set-up synchronously (also used by the worker and by export): the whole table on the CPU.
     static std::shared_ptr<EncodingResult> computeEncoding(const Setup& setup, TableQuantity quantity);
+    /// Computes the part of the table @p window asks for (see planRows), sin/cos tables through @p engine
+    /// (null: core on the CPU). xPos and angle tables always come from core.
+    static std::shared_ptr<EncodingResult> computeEncoding(const Setup& setup, TableQuantity quantity,
+                                                           const TableWindow& window, gpu::TableEngine* engine);
+    /// The exact value of one cell of the full table, computed directly with core (hover read-outs of
+    /// positions a sampled table skips). NaN when out of range or the result holds an error.
+    static double exactValue(const EncodingResult& result, int position, int column);
+
+    /// Which path computes sin/cos tables: Auto measures both once per size class; Cpu or Gpu force one.
+    void setComputePath(gpu::ComputePath path);
+    gpu::ComputePath computePath() const;
+    /// The engine (tests ask it whether a GPU context exists).
+    gpu::TableEngine& tableEngine() { return *m_engine; }
+    /// The window the table view shows; large tables are recomputed for it (coalesced, off the UI
+    /// thread). Ignored while the current table is complete at full resolution.
+    void setTableWindow(const TableWindow& window);
+    TableWindow tableWindow() const { return m_window; }
+    /// Blocks until a running table worker is done and its result delivered (tests).
+    void waitForTable();
     /// Computes one head of attention scores synchronously for a set-up and the view options.
     static std::shared_ptr<AttentionOutput> computeAttention(const Setup& setup, const ViewOptions& options);
     /// Attention scores are computed on a worker thread; tests may ask for them on the calling thread.
@@ -107,6 +164,9 @@ private:
     /// The options the attention scores depend on, to skip recomputing for unrelated option changes.
     static bool sameAttentionInputs(const ViewOptions& a, const ViewOptions& b);
     void publish(std::shared_ptr<const EncodingResult> r);
+    /// Widens a windowed result's value range to the range seen for the same set-up, so that the colours
+    /// do not jump while zooming into a large table.
+    std::shared_ptr<const EncodingResult> withStableRange(std::shared_ptr<EncodingResult> r);
 
     WorkbenchState* m_state;
     QTimer m_timer;
@@ -116,6 +176,13 @@ private:
     quint64 m_busySerial = 0;
     quint64 m_published = 0;
     TableQuantity m_lastQuantity = TableQuantity::Cos;
+    std::unique_ptr<gpu::TableEngine> m_engine;
+    std::atomic<quint64> m_tableLatest{0}; ///< newest table request: queued older ones return at once
+    TableWindow m_window;
+    Setup m_rangeSetup;               ///< set-up and quantity m_rangeLo/Hi belong to
+    TableQuantity m_rangeQuantity = TableQuantity::Cos;
+    double m_rangeLo = 0.0, m_rangeHi = 0.0;
+    bool m_haveRange = false;
     QTimer m_attentionTimer;
     std::shared_ptr<const AttentionOutput> m_attention;
     ViewOptions m_lastAttentionOptions;

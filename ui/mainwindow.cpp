@@ -11,12 +11,15 @@
 #include "ui/workbenchstate.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
+#include <QMenuBar>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -68,6 +71,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildViews();
     buildTransport();
     buildActions();
+    buildMenus();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -79,6 +83,11 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     m_progress->hide();
     m_cancel = new QPushButton(tr("Cancel"), this);
     m_cancel->hide();
+    // Which path computed the table on screen, so that a lecturer can show the GPU/CPU switch at work.
+    m_tablePath = new QLabel(this);
+    m_tablePath->setObjectName(QStringLiteral("tablePath"));
+    m_tablePath->setToolTip(tr("The path that computed the current table (Settings \u203a Compute tables on)"));
+    statusBar()->addPermanentWidget(m_tablePath);
     statusBar()->addPermanentWidget(m_progress);
     statusBar()->addPermanentWidget(m_cancel);
     m_messageTimer = new QTimer(this);
@@ -94,13 +103,22 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
         m_cancel->setVisible(busy);
         if (busy) {
             m_message->setStyleSheet({});
-            m_message->setText(tr("Computing %1 \u00d7 %2 table\u2026").arg(m_state->positionCount()).arg(m_state->dim()));
+            const bool sampled = (long long)m_state->positionCount() * m_state->dim() > Computation::fullTableCells;
+            m_message->setText(sampled ? tr("Computing the visible rows of the %1 \u00d7 %2 table\u2026")
+                                             .arg(m_state->positionCount())
+                                             .arg(m_state->dim())
+                                       : tr("Computing %1 \u00d7 %2 table\u2026").arg(m_state->positionCount()).arg(m_state->dim()));
         } else if (!m_messageTimer->isActive()) {
             m_message->clear();
         }
     });
     connect(m_cancel, &QPushButton::clicked, m_computation, &Computation::cancel);
-    connect(m_computation, &Computation::resultReady, this, [this](std::shared_ptr<const EncodingResult> r) {
+    auto showPath = [this](const std::shared_ptr<const EncodingResult>& r) {
+        m_tablePath->setText(r && !r->path.isEmpty() ? tr("Table: %1").arg(r->path) : QString());
+    };
+    showPath(m_computation->result());
+    connect(m_computation, &Computation::resultReady, this, [this, showPath](std::shared_ptr<const EncodingResult> r) {
+        showPath(r);
         if (!r->error.isEmpty()) {
             m_message->setStyleSheet(QStringLiteral("color: #d0302f; font-weight: bold;"));
             m_message->setText(r->error);
@@ -304,6 +322,52 @@ void MainWindow::buildActions()
     });
 }
 
+void MainWindow::buildMenus()
+{
+    QMenu* settings = menuBar()->addMenu(tr("&Settings"));
+    settings->setObjectName(QStringLiteral("menuSettings"));
+    QMenu* path = settings->addMenu(tr("Compute tables on"));
+    path->setToolTip(tr("Sin/cos tables of rotary and sinusoidal schemes; the status bar says which path ran"));
+    path->setToolTipsVisible(true);
+    m_pathGroup = new QActionGroup(this);
+    m_pathGroup->setExclusive(true);
+    auto add = [&](const QString& text, const QString& name, gpu::ComputePath p, const QString& tip) {
+        QAction* a = path->addAction(text);
+        a->setObjectName(name);
+        a->setCheckable(true);
+        a->setData(int(p));
+        a->setToolTip(tip);
+        m_pathGroup->addAction(a);
+        connect(a, &QAction::triggered, this, [this, p] { setComputePath(p, true); });
+    };
+    add(tr("Automatic (the faster, measured once per size)"), QStringLiteral("actionPathAuto"), gpu::ComputePath::Auto,
+        tr("Small tables stay on the CPU; for large ones both paths are timed once and the faster is kept"));
+    add(tr("CPU (core, the reference)"), QStringLiteral("actionPathCpu"), gpu::ComputePath::Cpu,
+        tr("Always compute on the CPU"));
+    add(tr("GPU (compute shaders)"), QStringLiteral("actionPathGpu"), gpu::ComputePath::Gpu,
+        tr("Always use the OpenGL 4.3 compute shaders; falls back to the CPU, and says so, without them"));
+    setComputePath(m_computation->computePath());
+}
+
+void MainWindow::setComputePath(gpu::ComputePath p, bool remember)
+{
+    m_computation->setComputePath(p);
+    for (QAction* a : m_pathGroup->actions())
+        a->setChecked(a->data().toInt() == int(p));
+    if (remember)
+        QSettings().setValue("compute/path", p == gpu::ComputePath::Cpu ? "cpu" : p == gpu::ComputePath::Gpu ? "gpu" : "auto");
+}
+
+gpu::ComputePath MainWindow::computePath() const
+{
+    return m_computation->computePath();
+}
+
+QString MainWindow::tablePathText() const
+{
+    return m_tablePath->text();
+}
+
 void MainWindow::tick()
 {
     const double dt = m_clock->restart() / 1000.0;
@@ -368,6 +432,8 @@ void MainWindow::restoreLayout()
     o.theme = s.value("view/theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
     o.fontScale = std::clamp(s.value("view/fontScale", 1.0).toDouble(), 0.8, 2.5);
     m_state->setViewOptions(o);
+    const QString path = s.value("compute/path", "auto").toString();
+    setComputePath(path == "cpu" ? gpu::ComputePath::Cpu : path == "gpu" ? gpu::ComputePath::Gpu : gpu::ComputePath::Auto);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

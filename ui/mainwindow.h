@@ -5,10 +5,13 @@
 /// a transport bar for the position cursor and animation. It owns the one WorkbenchState and the
 /// Computation; views observe them and never call each other.
 
+#include "ui/gpu/tableengine.h"
+
 #include <QMainWindow>
 
 #include <vector>
 
+class QActionGroup;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -46,6 +49,13 @@ public:
     void setMaximisedView(View* view);
     View* maximisedView() const { return m_maximised; }
 
+    /// Which path computes sin/cos tables (Settings > Compute tables on). @p remember stores it in
+    /// QSettings for the next start (the menu does; the --compute-path option does not).
+    void setComputePath(gpu::ComputePath path, bool remember = false);
+    gpu::ComputePath computePath() const;
+    /// The status bar's table line: "Table: CPU, 3.1 ms", "Table: GPU, 0.4 ms (measured: ...)".
+    QString tablePathText() const;
+
 protected:
     void closeEvent(QCloseEvent* e) override;
 
@@ -53,6 +63,7 @@ private:
     void buildViews();
     void buildTransport();
     void buildActions();
+    void buildMenus();
     void applyTheme();
     void saveLayout() const;
     void restoreLayout();
@@ -73,6 +84,8 @@ private:
     QTimer* m_animation = nullptr;
     QElapsedTimer* m_clock = nullptr;
     QLabel* m_message = nullptr;
+    QLabel* m_tablePath = nullptr;
+    QActionGroup* m_pathGroup = nullptr;
     QProgressBar* m_progress = nullptr;
     QPushButton* m_cancel = nullptr;
     QTimer* m_messageTimer = nullptr;

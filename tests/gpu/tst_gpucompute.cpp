@@ -29,6 +29,7 @@ private slots:
     void rotationMatchesCpu();
     void scoresMatchCpu();
     void engineChoosesAPathAndSaysWhich();
+    void instancesCoexist();
 
 private:
     std::unique_ptr<gpu::GpuCompute> m_gpu;
@@ -197,11 +198,36 @@ void TestGpuCompute::engineChoosesAPathAndSaysWhich()
     QVERIFY2(QString::fromStdString(engine.lastPath()).startsWith("GPU"), engine.lastPath().c_str());
     QVERIFY((g - cpu).cwiseAbs().maxCoeff() < 1e-5f);
     engine.setPreference(gpu::ComputePath::Auto);
-    const core::MatrixF a = engine.trigTable(w, positions, l);
-    QVERIFY2(QString::fromStdString(engine.lastPath()).contains("measured"), engine.lastPath().c_str());
-    QVERIFY((a - cpu).cwiseAbs().maxCoeff() < 1e-5f);
-    engine.trigTable(w, positions, l); // the decision is cached for this size class
+    // Small tables stay on the CPU in Auto, without measuring.
+    engine.trigTable(w, positions, l);
+    QVERIFY2(QString::fromStdString(engine.lastPath()).startsWith("CPU"), engine.lastPath().c_str());
     QVERIFY(!QString::fromStdString(engine.lastPath()).contains("measured"));
+    // From autoGpuMinElements on, both paths are measured once per size class.
+    const auto many = core::PositionList::range(0, int(gpu::TableEngine::autoGpuMinElements) / 32);
+    const core::MatrixF big = gpu::TableEngine(gpu::ComputePath::Cpu).trigTable(w, many, l);
+    const core::MatrixF a = engine.trigTable(w, many, l);
+    QVERIFY2(QString::fromStdString(engine.lastPath()).contains("measured"), engine.lastPath().c_str());
+    QVERIFY((a - big).cwiseAbs().maxCoeff() < 1e-5f);
+    engine.trigTable(w, many, l); // the decision is cached for this size class
+    QVERIFY(!QString::fromStdString(engine.lastPath()).contains("measured"));
+}
+
+void TestGpuCompute::instancesCoexist()
+{
+    // The EGL display is shared by every instance: closing one must leave the others working.
+    const auto w = core::ropeBaseFrequencies(10000.0, 16);
+    const auto positions = core::PositionList::range(0, 64);
+    gpu::TableLayout l;
+    l.cols = 16;
+    l.cosOffset = 8;
+    const core::MatrixF before = m_gpu->trigTable(w, positions, l);
+    {
+        std::string why;
+        auto other = gpu::GpuCompute::create(&why);
+        QVERIFY2(other, why.c_str());
+        QVERIFY((other->trigTable(w, positions, l) - before).cwiseAbs().maxCoeff() == 0.0f);
+    }
+    QVERIFY((m_gpu->trigTable(w, positions, l) - before).cwiseAbs().maxCoeff() == 0.0f);
 }
 
 QTEST_GUILESS_MAIN(TestGpuCompute)

@@ -120,6 +120,12 @@ double msSince(Clock::time_point t0)
 } // namespace
 
 namespace {
+// The surfaceless EGL display is one per process: every GpuCompute gets the same handle, and eglTerminate
+// by one of them would destroy the contexts of all the others (an export's or benchmark's engine next to
+// the window's). So the display is initialised once and terminated when its last user goes.
+std::mutex displayUsersMutex;
+int displayUsers = 0;
+
 // Holds the lock and the context for one call.
 template <typename Impl>
 class CurrentContext {
@@ -150,6 +156,8 @@ struct GpuCompute::Impl {
     GLint maxGroupsY = 65535;
     GLint64 maxBlockBytes = 128 << 20;
 
+    bool countsAsDisplayUser = false;
+
     ~Impl()
     {
         if (context != EGL_NO_CONTEXT && makeCurrent()) {
@@ -163,7 +171,9 @@ struct GpuCompute::Impl {
             eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
             if (context != EGL_NO_CONTEXT)
                 eglDestroyContext(display, context);
-            eglTerminate(display);
+            std::lock_guard users(displayUsersMutex);
+            if (countsAsDisplayUser && --displayUsers == 0)
+                eglTerminate(display);
         }
     }
 
@@ -286,8 +296,13 @@ std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
         return fail("EGL has no eglGetPlatformDisplayEXT");
     impl->display = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
     EGLint major = 0, minor = 0;
-    if (impl->display == EGL_NO_DISPLAY || !eglInitialize(impl->display, &major, &minor))
-        return fail("no EGL display could be initialised");
+    {
+        std::lock_guard users(displayUsersMutex);
+        if (impl->display == EGL_NO_DISPLAY || !eglInitialize(impl->display, &major, &minor))
+            return fail("no EGL display could be initialised");
+        ++displayUsers;
+        impl->countsAsDisplayUser = true;
+    }
     if (!eglBindAPI(EGL_OPENGL_API))
         return fail("EGL cannot bind desktop OpenGL");
     const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,

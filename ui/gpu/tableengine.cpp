@@ -77,12 +77,23 @@ core::MatrixF TableEngine::cpuTable(std::span<const double> freq, const core::Po
 }
 
 core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::PositionList& positions,
-                                     const TableLayout& layout)
+                                     const TableLayout& layout, std::string* path)
 {
+    const double elements = double(positions.size()) * double(freq.size());
+    if (preference() == ComputePath::Auto && elements < autoGpuMinElements) {
+        // Small tables: the CPU fills them in well under a millisecond; no context, no measuring.
+        const auto t0 = Clock::now();
+        core::MatrixF m = cpuTable(freq, positions, layout);
+        const std::string text = "CPU, " + formatMs(msSince(t0));
+        std::lock_guard lock(m_mutex);
+        m_lastPath = text;
+        if (path)
+            *path = text;
+        return m;
+    }
     const bool haveGpu = gpuAvailable();
     std::unique_lock lock(m_mutex);
     const ComputePath pref = m_preference;
-    const double elements = double(positions.size()) * double(freq.size());
     const int sizeClass = int(std::floor(std::log2(std::max(1.0, elements))));
     bool useGpu = false;
     if (pref == ComputePath::Gpu) {
@@ -103,6 +114,8 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
             const bool gpuWins = gpuMs < cpuMs;
             m_lastPath = (gpuWins ? "GPU, " + formatMs(gpuMs) : "CPU, " + formatMs(cpuMs)) + " (measured: CPU "
                 + formatMs(cpuMs) + ", GPU " + formatMs(gpuMs) + ")";
+            if (path)
+                *path = m_lastPath;
             return gpuWins ? gpu : cpu;
         }
         useGpu = it->second;
@@ -118,6 +131,8 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
         m_lastPath = "CPU, " + formatMs(ms) + " (GPU unavailable: " + m_whyNoGpu + ")";
     else
         m_lastPath = "CPU, " + formatMs(ms);
+    if (path)
+        *path = m_lastPath;
     return m;
 }
 

@@ -29,10 +29,15 @@ public:
     bool gpuAvailable();
     std::string gpuUnavailableReason();
 
+    /// Tables with fewer elements (rows x pairs) than this stay on the CPU in Auto without measuring and
+    /// without creating a GPU context: below it, context set-up and read-back cost more than the fill.
+    static constexpr double autoGpuMinElements = double(1 << 20);
+
     /// rows x layout.cols table of sin/cos of p * freq[i] (see TableLayout), by the chosen path. When the
-    /// GPU is forced but unavailable, the CPU computes it and lastPath() says so.
+    /// GPU is forced but unavailable, the CPU computes it and lastPath() says so. @p path, when given,
+    /// receives this call's path text (lastPath() may already describe another thread's call).
     core::MatrixF trigTable(std::span<const double> freq, const core::PositionList& positions,
-                            const TableLayout& layout);
+                            const TableLayout& layout, std::string* path = nullptr);
 
     /// The path the last call used, for the status bar: "CPU, 3.1 ms" or "GPU (llvmpipe ...), 12.0 ms".
     std::string lastPath() const;

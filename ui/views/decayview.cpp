@@ -218,14 +218,28 @@ void DecayView::recompute()
         }
         m_curves.push_back(std::move(dot));
         m_yTitle = tr("dot product");
-    } else if (m_result->table.rows() > 0) {
-        const core::MatrixF& t = m_result->table;
-        const Eigen::Index p = std::min<Eigen::Index>(m_state->cursor(), t.rows() - 1);
-        const auto ds = distances(std::max<core::Position>(1, t.rows() - 1 - p));
-        Curve dot{tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(p), {}};
+    } else if (s->encoding && m_result->table.rows() > 0) {
+        // Rows p and p + k straight from core: the table on display may be sampled (every k-th position).
+        const core::Position rows = std::max(1, su.positionCount);
+        const core::Position p = std::min<core::Position>(m_state->cursor(), rows - 1);
+        const auto ds = distances(std::max<core::Position>(1, rows - 1 - p));
+        std::vector<core::Position> wanted{p};
         for (core::Position k : ds)
-            if (p + k < t.rows())
-                dot.points.append(QPointF(double(k), double(t.row(p).cast<double>().dot(t.row(p + k).cast<double>()))));
+            if (p + k < rows)
+                wanted.push_back(p + k);
+        Curve dot{tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(p), {}};
+        try {
+            core::TableContext ctx;
+            ctx.dim = su.dim;
+            ctx.positions = core::PositionList::list(wanted);
+            ctx.seqLen = su.positionCount;
+            const core::MatrixF e = s->encoding(su.params, ctx);
+            for (Eigen::Index r = 1; r < e.rows(); ++r)
+                dot.points.append(QPointF(double(wanted[std::size_t(r)] - p),
+                                          double(e.row(0).cast<double>().dot(e.row(r).cast<double>()))));
+        } catch (const std::exception&) {
+            dot.points.clear();
+        }
         m_curves.push_back(std::move(dot));
         m_yTitle = tr("dot product");
     }

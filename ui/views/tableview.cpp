@@ -132,19 +132,63 @@ void TableView::rebuildImage()
     refresh();
 }
 
+QRectF TableView::fullRect() const
+{
+    if (!m_result || m_result->table.size() == 0)
+        return {};
+    return QRectF(0, 0, m_result->totalCols, m_result->totalRows);
+}
+
 void TableView::resultChanged()
 {
-    const QSize old = m_image.size();
     rebuildImage();
-    const QRectF full(0, 0, m_image.width(), m_image.height());
-    if (m_image.size() != old || m_window.isEmpty() || !full.contains(m_window))
+    const QRectF full = fullRect();
+    // A new window of the same table keeps the zoom; a table of another shape starts from the whole.
+    if (full.size().toSize() != m_fullSize || m_window.isEmpty() || !full.contains(m_window)) {
+        m_fullSize = full.size().toSize();
         m_window = full;
+        requestWindow();
+    }
     m_hover.reset();
+}
+
+void TableView::resizeEvent(QResizeEvent* e)
+{
+    View::resizeEvent(e);
+    requestWindow();
+}
+
+void TableView::requestWindow()
+{
+    if (m_window.isEmpty() || !m_computation)
+        return;
+    const Layout l = layoutFor(QRectF(rect()));
+    TableWindow w;
+    w.rowBegin = int(std::floor(m_window.top()));
+    w.rowEnd = int(std::ceil(m_window.bottom()));
+    if (w.rowBegin <= 0 && m_result && w.rowEnd >= m_result->totalRows)
+        w.rowEnd = 0; // the whole table
+    w.pixelRows = std::max(16, int(std::lround(l.plot.height() * devicePixelRatioF())));
+    m_computation->setTableWindow(w);
+}
+
+QString TableView::samplingNote() const
+{
+    if (!m_result || m_result->rowStep <= 1)
+        return {};
+    const int k = m_result->rowStep;
+    const int tens = k % 100, ones = k % 10;
+    const QString suffix = tens >= 11 && tens <= 13 ? QStringLiteral("th")
+        : ones == 1                                ? QStringLiteral("st")
+        : ones == 2                                ? QStringLiteral("nd")
+        : ones == 3                                ? QStringLiteral("rd")
+                                                   : QStringLiteral("th");
+    return tr("showing every %1%2 position \u2014 zoom in for every position").arg(k).arg(suffix);
 }
 
 void TableView::setWindow(const QRectF& w)
 {
-    const QRectF full(0, 0, m_image.width(), m_image.height());
+    const QRectF full = fullRect();
     QRectF r = w;
     r.setWidth(std::clamp(r.width(), std::min(2.0, full.width()), full.width()));
     r.setHeight(std::clamp(r.height(), std::min(2.0, full.height()), full.height()));
@@ -152,11 +196,12 @@ void TableView::setWindow(const QRectF& w)
     r.moveTop(std::clamp(r.top(), 0.0, full.height() - r.height()));
     m_window = r;
     refresh();
+    requestWindow();
 }
 
 void TableView::resetZoom()
 {
-    setWindow(QRectF(0, 0, m_image.width(), m_image.height()));
+    setWindow(fullRect());
 }
 
 TableView::Layout TableView::layoutFor(const QRectF& t) const
@@ -190,9 +235,10 @@ std::optional<QPointF> TableView::toTable(const QPointF& pos) const
 
 QString TableView::readout(int row, int col) const
 {
-    if (!m_result || row < 0 || col < 0 || row >= m_result->table.rows() || col >= m_result->table.cols())
+    if (!m_result || row < 0 || col < 0 || row >= m_result->totalRows || col >= m_result->totalCols)
         return {};
-    const double v = m_result->table(row, col);
+    // Exact at the hovered position, even where a sampled table skips it (core computes that one row).
+    const double v = Computation::exactValue(*m_result, row, col);
     const int pair = col < int(m_result->columnPair.size()) ? m_result->columnPair[std::size_t(col)] : -1;
     QString s = QStringLiteral("p = %1  \u00b7  ").arg(row);
     if (m_result->rotary) {
@@ -207,6 +253,12 @@ QString TableView::readout(int row, int col) const
     if (pair >= 0 && pair < int(m_result->frequencies.size()) && m_result->frequencies[std::size_t(pair)] > 0)
         s += tr("  \u00b7  wavelength 2\u03c0/\u03c9 = %1 tokens")
                  .arg(formatNumber(2 * M_PI / m_result->frequencies[std::size_t(pair)], 4));
+    if (m_result->rowStep > 1) {
+        const int k = m_result->rowStep;
+        const int shown = m_result->rowStart + (row - m_result->rowStart) / k * k;
+        if (shown != row)
+            s += tr("  \u00b7  this cell's colour is p = %1").arg(shown);
+    }
     return s;
 }
 
@@ -221,8 +273,8 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
     const auto& s_ = m_state->scheme();
     const QString head = QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(s_.id), m_result->tableLabel);
     const QString shape = tr("%1 positions \u00d7 %2 %3")
-                              .arg(m_result->table.rows())
-                              .arg(m_result->table.cols())
+                              .arg(m_result->totalRows)
+                              .arg(m_result->totalCols)
                               .arg(m_result->rotary ? tr("pairs") : tr("dims"));
     drawText(p, l.title.topLeft(), head, th.font(12 * s, true), th.foreground);
     {
@@ -232,11 +284,25 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, shape);
     }
 
-    // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in.
-    const bool zoomedIn = l.plot.width() / m_window.width() >= 3 || l.plot.height() / m_window.height() >= 3;
-    p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
-    p.drawImage(l.plot, m_image, m_window);
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in. Image row i holds
+    // position rowStart + i * rowStep and is drawn over [that position, the next sample).
+    const int k = std::max(1, m_result->rowStep);
+    const QRectF have(0, m_result->rowStart, m_image.width(), double(m_image.height()) * k);
+    const QRectF shown = m_window.intersected(have);
+    auto toPlot = [&](const QRectF& r) {
+        return QRectF(l.plot.left() + (r.left() - m_window.left()) / m_window.width() * l.plot.width(),
+                      l.plot.top() + (r.top() - m_window.top()) / m_window.height() * l.plot.height(),
+                      r.width() / m_window.width() * l.plot.width(), r.height() / m_window.height() * l.plot.height());
+    };
+    if (shown != m_window)
+        p.fillRect(l.plot, th.muted.lighter(th.kind == ThemeKind::Dark ? 60 : 160)); // rows still coming
+    if (!shown.isEmpty()) {
+        const QRectF source(shown.left(), (shown.top() - m_result->rowStart) / k, shown.width(), shown.height() / k);
+        const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
+        p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
+        p.drawImage(toPlot(shown), m_image, source);
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    }
     p.setPen(QPen(th.muted, 1));
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.plot);
@@ -302,6 +368,41 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.setFont(tf);
         p.setPen(Qt::white);
         p.drawText(box, Qt::AlignCenter, tag);
+    }
+
+    // Sampled: say so on the plot itself, where nobody can miss it, and warn that fast columns alias.
+    if (const QString note = samplingNote(); !note.isEmpty()) {
+        const QFont nf = th.font(10 * s, true);
+        const QFont sf = th.font(9 * s);
+        const QFontMetricsF nfm(nf), sfm(sf);
+        const double maxW = l.plot.width() - 12 * s;
+        // The longest wording that fits: small panels get the short forms rather than a cut-off sentence.
+        auto fit = [maxW](const QFontMetricsF& fm, const QStringList& options) {
+            for (const QString& o : options)
+                if (fm.horizontalAdvance(o) <= maxW)
+                    return o;
+            return fm.elidedText(options.back(), Qt::ElideRight, maxW);
+        };
+        const QString every = note.section(QStringLiteral(" \u2014 "), 0, 0).replace(QStringLiteral("showing "), QString());
+        const QString line1 = fit(nfm, {note, tr("%1 \u2014 zoom in for all").arg(every), every});
+        const QString line2 = fit(sfm, {tr("exact values at those rows; moir\u00e9 in fast columns is aliasing"),
+                                        tr("exact rows; moir\u00e9 is aliasing")});
+        const double w = std::max(nfm.horizontalAdvance(line1), sfm.horizontalAdvance(line2)) + 12 * s;
+        QRectF box(0, 0, w, nfm.height() + sfm.height() + 6 * s);
+        box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));
+        QColor bg = th.background;
+        bg.setAlphaF(0.88);
+        p.setPen(QPen(th.muted, 1));
+        p.setBrush(bg);
+        p.drawRoundedRect(box, 3 * s, 3 * s);
+        p.setBrush(Qt::NoBrush);
+        p.setFont(nf);
+        p.setPen(th.foreground);
+        p.drawText(QRectF(box.left() + 6 * s, box.top() + 2 * s, w, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter, line1);
+        p.setFont(sf);
+        p.setPen(th.muted);
+        p.drawText(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w, sfm.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, line2);
     }
 
     // Colour bar with values.

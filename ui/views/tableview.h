@@ -5,6 +5,9 @@
 /// highlighted). Rotary schemes show cos, sin or the angle of each pair. Diverging colours for signed
 /// values, viridis or cividis otherwise, with a colour bar. Wheel zooms, drag pans, double-click resets;
 /// hovering reads out position, dimension, exact value and that pair's wavelength.
+/// Large tables (more than Computation::fullTableCells cells, e.g. 65536 x 4096) arrive as every k-th
+/// position of the visible window; the view says so on the plot, asks the Computation for the window it
+/// shows whenever it zooms, pans or resizes, and computes hovered values of skipped positions with core.
 
 #include "ui/render/colormap.h"
 #include "ui/views/view.h"
@@ -26,14 +29,18 @@ public:
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
 
-    /// The visible window in table coordinates: x = columns, y = positions.
+    /// The visible window in full-table coordinates: x = columns, y = positions.
     QRectF window() const { return m_window; }
     void setWindow(const QRectF& w);
     void resetZoom();
     /// The colour map in use for the current result (Auto resolved).
     ColorMapKind colorMapKind() const;
-    /// Text of the hover read-out for table cell (row, column); empty when outside.
+    /// Text of the hover read-out for position @p row, column @p column of the full table (exact, also
+    /// for positions a sampled table skips); empty when outside.
     QString readout(int row, int column) const;
+    /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
+    /// when every position of the window is there.
+    QString samplingNote() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -45,6 +52,7 @@ protected:
     void mouseReleaseEvent(QMouseEvent* e) override;
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     struct Layout {
@@ -55,10 +63,15 @@ private:
     ValueRange valueRange() const;
     void rebuildImage();
     std::optional<QPointF> toTable(const QPointF& widgetPos) const;
+    /// The full table's extent: (0, 0, columns, positions).
+    QRectF fullRect() const;
+    /// Tells the Computation which rows are visible and at what resolution.
+    void requestWindow();
 
     QImage m_image;
     ColorMapKind m_imageMap = ColorMapKind::Viridis;
     QRectF m_window;
+    QSize m_fullSize;                ///< columns x positions of the result m_window belongs to
     std::optional<QPoint> m_hover;   ///< (column, row)
     std::optional<QPointF> m_dragFrom;
     QRectF m_dragWindow;
