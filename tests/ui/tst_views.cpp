@@ -8,7 +8,10 @@
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
 
+#include <QBuffer>
 #include <QImage>
+#include <QRegularExpression>
+#include <QSvgGenerator>
 #include <QPainter>
 #include <QSet>
 #include <QTest>
@@ -134,6 +137,35 @@ private slots:
         // PE(5, 3) = cos(5 * 10000^(-2/128)) with d = 128 (Vaswani et al. 2017, section 3.5).
         const double expected = std::cos(5.0 * std::pow(10000.0, -2.0 / 128.0));
         QVERIFY(r.contains(QString::number(expected, 'g', 5).left(6)));
+    }
+
+    void zoomedTableSvgEmbedsOnlyTheVisibleCells()
+    {
+        // Qt's SVG writer ignores drawImage's source rectangle; the view must embed just the visible cells.
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setScheme("sinusoidal");
+        computation.flush();
+        table.resize(600, 400);
+        table.setWindow(QRectF(8, 100, 16, 40));
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(QSize(600, 400));
+        svg.setViewBox(QRect(0, 0, 600, 400));
+        {
+            QPainter p(&svg);
+            table.render(p, QRectF(0, 0, 600, 400));
+        }
+        const QString text = QString::fromUtf8(buffer.data());
+        const QRegularExpression image(QStringLiteral("xlink:href=\"data:image/png;base64,([^\"]+)\""));
+        const QRegularExpressionMatch m = image.match(text);
+        QVERIFY2(m.hasMatch(), "no embedded image");
+        const QImage cells = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()), "PNG");
+        QCOMPARE(cells.size(), QSize(16, 40));
+        QVERIFY(!image.match(text, m.capturedEnd()).hasMatch()); // one image only
     }
 };
 

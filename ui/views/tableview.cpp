@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QMouseEvent>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QToolButton>
 #include <QWheelEvent>
@@ -300,7 +301,19 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const QRectF source(shown.left(), (shown.top() - m_result->rowStart) / k, shown.width(), shown.height() / k);
         const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
         p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
-        p.drawImage(toPlot(shown), m_image, source);
+        if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG) {
+            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table: embed
+            // the whole cells that are visible instead, placed where they belong and clipped to the plot.
+            const QRect cells = source.toAlignedRect().intersected(m_image.rect());
+            const QRectF where(cells.x(), m_result->rowStart + double(cells.y()) * k, cells.width(),
+                               double(cells.height()) * k);
+            p.save();
+            p.setClipRect(l.plot, Qt::IntersectClip);
+            p.drawImage(toPlot(where), m_image.copy(cells));
+            p.restore();
+        } else {
+            p.drawImage(toPlot(shown), m_image, source);
+        }
         p.setRenderHint(QPainter::SmoothPixmapTransform, false);
     }
     p.setPen(QPen(th.muted, 1));
