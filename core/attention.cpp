@@ -618,8 +618,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r)
         for (int h = 0; h < r.heads; ++h) {
             const MatrixD ma = later.empty() ? MatrixD() : s.bias(params, a, h);
             const MatrixD mb = earlier.empty() ? MatrixD() : s.bias(params, b, h);
-            DecaySeries c{"bias_head_" + std::to_string(h), "bias of head " + std::to_string(h)
-                          + " against delta = query - key", std::vector<double>(n)};
+            DecaySeries c{"bias_head_" + std::to_string(h), "head " + std::to_string(h), std::vector<double>(n)};
             std::size_t ia = 0, ib = 0;
             for (std::size_t t = 0; t < n; ++t)
                 c.values[t] = r.distances[t] >= 0 ? ma(Eigen::Index(ia++), 0) : mb(0, Eigen::Index(ib++));

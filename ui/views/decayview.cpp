@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "core/encodingregistry.h"
+#include "core/encodings/alibi.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
 #include "ui/render/plotutils.h"
@@ -141,11 +142,18 @@ void DecayView::recompute()
             req.heads = std::max(1, m_state->viewOptions().heads);
             req.distances = distances(std::max(1, std::min(su.positionCount - 1, 4096)));
             const auto series = core::decayCurves(req);
+            // ALiBi's legend names each head's slope, the one number that sets its line.
+            const std::vector<double> slopes =
+                su.scheme == "alibi" ? core::alibiSlopes(req.heads) : std::vector<double>{};
             int shown = 0;
             for (const auto& c : series) {
-                if (shown++ >= 8)
+                if (shown >= 8)
                     break;
-                Curve curve{QString::fromStdString(c.label), {}};
+                QString name = QString::fromStdString(c.label);
+                if (std::size_t(shown) < slopes.size())
+                    name += QStringLiteral(" (m = %1)").arg(slopes[std::size_t(shown)], 0, 'g', 4);
+                ++shown;
+                Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
                     curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
                 m_curves.push_back(std::move(curve));
@@ -353,6 +361,11 @@ void DecayView::rebuildSeries()
         fill(c, false);
     for (const auto& c : m_pins)
         fill(c, true);
+    // Many curves (one per head) would share one row of legend and be cut to "head 0 (..."; a column on
+    // the right gives each its full label.
+    const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
+    if (m_chart->legend()->alignment() != legendAt)
+        m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
@@ -368,19 +381,34 @@ void DecayView::applyTheme()
     m_chart->setPlotAreaBackgroundBrush(th.panel);
     m_chart->setPlotAreaBackgroundVisible(true);
     m_chart->setTitleBrush(th.foreground);
-    m_chart->setTitleFont(th.font(11, true));
     m_chart->legend()->setLabelColor(th.foreground);
-    m_chart->legend()->setFont(th.font(10));
     for (QValueAxis* a : {m_x, m_y}) {
         a->setLabelsColor(th.foreground);
-        a->setLabelsFont(th.font(10));
         a->setTitleBrush(th.muted);
-        a->setTitleFont(th.font(10));
         a->setGridLineColor(th.grid);
         a->setLinePenColor(th.muted);
     }
     (void)s;
+    applyFonts(1.0);
     rebuildSeries(); // the theme resets series pens
+}
+
+void DecayView::applyFonts(double sizeFactor)
+{
+    // The other views grow their text with the figure (sizeScale); the chart does the same, so a 1920 px
+    // slide export is as readable as the 600 px panel.
+    const Theme th = theme();
+    auto scaled = [&](double pt, bool bold = false) {
+        QFont f = th.font(pt, bold);
+        f.setPointSizeF(f.pointSizeF() * sizeFactor);
+        return f;
+    };
+    m_chart->setTitleFont(scaled(11, true));
+    m_chart->legend()->setFont(scaled(10));
+    for (QValueAxis* a : {m_x, m_y}) {
+        a->setLabelsFont(scaled(10));
+        a->setTitleFont(scaled(10));
+    }
 }
 
 void DecayView::paintEvent(QPaintEvent* e)
@@ -411,9 +439,14 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     // Lay the chart out at the target size, draw its scene, and put it back: fonts and ticks then suit the
     // target (a 3000 px export gets a proper layout, not a blown-up 500 px one).
     const QRectF old = m_chart->geometry();
+    const double factor = sizeScale(target);
+    if (factor != 1.0)
+        applyFonts(factor);
     m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
     m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
     m_chart->setGeometry(old);
+    if (factor != 1.0)
+        applyFonts(1.0);
 }
 
 } // namespace poslab::ui

@@ -56,6 +56,8 @@ private:
     void recompute();
     void rebuildSeries();
     void applyTheme();
+    /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
+    void applyFonts(double sizeFactor);
 
     std::vector<Curve> m_curves;
     std::vector<Curve> m_pins;
