@@ -36,6 +36,7 @@ private slots:
     void badPathsGiveClearErrorsAndNoFile();
     void failedExportKeepsOldFile();
     void dialogExportsAndPreviews();
+    void lowDpiRenderIsTheWholeFigureScaledDown();
 
 private:
     int cli(const QStringList& args, QString* err = nullptr, QString* out = nullptr);
@@ -320,6 +321,32 @@ void TestExport::dialogExportsAndPreviews()
         QVERIFY2(QFile::exists(m_dir.filePath(QStringLiteral("deck-%1.svg").arg(name))), qPrintable(name));
     // The window's state is untouched by a dark export.
     QCOMPARE(s->state().viewOptions().theme, ui::ThemeKind::Light);
+}
+
+void TestExport::lowDpiRenderIsTheWholeFigureScaledDown()
+{
+    // The preview renders the same logical layout into fewer pixels (DPI below 96): it must be the whole
+    // figure scaled down, not its top-left corner at full size.
+    auto s = scene(QStringLiteral("sinusoidal"), 64, 256);
+    ui::View* table = s->view(QStringLiteral("table"));
+    ExportOptions full;
+    full.size = QSizeF(1200, 800);
+    full.dpi = 96;
+    ExportOptions small = full;
+    small.size = QSizeF(300, 200);
+    small.dpi = 24;
+    const QImage big = ExportService::renderImage(*table, s->state(), full);
+    const QImage little = ExportService::renderImage(*table, s->state(), small);
+    QCOMPARE(little.size(), QSize(300, 200));
+    const QImage reference = big.scaled(300, 200, Qt::IgnoreAspectRatio, Qt::SmoothTransformation);
+    double diff = 0;
+    for (int y = 0; y < 200; ++y)
+        for (int x = 0; x < 300; ++x) {
+            const QRgb a = little.pixel(x, y), b = reference.pixel(x, y);
+            diff += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) + std::abs(qBlue(a) - qBlue(b));
+        }
+    diff /= 300.0 * 200.0 * 3.0;
+    QVERIFY2(diff < 25.0, qPrintable(QString("mean difference %1 levels").arg(diff)));
 }
 
 QTEST_MAIN(TestExport)

@@ -393,6 +393,12 @@ void ExportDialog::unitChanged()
     schedulePreview();
 }
 
+void ExportDialog::resizeEvent(QResizeEvent* event)
+{
+    QDialog::resizeEvent(event);
+    schedulePreview();
+}
+
 void ExportDialog::schedulePreview()
 {
     m_previewTimer->start();
@@ -447,8 +453,10 @@ void ExportDialog::updatePreview()
         return;
     }
     // Same logical layout as the file, fewer pixels: scale the DPI with the preview.
-    const double scale = std::min({double(previewBox.width()) / g.pixels.width(),
-                                   double(previewBox.height()) / g.pixels.height(), 1.0})
+    // As large as the preview area allows (at least previewBox), never larger than the file itself.
+    const QSize box = (m_preview->contentsRect().size() - QSize(12, 12)).expandedTo(previewBox);
+    const double scale = std::min({double(box.width()) / g.pixels.width(),
+                                   double(box.height()) / g.pixels.height(), 1.0})
         * devicePixelRatioF();
     ExportOptions p = o;
     p.format = Format::Png;

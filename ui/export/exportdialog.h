@@ -62,6 +62,10 @@ public:
     /// Renders the preview now instead of after the debounce.
     void updatePreview();
 
+protected:
+    /// The preview follows the dialog's size.
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
     /// The view to draw for @p live with the options: the window's own view, or the same view in a scene.
     struct Target {

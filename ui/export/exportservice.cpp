@@ -240,10 +240,12 @@ QImage ExportService::renderImage(ui::View& view, const ui::WorkbenchState& stat
     const int dpm96 = int(std::lround(logicalDpi / 0.0254));
     img.setDotsPerMeterX(dpm96);
     img.setDotsPerMeterY(dpm96);
-    img.setDevicePixelRatio(g.dpr);
     img.fill(options.transparent ? QColor(Qt::transparent) : state.theme().background);
     {
+        // An explicit scale from the logical layout to the pixels: QPainter does not apply an image's
+        // device pixel ratio below 1, so a small preview would show the top-left corner at full size.
         QPainter p(&img);
+        p.scale(double(g.pixels.width()) / g.logical.width(), double(g.pixels.height()) / g.logical.height());
         if (options.transparent) {
             p.setRenderHint(QPainter::Antialiasing);
             p.setRenderHint(QPainter::TextAntialiasing);
@@ -252,7 +254,6 @@ QImage ExportService::renderImage(ui::View& view, const ui::WorkbenchState& stat
             paintView(view, p, g.logical);
         }
     }
-    img.setDevicePixelRatio(1.0);
     const int dpm = int(std::lround(options.dpi / 0.0254));
     img.setDotsPerMeterX(dpm);
     img.setDotsPerMeterY(dpm);
