@@ -526,6 +526,25 @@ Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entr
 )";
 }
 
+void silenceRuntimeDirWarning()
+{
+    // Qt warns about a missing XDG_RUNTIME_DIR (as root, under CI or Xvfb) on every start, and the offscreen
+    // platform about size hints; a tool whose messages are one line each should not print them. Other
+    // messages pass through.
+    static QtMessageHandler previous = nullptr;
+    static bool installed = false;
+    if (installed)
+        return;
+    installed = true;
+    previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
+        if (msg.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR"))
+            || msg == QLatin1String("This plugin does not support propagateSizeHints()"))
+            return;
+        if (previous)
+            previous(type, ctx, msg);
+    });
+}
+
 int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
 {
     std::vector<std::string> args = argv;
@@ -554,15 +573,7 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
             if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
                 && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
                 qputenv("QT_QPA_PLATFORM", "offscreen");
-            // Qt's offscreen platform warns about a missing XDG_RUNTIME_DIR on every start; a one-line tool
-            // should not print it. Other messages pass through.
-            static QtMessageHandler previous = nullptr;
-            previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& ctx, const QString& msg) {
-                if (msg.startsWith(QLatin1String("QStandardPaths: XDG_RUNTIME_DIR")))
-                    return;
-                if (previous)
-                    previous(type, ctx, msg);
-            });
+            silenceRuntimeDirWarning();
             static int argc = 1;
             static char name[] = "poslab";
             static char* qtArgv[] = {name, nullptr};

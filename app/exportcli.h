@@ -21,4 +21,8 @@ int runExportCli(const std::vector<std::string>& args, std::ostream& out, std::o
 /// The help text of `poslab export`.
 std::string exportUsage();
 
+/// Hides Qt's "XDG_RUNTIME_DIR not set" and offscreen size-hint warnings (nothing else); call before
+/// creating the application.
+void silenceRuntimeDirWarning();
+
 } // namespace poslab::app

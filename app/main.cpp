@@ -3,6 +3,7 @@
 // for the workbench's frame figures); otherwise the window opens.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "core/errors.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
@@ -38,6 +39,7 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
 {
     if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    poslab::app::silenceRuntimeDirWarning();
     QApplication app(argc, argv);
     setUpApplication();
     poslab::app::CliHooks hooks;
@@ -105,38 +107,54 @@ int main(int argc, char** argv)
     // --compute-path auto|cpu|gpu: which path computes sin/cos tables this run (the Settings menu remembers
     // a choice; this option does not). Hidden options for scripts/screenshot.sh: --screenshot FILE
     // [--size WxH] [--theme dark] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]
+    // QApplication takes its own options (-platform, -style, ...) out of argv; what is left is ours.
+    poslab::app::silenceRuntimeDirWarning();
+    QApplication app(argc, argv);
+    setUpApplication();
+    QStringList rest = QCoreApplication::arguments();
+    rest.removeFirst();
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise;
     int dim = 0, positions = 0;
-    for (std::size_t i = 0; i < args.size(); ++i) {
-        const std::string& a = args[i];
-        const bool hasValue = i + 1 < args.size();
-        if (a == "--screenshot" && hasValue)
-            screenshot = QString::fromStdString(args[++i]);
-        else if (a == "--size" && hasValue)
-            size = QString::fromStdString(args[++i]);
-        else if (a == "--theme" && hasValue)
-            theme = QString::fromStdString(args[++i]);
-        else if (a == "--scheme" && hasValue)
-            scheme = QString::fromStdString(args[++i]);
-        else if (a == "--compute-path" && hasValue)
-            computePath = QString::fromStdString(args[++i]);
-        else if (a == "--dim" && hasValue)
-            dim = std::atoi(args[++i].c_str());
-        else if (a == "--positions" && hasValue)
-            positions = std::atoi(args[++i].c_str());
-        else if (a == "--maximise" && hasValue)
-            maximise = QString::fromStdString(args[++i]);
-        else if (a.rfind("-", 0) != 0) {
-            std::cerr << "poslab: unknown command '" << a << "'; commands: schemes, compute, export, bench (see poslab --help)\n";
-            return poslab::app::exitUsage;
+    try {
+        for (int i = 0; i < rest.size(); ++i) {
+            const QString a = rest[i];
+            const bool hasValue = i + 1 < rest.size();
+            auto value = [&]() { return rest[++i]; };
+            auto integer = [&](long long lo, long long hi) {
+                return int(poslab::app::parseIntegerOption(a.toStdString(), value().toStdString(), lo, hi));
+            };
+            if (a == "--screenshot" && hasValue)
+                screenshot = value();
+            else if (a == "--size" && hasValue)
+                size = value();
+            else if (a == "--theme" && hasValue)
+                theme = value();
+            else if (a == "--scheme" && hasValue)
+                scheme = value();
+            else if (a == "--compute-path" && hasValue)
+                computePath = value();
+            else if (a == "--dim" && hasValue)
+                dim = integer(poslab::ui::WorkbenchState::minDim, poslab::ui::WorkbenchState::maxDim);
+            else if (a == "--positions" && hasValue)
+                positions = integer(1, poslab::ui::WorkbenchState::maxPositionCount);
+            else if (a == "--maximise" && hasValue)
+                maximise = value();
+            else if (a.startsWith(QLatin1Char('-')))
+                throw poslab::core::InputError("unknown option '" + a.toStdString()
+                                               + "' for the window (the window takes --compute-path auto|cpu|gpu; "
+                                                 "see poslab --help for the commands)");
+            else
+                throw poslab::core::InputError("unknown command '" + a.toStdString()
+                                               + "'; commands: schemes, compute, export, bench (see poslab --help)");
         }
+    } catch (const poslab::core::InputError& e) {
+        std::cerr << "poslab: " << e.what() << "\n";
+        return poslab::app::exitUsage;
     }
     if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu") {
         std::cerr << "poslab: --compute-path takes auto, cpu or gpu; got '" << computePath.toStdString() << "'\n";
         return poslab::app::exitUsage;
     }
-    QApplication app(argc, argv);
-    setUpApplication();
     poslab::ui::MainWindow window(nullptr, screenshot.isEmpty());
     addFileMenu(window);
     if (!computePath.isEmpty())

@@ -205,6 +205,9 @@ void TestCliFoundation::badInput_data()
                        "short_factor=1,2,3"}
         << 2 << "short_factor";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << 2 << "frobnicate";
+    QTest::newRow("unknown window option") << QStringList{"--frob"} << 2 << "--frob";
+    QTest::newRow("window option value") << QStringList{"--dim", "abc"} << 2 << "abc";
+    QTest::newRow("window compute path") << QStringList{"--compute-path", "fast"} << 2 << "fast";
 }
 
 void TestCliFoundation::badInput()
