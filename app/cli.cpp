@@ -234,16 +234,19 @@ int runCompute(Args& a, std::ostream& out)
 int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 {
     bool json = false;
+    bool large = false;
     while (!a.done()) {
         const std::string opt = a.next();
         if (opt == "--json")
             json = true;
+        else if (opt == "--large")
+            large = true;
         else
-            throw InputError("unknown option '" + opt + "' for bench (known: --json)");
+            throw InputError("unknown option '" + opt + "' for bench (known: --json, --large)");
     }
     std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
     if (hooks.extraBenchmarks)
-        for (auto& f : hooks.extraBenchmarks())
+        for (auto& f : hooks.extraBenchmarks(large))
             figures.push_back(std::move(f));
     if (json) {
         out << "{";
@@ -302,7 +305,8 @@ Usage:
                                  a figure of one view: table, clock, decay, rotation, attention
                                  (poslab export --help lists every option)
   poslab export --batch FILE.json  many figures in one process
-  poslab bench [--json]          performance figures of this machine
+  poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
+                                 a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
 
 QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
           (which ones a scheme has: poslab schemes).

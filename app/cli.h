@@ -24,7 +24,9 @@ bool isHeadless(const std::vector<std::string>& args);
 /// What the GUI layer adds to the command line without core or the CLI depending on Qt.
 struct CliHooks {
     /// Extra `poslab bench` figures (e.g. the workbench's frame times); called after the core figures.
-    std::function<std::vector<core::BenchFigure>()> extraBenchmarks;
+    /// @c large is `bench --large`: also the sizes meant for a real GPU (65536 x 4096 table, 8192 x 8192
+    /// scores), which software OpenGL takes minutes over.
+    std::function<std::vector<core::BenchFigure>(bool large)> extraBenchmarks;
 };
 
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.

@@ -43,10 +43,10 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
     QApplication app(argc, argv);
     setUpApplication();
     poslab::app::CliHooks hooks;
-    hooks.extraBenchmarks = [] {
+    hooks.extraBenchmarks = [](bool large) {
         // The workbench's frame times, then both table paths and the score tiles on the GPU.
         std::vector<poslab::core::BenchFigure> figures = poslab::ui::runWorkbenchBenchmark();
-        for (auto& f : poslab::gpu::gpuBenchmarks())
+        for (auto& f : poslab::gpu::gpuBenchmarks(large))
             figures.push_back(std::move(f));
         return figures;
     };

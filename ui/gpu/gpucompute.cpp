@@ -148,6 +148,7 @@ private:
 struct GpuCompute::Impl {
     EGLDisplay display = EGL_NO_DISPLAY;
     EGLContext context = EGL_NO_CONTEXT;
+    EGLSurface surface = EGL_NO_SURFACE; ///< a 1 x 1 pbuffer where the driver lacks surfaceless contexts
     Gl gl{};
     GLuint trigProgram = 0;
     GLuint rotateProgram = 0;
@@ -171,13 +172,15 @@ struct GpuCompute::Impl {
             eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
             if (context != EGL_NO_CONTEXT)
                 eglDestroyContext(display, context);
+            if (surface != EGL_NO_SURFACE)
+                eglDestroySurface(display, surface);
             std::lock_guard users(displayUsersMutex);
             if (countsAsDisplayUser && --displayUsers == 0)
                 eglTerminate(display);
         }
     }
 
-    bool makeCurrent() { return eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, context) == EGL_TRUE; }
+    bool makeCurrent() { return eglMakeCurrent(display, surface, surface, context) == EGL_TRUE; }
     void release() { eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT); }
 
     // One call at a time, from any thread: the context is made current for the call and released after it.
@@ -287,31 +290,72 @@ std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
         return nullptr;
     };
     auto impl = std::make_unique<Impl>();
-    const char* extensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
-    if (!extensions || !std::strstr(extensions, "EGL_MESA_platform_surfaceless"))
-        return fail("EGL has no surfaceless platform (EGL_MESA_platform_surfaceless)");
+    // Displays to try, in order: Mesa's surfaceless platform (llvmpipe and Mesa's GPU drivers, no display
+    // server), each GPU device (NVIDIA's EGL: EGL_EXT_platform_device), then the default display.
+    const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
+    auto hasClient = [&](const char* e) { return clientExtensions && std::strstr(clientExtensions, e); };
     auto getPlatformDisplay =
         reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
-    if (!getPlatformDisplay)
-        return fail("EGL has no eglGetPlatformDisplayEXT");
-    impl->display = getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr);
-    EGLint major = 0, minor = 0;
-    {
-        std::lock_guard users(displayUsersMutex);
-        if (impl->display == EGL_NO_DISPLAY || !eglInitialize(impl->display, &major, &minor))
-            return fail("no EGL display could be initialised");
-        ++displayUsers;
-        impl->countsAsDisplayUser = true;
+    std::vector<EGLDisplay> candidates;
+    if (getPlatformDisplay && hasClient("EGL_MESA_platform_surfaceless"))
+        candidates.push_back(getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
+    if (getPlatformDisplay && hasClient("EGL_EXT_platform_device")) {
+        auto queryDevices = reinterpret_cast<PFNEGLQUERYDEVICESEXTPROC>(eglGetProcAddress("eglQueryDevicesEXT"));
+        EGLDeviceEXT devices[8];
+        EGLint count = 0;
+        if (queryDevices && queryDevices(8, devices, &count))
+            for (EGLint i = 0; i < count; ++i)
+                candidates.push_back(getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
     }
-    if (!eglBindAPI(EGL_OPENGL_API))
-        return fail("EGL cannot bind desktop OpenGL");
+    candidates.push_back(eglGetDisplay(EGL_DEFAULT_DISPLAY));
     const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
                                  EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    impl->context = eglCreateContext(impl->display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    std::string lastProblem = "no EGL display could be initialised";
+    for (EGLDisplay display : candidates) {
+        if (display == EGL_NO_DISPLAY)
+            continue;
+        EGLint major = 0, minor = 0;
+        {
+            std::lock_guard users(displayUsersMutex);
+            if (!eglInitialize(display, &major, &minor))
+                continue;
+            ++displayUsers;
+        }
+        impl->display = display;
+        impl->countsAsDisplayUser = true;
+        if (!eglBindAPI(EGL_OPENGL_API)) {
+            lastProblem = "EGL cannot bind desktop OpenGL";
+            break;
+        }
+        // A context without a config (EGL_KHR_no_config_context) where the driver allows it; otherwise one
+        // from a pbuffer-capable OpenGL config.
+        EGLConfig config = EGL_NO_CONFIG_KHR;
+        impl->context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+        if (impl->context == EGL_NO_CONTEXT) {
+            const EGLint want[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+            EGLint found = 0;
+            if (eglChooseConfig(display, want, &config, 1, &found) && found == 1)
+                impl->context = eglCreateContext(display, config, EGL_NO_CONTEXT, attributes);
+        }
+        if (impl->context == EGL_NO_CONTEXT) {
+            lastProblem = "no OpenGL 4.3 core context (compute shaders need 4.3)";
+            continue;
+        }
+        if (!impl->makeCurrent() && config != EGL_NO_CONFIG_KHR) {
+            // No surfaceless contexts (EGL_KHR_surfaceless_context): a 1 x 1 pbuffer instead.
+            const EGLint size[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+            impl->surface = eglCreatePbufferSurface(display, config, size);
+        }
+        if (!impl->makeCurrent()) {
+            lastProblem = "the OpenGL context cannot be made current without a window";
+            eglDestroyContext(display, impl->context);
+            impl->context = EGL_NO_CONTEXT;
+            continue;
+        }
+        break;
+    }
     if (impl->context == EGL_NO_CONTEXT)
-        return fail("no OpenGL 4.3 core context (compute shaders need 4.3)");
-    if (!impl->makeCurrent())
-        return fail("the OpenGL context cannot be made current without a surface");
+        return fail(lastProblem);
     std::string missing;
     if (!impl->gl.load(&missing))
         return fail("OpenGL entry point " + missing + " is missing");

@@ -142,7 +142,7 @@ std::string TableEngine::lastPath() const
     return m_lastPath;
 }
 
-std::vector<core::BenchFigure> gpuBenchmarks()
+std::vector<core::BenchFigure> gpuBenchmarks(bool large)
 {
     std::vector<core::BenchFigure> figures;
     std::string why;
@@ -212,6 +212,44 @@ std::vector<core::BenchFigure> gpuBenchmarks()
                                "GPU vs CPU logits, 512 x 512, head dim 128"});
     }
     figures.push_back({"gpu_scores_512_ms", median(gpuScores), "GPU shader time for 512 x 512 logits, head dim 128"});
+    if (large) {
+        // The sizes of the GPU goals: a 65536 x 4096 table (2048 pairs, sin then cos) and 8192 x 8192 logits.
+        const int bigDim = 4096;
+        const std::vector<double> bigW = core::ropeBaseFrequencies(10000.0, bigDim);
+        TableLayout big;
+        big.cols = bigDim;
+        big.sinOffset = 0;
+        big.cosOffset = bigDim / 2;
+        std::vector<double> tableMs;
+        double bigErr = 0.0;
+        for (int rep = 0; rep < 3; ++rep) {
+            GpuTiming timing;
+            const core::MatrixF t = gpu->trigTable(bigW, positions, big, &timing);
+            tableMs.push_back(timing.shaderMs);
+            if (rep == 0)
+                for (int p = 0; p < rows; p += 997)
+                    for (int i = 0; i < bigDim / 2; i += 7)
+                        bigErr = std::max(bigErr, std::fabs(double(t(p, i)) - std::sin(core::wrapAngle(p, bigW[std::size_t(i)]))));
+        }
+        figures.push_back({"gpu_table_65536x4096_ms", median(tableMs),
+                           "GPU shader time for a 65536 x 4096 float32 table (goal on a real GPU: under 2 ms)"});
+        figures.push_back({"gpu_table_65536x4096_max_abs_error", bigErr, "that table vs float64, sampled"});
+        const int m = 8192;
+        core::MatrixF bq(m, d), bk(m, d);
+        for (int r = 0; r < m; ++r)
+            for (int c = 0; c < d; ++c) {
+                bq(r, c) = float(std::sin(0.013 * (r * d + c)));
+                bk(r, c) = float(std::cos(0.017 * (r * d + c)));
+            }
+        std::vector<double> scoresMs;
+        for (int rep = 0; rep < 3; ++rep) {
+            GpuTiming timing;
+            gpu->scores(bq, bk, 1.0f, true, 0, 1, 0, 1, &timing);
+            scoresMs.push_back(timing.shaderMs);
+        }
+        figures.push_back({"gpu_scores_8192_ms", median(scoresMs),
+                           "GPU shader time for 8192 x 8192 causal logits, head dim 128 (goal on a real GPU: under 5 ms)"});
+    }
     figures.push_back({"cpu_scores_512_ms", median(cpuScores), "Eigen product for the same 512 x 512 logits"});
     return figures;
 }

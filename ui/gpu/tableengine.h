@@ -58,6 +58,8 @@ private:
 /// `poslab bench` figures of both paths: cpu_table_ns_per_element, gpu_table_ns_per_element (shader
 /// time), gpu_table_total_ns_per_element (with read-back), gpu_table_max_abs_error, gpu_scores_512_ms
 /// and cpu_scores_512_ms. Without a GPU context, gpu_available is 0 and the GPU figures are absent.
-std::vector<core::BenchFigure> gpuBenchmarks();
+/// With @c large, also gpu_table_65536x4096_ms and gpu_scores_8192_ms (shader time), the sizes of the
+/// GPU goals (under 2 ms and 5 ms on a real GPU).
+std::vector<core::BenchFigure> gpuBenchmarks(bool large = false);
 
 } // namespace poslab::gpu
