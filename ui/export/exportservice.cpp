@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace poslab::exporting {
@@ -176,6 +177,21 @@ FigureGeometry geometryFor(const ExportOptions& o, QString* error)
     return g;
 }
 
+namespace {
+// The geometry of a figure, or nothing with the reason in *error (the renderers' common first step).
+std::optional<FigureGeometry> checkedGeometry(const ExportOptions& options, QString* error)
+{
+    QString why;
+    const FigureGeometry g = geometryFor(options, &why);
+    if (!why.isEmpty()) {
+        if (error)
+            *error = why;
+        return std::nullopt;
+    }
+    return g;
+}
+} // namespace
+
 // ---------------------------------------------------------------------------------------------- figures
 
 void applyLook(ui::WorkbenchState& state, const ExportOptions& options)
@@ -222,13 +238,10 @@ QString ExportService::whyNothingToShow(ui::View& view, const ui::WorkbenchState
 QImage ExportService::renderImage(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
                                   QString* error)
 {
-    QString why;
-    const FigureGeometry g = geometryFor(options, &why);
-    if (!why.isEmpty()) {
-        if (error)
-            *error = why;
+    const std::optional<FigureGeometry> checked = checkedGeometry(options, error);
+    if (!checked)
         return {};
-    }
+    const FigureGeometry& g = *checked;
     // Views paint their own background; a transparent figure replays the SVG without it instead.
     QByteArray svg;
     if (options.transparent) {
@@ -263,13 +276,10 @@ QImage ExportService::renderImage(ui::View& view, const ui::WorkbenchState& stat
 QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
                                     QString* error)
 {
-    QString why;
-    const FigureGeometry g = geometryFor(options, &why);
-    if (!why.isEmpty()) {
-        if (error)
-            *error = why;
+    const std::optional<FigureGeometry> checked = checkedGeometry(options, error);
+    if (!checked)
         return {};
-    }
+    const FigureGeometry& g = *checked;
     QByteArray out;
     QBuffer buffer(&out);
     buffer.open(QIODevice::WriteOnly);
@@ -294,13 +304,10 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
 QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
                                     QString* error)
 {
-    QString why;
-    const FigureGeometry g = geometryFor(options, &why);
-    if (!why.isEmpty()) {
-        if (error)
-            *error = why;
+    const std::optional<FigureGeometry> checked = checkedGeometry(options, error);
+    if (!checked)
         return {};
-    }
+    const FigureGeometry& g = *checked;
     // Transparent: the SVG without its background fills, replayed into the PDF (text stays text).
     QByteArray svg;
     if (options.transparent) {
