@@ -385,14 +385,7 @@ core::MatrixF trigThrough(gpu::TableEngine* engine, std::span<const double> freq
         path = QString::fromStdString(text);
         return m;
     }
-    core::MatrixF m = core::MatrixF::Zero(Eigen::Index(positions.size()), layout.cols);
-    core::TrigLayout out;
-    out.sin = layout.writeSin ? m.data() + layout.sinOffset : nullptr;
-    out.cos = layout.writeCos ? m.data() + layout.cosOffset : nullptr;
-    out.rowStride = layout.cols;
-    out.pairStride = layout.pairStride;
-    out.scale = layout.scale;
-    core::fillTrigTable(freq, positions, out);
+    core::MatrixF m = gpu::cpuTrigTable(freq, positions, layout);
     path = QStringLiteral("CPU, ") + msText(t.nsecsElapsed() / 1e6);
     return m;
 }

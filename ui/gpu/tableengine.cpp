@@ -62,8 +62,8 @@ std::string TableEngine::gpuUnavailableReason()
     return m_whyNoGpu;
 }
 
-core::MatrixF TableEngine::cpuTable(std::span<const double> freq, const core::PositionList& positions,
-                                    const TableLayout& layout) const
+core::MatrixF cpuTrigTable(std::span<const double> freq, const core::PositionList& positions,
+                           const TableLayout& layout)
 {
     core::MatrixF m = core::MatrixF::Zero(Eigen::Index(positions.size()), layout.cols);
     core::TrigLayout out;
@@ -83,7 +83,7 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
     if (preference() == ComputePath::Auto && elements < autoGpuMinElements) {
         // Small tables: the CPU fills them in well under a millisecond; no context, no measuring.
         const auto t0 = Clock::now();
-        core::MatrixF m = cpuTable(freq, positions, layout);
+        core::MatrixF m = cpuTrigTable(freq, positions, layout);
         const std::string text = "CPU, " + formatMs(msSince(t0));
         std::lock_guard lock(m_mutex);
         m_lastPath = text;
@@ -104,7 +104,7 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
             // Measure both on this very request once; keep the faster for this size class.
             lock.unlock();
             auto t0 = Clock::now();
-            core::MatrixF cpu = cpuTable(freq, positions, layout);
+            core::MatrixF cpu = cpuTrigTable(freq, positions, layout);
             const double cpuMs = msSince(t0);
             t0 = Clock::now();
             core::MatrixF gpu = m_gpu->trigTable(freq, positions, layout);
@@ -122,7 +122,7 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
     }
     lock.unlock();
     const auto t0 = Clock::now();
-    core::MatrixF m = useGpu ? m_gpu->trigTable(freq, positions, layout) : cpuTable(freq, positions, layout);
+    core::MatrixF m = useGpu ? m_gpu->trigTable(freq, positions, layout) : cpuTrigTable(freq, positions, layout);
     const double ms = msSince(t0);
     lock.lock();
     if (useGpu)

@@ -43,8 +43,6 @@ public:
     std::string lastPath() const;
 
 private:
-    core::MatrixF cpuTable(std::span<const double> freq, const core::PositionList& positions,
-                           const TableLayout& layout) const;
 
     mutable std::mutex m_mutex;
     ComputePath m_preference;
@@ -54,6 +52,11 @@ private:
     std::map<int, bool> m_gpuFasterBySize; ///< key: floor(log2(elements))
     std::string m_lastPath;
 };
+
+/// The CPU path (core::fillTrigTable, the reference) into a new rows x layout.cols table; columns not
+/// written are zero.
+core::MatrixF cpuTrigTable(std::span<const double> freq, const core::PositionList& positions,
+                           const TableLayout& layout);
 
 /// `poslab bench` figures of both paths: cpu_table_ns_per_element, gpu_table_ns_per_element (shader
 /// time), gpu_table_total_ns_per_element (with read-back), gpu_table_max_abs_error, gpu_scores_512_ms
