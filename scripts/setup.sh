@@ -29,4 +29,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-cmake --build build -j"$jobs"
+# Quiet when it works; the last lines of the log when it does not.
+echo "PosLab: building in build/ (log: build/build.log)"
+if ! cmake --build build -j"$jobs" >build/build.log 2>&1; then
+  tail -n 60 build/build.log >&2
+  echo "PosLab: the build failed; the whole log is build/build.log" >&2
+  exit 1
+fi
