@@ -97,7 +97,13 @@ void SchemePicker::syncSelection()
                                    "<p><b>%6</b> %7</p>"
                                    "<p><b>%8</b> <span style='font-family:monospace'>%9</span></p>")
                         .arg(esc(s.name), esc(s.summary), esc(s.formula), tr("Axes:"), axes(s), tr("Paper:"),
-                             esc(s.citation), tr("Reference code:"), esc(s.reference)));
+                             esc(s.citation), tr("Reference code:"),
+                             // Long repository paths and function names may break after / . _ instead of
+                             // pushing the whole panel wider than its dock.
+                             esc(s.reference)
+                                 .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
+                                 .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
+                                 .replace(QLatin1Char('_'), QStringLiteral("_\u200b"))));
 }
 
 } // namespace poslab::ui
