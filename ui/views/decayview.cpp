@@ -84,15 +84,22 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
 
 bool DecayView::supports(const core::SchemeDescriptor& scheme) const
 {
+    // Score-bias schemes count only with a content-free bias (ALiBi, T5, Kerple, FIRE, Sandwich): CoPE's and
+    // DeBERTa's position terms depend on the content, so no single curve against distance exists.
     return scheme.rotary != nullptr || (scheme.encoding != nullptr && scheme.relation != core::Relation::None)
-        || scheme.application == core::Application::ScoreBias;
+        || scheme.bias != nullptr;
 }
 
 QString DecayView::notApplicableReason() const
 {
     if (m_state->scheme().relation == core::Relation::None)
         return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same.");
-    return tr("%1 has no dot-product or decay curve.").arg(QString::fromStdString(m_state->scheme().name));
+    const auto& s = m_state->scheme();
+    if (s.score)
+        return tr("%1 mixes position with the content of each query and key, so there is no single curve "
+                  "against distance: see the attention view.")
+            .arg(QString::fromStdString(s.name));
+    return tr("%1 has no dot-product or decay curve.").arg(QString::fromStdString(s.name));
 }
 
 QWidget* DecayView::controls()
