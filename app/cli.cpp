@@ -186,6 +186,8 @@ int runCompute(Args& a, std::ostream& out)
             req.softmax = true;
         } else if (opt == "--shuffle") {
             shuffle = true;
+        } else if (opt == "--term") {
+            req.term = a.value(opt);
         } else if (opt == "--drope") {
             req.drope = true;
         } else if (opt == "--mask") {
@@ -298,7 +300,7 @@ Usage:
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
-                 [--shuffle] [--drope]
+                 [--shuffle] [--drope] [--term NAME]
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
@@ -319,7 +321,9 @@ Attention quantities: --positions are the query positions (rows), --keys the key
   ones: only position acts), or a sentence (word t at position t; repeated words share an embedding).
   --shuffle permutes the words (seeded). --seed seeds the content; scheme weights (T5 biases, Shaw
   tables, ...) use the scheme's own seed parameter. --drope removes the rotation of rotary schemes (same
-  content, no RoPE). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
+  content, no RoPE). --term NAME gives one named part of the scores instead of their total (e.g.
+  Transformer-XL's four terms, DeBERTa's c2p and p2c, CoPE's gates and positions; a wrong name lists
+  them). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
 Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
 )";

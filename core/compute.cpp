@@ -72,7 +72,9 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
     a.drope = request.drope;
     const bool bias = request.quantity == Quantity::Bias;
     a.wantProbabilities = !bias && request.softmax;
-    a.wantTerms = bias;
+    a.wantTerms = bias || !request.term.empty();
+    if (!request.term.empty() && request.quantity != Quantity::Scores)
+        throw InputError("--term applies to scores only");
     validateAttention(a);
     // The engine's matrices plus the doubles of the result.
     const double cells = double(a.queries.size()) * double(a.keys.size()) * double(a.heads);
@@ -86,7 +88,25 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
     result.float32 = true;
     result.data.reserve(std::size_t(cells));
     for (const AttentionHead& h : r.heads) {
-        const MatrixF& m = bias ? h.bias : (request.softmax ? h.probabilities : h.logits);
+        const MatrixF* chosen = bias ? &h.bias : (request.softmax ? &h.probabilities : &h.logits);
+        if (!request.term.empty()) {
+            if (request.softmax)
+                throw InputError("--term gives one part of the logits; it cannot be combined with --softmax");
+            chosen = nullptr;
+            std::string known;
+            for (const AttentionTerm& t : h.terms) {
+                known += (known.empty() ? "" : ", ") + t.key;
+                if (t.key == request.term) {
+                    chosen = &t.values;
+                    if (h.index == r.heads.front().index)
+                        result.labels.push_back({"term", t.key + ": " + t.label});
+                }
+            }
+            if (!chosen)
+                throw InputError("scheme " + scheme.id + " has no term '" + request.term + "'; "
+                                 + (known.empty() ? std::string("it has no separate terms") : "its terms: " + known));
+        }
+        const MatrixF& m = *chosen;
         result.data.insert(result.data.end(), m.data(), m.data() + m.size());
         for (const auto& [k, v] : h.scalars)
             result.scalars.push_back({k + "_head_" + std::to_string(h.index), v});

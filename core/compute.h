@@ -30,6 +30,9 @@ struct ComputeRequest {
     ContentSpec content;                                        ///< random (seed 0) unless set
     bool softmax = false;                                       ///< scores: probabilities instead of logits
     bool drope = false;                                         ///< DroPE: skip the rotation of rotary schemes
+    /// scores: one named term instead of the total (Transformer-XL's four terms, DeBERTa's c2p and p2c,
+    /// CoPE's gates and positions, ...); empty for the total. An unknown name lists the scheme's terms.
+    std::string term;
 };
 
 struct ComputeResult {
@@ -40,6 +43,7 @@ struct ComputeResult {
     std::vector<double> data;          ///< flat, row-major
     bool float32 = false;              ///< computed in float32 (writers print 9 significant digits, npy <f4)
     std::vector<std::pair<std::string, double>> scalars; ///< e.g. attention_factor
+    std::vector<std::pair<std::string, std::string>> labels; ///< text fields, e.g. the term and its formula
     std::vector<std::string> axes;     ///< axis names, e.g. {"position", "dimension"}
     std::vector<std::string> columns;  ///< names along the last axis when they are not numbers (decay curves)
 };

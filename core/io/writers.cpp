@@ -112,6 +112,8 @@ void writeJson(std::ostream& out, const ComputeResult& r)
     out << ",\"dtype\":" << (r.float32 ? "\"float32\"" : "\"float64\"");
     for (const auto& [name, value] : r.scalars)
         out << ',' << jsonString(name) << ':' << formatNumber(value);
+    for (const auto& [name, text] : r.labels)
+        out << ',' << jsonString(name) << ':' << jsonString(text);
     out << ",\"data\":[";
     std::string buf;
     for (std::size_t i = 0; i < r.data.size(); ++i) {

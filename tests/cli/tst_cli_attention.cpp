@@ -8,6 +8,8 @@
 #include <QJsonObject>
 #include <QTest>
 
+#include <cmath>
+
 #include <sstream>
 
 using namespace poslab::app;
@@ -40,6 +42,7 @@ private slots:
     void overTheCapIsRefused();
     void bucketsOnlyWhereTheSchemeHasThem();
     void signConventionsAreListed();
+    void termsAddUpAndCopeGatesCount();
 };
 
 void TestCli::badHeadsCount()
@@ -155,6 +158,69 @@ void TestCli::signConventionsAreListed()
     QCOMPARE(t5["relative_position"].toString(), QString("key - query"));
     QCOMPARE(deberta["relative_position"].toString(), QString("query - key"));
     QVERIFY(t5["quantities"].toArray().contains("buckets"));
+}
+
+namespace {
+std::vector<double> dataOf(const Run& r, QJsonObject* object = nullptr)
+{
+    const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).object();
+    if (object)
+        *object = o;
+    std::vector<double> v;
+    for (const auto& x : o["data"].toArray())
+        v.push_back(x.isNull() ? std::nan("") : x.toDouble());
+    return v;
+}
+} // namespace
+
+void TestCli::termsAddUpAndCopeGatesCount()
+{
+    // Transformer-XL (Dai et al. 2019, section 3.3): the score is the sum of terms (a) + (b) + (c) + (d).
+    const std::vector<std::string> base = {"compute", "scores", "--scheme", "transformer_xl", "--positions", "0:5",
+                                           "--dim", "8", "--heads", "2"};
+    const std::vector<double> total = dataOf(run(base));
+    std::vector<double> sum(total.size(), 0.0);
+    for (const char* t : {"content_content", "content_position", "global_content", "global_position"}) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), {"--term", t});
+        QJsonObject o;
+        const std::vector<double> part = dataOf(run(a), &o);
+        QVERIFY2(o["term"].toString().startsWith(QString::fromLatin1(t)), qPrintable(o["term"].toString()));
+        QCOMPARE(part.size(), total.size());
+        for (std::size_t i = 0; i < part.size(); ++i)
+            sum[i] += part[i];
+    }
+    for (std::size_t i = 0; i < total.size(); ++i) {
+        QCOMPARE(std::isnan(sum[i]), std::isnan(total[i])); // the causal mask hides the same cells
+        if (!std::isnan(total[i]))
+            QVERIFY(std::fabs(sum[i] - total[i]) < 1e-5);
+    }
+    // CoPE (Golovneva et al. 2024, section 3): gates in (0, 1); the position of key j from query i is the
+    // sum of the gates from j to i, so it grows as the key moves back.
+    const std::vector<std::string> cope = {"compute", "scores", "--scheme", "cope", "--positions", "0:6", "--heads", "1"};
+    std::vector<std::string> g = cope, p = cope;
+    g.insert(g.end(), {"--term", "gates"});
+    p.insert(p.end(), {"--term", "positions"});
+    const std::vector<double> gates = dataOf(run(g)), positions = dataOf(run(p));
+    QCOMPARE(gates.size(), std::size_t(36));
+    for (int i = 0; i < 6; ++i)
+        for (int j = 0; j <= i; ++j) {
+            const double gate = gates[std::size_t(i * 6 + j)];
+            QVERIFY(gate > 0.0 && gate < 1.0);
+            double expected = 0.0;
+            for (int t = j; t <= i; ++t)
+                expected += gates[std::size_t(i * 6 + t)];
+            QVERIFY2(std::fabs(positions[std::size_t(i * 6 + j)] - expected) < 1e-5,
+                     qPrintable(QString("%1 %2").arg(i).arg(j)));
+        }
+    // A wrong name lists the terms; --term with --softmax or on another quantity is refused.
+    Run bad = run({"compute", "scores", "--scheme", "cope", "--term", "gate"});
+    QCOMPARE(bad.status, exitUsage);
+    QVERIFY(bad.err.find("gates") != std::string::npos);
+    bad = run({"compute", "scores", "--scheme", "cope", "--term", "gates", "--softmax"});
+    QCOMPARE(bad.status, exitUsage);
+    bad = run({"compute", "bias", "--scheme", "alibi", "--term", "gates"});
+    QCOMPARE(bad.status, exitUsage);
 }
 
 QTEST_APPLESS_MAIN(TestCli)
