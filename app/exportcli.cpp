@@ -47,6 +47,7 @@ struct FigureRequest {
     std::optional<std::string> mask;
     std::optional<std::string> table;
     std::optional<std::string> colormap;
+    std::optional<std::string> term;
     std::optional<std::string> stateFile;
     ExportOptions options;
     std::string output;
@@ -161,6 +162,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             core::parseMask(*f.mask); // throws with the known names
         } else if (opt == "--table") {
             f.table = a.value(opt);
+        } else if (opt == "--term") {
+            f.term = a.value(opt);
         } else if (opt == "--colormap") {
             f.colormap = a.value(opt);
         } else if (opt == "--state") {
@@ -294,6 +297,14 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         o.heads = *f.heads;
     if (f.head)
         o.head = *f.head;
+    if (f.term) {
+        // The attention view shows one named part of the logits; the scheme must have it.
+        const core::SchemeDescriptor& scheme = state.scheme();
+        if (!scheme.score)
+            throw InputError("--term: scheme " + scheme.id + " has no separate terms");
+        o.term = QString::fromStdString(*f.term);
+        o.softmax = false;
+    }
     if (o.head >= o.heads)
         throw InputError("--head " + std::to_string(o.head) + " is out of range; heads are 0 to "
                          + std::to_string(o.heads - 1));
@@ -500,7 +511,7 @@ std::string exportUsage()
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
-                [--cursor P] [--state FILE.json]
+                [--cursor P] [--state FILE.json] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
@@ -511,7 +522,8 @@ VIEW: table, clock, rotation, decay, attention. The format follows the extension
   numbers behind the view (decay: the plotted curves; attention: scores of every head).
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
-  --softmax. --state starts from a workbench state saved by the window.
+  --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state
+  starts from a workbench state saved by the window.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
   pixels a side. --font-scale 1.5 to 2 suits slides. transparent: no background (PNG, SVG, PDF).

@@ -157,7 +157,8 @@ void Computation::flush()
 bool Computation::sameAttentionInputs(const ViewOptions& a, const ViewOptions& b)
 {
     return a.softmax == b.softmax && a.causal == b.causal && a.head == b.head && a.heads == b.heads
-        && a.content == b.content && a.sentence == b.sentence && a.attentionSize == b.attentionSize;
+        && a.content == b.content && a.sentence == b.sentence && a.attentionSize == b.attentionSize
+        && a.term == b.term;
 }
 
 void Computation::runAttention()
@@ -220,7 +221,8 @@ std::shared_ptr<AttentionOutput> Computation::computeAttention(const Setup& setu
         r.onlyHead = a->head;
         r.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
         r.wantProbabilities = o.softmax;
-        r.wantTerms = false;
+        const core::SchemeDescriptor* descriptor = core::findScheme(setup.scheme);
+        r.wantTerms = descriptor && descriptor->score; // the schemes whose score has named parts
         int n = std::max(1, std::min(o.attentionSize, setup.positionCount));
         switch (o.content) {
         case AttentionContent::Random: r.content.kind = core::ContentKind::Random; break;
@@ -240,6 +242,16 @@ std::shared_ptr<AttentionOutput> Computation::computeAttention(const Setup& setu
             throw std::runtime_error("the engine returned no head");
         core::AttentionHead& h = res.heads.front();
         a->matrix = o.softmax ? std::move(h.probabilities) : std::move(h.logits);
+        for (core::AttentionTerm& t : h.terms) {
+            a->terms << QString::fromStdString(t.key);
+            if (!o.term.isEmpty() && QString::fromStdString(t.key) == o.term) {
+                // One part of the logits: no softmax of a part (it is not a distribution).
+                a->matrix = std::move(t.values);
+                a->term = o.term;
+                a->termLabel = QString::fromStdString(t.label);
+                a->softmax = false;
+            }
+        }
         a->scalars = h.scalars;
         a->scalars.insert(a->scalars.end(), res.scalars.begin(), res.scalars.end());
         bool first = true;

@@ -78,6 +78,9 @@ struct AttentionOutput {
     AttentionContent content = AttentionContent::Random;
     QString error;                   ///< non-empty when the engine refused
     core::MatrixF matrix;            ///< Lq x Lk, masked entries NaN
+    QStringList terms;               ///< the named parts the scheme has (empty for most schemes)
+    QString term;                    ///< the part shown in matrix (empty: the whole score)
+    QString termLabel;               ///< its formula, for the title
     std::vector<std::string> tokens; ///< Sentence: the word at each position
     std::vector<std::pair<std::string, double>> scalars; ///< per head (ALiBi "slope") and per request
     double lo = 0.0, hi = 1.0;       ///< finite value range

@@ -236,6 +236,7 @@ QJsonObject WorkbenchState::toJson() const
         {"clock_pairs", o.clockPairs}, {"speed", o.speed}, {"key_distance", o.keyDistance}, {"shift", o.shift},
         {"softmax", o.softmax}, {"causal", o.causal}, {"head", o.head}, {"heads", o.heads},
         {"content", int(o.content)}, {"sentence", o.sentence}, {"attention_size", o.attentionSize},
+        {"term", o.term},
         {"theme", o.theme == ThemeKind::Dark ? "dark" : "light"}, {"font_scale", o.fontScale},
     };
     return QJsonObject{{"scheme", schemeId()}, {"params", params}, {"dim", m_setup.dim},
@@ -288,6 +289,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     o.content = AttentionContent(v.value("content").toInt(0));
     o.sentence = v.value("sentence").toString(o.sentence);
     o.attentionSize = v.value("attention_size").toInt(512);
+    o.term = v.value("term").toString();
     o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
     o.fontScale = v.value("font_scale").toDouble(1.0);
     setViewOptions(o);

@@ -42,6 +42,9 @@ struct ViewOptions {
     AttentionContent content = AttentionContent::Random;
     QString sentence = QStringLiteral("the cat sat on the mat because it was warm");
     int attentionSize = 512;        ///< attention view: queries = keys = this many positions
+    /// attention view: one named part of the logits (Transformer-XL's terms, DeBERTa's c2p, CoPE's gates);
+    /// empty shows the whole score
+    QString term;
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

@@ -16,6 +16,8 @@
 #include <QSet>
 #include <QTest>
 
+#include <cmath>
+
 using namespace poslab;
 using namespace poslab::ui;
 
@@ -137,6 +139,50 @@ private slots:
         // PE(5, 3) = cos(5 * 10000^(-2/128)) with d = 128 (Vaswani et al. 2017, section 3.5).
         const double expected = std::cos(5.0 * std::pow(10000.0, -2.0 / 128.0));
         QVERIFY(r.contains(QString::number(expected, 'g', 5).left(6)));
+    }
+
+    void attentionShowsOneNamedTerm()
+    {
+        // Transformer-XL's score is the sum of four terms (Dai et al. 2019, section 3.3); the view offers
+        // each, and the shown term is the engine's.
+        WorkbenchState state;
+        Computation computation(&state);
+        computation.setSynchronousAttention(true);
+        std::vector<std::unique_ptr<View>> views;
+        for (View* v : createViews(&state, &computation))
+            views.emplace_back(v);
+        state.setScheme("transformer_xl");
+        state.setDim(32);
+        state.setPositionCount(48);
+        computation.flush();
+        QCOMPARE(computation.attention()->terms,
+                 (QStringList{"content_content", "content_position", "global_content", "global_position"}));
+        QVERIFY(computation.attention()->term.isEmpty());
+        const core::MatrixF total = computation.attention()->matrix;
+        ViewOptions o = state.viewOptions();
+        o.softmax = false;
+        state.setViewOptions(o);
+        computation.flush();
+        const core::MatrixF logits = computation.attention()->matrix;
+        core::MatrixF sum = core::MatrixF::Zero(logits.rows(), logits.cols());
+        const QStringList terms = computation.attention()->terms; // a copy: each flush replaces the output
+        for (const QString& t : terms) {
+            o.term = t;
+            state.setViewOptions(o);
+            computation.flush();
+            QCOMPARE(computation.attention()->term, t);
+            QVERIFY(!computation.attention()->softmax);
+            sum += computation.attention()->matrix;
+        }
+        for (Eigen::Index i = 0; i < logits.rows(); ++i)
+            for (Eigen::Index j = 0; j <= i; ++j)
+                QVERIFY(std::fabs(sum(i, j) - logits(i, j)) < 1e-4f);
+        QVERIFY(total.size() == logits.size());
+        // A scheme without named parts offers none and shows the whole score.
+        state.setScheme("alibi");
+        computation.flush();
+        QVERIFY(computation.attention()->terms.isEmpty());
+        QVERIFY(computation.attention()->term.isEmpty());
     }
 
     void zoomedTableSvgEmbedsOnlyTheVisibleCells()

@@ -232,6 +232,15 @@ QString ExportService::whyNothingToShow(ui::View& view, const ui::WorkbenchState
     if (view.exportName() == QLatin1String("attention") && computation.attention()
         && !computation.attention()->error.isEmpty())
         return computation.attention()->error;
+    const QString term = state.viewOptions().term;
+    if (view.exportName() == QLatin1String("attention") && !term.isEmpty() && computation.attention()
+        && computation.attention()->term != term) {
+        const QStringList& terms = computation.attention()->terms;
+        return QStringLiteral("scheme %1 has no term '%2'; %3")
+            .arg(state.schemeId(), term,
+                 terms.isEmpty() ? QStringLiteral("it has no separate terms")
+                                 : QStringLiteral("its terms: ") + terms.join(QStringLiteral(", ")));
+    }
     return {};
 }
 

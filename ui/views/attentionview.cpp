@@ -60,6 +60,15 @@ ValueRange AttentionView::valueRange() const
 void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
 {
     m_output = std::move(out);
+    if (m_termBox && m_output) {
+        // The parts on offer follow the scheme: "whole score" first, then the engine's named terms.
+        QSignalBlocker block(m_termBox);
+        m_termBox->clear();
+        m_termBox->addItem(tr("whole score"));
+        m_termBox->addItems(m_output->terms);
+        m_termBox->setCurrentIndex(m_output->term.isEmpty() ? 0 : int(m_output->terms.indexOf(m_output->term)) + 1);
+        m_termBox->setVisible(!m_output->terms.isEmpty());
+    }
     if (m_output && m_output->matrix.size() > 0)
         m_image = matrixToImage(m_output->matrix, ColorMap(mapKind()), valueRange(), theme().grid.rgb());
     else
@@ -90,16 +99,22 @@ QWidget* AttentionView::controls()
     auto* content = new QComboBox(m_controls);
     content->setObjectName(QStringLiteral("attentionContent"));
     content->addItems({tr("random q, k"), tr("constant q = k"), tr("sentence")});
+    m_termBox = new QComboBox(m_controls);
+    m_termBox->setObjectName(QStringLiteral("attentionTerm"));
+    m_termBox->setToolTip(tr("Show one named part of the logits (e.g. Transformer-XL's four terms, DeBERTa's "
+                             "c2p and p2c, CoPE's gates and positions)"));
+    m_termBox->setVisible(false);
     auto* sentence = new QLineEdit(m_controls);
     sentence->setObjectName(QStringLiteral("attentionSentence"));
     sentence->setPlaceholderText(tr("type a sentence"));
     sentence->setMaximumWidth(160);
-    for (QWidget* w : std::initializer_list<QWidget*>{kind, mask, head, heads, content, sentence})
+    for (QWidget* w : std::initializer_list<QWidget*>{kind, m_termBox, mask, head, heads, content, sentence})
         lay->addWidget(w);
     auto sync = [this, kind, mask, head, heads, content, sentence] {
         const ViewOptions& o = m_state->viewOptions();
         QSignalBlocker b1(kind), b2(mask), b3(head), b4(heads), b5(content);
         kind->setCurrentIndex(o.softmax ? 0 : 1);
+        kind->setEnabled(o.term.isEmpty()); // a part of the logits has no softmax
         mask->setCurrentIndex(o.causal ? 0 : 1);
         heads->setValue(o.heads);
         head->setRange(0, o.heads - 1);
@@ -118,6 +133,10 @@ QWidget* AttentionView::controls()
     };
     connect(kind, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
     connect(mask, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
+    connect(m_termBox, &QComboBox::activated, this, [this, edit](int i) {
+        const QString term = i <= 0 ? QString() : m_termBox->itemText(i);
+        edit([&](ViewOptions& o) { o.term = term; });
+    });
     connect(head, &QSpinBox::valueChanged, this, [edit](int v) { edit([&](ViewOptions& o) { o.head = v; }); });
     connect(heads, &QSpinBox::valueChanged, this, [edit](int v) {
         edit([&](ViewOptions& o) {
@@ -190,18 +209,26 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     const double s = l.scale;
     QString head = tr("%1 \u2014 %2, head %3 of %4")
                        .arg(QString::fromStdString(m_output->setup.scheme),
-                            m_output->softmax ? tr("softmax") : tr("logits"))
+                            !m_output->term.isEmpty() ? m_output->termLabel
+                            : m_output->softmax       ? tr("softmax")
+                                                      : tr("logits"))
                        .arg(m_output->head)
                        .arg(m_output->heads);
     for (const auto& [key, value] : m_output->scalars)
         if (key == "slope")
             head += tr("  \u00b7  ALiBi slope m = %1").arg(formatNumber(value, 4));
-    drawText(p, l.title.topLeft(), head, th.font(12 * s, true), th.foreground);
-    p.setFont(th.font(10 * s));
+    // The size note sits on the right; the title takes what is left and is elided rather than overlap it.
+    const QString note = tr("%1 \u00d7 %2 \u00b7 %3").arg(m_output->matrix.rows()).arg(m_output->matrix.cols())
+                             .arg(m_output->causal ? tr("causal") : tr("bidirectional"));
+    const QFont noteFont = th.font(10 * s);
+    const QFont titleFont = th.font(12 * s, true);
+    const double noteWidth = QFontMetricsF(noteFont).horizontalAdvance(note);
+    const double room = std::max(0.0, l.title.width() - noteWidth - 12 * s);
+    drawText(p, l.title.topLeft(), QFontMetricsF(titleFont).elidedText(head, Qt::ElideRight, room), titleFont,
+             th.foreground);
+    p.setFont(noteFont);
     p.setPen(th.muted);
-    p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter,
-               tr("%1 \u00d7 %2 \u00b7 %3").arg(m_output->matrix.rows()).arg(m_output->matrix.cols())
-                   .arg(m_output->causal ? tr("causal") : tr("bidirectional")));
+    p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, note);
 
     const bool fine = l.plot.width() / m_image.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);

@@ -11,6 +11,8 @@
 
 #include <optional>
 
+class QComboBox;
+
 namespace poslab::ui {
 
 class AttentionView : public View {
@@ -45,6 +47,7 @@ private:
     QImage m_image;
     std::optional<QPoint> m_hover;
     QWidget* m_controls = nullptr;
+    QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts
 };
 
 } // namespace poslab::ui
