@@ -25,18 +25,6 @@ namespace {
 
 using core::InputError;
 
-struct Args {
-    std::vector<std::string> items;
-    std::size_t at = 0;
-    bool done() const { return at >= items.size(); }
-    const std::string& next() { return items[at++]; }
-    std::string value(const std::string& option)
-    {
-        if (done())
-            throw InputError("option " + option + " needs a value");
-        return next();
-    }
-};
 
 
 std::vector<double> parseVector(const std::string& text)
@@ -267,6 +255,13 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 }
 
 } // namespace
+
+std::string Args::value(const std::string& option)
+{
+    if (done())
+        throw InputError("option " + option + " needs a value");
+    return next();
+}
 
 long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max)
 {

@@ -32,6 +32,17 @@ struct CliHooks {
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
+/// Walks the words of a command line: the next word, or an option's value with a clear message when it is
+/// missing. @c items must outlive the cursor.
+struct Args {
+    const std::vector<std::string>& items;
+    std::size_t at = 0;
+    bool done() const { return at >= items.size(); }
+    const std::string& next() { return items[at++]; }
+    /// The word after @p option; throws core::InputError "option X needs a value" at the end.
+    std::string value(const std::string& option);
+};
+
 /// An integer option value within [min, max]. Throws core::InputError naming the option and the range.
 long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max);
 /// A finite real option value. Throws core::InputError naming the option.

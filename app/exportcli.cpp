@@ -111,18 +111,6 @@ int parsePositionCount(const std::string& option, const std::string& text)
     return int(n);
 }
 
-struct Args {
-    const std::vector<std::string>& items;
-    std::size_t at = 0;
-    bool done() const { return at >= items.size(); }
-    const std::string& next() { return items[at++]; }
-    std::string value(const std::string& option)
-    {
-        if (done())
-            throw InputError("option " + option + " needs a value");
-        return next();
-    }
-};
 
 FigureRequest parseFigure(const std::vector<std::string>& items)
 {
