@@ -25,8 +25,6 @@ namespace {
 
 using core::InputError;
 
-
-
 std::vector<double> parseVector(const std::string& text)
 {
     std::vector<double> v;
