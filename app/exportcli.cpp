@@ -111,7 +111,6 @@ int parsePositionCount(const std::string& option, const std::string& text)
     return int(n);
 }
 
-
 FigureRequest parseFigure(const std::vector<std::string>& items)
 {
     FigureRequest f;
