@@ -253,6 +253,26 @@ struct GpuCompute::Impl {
         return std::max<std::size_t>(1, std::min(byGroups, byBytes));
     }
 
+    // Dispatches @p prog over @p rows in chunks of @p chunk rows (16-row work groups, @p groupsX groups
+    // across) and reads each chunk's @p cols floats per row from @p buffer into @p out. Returns shader ms.
+    double dispatchRows(GLuint prog, std::size_t rows, std::size_t chunk, GLuint groupsX, GLuint buffer,
+                        std::size_t cols, float* out)
+    {
+        double shaderMs = 0.0;
+        for (std::size_t first = 0; first < rows; first += chunk) {
+            const std::size_t n = std::min(chunk, rows - first);
+            gl.Uniform1ui(loc(prog, "uRows"), GLuint(n));
+            gl.Uniform1ui(loc(prog, "uRowOffset"), GLuint(first));
+            beginTimer();
+            gl.DispatchCompute(groupsX, GLuint((n + 15) / 16), 1);
+            shaderMs += endTimer();
+            gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+            gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, buffer);
+            gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(n * cols * sizeof(float)), out + first * cols);
+        }
+        return shaderMs;
+    }
+
     // Shader time: the GL timer query where the driver implements it, else the wall clock of the dispatch
     // up to glFinish (llvmpipe answers the query with ~0 ns; the wall clock then still tells the truth).
     Clock::time_point timerStart;
@@ -419,19 +439,8 @@ core::MatrixF GpuCompute::trigTable(std::span<const double> freq, const core::Po
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, turnBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, positionBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, tableBuffer);
-    double shaderMs = 0.0;
-    for (std::size_t first = 0; first < rows; first += chunk) {
-        const std::size_t n = std::min(chunk, rows - first);
-        gl.Uniform1ui(d->loc(prog, "uRows"), GLuint(n));
-        gl.Uniform1ui(d->loc(prog, "uRowOffset"), GLuint(first));
-        d->beginTimer();
-        gl.DispatchCompute(GLuint((freq.size() + 15) / 16), GLuint((n + 15) / 16), 1);
-        shaderMs += d->endTimer();
-        gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, tableBuffer);
-        gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(n * cols * sizeof(float)),
-                            out.data() + first * cols);
-    }
+    const double shaderMs = d->dispatchRows(prog, rows, chunk, GLuint((freq.size() + 15) / 16), tableBuffer, cols,
+                                            out.data());
     const GLuint buffers[] = {turnBuffer, positionBuffer, tableBuffer};
     gl.DeleteBuffers(3, buffers);
     if (timing) {
@@ -511,18 +520,7 @@ core::MatrixF GpuCompute::scores(const core::MatrixF& q, const core::MatrixF& k,
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, qBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, kBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, sBuffer);
-    double shaderMs = 0.0;
-    for (std::size_t first = 0; first < rows; first += chunk) {
-        const std::size_t n = std::min(chunk, rows - first);
-        gl.Uniform1ui(d->loc(prog, "uRows"), GLuint(n));
-        gl.Uniform1ui(d->loc(prog, "uRowOffset"), GLuint(first));
-        d->beginTimer();
-        gl.DispatchCompute(GLuint((keys + 15) / 16), GLuint((n + 15) / 16), 1);
-        shaderMs += d->endTimer();
-        gl.MemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
-        gl.BindBuffer(GL_SHADER_STORAGE_BUFFER, sBuffer);
-        gl.GetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, GLsizeiptr(n * keys * sizeof(float)), out.data() + first * keys);
-    }
+    const double shaderMs = d->dispatchRows(prog, rows, chunk, GLuint((keys + 15) / 16), sBuffer, keys, out.data());
     const GLuint buffers[] = {qBuffer, kBuffer, sBuffer};
     gl.DeleteBuffers(3, buffers);
     if (timing) {
