@@ -251,8 +251,13 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         ++setup.dim;
     if (f.positions)
         setup.positionCount = *f.positions;
+    // Choices first, through withParamValue, so keys still at their default follow them (rope_type=llama3
+    // brings factor 8, as in compute); then the other keys, which stay as given whatever their order.
+    for (const bool choices : {true, false})
     for (const auto& [key, text] : f.sets) {
         const core::ParamSpec* spec = scheme->param(key);
+        if (spec && (spec->type == core::ParamType::Choice) != choices)
+            continue;
         if (!spec) {
             std::string keys;
             for (const auto& p : scheme->params)
@@ -264,7 +269,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         const std::string problem = core::checkValue(*spec, v);
         if (!problem.empty())
             throw InputError(problem);
-        setup.params.set(spec->key, v);
+        setup.params = core::withParamValue(*scheme, setup.params, spec->key, v);
     }
     core::TableContext ctx;
     ctx.dim = setup.dim;

@@ -34,9 +34,9 @@ const std::vector<SchemeDescriptor>& schemes()
         t5Scheme(),
         debertaScheme(),
         alibiScheme(),
+        sandwichScheme(), // fixed biases together: the picker groups consecutive entries of one family
         kerpleScheme(),
         fireScheme(),
-        sandwichScheme(),
         ropeScheme(),
         xposScheme(),
         copeScheme(),
@@ -68,7 +68,22 @@ ParamSet defaultParams(const SchemeDescriptor& scheme)
     ParamSet p;
     for (const auto& spec : scheme.params)
         p.set(spec.key, defaultValue(spec));
+    for (const auto& spec : scheme.params)
+        if (!spec.defaultsWhen.empty())
+            p.set(spec.key, defaultValue(spec, p));
     return p;
+}
+
+ParamSet withParamValue(const SchemeDescriptor& scheme, const ParamSet& params, const std::string& key,
+                        ParamValue value)
+{
+    ParamSet next = params;
+    next.set(key, std::move(value));
+    for (const auto& spec : scheme.params)
+        if (spec.key != key && !spec.defaultsWhen.empty() && params.has(spec.key)
+            && params.value(spec.key) == defaultValue(spec, params))
+            next.set(spec.key, defaultValue(spec, next));
+    return next;
 }
 
 void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
@@ -111,6 +126,12 @@ ParamSet resolveParams(const SchemeDescriptor& scheme,
         if (!problem.empty())
             throw InputError(problem);
         params.set(key, std::move(v));
+    }
+    // Keys not given follow the final choices (rope_type=llama3 brings Llama 3.1's factor 8 and window 8192).
+    for (const auto& spec : scheme.params) {
+        const bool given = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == spec.key; });
+        if (!given && !spec.defaultsWhen.empty())
+            params.set(spec.key, defaultValue(spec, params));
     }
     // A key set explicitly must apply under the final choices: setting beta_fast with rope_type=default
     // would otherwise be silently ignored.

@@ -22,15 +22,23 @@ const SchemeDescriptor* findScheme(std::string_view id);
 /// The scheme with this id; throws InputError listing the known ids.
 const SchemeDescriptor& schemeOrThrow(std::string_view id);
 
-/// Starts from the defaults, applies @c overrides (key, text) in order, and checks: unknown keys, types,
-/// ranges, keys set that do not apply under the resolved choices, and the scheme's own cross checks
-/// for @c ctx (dimension parity, list lengths). Throws InputError with one line naming the problem.
+/// Starts from the defaults, applies @c overrides (key, text) in order, gives every key not overridden its
+/// default under the resolved choices (ParamSpec::defaultsWhen: rope_type=llama3 alone brings Llama 3.1's
+/// factor 8 and window 8192), and checks: unknown keys, types, ranges, keys set that do not apply under the
+/// resolved choices, and the scheme's own cross checks for @c ctx (dimension parity, list lengths). Throws
+/// InputError with one line naming the problem.
 ParamSet resolveParams(const SchemeDescriptor& scheme,
                        const std::vector<std::pair<std::string, std::string>>& overrides,
                        const TableContext& ctx);
 
-/// The defaults of a scheme.
+/// The defaults of a scheme (each key's default under the default choices).
 ParamSet defaultParams(const SchemeDescriptor& scheme);
+
+/// @c params with @c key set to @c value, as the GUI edits one knob: when a choice changes, every key that
+/// still holds its default under the old choices moves to its default under the new ones (picking
+/// rope_type llama3 brings factor 8; a factor the user set stays). Does not validate.
+ParamSet withParamValue(const SchemeDescriptor& scheme, const ParamSet& params, const std::string& key,
+                        ParamValue value);
 
 /// Checks a complete, typed ParamSet (as the GUI holds it) plus the dimension rules. Throws InputError.
 void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx);

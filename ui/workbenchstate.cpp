@@ -117,7 +117,7 @@ QString WorkbenchState::setParam(const QString& key, const core::ParamValue& val
     if (!problem.empty())
         return refuse(QString::fromStdString(problem));
     Setup next = m_setup;
-    next.params.set(spec->key, value);
+    next.params = core::withParamValue(*m_scheme, m_setup.params, spec->key, value); // keys at their default follow a choice
     return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, QString::fromStdString(value.toString())),
                      mergeable ? key : QString());
 }
@@ -139,7 +139,7 @@ QString WorkbenchState::resetParam(const QString& key)
     const core::ParamSpec* spec = m_scheme->param(key.toStdString());
     if (!spec)
         return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
-    return setParam(key, core::defaultValue(*spec));
+    return setParam(key, core::defaultValue(*spec, m_setup.params));
 }
 
 QString WorkbenchState::setDim(int dim)

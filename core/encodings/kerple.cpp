@@ -39,7 +39,7 @@ SchemeDescriptor kerpleScheme()
     SchemeDescriptor s;
     s.id = "kerple";
     s.name = "KERPLE (kernelized relative positions)";
-    s.family = "relative bias, fixed";
+    s.family = "relative bias, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
     s.application = Application::ScoreBias;

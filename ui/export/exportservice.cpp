@@ -618,7 +618,7 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
             req.scheme = scheme.id;
             for (const auto& [key, value] : state.params().values()) {
                 const core::ParamSpec* spec = scheme.param(key);
-                if (spec && !(value == core::defaultValue(*spec)))
+                if (spec && !(value == core::defaultValue(*spec, state.params())))
                     req.overrides.emplace_back(key, value.toString());
             }
             const int n = std::max(1, state.positionCount());
