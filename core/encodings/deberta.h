@@ -15,10 +15,10 @@
 /// With span s = b (or M when b = 0), row index c = clamp(delta + s, 0, 2s - 1) and scale sqrt(3d):
 ///   c2c = q_i.k_j / sqrt(3d),  c2p = q_i.K^r[c] / sqrt(3d),  p2c = k_j.Q^r[c] / sqrt(3d)
 /// with c from delta(i, j), as the reference does: p2c gathers with -r_pos on the key rows and transposes,
-/// which lands on the same index as c2p. The paper's eq. 4 writes p2c with delta(j, i) (the key's position
-/// relative to the query, "we use delta(j,i) rather than delta(i,j) here"): row s + (j - i) instead of
-/// s + (i - j), i.e. the Q^r table read mirrored; the two agree only at i = j (and wherever both clamp to the
-/// same edge). PosLab follows the reference code.
+/// which lands on the same index as c2p. The paper's eq. 4 writes p2c with delta(j, i), eq. 3's
+/// delta(i, j) = clamp(i - j + k, 0, 2k - 1) with its arguments swapped: row k + (j - i) instead of k + (i - j),
+/// i.e. the Q^r table read mirrored. The two agree only at i = j (where the distance clamps, they clamp to
+/// opposite ends). PosLab follows the reference code.
 /// K^r and Q^r ((2s) x d) are seeded N(0, 1): random, not trained.
 
 #include "core/scheme.h"
