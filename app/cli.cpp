@@ -337,13 +337,13 @@ SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of 
 Attention quantities: --positions are the query positions (rows), --keys the key positions (columns,
   default: the queries); for decay, --positions are the distances query - key. bias and scores are
   heads x queries x keys, buckets queries x keys. --mask defaults to causal (key <= query); masked entries
-  are null in JSON, empty in CSV and NaN in npy. --content: seeded random q/k (default), constant (all
-  ones: only position acts), or a sentence (word t at position t; repeated words share an embedding).
-  --shuffle permutes the words (seeded). --seed seeds the content; scheme weights (T5 biases, Shaw
-  tables, ...) use the scheme's own seed parameter. --drope removes the rotation of rotary schemes (same
-  content, no RoPE). --term NAME gives one named part of the scores instead of their total (e.g.
-  Transformer-XL's four terms, DeBERTa's c2p and p2c, CoPE's gates and positions; a wrong name lists
-  them). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
+  are null in JSON, empty in CSV and NaN in npy. --content: seeded random q/k (the default, except for
+  decay), constant (all ones: only position acts), or a sentence (word t at position t; repeated words
+  share an embedding). --shuffle permutes the words (seeded). --seed seeds the content; scheme weights
+  (T5 biases, Shaw tables, ...) use the scheme's own seed parameter. --drope removes the rotation of
+  rotary schemes (same content, no RoPE). --term NAME gives one named part of the scores instead of their
+  total (e.g. Transformer-XL's four terms, DeBERTa's c2p and p2c, CoPE's gates and positions; a wrong name
+  lists them). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
 Sequence length: RoPE's dynamic and longrope types and xPos's centring depend on it. It is the largest
   requested position + 1 (with --keys: of queries and keys), as Hugging Face's max(position_ids) + 1, so
   a longrope table over 0:8192 with original_max_position_embeddings 4096 uses long_factor; --seq-len L
@@ -351,10 +351,10 @@ Sequence length: RoPE's dynamic and longrope types and xPos's centring depend on
 angles: p * omega_i in radians, unreduced and computed in double (as torch.outer(t, inv_freq); position 7,
   pair 0 gives 7); --angles reduced gives them mod 2*pi in [0, 2*pi). The JSON names the form ("angle_form").
 decay: rotary schemes give "score" (q . R(delta theta) k with q = k) and "bound" (RoFormer's relative upper
-  bound); the content model is ones (q = k = 1, as the decay view) unless --content random (the mean over
-  --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides each curve by its value
-  at distance 0. The JSON names "content_model", "normalisation" and every column ("column_labels"); the
-  CSV starts with a header row.
+  bound). The content model is ones (q = k = (1, ..., 1), the decay view's content) unless --content
+  random (the mean over --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides
+  each curve by its value at distance 0. The JSON names "content_model", "normalisation" and every column
+  ("column_labels"); the CSV starts with a header row.
 Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
   a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).

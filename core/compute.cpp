@@ -6,6 +6,7 @@
 #include "core/attention.h"
 #include "core/rotary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -263,11 +264,14 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
             for (std::size_t i = 0; i < rows; ++i)
                 result.data[i * curves.size() + c] = curves[c].values[i];
         }
-        result.labels.push_back({"content_model", std::string(decayContentName(request.content))});
-        if (request.content.kind != ContentKind::Constant)
-            result.scalars.push_back({"content_samples", double(request.samples)});
-        if (request.content.kind == ContentKind::Random)
-            result.scalars.push_back({"content_seed", double(request.content.seed)});
+        // Only the rotary "score" curve reads content; the others are content-free.
+        if (std::find(result.columns.begin(), result.columns.end(), "score") != result.columns.end()) {
+            result.labels.push_back({"content_model", std::string(decayContentName(request.content))});
+            if (request.content.kind != ContentKind::Constant)
+                result.scalars.push_back({"content_samples", double(request.samples)});
+            if (request.content.kind == ContentKind::Random)
+                result.scalars.push_back({"content_seed", double(request.content.seed)});
+        }
         result.labels.push_back({"normalisation", std::string(decayNormalisationName(request.normalisation))});
         result.axes = {"distance", "curve"};
         return result;
