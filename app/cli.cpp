@@ -348,8 +348,9 @@ Sequence length: RoPE's dynamic and longrope types and xPos's centring depend on
   requested position + 1 (with --keys: of queries and keys), as Hugging Face's max(position_ids) + 1, so
   a longrope table over 0:8192 with original_max_position_embeddings 4096 uses long_factor; --seq-len L
   sets it instead. The JSON reports it as "seq_len" with "seq_len_source".
-angles: p * omega_i in radians, unreduced and computed in double (as torch.outer(t, inv_freq); position 7,
-  pair 0 gives 7); --angles reduced gives them mod 2*pi in [0, 2*pi). The JSON names the form ("angle_form").
+angles: p * omega_i in radians, unreduced and computed in double (torch.outer(t, inv_freq) forms the same
+  product in float32; position 7, pair 0 gives 7); --angles reduced gives them mod 2*pi in [0, 2*pi). The
+  JSON names the form ("angle_form").
 decay: rotary schemes give "score" (q . R(delta theta) k with q = k) and "bound" (RoFormer's relative upper
   bound). The content model is ones (q = k = (1, ..., 1), the decay view's content) unless --content
   random (the mean over --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides

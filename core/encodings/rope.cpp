@@ -295,10 +295,12 @@ SchemeDescriptor ropeScheme()
                     "Context-extension method (Hugging Face rope_scaling.rope_type). Alone, llama3, yarn and "
                     "longrope bring a real model's values (Hugging Face has no defaults for these keys): llama3 = "
                     "Llama-3.1-8B (rope_theta 500000, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192); "
-                    "yarn = Qwen2.5-7B-Instruct with the YaRN setting its documentation gives for long inputs "
-                    "(rope_theta 1000000, factor 4, original 32768, max 131072); longrope = Phi-3-mini-128k-instruct's "
+                    "yarn = Qwen2.5-7B-Instruct with the YaRN setting its model card gives for long inputs "
+                    "(rope_theta 1000000, factor 4, original 32768; max_position_embeddings 131072 = 4 x 32768 is "
+                    "its stated context, while its config.json keeps 32768); longrope = Phi-3-mini-128k-instruct's "
                     "lengths (rope_theta 10000, original 4096, max 131072; its 48 short/long factors need --dim 96 "
-                    "and are not defaults). Use the model's head dimension (--dim 128) to reproduce its table. dynamic and longrope depend "
+                    "and are not defaults). Use the model's head dimension to reproduce its table: --dim 128 for "
+                    "Llama-3.1-8B and Qwen2.5-7B, 96 for Phi-3-mini. dynamic and longrope depend "
                     "on the sequence length: the largest requested position + 1, as Hugging Face's "
                     "max(position_ids) + 1, unless --seq-len L sets it"),
         choiceParam("layout", "half_split", {"half_split", "interleaved"},
@@ -328,7 +330,9 @@ SchemeDescriptor ropeScheme()
                                               "dynamic: trained context length (default 4096); longrope: extended "
                                               "context length (default 131072, Phi-3-mini-128k); yarn: extended "
                                               "context length, used only when factor_source = max_position_ratio "
-                                              "(default 131072, Qwen2.5 with YaRN)", true),
+                                              "(default 131072 = factor 4 x 32768, Qwen2.5's stated context; "
+                                              "Qwen2.5's own config.json keeps 32768, which makes that ratio 1: "
+                                              "huggingface/transformers issue #38224)", true),
                                      "rope_type", "yarn", 131072),
                          "rope_type", "longrope", 131072),
              "rope_type", {"dynamic", "longrope", "yarn"}),

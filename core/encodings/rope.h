@@ -26,8 +26,9 @@
 /// Defaults (Hugging Face has none for the rope_scaling keys) follow rope_type so that each reproduces a real
 /// model at its head dimension: llama3 = Llama-3.1-8B (rope_theta 500000, factor 8, low 1, high 4, original
 /// 8192); yarn = Qwen2.5-7B-Instruct with its documented YaRN setting (rope_theta 1e6, factor 4, original
-/// 32768, max 131072); longrope = Phi-3-mini-128k-instruct's lengths (original 4096, max 131072; its 48
-/// per-pair factors are not defaults). A key set explicitly keeps its value.
+/// 32768; max 131072 = 4 x 32768, the stated context: its config.json keeps 32768); longrope =
+/// Phi-3-mini-128k-instruct's lengths (original 4096, max 131072; its 48 per-pair factors are not defaults).
+/// A key set explicitly keeps its value.
 /// DeepSeek's YaRN (mscale == mscale_all_dim) leaves cos/sin unscaled; its code multiplies the softmax scale
 /// by get_mscale(s, mscale_all_dim)^2 instead, reported as the scalar deepseek_softmax_scale_factor.
 ///
