@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +14,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace poslab::ui {
@@ -46,7 +48,88 @@ double roundSignificant(double v, int digits)
 
 const char* errorStyle = "QLineEdit { border: 2px solid #d0302f; border-radius: 3px; }";
 
+/// Shortest text that reads back as exactly @p v, in plain decimals or (when @p allowExponent and the value
+/// calls for it) as mantissa "e" exponent with no '+' and no leading zeros: "500000", "0.02", "1e9".
+QString shortest(double v, bool fixed)
+{
+    char buf[400];
+    auto [ptr, ec] = fixed ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                           : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    if (ec != std::errc())
+        return QString::number(v, 'g', 17);
+    QString s = QString::fromLatin1(buf, int(ptr - buf));
+    if (!fixed) {
+        // "1e+09" -> "1e9", "2.5e-05" -> "2.5e-5"
+        const int e = int(s.indexOf(QLatin1Char('e')));
+        QString exp = s.mid(e + 1);
+        const bool negative = exp.startsWith(QLatin1Char('-'));
+        exp.remove(QLatin1Char('+')).remove(QLatin1Char('-'));
+        while (exp.size() > 1 && exp.startsWith(QLatin1Char('0')))
+            exp.remove(0, 1);
+        s = s.left(e + 1) + (negative ? QStringLiteral("-") : QString()) + exp;
+    }
+    return s;
+}
+
+bool needsExponent(double v)
+{
+    const double a = std::abs(v);
+    if (!std::isfinite(v) || v == 0.0)
+        return false;
+    if (a < 1e-4)
+        return true;
+    if (a < ParameterPanel::exponentFrom)
+        return false;
+    // From 1e7 up, an exponent where it is short (1e7, 2.5e9); all the digits where they carry information
+    // (16777216 = 2^24 stays whole rather than 1.6777216e7), up to where doubles stop being whole numbers.
+    const QString sci = shortest(v, false);
+    const int mantissaDigits = int(sci.left(sci.indexOf(QLatin1Char('e'))).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size());
+    return mantissaDigits <= 3 || a >= 1e15;
+}
+
 } // namespace
+
+QString ParameterPanel::typedText(double v)
+{
+    return shortest(v, !needsExponent(v));
+}
+
+QString ParameterPanel::typedText(const core::ParamValue& v)
+{
+    switch (v.type) {
+    case core::ParamType::Real:
+    case core::ParamType::Integer: return typedText(v.number);
+    case core::ParamType::RealList: {
+        QStringList parts;
+        for (double x : v.list)
+            parts << typedText(x);
+        return parts.join(QLatin1Char(','));
+    }
+    default: return QString::fromStdString(v.toString());
+    }
+}
+
+QString ParameterPanel::displayText(double v)
+{
+    if (needsExponent(v) || !std::isfinite(v))
+        return typedText(v);
+    // Digits in groups of three in the integer part: 1,048,576 and 10,000.5; no exponent below 1e7.
+    QString s = shortest(v, true);
+    const bool negative = s.startsWith(QLatin1Char('-'));
+    if (negative)
+        s.remove(0, 1);
+    const int dot = s.indexOf(QLatin1Char('.'));
+    QString whole = dot < 0 ? s : s.left(dot);
+    const QString rest = dot < 0 ? QString() : s.mid(dot);
+    for (int i = int(whole.size()) - 3; i > 0; i -= 3)
+        whole.insert(i, QLatin1Char(','));
+    return (negative ? QStringLiteral("-") : QString()) + whole + rest;
+}
+
+QString ParameterPanel::tokensText(double v)
+{
+    return v == 1.0 ? tr("1 token") : tr("%1 tokens").arg(displayText(v));
+}
 
 ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
@@ -56,19 +139,23 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(10, 8, 10, 8);
     outer->setSpacing(6);
-    auto* modelTitle = new QLabel(tr("Model"), this);
-    modelTitle->setObjectName(QStringLiteral("panelHeading"));
-    QFont hf = modelTitle->font();
-    hf.setBold(true);
-    hf.setPointSizeF(hf.pointSizeF() * 1.15);
-    modelTitle->setFont(hf);
-    outer->addWidget(modelTitle);
+    m_modelTitle = new QLabel(tr("Model"), this);
+    m_modelTitle->setObjectName(QStringLiteral("panelHeading"));
+    outer->addWidget(m_modelTitle);
     m_modelBox = new QVBoxLayout;
     m_modelBox->setSpacing(4);
     outer->addLayout(m_modelBox);
+    // The sequence length that dynamic NTK and LongRoPE read (core's value, shown only where it matters).
+    m_seqLen = new QLabel(this);
+    m_seqLen->setObjectName(QStringLiteral("sequenceLength"));
+    m_seqLen->setWordWrap(true);
+    m_seqLen->setForegroundRole(QPalette::PlaceholderText);
+    m_seqLen->hide();
+    outer->addWidget(m_seqLen);
     m_schemeTitle = new QLabel(this);
-    m_schemeTitle->setFont(hf);
+    m_schemeTitle->setObjectName(QStringLiteral("schemeHeading"));
     m_schemeTitle->setWordWrap(true);
+    updateHeadingFonts();
     outer->addSpacing(6);
     outer->addWidget(m_schemeTitle);
     m_schemeBox = new QVBoxLayout;
@@ -134,9 +221,12 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     const QString key = QString::fromStdString(spec.key);
     QString tip = QString::fromStdString(spec.doc);
     if (spec.type == core::ParamType::Real || spec.type == core::ParamType::Integer)
-        tip += tr("\nRange %1 to %2%3").arg(QString::number(spec.minimum, 'g', 10), QString::number(spec.maximum, 'g', 10),
+        tip += tr("\nRange %1 to %2%3").arg(displayText(spec.minimum), displayText(spec.maximum),
                                          logScale(spec) ? tr(" (logarithmic slider)") : QString());
-    auto* label = new QLabel(key, r->box);
+    // Long keys (original_max_position_embeddings) may break after an underscore rather than widen the panel
+    // beyond its dock at a large font scale.
+    auto* label = new QLabel(QString(key).replace(QLatin1Char('_'), QStringLiteral("_\u200b")), r->box);
+    label->setWordWrap(true);
     label->setToolTip(tip);
     QFont lf = label->font();
     lf.setFamily(QStringLiteral("monospace"));
@@ -314,7 +404,7 @@ void ParameterPanel::syncValues()
             r.slider->setValue(toSlider(r.spec, v.number));
         }
         if (r.edit && !(r.edit->hasFocus() && r.edit->isModified()) && r.message->isHidden())
-            r.edit->setText(QString::fromStdString(v.toString()));
+            r.edit->setText(typedText(v));
         if (r.combo) {
             QSignalBlocker b(r.combo);
             r.combo->setCurrentText(QString::fromStdString(v.choice));
@@ -332,6 +422,59 @@ void ParameterPanel::syncValues()
         syncRow(*r, params.value(r->spec.key));
         r->box->setVisible(core::applies(r->spec, params));
     }
+    syncSequenceLength();
+}
+
+void ParameterPanel::syncSequenceLength()
+{
+    // Ask core which sequence length the frequencies used; nothing of the rule is repeated here. Dynamic NTK
+    // reports L ("seq_len"), LongRoPE whether the long factors are in use ("uses_long_factor").
+    const core::SchemeDescriptor& scheme = m_state->scheme();
+    QString text;
+    if (scheme.rotary) {
+        try {
+            const core::TableContext ctx = m_state->context();
+            const core::RotarySpec spec = scheme.rotary(m_state->params(), ctx);
+            const double length = ctx.seqLen ? double(*ctx.seqLen) : double(ctx.positions.maxValue() + 1);
+            for (const auto& [name, value] : spec.scalars) {
+                if (name == "seq_len")
+                    text = tr("Sequence length %1 (the positions shown). Dynamic NTK scales the base for L = "
+                              "max(sequence length, max_position_embeddings) = %2.")
+                               .arg(tokensText(length), tokensText(value));
+                else if (name == "uses_long_factor")
+                    text = tr("Sequence length %1 (the positions shown). LongRoPE uses %2 (long_factor once the "
+                              "sequence is longer than original_max_position_embeddings = %3).")
+                               .arg(tokensText(length), value != 0.0 ? tr("long_factor") : tr("short_factor"),
+                                    tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+            }
+        } catch (const std::exception&) {
+            text.clear(); // core refuses this set-up; the row that caused it already says why
+        }
+    }
+    m_seqLen->setText(text);
+    m_seqLen->setVisible(!text.isEmpty());
+}
+
+QString ParameterPanel::sequenceLengthText() const
+{
+    return m_seqLen->isHidden() ? QString() : m_seqLen->text();
+}
+
+void ParameterPanel::updateHeadingFonts()
+{
+    // Headings stay a step above the body at every font scale (A+/A- change the panel's font).
+    QFont hf = font();
+    hf.setBold(true);
+    hf.setPointSizeF(font().pointSizeF() * headingScale);
+    m_modelTitle->setFont(hf);
+    m_schemeTitle->setFont(hf);
+}
+
+void ParameterPanel::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        updateHeadingFonts();
 }
 
 ParameterPanel::Row* ParameterPanel::row(const QString& key) const

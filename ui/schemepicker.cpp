@@ -4,11 +4,20 @@
 #include "core/encodingregistry.h"
 #include "ui/workbenchstate.h"
 
-#include <QHeaderView>
+#include <QButtonGroup>
+#include <QEvent>
+#include <QGridLayout>
+#include <QKeyEvent>
+#include <QResizeEvent>
 #include <QLabel>
+#include <QLayout>
 #include <QScrollArea>
-#include <QTreeWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
 
 namespace poslab::ui {
 namespace {
@@ -21,89 +30,296 @@ QString axes(const core::SchemeDescriptor& s)
              QString::fromUtf8(core::originName(s.origin).data(), int(core::originName(s.origin).size())));
 }
 
+/// Lays its items out left to right and wraps onto the next line when the width runs out (the flow layout
+/// of Qt's layouts example, without the per-item spacing lookup). Its height depends on its width.
+class FlowLayout : public QLayout {
+public:
+    explicit FlowLayout(QWidget* parent)
+        : QLayout(parent)
+    {
+        setContentsMargins(0, 0, 0, 0);
+        setSpacing(3);
+    }
+    ~FlowLayout() override
+    {
+        while (QLayoutItem* item = takeAt(0))
+            delete item;
+    }
+    void addItem(QLayoutItem* item) override { m_items.push_back(item); }
+    int count() const override { return int(m_items.size()); }
+    QLayoutItem* itemAt(int i) const override { return i >= 0 && i < count() ? m_items[std::size_t(i)] : nullptr; }
+    QLayoutItem* takeAt(int i) override
+    {
+        if (i < 0 || i >= count())
+            return nullptr;
+        QLayoutItem* item = m_items[std::size_t(i)];
+        m_items.erase(m_items.begin() + i);
+        return item;
+    }
+    Qt::Orientations expandingDirections() const override { return {}; }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override { return place(QRect(0, 0, width, 0), false); }
+    void setGeometry(const QRect& rect) override
+    {
+        QLayout::setGeometry(rect);
+        place(rect, true);
+    }
+    QSize sizeHint() const override { return minimumSize(); }
+    QSize minimumSize() const override
+    {
+        // The widest single item: the layout can always wrap down to one item per line.
+        QSize s;
+        for (QLayoutItem* item : m_items)
+            s = s.expandedTo(item->minimumSize());
+        return s;
+    }
+
+private:
+    int place(const QRect& rect, bool apply) const
+    {
+        int x = rect.x(), y = rect.y(), line = 0;
+        for (QLayoutItem* item : m_items) {
+            const QSize hint = item->sizeHint();
+            if (x > rect.x() && x + hint.width() > rect.right() + 1) {
+                x = rect.x();
+                y += line + spacing();
+                line = 0;
+            }
+            if (apply)
+                item->setGeometry(QRect(QPoint(x, y), hint));
+            x += hint.width() + spacing();
+            line = std::max(line, hint.height());
+        }
+        return y + line - rect.y();
+    }
+    std::vector<QLayoutItem*> m_items;
+};
+
+/// The scroll area around the scheme list: it asks for the list's whole height at its width, so that the
+/// list is shown without scrolling wherever the screen has the room, and scrolls only where it has not (a
+/// large font scale on a small screen).
+class ListScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override
+    {
+        QSize s = QScrollArea::sizeHint();
+        if (QWidget* w = widget())
+            s.setHeight(w->heightForWidth(viewport()->width() > 0 ? viewport()->width() : w->width()) + 2 * frameWidth());
+        return s;
+    }
+    QSize minimumSizeHint() const override
+    {
+        // A few lines at least; the rest scrolls when the dock is short.
+        return {QScrollArea::minimumSizeHint().width(), std::min(sizeHint().height(), 4 * fontMetrics().height())};
+    }
+};
+
 } // namespace
+
+QString SchemePicker::shortName(const QString& name)
+{
+    const int open = name.indexOf(QLatin1String(" ("));
+    if (open > 0 && name.endsWith(QLatin1Char(')'))) {
+        const QString before = name.left(open);
+        const QString inside = name.mid(open + 2, name.size() - open - 3);
+        return inside.size() < before.size() ? inside : before;
+    }
+    return name.section(QLatin1Char(' '), 0, 0);
+}
 
 SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
 {
     auto* lay = new QVBoxLayout(this);
-    lay->setContentsMargins(6, 6, 6, 6);
-    m_tree = new QTreeWidget(this);
-    m_tree->setObjectName(QStringLiteral("schemeTree"));
-    m_tree->setHeaderHidden(true);
-    m_tree->setColumnCount(1);
-    m_tree->setRootIsDecorated(false);
-    m_tree->setIndentation(14);
-    QTreeWidgetItem* family = nullptr;
+    lay->setContentsMargins(6, 4, 6, 4);
+    lay->setSpacing(6);
+
+    // One line per family: its name on the left, its schemes flowing to the right. Fifteen schemes in nine
+    // families take about ten lines instead of the twenty-four rows of a tree.
+    m_list = new QWidget(this);
+    m_list->setObjectName(QStringLiteral("schemeList"));
+    auto* grid = new QGridLayout(m_list);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(3);
+    grid->setColumnStretch(1, 1);
+    m_group = new QButtonGroup(this);
+    m_group->setExclusive(true);
+    FlowLayout* flow = nullptr;
+    QString family;
+    int line = -1;
     for (const auto& s : core::schemes()) {
         const QString fam = QString::fromStdString(s.family);
-        if (!family || family->text(0) != fam) {
-            family = new QTreeWidgetItem(m_tree, {fam});
-            family->setFlags(Qt::ItemIsEnabled);
-            QFont f = family->font(0);
-            f.setBold(true);
-            family->setFont(0, f);
-            family->setExpanded(true);
+        if (!flow || fam != family) {
+            family = fam;
+            ++line;
+            auto* label = new QLabel(fam, m_list);
+            label->setObjectName(QStringLiteral("family_") + QString::number(line));
+            label->setForegroundRole(QPalette::PlaceholderText);
+            label->setWordWrap(true);
+            label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            grid->addWidget(label, line, 0);
+            auto* box = new QWidget(m_list);
+            flow = new FlowLayout(box);
+            grid->addWidget(box, line, 1);
         }
-        auto* item = new QTreeWidgetItem(family, {QString::fromStdString(s.name)});
-        item->setData(0, Qt::UserRole, QString::fromStdString(s.id));
-        item->setToolTip(0, QStringLiteral("<b>%1</b> (%2)<br>%3<br><i>%4</i>")
-                                .arg(QString::fromStdString(s.name).toHtmlEscaped(), QString::fromStdString(s.id),
-                                     axes(s), QString::fromStdString(s.citation).toHtmlEscaped()));
+        const QString id = QString::fromStdString(s.id);
+        const QString name = QString::fromStdString(s.name);
+        auto* b = new QToolButton(flow->parentWidget());
+        b->setObjectName(QStringLiteral("scheme_") + id);
+        b->setText(shortName(name));
+        b->setCheckable(true);
+        b->setProperty("schemeId", id);
+        b->setProperty("family", fam);
+        b->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br><i>%5</i>")
+                          .arg(name.toHtmlEscaped(), id, fam.toHtmlEscaped(), axes(s),
+                               QString::fromStdString(s.citation).toHtmlEscaped()));
+        b->setAccessibleName(name);
+        b->installEventFilter(this);
+        flow->addWidget(b);
+        m_group->addButton(b);
     }
-    m_tree->expandAll();
-    lay->addWidget(m_tree, 2);
+    m_listScroll = new ListScroll(this);
+    m_listScroll->setObjectName(QStringLiteral("schemeListScroll"));
+    m_listScroll->setWidget(m_list);
+    m_listScroll->setWidgetResizable(true);
+    m_listScroll->setFrameShape(QFrame::NoFrame);
+    m_listScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_list->installEventFilter(this);
+    lay->addWidget(m_listScroll);
 
-    m_info = new QLabel(this);
+    auto* info = new QWidget(this);
+    auto* infoLay = new QVBoxLayout(info);
+    infoLay->setContentsMargins(0, 0, 0, 0);
+    infoLay->setSpacing(6);
+    m_info = new QLabel(info);
     m_info->setObjectName(QStringLiteral("schemeInfo"));
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(m_info);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    lay->addWidget(scroll, 3);
+    // The formula in a box of its own: it fills with the palette's alternate base and writes in its text
+    // colour, so it follows the theme when it changes (colours written into rich text would not).
+    m_formula = new QLabel(info);
+    m_formula->setObjectName(QStringLiteral("schemeFormula"));
+    m_formula->setWordWrap(true);
+    m_formula->setTextFormat(Qt::PlainText);
+    m_formula->setAutoFillBackground(true);
+    m_formula->setBackgroundRole(QPalette::AlternateBase);
+    m_formula->setForegroundRole(QPalette::Text);
+    m_formula->setMargin(6);
+    m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details = new QLabel(info);
+    m_details->setObjectName(QStringLiteral("schemeDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    infoLay->addWidget(m_info);
+    infoLay->addWidget(m_formula);
+    infoLay->addWidget(m_details);
+    infoLay->addStretch(1);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(info);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The scheme list comes first: the description takes what is left and scrolls.
+    m_scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    lay->addWidget(m_scroll, 1);
 
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item && item->data(0, Qt::UserRole).isValid())
-            m_state->setScheme(item->data(0, Qt::UserRole).toString());
+    connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
+        m_state->setScheme(b->property("schemeId").toString());
     });
     connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncSelection);
     syncSelection();
 }
 
+QAbstractButton* SchemePicker::button(const QString& id) const
+{
+    for (QAbstractButton* b : m_group->buttons())
+        if (b->property("schemeId").toString() == id)
+            return b;
+    return nullptr;
+}
+
+QString SchemePicker::familyOf(const QString& id) const
+{
+    QAbstractButton* b = button(id);
+    return b ? b->property("family").toString() : QString();
+}
+
 QString SchemePicker::infoText() const
 {
-    return m_info->text();
+    return m_info->text() + QLatin1Char('\n') + m_formula->text() + QLatin1Char('\n') + m_details->text();
+}
+
+void SchemePicker::step(int delta)
+{
+    const QList<QAbstractButton*> buttons = m_group->buttons();
+    const int at = int(buttons.indexOf(m_group->checkedButton()));
+    const int next = std::clamp(at + delta, 0, int(buttons.size()) - 1);
+    if (next != at && next >= 0) {
+        buttons[next]->setFocus();
+        buttons[next]->click();
+    }
+}
+
+bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
+{
+    if (watched == m_list) {
+        // The flow's height depends on the width: ask the dock again for the list's whole height.
+        if (e->type() == QEvent::Resize && static_cast<QResizeEvent*>(e)->oldSize().width() != m_list->width())
+            m_listScroll->updateGeometry();
+        return false;
+    }
+    if (e->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(e)->key();
+        if (key == Qt::Key_Up || key == Qt::Key_Down) {
+            step(key == Qt::Key_Up ? -1 : 1);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
+void SchemePicker::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        // Headings are a fixed step above the body text at every font scale.
+        QFont title = font();
+        title.setBold(true);
+        title.setPointSizeF(font().pointSizeF() * 1.2);
+        m_info->setFont(title);
+        QFont mono = font();
+        mono.setFamily(QStringLiteral("monospace"));
+        mono.setStyleHint(QFont::Monospace);
+        m_formula->setFont(mono);
+    }
 }
 
 void SchemePicker::syncSelection()
 {
-    const QString id = m_state->schemeId();
-    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
-        if ((*it)->data(0, Qt::UserRole).toString() == id) {
-            QSignalBlocker b(m_tree);
-            m_tree->setCurrentItem(*it);
-        }
+    if (QAbstractButton* b = button(m_state->schemeId()))
+        b->setChecked(true);
     const auto& s = m_state->scheme();
     auto esc = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
-    m_info->setText(QStringLiteral("<p style='font-size:large'><b>%1</b></p>"
-                                   "<p>%2</p>"
-                                   "<p style='font-family:monospace; background:palette(alternate-base); padding:6px'>%3</p>"
-                                   "<p><b>%4</b> %5</p>"
-                                   "<p><b>%6</b> %7</p>"
-                                   "<p><b>%8</b> <span style='font-family:monospace'>%9</span></p>")
-                        .arg(esc(s.name), esc(s.summary), esc(s.formula), tr("Axes:"), axes(s), tr("Paper:"),
-                             esc(s.citation), tr("Reference code:"),
-                             // Long repository paths and function names may break after / . _ instead of
-                             // pushing the whole panel wider than its dock.
-                             esc(s.reference)
-                                 .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
-                                 .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
-                                 .replace(QLatin1Char('_'), QStringLiteral("_\u200b"))));
+    m_info->setText(QStringLiteral("%1<br><span style='font-weight:normal; font-size:small'>%2</span>")
+                        .arg(esc(s.name), esc(s.summary)));
+    m_formula->setText(QString::fromStdString(s.formula));
+    m_details->setText(QStringLiteral("<p><b>%1</b> %2</p>"
+                                      "<p><b>%3</b> %4</p>"
+                                      "<p><b>%5</b> <span style='font-family:monospace'>%6</span></p>")
+                           .arg(tr("Axes:"), axes(s), tr("Paper:"), esc(s.citation), tr("Reference code:"),
+                                // Long repository paths and function names may break after / . _ instead
+                                // of pushing the whole panel wider than its dock.
+                                esc(s.reference)
+                                    .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
+                                    .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
+                                    .replace(QLatin1Char('_'), QStringLiteral("_\u200b"))));
 }
 
 } // namespace poslab::ui

@@ -10,10 +10,41 @@
 #include <QResizeEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
+namespace {
+
+/// A one-line label that elides its text ("Dot product and de…") when it is narrower than the text, with the
+/// whole text as tooltip, instead of pushing its frame (and the window) wider.
+class ElidedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override
+    {
+        return {fontMetrics().horizontalAdvance(QStringLiteral("M\u2026")), QLabel::minimumSizeHint().height()};
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setFont(font());
+        p.setPen(palette().color(foregroundRole()));
+        const QRect r = contentsRect();
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, r.width());
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
+    }
+    void resizeEvent(QResizeEvent* e) override
+    {
+        QLabel::resizeEvent(e);
+        setToolTip(fontMetrics().horizontalAdvance(text()) > contentsRect().width() ? text() : QString());
+    }
+};
+
+} // namespace
 
 ViewFrame::ViewFrame(View* view, QWidget* parent)
     : QFrame(parent)
@@ -29,7 +60,7 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid = new QGridLayout(m_header);
     m_grid->setContentsMargins(8, 3, 4, 3);
     m_grid->setVerticalSpacing(2);
-    m_title = new QLabel(view->title(), m_header);
+    m_title = new ElidedLabel(view->title(), m_header);
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
@@ -87,6 +118,14 @@ void ViewFrame::resizeEvent(QResizeEvent* e)
     const bool wrap = e->size().width() < need;
     if (wrap != m_wrapped)
         placeControls(wrap);
+}
+
+QSize ViewFrame::minimumSizeHint() const
+{
+    // The grid's splitters add up their frames' minimum sizes, and the window grows to the sum: never ask for
+    // more than a small frame, so the window fits a 1366 x 768 screen at every font scale. Below its content's
+    // minimum the view is drawn in the room it has.
+    return QFrame::minimumSizeHint().boundedTo(QSize(minimumFrameWidth, minimumFrameHeight));
 }
 
 void ViewFrame::mouseDoubleClickEvent(QMouseEvent* e)

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTimer>
@@ -193,8 +194,7 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("exportPath"));
-    const QString docs = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    m_path->setText(QDir(docs.isEmpty() ? QDir::homePath() : docs)
+    m_path->setText(QDir(startFolder())
                         .filePath(QStringLiteral("poslab-%1.svg").arg(m_focused ? m_focused->exportName() : QStringLiteral("figure"))));
     auto* browseButton = new QToolButton(this);
     browseButton->setText(tr("Browse\u2026"));
@@ -291,6 +291,18 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
 }
 
 ExportDialog::~ExportDialog() = default;
+
+QString ExportDialog::startFolder()
+{
+    // A folder that exists, so the first export on a fresh machine does not fail for want of ~/Pictures.
+    const QString last = QSettings().value(lastFolderKey).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (!pictures.isEmpty() && QFileInfo(pictures).isDir())
+        return pictures;
+    return QDir::homePath();
+}
 
 void ExportDialog::run(QWidget* parent, ui::WorkbenchState* state, ui::Computation* computation, ui::View* focused,
                        const std::vector<ui::View*>& all)
@@ -522,6 +534,8 @@ QStringList ExportDialog::exportNow()
     }
     if (many && written == 0 && problems.isEmpty())
         problems << tr("no view has anything to show for this scheme");
+    if (written > 0) // the next export starts where this one went
+        QSettings().setValue(lastFolderKey, QFileInfo(pathFor(targets.front(), many)).absolutePath());
     return problems;
 }
 
