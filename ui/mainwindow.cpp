@@ -462,7 +462,7 @@ void MainWindow::applyTheme()
     setFont(f);
     m_appliedFontScale = o.fontScale;
     if (scaled && isVisible())
-        QTimer::singleShot(0, this, &MainWindow::giveSchemesTheirHeight);
+        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
     if (scaled) {
         // Apply the new minimum size now (Qt grows a window that became smaller than it), then fit.
         if (QLayout* l = layout())
@@ -545,7 +545,7 @@ void MainWindow::showEvent(QShowEvent* e)
     QMainWindow::showEvent(e);
     if (!m_docksArranged) {
         m_docksArranged = true;
-        QTimer::singleShot(0, this, &MainWindow::giveSchemesTheirHeight);
+        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
     }
 }
 
@@ -554,19 +554,24 @@ void MainWindow::resizeEvent(QResizeEvent* e)
     QMainWindow::resizeEvent(e);
     // The dock column shares a new height in proportion; give the scheme list its lines back if it lost them.
     if (m_docksArranged && e->size().height() != e->oldSize().height())
-        QTimer::singleShot(0, this, &MainWindow::giveSchemesTheirHeight);
+        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
 }
 
-void MainWindow::giveSchemesTheirHeight()
+void MainWindow::giveSchemesTheirHeight(int pass)
 {
     // Every scheme on screen without scrolling where the screen has the room (1366 x 768 at scale 1); the
     // parameters take the rest of the column.
-    if (m_schemesDock->isHidden() || m_schemesDock->isFloating())
+    if (m_schemesDock->isHidden() || m_schemesDock->isFloating() || m_parametersDock->isHidden())
         return;
-    const int want = m_schemesDock->sizeHint().height();
+    const int missing = m_picker->listScroll()->sizeHint().height() - m_picker->listScroll()->height();
     const int total = m_schemesDock->height() + m_parametersDock->height();
-    if (m_schemesDock->height() < want && !m_parametersDock->isHidden() && total - want >= m_parametersDock->minimumSizeHint().height())
-        resizeDocks({m_schemesDock, m_parametersDock}, {want, total - want}, Qt::Vertical); // both: one moves only half
+    const int want = m_schemesDock->height() + missing;
+    if (missing <= 0 || total - want < m_parametersDock->minimumSizeHint().height())
+        return;
+    resizeDocks({m_schemesDock, m_parametersDock}, {want, total - want}, Qt::Vertical); // both: one moves half
+    // The dock layout rounds and subtracts its separators: look again once it has settled.
+    if (pass < 2)
+        QTimer::singleShot(0, this, [this, pass] { giveSchemesTheirHeight(pass + 1); });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

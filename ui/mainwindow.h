@@ -86,7 +86,7 @@ private:
     void buildMenus();
     void applyTheme();
     void fitToScreen();
-    void giveSchemesTheirHeight();
+    void giveSchemesTheirHeight(int pass = 0);
     void saveLayout() const;
     void restoreLayout();
     void tick();

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/parameterpanel.h"
 
+#include "ui/schemepicker.h"
 #include "ui/workbenchstate.h"
 
 #include <QCheckBox>
@@ -381,7 +382,8 @@ void ParameterPanel::rebuild()
         delete item;
     }
     const auto& scheme = m_state->scheme();
-    m_schemeTitle->setText(tr("%1 parameters").arg(QString::fromStdString(scheme.name)));
+    m_schemeTitle->setText(tr("%1 parameters").arg(SchemePicker::shortName(QString::fromStdString(scheme.name))));
+    m_schemeTitle->setToolTip(QString::fromStdString(scheme.name));
     for (const auto& spec : scheme.params) {
         auto r = makeRow(spec, false);
         m_schemeBox->addWidget(r->box);

@@ -2,6 +2,7 @@
 #include "ui/schemepicker.h"
 
 #include "core/encodingregistry.h"
+#include "ui/flowlayout.h"
 #include "ui/workbenchstate.h"
 
 #include <QButtonGroup>
@@ -29,71 +30,6 @@ QString axes(const core::SchemeDescriptor& s)
              QString::fromUtf8(core::applicationName(s.application).data(), int(core::applicationName(s.application).size())),
              QString::fromUtf8(core::originName(s.origin).data(), int(core::originName(s.origin).size())));
 }
-
-/// Lays its items out left to right and wraps onto the next line when the width runs out (the flow layout
-/// of Qt's layouts example, without the per-item spacing lookup). Its height depends on its width.
-class FlowLayout : public QLayout {
-public:
-    explicit FlowLayout(QWidget* parent)
-        : QLayout(parent)
-    {
-        setContentsMargins(0, 0, 0, 0);
-        setSpacing(3);
-    }
-    ~FlowLayout() override
-    {
-        while (QLayoutItem* item = takeAt(0))
-            delete item;
-    }
-    void addItem(QLayoutItem* item) override { m_items.push_back(item); }
-    int count() const override { return int(m_items.size()); }
-    QLayoutItem* itemAt(int i) const override { return i >= 0 && i < count() ? m_items[std::size_t(i)] : nullptr; }
-    QLayoutItem* takeAt(int i) override
-    {
-        if (i < 0 || i >= count())
-            return nullptr;
-        QLayoutItem* item = m_items[std::size_t(i)];
-        m_items.erase(m_items.begin() + i);
-        return item;
-    }
-    Qt::Orientations expandingDirections() const override { return {}; }
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int width) const override { return place(QRect(0, 0, width, 0), false); }
-    void setGeometry(const QRect& rect) override
-    {
-        QLayout::setGeometry(rect);
-        place(rect, true);
-    }
-    QSize sizeHint() const override { return minimumSize(); }
-    QSize minimumSize() const override
-    {
-        // The widest single item: the layout can always wrap down to one item per line.
-        QSize s;
-        for (QLayoutItem* item : m_items)
-            s = s.expandedTo(item->minimumSize());
-        return s;
-    }
-
-private:
-    int place(const QRect& rect, bool apply) const
-    {
-        int x = rect.x(), y = rect.y(), line = 0;
-        for (QLayoutItem* item : m_items) {
-            const QSize hint = item->sizeHint();
-            if (x > rect.x() && x + hint.width() > rect.right() + 1) {
-                x = rect.x();
-                y += line + spacing();
-                line = 0;
-            }
-            if (apply)
-                item->setGeometry(QRect(QPoint(x, y), hint));
-            x += hint.width() + spacing();
-            line = std::max(line, hint.height());
-        }
-        return y + line - rect.y();
-    }
-    std::vector<QLayoutItem*> m_items;
-};
 
 /// The scroll area around the scheme list: it asks for the list's whole height at its width, so that the
 /// list is shown without scrolling wherever the screen has the room, and scrolls only where it has not (a
@@ -160,10 +96,9 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
             label->setForegroundRole(QPalette::PlaceholderText);
             label->setWordWrap(true);
             label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
-            grid->addWidget(label, line, 0);
             auto* box = new QWidget(m_list);
             flow = new FlowLayout(box);
-            grid->addWidget(box, line, 1);
+            m_lines.push_back({label, box});
         }
         const QString id = QString::fromStdString(s.id);
         const QString name = QString::fromStdString(s.name);
@@ -181,6 +116,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         flow->addWidget(b);
         m_group->addButton(b);
     }
+    arrangeLines(false);
     m_listScroll = new ListScroll(this);
     m_listScroll->setObjectName(QStringLiteral("schemeListScroll"));
     m_listScroll->setWidget(m_list);
@@ -188,6 +124,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_listScroll->setFrameShape(QFrame::NoFrame);
     m_listScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     m_list->installEventFilter(this);
+    m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
 
     auto* info = new QWidget(this);
@@ -269,6 +206,14 @@ void SchemePicker::step(int delta)
 
 bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
 {
+    if (watched == m_listScroll->viewport() && e->type() == QEvent::Resize) {
+        // Family names beside their schemes where the line has room for both; above them where it has not
+        // (a large font scale in a narrow dock), so the buttons never need a horizontal scroll.
+        const bool stacked = m_listScroll->viewport()->width() < stackBelowChars * fontMetrics().averageCharWidth();
+        if (stacked != m_stacked)
+            arrangeLines(stacked);
+        return false;
+    }
     if (watched == m_list) {
         // The flow's height depends on the width: ask the dock again for the list's whole height.
         if (e->type() == QEvent::Resize && static_cast<QResizeEvent*>(e)->oldSize().width() != m_list->width())
@@ -283,6 +228,31 @@ bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
         }
     }
     return QWidget::eventFilter(watched, e);
+}
+
+void SchemePicker::arrangeLines(bool stacked)
+{
+    m_stacked = stacked;
+    auto* grid = static_cast<QGridLayout*>(m_list->layout());
+    for (const auto& [label, box] : m_lines) {
+        grid->removeWidget(label);
+        grid->removeWidget(box);
+    }
+    int row = 0;
+    for (const auto& [label, box] : m_lines) {
+        label->setAlignment((stacked ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+        if (stacked) {
+            grid->addWidget(label, row++, 0, 1, 2);
+            grid->addWidget(box, row++, 0, 1, 2);
+        } else {
+            grid->addWidget(label, row, 0);
+            grid->addWidget(box, row++, 1);
+        }
+    }
+    grid->setColumnStretch(0, 0);
+    grid->setColumnStretch(1, 1);
+    if (m_listScroll)
+        m_listScroll->updateGeometry();
 }
 
 void SchemePicker::changeEvent(QEvent* e)

@@ -9,6 +9,9 @@
 
 #include <QWidget>
 
+#include <utility>
+#include <vector>
+
 class QAbstractButton;
 class QButtonGroup;
 class QLabel;
@@ -40,6 +43,8 @@ public:
     /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
     /// buckets" -> "T5").
     static QString shortName(const QString& name);
+    /// Family names go above their buttons when the list is narrower than this many average characters.
+    static constexpr int stackBelowChars = 30;
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -48,6 +53,7 @@ protected:
 private:
     void syncSelection();
     void step(int delta);
+    void arrangeLines(bool stacked);
     WorkbenchState* m_state;
     QWidget* m_list = nullptr;
     QButtonGroup* m_group = nullptr;
@@ -56,6 +62,8 @@ private:
     QLabel* m_details = nullptr;
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
+    std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
+    bool m_stacked = false;
 };
 
 } // namespace poslab::ui

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/viewframe.h"
 
+#include "ui/flowlayout.h"
 #include "ui/views/view.h"
 
-#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -68,13 +68,11 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid->setColumnStretch(1, 1);
     if (QWidget* c = view->controls()) {
         c->setParent(m_header);
-        // Keep headers compact so that three views fit side by side next to the docks.
-        for (auto* combo : c->findChildren<QComboBox*>()) {
-            combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            combo->setMinimumContentsLength(6);
-        }
-        for (auto* spin : c->findChildren<QAbstractSpinBox*>())
-            spin->setMaximumWidth(110);
+        // The controls flow onto more lines when the frame is narrow (three views side by side at a large
+        // font scale) instead of running out of the frame; each keeps the width its text needs.
+        for (auto* combo : c->findChildren<QComboBox*>())
+            combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        FlowLayout::replace(c);
         m_controls = c;
     }
     m_max = new QToolButton(m_header);
@@ -84,6 +82,9 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid->addWidget(m_max, 0, 3);
     placeControls(true); // unwrapped in resizeEvent() once the frame knows it has room
     lay->addWidget(m_header);
+    // The header keeps the lines its controls need; the view takes what is left, however little, rather than
+    // pushing the controls over each other when the frame is short.
+    view->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     lay->addWidget(view, 1);
     view->setParent(this);
     connect(m_max, &QToolButton::clicked, this, [this] { emit maximiseRequested(m_view, !m_maximised); });
@@ -103,7 +104,7 @@ void ViewFrame::placeControls(bool wrapped)
         return;
     m_grid->removeWidget(m_controls);
     if (wrapped)
-        m_grid->addWidget(m_controls, 1, 0, 1, 4, Qt::AlignLeft);
+        m_grid->addWidget(m_controls, 1, 0, 1, 4); // the whole width: the controls flow onto more lines
     else
         m_grid->addWidget(m_controls, 0, 2, Qt::AlignRight);
 }
