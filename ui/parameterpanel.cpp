@@ -429,25 +429,30 @@ void ParameterPanel::syncValues()
 
 void ParameterPanel::syncSequenceLength()
 {
-    // Ask core which sequence length the frequencies used; nothing of the rule is repeated here. Dynamic NTK
-    // reports L ("seq_len"), LongRoPE whether the long factors are in use ("uses_long_factor").
+    // Ask core which sequence length it used (RotarySpec::seqLen, 0 when nothing depends on it) and what
+    // followed from it; nothing of the rule is repeated here.
     const core::SchemeDescriptor& scheme = m_state->scheme();
     QString text;
     if (scheme.rotary) {
         try {
-            const core::TableContext ctx = m_state->context();
-            const core::RotarySpec spec = scheme.rotary(m_state->params(), ctx);
-            const double length = ctx.seqLen ? double(*ctx.seqLen) : double(ctx.positions.maxValue() + 1);
-            for (const auto& [name, value] : spec.scalars) {
-                if (name == "seq_len")
-                    text = tr("Sequence length %1 (the positions shown). Dynamic NTK scales the base for L = "
-                              "max(sequence length, max_position_embeddings) = %2.")
-                               .arg(tokensText(length), tokensText(value));
-                else if (name == "uses_long_factor")
-                    text = tr("Sequence length %1 (the positions shown). LongRoPE uses %2 (long_factor once the "
-                              "sequence is longer than original_max_position_embeddings = %3).")
-                               .arg(tokensText(length), value != 0.0 ? tr("long_factor") : tr("short_factor"),
-                                    tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+            const core::RotarySpec spec = scheme.rotary(m_state->params(), m_state->context());
+            if (spec.seqLen > 0) {
+                text = tr("Sequence length %1 (the positions shown).").arg(tokensText(double(spec.seqLen)));
+                for (const auto& [name, value] : spec.scalars) {
+                    if (name == "dynamic_length")
+                        text += QLatin1Char(' ')
+                            + tr("Dynamic NTK scales the base for L = max(sequence length, max_position_embeddings) "
+                                 "= %1.")
+                                  .arg(tokensText(value));
+                    else if (name == "uses_long_factor")
+                        text += QLatin1Char(' ')
+                            + tr("LongRoPE uses %1 (long_factor once the sequence is longer than "
+                                 "original_max_position_embeddings = %2).")
+                                  .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"),
+                                       tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+                    else if (name == "xpos_centre")
+                        text += QLatin1Char(' ') + tr("xPos centres the positions at %1.").arg(displayText(value));
+                }
             }
         } catch (const std::exception&) {
             text.clear(); // core refuses this set-up; the row that caused it already says why

@@ -296,6 +296,8 @@ private slots:
         QTest::addColumn<QString>("type");
         QTest::addColumn<int>("positions");
         QTest::addColumn<QString>("expected");
+        // The window computes positions 0 .. positions - 1, so the sequence length is positions (Hugging Face
+        // dynamic_rope_update: seq_len = max(position_ids) + 1).
         // Dynamic NTK, Hugging Face _compute_dynamic_ntk_parameters (transformers/modeling_rope_utils.py):
         // seq_len = max(seq_len, max_position_embeddings), here max_position_embeddings = 4096.
         QTest::newRow("dynamic, shorter than max") << "dynamic" << 1024 << "= 4,096 tokens";
