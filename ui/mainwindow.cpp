@@ -26,6 +26,7 @@
 #include <QPushButton>
 #include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -39,6 +40,33 @@
 #include <algorithm>
 
 namespace poslab::ui {
+namespace {
+
+/// The parameter panel's scroll area: never narrower than the panel's own minimum (which grows with the font
+/// scale), so rows are not cut at the right edge; it scrolls only vertically.
+class PanelScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize minimumSizeHint() const override
+    {
+        QSize s = QScrollArea::minimumSizeHint();
+        if (QWidget* w = widget())
+            s.setWidth(std::max(minimumPanelWidth,
+                                w->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth()));
+        return s;
+    }
+    static constexpr int minimumPanelWidth = 300;
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (o == widget() && e->type() == QEvent::LayoutRequest)
+            updateGeometry(); // the panel's rows changed (another scheme, another font scale)
+        return QScrollArea::eventFilter(o, e);
+    }
+};
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent, bool restore)
     : QMainWindow(parent)
@@ -57,11 +85,10 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, left);
     m_panel = new ParameterPanel(m_state, this);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = new PanelScroll(this);
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(300);
     auto* right = m_parametersDock = new QDockWidget(tr("Parameters"), this);
     right->setObjectName(QStringLiteral("dockParameters"));
     right->setWidget(scroll);
@@ -458,19 +485,19 @@ void MainWindow::applyTheme()
     QFont f = QApplication::font();
     f.setPointSizeF(m_baseFontPt * o.fontScale);
     const bool scaled = std::abs(o.fontScale - m_appliedFontScale) > 1e-9;
-    const QSize before = size();
+    if (scaled && !m_userSize.isValid())
+        m_userSize = size(); // what the window returns to when the scale comes back down
     setFont(f);
     m_appliedFontScale = o.fontScale;
-    if (scaled && isVisible())
-        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
     if (scaled) {
-        // Apply the new minimum size now (Qt grows a window that became smaller than it), then fit.
+        // Apply the new minimum size now (Qt grows a window that became smaller than it), fit, and fit again
+        // once the nested layouts have settled.
         if (QLayout* l = layout())
             l->activate();
-        if (size().width() > before.width() || size().height() > before.height())
-            if (!m_sizeBeforeGrowth.isValid())
-                m_sizeBeforeGrowth = before;
         fitToScreen();
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        if (isVisible())
+            QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
     }
     for (View* v : m_views)
         v->update();
@@ -487,15 +514,11 @@ void MainWindow::fitToScreen()
     // The frame (title bar, borders) counts against the screen too; it is known once the window is shown.
     const QSize frame = isVisible() ? frameGeometry().size() - geometry().size() : QSize(0, 0);
     const QSize room = (avail.size() - frame).expandedTo(QSize(1, 1));
-    QSize target = size();
-    if (m_sizeBeforeGrowth.isValid()) {
-        // Back towards the size the window had before a larger scale made it grow, as far as the current
-        // minimum allows; once it is there, it is the user's size again.
-        target = m_sizeBeforeGrowth.expandedTo(minimumSize());
-        if (target == m_sizeBeforeGrowth)
-            m_sizeBeforeGrowth = QSize();
-    }
+    // The user's size where the current minimum allows it: a larger scale may grow the window, a smaller one
+    // brings it back; never beyond the screen.
+    QSize target = m_userSize.isValid() ? m_userSize.expandedTo(minimumSize()) : size();
     target = target.boundedTo(room);
+    m_fitTarget = target;
     if (target != size())
         resize(target);
     if (isVisible() && !avail.contains(frameGeometry())) {
@@ -552,6 +575,14 @@ void MainWindow::showEvent(QShowEvent* e)
 void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
+    // A size that neither fitToScreen() asked for nor a growing minimum explains is the user's own choice.
+    auto explained = [](int now, int old, int target, int minimum) {
+        return now == old || now == target || now == minimum;
+    };
+    if (m_userSize.isValid()
+        && !(explained(e->size().width(), e->oldSize().width(), m_fitTarget.width(), minimumWidth())
+             && explained(e->size().height(), e->oldSize().height(), m_fitTarget.height(), minimumHeight())))
+        m_userSize = e->size();
     // The dock column shares a new height in proportion; give the scheme list its lines back if it lost them.
     if (m_docksArranged && e->size().height() != e->oldSize().height())
         QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });

@@ -113,9 +113,10 @@ private:
     QTimer* m_messageTimer = nullptr;
     double m_baseFontPt = 11.0;
     double m_appliedFontScale = 1.0;
-    /// The size the window had before a larger font scale made it grow; it returns to it when the scale
-    /// goes down again. Invalid when the window has not grown.
-    QSize m_sizeBeforeGrowth;
+    /// The size the user gave the window (the size before the first font-scale change, then any size the
+    /// user sets): a larger font scale may grow the window past it, a smaller one brings it back.
+    QSize m_userSize;
+    QSize m_fitTarget; ///< the size fitToScreen() last asked for
     QDockWidget* m_schemesDock = nullptr;
     QDockWidget* m_parametersDock = nullptr;
     QAction* m_sidePanels = nullptr;

@@ -251,11 +251,14 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
         r->edit = new QLineEdit(r->box);
         r->edit->setObjectName(QStringLiteral("edit_") + key);
         r->edit->setToolTip(tip);
-        r->edit->setMaximumWidth(110);
-        r->edit->setMinimumWidth(80);
-        grid->addWidget(r->slider, 1, 0);
-        grid->addWidget(r->edit, 1, 1);
-        grid->addWidget(r->reset, 1, 2);
+        fitEdit(r->edit);
+        // The typed value beside its key, the slider below on the whole width: both keep their room when the
+        // panel is narrow for its font (a large font scale).
+        grid->removeWidget(label);
+        grid->addWidget(label, 0, 0);
+        grid->addWidget(r->edit, 0, 1);
+        grid->addWidget(r->reset, 0, 2);
+        grid->addWidget(r->slider, 1, 0, 1, 3);
         connect(r->slider, &QSlider::valueChanged, this, [this, raw](int pos) {
             double v = fromSlider(raw->spec, pos);
             if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
@@ -458,13 +461,14 @@ void ParameterPanel::syncSequenceLength()
             text.clear(); // core refuses this set-up; the row that caused it already says why
         }
     }
-    m_seqLen->setText(text);
+    // Keys such as original_max_position_embeddings may break after an underscore, not widen the panel.
+    m_seqLen->setText(QString(text).replace(QLatin1Char('_'), QStringLiteral("_\u200b")));
     m_seqLen->setVisible(!text.isEmpty());
 }
 
 QString ParameterPanel::sequenceLengthText() const
 {
-    return m_seqLen->isHidden() ? QString() : m_seqLen->text();
+    return m_seqLen->isHidden() ? QString() : QString(m_seqLen->text()).remove(QChar(0x200b));
 }
 
 void ParameterPanel::updateHeadingFonts()
@@ -477,11 +481,25 @@ void ParameterPanel::updateHeadingFonts()
     m_schemeTitle->setFont(hf);
 }
 
+void ParameterPanel::fitEdit(QLineEdit* edit) const
+{
+    // Room for what is typed (500000, 0.0625, 1e9) at the current font scale, and no more.
+    const QFontMetrics fm(font());
+    const int frame = 2 * fm.horizontalAdvance(QLatin1Char('0'));
+    edit->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("0000000")) + frame);
+    edit->setMaximumWidth(fm.horizontalAdvance(QStringLiteral("0000000000")) + frame);
+}
+
 void ParameterPanel::changeEvent(QEvent* e)
 {
     QWidget::changeEvent(e);
-    if (e->type() == QEvent::FontChange)
+    if (e->type() == QEvent::FontChange) {
         updateHeadingFonts();
+        for (const auto* rows : {&m_modelRows, &m_rows})
+            for (const auto& r : *rows)
+                if (r->slider && r->edit)
+                    fitEdit(r->edit);
+    }
 }
 
 ParameterPanel::Row* ParameterPanel::row(const QString& key) const

@@ -82,6 +82,7 @@ private:
     void showMessage(Row& r, const QString& message);
     void syncSequenceLength();
     void updateHeadingFonts();
+    void fitEdit(QLineEdit* edit) const;
 
     WorkbenchState* m_state;
     QVBoxLayout* m_modelBox = nullptr;

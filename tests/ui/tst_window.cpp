@@ -130,12 +130,19 @@ private slots:
     {
         // A window smaller than the screen may grow for a larger scale, but comes back to its size.
         MainWindow w(nullptr, false);
-        showOnScreen(w, QSize(900, 600));
+        showOnScreen(w, QSize(1000, 650));
         const QSize original = w.size();
-        press(w, "actionLarger", 3);
+        press(w, "actionLarger", 7);
+        QVERIFY(w.width() > original.width()); // at 2.5 the panels and frames need more than 1000 px
         QVERIFY(w.frameGeometry().width() <= available().width());
-        press(w, "actionSmaller", 3);
+        press(w, "actionSmaller", 7);
         QTRY_COMPARE(w.size(), original);
+        // A size the user sets at a large scale is the one kept from then on.
+        press(w, "actionLarger", 3);
+        w.resize(1200, 700);
+        QTest::qWait(20);
+        press(w, "actionSmaller", 3);
+        QTRY_COMPARE(w.size(), QSize(1200, 700));
     }
 
     void headingsScaleWithTheFontScale()
@@ -326,6 +333,14 @@ private slots:
         const QString text = w.parameterPanel()->sequenceLengthText();
         QVERIFY2(text.contains(ParameterPanel::tokensText(positions)), qPrintable(text));
         QVERIFY2(text.contains(expected), qPrintable(text));
+        // At the largest font scale the line wraps inside the panel (its long key names may break).
+        ViewOptions o = st->viewOptions();
+        o.fontScale = 2.5;
+        st->setViewOptions(o);
+        showOnScreen(w);
+        auto* label = w.parameterPanel()->findChild<QLabel*>(QStringLiteral("sequenceLength"));
+        QVERIFY(label->isVisible());
+        QVERIFY(w.parameterPanel()->minimumSizeHint().width() <= w.parameterPanel()->parentWidget()->width());
     }
 };
 
