@@ -10,6 +10,7 @@
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QResizeEvent>
+#include <QScreen>
 #include <QLabel>
 #include <QLayout>
 #include <QScrollArea>
@@ -128,7 +129,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     lay->addWidget(m_listScroll);
 
     auto* info = new QWidget(this);
-    auto* infoLay = new QVBoxLayout(info);
+    auto* infoLay = m_infoLayout = new QVBoxLayout(info);
     infoLay->setContentsMargins(0, 0, 0, 0);
     infoLay->setSpacing(6);
     m_info = new QLabel(info);
@@ -165,6 +166,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     // The scheme list comes first: the description takes what is left and scrolls.
     m_scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_scroll->viewport()->installEventFilter(this);
     lay->addWidget(m_scroll, 1);
 
     connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
@@ -206,7 +208,11 @@ void SchemePicker::step(int delta)
 
 bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
 {
-    if (watched == m_listScroll->viewport() && e->type() == QEvent::Resize) {
+    if (m_scroll && watched == m_scroll->viewport() && e->type() == QEvent::Resize) {
+        keepFormulaInView();
+        return false;
+    }
+    if (m_listScroll && watched == m_listScroll->viewport() && e->type() == QEvent::Resize) {
         // Family names beside their schemes where the line has room for both; above them where it has not
         // (a large font scale in a narrow dock), so the buttons never need a horizontal scroll.
         const bool stacked = m_listScroll->viewport()->width() < stackBelowChars * fontMetrics().averageCharWidth();
@@ -228,6 +234,19 @@ bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
         }
     }
     return QWidget::eventFilter(watched, e);
+}
+
+void SchemePicker::keepFormulaInView()
+{
+    // The name and the formula always show; the summary, axes and citation below them may scroll.
+    const int w = m_scroll->viewport()->width();
+    if (w <= 0)
+        return;
+    // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
+    const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
+    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formula->heightForWidth(w));
+    if (need > 0 && need != m_scroll->minimumHeight())
+        m_scroll->setMinimumHeight(need);
 }
 
 void SchemePicker::arrangeLines(bool stacked)
@@ -277,10 +296,10 @@ void SchemePicker::syncSelection()
         b->setChecked(true);
     const auto& s = m_state->scheme();
     auto esc = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
-    m_info->setText(QStringLiteral("%1<br><span style='font-weight:normal; font-size:small'>%2</span>")
-                        .arg(esc(s.name), esc(s.summary)));
+    m_info->setText(esc(s.name));
     m_formula->setText(QString::fromStdString(s.formula));
-    m_details->setText(QStringLiteral("<p><b>%1</b> %2</p>"
+    m_details->setText(QStringLiteral("<p>%7</p>"
+                                      "<p><b>%1</b> %2</p>"
                                       "<p><b>%3</b> %4</p>"
                                       "<p><b>%5</b> <span style='font-family:monospace'>%6</span></p>")
                            .arg(tr("Axes:"), axes(s), tr("Paper:"), esc(s.citation), tr("Reference code:"),
@@ -289,7 +308,9 @@ void SchemePicker::syncSelection()
                                 esc(s.reference)
                                     .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
                                     .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
-                                    .replace(QLatin1Char('_'), QStringLiteral("_\u200b"))));
+                                    .replace(QLatin1Char('_'), QStringLiteral("_\u200b")),
+                                esc(s.summary)));
+    keepFormulaInView();
 }
 
 } // namespace poslab::ui

@@ -4,8 +4,9 @@
 /// The scheme picker: every registry entry grouped by family, in teaching order, one line per family with
 /// the family's name on the left and its schemes as buttons flowing to the right (so that every scheme is
 /// on screen at once, even on a 1366 x 768 projector). Each button carries the scheme's full name, axes and
-/// citation as tooltip; Up/Down and Left/Right move through the schemes. Below: the selected scheme's
-/// summary, formula, axes, citation and reference implementation, in colours that follow the theme.
+/// citation as tooltip; Up/Down move through the schemes. Below: the selected scheme's name and formula
+/// (always in view), then its summary, axes, citation and reference implementation, in colours that follow
+/// the theme.
 
 #include <QWidget>
 
@@ -13,6 +14,7 @@
 #include <vector>
 
 class QAbstractButton;
+class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QScrollArea;
@@ -54,6 +56,7 @@ private:
     void syncSelection();
     void step(int delta);
     void arrangeLines(bool stacked);
+    void keepFormulaInView();
     WorkbenchState* m_state;
     QWidget* m_list = nullptr;
     QButtonGroup* m_group = nullptr;
@@ -62,6 +65,7 @@ private:
     QLabel* m_details = nullptr;
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
+    QBoxLayout* m_infoLayout = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
     bool m_stacked = false;
 };

@@ -171,6 +171,8 @@ private slots:
         QTest::qWait(50);
         QLabel* formula = w.schemePicker()->formulaLabel();
         QVERIFY(formula->isVisible());
+        QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect()); // whole, not scrolled away
+        QVERIFY(formula->height() > formula->fontMetrics().height());
         const QImage box = formula->grab().toImage();
         QCOMPARE(lightRows(box), 0);
         QCOMPARE(lightRows(w.schemePicker()->grab().toImage()), 0);
@@ -203,6 +205,10 @@ private slots:
         QWidget* list = picker->list();
         QVERIFY(list->height() >= list->layout()->heightForWidth(list->width()));
         QCOMPARE(picker->listScroll()->verticalScrollBar()->maximum(), 0);
+        // And below the list the scheme's formula, whole.
+        QLabel* formula = picker->formulaLabel();
+        QVERIFY(formula->isVisible() && formula->height() > formula->fontMetrics().height());
+        QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect());
         // Clicking selects; Down moves to the next scheme in teaching order.
         picker->button(QStringLiteral("sinusoidal"))->click();
         QCOMPARE(w.state()->schemeId(), QStringLiteral("sinusoidal"));
