@@ -17,6 +17,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QLabel>
 #include <QLayout>
@@ -299,6 +300,15 @@ private slots:
             QVERIFY(d.exportNow().isEmpty());
         }
         QCOMPARE(dialogFolder(), QDir(elsewhere.path()).absolutePath()); // the last folder used
+        {
+            // Its number fields read as typed: 1200, not 1200.0.
+            exporting::ExportDialog d(w.state(), w.computation(), w.views().front(), w.views());
+            auto* width = d.findChild<QDoubleSpinBox*>(QStringLiteral("exportWidth"));
+            QCOMPARE(width->text(), QStringLiteral("1200"));
+            width->setDecimals(2);
+            width->setValue(8.5);
+            QCOMPARE(width->text(), QStringLiteral("8.5"));
+        }
         QVERIFY(QDir(elsewhere.path()).removeRecursively());
         QCOMPARE(dialogFolder(), QFileInfo(pictures).absoluteFilePath()); // gone: the next that exists
         qputenv("HOME", oldHome);
