@@ -179,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     if (restore)
         restoreLayout();
     applyTheme();
+    fitToScreen(); // 1600 x 1000, or a size remembered from a larger monitor, may not fit this screen
 }
 
 MainWindow::~MainWindow()

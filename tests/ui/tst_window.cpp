@@ -127,6 +127,14 @@ private slots:
         QTRY_COMPARE(w.size(), original);
     }
 
+    void aNewWindowFitsTheScreen()
+    {
+        // Its default size (1600 x 1000) is larger than the projector.
+        MainWindow w(nullptr, false);
+        QVERIFY(w.width() <= available().width());
+        QVERIFY(w.height() <= available().height());
+    }
+
     void aSmallerWindowGrowsAndShrinksBack()
     {
         // A window smaller than the screen may grow for a larger scale, but comes back to its size.
