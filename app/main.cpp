@@ -106,7 +106,7 @@ int main(int argc, char** argv)
         return poslab::app::runCli(args, std::cout, std::cerr);
     // --compute-path auto|cpu|gpu: which path computes sin/cos tables this run (the Settings menu remembers
     // a choice; this option does not). Hidden options for scripts/screenshot.sh: --screenshot FILE
-    // [--size WxH] [--theme dark] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]
+    // [--size WxH] [--theme dark] [--font-scale S] [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]
     // QApplication takes its own options (-platform, -style, ...) out of argv; what is left is ours.
     poslab::app::silenceRuntimeDirWarning();
     QApplication app(argc, argv);
@@ -115,6 +115,8 @@ int main(int argc, char** argv)
     rest.removeFirst();
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise;
     int dim = 0, positions = 0;
+    double fontScale = 0.0;
+    bool hidePanels = false;
     try {
         for (int i = 0; i < rest.size(); ++i) {
             const QString a = rest[i];
@@ -137,6 +139,10 @@ int main(int argc, char** argv)
                 dim = integer(poslab::ui::WorkbenchState::minDim, poslab::ui::WorkbenchState::maxDim);
             else if (a == "--positions" && hasValue)
                 positions = integer(1, poslab::ui::WorkbenchState::maxPositionCount);
+            else if (a == "--hide-panels")
+                hidePanels = true;
+            else if (a == "--font-scale" && hasValue)
+                fontScale = value().toDouble();
             else if (a == "--maximise" && hasValue)
                 maximise = value();
             else if (a.startsWith(QLatin1Char('-')))
@@ -173,9 +179,14 @@ int main(int argc, char** argv)
             window.state()->setPositionCount(positions);
         if (!maximise.isEmpty())
             window.setMaximisedView(window.view(maximise));
-        if (theme == QLatin1String("dark")) {
+        if (hidePanels)
+            window.setSidePanelsVisible(false);
+        if (theme == QLatin1String("dark") || fontScale > 0) {
             auto o = window.state()->viewOptions();
-            o.theme = poslab::ui::ThemeKind::Dark;
+            if (theme == QLatin1String("dark"))
+                o.theme = poslab::ui::ThemeKind::Dark;
+            if (fontScale > 0)
+                o.fontScale = fontScale;
             window.state()->setViewOptions(o);
         }
         window.state()->setCursor(37);

@@ -14,15 +14,19 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QResizeEvent>
 #include <QDockWidget>
 #include <QElapsedTimer>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
+#include <QLayout>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -36,6 +40,33 @@
 #include <algorithm>
 
 namespace poslab::ui {
+namespace {
+
+/// The parameter panel's scroll area: never narrower than the panel's own minimum (which grows with the font
+/// scale), so rows are not cut at the right edge; it scrolls only vertically.
+class PanelScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize minimumSizeHint() const override
+    {
+        QSize s = QScrollArea::minimumSizeHint();
+        if (QWidget* w = widget())
+            s.setWidth(std::max(minimumPanelWidth,
+                                w->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth()));
+        return s;
+    }
+    static constexpr int minimumPanelWidth = 300;
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (o == widget() && e->type() == QEvent::LayoutRequest)
+            updateGeometry(); // the panel's rows changed (another scheme, another font scale)
+        return QScrollArea::eventFilter(o, e);
+    }
+};
+
+} // namespace
 
 MainWindow::MainWindow(QWidget* parent, bool restore)
     : QMainWindow(parent)
@@ -48,18 +79,17 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
 
     // Left: the scheme picker; right: the parameter panel.
     m_picker = new SchemePicker(m_state, this);
-    auto* left = new QDockWidget(tr("Schemes"), this);
+    auto* left = m_schemesDock = new QDockWidget(tr("Schemes"), this);
     left->setObjectName(QStringLiteral("dockSchemes"));
     left->setWidget(m_picker);
     left->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, left);
     m_panel = new ParameterPanel(m_state, this);
-    auto* scroll = new QScrollArea(this);
+    auto* scroll = new PanelScroll(this);
     scroll->setWidget(m_panel);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(300);
-    auto* right = new QDockWidget(tr("Parameters"), this);
+    auto* right = m_parametersDock = new QDockWidget(tr("Parameters"), this);
     right->setObjectName(QStringLiteral("dockParameters"));
     right->setWidget(scroll);
     right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
@@ -76,6 +106,9 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
     m_message->setObjectName(QStringLiteral("statusMessage"));
+    // A long refusal must not widen the window past the screen: the line is cut, the tooltip has it whole.
+    m_message->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_message->setMinimumWidth(0);
     statusBar()->addWidget(m_message, 1);
     m_progress = new QProgressBar(this);
     m_progress->setRange(0, 0);
@@ -96,6 +129,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     connect(m_state, &WorkbenchState::refused, this, [this](const QString& msg) {
         m_message->setStyleSheet(QStringLiteral("color: #d0302f; font-weight: bold;"));
         m_message->setText(msg);
+        m_message->setToolTip(msg);
         m_messageTimer->start(10000);
     });
     connect(m_computation, &Computation::busyChanged, this, [this](bool busy) {
@@ -145,6 +179,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     if (restore)
         restoreLayout();
     applyTheme();
+    fitToScreen(); // 1600 x 1000, or a size remembered from a larger monitor, may not fit this screen
 }
 
 MainWindow::~MainWindow()
@@ -243,7 +278,10 @@ void MainWindow::buildTransport()
     bar->addWidget(label);
     m_cursorSlider = new QSlider(Qt::Horizontal, bar);
     m_cursorSlider->setObjectName(QStringLiteral("cursorSlider"));
-    m_cursorSlider->setMinimumWidth(420);
+    // Wide when there is room, narrow enough that the window fits a 1366 px screen at every font scale; what
+    // does not fit goes into the toolbar's overflow menu (the >> button).
+    m_cursorSlider->setMinimumWidth(160);
+    m_cursorSlider->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     m_cursorSlider->setFocusPolicy(Qt::NoFocus); // Left/Right belong to the window's shortcuts
     bar->addWidget(m_cursorSlider);
     m_cursorSpin = new QSpinBox(bar);
@@ -264,7 +302,7 @@ void MainWindow::buildTransport()
     connect(m_cursorSpin, &QSpinBox::valueChanged, m_state, &WorkbenchState::setCursor);
 
     bar->addSeparator();
-    auto* theme = bar->addAction(tr("Dark"), this, [this] {
+    auto* theme = m_theme = bar->addAction(tr("Dark"), this, [this] {
         ViewOptions o = m_state->viewOptions();
         o.theme = o.theme == ThemeKind::Dark ? ThemeKind::Light : ThemeKind::Dark;
         m_state->setViewOptions(o);
@@ -274,28 +312,47 @@ void MainWindow::buildTransport()
     connect(m_state, &WorkbenchState::viewOptionsChanged, theme, [this, theme] {
         theme->setText(m_state->viewOptions().theme == ThemeKind::Dark ? tr("Light") : tr("Dark"));
     });
-    auto* smaller = bar->addAction(QStringLiteral("A\u2212"), this, [this] {
+    auto* smaller = m_smaller = bar->addAction(QStringLiteral("A\u2212"), this, [this] {
         ViewOptions o = m_state->viewOptions();
-        o.fontScale = std::max(0.8, o.fontScale / 1.15);
+        o.fontScale = stepFontScale(o.fontScale, -1);
         m_state->setViewOptions(o);
     });
+    smaller->setObjectName(QStringLiteral("actionSmaller"));
     smaller->setShortcut(QKeySequence::ZoomOut);
     smaller->setToolTip(tr("Smaller text (Ctrl+-)"));
-    auto* larger = bar->addAction(QStringLiteral("A+"), this, [this] {
+    auto* larger = m_larger = bar->addAction(QStringLiteral("A+"), this, [this] {
         ViewOptions o = m_state->viewOptions();
-        o.fontScale = std::min(2.5, o.fontScale * 1.15);
+        o.fontScale = stepFontScale(o.fontScale, 1);
         m_state->setViewOptions(o);
     });
+    larger->setObjectName(QStringLiteral("actionLarger"));
     larger->setShortcuts({QKeySequence::ZoomIn, QKeySequence(Qt::CTRL | Qt::Key_Equal)});
     larger->setToolTip(tr("Larger text for lecture halls (Ctrl++)"));
-    auto* full = bar->addAction(tr("Full screen"), this, [this] {
+    auto* full = m_fullScreen = bar->addAction(tr("Full screen"), this, [this] {
         if (isFullScreen())
             showNormal();
         else
             showFullScreen();
     });
+    full->setObjectName(QStringLiteral("actionFullScreen"));
     full->setShortcut(Qt::Key_F11);
     full->setToolTip(tr("Full screen (F11)"));
+}
+
+double MainWindow::stepFontScale(double scale, int direction)
+{
+    // A fixed ladder, so that A- after A+ returns to exactly the scale before (multiplying by 1.15 and
+    // clamping at 2.5 did not), and every step is one a lecturer can name.
+    if (direction > 0) {
+        for (double s : fontScales)
+            if (s > scale + 1e-9)
+                return s;
+        return fontScales.back();
+    }
+    for (auto it = fontScales.rbegin(); it != fontScales.rend(); ++it)
+        if (*it < scale - 1e-9)
+            return *it;
+    return fontScales.front();
 }
 
 void MainWindow::buildActions()
@@ -324,6 +381,22 @@ void MainWindow::buildActions()
 
 void MainWindow::buildMenus()
 {
+    // View: what a lecturer reaches for, each with its key (the toolbar's buttons are the same actions).
+    QMenu* viewMenu = menuBar()->addMenu(tr("&View"));
+    viewMenu->setObjectName(QStringLiteral("menuView"));
+    m_sidePanels = viewMenu->addAction(tr("Side panels (schemes and parameters)"));
+    m_sidePanels->setObjectName(QStringLiteral("actionSidePanels"));
+    m_sidePanels->setCheckable(true);
+    m_sidePanels->setChecked(true);
+    m_sidePanels->setShortcut(sidePanelsKey);
+    m_sidePanels->setToolTip(tr("Hide the side panels for a lecture; the same key brings them back (F9)"));
+    connect(m_sidePanels, &QAction::triggered, this, &MainWindow::setSidePanelsVisible);
+    viewMenu->addSeparator();
+    viewMenu->addAction(m_theme);
+    viewMenu->addAction(m_smaller);
+    viewMenu->addAction(m_larger);
+    viewMenu->addAction(m_fullScreen);
+
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->setObjectName(QStringLiteral("menuSettings"));
     QMenu* path = settings->addMenu(tr("Compute tables on"));
@@ -356,6 +429,19 @@ void MainWindow::setComputePath(gpu::ComputePath p, bool remember)
         a->setChecked(a->data().toInt() == int(p));
     if (remember)
         QSettings().setValue("compute/path", p == gpu::ComputePath::Cpu ? "cpu" : p == gpu::ComputePath::Gpu ? "gpu" : "auto");
+}
+
+void MainWindow::setSidePanelsVisible(bool on)
+{
+    m_schemesDock->setVisible(on);
+    m_parametersDock->setVisible(on);
+    QSignalBlocker b(m_sidePanels);
+    m_sidePanels->setChecked(on);
+}
+
+bool MainWindow::sidePanelsVisible() const
+{
+    return !m_schemesDock->isHidden() || !m_parametersDock->isHidden();
 }
 
 gpu::ComputePath MainWindow::computePath() const
@@ -399,9 +485,49 @@ void MainWindow::applyTheme()
     QApplication::setPalette(pal);
     QFont f = QApplication::font();
     f.setPointSizeF(m_baseFontPt * o.fontScale);
+    const bool scaled = std::abs(o.fontScale - m_appliedFontScale) > 1e-9;
+    if (scaled && !m_userSize.isValid())
+        m_userSize = size(); // what the window returns to when the scale comes back down
     setFont(f);
+    m_appliedFontScale = o.fontScale;
+    if (scaled) {
+        // Apply the new minimum size now (Qt grows a window that became smaller than it), fit, and fit again
+        // once the nested layouts have settled.
+        if (QLayout* l = layout())
+            l->activate();
+        fitToScreen();
+        QTimer::singleShot(0, this, &MainWindow::fitToScreen);
+        if (isVisible())
+            QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
+    }
     for (View* v : m_views)
         v->update();
+}
+
+void MainWindow::fitToScreen()
+{
+    if (isFullScreen() || isMaximized())
+        return; // the window system sizes these to the screen
+    const QScreen* sc = screen();
+    if (!sc)
+        return;
+    const QRect avail = sc->availableGeometry();
+    // The frame (title bar, borders) counts against the screen too; it is known once the window is shown.
+    const QSize frame = isVisible() ? frameGeometry().size() - geometry().size() : QSize(0, 0);
+    const QSize room = (avail.size() - frame).expandedTo(QSize(1, 1));
+    // The user's size where the current minimum allows it: a larger scale may grow the window, a smaller one
+    // brings it back; never beyond the screen.
+    QSize target = m_userSize.isValid() ? m_userSize.expandedTo(minimumSize()) : size();
+    target = target.boundedTo(room);
+    m_fitTarget = target;
+    if (target != size())
+        resize(target);
+    if (isVisible() && !avail.contains(frameGeometry())) {
+        QRect g = frameGeometry();
+        g.moveLeft(std::clamp(g.left(), avail.left(), std::max(avail.left(), avail.right() - g.width() + 1)));
+        g.moveTop(std::clamp(g.top(), avail.top(), std::max(avail.top(), avail.bottom() - g.height() + 1)));
+        move(g.topLeft());
+    }
 }
 
 void MainWindow::saveLayout() const
@@ -424,6 +550,8 @@ void MainWindow::restoreLayout()
         restoreGeometry(s.value("window/geometry").toByteArray());
     if (s.contains("window/state"))
         restoreState(s.value("window/state").toByteArray());
+    m_sidePanels->setChecked(sidePanelsVisible());
+    m_docksArranged = s.contains("window/state"); // the user's own split of the column stays
     m_vertical->restoreState(s.value("layout/vertical").toByteArray());
     m_top->restoreState(s.value("layout/top").toByteArray());
     m_bottom->restoreState(s.value("layout/bottom").toByteArray());
@@ -434,6 +562,48 @@ void MainWindow::restoreLayout()
     m_state->setViewOptions(o);
     const QString path = s.value("compute/path", "auto").toString();
     setComputePath(path == "cpu" ? gpu::ComputePath::Cpu : path == "gpu" ? gpu::ComputePath::Gpu : gpu::ComputePath::Auto);
+}
+
+void MainWindow::showEvent(QShowEvent* e)
+{
+    QMainWindow::showEvent(e);
+    if (!m_docksArranged) {
+        m_docksArranged = true;
+        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
+    }
+}
+
+void MainWindow::resizeEvent(QResizeEvent* e)
+{
+    QMainWindow::resizeEvent(e);
+    // A size that neither fitToScreen() asked for nor a growing minimum explains is the user's own choice.
+    auto explained = [](int now, int old, int target, int minimum) {
+        return now == old || now == target || now == minimum;
+    };
+    if (m_userSize.isValid()
+        && !(explained(e->size().width(), e->oldSize().width(), m_fitTarget.width(), minimumWidth())
+             && explained(e->size().height(), e->oldSize().height(), m_fitTarget.height(), minimumHeight())))
+        m_userSize = e->size();
+    // The dock column shares a new height in proportion; give the scheme list its lines back if it lost them.
+    if (m_docksArranged && e->size().height() != e->oldSize().height())
+        QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
+}
+
+void MainWindow::giveSchemesTheirHeight(int pass)
+{
+    // Every scheme on screen without scrolling where the screen has the room (1366 x 768 at scale 1); the
+    // parameters take the rest of the column.
+    if (m_schemesDock->isHidden() || m_schemesDock->isFloating() || m_parametersDock->isHidden())
+        return;
+    const int missing = m_picker->listScroll()->sizeHint().height() - m_picker->listScroll()->height();
+    const int total = m_schemesDock->height() + m_parametersDock->height();
+    const int want = m_schemesDock->height() + missing;
+    if (missing <= 0 || total - want < m_parametersDock->minimumSizeHint().height())
+        return;
+    resizeDocks({m_schemesDock, m_parametersDock}, {want, total - want}, Qt::Vertical); // both: one moves half
+    // The dock layout rounds and subtracts its separators: look again once it has settled.
+    if (pass < 2)
+        QTimer::singleShot(0, this, [this, pass] { giveSchemesTheirHeight(pass + 1); });
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)

@@ -9,9 +9,12 @@
 
 #include <QMainWindow>
 
+#include <array>
 #include <vector>
 
+class QAction;
 class QActionGroup;
+class QDockWidget;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -56,8 +59,25 @@ public:
     /// The status bar's table line: "Table: CPU, 3.1 ms", "Table: GPU, 0.4 ms (measured: ...)".
     QString tablePathText() const;
 
+    /// Hides both side panels (scheme picker and parameters) for a lecture, or brings them back (View >
+    /// Side panels, F9).
+    void setSidePanelsVisible(bool on);
+    bool sidePanelsVisible() const;
+    /// The View menu's side-panel action (F9).
+    QAction* sidePanelsAction() const { return m_sidePanels; }
+
+    /// The font scales A+ and A- step through (the view option fontScale).
+    static constexpr std::array<double, 10> fontScales{0.8, 0.9, 1.0, 1.15, 1.3, 1.5, 1.75, 2.0, 2.25, 2.5};
+    /// The next scale up (@p direction > 0) or down from @p scale, staying at the ends of fontScales.
+    static double stepFontScale(double scale, int direction);
+
+    /// The key that hides and shows the side panels (also in README's "Keys" line).
+    static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
+
 protected:
     void closeEvent(QCloseEvent* e) override;
+    void showEvent(QShowEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     void buildViews();
@@ -65,6 +85,8 @@ private:
     void buildActions();
     void buildMenus();
     void applyTheme();
+    void fitToScreen();
+    void giveSchemesTheirHeight(int pass = 0);
     void saveLayout() const;
     void restoreLayout();
     void tick();
@@ -90,6 +112,19 @@ private:
     QPushButton* m_cancel = nullptr;
     QTimer* m_messageTimer = nullptr;
     double m_baseFontPt = 11.0;
+    double m_appliedFontScale = 1.0;
+    /// The size the user gave the window (the size before the first font-scale change, then any size the
+    /// user sets): a larger font scale may grow the window past it, a smaller one brings it back.
+    QSize m_userSize;
+    QSize m_fitTarget; ///< the size fitToScreen() last asked for
+    QDockWidget* m_schemesDock = nullptr;
+    QDockWidget* m_parametersDock = nullptr;
+    QAction* m_sidePanels = nullptr;
+    bool m_docksArranged = false;
+    QAction* m_theme = nullptr;
+    QAction* m_smaller = nullptr;
+    QAction* m_larger = nullptr;
+    QAction* m_fullScreen = nullptr;
 };
 
 } // namespace poslab::ui

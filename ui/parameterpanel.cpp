@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "ui/parameterpanel.h"
 
+#include "ui/schemepicker.h"
 #include "ui/workbenchstate.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QEvent>
 #include <QGridLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -13,6 +15,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 
 namespace poslab::ui {
@@ -46,7 +49,88 @@ double roundSignificant(double v, int digits)
 
 const char* errorStyle = "QLineEdit { border: 2px solid #d0302f; border-radius: 3px; }";
 
+/// Shortest text that reads back as exactly @p v, in plain decimals or (when @p allowExponent and the value
+/// calls for it) as mantissa "e" exponent with no '+' and no leading zeros: "500000", "0.02", "1e9".
+QString shortest(double v, bool fixed)
+{
+    char buf[400];
+    auto [ptr, ec] = fixed ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
+                           : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
+    if (ec != std::errc())
+        return QString::number(v, 'g', 17);
+    QString s = QString::fromLatin1(buf, int(ptr - buf));
+    if (!fixed) {
+        // "1e+09" -> "1e9", "2.5e-05" -> "2.5e-5"
+        const int e = int(s.indexOf(QLatin1Char('e')));
+        QString exp = s.mid(e + 1);
+        const bool negative = exp.startsWith(QLatin1Char('-'));
+        exp.remove(QLatin1Char('+')).remove(QLatin1Char('-'));
+        while (exp.size() > 1 && exp.startsWith(QLatin1Char('0')))
+            exp.remove(0, 1);
+        s = s.left(e + 1) + (negative ? QStringLiteral("-") : QString()) + exp;
+    }
+    return s;
+}
+
+bool needsExponent(double v)
+{
+    const double a = std::abs(v);
+    if (!std::isfinite(v) || v == 0.0)
+        return false;
+    if (a < 1e-4)
+        return true;
+    if (a < ParameterPanel::exponentFrom)
+        return false;
+    // From 1e7 up, an exponent where it is short (1e7, 2.5e9); all the digits where they carry information
+    // (16777216 = 2^24 stays whole rather than 1.6777216e7), up to where doubles stop being whole numbers.
+    const QString sci = shortest(v, false);
+    const int mantissaDigits = int(sci.left(sci.indexOf(QLatin1Char('e'))).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size());
+    return mantissaDigits <= 3 || a >= 1e15;
+}
+
 } // namespace
+
+QString ParameterPanel::typedText(double v)
+{
+    return shortest(v, !needsExponent(v));
+}
+
+QString ParameterPanel::typedText(const core::ParamValue& v)
+{
+    switch (v.type) {
+    case core::ParamType::Real:
+    case core::ParamType::Integer: return typedText(v.number);
+    case core::ParamType::RealList: {
+        QStringList parts;
+        for (double x : v.list)
+            parts << typedText(x);
+        return parts.join(QLatin1Char(','));
+    }
+    default: return QString::fromStdString(v.toString());
+    }
+}
+
+QString ParameterPanel::displayText(double v)
+{
+    if (needsExponent(v) || !std::isfinite(v))
+        return typedText(v);
+    // Digits in groups of three in the integer part: 1,048,576 and 10,000.5; no exponent below 1e7.
+    QString s = shortest(v, true);
+    const bool negative = s.startsWith(QLatin1Char('-'));
+    if (negative)
+        s.remove(0, 1);
+    const int dot = s.indexOf(QLatin1Char('.'));
+    QString whole = dot < 0 ? s : s.left(dot);
+    const QString rest = dot < 0 ? QString() : s.mid(dot);
+    for (int i = int(whole.size()) - 3; i > 0; i -= 3)
+        whole.insert(i, QLatin1Char(','));
+    return (negative ? QStringLiteral("-") : QString()) + whole + rest;
+}
+
+QString ParameterPanel::tokensText(double v)
+{
+    return v == 1.0 ? tr("1 token") : tr("%1 tokens").arg(displayText(v));
+}
 
 ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
@@ -56,19 +140,23 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     auto* outer = new QVBoxLayout(this);
     outer->setContentsMargins(10, 8, 10, 8);
     outer->setSpacing(6);
-    auto* modelTitle = new QLabel(tr("Model"), this);
-    modelTitle->setObjectName(QStringLiteral("panelHeading"));
-    QFont hf = modelTitle->font();
-    hf.setBold(true);
-    hf.setPointSizeF(hf.pointSizeF() * 1.15);
-    modelTitle->setFont(hf);
-    outer->addWidget(modelTitle);
+    m_modelTitle = new QLabel(tr("Model"), this);
+    m_modelTitle->setObjectName(QStringLiteral("panelHeading"));
+    outer->addWidget(m_modelTitle);
     m_modelBox = new QVBoxLayout;
     m_modelBox->setSpacing(4);
     outer->addLayout(m_modelBox);
+    // The sequence length that dynamic NTK and LongRoPE read (core's value, shown only where it matters).
+    m_seqLen = new QLabel(this);
+    m_seqLen->setObjectName(QStringLiteral("sequenceLength"));
+    m_seqLen->setWordWrap(true);
+    m_seqLen->setForegroundRole(QPalette::PlaceholderText);
+    m_seqLen->hide();
+    outer->addWidget(m_seqLen);
     m_schemeTitle = new QLabel(this);
-    m_schemeTitle->setFont(hf);
+    m_schemeTitle->setObjectName(QStringLiteral("schemeHeading"));
     m_schemeTitle->setWordWrap(true);
+    updateHeadingFonts();
     outer->addSpacing(6);
     outer->addWidget(m_schemeTitle);
     m_schemeBox = new QVBoxLayout;
@@ -134,9 +222,12 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     const QString key = QString::fromStdString(spec.key);
     QString tip = QString::fromStdString(spec.doc);
     if (spec.type == core::ParamType::Real || spec.type == core::ParamType::Integer)
-        tip += tr("\nRange %1 to %2%3").arg(QString::number(spec.minimum, 'g', 10), QString::number(spec.maximum, 'g', 10),
+        tip += tr("\nRange %1 to %2%3").arg(displayText(spec.minimum), displayText(spec.maximum),
                                          logScale(spec) ? tr(" (logarithmic slider)") : QString());
-    auto* label = new QLabel(key, r->box);
+    // Long keys (original_max_position_embeddings) may break after an underscore rather than widen the panel
+    // beyond its dock at a large font scale.
+    auto* label = new QLabel(QString(key).replace(QLatin1Char('_'), QStringLiteral("_\u200b")), r->box);
+    label->setWordWrap(true);
     label->setToolTip(tip);
     QFont lf = label->font();
     lf.setFamily(QStringLiteral("monospace"));
@@ -160,11 +251,14 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
         r->edit = new QLineEdit(r->box);
         r->edit->setObjectName(QStringLiteral("edit_") + key);
         r->edit->setToolTip(tip);
-        r->edit->setMaximumWidth(110);
-        r->edit->setMinimumWidth(80);
-        grid->addWidget(r->slider, 1, 0);
-        grid->addWidget(r->edit, 1, 1);
-        grid->addWidget(r->reset, 1, 2);
+        fitEdit(r->edit);
+        // The typed value beside its key, the slider below on the whole width: both keep their room when the
+        // panel is narrow for its font (a large font scale).
+        grid->removeWidget(label);
+        grid->addWidget(label, 0, 0);
+        grid->addWidget(r->edit, 0, 1);
+        grid->addWidget(r->reset, 0, 2);
+        grid->addWidget(r->slider, 1, 0, 1, 3);
         connect(r->slider, &QSlider::valueChanged, this, [this, raw](int pos) {
             double v = fromSlider(raw->spec, pos);
             if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
@@ -291,7 +385,8 @@ void ParameterPanel::rebuild()
         delete item;
     }
     const auto& scheme = m_state->scheme();
-    m_schemeTitle->setText(tr("%1 parameters").arg(QString::fromStdString(scheme.name)));
+    m_schemeTitle->setText(tr("%1 parameters").arg(SchemePicker::shortName(QString::fromStdString(scheme.name))));
+    m_schemeTitle->setToolTip(QString::fromStdString(scheme.name));
     for (const auto& spec : scheme.params) {
         auto r = makeRow(spec, false);
         m_schemeBox->addWidget(r->box);
@@ -314,7 +409,7 @@ void ParameterPanel::syncValues()
             r.slider->setValue(toSlider(r.spec, v.number));
         }
         if (r.edit && !(r.edit->hasFocus() && r.edit->isModified()) && r.message->isHidden())
-            r.edit->setText(QString::fromStdString(v.toString()));
+            r.edit->setText(typedText(v));
         if (r.combo) {
             QSignalBlocker b(r.combo);
             r.combo->setCurrentText(QString::fromStdString(v.choice));
@@ -331,6 +426,79 @@ void ParameterPanel::syncValues()
             continue;
         syncRow(*r, params.value(r->spec.key));
         r->box->setVisible(core::applies(r->spec, params));
+    }
+    syncSequenceLength();
+}
+
+void ParameterPanel::syncSequenceLength()
+{
+    // Ask core which sequence length it used (RotarySpec::seqLen, 0 when nothing depends on it) and what
+    // followed from it; nothing of the rule is repeated here.
+    const core::SchemeDescriptor& scheme = m_state->scheme();
+    QString text;
+    if (scheme.rotary) {
+        try {
+            const core::RotarySpec spec = scheme.rotary(m_state->params(), m_state->context());
+            if (spec.seqLen > 0) {
+                text = tr("Sequence length %1 (the positions shown).").arg(tokensText(double(spec.seqLen)));
+                for (const auto& [name, value] : spec.scalars) {
+                    if (name == "dynamic_length")
+                        text += QLatin1Char(' ')
+                            + tr("Dynamic NTK scales the base for L = max(sequence length, max_position_embeddings) "
+                                 "= %1.")
+                                  .arg(tokensText(value));
+                    else if (name == "uses_long_factor")
+                        text += QLatin1Char(' ')
+                            + tr("LongRoPE uses %1 (long_factor once the sequence is longer than "
+                                 "original_max_position_embeddings = %2).")
+                                  .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"),
+                                       tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+                    else if (name == "xpos_centre")
+                        text += QLatin1Char(' ') + tr("xPos centres the positions at %1.").arg(displayText(value));
+                }
+            }
+        } catch (const std::exception&) {
+            text.clear(); // core refuses this set-up; the row that caused it already says why
+        }
+    }
+    // Keys such as original_max_position_embeddings may break after an underscore, not widen the panel.
+    m_seqLen->setText(QString(text).replace(QLatin1Char('_'), QStringLiteral("_\u200b")));
+    m_seqLen->setVisible(!text.isEmpty());
+}
+
+QString ParameterPanel::sequenceLengthText() const
+{
+    return m_seqLen->isHidden() ? QString() : QString(m_seqLen->text()).remove(QChar(0x200b));
+}
+
+void ParameterPanel::updateHeadingFonts()
+{
+    // Headings stay a step above the body at every font scale (A+/A- change the panel's font).
+    QFont hf = font();
+    hf.setBold(true);
+    hf.setPointSizeF(font().pointSizeF() * headingScale);
+    m_modelTitle->setFont(hf);
+    m_schemeTitle->setFont(hf);
+}
+
+void ParameterPanel::fitEdit(QLineEdit* edit) const
+{
+    // Room for what is typed (500000, 0.0625, 1e9) at the current font scale, and no more.
+    const QFontMetrics fm(font());
+    const int frame = 2 * fm.horizontalAdvance(QLatin1Char('0'));
+    edit->setMinimumWidth(fm.horizontalAdvance(QStringLiteral("0000000")) + frame);
+    edit->setMaximumWidth(fm.horizontalAdvance(QStringLiteral("0000000000")) + frame);
+}
+
+void ParameterPanel::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        updateHeadingFonts();
+        for (const auto* rows : {&m_modelRows, &m_rows})
+            for (const auto& r : *rows)
+                if (r->slider && r->edit)
+                    fitEdit(r->edit);
     }
 }
 

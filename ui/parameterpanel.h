@@ -49,6 +49,27 @@ public:
     QString message(const QString& key) const;
     /// True when the row of @p key is shown (the parameter applies).
     bool isShown(const QString& key) const;
+    /// The sequence-length line (dynamic NTK, LongRoPE), empty when the scheme does not read it.
+    QString sequenceLengthText() const;
+    /// The "Model" heading and the scheme's heading (tests compare their size with the body text).
+    QLabel* headings(int i) const { return i == 0 ? m_modelTitle : m_schemeTitle; }
+
+    /// Headings are this much larger than the panel's text.
+    static constexpr double headingScale = 1.15;
+    /// Numbers may use an exponent from this magnitude up, where it is short ("no exponent below 1e7").
+    static constexpr double exponentFrom = 1e7;
+    /// A number as a person would type it into a field: "500000", "0.02", "1e9", "16777216" (reads back
+    /// exactly). Below 1e-4 and from 1e7 up an exponent is used where its mantissa has at most 3 digits.
+    static QString typedText(double v);
+    static QString typedText(const core::ParamValue& v);
+    /// A number to read: digits grouped by thousands ("131,072", "16,777,216"), an exponent under the same
+    /// rule as typedText() ("1e7").
+    static QString displayText(double v);
+    /// "1,024 tokens".
+    static QString tokensText(double v);
+
+protected:
+    void changeEvent(QEvent* e) override;
 
 private:
     struct Row;
@@ -59,11 +80,16 @@ private:
     QString apply(Row& r, const core::ParamValue& v, bool mergeable);
     QString applyText(Row& r, const QString& text);
     void showMessage(Row& r, const QString& message);
+    void syncSequenceLength();
+    void updateHeadingFonts();
+    void fitEdit(QLineEdit* edit) const;
 
     WorkbenchState* m_state;
     QVBoxLayout* m_modelBox = nullptr;
     QVBoxLayout* m_schemeBox = nullptr;
+    QLabel* m_modelTitle = nullptr;
     QLabel* m_schemeTitle = nullptr;
+    QLabel* m_seqLen = nullptr;
     std::vector<core::ParamSpec> m_modelSpecs;
     std::vector<std::unique_ptr<Row>> m_modelRows;
     std::vector<std::unique_ptr<Row>> m_rows;

@@ -2,13 +2,24 @@
 #include "ui/schemepicker.h"
 
 #include "core/encodingregistry.h"
+#include "ui/flowlayout.h"
 #include "ui/workbenchstate.h"
 
-#include <QHeaderView>
+#include <QButtonGroup>
+#include <QEvent>
+#include <QGridLayout>
+#include <QKeyEvent>
+#include <QResizeEvent>
+#include <QScreen>
 #include <QLabel>
+#include <QLayout>
 #include <QScrollArea>
-#include <QTreeWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <memory>
+#include <vector>
 
 namespace poslab::ui {
 namespace {
@@ -21,89 +32,285 @@ QString axes(const core::SchemeDescriptor& s)
              QString::fromUtf8(core::originName(s.origin).data(), int(core::originName(s.origin).size())));
 }
 
+/// The scroll area around the scheme list: it asks for the list's whole height at its width, so that the
+/// list is shown without scrolling wherever the screen has the room, and scrolls only where it has not (a
+/// large font scale on a small screen).
+class ListScroll : public QScrollArea {
+public:
+    using QScrollArea::QScrollArea;
+    QSize sizeHint() const override
+    {
+        QSize s = QScrollArea::sizeHint();
+        if (QWidget* w = widget())
+            s.setHeight(w->heightForWidth(viewport()->width() > 0 ? viewport()->width() : w->width()) + 2 * frameWidth());
+        return s;
+    }
+    QSize minimumSizeHint() const override
+    {
+        // A few lines at least; the rest scrolls when the dock is short.
+        return {QScrollArea::minimumSizeHint().width(), std::min(sizeHint().height(), 4 * fontMetrics().height())};
+    }
+};
+
 } // namespace
+
+QString SchemePicker::shortName(const QString& name)
+{
+    const int open = name.indexOf(QLatin1String(" ("));
+    if (open > 0 && name.endsWith(QLatin1Char(')'))) {
+        const QString before = name.left(open);
+        const QString inside = name.mid(open + 2, name.size() - open - 3);
+        return inside.size() < before.size() ? inside : before;
+    }
+    return name.section(QLatin1Char(' '), 0, 0);
+}
 
 SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
     , m_state(state)
 {
     auto* lay = new QVBoxLayout(this);
-    lay->setContentsMargins(6, 6, 6, 6);
-    m_tree = new QTreeWidget(this);
-    m_tree->setObjectName(QStringLiteral("schemeTree"));
-    m_tree->setHeaderHidden(true);
-    m_tree->setColumnCount(1);
-    m_tree->setRootIsDecorated(false);
-    m_tree->setIndentation(14);
-    QTreeWidgetItem* family = nullptr;
+    lay->setContentsMargins(6, 4, 6, 4);
+    lay->setSpacing(6);
+
+    // One line per family: its name on the left, its schemes flowing to the right. Fifteen schemes in nine
+    // families take about ten lines instead of the twenty-four rows of a tree.
+    m_list = new QWidget(this);
+    m_list->setObjectName(QStringLiteral("schemeList"));
+    auto* grid = new QGridLayout(m_list);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setHorizontalSpacing(8);
+    grid->setVerticalSpacing(3);
+    grid->setColumnStretch(1, 1);
+    m_group = new QButtonGroup(this);
+    m_group->setExclusive(true);
+    FlowLayout* flow = nullptr;
+    QString family;
+    int line = -1;
     for (const auto& s : core::schemes()) {
         const QString fam = QString::fromStdString(s.family);
-        if (!family || family->text(0) != fam) {
-            family = new QTreeWidgetItem(m_tree, {fam});
-            family->setFlags(Qt::ItemIsEnabled);
-            QFont f = family->font(0);
-            f.setBold(true);
-            family->setFont(0, f);
-            family->setExpanded(true);
+        if (!flow || fam != family) {
+            family = fam;
+            ++line;
+            auto* label = new QLabel(fam, m_list);
+            label->setObjectName(QStringLiteral("family_") + QString::number(line));
+            label->setForegroundRole(QPalette::PlaceholderText);
+            label->setWordWrap(true);
+            label->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
+            auto* box = new QWidget(m_list);
+            flow = new FlowLayout(box);
+            m_lines.push_back({label, box});
         }
-        auto* item = new QTreeWidgetItem(family, {QString::fromStdString(s.name)});
-        item->setData(0, Qt::UserRole, QString::fromStdString(s.id));
-        item->setToolTip(0, QStringLiteral("<b>%1</b> (%2)<br>%3<br><i>%4</i>")
-                                .arg(QString::fromStdString(s.name).toHtmlEscaped(), QString::fromStdString(s.id),
-                                     axes(s), QString::fromStdString(s.citation).toHtmlEscaped()));
+        const QString id = QString::fromStdString(s.id);
+        const QString name = QString::fromStdString(s.name);
+        auto* b = new QToolButton(flow->parentWidget());
+        b->setObjectName(QStringLiteral("scheme_") + id);
+        b->setText(shortName(name));
+        b->setCheckable(true);
+        b->setProperty("schemeId", id);
+        b->setProperty("family", fam);
+        b->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br><i>%5</i>")
+                          .arg(name.toHtmlEscaped(), id, fam.toHtmlEscaped(), axes(s),
+                               QString::fromStdString(s.citation).toHtmlEscaped()));
+        b->setAccessibleName(name);
+        b->installEventFilter(this);
+        flow->addWidget(b);
+        m_group->addButton(b);
     }
-    m_tree->expandAll();
-    lay->addWidget(m_tree, 2);
+    arrangeLines(false);
+    m_listScroll = new ListScroll(this);
+    m_listScroll->setObjectName(QStringLiteral("schemeListScroll"));
+    m_listScroll->setWidget(m_list);
+    m_listScroll->setWidgetResizable(true);
+    m_listScroll->setFrameShape(QFrame::NoFrame);
+    m_listScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_list->installEventFilter(this);
+    m_listScroll->viewport()->installEventFilter(this);
+    lay->addWidget(m_listScroll);
 
-    m_info = new QLabel(this);
+    auto* info = new QWidget(this);
+    auto* infoLay = m_infoLayout = new QVBoxLayout(info);
+    infoLay->setContentsMargins(0, 0, 0, 0);
+    infoLay->setSpacing(6);
+    m_info = new QLabel(info);
     m_info->setObjectName(QStringLiteral("schemeInfo"));
     m_info->setWordWrap(true);
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    auto* scroll = new QScrollArea(this);
-    scroll->setWidget(m_info);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    lay->addWidget(scroll, 3);
+    // The formula in a box of its own: it fills with the palette's alternate base and writes in its text
+    // colour, so it follows the theme when it changes (colours written into rich text would not).
+    m_formula = new QLabel(info);
+    m_formula->setObjectName(QStringLiteral("schemeFormula"));
+    m_formula->setWordWrap(true);
+    m_formula->setTextFormat(Qt::PlainText);
+    m_formula->setAutoFillBackground(true);
+    m_formula->setBackgroundRole(QPalette::AlternateBase);
+    m_formula->setForegroundRole(QPalette::Text);
+    m_formula->setMargin(6);
+    m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_details = new QLabel(info);
+    m_details->setObjectName(QStringLiteral("schemeDetails"));
+    m_details->setWordWrap(true);
+    m_details->setTextFormat(Qt::RichText);
+    m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    infoLay->addWidget(m_info);
+    infoLay->addWidget(m_formula);
+    infoLay->addWidget(m_details);
+    infoLay->addStretch(1);
+    m_scroll = new QScrollArea(this);
+    m_scroll->setWidget(info);
+    m_scroll->setWidgetResizable(true);
+    m_scroll->setFrameShape(QFrame::NoFrame);
+    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The scheme list comes first: the description takes what is left and scrolls.
+    m_scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
+    m_scroll->viewport()->installEventFilter(this);
+    lay->addWidget(m_scroll, 1);
 
-    connect(m_tree, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
-        if (item && item->data(0, Qt::UserRole).isValid())
-            m_state->setScheme(item->data(0, Qt::UserRole).toString());
+    connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
+        m_state->setScheme(b->property("schemeId").toString());
     });
     connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncSelection);
     syncSelection();
 }
 
+QAbstractButton* SchemePicker::button(const QString& id) const
+{
+    for (QAbstractButton* b : m_group->buttons())
+        if (b->property("schemeId").toString() == id)
+            return b;
+    return nullptr;
+}
+
+QString SchemePicker::familyOf(const QString& id) const
+{
+    QAbstractButton* b = button(id);
+    return b ? b->property("family").toString() : QString();
+}
+
 QString SchemePicker::infoText() const
 {
-    return m_info->text();
+    return m_info->text() + QLatin1Char('\n') + m_formula->text() + QLatin1Char('\n') + m_details->text();
+}
+
+void SchemePicker::step(int delta)
+{
+    const QList<QAbstractButton*> buttons = m_group->buttons();
+    const int at = int(buttons.indexOf(m_group->checkedButton()));
+    const int next = std::clamp(at + delta, 0, int(buttons.size()) - 1);
+    if (next != at && next >= 0) {
+        buttons[next]->setFocus();
+        buttons[next]->click();
+    }
+}
+
+bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
+{
+    if (m_scroll && watched == m_scroll->viewport() && e->type() == QEvent::Resize) {
+        keepFormulaInView();
+        return false;
+    }
+    if (m_listScroll && watched == m_listScroll->viewport() && e->type() == QEvent::Resize) {
+        // Family names beside their schemes where the line has room for both; above them where it has not
+        // (a large font scale in a narrow dock), so the buttons never need a horizontal scroll.
+        const bool stacked = m_listScroll->viewport()->width() < stackBelowChars * fontMetrics().averageCharWidth();
+        if (stacked != m_stacked)
+            arrangeLines(stacked);
+        return false;
+    }
+    if (watched == m_list) {
+        // The flow's height depends on the width: ask the dock again for the list's whole height.
+        if (e->type() == QEvent::Resize && static_cast<QResizeEvent*>(e)->oldSize().width() != m_list->width())
+            m_listScroll->updateGeometry();
+        return false;
+    }
+    if (e->type() == QEvent::KeyPress) {
+        const int key = static_cast<QKeyEvent*>(e)->key();
+        if (key == Qt::Key_Up || key == Qt::Key_Down) {
+            step(key == Qt::Key_Up ? -1 : 1);
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
+void SchemePicker::keepFormulaInView()
+{
+    // The name and the formula always show; the summary, axes and citation below them may scroll.
+    const int w = m_scroll->viewport()->width();
+    if (w <= 0)
+        return;
+    // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
+    const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
+    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formula->heightForWidth(w));
+    if (need > 0 && need != m_scroll->minimumHeight())
+        m_scroll->setMinimumHeight(need);
+}
+
+void SchemePicker::arrangeLines(bool stacked)
+{
+    m_stacked = stacked;
+    auto* grid = static_cast<QGridLayout*>(m_list->layout());
+    for (const auto& [label, box] : m_lines) {
+        grid->removeWidget(label);
+        grid->removeWidget(box);
+    }
+    int row = 0;
+    for (const auto& [label, box] : m_lines) {
+        label->setAlignment((stacked ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter);
+        if (stacked) {
+            grid->addWidget(label, row++, 0, 1, 2);
+            grid->addWidget(box, row++, 0, 1, 2);
+        } else {
+            grid->addWidget(label, row, 0);
+            grid->addWidget(box, row++, 1);
+        }
+    }
+    grid->setColumnStretch(0, 0);
+    grid->setColumnStretch(1, 1);
+    if (m_listScroll)
+        m_listScroll->updateGeometry();
+}
+
+void SchemePicker::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange) {
+        // Headings are a fixed step above the body text at every font scale.
+        QFont title = font();
+        title.setBold(true);
+        title.setPointSizeF(font().pointSizeF() * 1.2);
+        m_info->setFont(title);
+        QFont mono = font();
+        mono.setFamily(QStringLiteral("monospace"));
+        mono.setStyleHint(QFont::Monospace);
+        m_formula->setFont(mono);
+    }
 }
 
 void SchemePicker::syncSelection()
 {
-    const QString id = m_state->schemeId();
-    for (QTreeWidgetItemIterator it(m_tree); *it; ++it)
-        if ((*it)->data(0, Qt::UserRole).toString() == id) {
-            QSignalBlocker b(m_tree);
-            m_tree->setCurrentItem(*it);
-        }
+    if (QAbstractButton* b = button(m_state->schemeId()))
+        b->setChecked(true);
     const auto& s = m_state->scheme();
     auto esc = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
-    m_info->setText(QStringLiteral("<p style='font-size:large'><b>%1</b></p>"
-                                   "<p>%2</p>"
-                                   "<p style='font-family:monospace; background:palette(alternate-base); padding:6px'>%3</p>"
-                                   "<p><b>%4</b> %5</p>"
-                                   "<p><b>%6</b> %7</p>"
-                                   "<p><b>%8</b> <span style='font-family:monospace'>%9</span></p>")
-                        .arg(esc(s.name), esc(s.summary), esc(s.formula), tr("Axes:"), axes(s), tr("Paper:"),
-                             esc(s.citation), tr("Reference code:"),
-                             // Long repository paths and function names may break after / . _ instead of
-                             // pushing the whole panel wider than its dock.
-                             esc(s.reference)
-                                 .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
-                                 .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
-                                 .replace(QLatin1Char('_'), QStringLiteral("_\u200b"))));
+    m_info->setText(esc(s.name));
+    m_formula->setText(QString::fromStdString(s.formula));
+    m_details->setText(QStringLiteral("<p>%7</p>"
+                                      "<p><b>%1</b> %2</p>"
+                                      "<p><b>%3</b> %4</p>"
+                                      "<p><b>%5</b> <span style='font-family:monospace'>%6</span></p>")
+                           .arg(tr("Axes:"), axes(s), tr("Paper:"), esc(s.citation), tr("Reference code:"),
+                                // Long repository paths and function names may break after / . _ instead
+                                // of pushing the whole panel wider than its dock.
+                                esc(s.reference)
+                                    .replace(QLatin1Char('/'), QStringLiteral("/\u200b"))
+                                    .replace(QLatin1Char('.'), QStringLiteral(".\u200b"))
+                                    .replace(QLatin1Char('_'), QStringLiteral("_\u200b")),
+                                esc(s.summary)));
+    keepFormulaInView();
 }
 
 } // namespace poslab::ui

@@ -1,14 +1,23 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file schemepicker.h
-/// The scheme picker: every registry entry grouped by family, in teaching order, with its three axes and
-/// citation as tooltip; below it the selected scheme's summary, formula, axes, citation and reference
-/// implementation.
+/// The scheme picker: every registry entry grouped by family, in teaching order, one line per family with
+/// the family's name on the left and its schemes as buttons flowing to the right (so that every scheme is
+/// on screen at once, even on a 1366 x 768 projector). Each button carries the scheme's full name, axes and
+/// citation as tooltip; Up/Down move through the schemes. Below: the selected scheme's name and formula
+/// (always in view), then its summary, axes, citation and reference implementation, in colours that follow
+/// the theme.
 
 #include <QWidget>
 
+#include <utility>
+#include <vector>
+
+class QAbstractButton;
+class QBoxLayout;
+class QButtonGroup;
 class QLabel;
-class QTreeWidget;
+class QScrollArea;
 
 namespace poslab::ui {
 
@@ -18,15 +27,47 @@ class SchemePicker : public QWidget {
     Q_OBJECT
 public:
     explicit SchemePicker(WorkbenchState* state, QWidget* parent = nullptr);
-    QTreeWidget* tree() const { return m_tree; }
+
+    /// The button of scheme @p id, or nullptr.
+    QAbstractButton* button(const QString& id) const;
+    /// The widget holding the family lines and the buttons (tests measure it); it scrolls only where the
+    /// screen is too small for it (a large font scale).
+    QWidget* list() const { return m_list; }
+    QScrollArea* listScroll() const { return m_listScroll; }
+    /// The family a scheme's button sits under, as shown ("absolute, fixed").
+    QString familyOf(const QString& id) const;
     /// The rich text of the info panel (tests read it).
     QString infoText() const;
+    /// The label showing the selected scheme's formula (a box in the theme's alternate base colour).
+    QLabel* formulaLabel() const { return m_formula; }
+
+    /// Short button text for a scheme name: the shorter of the name and its parenthesised part when it has
+    /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
+    /// buckets" -> "T5").
+    static QString shortName(const QString& name);
+    /// Family names go above their buttons when the list is narrower than this many average characters.
+    static constexpr int stackBelowChars = 30;
+
+protected:
+    void changeEvent(QEvent* e) override;
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void syncSelection();
+    void step(int delta);
+    void arrangeLines(bool stacked);
+    void keepFormulaInView();
     WorkbenchState* m_state;
-    QTreeWidget* m_tree;
-    QLabel* m_info;
+    QWidget* m_list = nullptr;
+    QButtonGroup* m_group = nullptr;
+    QLabel* m_info = nullptr;
+    QLabel* m_formula = nullptr;
+    QLabel* m_details = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QScrollArea* m_listScroll = nullptr;
+    QBoxLayout* m_infoLayout = nullptr;
+    std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
+    bool m_stacked = false;
 };
 
 } // namespace poslab::ui

@@ -1,19 +1,50 @@
 // SPDX-License-Identifier: MIT
 #include "ui/viewframe.h"
 
+#include "ui/flowlayout.h"
 #include "ui/views/view.h"
 
-#include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QResizeEvent>
 #include <QLabel>
 #include <QMouseEvent>
+#include <QPainter>
 #include <QToolButton>
 #include <QVBoxLayout>
 
 namespace poslab::ui {
+namespace {
+
+/// A one-line label that elides its text ("Dot product and de…") when it is narrower than the text, with the
+/// whole text as tooltip, instead of pushing its frame (and the window) wider.
+class ElidedLabel : public QLabel {
+public:
+    using QLabel::QLabel;
+    QSize minimumSizeHint() const override
+    {
+        return {fontMetrics().horizontalAdvance(QStringLiteral("M\u2026")), QLabel::minimumSizeHint().height()};
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setFont(font());
+        p.setPen(palette().color(foregroundRole()));
+        const QRect r = contentsRect();
+        const QString shown = fontMetrics().elidedText(text(), Qt::ElideRight, r.width());
+        p.drawText(r, Qt::AlignLeft | Qt::AlignVCenter, shown);
+    }
+    void resizeEvent(QResizeEvent* e) override
+    {
+        QLabel::resizeEvent(e);
+        setToolTip(fontMetrics().horizontalAdvance(text()) > contentsRect().width() ? text() : QString());
+    }
+};
+
+} // namespace
 
 ViewFrame::ViewFrame(View* view, QWidget* parent)
     : QFrame(parent)
@@ -29,7 +60,7 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid = new QGridLayout(m_header);
     m_grid->setContentsMargins(8, 3, 4, 3);
     m_grid->setVerticalSpacing(2);
-    m_title = new QLabel(view->title(), m_header);
+    m_title = new ElidedLabel(view->title(), m_header);
     QFont f = m_title->font();
     f.setBold(true);
     m_title->setFont(f);
@@ -37,13 +68,11 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid->setColumnStretch(1, 1);
     if (QWidget* c = view->controls()) {
         c->setParent(m_header);
-        // Keep headers compact so that three views fit side by side next to the docks.
-        for (auto* combo : c->findChildren<QComboBox*>()) {
-            combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-            combo->setMinimumContentsLength(6);
-        }
-        for (auto* spin : c->findChildren<QAbstractSpinBox*>())
-            spin->setMaximumWidth(110);
+        // The controls flow onto more lines when the frame is narrow (three views side by side at a large
+        // font scale) instead of running out of the frame; each keeps the width its text needs.
+        for (auto* combo : c->findChildren<QComboBox*>())
+            combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        FlowLayout::replace(c);
         m_controls = c;
     }
     m_max = new QToolButton(m_header);
@@ -53,6 +82,9 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
     m_grid->addWidget(m_max, 0, 3);
     placeControls(true); // unwrapped in resizeEvent() once the frame knows it has room
     lay->addWidget(m_header);
+    // The header keeps the lines its controls need; the view takes what is left, however little, rather than
+    // pushing the controls over each other when the frame is short.
+    view->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Ignored);
     lay->addWidget(view, 1);
     view->setParent(this);
     connect(m_max, &QToolButton::clicked, this, [this] { emit maximiseRequested(m_view, !m_maximised); });
@@ -72,7 +104,7 @@ void ViewFrame::placeControls(bool wrapped)
         return;
     m_grid->removeWidget(m_controls);
     if (wrapped)
-        m_grid->addWidget(m_controls, 1, 0, 1, 4, Qt::AlignLeft);
+        m_grid->addWidget(m_controls, 1, 0, 1, 4); // the whole width: the controls flow onto more lines
     else
         m_grid->addWidget(m_controls, 0, 2, Qt::AlignRight);
 }
@@ -87,6 +119,14 @@ void ViewFrame::resizeEvent(QResizeEvent* e)
     const bool wrap = e->size().width() < need;
     if (wrap != m_wrapped)
         placeControls(wrap);
+}
+
+QSize ViewFrame::minimumSizeHint() const
+{
+    // The grid's splitters add up their frames' minimum sizes, and the window grows to the sum: never ask for
+    // more than a small frame, so the window fits a 1366 x 768 screen at every font scale. Below its content's
+    // minimum the view is drawn in the room it has.
+    return QFrame::minimumSizeHint().boundedTo(QSize(minimumFrameWidth, minimumFrameHeight));
 }
 
 void ViewFrame::mouseDoubleClickEvent(QMouseEvent* e)

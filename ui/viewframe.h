@@ -20,6 +20,10 @@ public:
     explicit ViewFrame(View* view, QWidget* parent = nullptr);
     View* view() const { return m_view; }
     void setMaximised(bool on);
+    /// At most this small a minimum, whatever the font scale (see minimumSizeHint()).
+    static constexpr int minimumFrameWidth = 200;
+    static constexpr int minimumFrameHeight = 140;
+    QSize minimumSizeHint() const override;
 
 signals:
     void maximiseRequested(poslab::ui::View* view, bool on);

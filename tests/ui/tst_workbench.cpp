@@ -10,6 +10,7 @@
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
+#include <QAbstractButton>
 #include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
@@ -18,7 +19,6 @@
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTest>
-#include <QTreeWidget>
 #include <QUndoStack>
 
 using namespace poslab;
@@ -223,16 +223,12 @@ private slots:
     void pickerSelectsScheme()
     {
         MainWindow w(nullptr, false);
-        QTreeWidget* tree = w.schemePicker()->tree();
-        QTreeWidgetItem* found = nullptr;
-        for (QTreeWidgetItemIterator it(tree); *it; ++it)
-            if ((*it)->data(0, Qt::UserRole).toString() == "sinusoidal")
-                found = *it;
+        QAbstractButton* found = w.schemePicker()->button(QStringLiteral("sinusoidal"));
         QVERIFY(found);
-        QVERIFY(found->parent()); // grouped under its family
-        QCOMPARE(found->parent()->text(0), QStringLiteral("absolute, fixed"));
-        QVERIFY(found->toolTip(0).contains("Vaswani"));
-        tree->setCurrentItem(found);
+        // grouped under its family
+        QCOMPARE(w.schemePicker()->familyOf(QStringLiteral("sinusoidal")), QStringLiteral("absolute, fixed"));
+        QVERIFY(found->toolTip().contains("Vaswani"));
+        found->click();
         QCOMPARE(w.state()->schemeId(), QStringLiteral("sinusoidal"));
         QVERIFY(w.schemePicker()->infoText().contains("Vaswani"));
         QVERIFY(w.schemePicker()->infoText().contains("PE(p,2i)"));

@@ -20,6 +20,7 @@
 #include <QMessageBox>
 #include <QPainter>
 #include <QPushButton>
+#include <QSettings>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTimer>
@@ -51,6 +52,24 @@ constexpr Preset presets[] = {
     {"Paper column (8.5 x 6 cm, 300 DPI)", 8.5, 6, SizeUnit::Centimetres, 300, 0.8},
     {"Paper text width (17 x 9 cm, 300 DPI)", 17, 9, SizeUnit::Centimetres, 300, 1.0},
     {"Screen (1200 x 800 px)", 1200, 800, SizeUnit::Pixels, 96, 1.0},
+};
+
+/// A number field that shows what a person would type: 10000 and 0.02, not 10000.000 and 0.020.
+class TypedSpinBox : public QDoubleSpinBox {
+public:
+    using QDoubleSpinBox::QDoubleSpinBox;
+    QString textFromValue(double v) const override
+    {
+        QString t = QDoubleSpinBox::textFromValue(v);
+        const QString point = locale().decimalPoint();
+        if (t.contains(point)) {
+            while (t.endsWith(QLatin1Char('0')))
+                t.chop(1);
+            if (t.endsWith(point))
+                t.chop(point.size());
+        }
+        return t;
+    }
 };
 
 double inchesPer(SizeUnit u)
@@ -105,8 +124,8 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     form->addRow(tr("Preset"), m_preset);
 
     auto* sizeRow = new QHBoxLayout;
-    m_width = new QDoubleSpinBox(this);
-    m_height = new QDoubleSpinBox(this);
+    m_width = new TypedSpinBox(this);
+    m_height = new TypedSpinBox(this);
     for (QDoubleSpinBox* s : {m_width, m_height}) {
         s->setRange(0.1, maxPixelsPerSide);
         s->setDecimals(1);
@@ -145,7 +164,7 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     m_theme->setCurrentIndex(m_state->viewOptions().theme == ui::ThemeKind::Dark ? 1 : 0);
     form->addRow(tr("Theme"), m_theme);
 
-    m_fontScale = new QDoubleSpinBox(this);
+    m_fontScale = new TypedSpinBox(this);
     m_fontScale->setRange(0.5, 4.0);
     m_fontScale->setSingleStep(0.25);
     m_fontScale->setValue(m_state->viewOptions().fontScale);
@@ -158,8 +177,8 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     auto* anim = new QFormLayout(m_animationBox);
     anim->setContentsMargins(0, 0, 0, 0);
     m_animate = new QComboBox(m_animationBox);
-    m_from = new QDoubleSpinBox(m_animationBox);
-    m_to = new QDoubleSpinBox(m_animationBox);
+    m_from = new TypedSpinBox(m_animationBox);
+    m_to = new TypedSpinBox(m_animationBox);
     for (QDoubleSpinBox* s : {m_from, m_to}) {
         s->setRange(-1e12, 1e12);
         s->setDecimals(3);
@@ -172,7 +191,7 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     m_frames = new QSpinBox(m_animationBox);
     m_frames->setRange(1, maxFrames);
     m_frames->setValue(32);
-    m_fps = new QDoubleSpinBox(m_animationBox);
+    m_fps = new TypedSpinBox(m_animationBox);
     m_fps->setRange(0.5, 50);
     m_fps->setValue(12);
     m_loop = new QSpinBox(m_animationBox);
@@ -193,8 +212,7 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("exportPath"));
-    const QString docs = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    m_path->setText(QDir(docs.isEmpty() ? QDir::homePath() : docs)
+    m_path->setText(QDir(startFolder())
                         .filePath(QStringLiteral("poslab-%1.svg").arg(m_focused ? m_focused->exportName() : QStringLiteral("figure"))));
     auto* browseButton = new QToolButton(this);
     browseButton->setText(tr("Browse\u2026"));
@@ -291,6 +309,18 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
 }
 
 ExportDialog::~ExportDialog() = default;
+
+QString ExportDialog::startFolder()
+{
+    // A folder that exists, so the first export on a fresh machine does not fail for want of ~/Pictures.
+    const QString last = QSettings().value(lastFolderKey).toString();
+    if (!last.isEmpty() && QFileInfo(last).isDir())
+        return last;
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    if (!pictures.isEmpty() && QFileInfo(pictures).isDir())
+        return pictures;
+    return QDir::homePath();
+}
 
 void ExportDialog::run(QWidget* parent, ui::WorkbenchState* state, ui::Computation* computation, ui::View* focused,
                        const std::vector<ui::View*>& all)
@@ -522,6 +552,8 @@ QStringList ExportDialog::exportNow()
     }
     if (many && written == 0 && problems.isEmpty())
         problems << tr("no view has anything to show for this scheme");
+    if (written > 0) // the next export starts where this one went
+        QSettings().setValue(lastFolderKey, QFileInfo(pathFor(targets.front(), many)).absolutePath());
     return problems;
 }
 

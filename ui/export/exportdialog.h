@@ -53,8 +53,14 @@ public:
     void setPath(const QString& path);
     /// Exports all views instead of the focused one (files get "-VIEW" before the extension).
     void setAllViews(bool all);
-    /// Exports with the current settings; returns one message per failed figure (empty on success).
+    /// Exports with the current settings; returns one message per failed figure (empty on success). After a
+    /// file is written its folder is remembered (QSettings "export/folder") for the next export.
     QStringList exportNow();
+    /// The folder a new dialog's file starts in, always one that exists: the last folder exported to, else
+    /// the Pictures folder, else the home folder.
+    static QString startFolder();
+    /// The QSettings key of the last export folder.
+    static constexpr const char* lastFolderKey = "export/folder";
     /// Copies the focused view to the clipboard with the current settings.
     void copyToClipboard();
     /// The last preview (tests).

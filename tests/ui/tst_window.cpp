@@ -1,0 +1,388 @@
+// SPDX-License-Identifier: MIT
+// The window around the views on a 1366 x 768 projector: it fits the screen at every font scale and comes
+// back when the scale goes down, every widget follows the theme, every scheme is on screen, the side panels
+// collapse with one key, typed fields read like typed numbers, the export dialog starts in a folder that
+// exists, and the sequence length dynamic NTK / LongRoPE read is shown. The screen is the offscreen
+// platform's, configured as one 1366 x 768 monitor (see main() below).
+#include "core/encodingregistry.h"
+#include "ui/computation.h"
+#include "ui/export/exportdialog.h"
+#include "ui/mainwindow.h"
+#include "ui/parameterpanel.h"
+#include "ui/schemepicker.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QAbstractButton>
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QLabel>
+#include <QLayout>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QToolBar>
+#include <QToolButton>
+
+#include <cmath>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+QRect available() { return QGuiApplication::primaryScreen()->availableGeometry(); }
+
+/// Shows a window filling the screen, as a lecturer would open it on the projector.
+void showOnScreen(MainWindow& w, QSize size = {})
+{
+    const QRect avail = available();
+    w.move(avail.topLeft());
+    w.resize(size.isValid() ? size : avail.size());
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    if (!size.isValid()) // the frame fills the screen
+        w.resize(avail.size() - (w.frameGeometry().size() - w.geometry().size()));
+    QCoreApplication::processEvents();
+    QTest::qWait(20);
+}
+
+void press(MainWindow& w, const char* action, int times)
+{
+    auto* a = w.findChild<QAction*>(action);
+    QVERIFY(a);
+    for (int i = 0; i < times; ++i) {
+        a->trigger();
+        QCoreApplication::processEvents();
+    }
+    QTest::qWait(50);
+}
+
+/// Rows of @p image in which most pixels are light (a light box); in a dark theme there must be none.
+int lightRows(const QImage& image)
+{
+    int rows = 0;
+    for (int y = 0; y < image.height(); ++y) {
+        int light = 0;
+        for (int x = 0; x < image.width(); ++x)
+            if (qGray(image.pixel(x, y)) > 190)
+                ++light;
+        if (light > image.width() / 2)
+            ++rows;
+    }
+    return rows;
+}
+
+} // namespace
+
+class TestWindow : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QCOMPARE(available().size(), QSize(1366, 768)); // the projector of issue 9
+    }
+
+    void windowFitsTheScreenAtEveryFontScale()
+    {
+        // Issue 9: after three A+ presses the window grew wider than the screen and never shrank back.
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        const QSize original = w.size();
+        auto* bar = w.findChild<QToolBar*>(QStringLiteral("transportBar"));
+        QVERIFY(bar);
+        QCOMPARE(w.state()->viewOptions().fontScale, 1.0);
+        for (int step = 1; step <= 7; ++step) { // 1.15, 1.3, 1.5, 1.75, 2, 2.25, 2.5: up to the largest scale
+            press(w, "actionLarger", 1);
+            QVERIFY2(w.frameGeometry().width() <= available().width(),
+                     qPrintable(QStringLiteral("scale %1: window %2 px wide on a %3 px screen")
+                                    .arg(w.state()->viewOptions().fontScale)
+                                    .arg(w.frameGeometry().width())
+                                    .arg(available().width())));
+            QVERIFY(w.frameGeometry().height() <= available().height());
+            QVERIFY(w.minimumSizeHint().width() <= available().width());
+            // The toolbar stays inside the window: what does not fit goes into its overflow menu.
+            QVERIFY(bar->geometry().right() <= w.width());
+        }
+        QCOMPARE(w.state()->viewOptions().fontScale, 2.5);
+        // Full screen is still reachable: on the bar or behind the overflow (>>) button.
+        QAction* full = w.findChild<QAction*>(QStringLiteral("actionFullScreen"));
+        QWidget* fullButton = bar->widgetForAction(full);
+        QWidget* extension = bar->findChild<QWidget*>(QStringLiteral("qt_toolbar_ext_button"));
+        QVERIFY((fullButton && fullButton->isVisible()) || (extension && extension->isVisible()));
+        press(w, "actionSmaller", 7);
+        QCOMPARE(w.state()->viewOptions().fontScale, 1.0); // the same steps back down
+        QTRY_COMPARE(w.size(), original);
+    }
+
+    void aNewWindowFitsTheScreen()
+    {
+        // Its default size (1600 x 1000) is larger than the projector.
+        MainWindow w(nullptr, false);
+        QVERIFY(w.width() <= available().width());
+        QVERIFY(w.height() <= available().height());
+    }
+
+    void aSmallerWindowGrowsAndShrinksBack()
+    {
+        // A window smaller than the screen may grow for a larger scale, but comes back to its size.
+        MainWindow w(nullptr, false);
+        showOnScreen(w, QSize(1000, 650));
+        const QSize original = w.size();
+        press(w, "actionLarger", 7);
+        QVERIFY(w.width() > original.width()); // at 2.5 the panels and frames need more than 1000 px
+        QVERIFY(w.frameGeometry().width() <= available().width());
+        press(w, "actionSmaller", 7);
+        QTRY_COMPARE(w.size(), original);
+        // A size the user sets at a large scale is the one kept from then on.
+        press(w, "actionLarger", 3);
+        w.resize(1200, 700);
+        QTest::qWait(20);
+        press(w, "actionSmaller", 3);
+        QTRY_COMPARE(w.size(), QSize(1200, 700));
+    }
+
+    void headingsScaleWithTheFontScale()
+    {
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        ParameterPanel* panel = w.parameterPanel();
+        auto ratio = [&](int i) { return panel->headings(i)->font().pointSizeF() / panel->font().pointSizeF(); };
+        QVERIFY(std::abs(ratio(0) - ParameterPanel::headingScale) < 1e-6);
+        const double before = panel->headings(0)->font().pointSizeF();
+        press(w, "actionLarger", 3);
+        // Three presses: scale 1.5, body text 1.5 times larger, and the headings a step above it still.
+        QCOMPARE(w.state()->viewOptions().fontScale, 1.5);
+        QVERIFY(std::abs(panel->font().pointSizeF() / (before / ParameterPanel::headingScale) - 1.5) < 1e-3);
+        QVERIFY(std::abs(ratio(0) - ParameterPanel::headingScale) < 1e-6);
+        QVERIFY(std::abs(ratio(1) - ParameterPanel::headingScale) < 1e-6);
+    }
+
+    void darkThemeReachesEveryWidget()
+    {
+        // Issue 9: switching to Dark left the formula box light with light text.
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        press(w, "actionTheme", 1);
+        QCOMPARE(w.state()->viewOptions().theme, ThemeKind::Dark);
+        QTest::qWait(50);
+        QLabel* formula = w.schemePicker()->formulaLabel();
+        QVERIFY(formula->isVisible());
+        QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect()); // whole, not scrolled away
+        QVERIFY(formula->height() > formula->fontMetrics().height());
+        const QImage box = formula->grab().toImage();
+        QCOMPARE(lightRows(box), 0);
+        QCOMPARE(lightRows(w.schemePicker()->grab().toImage()), 0);
+        QCOMPARE(lightRows(w.parameterPanel()->grab().toImage()), 0);
+        // Its text is light on the dark box, not light on light.
+        QVERIFY(qGray(formula->palette().color(formula->foregroundRole()).rgb())
+                > qGray(formula->palette().color(formula->backgroundRole()).rgb()) + 100);
+        // And back.
+        press(w, "actionTheme", 1);
+        QTest::qWait(50);
+        QVERIFY(qGray(formula->palette().color(formula->backgroundRole()).rgb()) > 190);
+    }
+
+    void pickerShowsEverySchemeAt1366x768()
+    {
+        // Issue 9: the picker showed 7 of its rows at 1366 x 768.
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        SchemePicker* picker = w.schemePicker();
+        for (const auto& s : core::schemes()) {
+            QAbstractButton* b = picker->button(QString::fromStdString(s.id));
+            QVERIFY2(b && b->isVisible(), s.id.c_str());
+            // Whole and unobstructed inside the window.
+            QCOMPARE(b->visibleRegion().boundingRect(), b->rect());
+            const QRect inWindow(b->mapTo(&w, QPoint(0, 0)), b->size());
+            QVERIFY2(w.rect().contains(inWindow), s.id.c_str());
+            QCOMPARE(picker->familyOf(QString::fromStdString(s.id)), QString::fromStdString(s.family));
+        }
+        // The list gets the height its lines need at its width: nothing to scroll.
+        QWidget* list = picker->list();
+        QVERIFY(list->height() >= list->layout()->heightForWidth(list->width()));
+        QCOMPARE(picker->listScroll()->verticalScrollBar()->maximum(), 0);
+        // And below the list the scheme's formula, whole.
+        QLabel* formula = picker->formulaLabel();
+        QVERIFY(formula->isVisible() && formula->height() > formula->fontMetrics().height());
+        QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect());
+        // Clicking selects; Down moves to the next scheme in teaching order.
+        picker->button(QStringLiteral("sinusoidal"))->click();
+        QCOMPARE(w.state()->schemeId(), QStringLiteral("sinusoidal"));
+        QVERIFY(picker->infoText().contains("Vaswani"));
+        QTest::keyClick(picker->button(QStringLiteral("sinusoidal")), Qt::Key_Down);
+        QCOMPARE(w.state()->schemeId(), QString::fromStdString(core::schemes()[2].id));
+        QCOMPARE(SchemePicker::shortName(QStringLiteral("Rotary position embedding (RoPE)")), QStringLiteral("RoPE"));
+        QCOMPARE(SchemePicker::shortName(QStringLiteral("T5 relative position buckets")), QStringLiteral("T5"));
+    }
+
+    void sidePanelsCollapseWithOneKey()
+    {
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        QVERIFY(QTest::qWaitForWindowActive(&w));
+        const int centre = w.centralWidget()->width();
+        QAction* a = w.sidePanelsAction();
+        QCOMPARE(a->shortcut(), QKeySequence(MainWindow::sidePanelsKey));
+        // In the View menu, so that the key can be found.
+        auto* viewMenu = w.menuBar()->findChild<QMenu*>(QStringLiteral("menuView"));
+        QVERIFY(viewMenu && viewMenu->actions().contains(a));
+        QTest::keyClick(&w, MainWindow::sidePanelsKey);
+        QTRY_VERIFY(!w.sidePanelsVisible());
+        QVERIFY(!w.schemePicker()->isVisible());
+        QVERIFY(!w.parameterPanel()->isVisible());
+        QTRY_VERIFY(w.centralWidget()->width() > centre + 200); // the views take the room
+        QTest::keyClick(&w, MainWindow::sidePanelsKey);
+        QTRY_VERIFY(w.sidePanelsVisible());
+        QVERIFY(w.schemePicker()->isVisible());
+        QVERIFY(a->isChecked());
+    }
+
+    void typedFieldsReadLikeTypedNumbers()
+    {
+        // Issue 9: rope_theta showed "5e+05".
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QVERIFY(st->setParam("rope_theta", core::ParamValue::real(500000.0)).isEmpty());
+        QCOMPARE(w.parameterPanel()->edit("rope_theta")->text(), QStringLiteral("500000"));
+        QVERIFY(st->setParam("rope_theta", core::ParamValue::real(1234.5)).isEmpty());
+        QCOMPARE(w.parameterPanel()->edit("rope_theta")->text(), QStringLiteral("1234.5"));
+        // The text reads back as the same number.
+        QCOMPARE(ParameterPanel::typedText(0.02).toDouble(), 0.02);
+        QCOMPARE(ParameterPanel::typedText(1e9), QStringLiteral("1e9"));
+        QCOMPARE(ParameterPanel::typedText(2.5e-5), QStringLiteral("2.5e-5"));
+        QCOMPARE(ParameterPanel::typedText(9999999.0), QStringLiteral("9999999"));
+        // Numbers to read: thousands separators, no exponent below 1e7, tokens as the unit.
+        QCOMPARE(ParameterPanel::displayText(131072), QStringLiteral("131,072"));
+        QCOMPARE(ParameterPanel::displayText(5.507e6), QStringLiteral("5,507,000"));
+        QCOMPARE(ParameterPanel::displayText(6.283), QStringLiteral("6.283"));
+        QCOMPARE(ParameterPanel::displayText(-1234.5), QStringLiteral("-1,234.5"));
+        QCOMPARE(ParameterPanel::displayText(2e7), QStringLiteral("2e7"));
+        QCOMPARE(ParameterPanel::tokensText(4096), QStringLiteral("4,096 tokens"));
+        // The range in a tooltip uses the same format.
+        const QString tip = w.parameterPanel()->slider("rope_theta")->toolTip();
+        QVERIFY2(tip.contains(QStringLiteral("Range 100 to 1e7")), qPrintable(tip));
+        QCOMPARE(ParameterPanel::displayText(16777216), QStringLiteral("16,777,216")); // 2^24: every digit
+        QCOMPARE(ParameterPanel::typedText(16777216), QStringLiteral("16777216"));
+        QCOMPARE(ParameterPanel::typedText(1e7), QStringLiteral("1e7"));
+        QCOMPARE(ParameterPanel::typedText(1e7).toDouble(), 1e7);
+        QVERIFY(!tip.contains(QStringLiteral("e+")));
+    }
+
+    void exportDialogStartsInAFolderThatExists()
+    {
+        // Issue 9: the first export on a fresh machine failed ("folder /root/Pictures does not exist"), and
+        // the next dialog went back to that folder after a successful export elsewhere.
+        QTemporaryDir home, elsewhere;
+        QVERIFY(home.isValid() && elsewhere.isValid());
+        const QByteArray oldHome = qgetenv("HOME");
+        qputenv("HOME", QFile::encodeName(home.path()));
+        QSettings().remove(exporting::ExportDialog::lastFolderKey);
+        const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+        QVERIFY2(!QFileInfo(pictures).exists(), qPrintable(pictures)); // a fresh machine: no Pictures yet
+        MainWindow w(nullptr, false);
+        w.state()->setPositionCount(64);
+        w.state()->setDim(16);
+        auto dialogFolder = [&] {
+            exporting::ExportDialog d(w.state(), w.computation(), w.views().front(), w.views());
+            return QFileInfo(d.findChild<QLineEdit*>(QStringLiteral("exportPath"))->text()).absolutePath();
+        };
+        QCOMPARE(dialogFolder(), QDir(home.path()).absolutePath()); // home, which exists
+        QVERIFY(QDir().mkpath(pictures));
+        QCOMPARE(dialogFolder(), QFileInfo(pictures).absoluteFilePath()); // Pictures once it exists
+        {
+            exporting::ExportDialog d(w.state(), w.computation(), w.views().front(), w.views());
+            d.setPath(QDir(elsewhere.path()).filePath(QStringLiteral("figure.csv")));
+            QVERIFY(d.exportNow().isEmpty());
+        }
+        QCOMPARE(dialogFolder(), QDir(elsewhere.path()).absolutePath()); // the last folder used
+        {
+            // Its number fields read as typed: 1200, not 1200.0.
+            exporting::ExportDialog d(w.state(), w.computation(), w.views().front(), w.views());
+            auto* width = d.findChild<QDoubleSpinBox*>(QStringLiteral("exportWidth"));
+            QCOMPARE(width->text(), QStringLiteral("1200"));
+            width->setDecimals(2);
+            width->setValue(8.5);
+            QCOMPARE(width->text(), QStringLiteral("8.5"));
+        }
+        QVERIFY(QDir(elsewhere.path()).removeRecursively());
+        QCOMPARE(dialogFolder(), QFileInfo(pictures).absoluteFilePath()); // gone: the next that exists
+        qputenv("HOME", oldHome);
+    }
+
+    void sequenceLengthIsShown_data()
+    {
+        QTest::addColumn<QString>("type");
+        QTest::addColumn<int>("positions");
+        QTest::addColumn<QString>("expected");
+        // The window computes positions 0 .. positions - 1, so the sequence length is positions (Hugging Face
+        // dynamic_rope_update: seq_len = max(position_ids) + 1).
+        // Dynamic NTK, Hugging Face _compute_dynamic_ntk_parameters (transformers/modeling_rope_utils.py):
+        // seq_len = max(seq_len, max_position_embeddings), here max_position_embeddings = 4096.
+        QTest::newRow("dynamic, shorter than max") << "dynamic" << 1024 << "= 4,096 tokens";
+        QTest::newRow("dynamic, longer than max") << "dynamic" << 8192 << "= 8,192 tokens";
+        // LongRoPE, Hugging Face longrope_frequency_update: long_factor once seq_len >
+        // original_max_position_embeddings (4096 here), short_factor otherwise.
+        QTest::newRow("longrope, within the original") << "longrope" << 4096 << "uses short_factor";
+        QTest::newRow("longrope, beyond the original") << "longrope" << 4097 << "uses long_factor";
+    }
+
+    void sequenceLengthIsShown()
+    {
+        QFETCH(QString, type);
+        QFETCH(int, positions);
+        QFETCH(QString, expected);
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QCOMPARE(w.parameterPanel()->sequenceLengthText(), QString()); // plain RoPE does not read it
+        QVERIFY(st->setParam("rope_type", core::ParamValue::word(type.toStdString())).isEmpty());
+        QVERIFY(st->setParam(type == "dynamic" ? "max_position_embeddings" : "original_max_position_embeddings",
+                             core::ParamValue::integer(4096))
+                    .isEmpty());
+        if (type == "longrope")
+            QVERIFY(st->setParam("max_position_embeddings", core::ParamValue::integer(131072)).isEmpty());
+        QVERIFY(st->setPositionCount(positions).isEmpty());
+        const QString text = w.parameterPanel()->sequenceLengthText();
+        QVERIFY2(text.contains(ParameterPanel::tokensText(positions)), qPrintable(text));
+        QVERIFY2(text.contains(expected), qPrintable(text));
+        // At the largest font scale the line wraps inside the panel (its long key names may break).
+        ViewOptions o = st->viewOptions();
+        o.fontScale = 2.5;
+        st->setViewOptions(o);
+        showOnScreen(w);
+        auto* label = w.parameterPanel()->findChild<QLabel*>(QStringLiteral("sequenceLength"));
+        QVERIFY(label->isVisible());
+        QVERIFY(w.parameterPanel()->minimumSizeHint().width() <= w.parameterPanel()->parentWidget()->width());
+    }
+};
+
+int main(int argc, char** argv)
+{
+    // One 1366 x 768 screen: the offscreen platform reads its screens from a JSON file.
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly))
+        return 1;
+    f.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96}]})");
+    f.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    TestWindow t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_window.moc"
