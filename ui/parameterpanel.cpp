@@ -153,6 +153,12 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     m_seqLen->setForegroundRole(QPalette::PlaceholderText);
     m_seqLen->hide();
     outer->addWidget(m_seqLen);
+    // Settings core accepts but the ecosystem warns about (e.g. factor < 1), in core's words.
+    m_warnings = new QLabel(this);
+    m_warnings->setObjectName(QStringLiteral("schemeWarnings"));
+    m_warnings->setWordWrap(true);
+    m_warnings->hide();
+    outer->addWidget(m_warnings);
     m_schemeTitle = new QLabel(this);
     m_schemeTitle->setObjectName(QStringLiteral("schemeHeading"));
     m_schemeTitle->setWordWrap(true);
@@ -464,6 +470,24 @@ void ParameterPanel::syncSequenceLength()
     // Keys such as original_max_position_embeddings may break after an underscore, not widen the panel.
     m_seqLen->setText(QString(text).replace(QLatin1Char('_'), QStringLiteral("_\u200b")));
     m_seqLen->setVisible(!text.isEmpty());
+
+    QStringList warnings;
+    try {
+        for (const std::string& w : core::schemeWarnings(scheme, m_state->params(), m_state->context()))
+            warnings << tr("Warning: %1").arg(QString::fromStdString(w));
+    } catch (const std::exception&) {
+        warnings.clear(); // a refused set-up is reported by its row
+    }
+    m_warnings->setText(warnings.join(QLatin1Char('\n')).replace(QLatin1Char('_'), QStringLiteral("_\u200b")));
+    m_warnings->setVisible(!warnings.isEmpty());
+    QPalette pal = m_warnings->palette();
+    pal.setColor(QPalette::WindowText, QColor(0xc0, 0x50, 0x00));
+    m_warnings->setPalette(pal);
+}
+
+QString ParameterPanel::warningText() const
+{
+    return m_warnings->isHidden() ? QString() : QString(m_warnings->text()).remove(QChar(0x200b));
 }
 
 QString ParameterPanel::sequenceLengthText() const

@@ -51,6 +51,9 @@ public:
     bool isShown(const QString& key) const;
     /// The sequence-length line (dynamic NTK, LongRoPE), empty when the scheme does not read it.
     QString sequenceLengthText() const;
+    /// The warnings core gives for the current set-up (core::schemeWarnings, e.g. factor below 1), one per
+    /// line; empty when there are none.
+    QString warningText() const;
     /// The "Model" heading and the scheme's heading (tests compare their size with the body text).
     QLabel* headings(int i) const { return i == 0 ? m_modelTitle : m_schemeTitle; }
 
@@ -90,6 +93,7 @@ private:
     QLabel* m_modelTitle = nullptr;
     QLabel* m_schemeTitle = nullptr;
     QLabel* m_seqLen = nullptr;
+    QLabel* m_warnings = nullptr;
     std::vector<core::ParamSpec> m_modelSpecs;
     std::vector<std::unique_ptr<Row>> m_modelRows;
     std::vector<std::unique_ptr<Row>> m_rows;

@@ -322,6 +322,23 @@ private slots:
         qputenv("HOME", oldHome);
     }
 
+    void factorBelowOneShowsCoresWarning()
+    {
+        // Issue 10 item 17: Hugging Face accepts factor < 1 for linear scaling with a warning
+        // (modeling_rope_utils _validate_linear_scaling_rope_parameters: "factor field must be a float >= 1"
+        // is logged, not raised); the window says so in core's words instead of refusing or staying silent.
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QCOMPARE(w.parameterPanel()->warningText(), QString());
+        QVERIFY(st->setParam("rope_type", core::ParamValue::word("linear")).isEmpty());
+        QCOMPARE(w.parameterPanel()->warningText(), QString()); // factor 4: nothing to say
+        QVERIFY(st->setParam("factor", core::ParamValue::real(0.5)).isEmpty());
+        const QString text = w.parameterPanel()->warningText();
+        QVERIFY2(text.contains(QStringLiteral("factor 0.5 is below 1")), qPrintable(text));
+        QVERIFY(st->setParam("factor", core::ParamValue::real(2)).isEmpty());
+        QCOMPARE(w.parameterPanel()->warningText(), QString());
+    }
+
     void sequenceLengthIsShown_data()
     {
         QTest::addColumn<QString>("type");
