@@ -36,7 +36,7 @@ using exporting::ExportOptions;
 struct FigureRequest {
     std::string view;
     std::optional<std::string> scheme;
-    std::vector<std::pair<std::string, std::string>> sets;
+    core::Overrides sets;
     std::optional<int> dim;
     std::optional<int> positions;
     std::optional<std::string> keys;
@@ -121,11 +121,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         if (opt == "--scheme") {
             f.scheme = a.value(opt);
         } else if (opt == "--set") {
-            const std::string kv = a.value(opt);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw InputError("--set '" + kv + "' must be KEY=VALUE");
-            f.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            f.sets.push_back(core::splitSetting(a.value(opt)));
         } else if (opt == "--dim") {
             f.dim = int(parseIntegerOption(opt, a.value(opt), ui::WorkbenchState::minDim, ui::WorkbenchState::maxDim));
         } else if (opt == "--positions") {
@@ -185,6 +181,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             o.animation.from = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--to") {
             o.animation.to = parseNumberOption(opt, a.value(opt));
+        } else if (opt == "--float-colour-scale") {
+            o.animation.floatColourScale = true;
         } else if (opt == "-o" || opt == "--output") {
             f.output = a.value(opt);
         } else if (!opt.empty() && opt[0] != '-' && f.view.empty()) {
@@ -237,9 +235,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
     if (f.scheme) {
-        scheme = core::findScheme(*f.scheme);
-        if (!scheme)
-            throw InputError("unknown scheme '" + *f.scheme + "' (see poslab schemes)");
+        scheme = &core::schemeOrThrow(*f.scheme); // the words of poslab compute
         if (scheme->id != setup.scheme) {
             setup.scheme = scheme->id;
             setup.params = core::defaultParams(*scheme);
@@ -251,26 +247,12 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         ++setup.dim;
     if (f.positions)
         setup.positionCount = *f.positions;
-    for (const auto& [key, text] : f.sets) {
-        const core::ParamSpec* spec = scheme->param(key);
-        if (!spec) {
-            std::string keys;
-            for (const auto& p : scheme->params)
-                keys += (keys.empty() ? "" : ", ") + p.key;
-            throw InputError("unknown parameter '" + key + "' for scheme " + scheme->id
-                             + (keys.empty() ? " (it has none)" : "; parameters: " + keys));
-        }
-        const core::ParamValue v = core::parseParamValue(*spec, text);
-        const std::string problem = core::checkValue(*spec, v);
-        if (!problem.empty())
-            throw InputError(problem);
-        setup.params.set(spec->key, v);
-    }
     core::TableContext ctx;
     ctx.dim = setup.dim;
     ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
     ctx.seqLen = setup.positionCount;
-    core::validateParams(*scheme, setup.params, ctx);
+    // The one resolver of compute, export, batch and the window: the same keys refused with the same words.
+    setup.params = core::resolveParams(*scheme, setup.params, f.sets, ctx);
     state.applySetup(setup);
 
     ui::ViewOptions o = state.viewOptions();
@@ -502,6 +484,7 @@ std::string exportUsage()
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
+                [--float-colour-scale]
                 -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
   poslab export --batch FILE.json
 
@@ -516,7 +499,9 @@ Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; 
   pixels a side. --font-scale 1.5 to 2 suits slides. transparent: no background (PNG, SVG, PDF).
 GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --animate position (default)
   moves the position cursor from --from (0) to --to; --animate PARAM sweeps a number parameter of the scheme
-  (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale.
+  (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale;
+  each frame prints the swept value below the view, and heatmaps keep one colour scale over all frames
+  (--float-colour-scale: each frame its own). A key that does not apply is refused, as with --set.
 Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
   dashes (font_scale), "softmax": true for flags. Outputs are relative to the batch file. A failing entry is

@@ -92,11 +92,17 @@ void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, cons
         scheme.validate(params, ctx);
 }
 
-ParamSet resolveParams(const SchemeDescriptor& scheme,
-                       const std::vector<std::pair<std::string, std::string>>& overrides,
+std::pair<std::string, std::string> splitSetting(std::string_view text, std::string_view option)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        throw InputError(std::string(option) + " '" + std::string(text) + "' must be KEY=VALUE");
+    return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, ParamSet params, const Overrides& overrides,
                        const TableContext& ctx)
 {
-    ParamSet params = defaultParams(scheme);
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
         if (!spec) {
@@ -112,24 +118,31 @@ ParamSet resolveParams(const SchemeDescriptor& scheme,
             throw InputError(problem);
         params.set(key, std::move(v));
     }
-    // A key set explicitly must apply under the final choices: setting beta_fast with rope_type=default
-    // would otherwise be silently ignored.
+    // Choices first, then the check: a key set explicitly must apply under the final choices, whatever the
+    // order it was given in. Setting beta_fast with rope_type=default would otherwise be silently ignored.
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
-        if (!applies(*spec, params)) {
-            std::string cond;
-            for (const auto& c : spec->appliesWhen) {
-                std::string vals;
-                for (const auto& v : c.values)
-                    vals += (vals.empty() ? "" : " or ") + v;
-                cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
-            }
-            throw InputError("parameter " + key + " applies only when " + cond + " (now " + spec->appliesWhen[0].key
-                             + " is " + params.value(spec->appliesWhen[0].key).toString() + ")");
+        if (applies(*spec, params))
+            continue;
+        std::string cond, now;
+        for (const auto& c : spec->appliesWhen) {
+            std::string vals;
+            for (const auto& v : c.values)
+                vals += (vals.empty() ? "" : " or ") + v;
+            cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
+            const std::string current = params.has(c.key) ? params.value(c.key).toString() : std::string("unset");
+            if (now.empty() && std::find(c.values.begin(), c.values.end(), current) == c.values.end())
+                now = c.key + " is " + current;
         }
+        throw InputError("parameter " + key + " applies only when " + cond + " (now " + now + ")");
     }
     validateParams(scheme, params, ctx);
     return params;
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx)
+{
+    return resolveParams(scheme, defaultParams(scheme), overrides, ctx);
 }
 
 // --- descriptor helpers -------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ public:
     };
     /// The curves for the current state (main curve first, then the bound for rotary schemes).
     const std::vector<Curve>& curves() const { return m_curves; }
+    /// The same curves at every distance (the chart plots about 400 of them); the data export writes these.
+    std::vector<Curve> exactCurves();
     /// Keeps the current main curve on the axes.
     void pin();
     void clearPins();
@@ -54,6 +56,8 @@ protected:
 
 private:
     void recompute();
+    /// Distances 0..maxK: about 400 of them for the chart, every one while exactCurves() runs.
+    std::vector<core::Position> distances(core::Position maxK) const;
     void rebuildSeries();
     void applyTheme();
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
@@ -69,6 +73,7 @@ private:
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
     QString m_yTitle;
+    bool m_everyDistance = false;
 };
 
 } // namespace poslab::ui

@@ -41,11 +41,13 @@ public:
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;
+    std::optional<ValueRange> dataColourRange() const override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
     void resultChanged() override;
+    void colourRangeChanged() override { rebuildImage(); }
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
