@@ -40,13 +40,13 @@ public:
     };
     /// The curves for the current state (main curve first, then the bound for rotary schemes).
     const std::vector<Curve>& curves() const { return m_curves; }
-    /// The same curves at every distance (the chart plots about 400 of them); the data export writes these.
-    std::vector<Curve> exactCurves();
     /// Keeps the current main curve on the axes.
     void pin();
     void clearPins();
     int pinCount() const { return int(m_pins.size()); }
     QChart* chart() const { return m_chart; }
+    /// The same curves at every distance (the chart plots about 400 of them); the data export writes these.
+    std::vector<Curve> exactCurves();
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -55,9 +55,10 @@ protected:
     void paintEvent(QPaintEvent* e) override;
 
 private:
-    void recompute();
     /// Distances 0..maxK: about 400 of them for the chart, every one while exactCurves() runs.
     std::vector<core::Position> distances(core::Position maxK) const;
+    bool m_everyDistance = false; ///< exactCurves() is running
+    void recompute();
     void rebuildSeries();
     void applyTheme();
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
@@ -73,7 +74,6 @@ private:
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
     QString m_yTitle;
-    bool m_everyDistance = false;
 };
 
 } // namespace poslab::ui

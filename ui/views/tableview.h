@@ -38,16 +38,15 @@ public:
     /// Text of the hover read-out for position @p row, column @p column of the full table (exact, also
     /// for positions a sampled table skips); empty when outside.
     QString readout(int row, int column) const;
+    std::optional<ValueRange> dataColourRange() const override;
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;
-    std::optional<ValueRange> dataColourRange() const override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
     void resultChanged() override;
-    void colourRangeChanged() override { rebuildImage(); }
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
@@ -55,6 +54,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void colourRangeChanged() override { rebuildImage(); }
 
 private:
     struct Layout {

@@ -41,11 +41,6 @@ public:
     /// render() into a new image of @p size (device-independent pixels) at @p dpr.
     QImage renderImage(QSize size, qreal dpr = 1.0);
 
-    /// How many times the view took in a change (tests and the benchmark read it).
-    int refreshCount() const { return m_refreshes; }
-    /// Schedules a repaint and emits refreshed().
-    void refresh();
-
     /// Heatmap views: the range their colour scale takes from the current data (ignoring a held range);
     /// nullopt for views without a colour scale.
     virtual std::optional<ValueRange> dataColourRange() const { return std::nullopt; }
@@ -56,6 +51,11 @@ public:
         m_heldRange = range;
         colourRangeChanged();
     }
+
+    /// How many times the view took in a change (tests and the benchmark read it).
+    int refreshCount() const { return m_refreshes; }
+    /// Schedules a repaint and emits refreshed().
+    void refresh();
 
     QSize sizeHint() const override { return {520, 380}; }
     QSize minimumSizeHint() const override { return {200, 150}; }
