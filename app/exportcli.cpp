@@ -496,7 +496,10 @@ Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) 
   starts from a workbench state saved by the window.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
-  pixels a side. --font-scale 1.5 to 2 suits slides. transparent: no background (PNG, SVG, PDF).
+  pixels a side. transparent: no background (PNG, SVG, PDF).
+Slides: --size 1920x1080 --dpi 144 is 13.33 x 7.5 in, PowerPoint's 16:9 widescreen slide. Text grows with
+  the figure, so keep --font-scale 1 there: a larger scale enlarges the letters inside the same layout,
+  which may then shorten, cut or overlap labels.
 GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --animate position (default)
   moves the position cursor from --from (0) to --to; --animate PARAM sweeps a number parameter of the scheme
   (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale;

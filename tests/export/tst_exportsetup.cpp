@@ -15,6 +15,7 @@
 #include <QImageReader>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -34,6 +35,7 @@ private slots:
     void sweepHoldsOneColourScale();
     void decayCsvHasHeaderAndEveryDistance();
     void tableCsvRowsSayTheirPosition();
+    void recommendedSlideSettingsWork();
 
 private:
     QTemporaryDir m_dir;
@@ -325,6 +327,32 @@ void TestExportSetup::tableCsvRowsSayTheirPosition()
         QCOMPARE(cells.size(), 9);
         QCOMPARE(cells[0].toInt(), p);
         QVERIFY(std::abs(cells[1].toDouble() - std::sin(double(p))) < 1e-6);
+    }
+}
+
+void TestExportSetup::recommendedSlideSettingsWork()
+{
+    // The help's slide recipe must be a figure the size of PowerPoint's 16:9 widescreen slide (13.333 x 7.5 in)
+    // at font scale 1, and export every view.
+    const QString help = QString::fromStdString(app::exportUsage());
+    const QRegularExpression recipe(
+        QStringLiteral("Slides: --size (\\d+)x(\\d+) --dpi (\\d+) is ([0-9.]+) x ([0-9.]+) in"));
+    const auto m = recipe.match(help);
+    QVERIFY2(m.hasMatch(), qPrintable(help));
+    const int w = m.captured(1).toInt(), h = m.captured(2).toInt(), dpi = m.captured(3).toInt();
+    QVERIFY(std::abs(double(w) / dpi - 40.0 / 3.0) < 0.01 && std::abs(double(h) / dpi - 7.5) < 0.01);
+    QVERIFY(std::abs(m.captured(4).toDouble() - double(w) / dpi) < 0.01);
+    QVERIFY(std::abs(m.captured(5).toDouble() - double(h) / dpi) < 0.01);
+    QVERIFY2(!help.contains(QStringLiteral("--font-scale 1.5 to 2 suits slides")), "font scale 2 made labels collide");
+    for (const QString& view : ExportScene::viewNames()) {
+        const QString png = m_dir.filePath(QStringLiteral("slide-%1.png").arg(view));
+        const QString size = QStringLiteral("%1x%2").arg(w).arg(h);
+        const Run r = exportCli(
+            {view, "--scheme", "rope", "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png});
+        QVERIFY2(r.status == app::exitOk, qPrintable(view + r.err));
+        const QImage img(png);
+        QCOMPARE(img.size(), QSize(w, h));
+        QCOMPARE(img.dotsPerMeterX(), int(std::lround(dpi / 0.0254)));
     }
 }
 

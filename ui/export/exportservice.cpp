@@ -644,7 +644,9 @@ QList<QImage> ExportService::renderFrames(ui::View& view, ui::WorkbenchState& st
                    .arg(*to)
                    .arg(geometric ? QStringLiteral(" (geometric steps)") : QString());
     if (held)
-        r.notes << QStringLiteral("colour scale held at %1 to %2 in every frame").arg(held->lo, 0, 'g', 4).arg(held->hi, 0, 'g', 4);
+        r.notes << QStringLiteral("colour scale held at %1 to %2 in every frame")
+                       .arg(held->lo, 0, 'g', 4)
+                       .arg(held->hi, 0, 'g', 4);
     return frames;
 }
 
