@@ -207,6 +207,14 @@ void TestExportSetup::animatingNonApplicableKeyRefused()
                  .status,
              app::exitOk);
     QCOMPARE(QImageReader(gif).imageCount(), 3);
+    // A head beyond the heads is refused, not clamped to the last one (which drew repeated frames captioned
+    // with values never shown).
+    const QString heads = m_dir.filePath(QStringLiteral("heads.gif"));
+    const Run h = exportCli({"attention", "--scheme", "alibi", "--positions", "32", "--heads", "8", "--size", "320x240",
+                             "--frames", "3", "--animate", "head", "--from", "0", "--to", "9", "-o", heads});
+    QCOMPARE(h.status, app::exitUsage);
+    QVERIFY2(h.err.contains(QStringLiteral("head 9 is out of range; allowed: 0 to 7")), qPrintable(h.err));
+    QVERIFY(!QFile::exists(heads));
 }
 
 void TestExportSetup::sweepFramesDifferAndCarryTheirValue()

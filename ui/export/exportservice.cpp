@@ -457,17 +457,27 @@ QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
     if (what == QLatin1String("positions"))
         return s.setPositionCount(int(std::lround(v)));
     ui::ViewOptions o = s.viewOptions();
-    if (what == QLatin1String("key_distance"))
+    if (what == QLatin1String("key_distance")) {
         o.keyDistance = int(std::lround(v));
-    else if (what == QLatin1String("shift"))
+    } else if (what == QLatin1String("shift")) {
         o.shift = int(std::lround(v));
-    else if (what == QLatin1String("head"))
-        o.head = std::clamp(int(std::lround(v)), 0, o.heads - 1);
-    else if (what == QLatin1String("heads"))
-        o.heads = std::clamp(int(std::lround(v)), 1, core::maxHeads);
-    else if (what == QLatin1String("font_scale"))
-        o.fontScale = std::clamp(v, 0.25, 8.0);
-    else {
+    } else if (what == QLatin1String("head") || what == QLatin1String("heads")) {
+        // Refused, never clamped: a clamped sweep would repeat its last frame and caption a value not drawn.
+        const int n = int(std::lround(v));
+        const bool head = what == QLatin1String("head");
+        const int lo = head ? 0 : 1, hi = head ? o.heads - 1 : core::maxHeads;
+        if (n < lo || n > hi)
+            return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(n).arg(lo).arg(hi);
+        if (!head && o.head >= n)
+            return QStringLiteral("heads %1 leaves out the head shown, %2; show head 0 (--head 0)")
+                .arg(n)
+                .arg(o.head);
+        (head ? o.head : o.heads) = n;
+    } else if (what == QLatin1String("font_scale")) {
+        if (!(v >= 0.25 && v <= 8.0))
+            return QStringLiteral("font scale %1 is out of range; allowed: 0.25 to 8").arg(v);
+        o.fontScale = v;
+    } else {
         const core::ParamSpec* spec = s.scheme().param(what.toStdString());
         if (!spec) {
             QStringList keys;
