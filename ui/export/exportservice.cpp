@@ -7,6 +7,7 @@
 #include "core/io/writers.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/render/plotutils.h"
 #include "ui/views/decayview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
@@ -369,9 +370,10 @@ QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, con
     {
         QPainter p(&img);
         p.scale(double(g->pixels.width()) / g->logical.width(), double(g->pixels.height()) / g->logical.height());
-        const QFont font = th.font(11, true);
+        // The size of the views' own labels (they grow with the figure through sizeScale, as here).
+        const QFont font = th.font(11 * ui::sizeScale(QRectF(QPointF(0, 0), g->logical)), true);
         const QFontMetricsF fm(font, &img);
-        const double band = caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.6), g->logical.height() / 3);
+        const double band = caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
         paintView(view, p, QSizeF(g->logical.width(), g->logical.height() - band));
         if (band > 0) {
             const QRectF strip(0, g->logical.height() - band, g->logical.width(), band);
