@@ -6,11 +6,13 @@
 #include "app/exportcli.h"
 #include "core/encodingregistry.h"
 #include "ui/computation.h"
+#include "ui/export/exportdialog.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
+#include <QComboBox>
 #include <QFile>
 #include <QImageReader>
 #include <QJsonDocument>
@@ -31,6 +33,7 @@ private slots:
     void nonApplicableKeyRefusedEverywhereAlike();
     void settingsResolveInAnyOrder();
     void animatingNonApplicableKeyRefused();
+    void dialogOffersOnlyKeysInForce();
     void sweepFramesDifferAndCarryTheirValue();
     void sweepHoldsOneColourScale();
     void decayCsvHasHeaderAndEveryDistance();
@@ -215,6 +218,31 @@ void TestExportSetup::animatingNonApplicableKeyRefused()
     QCOMPARE(h.status, app::exitUsage);
     QVERIFY2(h.err.contains(QStringLiteral("head 9 is out of range; allowed: 0 to 7")), qPrintable(h.err));
     QVERIFY(!QFile::exists(heads));
+}
+
+void TestExportSetup::dialogOffersOnlyKeysInForce()
+{
+    // The dialog's "Animate" list offered beta_fast on plain RoPE (a sweep of identical frames); it lists the
+    // number keys in force, as the parameter panel shows them.
+    auto animatable = [](ExportScene& s) {
+        std::vector<ui::View*> views;
+        for (const QString& name : ExportScene::viewNames())
+            views.push_back(s.view(name));
+        ExportDialog dialog(&s.state(), &s.computation(), views.front(), views);
+        QStringList keys;
+        for (QComboBox* box : dialog.findChildren<QComboBox*>())
+            if (box->findData(QStringLiteral("position")) >= 0)
+                for (int i = 0; i < box->count(); ++i)
+                    keys << box->itemData(i).toString();
+        return keys;
+    };
+    auto plain = ropeScene({});
+    const QStringList a = animatable(*plain);
+    QVERIFY2(a.contains(QStringLiteral("rope_theta")), qPrintable(a.join(' ')));
+    QVERIFY2(!a.contains(QStringLiteral("beta_fast")) && !a.contains(QStringLiteral("factor")), qPrintable(a.join(' ')));
+    auto yarn = ropeScene({{"rope_type", "yarn"}});
+    const QStringList b = animatable(*yarn);
+    QVERIFY2(b.contains(QStringLiteral("beta_fast")) && b.contains(QStringLiteral("factor")), qPrintable(b.join(' ')));
 }
 
 void TestExportSetup::sweepFramesDifferAndCarryTheirValue()
