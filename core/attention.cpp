@@ -491,8 +491,10 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
             }
             if (!so.queryScale.empty())
                 out.queryScale = so.queryScale;
+            // Once each: a name the rotary spec already reported (iRoPE's rope_layer) is not written again.
             for (const auto& sc : so.scalars)
-                if (h == h0)
+                if (h == h0 && std::none_of(out.scalars.begin(), out.scalars.end(),
+                                            [&](const auto& have) { return have.first == sc.first; }))
                     out.scalars.push_back(sc);
         }
         if (s.id == "alibi") {

@@ -34,9 +34,9 @@ const std::vector<SchemeDescriptor>& schemes()
         t5Scheme(),
         debertaScheme(),
         alibiScheme(),
+        sandwichScheme(), // fixed biases together: the picker groups consecutive entries of one family
         kerpleScheme(),
         fireScheme(),
-        sandwichScheme(),
         ropeScheme(),
         xposScheme(),
         copeScheme(),
@@ -68,7 +68,32 @@ ParamSet defaultParams(const SchemeDescriptor& scheme)
     ParamSet p;
     for (const auto& spec : scheme.params)
         p.set(spec.key, defaultValue(spec));
+    for (const auto& spec : scheme.params)
+        if (!spec.defaultsWhen.empty())
+            p.set(spec.key, defaultValue(spec, p));
     return p;
+}
+
+namespace {
+/// Every key not @p given that held its default under the choices of @p before takes its default under those of
+/// @p after (ParamSpec::defaultsWhen: rope_type=llama3 brings factor 8; a factor the user set stays).
+template <class Given>
+void followChoices(const SchemeDescriptor& scheme, const ParamSet& before, ParamSet& after, Given given)
+{
+    for (const auto& spec : scheme.params)
+        if (!spec.defaultsWhen.empty() && !given(spec.key) && before.has(spec.key)
+            && before.value(spec.key) == defaultValue(spec, before))
+            after.set(spec.key, defaultValue(spec, after));
+}
+} // namespace
+
+ParamSet withParamValue(const SchemeDescriptor& scheme, const ParamSet& params, const std::string& key,
+                        ParamValue value)
+{
+    ParamSet next = params;
+    next.set(key, std::move(value));
+    followChoices(scheme, params, next, [&](const std::string& k) { return k == key; });
+    return next;
 }
 
 void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
@@ -100,9 +125,10 @@ std::pair<std::string, std::string> splitSetting(std::string_view text, std::str
     return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-ParamSet resolveParams(const SchemeDescriptor& scheme, ParamSet params, const Overrides& overrides,
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
                        const TableContext& ctx)
 {
+    ParamSet params = base;
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
         if (!spec) {
@@ -118,6 +144,11 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, ParamSet params, const Ov
             throw InputError(problem);
         params.set(key, std::move(v));
     }
+    // Keys not given follow the final choices if they held their default (rope_type=llama3 brings Llama 3.1's
+    // factor 8 and window 8192; a factor set earlier stays), as the window's withParamValue does.
+    followChoices(scheme, base, params, [&](const std::string& k) {
+        return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == k; });
+    });
     // Choices first, then the check: a key set explicitly must apply under the final choices, whatever the
     // order it was given in. Setting beta_fast with rope_type=default would otherwise be silently ignored.
     for (const auto& [key, text] : overrides) {

@@ -32,17 +32,25 @@ std::pair<std::string, std::string> splitSetting(std::string_view text, std::str
 /// The one set-up resolver: `poslab compute`, `poslab export` (and its --animate sweeps), batch entries and
 /// the window (typed values, sliders, saved sessions) all call it, so a setting is accepted or refused with
 /// the same message everywhere. Starts from @p base (a complete ParamSet: the defaults, a saved state, the
-/// window's current set), applies @c overrides in order (unknown key, type, range), then checks that every
+/// window's current set), applies @c overrides in order (unknown key, type, range), moves every key not given
+/// that held its default under the base's choices to its default under the resolved ones
+/// (ParamSpec::defaultsWhen: rope_type=llama3 alone brings Llama 3.1's factor 8), then checks that every
 /// key set applies under the resolved choices (so `factor=8 rope_type=yarn` and `rope_type=yarn factor=8`
 /// are the same, and `factor=8` alone on plain RoPE is refused instead of silently ignored), then the whole
 /// set for @c ctx (dimension parity, list lengths). Throws InputError with one line naming the problem.
-ParamSet resolveParams(const SchemeDescriptor& scheme, ParamSet base, const Overrides& overrides,
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
                        const TableContext& ctx);
 /// resolveParams() from the scheme's defaults.
 ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx);
 
-/// The defaults of a scheme.
+/// The defaults of a scheme (each key's default under the default choices).
 ParamSet defaultParams(const SchemeDescriptor& scheme);
+
+/// @c params with @c key set to @c value, as the GUI edits one knob: when a choice changes, every key that
+/// still holds its default under the old choices moves to its default under the new ones (picking
+/// rope_type llama3 brings factor 8; a factor the user set stays). Does not validate.
+ParamSet withParamValue(const SchemeDescriptor& scheme, const ParamSet& params, const std::string& key,
+                        ParamValue value);
 
 /// Checks a complete, typed ParamSet (as the GUI holds it) plus the dimension rules. Throws InputError.
 void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx);

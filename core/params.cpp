@@ -112,6 +112,14 @@ ParamValue defaultValue(const ParamSpec& spec)
     return {};
 }
 
+ParamValue defaultValue(const ParamSpec& spec, const ParamSet& params)
+{
+    for (const auto& d : spec.defaultsWhen)
+        if (params.has(d.key) && params.value(d.key).type == ParamType::Choice && params.choice(d.key) == d.value)
+            return d.def;
+    return defaultValue(spec);
+}
+
 ParamValue parseParamValue(const ParamSpec& spec, std::string_view text)
 {
     const std::string t = trim(text);
@@ -265,6 +273,15 @@ ParamSpec listParam(std::string key, std::vector<double> def, double min, double
 ParamSpec when(ParamSpec spec, std::string key, std::vector<std::string> values)
 {
     spec.appliesWhen.push_back({std::move(key), std::move(values)});
+    return spec;
+}
+
+ParamSpec defaultWhen(ParamSpec spec, std::string key, std::string value, double def)
+{
+    ParamValue v;
+    v.type = spec.type;
+    v.number = spec.type == ParamType::Integer ? double((long long)def) : def;
+    spec.defaultsWhen.push_back({std::move(key), std::move(value), std::move(v)});
     return spec;
 }
 

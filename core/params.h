@@ -13,6 +13,8 @@
 
 namespace poslab::core {
 
+class ParamSet;
+
 /// What kind of value a parameter holds.
 enum class ParamType {
     Real,     ///< a double within [minimum, maximum]
@@ -24,27 +26,6 @@ enum class ParamType {
 
 /// Name of a type as shown to the user ("real", "integer", "choice", "bool", "list of reals").
 std::string_view paramTypeName(ParamType type);
-
-/// A parameter applies only when the choice parameter @c key holds one of @c values.
-struct ParamCondition {
-    std::string key;
-    std::vector<std::string> values;
-};
-
-/// One knob of a scheme.
-struct ParamSpec {
-    std::string key;                      ///< ecosystem spelling, e.g. "rope_theta"
-    ParamType type = ParamType::Real;
-    std::string doc;                      ///< one line, shown as tooltip and in `poslab schemes`
-    double defaultNumber = 0.0;           ///< default for Real, Integer and Bool (0 or 1)
-    std::string defaultChoice;            ///< default for Choice
-    std::vector<std::string> choices;     ///< allowed words for Choice
-    std::vector<double> defaultList;      ///< default for RealList
-    double minimum = 0.0;                 ///< inclusive lower bound (Real, Integer, list elements)
-    double maximum = 0.0;                 ///< inclusive upper bound
-    bool logarithmic = false;             ///< the GUI uses a logarithmic slider
-    std::vector<ParamCondition> appliesWhen; ///< all must hold; empty means always
-};
 
 /// A parameter value; which member is meaningful depends on @c type.
 struct ParamValue {
@@ -64,8 +45,43 @@ struct ParamValue {
     bool operator==(const ParamValue&) const = default;
 };
 
-/// The default value of a spec.
+/// A parameter applies only when the choice parameter @c key holds one of @c values.
+struct ParamCondition {
+    std::string key;
+    std::vector<std::string> values;
+};
+
+/// A default that holds only while the choice parameter @c key is @c value: rope's factor is 8 when rope_type
+/// is llama3 (Llama 3.1) and 4 otherwise. A key not set explicitly follows its choice (resolveParams,
+/// withParamValue).
+struct ChoiceDefault {
+    std::string key;
+    std::string value;
+    ParamValue def;
+};
+
+/// One knob of a scheme.
+struct ParamSpec {
+    std::string key;                      ///< ecosystem spelling, e.g. "rope_theta"
+    ParamType type = ParamType::Real;
+    std::string doc;                      ///< one line, shown as tooltip and in `poslab schemes`
+    double defaultNumber = 0.0;           ///< default for Real, Integer and Bool (0 or 1)
+    std::string defaultChoice;            ///< default for Choice
+    std::vector<std::string> choices;     ///< allowed words for Choice
+    std::vector<double> defaultList;      ///< default for RealList
+    double minimum = 0.0;                 ///< inclusive lower bound (Real, Integer, list elements)
+    double maximum = 0.0;                 ///< inclusive upper bound
+    bool logarithmic = false;             ///< the GUI uses a logarithmic slider
+    std::vector<ParamCondition> appliesWhen; ///< all must hold; empty means always
+    std::vector<ChoiceDefault> defaultsWhen; ///< defaults that replace the plain one under a choice (first wins)
+};
+
+/// The plain default value of a spec (what it is when no ChoiceDefault holds).
 ParamValue defaultValue(const ParamSpec& spec);
+
+/// The default of @c spec under the choices in @c params: the first of spec.defaultsWhen whose choice holds,
+/// else the plain default.
+ParamValue defaultValue(const ParamSpec& spec, const ParamSet& params);
 
 /// Parses the text form of a value for @c spec. Throws InputError naming the key, the text and what is
 /// allowed. Does not check the range (see checkValue()).
@@ -103,6 +119,8 @@ ParamSpec choiceParam(std::string key, std::string def, std::vector<std::string>
 ParamSpec listParam(std::string key, std::vector<double> def, double min, double max, std::string doc);
 /// Returns @c spec restricted to when choice @c key is one of @c values.
 ParamSpec when(ParamSpec spec, std::string key, std::vector<std::string> values);
+/// Returns @c spec with the default @c def while choice @c key is @c value (a number for Real, Integer, Bool).
+ParamSpec defaultWhen(ParamSpec spec, std::string key, std::string value, double def);
 
 /// True when every condition of @c spec holds in @c params.
 bool applies(const ParamSpec& spec, const ParamSet& params);

@@ -224,7 +224,7 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     r->message->setStyleSheet(QStringLiteral("color: #d0302f;"));
     r->message->hide();
     grid->addWidget(r->message, 2, 0, 1, 3);
-    connect(r->reset, &QToolButton::clicked, this, [this, raw] { apply(*raw, core::defaultValue(raw->spec), false); });
+    connect(r->reset, &QToolButton::clicked, this, [this, raw] { apply(*raw, core::defaultValue(raw->spec, m_state->params()), false); });
     return r;
 }
 

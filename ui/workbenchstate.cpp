@@ -133,7 +133,7 @@ QString WorkbenchState::resetParam(const QString& key)
     const core::ParamSpec* spec = m_scheme->param(key.toStdString());
     if (!spec)
         return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
-    return setParam(key, core::defaultValue(*spec));
+    return setParam(key, core::defaultValue(*spec, m_setup.params));
 }
 
 QString WorkbenchState::setDim(int dim)

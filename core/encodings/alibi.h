@@ -7,7 +7,8 @@
 /// with a bidirectional mask PosLab uses -m_h * |i - j| (the paper defines only the causal case).
 /// Slopes for H heads, H a power of two: m_h = 2^(-8(h+1)/H), h = 0..H-1 (start = ratio = 2^(-8/H)).
 /// Other H (reference recipe): the slopes of the largest power of two P < H, followed by every other slope
-/// of 2P (indices 0, 2, 4, ...), the first H - P of them.
+/// of 2P (indices 0, 2, 4, ...), the first H - P of them: m_(P+k) = 2^(-8(2k+1)/(2P)) = 2^(-4(2k+1)/P),
+/// k = 0..H-P-1. The registry's formula text states this rule.
 
 #include "core/scheme.h"
 

@@ -47,13 +47,21 @@ void copeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
                                    mixSeed(0xC0BE, std::uint64_t(in.head))).cast<float>(); // row n = e[n]
     const MatrixF z = (*in.q) * e.transpose(); // Lq x npos
     MatrixF gates, positions;
-    const MatrixF bias = copeBias(out.logits, *in.mask, z, npos, in.wantTerms ? &gates : nullptr,
-                                  in.wantTerms ? &positions : nullptr);
+    MatrixF bias = copeBias(out.logits, *in.mask, z, npos, in.wantTerms ? &gates : nullptr,
+                            in.wantTerms ? &positions : nullptr);
+    // The paper's listing adds z after q.k is divided by sqrt(d); facebookresearch/RAM's ContextPosSelfAttn
+    // by default adds it first and divides the sum (its --cope-nodiv flag gives the paper's order).
+    if (p.choice("position_logits") == "scaled")
+        bias /= std::sqrt(float(d));
     if (in.wantTerms) {
         out.terms.push_back({"content", "a_ij = q_i . k_j / sqrt(d)", out.logits});
         out.terms.push_back({"gates", "g_ij = sigmoid(a_ij)", gates});
         out.terms.push_back({"positions", "p_ij = sum_{t >= j} g_it, clamped to npos_max - 1", positions});
-        out.terms.push_back({"position_bias", "z_i[p_ij], interpolated between floor and ceil", bias});
+        out.terms.push_back({"position_bias",
+                             p.choice("position_logits") == "scaled"
+                                 ? "z_i[p_ij] / sqrt(d), interpolated between floor and ceil"
+                                 : "z_i[p_ij], interpolated between floor and ceil",
+                             bias});
         out.bias = bias;
     }
     out.logits += bias;
@@ -72,15 +80,21 @@ SchemeDescriptor copeScheme()
     s.origin = Origin::Learned;
     s.citation = "Golovneva, Wang, Weston, Sukhbaatar 2024, Contextual Position Encoding: Learning to Count "
                  "What's Important (arXiv:2405.18719), section 3";
-    s.reference = "facebookresearch/RAM projects/cope (CoPE module listed in the paper)";
+    s.reference = "facebookresearch/RAM projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward";
     s.formula = "g_ij = sigmoid(q_i.k_j/sqrt(d)),  p_ij = sum_{t=j}^{i} g_it,  "
-                "score = q_i.k_j/sqrt(d) + interp(q_i.e[floor p], q_i.e[ceil p])";
+                "score = q_i.k_j/sqrt(d) + interp(q_i.e[floor p], q_i.e[ceil p])  (position logits added after "
+                "dividing q.k by sqrt(d), as the paper's listing; position_logits = scaled: (q.k + z)/sqrt(d), the "
+                "cited code's default)";
     s.summary = "Position is what the content says counts: each query gates the keys, and the distance to a key "
                 "is the sum of the gates in between. Position embeddings here are random, not trained.";
     s.params = {
         intParam("npos_max", 64, 2, 65536, "Number of integer positions with an embedding; counts are clamped to "
                  "npos_max - 1"),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the position embeddings e (random, not trained)"),
+        choiceParam("position_logits", "unscaled", {"unscaled", "scaled"},
+                    "unscaled: q.k/sqrt(d) + z, position logits added after the division (the paper's listing; "
+                    "RAM's --cope-nodiv); scaled: (q.k + z)/sqrt(d), added before it (RAM ContextPosSelfAttn's "
+                    "default). Gates use q.k/sqrt(d) either way"),
     };
     s.score = copeScore;
     s.scoreHasBias = true;

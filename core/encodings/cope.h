@@ -8,7 +8,10 @@
 ///   p_ij = sum_{t >= j} g_it  over the key columns, clamped to npos_max - 1   (reverse cumulative sum)
 ///   z_i[n] = q_i . e[n]  for integer positions n = 0..npos_max-1   (q unscaled, as in the listing)
 ///   bias_ij = (p_ij - floor p_ij) z_i[ceil p_ij] + (1 - p_ij + floor p_ij) z_i[floor p_ij]
-///   logits_ij = a_ij + bias_ij.
+///   logits_ij = a_ij + bias_ij                        (position_logits = unscaled: the paper's listing)
+///   logits_ij = a_ij + bias_ij / sqrt(d)               (position_logits = scaled: facebookresearch/RAM
+///     projects/cope/src/cope/context_position.py ContextPosSelfAttn's default, (q.k + z) / sqrt(d); its
+///     --cope-nodiv flag gives the paper's order). The gates use a_ij in both.
 /// With a causal mask p_ij counts the gates from key j up to the query. The position embeddings e (d x
 /// npos_max) are seeded N(0, 1): random, not trained (the reference initialises them to zero and trains).
 

@@ -72,7 +72,7 @@ SchemeDescriptor fireScheme()
     SchemeDescriptor s;
     s.id = "fire";
     s.name = "FIRE (functional interpolation)";
-    s.family = "relative bias, fixed";
+    s.family = "relative bias, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
     s.application = Application::ScoreBias;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "core/encodings/irope.h"
 
+#include "core/encodingregistry.h"
 #include "core/encodings/rope.h"
 
 #include <cmath>
@@ -18,17 +19,40 @@ namespace {
 
 bool ropeLayer(const ParamSet& p) { return iropeUsesRope(int(p.integer("layer")), int(p.integer("nope_layer_interval"))); }
 
+// The RoPE layers' parameters as the rope scheme's: Llama 4 rotates interleaved pairs (complex freqs_cis) and
+// scales with Hugging Face's rope_type llama3, so the rope code computes them (no second copy of the maths).
+ParamSet ropeParams(const ParamSet& p)
+{
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    ParamSet r = defaultParams(rope);
+    r.set("layout", ParamValue::word("interleaved"));
+    for (const char* key : {"rope_theta", "rope_type"})
+        r.set(key, p.value(key));
+    if (p.choice("rope_type") == "llama3")
+        for (const char* key : {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"})
+            r.set(key, p.value(key));
+    return r;
+}
+
 RotarySpec iropeSpec(const ParamSet& p, const TableContext& ctx)
 {
     RotarySpec spec;
-    spec.headDim = ctx.dim;
-    spec.layout = PairLayout::Interleaved;
-    // A NoPE layer is a rotary spec with no pairs: every dimension passes through unrotated.
-    spec.rotaryDim = ropeLayer(p) ? ctx.dim : 0;
-    if (spec.rotaryDim > 0)
-        spec.invFreq = ropeBaseFrequencies(p.real("rope_theta"), spec.rotaryDim);
+    if (ropeLayer(p)) {
+        spec = ropeSpec(ropeParams(p), ctx);
+    } else {
+        // A NoPE layer is a rotary spec with no pairs: every dimension passes through unrotated.
+        spec.headDim = ctx.dim;
+        spec.layout = PairLayout::Interleaved;
+        spec.rotaryDim = 0;
+    }
     spec.scalars.push_back({"rope_layer", ropeLayer(p) ? 1.0 : 0.0});
     return spec;
+}
+
+void validateIrope(const ParamSet& p, const TableContext& ctx)
+{
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    rope.validate(ropeParams(p), ctx);
 }
 
 void iropeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
@@ -61,15 +85,34 @@ SchemeDescriptor iropeScheme()
                  "tuning after Nakanishi 2025, Scalable-Softmax Is Superior for Attention (arXiv:2501.19399)";
     s.reference = "huggingface/transformers src/transformers/models/llama4/modeling_llama4.py Llama4TextAttention "
                   "(attn_temperature_tuning), configuration_llama4.py (no_rope_layers)";
-    s.formula = "layer l: RoPE if (l+1) % k != 0, else NoPE with q_p *= ln(floor((p+1)/floor_scale) + 1) * "
-                "attn_scale + 1";
+    s.formula = "layer l: RoPE if (l+1) % k != 0 (interleaved pairs, rope_theta, llama3 scaling: theta_i / factor "
+                "where 2*pi/theta_i > original / low_freq_factor), else NoPE with q_p *= ln(floor((p+1)/floor_scale) "
+                "+ 1) * attn_scale + 1";
     s.summary = "Three RoPE layers for local order, then one NoPE layer that sees the whole context without "
-                "position, its attention sharpened slowly with position so it does not flatten at long range.";
+                "position, its attention sharpened slowly with position so it does not flatten at long range. "
+                "The defaults are Llama 4 Scout's (rope_theta 500000, llama3 scaling factor 16, low 1, high 1, "
+                "original 8192). Left out: the chunked local attention of the RoPE layers (attention_chunk_size "
+                "8192: a token attends only within its 8192-token chunk) and their L2 norm of q and k "
+                "(use_qk_norm).";
     s.needsEvenDim = true;
     s.params = {
         intParam("layer", 0, 0, 1023, "Layer index l (0-based); layers with (l+1) % nope_layer_interval == 0 are NoPE"),
         intParam("nope_layer_interval", 4, 1, 1024, "Every k-th layer is a NoPE layer (Llama 4: 4)"),
         realParam("rope_theta", 500000.0, 100.0, 1.0e9, "RoPE base on the RoPE layers (Llama 4: 500000)", true),
+        choiceParam("rope_type", "llama3", {"llama3", "default"},
+                    "Frequency scaling on the RoPE layers, computed by the rope scheme's code: llama3 (Llama 4 "
+                    "Scout's rope_scaling) or default (none)"),
+        when(realParam("factor", 16.0, 1.0, 1024.0, "llama3 scaling factor (Llama 4 Scout: 16)", true),
+             "rope_type", {"llama3"}),
+        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0, "llama3: wavelengths above original / low_freq_factor "
+                       "are divided by factor (Llama 4 Scout: 1)", true),
+             "rope_type", {"llama3"}),
+        when(realParam("high_freq_factor", 1.0, 0.01, 1000.0, "llama3: wavelengths below original / "
+                       "high_freq_factor are kept (Llama 4 Scout: 1, so no blended band)", true),
+             "rope_type", {"llama3"}),
+        when(intParam("original_max_position_embeddings", 8192, 1, 1 << 24, "llama3: the original context "
+                      "(Llama 4 Scout: 8192)", true),
+             "rope_type", {"llama3"}),
         boolParam("attn_temperature_tuning", true, "Scale queries on NoPE layers by the position-dependent temperature"),
         realParam("floor_scale", 8192.0, 1.0, 1.0e9, "Temperature steps every floor_scale positions (Llama 4: 8192)",
                   true),
@@ -77,6 +120,7 @@ SchemeDescriptor iropeScheme()
     };
     s.rotary = iropeSpec;
     s.score = iropeScore;
+    s.validate = validateIrope;
     return s;
 }
 

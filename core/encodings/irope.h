@@ -8,8 +8,12 @@
 ///   NoPE layers with attn_temperature_tuning scale the query at position p by
 ///     s(p) = ln(floor((p + 1) / floor_scale) + 1) * attn_scale + 1
 ///   (mind the +1 inside the floor: with floor_scale 8192, p = 8190 gives s = 1 and p = 8191 gives
-///   1 + 0.1 ln 2). RoPE layers rotate interleaved pairs (Llama 4's complex freqs_cis) with rope_theta.
-/// Not modelled: Llama 4's L2 norm of q and k, chunked attention and its llama3-type frequency scaling.
+///   1 + 0.1 ln 2). RoPE layers rotate interleaved pairs (Llama 4's complex freqs_cis) with rope_theta and
+///   rope_type llama3 (Llama 4 Scout's rope_scaling: factor 16, low_freq_factor 1, high_freq_factor 1,
+///   original_max_position_embeddings 8192; the defaults), computed by the rope scheme (ropeSpec), so
+///   Hugging Face _compute_llama3_parameters applies; rope_type default turns the scaling off.
+/// Not modelled: the RoPE layers' chunked local attention (attention_chunk_size 8192) and their L2 norm of
+/// q and k (use_qk_norm).
 
 #include "core/scheme.h"
 

@@ -39,14 +39,14 @@ SchemeDescriptor kerpleScheme()
     SchemeDescriptor s;
     s.id = "kerple";
     s.name = "KERPLE (kernelized relative positions)";
-    s.family = "relative bias, fixed";
+    s.family = "relative bias, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
     s.application = Application::ScoreBias;
     s.origin = Origin::Learned;
     s.citation = "Chi, Fan, Ramadge, Rudnicky 2022, KERPLE: Kernelized Relative Positional Embedding for Length "
                  "Extrapolation (NeurIPS 2022), section 4.2";
-    s.reference = "chijames/KERPLE megatron/model/positional_embeddings.py ParallelKerpleLog, ParallelKerplePower";
+    s.reference = "chijames/KERPLE megatron/mpu/layers.py ParallelKerpleLog, ParallelKerplePower";
     s.formula = "log: b = -r1 ln(1 + r2 |i-j|);   power: b = -r1 |i-j|^r2 (0 < r2 <= 2)";
     s.summary = "Generalises ALiBi with a kernel of the distance: the log variant decays fast nearby and slowly far "
                 "away. r1 and r2 are learned per head in the paper; here they are knobs.";

@@ -47,12 +47,4 @@ std::vector<double> relativeSinusoid(double x, int dim, double base)
     return v;
 }
 
-double sinusoidalDot(double delta, int dim, double base)
-{
-    double s = 0.0;
-    for (int i = 0; i < dim / 2; ++i)
-        s += std::cos(delta * std::exp(-2.0 * double(i) / double(dim) * std::log(base)));
-    return s;
-}
-
 } // namespace poslab::core

@@ -24,8 +24,4 @@ MatrixD seededNormal(long long rows, int cols, double stddev, std::uint64_t seed
 /// w_i = base^(-2i/d). Length d (even).
 std::vector<double> relativeSinusoid(double x, int dim, double base = 10000.0);
 
-/// PE(p) . PE(p + delta) for the paper's sinusoidal encoding with d dimensions: sum_i cos(delta w_i),
-/// w_i = base^(-2i/d), i in [0, d/2).
-double sinusoidalDot(double delta, int dim, double base = 10000.0);
-
 } // namespace poslab::core

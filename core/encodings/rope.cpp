@@ -95,6 +95,14 @@ void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& 
     }
     spec.attentionFactor = attention;
     spec.scalars.push_back({"factor", factor});
+    if (mscaleAllDim != 0.0) {
+        // DeepSeek's modelling code (modeling_deepseek.py DeepseekV2/V3Attention) multiplies its softmax scale
+        // by get_mscale(s, mscale_all_dim)^2; inference/model.py writes the same with its mscale. With
+        // mscale == mscale_all_dim the cos/sin factor above is 1 and this is where the temperature went.
+        // Reported, not applied: PosLab's scores use 1/sqrt(d).
+        const double m = yarnGetMscale(factor, mscaleAllDim);
+        spec.scalars.push_back({"deepseek_softmax_scale_factor", m * m});
+    }
     spec.scalars.push_back({"correction_low", low});
     spec.scalars.push_back({"correction_high", high});
 }
@@ -247,28 +255,49 @@ SchemeDescriptor ropeScheme()
                 "their dot product depends only on the offset m - n.";
     s.needsEvenDim = true;
     s.params = {
-        realParam("rope_theta", 10000.0, 100.0, 1.0e7, "Base of the frequencies theta_i = rope_theta^(-2i/r)", true),
+        defaultWhen(defaultWhen(realParam("rope_theta", 10000.0, 100.0, 1.0e7,
+                                          "Base of the frequencies theta_i = rope_theta^(-2i/r). Unless set, it "
+                                          "follows rope_type: 500000 for llama3 (Llama 3.1), 1000000 for yarn "
+                                          "(Qwen2.5), 10000 otherwise (also longrope: Phi-3)", true),
+                                "rope_type", "llama3", 500000.0),
+                    "rope_type", "yarn", 1000000.0),
         choiceParam("rope_type", "default", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"},
-                    "Context-extension method (Hugging Face rope_scaling.rope_type)"),
+                    "Context-extension method (Hugging Face rope_scaling.rope_type). Alone, llama3, yarn and "
+                    "longrope bring a real model's values (Hugging Face has no defaults for these keys): llama3 = "
+                    "Llama-3.1-8B (rope_theta 500000, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192); "
+                    "yarn = Qwen2.5-7B-Instruct with the YaRN setting its documentation gives for long inputs "
+                    "(rope_theta 1000000, factor 4, original 32768, max 131072); longrope = Phi-3-mini-128k-instruct's "
+                    "lengths (rope_theta 10000, original 4096, max 131072; its 48 short/long factors need --dim 96 "
+                    "and are not defaults). Use the model's head dimension (--dim 128) to reproduce its table"),
         choiceParam("layout", "half_split", {"half_split", "interleaved"},
                     "Which dimensions pair up: half_split (i, i+r/2), GPT-NeoX / Hugging Face; interleaved "
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained length); "
-                       "yarn ignores it when factor_source = max_position_ratio", true),
+        when(defaultWhen(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained "
+                                   "length); yarn ignores it when factor_source = max_position_ratio. Default 8 for "
+                                   "llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the others", true),
+                         "rope_type", "llama3", 8.0),
              "rope_type", scaledTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
                          "YaRN's s: factor (transformers >= 5, vLLM, llama.cpp, jquesnelle/yarn) or "
                          "max_position_embeddings / original_max_position_embeddings (transformers 4.48-4.57, "
                          "which replaced the configured factor by this ratio)"),
              "rope_type", {"yarn"}),
-        when(intParam("original_max_position_embeddings", 4096, 1, 1 << 24,
-                      "Context length the model was trained with", true),
+        when(defaultWhen(defaultWhen(intParam("original_max_position_embeddings", 4096, 1, 1 << 24,
+                                              "Context length the model was trained with. Default 8192 for llama3 "
+                                              "(Llama 3.1), 32768 for yarn (Qwen2.5), 4096 for longrope (Phi-3)",
+                                              true),
+                                     "rope_type", "llama3", 8192),
+                         "rope_type", "yarn", 32768),
              "rope_type", {"yarn", "llama3", "longrope"}),
-        when(intParam("max_position_embeddings", 4096, 1, 1 << 24,
-                      "dynamic: trained context length; longrope: extended context length; yarn: extended context "
-                      "length, used only when factor_source = max_position_ratio", true),
+        when(defaultWhen(defaultWhen(intParam("max_position_embeddings", 4096, 1, 1 << 24,
+                                              "dynamic: trained context length (default 4096); longrope: extended "
+                                              "context length (default 131072, Phi-3-mini-128k); yarn: extended "
+                                              "context length, used only when factor_source = max_position_ratio "
+                                              "(default 131072, Qwen2.5 with YaRN)", true),
+                                     "rope_type", "yarn", 131072),
+                         "rope_type", "longrope", 131072),
              "rope_type", {"dynamic", "longrope", "yarn"}),
         when(realParam("beta_fast", 32.0, 0.01, 1024.0, "YaRN: pairs with more rotations than this in the trained "
                        "window keep their frequency", true),
@@ -276,10 +305,15 @@ SchemeDescriptor ropeScheme()
         when(realParam("beta_slow", 1.0, 0.01, 1024.0, "YaRN: pairs with fewer rotations than this are fully "
                        "interpolated", true),
              "rope_type", {"yarn"}),
-        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): mscale of the temperature; 0 = unset. Used only "
-                       "when mscale_all_dim is also set (Hugging Face)"),
+        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): the cos/sin factor becomes get_mscale(s, mscale) / "
+                       "get_mscale(s, mscale_all_dim), get_mscale(s, m) = 0.1 m ln(s) + 1; 0 = unset, used only when "
+                       "mscale_all_dim is also set (Hugging Face). With both equal (DeepSeek-V3: 1, V2: 0.707) that "
+                       "factor is 1: the temperature moves to the softmax (see mscale_all_dim)"),
              "rope_type", {"yarn"}),
-        when(realParam("mscale_all_dim", 0.0, 0.0, 10.0, "YaRN (DeepSeek): divisor mscale; 0 = unset"),
+        when(realParam("mscale_all_dim", 0.0, 0.0, 10.0, "YaRN (DeepSeek): divisor mscale; 0 = unset. DeepSeek's own "
+                       "code multiplies the softmax scale 1/sqrt(d) by (0.1 mscale_all_dim ln(s) + 1)^2 instead: 1.874 "
+                       "for DeepSeek-V3 (s 40, 1.0), 1.590 for V2 (0.707). Reported as deepseek_softmax_scale_factor, "
+                       "not applied to PosLab's scores"),
              "rope_type", {"yarn"}),
         when(realParam("attention_factor", 0.0, 0.0, 10.0, "Multiplies cos and sin; 0 = derive from factor as "
                        "Hugging Face does"),
@@ -287,10 +321,10 @@ SchemeDescriptor ropeScheme()
         when(boolParam("truncate", true, "YaRN: round the correction range to whole dimensions (false for gpt-oss)"),
              "rope_type", {"yarn"}),
         when(realParam("low_freq_factor", 1.0, 0.01, 1000.0, "Llama 3: wavelengths above original / low_freq_factor "
-                       "are interpolated", true),
+                       "are interpolated (Llama 3.1: 1)", true),
              "rope_type", {"llama3"}),
         when(realParam("high_freq_factor", 4.0, 0.01, 1000.0, "Llama 3: wavelengths below original / "
-                       "high_freq_factor are kept", true),
+                       "high_freq_factor are kept (Llama 3.1: 4)", true),
              "rope_type", {"llama3"}),
         when(listParam("short_factor", {}, 0.001, 1.0e6, "LongRoPE: per-pair divisors within the original window "
                        "(empty = all 1)"),

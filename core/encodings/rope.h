@@ -18,6 +18,14 @@
 /// (O = original_max_position_embeddings). Without ctx.seqLen, dynamic and longrope use the reference's
 /// init-time values (seq_len = None: L = M, short factors).
 ///
+/// Defaults (Hugging Face has none for the rope_scaling keys) follow rope_type so that each reproduces a real
+/// model at its head dimension: llama3 = Llama-3.1-8B (rope_theta 500000, factor 8, low 1, high 4, original
+/// 8192); yarn = Qwen2.5-7B-Instruct with its documented YaRN setting (rope_theta 1e6, factor 4, original
+/// 32768, max 131072); longrope = Phi-3-mini-128k-instruct's lengths (original 4096, max 131072; its 48
+/// per-pair factors are not defaults). A key set explicitly keeps its value.
+/// DeepSeek's YaRN (mscale == mscale_all_dim) leaves cos/sin unscaled; its code multiplies the softmax scale
+/// by get_mscale(s, mscale_all_dim)^2 instead, reported as the scalar deepseek_softmax_scale_factor.
+///
 /// Versions differ for YaRN's s: transformers 4.48-4.57 replaced the configured factor by
 /// max_position_embeddings / original_max_position_embeddings whenever original_max_position_embeddings was
 /// given; transformers >= 5, vLLM, llama.cpp and jquesnelle/yarn use the factor. The parameter factor_source

@@ -1,24 +1,32 @@
 // SPDX-License-Identifier: MIT
 #include "core/encodings/sandwich.h"
 
-#include "core/encodings/relativecommon.h"
 #include "core/errors.h"
 
 #include <cmath>
 
 namespace poslab::core {
 
+double sandwichCosineSum(double delta, int sandwichDim, double base, int first)
+{
+    double sum = 0.0;
+    for (int t = first; t < first + sandwichDim / 2; ++t)
+        sum += std::cos(delta * std::pow(base, -2.0 * double(t) / double(sandwichDim)));
+    return sum;
+}
+
 namespace {
 MatrixD sandwichBias(const ParamSet& p, const PairContext& ctx, int head)
 {
     const int dp = int(p.integer("sandwich_dim"));
     const double base = p.real("base");
+    const int first = p.choice("frequency_index") == "vaswani" ? 0 : 1;
     const double scale = 8.0 * double(head + 1) / double(ctx.heads);
     MatrixD b(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
     for (std::size_t i = 0; i < ctx.queries.size(); ++i)
         for (std::size_t j = 0; j < ctx.keys.size(); ++j)
             b(Eigen::Index(i), Eigen::Index(j))
-                = (sinusoidalDot(double(ctx.queries[i] - ctx.keys[j]), dp, base) - dp / 2.0) / scale;
+                = (sandwichCosineSum(double(ctx.queries[i] - ctx.keys[j]), dp, base, first) - dp / 2.0) / scale;
     return b;
 }
 
@@ -40,15 +48,20 @@ SchemeDescriptor sandwichScheme()
     s.application = Application::ScoreBias;
     s.origin = Origin::Fixed;
     s.citation = "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation via the Lens of "
-                 "Receptive Field Analysis (ACL 2023), section 5";
+                 "Receptive Field Analysis (ACL 2023); the formula follows the cited NeMo code, as the paper's "
+                 "equation was not available to check";
     s.reference = "NVIDIA/NeMo nemo/collections/nlp/modules/common/megatron/position_embedding/sandwich_relative_"
-                  "position_embedding.py (head compression)";
-    s.formula = "b_h(i,j) = (PE(i).PE(j) - d'/2) / (8(h+1)/H),  PE(i).PE(j) = sum_t cos((i-j) w_t)";
+                  "position_embedding.py SandwichRelativePositionEmbedding.forward (followed exactly)";
+    s.formula = "b_h(i,j) = (sum_{t=1}^{d'/2} cos((i-j) w_t) - d'/2) / (8(h+1)/H),  w_t = base^(-2t/d')  "
+                "(NeMo's indices; frequency_index = vaswani sums t = 0..d'/2-1)";
     s.summary = "The sinusoidal dot product, which already decays with distance, used directly as a bias: "
                 "parameter-free, and shaped per head like ALiBi.";
     s.params = {
         intParam("sandwich_dim", 128, 2, 65536, "Dimension d' of the sinusoidal vectors (even)"),
-        realParam("base", 10000.0, 100.0, 1.0e7, "Wavelength base of the sinusoid", true),
+        realParam("base", 10000.0, 100.0, 1.0e7, "Wavelength base of the sinusoid (NeMo: 10000, fixed)", true),
+        choiceParam("frequency_index", "nemo", {"nemo", "vaswani"},
+                    "Which d'/2 frequencies are summed: nemo, t = 1..d'/2 (the cited NeMo code, "
+                    "arange(1, d'/2 + 1)); vaswani, t = 0..d'/2-1 (the dot product of Vaswani et al.'s PE vectors)"),
     };
     s.bias = sandwichBias;
     s.validate = validateSandwich;

@@ -95,13 +95,20 @@ SchemeDescriptor t5Scheme()
     s.reference = "huggingface/transformers src/transformers/models/t5/modeling_t5.py "
                   "T5Attention._relative_position_bucket, compute_bias";
     s.formula = "score(i,j) = q_i.k_j/sqrt(d) + b_h[bucket(pos_j - pos_i)]   (relative position = key - query; "
-                "exact buckets below n/2, logarithmic up to max_distance)";
-    s.summary = "One scalar per head and distance bucket: exact for near tokens, logarithmic bins for far ones, "
-                "all distances beyond max_distance share the last bucket. Bias values here are random, not trained.";
+                "per direction n' = n/2 buckets when bidirectional, n' = n causal; distances below n'/2 get a bucket "
+                "each, then n'/2 + floor(ln(r/(n'/2)) / ln(max_distance/(n'/2)) * n'/2), at most n' - 1)";
+    s.summary = "One scalar per head and distance bucket: one bucket per distance for near tokens (0-7 "
+                "bidirectional, 0-15 causal, at 32 buckets), logarithmic bins for far ones. At the defaults (32, "
+                "128) the last bucket starts at distance 91 bidirectional and 113 causal, and holds every longer "
+                "distance. Bias values here are random, not trained.";
     s.params = {
-        intParam("relative_attention_num_buckets", 32, 2, 1024, "Number of buckets n (halved per direction when "
-                 "bidirectional)"),
-        intParam("relative_attention_max_distance", 128, 2, 1 << 20, "Distance where the last bucket starts", true),
+        intParam("relative_attention_num_buckets", 32, 2, 1024, "Number of buckets n; per direction n' = n/2 when "
+                 "bidirectional, n' = n causal; distances below n'/2 get one bucket each (0-7 bidirectional, 0-15 "
+                 "causal at 32)"),
+        intParam("relative_attention_max_distance", 128, 2, 1 << 20, "Scale D of the logarithmic bins: distance D "
+                 "would map one past the last bucket, so the last bucket starts earlier, at ceil(m (D/m)^((n'-m-1)/"
+                 "(n'-m))) with m = n'/2 (91 bidirectional, 113 causal at 32 buckets and 128), and holds every "
+                 "longer distance", true),
         boolParam("bidirectional", true, "Encoder (true: separate buckets for keys after the query) or decoder "
                   "(false: keys after the query share bucket 0)"),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the per-head bias values (random, not trained)"),

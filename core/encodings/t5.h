@@ -9,6 +9,9 @@
 ///   bidirectional: n <- n/2, bucket offset n for rel > 0, then r = |rel|;
 ///   causal (decoder): r = max(-rel, 0) (keys after the query all share bucket 0);
 ///   r < n/2: bucket r (exact); else n/2 + floor(ln(r/(n/2)) / ln(D/(n/2)) * (n - n/2)), at most n - 1.
+/// So only distances below n/2 (after the halving) have a bucket of their own: 0-7 bidirectional, 0-15 causal
+/// at n = 32. D is the scale of the logarithm, not where the last bucket starts: that is the first r with
+/// ln(r/m)/ln(D/m) >= (n-m-1)/(n-m), m = n/2, i.e. r = 91 bidirectional and 113 causal at n = 32, D = 128.
 /// Each head adds its own learned scalar per bucket; here those scalars are seeded N(0, 1), not trained.
 
 #include "core/scheme.h"

@@ -212,6 +212,14 @@ std::string specJson(const ParamSpec& p)
         }
         s += "}";
     }
+    if (!p.defaultsWhen.empty()) {
+        // [{"when":{"rope_type":"llama3"},"default":8}, ...]: the default while that choice holds.
+        s += ",\"defaults_when\":[";
+        for (std::size_t i = 0; i < p.defaultsWhen.size(); ++i)
+            s += std::string(i ? "," : "") + "{\"when\":{" + jsonString(p.defaultsWhen[i].key) + ":"
+                + jsonString(p.defaultsWhen[i].value) + "},\"default\":" + paramJson(p.defaultsWhen[i].def) + "}";
+        s += "]";
+    }
     return s + "}";
 }
 
@@ -269,6 +277,8 @@ void writeSchemesText(std::ostream& out)
                 out << " in [" << formatNumber(p.minimum) << ", " << formatNumber(p.maximum) << "]";
             }
             out << ")";
+            for (const auto& d : p.defaultsWhen)
+                out << " [" << d.def.toString() << " when " << d.key << "=" << d.value << "]";
             if (!p.appliesWhen.empty()) {
                 out << " when " << p.appliesWhen[0].key << " in {";
                 for (std::size_t j = 0; j < p.appliesWhen[0].values.size(); ++j)

@@ -2,12 +2,14 @@
 // The command line in-process (runCli with string streams): attention quantities, their errors, and output
 // that parses.
 #include "app/cli.h"
+#include "core/encodingregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 #include <sstream>
@@ -19,6 +21,35 @@ struct Run {
     int status = 0;
     std::string out, err;
 };
+// The keys of the top-level JSON object, in order, read from the raw text: QJsonDocument keeps only the last
+// of two equal keys, so a key written twice would pass unseen through it.
+std::vector<std::string> topLevelKeys(const std::string& text)
+{
+    std::vector<std::string> keys;
+    int depth = 0;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            --depth;
+        } else if (c == '"') {
+            std::string word;
+            for (++i; i < text.size() && text[i] != '"'; ++i) {
+                if (text[i] == '\\')
+                    ++i;
+                word += text[i];
+            }
+            std::size_t j = i + 1;
+            while (j < text.size() && text[j] == ' ')
+                ++j;
+            if (depth == 1 && j < text.size() && text[j] == ':')
+                keys.push_back(word);
+        }
+    }
+    return keys;
+}
+
 Run run(std::vector<std::string> args)
 {
     std::ostringstream out, err;
@@ -43,6 +74,7 @@ private slots:
     void bucketsOnlyWhereTheSchemeHasThem();
     void signConventionsAreListed();
     void termsAddUpAndCopeGatesCount();
+    void noJsonKeyWrittenTwice();
 };
 
 void TestCli::badHeadsCount()
@@ -221,6 +253,29 @@ void TestCli::termsAddUpAndCopeGatesCount()
     QCOMPARE(bad.status, exitUsage);
     bad = run({"compute", "bias", "--scheme", "alibi", "--term", "gates"});
     QCOMPARE(bad.status, exitUsage);
+}
+
+void TestCli::noJsonKeyWrittenTwice()
+{
+    // Issue 10 item 16: `compute scores --scheme irope` wrote "rope_layer" twice (once from the rotary spec,
+    // once from the score hook). Every quantity of every scheme: each top-level key at most once.
+    QCOMPARE(topLevelKeys(R"({"a":1,"b":{"a":2},"c":["a"],"a":3})"), (std::vector<std::string>{"a", "b", "c", "a"}));
+    for (const auto& s : poslab::core::schemes()) {
+        for (const auto q : s.quantities()) {
+            const std::string quantity(poslab::core::quantityName(q));
+            std::vector<std::string> args = {"compute", quantity, "--scheme", s.id, "--dim", "8", "--positions", "0:4"};
+            if (quantity == "rotate")
+                args.insert(args.end(), {"--vector", "1,0,0,0,0,0,0,1"});
+            const Run r = run(args);
+            const std::string what = s.id + " " + quantity + ": " + r.err;
+            QVERIFY2(r.status == 0, what.c_str());
+            std::vector<std::string> keys = topLevelKeys(r.out);
+            QVERIFY2(keys.size() > 3, what.c_str());
+            std::sort(keys.begin(), keys.end());
+            const auto twice = std::adjacent_find(keys.begin(), keys.end());
+            QVERIFY2(twice == keys.end(), (what + " writes \"" + (twice == keys.end() ? "" : *twice) + "\" twice").c_str());
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestCli)

@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <map>
 
 using namespace poslab::core;
 
@@ -21,13 +22,16 @@ private slots:
     void t5BucketsMatchReferenceEverywhere();
     void t5BucketBoundaries();
     void t5SignIsKeyMinusQuery();
+    void t5TextsStateLastBucketAndExactRange();
     void alibiSlopesByHeads_data();
     void alibiSlopesByHeads();
     void alibiBiasAndSoftmaxShift();
+    void alibiFormulaTextIsTheRuleComputed();
     void kerpleBothForms();
     void kerplePowerExponentChecked();
     void fireNormalisedDistance();
     void sandwichZeroAtDistanceZero();
+    void sandwichFollowsNemoAndOffersVaswani();
 };
 
 // Hugging Face T5Attention._relative_position_bucket, step by step in float32 as torch runs it
@@ -105,6 +109,38 @@ void TestBiasSchemes::t5SignIsKeyMinusQuery()
     QCOMPARE(b(0, 1), 26.0);                                 // key 16 after: 16 + 10
 }
 
+void TestBiasSchemes::t5TextsStateLastBucketAndExactRange()
+{
+    // Issue 10 item 2, against t5Reference (Hugging Face _relative_position_bucket in float32): at the defaults
+    // (32 buckets, max distance 128) the last bucket starts at 91 bidirectional and 113 causal, and only
+    // distances 0-7 (bidirectional) or 0-15 (causal) have a bucket of their own. The texts must say so.
+    for (const bool bi : {true, false}) {
+        const int last = bi ? 15 : 31;
+        long long start = -1;
+        std::map<int, int> members;
+        for (long long r = 0; r <= 1000; ++r) {
+            const int b = t5Reference(-r, bi, 32, 128); // a key r tokens before the query
+            ++members[b];
+            if (b == last && start < 0)
+                start = r;
+        }
+        QCOMPARE(start, bi ? 91ll : 113ll);
+        // The closed form the parameter help gives: ceil(m (D/m)^((n'-m-1)/(n'-m))), m = n'/2.
+        const double np = bi ? 16 : 32, m = np / 2;
+        QCOMPARE((long long)std::ceil(m * std::pow(128.0 / m, (np - m - 1) / (np - m))), start);
+        long long exact = 0;
+        while (members[t5Reference(-exact, bi, 32, 128)] == 1)
+            ++exact;
+        QCOMPARE(exact, bi ? 8ll : 16ll); // distances 0 .. exact - 1
+    }
+    const SchemeDescriptor& s = schemeOrThrow("t5");
+    QVERIFY(s.summary.find("91 bidirectional and 113 causal") != std::string::npos);
+    QVERIFY(s.summary.find("0-7 bidirectional, 0-15 causal") != std::string::npos);
+    QVERIFY(s.param("relative_attention_max_distance")->doc.find("91 bidirectional, 113 causal") != std::string::npos);
+    QVERIFY(s.param("relative_attention_num_buckets")->doc.find("0-7 bidirectional, 0-15 causal") != std::string::npos);
+    QVERIFY(s.param("relative_attention_max_distance")->doc.find("Distance where the last bucket starts") == std::string::npos);
+}
+
 void TestBiasSchemes::alibiSlopesByHeads_data()
 {
     // ofirpress/attention_with_linear_biases fairseq/models/transformer.py get_slopes: for a power of two
@@ -136,6 +172,28 @@ void TestBiasSchemes::alibiSlopesByHeads()
     for (int h = 0; h < heads; ++h)
         QVERIFY2(std::fabs(s[std::size_t(h)] - std::exp2(exponents[h])) < 1e-15, std::to_string(h).c_str());
     QVERIFY_THROWS_EXCEPTION(InputError, alibiSlopes(0));
+}
+
+void TestBiasSchemes::alibiFormulaTextIsTheRuleComputed()
+{
+    // Issue 10 item 9: the formula shown must be fairseq's get_slopes for every H, not only powers of two.
+    // The rule as the text writes it, evaluated here: P = 2^floor(log2 H); m_h = 2^(-8(h+1)/P) for h < P,
+    // then m_(P+k) = 2^(-4(2k+1)/P) for k < H - P.
+    const std::string& f = schemeOrThrow("alibi").formula;
+    for (const char* piece : {"P = 2^floor(log2 H)", "m_h = 2^(-8(h+1)/P) for h < P", "m_(P+k) = 2^(-4(2k+1)/P) for k < H - P"})
+        QVERIFY2(f.find(piece) != std::string::npos, piece);
+    for (int heads = 1; heads <= 64; ++heads) {
+        int p = 1;
+        while (p * 2 <= heads)
+            p *= 2;
+        const std::vector<double> s = alibiSlopes(heads);
+        QCOMPARE(int(s.size()), heads);
+        for (int h = 0; h < heads; ++h) {
+            const double stated = h < p ? std::exp2(-8.0 * (h + 1) / p) : std::exp2(-4.0 * (2 * (h - p) + 1) / p);
+            QVERIFY2(std::fabs(s[std::size_t(h)] - stated) <= 1e-15 * stated,
+                     (std::to_string(heads) + " heads, head " + std::to_string(h)).c_str());
+        }
+    }
 }
 
 void TestBiasSchemes::alibiBiasAndSoftmaxShift()
@@ -210,6 +268,44 @@ void TestBiasSchemes::sandwichZeroAtDistanceZero()
     // Further keys get a more negative bias; head 1 is compressed twice as much as head 0 (8(h+1)/H).
     QVERIFY(a.heads[0].bias(5, 0) < a.heads[0].bias(5, 4));
     QVERIFY(std::fabs(a.heads[0].bias(5, 0) - 2.0f * a.heads[1].bias(5, 0)) < 1e-5f);
+}
+
+void TestBiasSchemes::sandwichFollowsNemoAndOffersVaswani()
+{
+    // NVIDIA/NeMo position_embedding/sandwich_relative_position_embedding.py SandwichRelativePositionEmbedding:
+    // inv_freq = 1 / 10000^(2 * arange(1, d'/2 + 1) / d'); bias = sum(cos(rel * inv_freq)); scaled =
+    // (bias - d'/2) / (arange(1, H + 1) * 8 / H). Written here in long double; frequency_index = vaswani sums
+    // t = 0 .. d'/2 - 1 instead.
+    const int heads = 8, dp = 128;
+    auto reference = [&](long long rel, int head, int first) {
+        long double sum = 0;
+        for (int t = first; t < first + dp / 2; ++t)
+            sum += std::cos((long double)rel / std::pow(10000.0L, 2.0L * t / dp));
+        return (sum - dp / 2.0L) / ((head + 1) * 8.0L / heads);
+    };
+    for (const char* index : {"nemo", "vaswani"}) {
+        const int first = std::string(index) == "nemo" ? 1 : 0;
+        AttentionRequest r;
+        r.scheme = "sandwich";
+        r.params = resolveParams(schemeOrThrow("sandwich"), {{"frequency_index", index}}, TableContext{});
+        r.heads = heads;
+        r.headDim = 16;
+        r.queries = PositionList::range(0, 40);
+        r.keys = PositionList::range(0, 40);
+        const AttentionResult a = attentionScores(r);
+        for (int h = 0; h < heads; ++h)
+            for (int i = 0; i < 40; ++i)
+                for (int j = 0; j <= i; ++j) {
+                    const long double ref = reference(j - i, h, first);
+                    QVERIFY2(std::fabs(a.heads[std::size_t(h)].bias(i, j) - ref) <= 2e-6L * (1 + std::fabs(ref)),
+                             (std::string(index) + " head " + std::to_string(h) + " at " + std::to_string(i) + ","
+                              + std::to_string(j)).c_str());
+                }
+    }
+    // The two indexings differ most at short range on the steepest head: at distance 3 the t = 0 term is
+    // cos(3) = -0.99 where NeMo's extra last term is cos(3e-4) = 1.
+    QVERIFY(std::fabs(reference(3, 0, 1) - reference(3, 0, 0)) > 1.9L);
+    QCOMPARE(schemeOrThrow("sandwich").param("frequency_index")->defaultChoice, std::string("nemo"));
 }
 
 QTEST_APPLESS_MAIN(TestBiasSchemes)

@@ -8,6 +8,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <numbers>
 
 using namespace poslab::core;
 
@@ -16,7 +17,9 @@ class TestContextual : public QObject {
 private slots:
     void copeWorkedExample();
     void copeEngineTerms();
+    void copePositionLogitsBeforeOrAfterDivision();
     void iropeLayers();
+    void iropeScoutLlama3Scaling();
     void llama4TemperatureStep();
     void iropeNopeLayerScalesQueries();
     void dropeRemovesTheRotation();
@@ -75,6 +78,42 @@ void TestContextual::copeEngineTerms()
     }
 }
 
+void TestContextual::copePositionLogitsBeforeOrAfterDivision()
+{
+    // The paper's listing: logits = q.k/sqrt(d) + z (z added after the division), the default. The cited code
+    // (facebookresearch/RAM projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward, without
+    // --cope-nodiv): attn_logits += pos_logits; attn_logits /= sqrt(head_dim), i.e. (q.k + z)/sqrt(d). Gates
+    // are sigmoid(q.k/sqrt(d)) in both. Same content and seed, so z is the same in both runs.
+    const int d = 16;
+    AttentionRequest r;
+    r.scheme = "cope";
+    r.headDim = d;
+    r.queries = PositionList::range(0, 7);
+    r.keys = PositionList::range(0, 7);
+    const SchemeDescriptor& s = schemeOrThrow("cope");
+    QCOMPARE(s.param("position_logits")->defaultChoice, std::string("unscaled"));
+    r.params = resolveParams(s, {{"position_logits", "unscaled"}}, TableContext{});
+    const AttentionResult after = attentionScores(r);
+    r.params = resolveParams(s, {{"position_logits", "scaled"}}, TableContext{});
+    const AttentionResult before = attentionScores(r);
+    const AttentionHead& a = after.heads[0];
+    const AttentionHead& b = before.heads[0];
+    QCOMPARE(a.terms[0].key, std::string("content"));
+    QCOMPARE(a.terms[3].key, std::string("position_bias"));
+    for (int i = 0; i < 7; ++i)
+        for (int j = 0; j <= i; ++j) {
+            const double content = a.terms[0].values(i, j);          // q.k/sqrt(d)
+            const double z = a.terms[3].values(i, j);                // interpolated q.e[p], unscaled
+            QCOMPARE(b.terms[0].values(i, j), a.terms[0].values(i, j));
+            QCOMPARE(b.terms[1].values(i, j), a.terms[1].values(i, j)); // same gates
+            QVERIFY(std::fabs(a.logits(i, j) - (content + z)) < 1e-5 * (1 + std::fabs(z)));
+            const double qk = content * std::sqrt(double(d));         // (q.k + z) / sqrt(d)
+            QVERIFY(std::fabs(b.logits(i, j) - (qk + z) / std::sqrt(double(d))) < 1e-5 * (1 + std::fabs(z)));
+            QVERIFY(std::fabs(b.terms[3].values(i, j) - z / std::sqrt(double(d))) < 1e-5 * (1 + std::fabs(z)));
+        }
+    QVERIFY(s.formula.find("after dividing q.k by sqrt(d)") != std::string::npos);
+}
+
 void TestContextual::iropeLayers()
 {
     // configuration_llama4.py: no_rope_layers[l] = int((l + 1) % no_rope_layer_interval != 0), 1 = RoPE.
@@ -83,6 +122,53 @@ void TestContextual::iropeLayers()
     QVERIFY(!iropeUsesRope(3, 4));
     QVERIFY(iropeUsesRope(4, 4));
     QVERIFY(!iropeUsesRope(7, 4));
+}
+
+void TestContextual::iropeScoutLlama3Scaling()
+{
+    // Llama 4 Scout's RoPE layers: rope_theta 500000, rope_scaling {llama3, factor 16, low_freq_factor 1,
+    // high_freq_factor 1, original_max_position_embeddings 8192} (meta-llama/llama-models models/llama4 after
+    // the fix of PR #322; Hugging Face Llama4TextConfig). Hugging Face _compute_llama3_parameters, written here
+    // in long double: wavelen = 2 pi / inv_freq; wavelen > old/low: inv_freq / factor; wavelen < old/high:
+    // unchanged; else (1 - smooth) inv_freq / factor + smooth inv_freq, smooth = (old/wavelen - low)/(high - low).
+    const int d = 128;
+    const long double base = 500000, factor = 16, low = 1, high = 1, old = 8192;
+    std::vector<long double> ref;
+    for (int i = 0; i < d / 2; ++i) {
+        const long double f = 1.0L / std::pow(base, 2.0L * i / d);
+        const long double wavelen = 2 * std::numbers::pi_v<long double> / f;
+        if (wavelen < old / high)
+            ref.push_back(f);
+        else if (wavelen > old / low)
+            ref.push_back(f / factor);
+        else {
+            const long double smooth = (old / wavelen - low) / (high - low);
+            ref.push_back((1 - smooth) * f / factor + smooth * f);
+        }
+    }
+    const SchemeDescriptor& s = schemeOrThrow("irope");
+    TableContext ctx;
+    ctx.dim = d;
+    const RotarySpec rope = s.rotary(defaultParams(s), ctx); // layer 0: a RoPE layer
+    QCOMPARE(rope.rotaryDim, d);
+    QCOMPARE(rope.layout, PairLayout::Interleaved);
+    QCOMPARE(rope.invFreq.size(), ref.size());
+    int scaled = 0;
+    for (std::size_t i = 0; i < ref.size(); ++i) {
+        QVERIFY2(std::fabs(rope.invFreq[i] - ref[i]) <= 1e-14L * ref[i], std::to_string(i).c_str());
+        scaled += std::fabs(rope.invFreq[i] - 1.0 / std::pow(500000.0, 2.0 * double(i) / d)) > 1e-18;
+    }
+    QVERIFY(scaled > 0 && scaled < d / 2); // the slow pairs are divided by 16, the fast ones kept
+    // rope_type default: the unscaled frequencies; a NoPE layer rotates nothing.
+    ParamSet p = resolveParams(s, {{"rope_type", "default"}}, ctx);
+    const RotarySpec plain = s.rotary(p, ctx);
+    for (std::size_t i = 0; i < ref.size(); ++i)
+        QVERIFY(std::fabs(plain.invFreq[i] - 1.0L / std::pow(base, 2.0L * i / d)) <= 1e-14L * plain.invFreq[i]);
+    p = resolveParams(s, {{"layer", "3"}}, ctx);
+    QCOMPARE(s.rotary(p, ctx).rotaryDim, 0);
+    // The text says what is still left out.
+    QVERIFY(s.summary.find("attention_chunk_size 8192") != std::string::npos);
+    QVERIFY(s.summary.find("use_qk_norm") != std::string::npos);
 }
 
 void TestContextual::llama4TemperatureStep()

@@ -15,6 +15,7 @@ class TestRegistry : public QObject {
     Q_OBJECT
 private slots:
     void idsAreUniqueAndWellFormed();
+    void familyAgreesWithOriginAndIsOneGroup();
     void everyQuantity_data();
     void everyQuantity();
     void boundsEnforced_data();
@@ -46,6 +47,32 @@ void TestRegistry::idsAreUniqueAndWellFormed()
         }
     }
     QVERIFY(schemes().size() >= 5);
+}
+
+void TestRegistry::familyAgreesWithOriginAndIsOneGroup()
+{
+    // Issue 10 item 4: KERPLE's r1, r2 and FIRE's MLP are learned (Chi et al. 2022 section 4.2; Li et al. 2023
+    // section 3.2), so a family that says "fixed" or "learned" must match the origin axis (Transformer-XL,
+    // grouped with Shaw as learned, is mixed: fixed sinusoids R, learned u, v and W_R).
+    for (const auto& s : schemes()) {
+        if (s.family.find("fixed") != std::string::npos)
+            QVERIFY2(s.origin == Origin::Fixed, s.id.c_str());
+        if (s.family.find("learned") != std::string::npos)
+            QVERIFY2(s.origin == Origin::Learned || s.origin == Origin::Mixed, s.id.c_str());
+    }
+    QCOMPARE(schemeOrThrow("kerple").family, std::string("relative bias, learned"));
+    QCOMPARE(schemeOrThrow("fire").family, std::string("relative bias, learned"));
+    // The picker starts a new group whenever the family changes: each family must be one run of the table.
+    std::set<std::string> closed;
+    std::string current;
+    for (const auto& s : schemes()) {
+        if (s.family == current)
+            continue;
+        QVERIFY2(!closed.count(s.family), ("family split in two groups: " + s.family).c_str());
+        if (!current.empty())
+            closed.insert(current);
+        current = s.family;
+    }
 }
 
 void TestRegistry::everyQuantity_data()

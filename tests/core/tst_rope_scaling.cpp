@@ -121,6 +121,9 @@ private slots:
     void llama3EqualFactorsNoNaN();
     void longropeSwitchAndAttention();
     void longropeWrongLengthRejected();
+    void defaultsReproduceNamedModels();
+    void explicitKeysKeepTheirValue();
+    void deepseekTemperatureMovesToTheSoftmax();
 };
 
 void TestRopeScaling::linear()
@@ -229,7 +232,9 @@ void TestRopeScaling::yarnHardNumbers()
     // Llama-2 7B YaRN 4x (NousResearch Yarn-Llama-2-7b-64k style): d 128, base 1e4, original 4096.
     // find_correction_dim(32) = 128 ln(4096 / (64 pi)) / (2 ln 1e4) = 20.944..., floor 20;
     // find_correction_dim(1) = 128 ln(4096 / (2 pi)) / (2 ln 1e4) = 45.027..., ceil 46.
-    const RotarySpec s = spec({{"rope_type", "yarn"}, {"factor", "4"}, {"original_max_position_embeddings", "4096"}}, 128);
+    const RotarySpec s = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "4"},
+                               {"original_max_position_embeddings", "4096"}},
+                              128);
     QCOMPARE(scalar(s, "correction_low"), 20.0);
     QCOMPARE(scalar(s, "correction_high"), 46.0);
     for (int i = 0; i <= 20; ++i)
@@ -240,7 +245,9 @@ void TestRopeScaling::yarnHardNumbers()
     QVERIFY(close(s.invFreq[33], baseFreq(10000, 33, 128) * 0.625L));
     QVERIFY(std::fabs(s.attentionFactor - 1.138629436111989) < 1e-15); // 0.1 ln 4 + 1
     // truncate = false (gpt-oss): the raw correction dims.
-    const RotarySpec u = spec({{"rope_type", "yarn"}, {"factor", "4"}, {"truncate", "false"}}, 128);
+    const RotarySpec u = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "4"},
+                               {"original_max_position_embeddings", "4096"}, {"truncate", "false"}},
+                              128);
     QVERIFY(std::fabs(scalar(u, "correction_low") - 20.94448162063605) < 1e-12);
     QVERIFY(std::fabs(scalar(u, "correction_high") - 45.02688127375455) < 1e-12);
 }
@@ -287,7 +294,7 @@ void TestRopeScaling::yarnFactorSource()
     const RotarySpec q = spec({{"rope_type", "yarn"}, {"factor_source", "max_position_ratio"}, {"factor", "4"},
                                {"max_position_embeddings", "32768"}, {"original_max_position_embeddings", "32768"}},
                               128);
-    const RotarySpec plain = spec({}, 128);
+    const RotarySpec plain = spec({{"rope_theta", "1000000"}}, 128); // Qwen2.5's base, the yarn default
     for (std::size_t i = 0; i < plain.invFreq.size(); ++i)
         QVERIFY(close(q.invFreq[i], plain.invFreq[i], 1e-15L));
     QCOMPARE(q.attentionFactor, 1.0);
@@ -333,7 +340,9 @@ void TestRopeScaling::llama3EqualFactorsNoNaN()
     // reference's smooth factor is 0/0. Aim pair 0 (theta 1, wavelength exactly 2 pi in double) at it.
     const int d = 16;
     TableContext ctx = context(d);
-    ParamSet p = params({{"rope_type", "llama3"}, {"original_max_position_embeddings", "1"}}, ctx);
+    ParamSet p = params({{"rope_type", "llama3"}, {"rope_theta", "10000"}, {"factor", "4"},
+                         {"original_max_position_embeddings", "1"}},
+                        ctx);
     const double twoPi = 2.0 * std::numbers::pi;
     double low = 0.0;
     for (double c : {std::nextafter(1.0 / twoPi, 0.0), 1.0 / twoPi, std::nextafter(1.0 / twoPi, 1.0)})
@@ -406,6 +415,88 @@ void TestRopeScaling::longropeWrongLengthRejected()
     ParamSet p = params({{"rope_type", "longrope"}}, ctx);
     p.set("long_factor", ParamValue::reals({1.0, 2.0}));
     QVERIFY_THROWS_EXCEPTION(InputError, ropeSpec(p, ctx));
+}
+
+void TestRopeScaling::defaultsReproduceNamedModels()
+{
+    // Issue 10 item 5: rope_type alone brings a real model's values, named in the help.
+    // Llama-3.1-8B config.json: rope_theta 500000, rope_scaling {llama3, factor 8, low_freq_factor 1,
+    // high_freq_factor 4, original_max_position_embeddings 8192}, head_dim 128.
+    const RotarySpec llama = spec({{"rope_type", "llama3"}}, 128);
+    const std::vector<long double> ref = llama3Reference(500000, 128, 8, 1, 4, 8192);
+    for (std::size_t i = 0; i < ref.size(); ++i)
+        QVERIFY2(close(llama.invFreq[i], ref[i], 1e-14L), std::to_string(i).c_str());
+    // Qwen2.5-7B-Instruct with the YaRN setting of its documentation: rope_theta 1e6, {yarn, factor 4,
+    // original_max_position_embeddings 32768}, max_position_embeddings 131072, head_dim 128; beta 32 / 1 and
+    // attention 0.1 ln 4 + 1 = 1.1386 are Hugging Face's defaults.
+    const RotarySpec qwen = spec({{"rope_type", "yarn"}}, 128);
+    const std::vector<long double> yref = yarnReference(1000000, 128, 4, 32768, 32, 1, true);
+    for (std::size_t i = 0; i < yref.size(); ++i)
+        QVERIFY2(close(qwen.invFreq[i], yref[i], 1e-14L), std::to_string(i).c_str());
+    QVERIFY(close(qwen.attentionFactor, 0.1L * std::log(4.0L) + 1, 1e-15L));
+    QCOMPARE(QString::number(qwen.attentionFactor, 'f', 4), QString("1.1386"));
+    // max_position_ratio gives the same s: 131072 / 32768 = 4.
+    QCOMPARE(scalar(spec({{"rope_type", "yarn"}, {"factor_source", "max_position_ratio"}}, 128), "factor"), 4.0);
+    // Phi-3-mini-128k-instruct: original 4096, max 131072, attention sqrt(1 + ln(32) / ln(4096)) = 1.19024.
+    const RotarySpec phi = spec({{"rope_type", "longrope"}}, 96);
+    QVERIFY(close(phi.attentionFactor, std::sqrt(1 + std::log(131072.0L / 4096) / std::log(4096.0L)), 1e-15L));
+    QCOMPARE(QString::number(phi.attentionFactor, 'f', 5), QString("1.19024"));
+    for (int i = 0; i < 48; ++i)
+        QVERIFY(close(phi.invFreq[std::size_t(i)], baseFreq(10000, i, 96), 1e-14L));
+    // The other types keep rope_theta 10000 and factor 4; the help names each model.
+    const RotarySpec lin = spec({{"rope_type", "linear"}}, 64);
+    QVERIFY(close(lin.invFreq[3], baseFreq(10000, 3, 64) / 4));
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    for (const char* model : {"Llama-3.1-8B", "Qwen2.5-7B-Instruct", "Phi-3-mini-128k-instruct"})
+        QVERIFY2(rope.param("rope_type")->doc.find(model) != std::string::npos, model);
+}
+
+void TestRopeScaling::explicitKeysKeepTheirValue()
+{
+    // A key given explicitly is kept, whatever order the keys come in; the others follow rope_type.
+    const TableContext ctx = context(64);
+    for (const Overrides& o : {Overrides{{"factor", "4"}, {"rope_type", "llama3"}},
+                               Overrides{{"rope_type", "llama3"}, {"factor", "4"}}}) {
+        const ParamSet p = params(o, ctx);
+        QCOMPARE(p.real("factor"), 4.0);
+        QCOMPARE(p.real("rope_theta"), 500000.0);
+        QCOMPARE(p.integer("original_max_position_embeddings"), 8192ll);
+    }
+    // As the GUI edits: withParamValue moves keys still at their default, keeps those the user changed.
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    ParamSet p = defaultParams(rope);
+    QCOMPARE(p.real("factor"), 4.0);
+    p = withParamValue(rope, p, "rope_theta", ParamValue::real(20000));
+    p = withParamValue(rope, p, "rope_type", ParamValue::word("llama3"));
+    QCOMPARE(p.real("factor"), 8.0);
+    QCOMPARE(p.real("rope_theta"), 20000.0);
+    QCOMPARE(p.integer("original_max_position_embeddings"), 8192ll);
+    p = withParamValue(rope, p, "rope_type", ParamValue::word("yarn"));
+    QCOMPARE(p.real("factor"), 4.0);
+    QCOMPARE(p.integer("original_max_position_embeddings"), 32768ll);
+    QCOMPARE(p.integer("max_position_embeddings"), 131072ll);
+    p = withParamValue(rope, p, "rope_type", ParamValue::word("default"));
+    QVERIFY(p == withParamValue(rope, defaultParams(rope), "rope_theta", ParamValue::real(20000)));
+}
+
+void TestRopeScaling::deepseekTemperatureMovesToTheSoftmax()
+{
+    // DeepSeek-V3 rope_scaling {yarn, factor 40, original 4096, beta_fast 32, beta_slow 1, mscale 1.0,
+    // mscale_all_dim 1.0}; V2 has 0.707 for both. Hugging Face _compute_yarn_parameters: cos/sin factor
+    // get_mscale(40, mscale) / get_mscale(40, mscale_all_dim) = 1. DeepSeek's modeling_deepseek.py (and
+    // inference/model.py with its mscale): softmax_scale *= (0.1 * mscale_all_dim * ln(40) + 1)^2.
+    for (const auto& [m, shown] : {std::pair{"1.0", "1.874"}, std::pair{"0.707", "1.590"}}) {
+        const RotarySpec s = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "40"},
+                                   {"original_max_position_embeddings", "4096"}, {"mscale", m}, {"mscale_all_dim", m}},
+                                  64);
+        QCOMPARE(s.attentionFactor, 1.0);
+        const long double g = 0.1L * std::stold(m) * std::log(40.0L) + 1;
+        QVERIFY(close(scalar(s, "deepseek_softmax_scale_factor"), g * g, 1e-15L));
+        QCOMPARE(QString::number(double(g * g), 'f', 3), QString(shown));
+        QVERIFY(schemeOrThrow("rope").param("mscale_all_dim")->doc.find(shown) != std::string::npos);
+    }
+    // Unset mscale_all_dim: no DeepSeek scalar, the usual 0.1 ln s + 1 on cos/sin.
+    QVERIFY(std::isnan(scalar(spec({{"rope_type", "yarn"}, {"factor", "40"}}, 64), "deepseek_softmax_scale_factor")));
 }
 
 QTEST_APPLESS_MAIN(TestRopeScaling)

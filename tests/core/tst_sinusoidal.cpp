@@ -41,6 +41,7 @@ private slots:
     void positionZeroIsSinZeroCosOne();
     void knownValuesAtPositionOne();
     void paperFrequencies();
+    void slowestPeriodInTextMatchesFormula();
     void tensor2tensorSpacing();
     void fairseqTableRow();
     void layoutsArePermutations();
@@ -92,6 +93,27 @@ void TestSinusoidal::paperFrequencies()
     const std::vector<double> w2 = sinusoidalFrequencies(params({{"base", "100"}}, context(4, ctx.positions)),
                                                          context(4, ctx.positions));
     QVERIFY(std::fabs(w2[1] - 0.1) < 1e-16);
+}
+
+void TestSinusoidal::slowestPeriodInTextMatchesFormula()
+{
+    // Vaswani et al. section 3.5 with w_i = base^(-2i/d): the last pair i = d/2 - 1 has period
+    // 2*pi*base^((d-2)/d), computed here in long double; the summary quotes it for d = 128 and d = 16.
+    const SchemeDescriptor& s = schemeOrThrow("sinusoidal");
+    for (const auto& [d, shown] : {std::pair{128, "54,410"}, std::pair{16, "19,869"}}) {
+        const long double ref = 2.0L * std::numbers::pi_v<long double> * std::pow(10000.0L, (d - 2.0L) / d);
+        QCOMPARE(QString::number(double(std::round(ref))), QString(shown).remove(','));
+        QVERIFY2(s.summary.find(shown) != std::string::npos, shown);
+        const TableContext ctx = context(d, PositionList::range(0, 1));
+        const std::vector<double> w = sinusoidalFrequencies(params({}, ctx), ctx);
+        QVERIFY(std::fabs((2 * std::numbers::pi / w.back() - ref) / ref) < 1e-14L);
+    }
+    // 2*pi*base itself (62,832) is quoted as never reached; tensor2tensor's spacing does reach it.
+    QCOMPARE(QString::number(double(std::round(2.0L * std::numbers::pi_v<long double> * 10000.0L))), QString("62832"));
+    QVERIFY(s.summary.find("62,832") != std::string::npos);
+    const TableContext ctx = context(128, PositionList::range(0, 1));
+    const std::vector<double> t = sinusoidalFrequencies(params({{"timescale_spacing", "tensor2tensor"}}, ctx), ctx);
+    QVERIFY(std::fabs(2 * std::numbers::pi / t.back() - 2 * std::numbers::pi * 10000.0) < 1e-9);
 }
 
 void TestSinusoidal::tensor2tensorSpacing()

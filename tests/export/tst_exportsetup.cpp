@@ -190,6 +190,21 @@ void TestExportSetup::settingsResolveInAnyOrder()
     QVERIFY(readAll(a) != readAll(plain)); // and the key took effect
     const Run compute = computeCli({"angles", "--scheme", "rope", "--set", "factor=8", "--set", "rope_type=linear"});
     QCOMPARE(compute.status, app::exitOk);
+    // Keys not given follow the choice (Llama 3.1's rope_scaling: factor 8, meta-llama/Llama-3.1-8B
+    // config.json), keys given stay, in either order, and `--state` starts from a window's set-up the same way.
+    auto table = [&](const QString& name, const QStringList& sets) {
+        QStringList args{"table", "--scheme", "rope", "--dim", "16", "--positions", "64"};
+        for (const QString& kv : sets)
+            args << "--set" << kv;
+        const QString path = m_dir.filePath(name);
+        args << "-o" << path;
+        const Run r = exportCli(args);
+        return r.status == app::exitOk ? readAll(path) : r.err.toUtf8();
+    };
+    const QByteArray llama = table("l.csv", {"rope_type=llama3"});
+    QCOMPARE(llama, table("l8.csv", {"rope_type=llama3", "factor=8"}));
+    QCOMPARE(table("l2a.csv", {"factor=2", "rope_type=llama3"}), table("l2b.csv", {"rope_type=llama3", "factor=2"}));
+    QVERIFY(table("l2a.csv", {"factor=2", "rope_type=llama3"}) != llama);
 }
 
 void TestExportSetup::animatingNonApplicableKeyRefused()

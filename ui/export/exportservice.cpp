@@ -806,9 +806,10 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
             req.scheme = scheme.id;
             for (const auto& [key, value] : state.params().values()) {
                 const core::ParamSpec* spec = scheme.param(key);
-                // Only what is in force: a remembered value of a key that does not apply (YaRN's factor after
-                // switching back to plain RoPE) changes nothing, and the resolver refuses it as --set would.
-                if (spec && !(value == core::defaultValue(*spec)) && core::applies(*spec, state.params()))
+                // Only what is in force, against the default under the current choices: a remembered value of a
+                // key that does not apply (YaRN's factor after switching back to plain RoPE) changes nothing,
+                // and the resolver refuses it as --set would.
+                if (spec && !(value == core::defaultValue(*spec, state.params())) && core::applies(*spec, state.params()))
                     req.overrides.emplace_back(key, value.toString());
             }
             const int n = std::max(1, state.positionCount());
