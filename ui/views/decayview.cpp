@@ -26,14 +26,15 @@
 #include <complex>
 
 namespace poslab::ui {
+namespace {
 
 /// Sampled distances 0..maxK, at most about 400 of them (close to the chart's plot width at
 /// the default size; Qt Charts costs about a microsecond per point per frame, and strokes the path again
-/// whenever the axis range changes); every distance for exactCurves().
-std::vector<core::Position> DecayView::distances(core::Position maxK) const
+/// whenever the axis range changes).
+std::vector<core::Position> distances(core::Position maxK)
 {
     std::vector<core::Position> ks;
-    const core::Position stride = m_everyDistance ? 1 : std::max<core::Position>(1, (maxK + 1 + 399) / 400);
+    const core::Position stride = std::max<core::Position>(1, (maxK + 1 + 399) / 400);
     for (core::Position k = 0; k <= maxK; k += stride)
         ks.push_back(k);
     if (ks.back() != maxK)
@@ -41,15 +42,7 @@ std::vector<core::Position> DecayView::distances(core::Position maxK) const
     return ks;
 }
 
-std::vector<DecayView::Curve> DecayView::exactCurves()
-{
-    m_everyDistance = true;
-    recompute();
-    std::vector<Curve> exact = m_curves;
-    m_everyDistance = false;
-    recompute();
-    return exact;
-}
+} // namespace
 
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
@@ -461,6 +454,26 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     m_chart->setGeometry(old);
     if (factor != 1.0)
         applyFonts(1.0);
+}
+
+std::vector<core::Position> DecayView::distances(core::Position maxK) const
+{
+    if (!m_everyDistance)
+        return poslab::ui::distances(maxK); // the chart's ~400 samples (the free function above)
+    std::vector<core::Position> ks(std::size_t(maxK) + 1);
+    for (core::Position k = 0; k <= maxK; ++k)
+        ks[std::size_t(k)] = k;
+    return ks;
+}
+
+std::vector<DecayView::Curve> DecayView::exactCurves()
+{
+    m_everyDistance = true;
+    recompute();
+    std::vector<Curve> exact = m_curves;
+    m_everyDistance = false;
+    recompute();
+    return exact;
 }
 
 } // namespace poslab::ui
