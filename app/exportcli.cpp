@@ -489,7 +489,8 @@ std::string exportUsage()
   poslab export --batch FILE.json
 
 VIEW: table, clock, rotation, decay, attention. The format follows the extension; .csv/.json/.npy write the
-  numbers behind the view (decay: the plotted curves; attention: scores of every head).
+  numbers behind the view (decay: the plotted curves at every distance; attention: scores of every head).
+  A CSV starts with a header row, and each row of a table with its position (attention: head, query).
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state

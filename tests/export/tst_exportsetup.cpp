@@ -254,7 +254,8 @@ void TestExportSetup::dialogOffersOnlyKeysInForce()
     auto plain = ropeScene({});
     const QStringList a = animatable(*plain);
     QVERIFY2(a.contains(QStringLiteral("rope_theta")), qPrintable(a.join(' ')));
-    QVERIFY2(!a.contains(QStringLiteral("beta_fast")) && !a.contains(QStringLiteral("factor")), qPrintable(a.join(' ')));
+    QVERIFY2(!a.contains(QStringLiteral("beta_fast")) && !a.contains(QStringLiteral("factor")),
+             qPrintable(a.join(' ')));
     auto yarn = ropeScene({{"rope_type", "yarn"}});
     const QStringList b = animatable(*yarn);
     QVERIFY2(b.contains(QStringLiteral("beta_fast")) && b.contains(QStringLiteral("factor")), qPrintable(b.join(' ')));

@@ -15,11 +15,11 @@
 #include <QBuffer>
 #include <QClipboard>
 #include <QDir>
-#include <QFontMetricsF>
-#include <QLocale>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QImageWriter>
+#include <QLocale>
 #include <QMimeData>
 #include <QPageSize>
 #include <QPainter>
@@ -373,7 +373,8 @@ QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, con
         // The size of the views' own labels (they grow with the figure through sizeScale, as here).
         const QFont font = th.font(11 * ui::sizeScale(QRectF(QPointF(0, 0), g->logical)), true);
         const QFontMetricsF fm(font, &img);
-        const double band = caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
+        const double band =
+            caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
         paintView(view, p, QSizeF(g->logical.width(), g->logical.height() - band));
         if (band > 0) {
             const QRectF strip(0, g->logical.height() - band, g->logical.width(), band);
@@ -415,7 +416,9 @@ QByteArray csvWithHeader(const core::ComputeResult& data)
     }
     const std::size_t rank = data.shape.size();
     const std::size_t rowAxes = rank >= 2 ? rank - 1 : 1;
-    auto axisName = [&](std::size_t i) { return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i); };
+    auto axisName = [&](std::size_t i) {
+        return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i);
+    };
     for (std::size_t i = 0; i < rowAxes; ++i)
         out += (i ? "," : "") + quoted(axisName(i));
     if (rank >= 2) {
@@ -809,7 +812,8 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
                 // Only what is in force, against the default under the current choices: a remembered value of a
                 // key that does not apply (YaRN's factor after switching back to plain RoPE) changes nothing,
                 // and the resolver refuses it as --set would.
-                if (spec && !(value == core::defaultValue(*spec, state.params())) && core::applies(*spec, state.params()))
+                if (spec && !(value == core::defaultValue(*spec, state.params()))
+                    && core::applies(*spec, state.params()))
                     req.overrides.emplace_back(key, value.toString());
             }
             const int n = std::max(1, state.positionCount());
