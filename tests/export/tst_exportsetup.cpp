@@ -169,6 +169,22 @@ void TestExportSetup::nonApplicableKeyRefusedEverywhereAlike()
     QCOMPARE(state.params().real("factor"), 8.0);
     QVERIFY(loaded.fromJson(state.toJson()).isEmpty());
     QCOMPARE(loaded.params(), state.params());
+
+    // `export --state` starts from a saved window and resolves --set on top of it with the same rules.
+    auto saved = [&](const ui::WorkbenchState& w, const QString& name) {
+        QFile f(m_dir.filePath(name));
+        if (f.open(QIODevice::WriteOnly))
+            f.write(QJsonDocument(w.toJson()).toJson());
+        return f.fileName();
+    };
+    const QString yarnState = saved(state, QStringLiteral("yarn.json"));
+    QCOMPARE(exportCli({"table", "--state", yarnState, "--set", "beta_fast=16", "-o", m_dir.filePath("y.csv")}).status,
+             app::exitOk);
+    ui::WorkbenchState plainRope;
+    const Run fromPlain = exportCli({"table", "--state", saved(plainRope, QStringLiteral("plain.json")), "--set",
+                                     "factor=8", "-o", m_dir.filePath("p.csv")});
+    QCOMPARE(fromPlain.status, app::exitUsage);
+    QCOMPARE(fromPlain.err, compute.err);
 }
 
 void TestExportSetup::settingsResolveInAnyOrder()
@@ -191,7 +207,7 @@ void TestExportSetup::settingsResolveInAnyOrder()
     const Run compute = computeCli({"angles", "--scheme", "rope", "--set", "factor=8", "--set", "rope_type=linear"});
     QCOMPARE(compute.status, app::exitOk);
     // Keys not given follow the choice (Llama 3.1's rope_scaling: factor 8, meta-llama/Llama-3.1-8B
-    // config.json), keys given stay, in either order, and `--state` starts from a window's set-up the same way.
+    // config.json), and keys given stay, in either order.
     auto table = [&](const QString& name, const QStringList& sets) {
         QStringList args{"table", "--scheme", "rope", "--dim", "16", "--positions", "64"};
         for (const QString& kv : sets)
