@@ -37,6 +37,7 @@ private slots:
     void sweepFramesDifferAndCarryTheirValue();
     void sweepHoldsOneColourScale();
     void decayCsvHasHeaderAndEveryDistance();
+    void decayCsvOfEverySchemeFamilyHasEveryDistance();
     void tableCsvRowsSayTheirPosition();
     void recommendedSlideSettingsWork();
 
@@ -377,6 +378,22 @@ void TestExportSetup::decayCsvHasHeaderAndEveryDistance()
             QVERIFY2(std::abs(cells[1].toDouble() - expected) < 1e-9,
                      qPrintable(QString("k = %1: %2 vs %3").arg(k).arg(cells[1].constData()).arg(expected)));
         }
+    }
+}
+
+void TestExportSetup::decayCsvOfEverySchemeFamilyHasEveryDistance()
+{
+    // The chart samples (about 400 points, or a log axis for T5); the data never does: distances 0 .. N-1.
+    for (const char* scheme : {"rope", "sinusoidal", "learned", "alibi", "t5", "kerple"}) {
+        const QString csv = m_dir.filePath(QStringLiteral("decay-%1.csv").arg(QLatin1String(scheme)));
+        const Run r = exportCli({"decay", "--scheme", scheme, "--dim", "32", "--positions", "700", "--cursor", "0",
+                                 "-o", csv});
+        QVERIFY2(r.status == app::exitOk, qPrintable(QLatin1String(scheme) + r.err));
+        const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
+        QVERIFY2(lines.front().startsWith("distance,"), scheme);
+        QCOMPARE(lines.size(), 1 + 700);
+        for (int k = 0; k < 700; ++k)
+            QCOMPARE(lines[k + 1].left(lines[k + 1].indexOf(',')).toInt(), k);
     }
 }
 
