@@ -63,7 +63,7 @@ SchemeDescriptor alibiScheme()
     s.reference = "ofirpress/attention_with_linear_biases fairseq/models/transformer.py get_slopes";
     s.formula = "score(i,j) = q_i.k_j/sqrt(d) - m_h (i - j)  (|i - j| when bidirectional);  P = 2^floor(log2 H): "
                 "m_h = 2^(-8(h+1)/P) for h < P, then m_(P+k) = 2^(-4(2k+1)/P) for k < H - P (every other slope "
-                "of 2P; only when H is not a power of 2, where P = H)";
+                "of 2P). When H is a power of 2, P = H and only the first rule applies";
     s.summary = "No position vectors at all: each head subtracts a penalty growing linearly with distance, steep "
                 "heads look locally, shallow heads far. Used by BLOOM and MPT.";
     s.bias = alibiBias;

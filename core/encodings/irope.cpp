@@ -86,8 +86,9 @@ SchemeDescriptor iropeScheme()
     s.reference = "huggingface/transformers src/transformers/models/llama4/modeling_llama4.py Llama4TextAttention "
                   "(attn_temperature_tuning), configuration_llama4.py (no_rope_layers)";
     s.formula = "layer l: RoPE if (l+1) % k != 0 (interleaved pairs, rope_theta, llama3 scaling: theta_i / factor "
-                "where 2*pi/theta_i > original / low_freq_factor), else NoPE with q_p *= ln(floor((p+1)/floor_scale) "
-                "+ 1) * attn_scale + 1";
+                "where 2*pi/theta_i > original / low_freq_factor, kept where 2*pi/theta_i < original / "
+                "high_freq_factor, blended between; Scout's low = high = 1 leaves no blend), else NoPE with "
+                "q_p *= ln(floor((p+1)/floor_scale) + 1) * attn_scale + 1";
     s.summary = "Three RoPE layers for local order, then one NoPE layer that sees the whole context without "
                 "position, its attention sharpened slowly with position so it does not flatten at long range. "
                 "The defaults are Llama 4 Scout's (rope_theta 500000, llama3 scaling factor 16, low 1, high 1, "

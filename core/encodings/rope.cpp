@@ -148,7 +148,10 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
     double attention = params.real("attention_factor");
     if (attention <= 0.0)
         attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
-    const bool useLong = ctx.seqLen && double(*ctx.seqLen) > originalMax;
+    // Hugging Face longrope_frequency_update: seq_len = max(position_ids) + 1; the long factors once
+    // seq_len > original_max_position_embeddings.
+    const Position seqLen = effectiveSeqLen(ctx);
+    const bool useLong = double(seqLen) > originalMax;
     const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
     if (!ext.empty()) {
         if (ext.size() != f.size())
@@ -159,7 +162,9 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
             f[i] /= ext[i];
     }
     spec.attentionFactor = attention;
+    spec.seqLen = seqLen;
     spec.scalars.push_back({"factor", factor});
+    spec.scalars.push_back({"seq_len", double(seqLen)});
     spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
 }
 
@@ -183,14 +188,18 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
         base *= std::pow(params.real("factor"), double(r) / double(r - 2));
         spec.scalars.push_back({"effective_base", base});
     } else if (type == "dynamic") {
-        // Hugging Face _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
-        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)). No seq_len is the reference's init-time value.
+        // Hugging Face dynamic_rope_update (seq_len = max(position_ids) + 1) and
+        // _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
+        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)).
         const double maxPos = double(params.integer("max_position_embeddings"));
         const double factor = params.real("factor");
-        const double seqLen = std::max(ctx.seqLen ? double(*ctx.seqLen) : maxPos, maxPos);
-        base *= std::pow(factor * seqLen / maxPos - (factor - 1.0), double(r) / double(r - 2));
+        const Position seqLen = effectiveSeqLen(ctx);
+        const double length = std::max(double(seqLen), maxPos);
+        base *= std::pow(factor * length / maxPos - (factor - 1.0), double(r) / double(r - 2));
+        spec.seqLen = seqLen;
         spec.scalars.push_back({"effective_base", base});
-        spec.scalars.push_back({"seq_len", seqLen});
+        spec.scalars.push_back({"seq_len", double(seqLen)});
+        spec.scalars.push_back({"dynamic_length", length});
     }
     std::vector<double> f = ropeBaseFrequencies(base, r);
     if (type == "linear")
@@ -233,6 +242,27 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
 
 const std::vector<std::string> scaledTypes = {"linear", "ntk", "dynamic", "yarn", "llama3"};
 
+// Hugging Face's _validate_{linear_scaling,dynamic_scaling,yarn,llama3}_parameters log
+// "`rope_scaling`'s factor field must be a float >= 1, got {factor}" and compute with it anyway.
+std::vector<std::string> ropeWarnings(const ParamSet& params, const TableContext&)
+{
+    std::vector<std::string> w;
+    const std::string& type = params.choice("rope_type");
+    if (std::find(scaledTypes.begin(), scaledTypes.end(), type) == scaledTypes.end())
+        return w;
+    const double factor = type == "yarn" ? yarnFactor(params) : params.real("factor");
+    if (factor < 1.0) {
+        const std::string what = type == "yarn" && params.choice("factor_source") == "max_position_ratio"
+            ? "YaRN's factor max_position_embeddings / original_max_position_embeddings = "
+                + ParamValue::real(factor).toString()
+            : "factor " + params.value("factor").toString();
+        w.push_back(what + " is below 1 (a context-extension factor is new length / trained length, normally >= 1); "
+                    "computed as given, as Hugging Face does for linear, dynamic, yarn and llama3 after its warning "
+                    "\"rope_scaling's factor field must be a float >= 1\"");
+    }
+    return w;
+}
+
 } // namespace
 
 SchemeDescriptor ropeScheme()
@@ -265,18 +295,23 @@ SchemeDescriptor ropeScheme()
                     "Context-extension method (Hugging Face rope_scaling.rope_type). Alone, llama3, yarn and "
                     "longrope bring a real model's values (Hugging Face has no defaults for these keys): llama3 = "
                     "Llama-3.1-8B (rope_theta 500000, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192); "
-                    "yarn = Qwen2.5-7B-Instruct with the YaRN setting its documentation gives for long inputs "
-                    "(rope_theta 1000000, factor 4, original 32768, max 131072); longrope = Phi-3-mini-128k-instruct's "
+                    "yarn = Qwen2.5-7B-Instruct with the YaRN setting its model card gives for long inputs "
+                    "(rope_theta 1000000, factor 4, original 32768; max_position_embeddings 131072 = 4 x 32768 is "
+                    "its stated context, while its config.json keeps 32768); longrope = Phi-3-mini-128k-instruct's "
                     "lengths (rope_theta 10000, original 4096, max 131072; its 48 short/long factors need --dim 96 "
-                    "and are not defaults). Use the model's head dimension (--dim 128) to reproduce its table"),
+                    "and are not defaults). Use the model's head dimension to reproduce its table: --dim 128 for "
+                    "Llama-3.1-8B and Qwen2.5-7B, 96 for Phi-3-mini. dynamic and longrope depend "
+                    "on the sequence length: the largest requested position + 1, as Hugging Face's "
+                    "max(position_ids) + 1, unless --seq-len L sets it"),
         choiceParam("layout", "half_split", {"half_split", "interleaved"},
                     "Which dimensions pair up: half_split (i, i+r/2), GPT-NeoX / Hugging Face; interleaved "
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(defaultWhen(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained "
+        when(defaultWhen(realParam("factor", 4.0, 0.001, 1024.0, "Context extension factor s (new length / trained "
                                    "length); yarn ignores it when factor_source = max_position_ratio. Default 8 for "
-                                   "llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the others", true),
+                                   "llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the others. Below 1 (a shrink) is "
+                                   "accepted with a warning, as Hugging Face does", true),
                          "rope_type", "llama3", 8.0),
              "rope_type", scaledTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
@@ -295,7 +330,9 @@ SchemeDescriptor ropeScheme()
                                               "dynamic: trained context length (default 4096); longrope: extended "
                                               "context length (default 131072, Phi-3-mini-128k); yarn: extended "
                                               "context length, used only when factor_source = max_position_ratio "
-                                              "(default 131072, Qwen2.5 with YaRN)", true),
+                                              "(default 131072 = factor 4 x 32768, Qwen2.5's stated context; "
+                                              "Qwen2.5's own config.json keeps 32768, which makes that ratio 1: "
+                                              "huggingface/transformers issue #38224)", true),
                                      "rope_type", "yarn", 131072),
                          "rope_type", "longrope", 131072),
              "rope_type", {"dynamic", "longrope", "yarn"}),
@@ -335,6 +372,7 @@ SchemeDescriptor ropeScheme()
     };
     s.rotary = ropeSpec;
     s.validate = validateRope;
+    s.warnings = ropeWarnings;
     return s;
 }
 

@@ -15,14 +15,20 @@
 ///   llama3   wavelength 2*pi/theta_i < O/high: kept; > O/low: theta_i / s; between: smooth blend
 ///   longrope theta_i / ext_i with ext = long_factor when seq_len > O, else short_factor;
 ///            attention sqrt(1 + ln(M/O) / ln(O))
-/// (O = original_max_position_embeddings). Without ctx.seqLen, dynamic and longrope use the reference's
-/// init-time values (seq_len = None: L = M, short factors).
+/// (O = original_max_position_embeddings). seq_len is Hugging Face's forward-time value (dynamic_rope_update:
+/// seq_len = max(position_ids) + 1): the largest requested position + 1 unless ctx.seqLen overrides it
+/// (`--seq-len`). So a longrope table over positions 0:8192 with O = 4096 uses the long factors, as the model
+/// does on that input. The spec reports it as RotarySpec::seqLen and the scalar "seq_len".
+///
+/// factor < 1 is accepted with a warning (ropeWarnings via SchemeDescriptor::warnings), as Hugging Face's
+/// _validate_*_parameters do for linear, dynamic, yarn and llama3.
 ///
 /// Defaults (Hugging Face has none for the rope_scaling keys) follow rope_type so that each reproduces a real
 /// model at its head dimension: llama3 = Llama-3.1-8B (rope_theta 500000, factor 8, low 1, high 4, original
 /// 8192); yarn = Qwen2.5-7B-Instruct with its documented YaRN setting (rope_theta 1e6, factor 4, original
-/// 32768, max 131072); longrope = Phi-3-mini-128k-instruct's lengths (original 4096, max 131072; its 48
-/// per-pair factors are not defaults). A key set explicitly keeps its value.
+/// 32768; max 131072 = 4 x 32768, the stated context: its config.json keeps 32768); longrope =
+/// Phi-3-mini-128k-instruct's lengths (original 4096, max 131072; its 48 per-pair factors are not defaults).
+/// A key set explicitly keeps its value.
 /// DeepSeek's YaRN (mscale == mscale_all_dim) leaves cos/sin unscaled; its code multiplies the softmax scale
 /// by get_mscale(s, mscale_all_dim)^2 instead, reported as the scalar deepseek_softmax_scale_factor.
 ///
@@ -57,8 +63,8 @@ double yarnCorrectionDim(double rotations, int rotaryDim, double base, double or
 /// factor_source is "max_position_ratio".
 double yarnFactor(const ParamSet& params);
 
-/// The frequencies and attention factor for the parameters (rope_type and its keys). @c ctx.seqLen is the
-/// current sequence length for dynamic and longrope.
+/// The frequencies and attention factor for the parameters (rope_type and its keys). Dynamic and longrope
+/// use effectiveSeqLen(ctx): ctx.seqLen, else the largest of ctx.positions + 1.
 RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx);
 
 SchemeDescriptor ropeScheme();
