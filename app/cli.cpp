@@ -142,11 +142,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             req.scheme = a.value(opt);
             haveScheme = true;
         } else if (opt == "--set") {
-            const std::string kv = a.value(opt);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw InputError("--set '" + kv + "' must be KEY=VALUE");
-            req.overrides.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            req.overrides.push_back(core::splitSetting(a.value(opt))); // resolved by core::resolveParams
         } else if (opt == "--dim") {
             req.context.dim = int(parseIntegerOption(opt, a.value(opt), 1, 65536));
         } else if (opt == "--positions") {

@@ -36,7 +36,7 @@ using exporting::ExportOptions;
 struct FigureRequest {
     std::string view;
     std::optional<std::string> scheme;
-    std::vector<std::pair<std::string, std::string>> sets;
+    core::Overrides sets;
     std::optional<int> dim;
     std::optional<int> positions;
     std::optional<std::string> keys;
@@ -121,11 +121,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         if (opt == "--scheme") {
             f.scheme = a.value(opt);
         } else if (opt == "--set") {
-            const std::string kv = a.value(opt);
-            const auto eq = kv.find('=');
-            if (eq == std::string::npos || eq == 0)
-                throw InputError("--set '" + kv + "' must be KEY=VALUE");
-            f.sets.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+            f.sets.push_back(core::splitSetting(a.value(opt)));
         } else if (opt == "--dim") {
             f.dim = int(parseIntegerOption(opt, a.value(opt), ui::WorkbenchState::minDim, ui::WorkbenchState::maxDim));
         } else if (opt == "--positions") {
@@ -185,6 +181,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             o.animation.from = parseNumberOption(opt, a.value(opt));
         } else if (opt == "--to") {
             o.animation.to = parseNumberOption(opt, a.value(opt));
+        } else if (opt == "--float-colour-scale") {
+            o.animation.floatColourScale = true;
         } else if (opt == "-o" || opt == "--output") {
             f.output = a.value(opt);
         } else if (!opt.empty() && opt[0] != '-' && f.view.empty()) {
@@ -237,9 +235,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
     if (f.scheme) {
-        scheme = core::findScheme(*f.scheme);
-        if (!scheme)
-            throw InputError("unknown scheme '" + *f.scheme + "' (see poslab schemes)");
+        scheme = &core::schemeOrThrow(*f.scheme); // the words of poslab compute
         if (scheme->id != setup.scheme) {
             setup.scheme = scheme->id;
             setup.params = core::defaultParams(*scheme);
@@ -251,31 +247,12 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         ++setup.dim;
     if (f.positions)
         setup.positionCount = *f.positions;
-    // Choices first, through withParamValue, so keys still at their default follow them (rope_type=llama3
-    // brings factor 8, as in compute); then the other keys, which stay as given whatever their order.
-    for (const bool choices : {true, false})
-    for (const auto& [key, text] : f.sets) {
-        const core::ParamSpec* spec = scheme->param(key);
-        if (spec && (spec->type == core::ParamType::Choice) != choices)
-            continue;
-        if (!spec) {
-            std::string keys;
-            for (const auto& p : scheme->params)
-                keys += (keys.empty() ? "" : ", ") + p.key;
-            throw InputError("unknown parameter '" + key + "' for scheme " + scheme->id
-                             + (keys.empty() ? " (it has none)" : "; parameters: " + keys));
-        }
-        const core::ParamValue v = core::parseParamValue(*spec, text);
-        const std::string problem = core::checkValue(*spec, v);
-        if (!problem.empty())
-            throw InputError(problem);
-        setup.params = core::withParamValue(*scheme, setup.params, spec->key, v);
-    }
     core::TableContext ctx;
     ctx.dim = setup.dim;
     ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
     ctx.seqLen = setup.positionCount;
-    core::validateParams(*scheme, setup.params, ctx);
+    // The one resolver of compute, export, batch and the window: the same keys refused with the same words.
+    setup.params = core::resolveParams(*scheme, setup.params, f.sets, ctx);
     state.applySetup(setup);
 
     ui::ViewOptions o = state.viewOptions();
@@ -507,21 +484,28 @@ std::string exportUsage()
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
+                [--float-colour-scale]
                 -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
   poslab export --batch FILE.json
 
 VIEW: table, clock, rotation, decay, attention. The format follows the extension; .csv/.json/.npy write the
-  numbers behind the view (decay: the plotted curves; attention: scores of every head).
+  numbers behind the view (decay: the plotted curves at every distance; attention: scores of every head).
+  A CSV starts with a header row, and each row of a table with its position (attention: head, query).
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state
   starts from a workbench state saved by the window.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
-  pixels a side. --font-scale 1.5 to 2 suits slides. transparent: no background (PNG, SVG, PDF).
+  pixels a side. transparent: no background (PNG, SVG, PDF).
+Slides: --size 1920x1080 --dpi 144 is 13.33 x 7.5 in, PowerPoint's 16:9 widescreen slide. Text grows with
+  the figure, so keep --font-scale 1 there: a larger scale enlarges the letters inside the same layout,
+  which may then shorten, cut or overlap labels.
 GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --animate position (default)
   moves the position cursor from --from (0) to --to; --animate PARAM sweeps a number parameter of the scheme
-  (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale.
+  (logarithmic ones in geometric steps), or dim, positions, key_distance, shift, head, heads, font_scale;
+  each frame prints the swept value below the view, and heatmaps keep one colour scale over all frames
+  (--float-colour-scale: each frame its own). A key that does not apply is refused, as with --set.
 Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
   dashes (font_scale), "softmax": true for flags. Outputs are relative to the batch file. A failing entry is

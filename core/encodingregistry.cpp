@@ -74,15 +74,25 @@ ParamSet defaultParams(const SchemeDescriptor& scheme)
     return p;
 }
 
+namespace {
+/// Every key not @p given that held its default under the choices of @p before takes its default under those of
+/// @p after (ParamSpec::defaultsWhen: rope_type=llama3 brings factor 8; a factor the user set stays).
+template <class Given>
+void followChoices(const SchemeDescriptor& scheme, const ParamSet& before, ParamSet& after, Given given)
+{
+    for (const auto& spec : scheme.params)
+        if (!spec.defaultsWhen.empty() && !given(spec.key) && before.has(spec.key)
+            && before.value(spec.key) == defaultValue(spec, before))
+            after.set(spec.key, defaultValue(spec, after));
+}
+} // namespace
+
 ParamSet withParamValue(const SchemeDescriptor& scheme, const ParamSet& params, const std::string& key,
                         ParamValue value)
 {
     ParamSet next = params;
     next.set(key, std::move(value));
-    for (const auto& spec : scheme.params)
-        if (spec.key != key && !spec.defaultsWhen.empty() && params.has(spec.key)
-            && params.value(spec.key) == defaultValue(spec, params))
-            next.set(spec.key, defaultValue(spec, next));
+    followChoices(scheme, params, next, [&](const std::string& k) { return k == key; });
     return next;
 }
 
@@ -107,11 +117,18 @@ void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, cons
         scheme.validate(params, ctx);
 }
 
-ParamSet resolveParams(const SchemeDescriptor& scheme,
-                       const std::vector<std::pair<std::string, std::string>>& overrides,
+std::pair<std::string, std::string> splitSetting(std::string_view text, std::string_view option)
+{
+    const auto eq = text.find('=');
+    if (eq == std::string_view::npos || eq == 0)
+        throw InputError(std::string(option) + " '" + std::string(text) + "' must be KEY=VALUE");
+    return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
                        const TableContext& ctx)
 {
-    ParamSet params = defaultParams(scheme);
+    ParamSet params = base;
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
         if (!spec) {
@@ -127,30 +144,36 @@ ParamSet resolveParams(const SchemeDescriptor& scheme,
             throw InputError(problem);
         params.set(key, std::move(v));
     }
-    // Keys not given follow the final choices (rope_type=llama3 brings Llama 3.1's factor 8 and window 8192).
-    for (const auto& spec : scheme.params) {
-        const bool given = std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == spec.key; });
-        if (!given && !spec.defaultsWhen.empty())
-            params.set(spec.key, defaultValue(spec, params));
-    }
-    // A key set explicitly must apply under the final choices: setting beta_fast with rope_type=default
-    // would otherwise be silently ignored.
+    // Keys not given follow the final choices if they held their default (rope_type=llama3 brings Llama 3.1's
+    // factor 8 and window 8192; a factor set earlier stays), as the window's withParamValue does.
+    followChoices(scheme, base, params, [&](const std::string& k) {
+        return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == k; });
+    });
+    // Choices first, then the check: a key set explicitly must apply under the final choices, whatever the
+    // order it was given in. Setting beta_fast with rope_type=default would otherwise be silently ignored.
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
-        if (!applies(*spec, params)) {
-            std::string cond;
-            for (const auto& c : spec->appliesWhen) {
-                std::string vals;
-                for (const auto& v : c.values)
-                    vals += (vals.empty() ? "" : " or ") + v;
-                cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
-            }
-            throw InputError("parameter " + key + " applies only when " + cond + " (now " + spec->appliesWhen[0].key
-                             + " is " + params.value(spec->appliesWhen[0].key).toString() + ")");
+        if (applies(*spec, params))
+            continue;
+        std::string cond, now;
+        for (const auto& c : spec->appliesWhen) {
+            std::string vals;
+            for (const auto& v : c.values)
+                vals += (vals.empty() ? "" : " or ") + v;
+            cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
+            const std::string current = params.has(c.key) ? params.value(c.key).toString() : std::string("unset");
+            if (now.empty() && std::find(c.values.begin(), c.values.end(), current) == c.values.end())
+                now = c.key + " is " + current;
         }
+        throw InputError("parameter " + key + " applies only when " + cond + " (now " + now + ")");
     }
     validateParams(scheme, params, ctx);
     return params;
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx)
+{
+    return resolveParams(scheme, defaultParams(scheme), overrides, ctx);
 }
 
 // --- descriptor helpers -------------------------------------------------------------------------------

@@ -22,14 +22,26 @@ const SchemeDescriptor* findScheme(std::string_view id);
 /// The scheme with this id; throws InputError listing the known ids.
 const SchemeDescriptor& schemeOrThrow(std::string_view id);
 
-/// Starts from the defaults, applies @c overrides (key, text) in order, gives every key not overridden its
-/// default under the resolved choices (ParamSpec::defaultsWhen: rope_type=llama3 alone brings Llama 3.1's
-/// factor 8 and window 8192), and checks: unknown keys, types, ranges, keys set that do not apply under the
-/// resolved choices, and the scheme's own cross checks for @c ctx (dimension parity, list lengths). Throws
-/// InputError with one line naming the problem.
-ParamSet resolveParams(const SchemeDescriptor& scheme,
-                       const std::vector<std::pair<std::string, std::string>>& overrides,
+/// Settings as typed: (key, value text) pairs, in the order given.
+using Overrides = std::vector<std::pair<std::string, std::string>>;
+
+/// One "KEY=VALUE" text (after `--set`, in a batch entry's "set" list) split at its first '='. Throws
+/// InputError "OPTION 'TEXT' must be KEY=VALUE" when there is no key.
+std::pair<std::string, std::string> splitSetting(std::string_view text, std::string_view option = "--set");
+
+/// The one set-up resolver: `poslab compute`, `poslab export` (and its --animate sweeps), batch entries and
+/// the window (typed values, sliders, saved sessions) all call it, so a setting is accepted or refused with
+/// the same message everywhere. Starts from @p base (a complete ParamSet: the defaults, a saved state, the
+/// window's current set), applies @c overrides in order (unknown key, type, range), moves every key not given
+/// that held its default under the base's choices to its default under the resolved ones
+/// (ParamSpec::defaultsWhen: rope_type=llama3 alone brings Llama 3.1's factor 8), then checks that every
+/// key set applies under the resolved choices (so `factor=8 rope_type=yarn` and `rope_type=yarn factor=8`
+/// are the same, and `factor=8` alone on plain RoPE is refused instead of silently ignored), then the whole
+/// set for @c ctx (dimension parity, list lengths). Throws InputError with one line naming the problem.
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
                        const TableContext& ctx);
+/// resolveParams() from the scheme's defaults.
+ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx);
 
 /// The defaults of a scheme (each key's default under the default choices).
 ParamSet defaultParams(const SchemeDescriptor& scheme);

@@ -110,28 +110,22 @@ QString WorkbenchState::setScheme(const QString& id)
 
 QString WorkbenchState::setParam(const QString& key, const core::ParamValue& value, bool mergeable)
 {
-    const core::ParamSpec* spec = m_scheme->param(key.toStdString());
-    if (!spec)
-        return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
-    const std::string problem = core::checkValue(*spec, value);
-    if (!problem.empty())
-        return refuse(QString::fromStdString(problem));
-    Setup next = m_setup;
-    next.params = core::withParamValue(*m_scheme, m_setup.params, spec->key, value); // keys at their default follow a choice
-    return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, QString::fromStdString(value.toString())),
-                     mergeable ? key : QString());
+    // The text form reads back unchanged (ParamValue::toString), so a slider and a typed value take the
+    // same path through core's resolver as `poslab compute --set` and `poslab export --set`.
+    return setParamText(key, QString::fromStdString(value.toString()), mergeable);
 }
 
-QString WorkbenchState::setParamText(const QString& key, const QString& text)
+QString WorkbenchState::setParamText(const QString& key, const QString& text, bool mergeable)
 {
-    const core::ParamSpec* spec = m_scheme->param(key.toStdString());
-    if (!spec)
-        return refuse(QStringLiteral("%1 has no parameter %2").arg(schemeId(), key));
+    Setup next = m_setup;
     try {
-        return setParam(key, core::parseParamValue(*spec, text.trimmed().toStdString()));
+        next.params = core::resolveParams(*m_scheme, m_setup.params,
+                                          {{key.toStdString(), text.trimmed().toStdString()}}, context());
     } catch (const std::exception& e) {
         return refuse(QString::fromStdString(e.what()));
     }
+    const QString shown = QString::fromStdString(next.params.value(key.toStdString()).toString());
+    return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, shown), mergeable ? key : QString());
 }
 
 QString WorkbenchState::resetParam(const QString& key)
@@ -228,8 +222,12 @@ void WorkbenchState::setViewOptions(const ViewOptions& options)
 QJsonObject WorkbenchState::toJson() const
 {
     QJsonObject params;
-    for (const auto& [key, value] : m_setup.params.values())
-        params.insert(QString::fromStdString(key), QString::fromStdString(value.toString()));
+    // Only the parameters in force: fromJson() resolves them like `--set`, which refuses a key that does not
+    // apply (YaRN's beta_fast while rope_type is default).
+    for (const auto& spec : m_scheme->params)
+        if (m_setup.params.has(spec.key) && core::applies(spec, m_setup.params))
+            params.insert(QString::fromStdString(spec.key),
+                          QString::fromStdString(m_setup.params.value(spec.key).toString()));
     const ViewOptions& o = m_options;
     QJsonObject view{
         {"table_quantity", int(o.tableQuantity)}, {"colormap", int(o.colorMap)}, {"pendulum", o.pendulum},
@@ -261,14 +259,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
         ctx.dim = next.dim;
         ctx.positions = core::PositionList::range(0, std::max(1, next.positionCount));
         ctx.seqLen = next.positionCount;
-        next.params = core::defaultParams(*s);
-        for (const auto& [key, text] : overrides) {
-            const core::ParamSpec* spec = s->param(key);
-            if (!spec)
-                throw core::InputError("unknown parameter '" + key + "' for scheme " + s->id);
-            next.params.set(key, core::parseParamValue(*spec, text));
-        }
-        core::validateParams(*s, next.params, ctx);
+        next.params = core::resolveParams(*s, overrides, ctx); // as poslab export --set
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }

@@ -97,8 +97,9 @@ public:
     QString setScheme(const QString& id);
     /// @p mergeable: consecutive mergeable changes of one key collapse into one undo step (a slider drag).
     QString setParam(const QString& key, const core::ParamValue& value, bool mergeable = false);
-    /// Parses @p text for @p key (the typed value of the panel) and sets it.
-    QString setParamText(const QString& key, const QString& text);
+    /// Parses @p text for @p key (the typed value of the panel) and sets it through core::resolveParams, the
+    /// resolver of `poslab compute` and `poslab export`: a key that does not apply is refused the same way.
+    QString setParamText(const QString& key, const QString& text, bool mergeable = false);
     QString resetParam(const QString& key);
     QString setDim(int dim);
     QString setPositionCount(int count);

@@ -381,8 +381,10 @@ void ExportDialog::populateAnimation()
     QSignalBlocker b(m_animate);
     m_animate->clear();
     m_animate->addItem(tr("position cursor"), QStringLiteral("position"));
+    // Only keys in force: the sweep goes through the set-up resolver, which refuses one that does not apply.
     for (const auto& p : m_state->scheme().params)
-        if (p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
+        if ((p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
+            && core::applies(p, m_state->params()))
             m_animate->addItem(tr("parameter %1").arg(QString::fromStdString(p.key)), QString::fromStdString(p.key));
     m_animate->addItem(tr("dimension"), QStringLiteral("dim"));
     m_animate->addItem(tr("key distance (rotation view)"), QStringLiteral("key_distance"));

@@ -7,6 +7,7 @@
 #include "core/io/writers.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/render/plotutils.h"
 #include "ui/views/decayview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
@@ -15,8 +16,10 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QGuiApplication>
 #include <QImageWriter>
+#include <QLocale>
 #include <QMimeData>
 #include <QPageSize>
 #include <QPainter>
@@ -350,6 +353,99 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
 
 namespace {
 
+/// A GIF frame: the view drawn above a band that carries @p caption (the swept value), so the caption never
+/// covers the view's own text; without a caption the whole figure is the view. Opaque, theme background.
+QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
+                            const QString& caption)
+{
+    const std::optional<FigureGeometry> g = checkedGeometry(options, nullptr);
+    if (!g)
+        return {};
+    QImage img(g->pixels, QImage::Format_RGB32);
+    const int dpm96 = int(std::lround(logicalDpi / 0.0254));
+    img.setDotsPerMeterX(dpm96);
+    img.setDotsPerMeterY(dpm96);
+    const ui::Theme th = state.theme();
+    img.fill(th.background);
+    {
+        QPainter p(&img);
+        p.scale(double(g->pixels.width()) / g->logical.width(), double(g->pixels.height()) / g->logical.height());
+        // The size of the views' own labels (they grow with the figure through sizeScale, as here).
+        const QFont font = th.font(11 * ui::sizeScale(QRectF(QPointF(0, 0), g->logical)), true);
+        const QFontMetricsF fm(font, &img);
+        const double band =
+            caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
+        paintView(view, p, QSizeF(g->logical.width(), g->logical.height() - band));
+        if (band > 0) {
+            const QRectF strip(0, g->logical.height() - band, g->logical.width(), band);
+            p.fillRect(strip, th.background);
+            p.setFont(font);
+            p.setPen(th.foreground);
+            p.setRenderHint(QPainter::TextAntialiasing);
+            p.drawText(strip, Qt::AlignCenter, fm.elidedText(caption, Qt::ElideRight, strip.width() - 8));
+        }
+    }
+    const int dpm = int(std::lround(options.dpi / 0.0254));
+    img.setDotsPerMeterX(dpm);
+    img.setDotsPerMeterY(dpm);
+    return img;
+}
+
+/// core's CSV (numbers only, one line per row of the last axis) with a header row naming every column, and
+/// for tables one leading column per row axis (position; head and query) so that every row says what it is.
+/// The views show positions 0 to N-1, so the row index along each axis is the position itself.
+QByteArray csvWithHeader(const core::ComputeResult& data)
+{
+    std::ostringstream os;
+    core::write(os, data, core::OutputFormat::Csv);
+    const std::string body = os.str();
+    auto quoted = [](const std::string& s) {
+        if (s.find_first_of(",\"\n") == std::string::npos)
+            return s;
+        std::string q = "\"";
+        for (char c : s)
+            q += c == '"' ? std::string("\"\"") : std::string(1, c);
+        return q + "\"";
+    };
+    std::string out;
+    if (!data.columns.empty()) { // the decay curves: the first column is already the distance
+        for (std::size_t c = 0; c < data.columns.size(); ++c)
+            out += (c ? "," : "") + quoted(data.columns[c]);
+        out += "\n" + body;
+        return QByteArray::fromStdString(out);
+    }
+    const std::size_t rank = data.shape.size();
+    const std::size_t rowAxes = rank >= 2 ? rank - 1 : 1;
+    auto axisName = [&](std::size_t i) {
+        return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i);
+    };
+    for (std::size_t i = 0; i < rowAxes; ++i)
+        out += (i ? "," : "") + quoted(axisName(i));
+    if (rank >= 2) {
+        for (std::size_t j = 0; j < data.shape.back(); ++j)
+            out += "," + quoted(axisName(rank - 1) + " " + std::to_string(j));
+    } else {
+        out += ",value";
+    }
+    out += "\n";
+    std::size_t row = 0, at = 0;
+    while (at < body.size()) {
+        const std::size_t end = body.find('\n', at);
+        const std::size_t stop = end == std::string::npos ? body.size() : end;
+        std::string label;
+        std::size_t rest = row;
+        for (std::size_t i = rowAxes; i-- > 0;) {
+            const std::size_t n = rank >= 2 || i < rank ? std::max<std::size_t>(1, data.shape[i]) : 1;
+            label = std::to_string(rest % n) + (label.empty() ? "" : "," + label);
+            rest /= n;
+        }
+        out += label + "," + body.substr(at, stop - at) + "\n";
+        at = stop + 1;
+        ++row;
+    }
+    return QByteArray::fromStdString(out);
+}
+
 /// Sets one value of an animation sweep on the state. Returns an error message or empty.
 QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
 {
@@ -366,17 +462,27 @@ QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
     if (what == QLatin1String("positions"))
         return s.setPositionCount(int(std::lround(v)));
     ui::ViewOptions o = s.viewOptions();
-    if (what == QLatin1String("key_distance"))
+    if (what == QLatin1String("key_distance")) {
         o.keyDistance = int(std::lround(v));
-    else if (what == QLatin1String("shift"))
+    } else if (what == QLatin1String("shift")) {
         o.shift = int(std::lround(v));
-    else if (what == QLatin1String("head"))
-        o.head = std::clamp(int(std::lround(v)), 0, o.heads - 1);
-    else if (what == QLatin1String("heads"))
-        o.heads = std::clamp(int(std::lround(v)), 1, core::maxHeads);
-    else if (what == QLatin1String("font_scale"))
-        o.fontScale = std::clamp(v, 0.25, 8.0);
-    else {
+    } else if (what == QLatin1String("head") || what == QLatin1String("heads")) {
+        // Refused, never clamped: a clamped sweep would repeat its last frame and caption a value not drawn.
+        const int n = int(std::lround(v));
+        const bool head = what == QLatin1String("head");
+        const int lo = head ? 0 : 1, hi = head ? o.heads - 1 : core::maxHeads;
+        if (n < lo || n > hi)
+            return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(n).arg(lo).arg(hi);
+        if (!head && o.head >= n)
+            return QStringLiteral("heads %1 leaves out the head shown, %2; show head 0 (--head 0)")
+                .arg(n)
+                .arg(o.head);
+        (head ? o.head : o.heads) = n;
+    } else if (what == QLatin1String("font_scale")) {
+        if (!(v >= 0.25 && v <= 8.0))
+            return QStringLiteral("font scale %1 is out of range; allowed: 0.25 to 8").arg(v);
+        o.fontScale = v;
+    } else {
         const core::ParamSpec* spec = s.scheme().param(what.toStdString());
         if (!spec) {
             QStringList keys;
@@ -430,6 +536,134 @@ std::optional<double> currentValue(const ui::WorkbenchState& s, const QString& w
 }
 
 } // namespace
+
+QString ExportService::sweepCaption(const ui::WorkbenchState& state, const QString& what)
+{
+    const std::optional<double> v = currentValue(state, what);
+    if (!v)
+        return {};
+    const core::ParamSpec* spec = state.scheme().param(what.toStdString());
+    const bool real = spec ? spec->type == core::ParamType::Real : what == QLatin1String("font_scale");
+    const QLocale english(QLocale::English, QLocale::UnitedStates);
+    QString text;
+    if (!real) {
+        text = english.toString(qint64(std::llround(*v))); // 32,768
+    } else if (std::abs(*v) >= 1e7) {
+        text = QString::number(*v, 'g', 4);
+    } else {
+        // Four significant digits, at least one decimal, no trailing zeros beyond it: 4.0, 2,154.4, 0.0123.
+        const int magnitude = *v == 0 ? 0 : int(std::floor(std::log10(std::abs(*v))));
+        text = english.toString(*v, 'f', std::clamp(3 - magnitude, 1, 6));
+        while (text.endsWith(QLatin1Char('0')) && !text.endsWith(QLatin1String(".0")))
+            text.chop(1);
+    }
+    return QStringLiteral("%1 = %2").arg(what, text);
+}
+
+QList<QImage> ExportService::renderFrames(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
+                                          const ExportOptions& options, ExportResult* result)
+{
+    ExportResult local;
+    ExportResult& r = result ? *result : local;
+    r = ExportResult{};
+    auto fail = [&](Failure how, const QString& why) {
+        r = failed(how, why);
+        return QList<QImage>();
+    };
+    QString why;
+    const std::optional<FigureGeometry> g = checkedGeometry(options, &why);
+    if (!g)
+        return fail(Failure::Refused, why);
+    const AnimationOptions& a = options.animation;
+    const QString what = a.what.isEmpty() ? QStringLiteral("position") : a.what;
+    const bool position = what == QLatin1String("position") || what == QLatin1String("cursor");
+    const core::ParamSpec* spec = state.scheme().param(what.toStdString());
+    if (spec) {
+        // The one set-up resolver decides whether the key may be set at all, with the words of --set:
+        // sweeping a key that does not apply (beta_fast while rope_type is default) would draw identical frames.
+        try {
+            core::resolveParams(state.scheme(), state.params(),
+                                {{spec->key, state.params().value(spec->key).toString()}}, state.context());
+        } catch (const std::exception& e) {
+            return fail(Failure::Usage, QString::fromUtf8(e.what()));
+        }
+    }
+    std::optional<double> from = a.from, to = a.to;
+    if (!from)
+        from = position ? 0.0 : currentValue(state, what);
+    if (!from) {
+        why = applySweep(state, what, 0.0); // names the keys that can be animated
+        return fail(Failure::Usage, why.isEmpty() ? QStringLiteral("--animate %1 needs --from").arg(what) : why);
+    }
+    if (!to) {
+        if (!position)
+            return fail(Failure::Usage, QStringLiteral("animating %1 needs the end value (--to)").arg(what));
+        to = std::min<double>(*from + a.frames - 1, std::max(0, state.positionCount() - 1));
+    }
+    if (position && (*from < 0 || *to < 0 || std::max(*from, *to) > state.positionCount() - 1))
+        return fail(Failure::Usage, QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
+                                        .arg(*from)
+                                        .arg(*to)
+                                        .arg(state.positionCount() - 1));
+    const bool geometric = spec && spec->logarithmic;
+    std::vector<double> values;
+    for (int i = 0; i < a.frames; ++i)
+        values.push_back(interpolate(*from, *to, a.frames == 1 ? 0.0 : double(i) / (a.frames - 1), geometric));
+    // Sets frame i's value and waits for its result; empty or the reason the frame cannot be drawn.
+    auto applyFrame = [&](int i, Failure* how) {
+        const double v = values[std::size_t(i)];
+        QString why = applySweep(state, what, v);
+        *how = Failure::Usage;
+        if (why.isEmpty()) {
+            settle(computation);
+            why = whyNothingToShow(view, state, computation);
+            *how = Failure::Refused;
+        }
+        return why.isEmpty() ? why : QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why);
+    };
+    Failure how = Failure::None;
+    // A sweep holds the colour scale: one pass over every frame for the union of their ranges, then the
+    // frames drawn with it (moving the cursor changes no colour, so a position animation skips the pass).
+    std::optional<ui::ValueRange> held;
+    if (!position && !a.floatColourScale && view.dataColourRange()) {
+        for (int i = 0; i < a.frames; ++i) {
+            if (QString why = applyFrame(i, &how); !why.isEmpty())
+                return fail(how, why);
+            if (const std::optional<ui::ValueRange> range = view.dataColourRange())
+                held = held ? ui::ValueRange{std::min(held->lo, range->lo), std::max(held->hi, range->hi)} : *range;
+        }
+    }
+    view.holdColourRange(held);
+    QList<QImage> frames;
+    frames.reserve(a.frames);
+    for (int i = 0; i < a.frames; ++i) {
+        if (QString why = applyFrame(i, &how); !why.isEmpty()) {
+            view.holdColourRange(std::nullopt);
+            return fail(how, why);
+        }
+        ExportOptions frameOptions = options;
+        if (what == QLatin1String("font_scale"))
+            frameOptions.fontScale = state.viewOptions().fontScale;
+        QImage img = renderCaptionedImage(view, state, frameOptions, position ? QString() : sweepCaption(state, what));
+        if (img.isNull()) {
+            view.holdColourRange(std::nullopt);
+            return fail(Failure::Refused, QStringLiteral("frame %1 could not be drawn").arg(i + 1));
+        }
+        frames << img;
+    }
+    view.holdColourRange(std::nullopt);
+    r.notes << QStringLiteral("%1 frames, %2 from %3 to %4%5")
+                   .arg(a.frames)
+                   .arg(what)
+                   .arg(*from)
+                   .arg(*to)
+                   .arg(geometric ? QStringLiteral(" (geometric steps)") : QString());
+    if (held)
+        r.notes << QStringLiteral("colour scale held at %1 to %2 in every frame")
+                       .arg(held->lo, 0, 'g', 4)
+                       .arg(held->hi, 0, 'g', 4);
+    return frames;
+}
 
 QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                        const ExportOptions& options, ExportResult* result)
@@ -506,57 +740,13 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
                             .arg(g.pixels.height())
                             .arg(bytes >> 20)
                             .arg(maxAnimationBytes >> 20));
-        const QString what = a.what.isEmpty() ? QStringLiteral("position") : a.what;
-        const bool position = what == QLatin1String("position") || what == QLatin1String("cursor");
-        std::optional<double> from = a.from, to = a.to;
-        if (!from)
-            from = position ? 0.0 : currentValue(state, what);
-        if (!from) {
-            why = applySweep(state, what, 0.0); // names the keys that can be animated
-            return fail(Failure::Usage, why.isEmpty() ? QStringLiteral("--animate %1 needs --from").arg(what) : why);
-        }
-        if (!to) {
-            if (!position)
-                return fail(Failure::Usage, QStringLiteral("animating %1 needs the end value (--to)").arg(what));
-            to = std::min<double>(*from + a.frames - 1, std::max(0, state.positionCount() - 1));
-        }
-        if (position && (*from < 0 || *to < 0 || std::max(*from, *to) > state.positionCount() - 1))
-            return fail(Failure::Usage, QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
-                                            .arg(*from)
-                                            .arg(*to)
-                                            .arg(state.positionCount() - 1));
-        const core::ParamSpec* spec = state.scheme().param(what.toStdString());
-        const bool geometric = spec && spec->logarithmic;
-        QList<QImage> frames;
-        frames.reserve(a.frames);
-        for (int i = 0; i < a.frames; ++i) {
-            const double t = a.frames == 1 ? 0.0 : double(i) / (a.frames - 1);
-            const double v = interpolate(*from, *to, t, geometric);
-            why = applySweep(state, what, v);
-            if (!why.isEmpty())
-                return fail(Failure::Usage, QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why));
-            settle(computation);
-            why = whyNothingToShow(view, state, computation);
-            if (!why.isEmpty())
-                return fail(Failure::Refused, QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why));
-            ExportOptions frameOptions = options;
-            if (what == QLatin1String("font_scale"))
-                frameOptions.fontScale = state.viewOptions().fontScale;
-            QImage img = renderImage(view, state, frameOptions, &why);
-            if (img.isNull())
-                return fail(Failure::Refused, why);
-            frames << img;
-        }
+        const QList<QImage> frames = renderFrames(view, state, computation, options, &r);
+        if (!r.ok())
+            return {};
         QByteArray gif = encodeGif(frames, a.gif, &why);
         if (gif.isEmpty())
             return fail(Failure::Refused, why);
         r.pixels = g.pixels;
-        r.notes << QStringLiteral("%1 frames, %2 from %3 to %4%5")
-                       .arg(a.frames)
-                       .arg(what)
-                       .arg(*from)
-                       .arg(*to)
-                       .arg(geometric ? QStringLiteral(" (geometric steps)") : QString());
         return gif;
     }
     case Format::Csv:
@@ -596,7 +786,8 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
             auto* decay = qobject_cast<ui::DecayView*>(&view);
             if (!decay || decay->curves().empty())
                 throw core::RefusedError("the decay view has no curve for " + scheme.id);
-            const auto& curves = decay->curves();
+            // Every distance, not the ~400 the chart draws: a table of numbers should not skip rows.
+            const std::vector<ui::DecayView::Curve> curves = decay->exactCurves();
             const std::size_t rows = std::size_t(curves.front().points.size());
             data.quantity = "decay_curves";
             data.scheme = scheme.id;
@@ -618,7 +809,11 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
             req.scheme = scheme.id;
             for (const auto& [key, value] : state.params().values()) {
                 const core::ParamSpec* spec = scheme.param(key);
-                if (spec && !(value == core::defaultValue(*spec, state.params())))
+                // Only what is in force, against the default under the current choices: a remembered value of a
+                // key that does not apply (YaRN's factor after switching back to plain RoPE) changes nothing,
+                // and the resolver refuses it as --set would.
+                if (spec && !(value == core::defaultValue(*spec, state.params()))
+                    && core::applies(*spec, state.params()))
                     req.overrides.emplace_back(key, value.toString());
             }
             const int n = std::max(1, state.positionCount());
@@ -659,6 +854,8 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
             }
             data = core::compute(req);
         }
+        if (out == core::OutputFormat::Csv)
+            return csvWithHeader(data);
         std::ostringstream os;
         core::write(os, data, out);
         const std::string s = os.str();

@@ -66,6 +66,10 @@ struct AnimationOptions {
     std::optional<double> to;   ///< position: default from + frames - 1 (within range); a parameter: required
     int frames = 32;
     GifOptions gif;             ///< frames per second and loop count
+    /// A parameter sweep holds the colour scale of heatmap views at the range of all its frames (computed
+    /// before the first frame is drawn), so that a colour means the same value in every frame; true lets
+    /// each frame scale to its own data.
+    bool floatColourScale = false;
 };
 
 /// Everything that decides how a figure looks, besides the state it shows.
@@ -122,6 +126,13 @@ public:
     /// The view as a one-page PDF of the figure's physical size.
     static QByteArray renderPdf(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
                                 QString* error = nullptr);
+    /// The frames of a GIF before encoding: the view at each value of options.animation's sweep, each
+    /// parameter frame captioned with its value ("factor = 4.0") in a band below the view.
+    static QList<QImage> renderFrames(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
+                                      const ExportOptions& options, ExportResult* result);
+    /// The caption of a sweep frame: the swept name and the value the state holds now ("factor = 4.0",
+    /// "positions = 32,768").
+    static QString sweepCaption(const ui::WorkbenchState& state, const QString& what);
     /// Encodes the figure in options.format (PNG, SVG, PDF; GIF animates @p state through @p computation).
     static QByteArray renderFigure(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                    const ExportOptions& options, ExportResult* result);

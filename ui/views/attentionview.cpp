@@ -45,14 +45,21 @@ ColorMapKind AttentionView::mapKind() const
 
 ValueRange AttentionView::valueRange() const
 {
+    if (m_heldRange)
+        return *m_heldRange;
+    return dataColourRange().value_or(ValueRange{});
+}
+
+std::optional<ValueRange> AttentionView::dataColourRange() const
+{
     if (!m_output)
-        return {};
+        return std::nullopt;
     if (mapKind() == ColorMapKind::Diverging) {
         const double a = std::max({std::abs(m_output->lo), std::abs(m_output->hi), 1e-30});
-        return {-a, a};
+        return ValueRange{-a, a};
     }
     if (m_output->softmax)
-        return {0.0, std::max(m_output->p99, 1e-12)};
+        return ValueRange{0.0, std::max(m_output->p99, 1e-12)};
     return m_output->hi > m_output->lo ? ValueRange{m_output->lo, m_output->hi}
                                        : ValueRange{m_output->lo - 1, m_output->hi + 1};
 }

@@ -27,11 +27,13 @@ public:
     std::shared_ptr<const AttentionOutput> output() const { return m_output; }
     /// Read-out for (query row, key column); empty outside.
     QString readout(int row, int column) const;
+    std::optional<ValueRange> dataColourRange() const override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
+    void colourRangeChanged() override { takeOutput(m_output); }
 
 private:
     struct Layout {

@@ -44,6 +44,26 @@ std::vector<core::Position> distances(core::Position maxK)
 
 } // namespace
 
+std::vector<core::Position> DecayView::distances(core::Position maxK) const
+{
+    if (!m_everyDistance)
+        return poslab::ui::distances(maxK); // the chart's ~400 samples (the free function above)
+    std::vector<core::Position> ks(std::size_t(maxK) + 1);
+    for (core::Position k = 0; k <= maxK; ++k)
+        ks[std::size_t(k)] = k;
+    return ks;
+}
+
+std::vector<DecayView::Curve> DecayView::exactCurves()
+{
+    m_everyDistance = true;
+    recompute();
+    std::vector<Curve> exact = m_curves;
+    m_everyDistance = false;
+    recompute();
+    return exact;
+}
+
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {

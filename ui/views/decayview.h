@@ -45,6 +45,8 @@ public:
     void clearPins();
     int pinCount() const { return int(m_pins.size()); }
     QChart* chart() const { return m_chart; }
+    /// The same curves at every distance (the chart plots about 400 of them); the data export writes these.
+    std::vector<Curve> exactCurves();
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -53,6 +55,9 @@ protected:
     void paintEvent(QPaintEvent* e) override;
 
 private:
+    /// Distances 0..maxK: about 400 of them for the chart, every one while exactCurves() runs.
+    std::vector<core::Position> distances(core::Position maxK) const;
+    bool m_everyDistance = false; ///< exactCurves() is running
     void recompute();
     void rebuildSeries();
     void applyTheme();

@@ -111,15 +111,22 @@ ColorMapKind TableView::colorMapKind() const
 
 ValueRange TableView::valueRange() const
 {
+    if (m_heldRange)
+        return *m_heldRange;
+    return dataColourRange().value_or(ValueRange{});
+}
+
+std::optional<ValueRange> TableView::dataColourRange() const
+{
     if (!m_result)
-        return {};
+        return std::nullopt;
     if (colorMapKind() == ColorMapKind::Diverging) {
         const double a = std::max({std::abs(m_result->lo), std::abs(m_result->hi), 1e-30});
-        return {-a, a};
+        return ValueRange{-a, a};
     }
     if (m_result->hi > m_result->lo)
-        return {m_result->lo, m_result->hi};
-    return {m_result->lo - 1.0, m_result->hi + 1.0};
+        return ValueRange{m_result->lo, m_result->hi};
+    return ValueRange{m_result->lo - 1.0, m_result->hi + 1.0};
 }
 
 void TableView::rebuildImage()

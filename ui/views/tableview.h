@@ -38,6 +38,7 @@ public:
     /// Text of the hover read-out for position @p row, column @p column of the full table (exact, also
     /// for positions a sampled table skips); empty when outside.
     QString readout(int row, int column) const;
+    std::optional<ValueRange> dataColourRange() const override;
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;
@@ -53,6 +54,7 @@ protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void colourRangeChanged() override { rebuildImage(); }
 
 private:
     struct Layout {

@@ -6,6 +6,7 @@
 /// widget's paintEvent, the export service and the tests all use.
 
 #include "ui/computation.h"
+#include "ui/render/colormap.h"
 #include "ui/render/theme.h"
 #include "ui/workbenchstate.h"
 
@@ -13,6 +14,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 
 class QPainter;
 
@@ -39,6 +41,17 @@ public:
     /// render() into a new image of @p size (device-independent pixels) at @p dpr.
     QImage renderImage(QSize size, qreal dpr = 1.0);
 
+    /// Heatmap views: the range their colour scale takes from the current data (ignoring a held range);
+    /// nullopt for views without a colour scale.
+    virtual std::optional<ValueRange> dataColourRange() const { return std::nullopt; }
+    /// Holds the colour scale at @p range whatever the data, so that the frames of a GIF sweep share one
+    /// scale; nullopt lets it follow the data again.
+    void holdColourRange(std::optional<ValueRange> range)
+    {
+        m_heldRange = range;
+        colourRangeChanged();
+    }
+
     /// How many times the view took in a change (tests and the benchmark read it).
     int refreshCount() const { return m_refreshes; }
     /// Schedules a repaint and emits refreshed().
@@ -58,6 +71,8 @@ protected:
     virtual QString notApplicableReason() const;
     /// A new result arrived (m_result is set); recompute derived data here.
     virtual void resultChanged() {}
+    /// The held colour range changed (holdColourRange): rebuild what depends on it.
+    virtual void colourRangeChanged() { refresh(); }
 
     void paintEvent(QPaintEvent* event) override;
     Theme theme() const { return m_state->theme(); }
@@ -67,6 +82,7 @@ protected:
     WorkbenchState* m_state;
     Computation* m_computation;
     std::shared_ptr<const EncodingResult> m_result;
+    std::optional<ValueRange> m_heldRange; ///< see holdColourRange()
 
 private:
     int m_refreshes = 0;
