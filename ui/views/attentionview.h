@@ -39,6 +39,8 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The header's title wordings (variant, quantity, head) and note wordings (size and mask).
+    std::pair<QStringList, QStringList> headerTexts() const;
     ValueRange valueRange() const;
     ColorMapKind mapKind() const;
     void takeOutput(std::shared_ptr<const AttentionOutput> out);

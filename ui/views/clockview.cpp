@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/clockview.h"
 
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
 #include <QComboBox>
@@ -159,20 +160,22 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const bool pendulum = m_state->viewOptions().pendulum;
 
     const double pad = 8 * s;
-    const QFont titleFont = th.font(12 * s, true);
-    const double titleH = drawText(p, QPointF(target.left() + pad, target.top() + pad * 0.5),
-                                   tr("position p = %1").arg(QString::number(t, 'f', t == std::floor(t) ? 0 : 2)),
-                                   titleFont, th.foreground);
-    p.setFont(th.font(10 * s));
-    p.setPen(th.muted);
-    p.drawText(QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, titleH),
-               Qt::AlignRight | Qt::AlignVCenter,
-               pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"));
+    TextLayout text(p, target);
+    // Whole positions in full; between positions (animation) two decimals.
+    const int digits = int(std::floor(std::log10(std::max(1.0, std::abs(t))))) + (t == std::floor(t) ? 1 : 3);
+    const QString pos = formatNumber(t, std::max(digits, 1));
+    const QString where = tr("position p = %1").arg(pos), whereShort = tr("p = %1").arg(pos);
+    const QString variant = variantLabel(m_state->scheme(), m_state->params());
+    const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
+    const double headerBottom = drawHeader(
+        text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+        {tr("%1 \u2014 %2").arg(variant, where), tr("%1 \u2014 %2").arg(variant, whereShort), where, whereShort},
+        {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle});
     if (pairs.empty())
         return;
 
-    const QRectF area(target.left() + pad, target.top() + pad + titleH, target.width() - 2 * pad,
-                      target.height() - 2 * pad - titleH);
+    const QRectF area(target.left() + pad, headerBottom + pad * 0.5, target.width() - 2 * pad,
+                      target.bottom() - pad - headerBottom - pad * 0.5);
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
@@ -244,29 +247,21 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
             p.drawEllipse(pivot, 3 * s, 3 * s);
         }
         // Labels: pair and period, the longest wording that fits the cell; the extremes get their clock names.
-        auto fit = [&](const QFont& f, std::initializer_list<QString> options) {
-            const QFontMetricsF m(f);
-            for (const QString& o : options)
-                if (m.horizontalAdvance(o) <= cell.width() - 4)
-                    return o;
-            return *(options.end() - 1);
-        };
-        double y = c.y() + R + 6 * s;
-        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
-        const QString name = role.isEmpty() ? tr("pair %1").arg(i)
-                                            : fit(labelFont, {tr("pair %1 \u00b7 %2").arg(i).arg(role), tr("pair %1").arg(i)});
-        p.setFont(labelFont);
-        p.setPen(th.foreground);
+        // A label that fits in no wording is left out rather than run into its neighbour's.
         const QFontMetricsF lf(labelFont);
-        p.drawText(QRectF(cell.left(), y, cell.width(), lf.height()), Qt::AlignHCenter | Qt::AlignTop, name);
-        y += lf.height();
-        p.setFont(periodFont);
-        p.setPen(th.muted);
-        const QString w4 = w > 0 ? formatNumber(2 * M_PI / w, 4) : QString();
-        const QString period = w > 0 ? fit(periodFont, {tr("period %1 tokens").arg(w4), tr("%1 tokens").arg(w4), w4})
-                                     : tr("never turns");
-        p.drawText(QRectF(cell.left(), y, cell.width(), QFontMetricsF(periodFont).height()),
-                   Qt::AlignHCenter | Qt::AlignTop, period);
+        const double y = c.y() + R + 6 * s;
+        const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, lf.height());
+        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
+        QStringList names;
+        if (!role.isEmpty())
+            names << tr("pair %1 \u00b7 %2").arg(i).arg(role);
+        names << tr("pair %1").arg(i) << QString::number(i);
+        text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
+        const QRectF periodBox(cell.left() + 2, y + lf.height(), cell.width() - 4, QFontMetricsF(periodFont).height());
+        const QString tokens = w > 0 ? formatTokens(2 * M_PI / w) : QString();
+        const QStringList period = w > 0 ? QStringList{tr("period %1").arg(tokens), tokens, formatNumber(2 * M_PI / w, 4)}
+                                         : QStringList{tr("never turns")};
+        text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, period, TextLayout::Fit::Drop);
     }
 }
 

@@ -6,11 +6,18 @@
 #include "core/encodings/alibi.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
 
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -67,6 +74,8 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_readout->setContentsMargins(8, 2, 8, 2);
     m_readout->setText(tr("Hover a curve to read its value."));
     lay->addWidget(m_readout);
+    // Tick labels are text too: refit them whenever the plot area changes size (fonts, window size).
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { fitAxisLabels(); });
     connect(state, &WorkbenchState::cursorChanged, this, [this] {
         if (m_state->scheme().encoding && !m_state->scheme().frequencies && isApplicable()) {
             recompute(); // the learned table's dot product depends on p
@@ -335,6 +344,7 @@ void DecayView::rebuildSeries()
     const auto yt = niceTicks(lo, hi, 5);
     const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
     const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
+    m_yBase = ylo; // fitAxisLabels() may lower the axis below this for the corner, never raise it
     if (m_y->min() != ylo || m_y->max() != yhi) {
         m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
         m_y->setTickType(QValueAxis::TicksDynamic);
@@ -373,9 +383,10 @@ void DecayView::rebuildSeries()
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
+    fitAxisLabels();
     m_y->setTitleText(m_yTitle);
     m_chart->setTitle(m_curves.empty() ? QString()
-                                       : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
+                                       : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
 }
 
@@ -450,10 +461,85 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     if (factor != 1.0)
         applyFonts(factor);
     m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+    // Tick spacing and the corner depend on the plot area, which depends on the tick labels: settle twice.
+    for (int pass = 0; pass < 2; ++pass) {
+        fitAxisLabels();
+        m_chart->layout()->activate();
+    }
     m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
+    recordChartText(p, target);
     m_chart->setGeometry(old);
     if (factor != 1.0)
         applyFonts(1.0);
+}
+
+void DecayView::fitAxisLabels()
+{
+    if (m_fitting)
+        return;
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() < 10 || plot.height() < 10 || !(m_x->max() > m_x->min()) || !(m_y->max() > m_y->min()))
+        return;
+    m_fitting = true;
+    // x: no more ticks than their labels fit side by side with a gap (Qt Charts would cut them to "10...").
+    if (m_x->tickType() == QValueAxis::TicksDynamic) {
+        const QFontMetricsF fm(m_x->labelsFont());
+        const double widest = std::max(fm.horizontalAdvance(QString::number(m_x->max(), 'f', 0)),
+                                       fm.horizontalAdvance(QString::number(m_x->min(), 'f', 0)))
+            + fm.height();
+        const int target = std::clamp(int(plot.width() / widest), 1, 6);
+        const auto t = niceTicks(m_x->min(), m_x->max(), target);
+        const double interval = t.size() >= 2 ? t[1] - t[0] : m_x->max() - m_x->min();
+        if (interval != m_x->tickInterval())
+            m_x->setTickInterval(interval);
+    }
+    if (m_y->tickType() == QValueAxis::TicksDynamic) {
+        const QFontMetricsF fm(m_y->labelsFont());
+        // y: at least two label heights between ticks.
+        const double top = m_y->max();
+        double lo = std::isfinite(m_yBase) && m_yBase < top ? m_yBase : m_y->min();
+        const int target = std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5);
+        const auto t = niceTicks(lo, top, target);
+        const double interval = t.size() >= 2 ? t[1] - t[0] : top - lo;
+        if (interval != m_y->tickInterval())
+            m_y->setTickInterval(interval);
+        // The lowest y label is centred on its tick; at the bottom corner it would run into the x axis's first
+        // label. Lower the axis just enough that the lowest tick sits half a label height (and a gap) above it.
+        const double anchor = m_y->tickAnchor();
+        const double first = anchor + std::ceil((lo - anchor) / interval - 1e-9) * interval;
+        const double a = (fm.height() / 2 + 2) / plot.height();
+        if ((first - lo) / (top - lo) < a && a < 0.5)
+            lo = (first - a * top) / (1 - a);
+        if (lo != m_y->min())
+            m_y->setMin(lo);
+    }
+    m_fitting = false;
+}
+
+void DecayView::recordChartText(QPainter& p, const QRectF& target) const
+{
+    // Qt Charts draws its own text (title, axis labels and titles, legend): hand each visible text item to
+    // the collision check's record, as it was just drawn (the scene's (0, 0) lies at the target's corner).
+    TextRecord* record = TextRecord::current();
+    if (!record)
+        return;
+    const QRectF bounds = p.transform().mapRect(target);
+    for (QGraphicsItem* item : m_chartView->scene()->items()) {
+        const auto* t = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!t || !t->isVisible() || t->opacity() <= 0)
+            continue;
+        const QString text = t->toPlainText();
+        if (text.trimmed().isEmpty())
+            continue;
+        // The lines as laid out, not the item's box (that adds margins and a line of spacing).
+        QRectF local;
+        for (QTextBlock b = t->document()->begin(); b.isValid(); b = b.next())
+            if (const QTextLayout* l = b.layout())
+                for (int i = 0; i < l->lineCount(); ++i)
+                    local |= l->lineAt(i).naturalTextRect().translated(l->position());
+        const QRectF scene = t->sceneTransform().mapRect(local).translated(target.topLeft());
+        record->add({text, text, p.transform().mapRect(scene), bounds});
+    }
 }
 
 } // namespace poslab::ui

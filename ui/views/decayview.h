@@ -12,6 +12,7 @@
 #include <QList>
 #include <QPointF>
 
+#include <limits>
 #include <vector>
 
 class QLabel;
@@ -58,6 +59,11 @@ private:
     void applyTheme();
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
+    /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
+    /// free (the lowest y label clear of the x axis's first label).
+    void fitAxisLabels();
+    /// Adds the chart's text items, as just drawn into @p target, to the thread's TextRecord (if any).
+    void recordChartText(QPainter& p, const QRectF& target) const;
 
     std::vector<Curve> m_curves;
     std::vector<Curve> m_pins;
@@ -69,6 +75,8 @@ private:
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
     QString m_yTitle;
+    bool m_fitting = false;
+    double m_yBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's lower end before fitAxisLabels()
 };
 
 } // namespace poslab::ui

@@ -60,6 +60,8 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The header's title wordings (variant and quantity) and note wordings (the table's shape).
+    std::pair<QStringList, QStringList> headerTexts() const;
     ValueRange valueRange() const;
     void rebuildImage();
     std::optional<QPointF> toTable(const QPointF& widgetPos) const;
