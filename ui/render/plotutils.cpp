@@ -81,50 +81,83 @@ QString formatTokens(double v)
 
 namespace {
 
-/// The note's wording that fits on the title's line next to some wording of the title, or -1.
-int noteBesideTitle(double width, const QFontMetricsF& tf, const QFontMetricsF& nf, const QStringList& title,
-                    const QStringList& note)
+/// The header's lines as drawHeader() draws them.
+struct HeaderPlan {
+    QString left1, right1; ///< first line: bold text, muted note at the right
+    QString left2, right2; ///< second line: bold detail or muted note at the left, muted note at the right
+    bool left2Bold = false;
+    int lines = 1;
+};
+
+HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF& nf, const HeaderTexts& h)
 {
-    for (const QString& t : title)
-        for (int i = 0; i < note.size(); ++i)
-            if (tf.horizontalAdvance(t) + nf.height() + nf.horizontalAdvance(note[i]) <= width)
-                return i;
-    return -1;
+    HeaderPlan plan;
+    const double sep = nf.height(); // the least room between the bold text and the note
+    auto joined = [&](const QString& d) { return d.isEmpty() ? h.title : QStringLiteral("%1 \u2014 %2").arg(h.title, d); };
+    QStringList details = h.detail;
+    if (details.isEmpty())
+        details << QString();
+    for (const QString& d : details)
+        for (const QString& n : h.note)
+            if (tf.horizontalAdvance(joined(d)) + sep + nf.horizontalAdvance(n) <= width) {
+                plan.left1 = joined(d);
+                plan.right1 = n;
+                return plan;
+            }
+    auto firstNoteWithin = [&](double room) {
+        for (const QString& n : h.note)
+            if (nf.horizontalAdvance(n) <= room)
+                return n;
+        return QString();
+    };
+    for (const QString& d : details)
+        if (tf.horizontalAdvance(joined(d)) <= width) {
+            plan.left1 = joined(d);
+            plan.left2 = firstNoteWithin(width);
+            plan.lines = plan.left2.isEmpty() ? 1 : 2;
+            return plan;
+        }
+    plan.left1 = h.title; // elided by the layout if even the title is too long
+    for (const QString& d : details)
+        if (!d.isEmpty() && tf.horizontalAdvance(d) <= width) {
+            plan.left2 = d;
+            plan.left2Bold = true;
+            plan.right2 = firstNoteWithin(width - tf.horizontalAdvance(d) - sep);
+            break;
+        }
+    if (plan.left2.isEmpty())
+        plan.left2 = firstNoteWithin(width);
+    plan.lines = plan.left2.isEmpty() ? 1 : 2;
+    return plan;
 }
 
 } // namespace
 
-double headerHeight(double width, const Theme& theme, double scale, const QStringList& title, const QStringList& note)
+double headerHeight(double width, const Theme& theme, double scale, const HeaderTexts& header)
 {
     const QFontMetricsF tf(theme.font(12 * scale, true)), nf(theme.font(10 * scale));
-    if (note.isEmpty() || noteBesideTitle(width, tf, nf, title, note) >= 0)
-        return tf.height();
-    for (const QString& n : note)
-        if (nf.horizontalAdvance(n) <= width)
-            return tf.height() + nf.height();
-    return tf.height();
+    const HeaderPlan plan = planHeader(width, tf, nf, header);
+    return tf.height() * plan.lines;
 }
 
-double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const QStringList& title,
-                  const QStringList& note)
+double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const HeaderTexts& header)
 {
     const QFont titleFont = theme.font(12 * scale, true);
     const QFont noteFont = theme.font(10 * scale);
     const QFontMetricsF tf(titleFont), nf(noteFont);
-    const QRectF line(area.left(), area.top(), area.width(), tf.height());
-    // The note takes its room on the right only if a wording of the title still fits beside it: the title
-    // is the figure's name and never gives way to the note.
-    const int beside = note.isEmpty() ? -1 : noteBesideTitle(area.width(), tf, nf, title, note);
-    if (beside >= 0)
-        text.draw(line, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {note[beside]}, TextLayout::Fit::Drop);
-    text.draw(line, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground, title);
-    double bottom = line.bottom();
-    if (beside < 0 && !note.isEmpty()) {
-        const QRectF below(area.left(), line.bottom(), area.width(), nf.height());
-        if (!text.draw(below, Qt::AlignLeft | Qt::AlignVCenter, noteFont, theme.muted, note, TextLayout::Fit::Drop).isEmpty())
-            bottom = below.bottom();
-    }
-    return bottom;
+    const HeaderPlan plan = planHeader(area.width(), tf, nf, header);
+    // Both lines are a title line high, so the header's height does not depend on which line holds what.
+    const QRectF line1(area.left(), area.top(), area.width(), tf.height());
+    const QRectF line2 = line1.translated(0, tf.height());
+    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground, {plan.left1});
+    if (!plan.right1.isEmpty())
+        text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
+    if (!plan.left2.isEmpty())
+        text.draw(line2, Qt::AlignLeft | Qt::AlignVCenter, plan.left2Bold ? titleFont : noteFont,
+                  plan.left2Bold ? theme.foreground : theme.muted, {plan.left2}, TextLayout::Fit::Drop);
+    if (!plan.right2.isEmpty())
+        text.draw(line2, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right2}, TextLayout::Fit::Drop);
+    return area.top() + tf.height() * plan.lines;
 }
 
 double sizeScale(const QRectF& rect)
@@ -174,7 +207,7 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
     const QFont f = theme.font(10.0 * scale);
     const QFontMetricsF fm(f);
     // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
-    const int target = std::clamp(int(bar.height() / (fm.height() * 2.2)), 1, 5);
+    const int target = std::clamp(int(bar.height() / (fm.height() * 1.6)), 2, 5);
     const auto ticks = niceTicks(range.lo, range.hi, target);
     for (double v : ticks) {
         const double y = bar.bottom() - (v - range.lo) / (range.hi - range.lo) * bar.height();

@@ -40,14 +40,21 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
 /// The width a colour bar's tick labels need at @p scale (the widest "-0.000"-like label).
 double colorBarLabelWidth(const Theme& theme, double scale);
 
-/// A view's header in @p area: @p title (bold, left; the first wording that fits, else the last elided)
-/// and @p note (muted, small): on the title's line at the right when it fits there, else on its own line
-/// below, else left out. Returns the y just below the header.
-double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const QStringList& title,
-                  const QStringList& note);
-/// The height drawHeader() takes for the same texts in a header @p width wide (for layouts computed
-/// before drawing).
-double headerHeight(double width, const Theme& theme, double scale, const QStringList& title, const QStringList& note);
+/// What a view's header says, most important first.
+struct HeaderTexts {
+    QString title;      ///< the figure's name: the variant ("RoPE · YaRN ×8, trained 4096"), bold
+    QStringList detail; ///< what the figure shows, longest wording first ("position p = 37", "p = 37"), bold
+    QStringList note;   ///< a side note, longest wording first ("1,024 positions × 64 pairs"), muted
+};
+
+/// A view's header in @p area, by this rule: one line "title — detail" with the note at its right if it all
+/// fits (trying the detail's wordings, then the note's); else "title — detail" on the first line and the
+/// note on the second; else the title alone (elided if it must be) and the detail on the second line with
+/// the note at its right if that fits. A note that fits nowhere is left out. Returns the y below the header.
+double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const HeaderTexts& header);
+/// The height drawHeader() takes for @p header in a header @p width wide (for layouts computed before
+/// drawing).
+double headerHeight(double width, const Theme& theme, double scale, const HeaderTexts& header);
 
 /// The scale factor of fonts and strokes for a view drawn in @p rect: 1 at about 640 px, larger on big
 /// exports, never below 1, so a 4000 px export does not get 8 pt text.

@@ -22,10 +22,11 @@ bool overlaps(const QRectF& a, const QRectF& b, double tolerance)
     return i.width() > tolerance && i.height() > tolerance;
 }
 
-/// A small horizontal gap between neighbouring labels, so "pair 0" and "pair 9" never touch.
+/// A horizontal gap between neighbouring labels (about a word space and a half), so that "pair 0" and
+/// "pair 9" never touch and neighbouring cells' labels do not read as one line.
 double gapFor(const QFontMetricsF& fm)
 {
-    return std::max(1.0, fm.height() * 0.2);
+    return std::max(2.0, fm.height() * 0.45);
 }
 
 QString describe(const QRectF& r)

@@ -153,7 +153,7 @@ QWidget* AttentionView::controls()
     return m_controls;
 }
 
-std::pair<QStringList, QStringList> AttentionView::headerTexts() const
+HeaderTexts AttentionView::headerTexts() const
 {
     if (!m_output)
         return {};
@@ -168,14 +168,14 @@ std::pair<QStringList, QStringList> AttentionView::headerTexts() const
     for (const auto& [key, value] : m_output->scalars)
         if (key == "slope")
             slope = tr("slope m = %1").arg(formatNumber(value, 4));
-    QStringList title;
+    QStringList detail;
     if (!slope.isEmpty())
-        title << tr("%1 \u2014 %2, %3, %4").arg(variant, what, head, slope);
-    title << tr("%1 \u2014 %2, %3").arg(variant, what, head) << tr("%1 \u2014 %2").arg(variant, what) << variant;
+        detail << tr("%1, %2, %3").arg(what, head, slope);
+    detail << tr("%1, %2").arg(what, head) << what;
     const QString size = tr("%1 \u00d7 %2").arg(formatNumber(double(m_output->matrix.rows()), 7),
                                                 formatNumber(double(m_output->matrix.cols()), 7));
     const QString mask = m_output->causal ? tr("causal") : tr("bidirectional");
-    return {title, {tr("%1 \u00b7 %2").arg(size, mask), size}};
+    return {variant, detail, {tr("%1 \u00b7 %2").arg(size, mask), size}};
 }
 
 AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
@@ -190,9 +190,8 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     if (words)
         for (const auto& w : m_output->tokens)
             wordW = std::max(wordW, tick.horizontalAdvance(QString::fromStdString(w)));
-    const auto [title, note] = headerTexts();
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
-                     headerHeight(t.width() - 2 * pad, th, l.scale, title, note));
+                     headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
     const double left = std::max(tick.horizontalAdvance(QStringLiteral("00,000")), wordW) + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
@@ -237,8 +236,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     const Layout l = layoutFor(target);
     const double s = l.scale;
     TextLayout text(p, target);
-    const auto [title, note] = headerTexts();
-    drawHeader(text, l.title, th, s, title, note);
+    drawHeader(text, l.title, th, s, headerTexts());
 
     const bool fine = l.plot.width() / m_image.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);

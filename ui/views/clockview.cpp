@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace poslab::ui {
 
@@ -169,8 +170,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
     const double headerBottom = drawHeader(
         text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-        {tr("%1 \u2014 %2").arg(variant, where), tr("%1 \u2014 %2").arg(variant, whereShort), where, whereShort},
-        {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle});
+        {variant, {where, whereShort}, {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle}});
     if (pairs.empty())
         return;
 
@@ -180,21 +180,63 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
     const int n = int(pairs.size());
-    int bestCols = 1;
-    double bestR = 0;
-    for (int cols = 1; cols <= n; ++cols) {
-        const int rows = (n + cols - 1) / cols;
-        const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
-        if (r > bestR) {
-            bestR = r;
-            bestCols = cols;
-        }
+    // The grid with the largest clocks among those whose cells hold the labels: "pair i" over "X tokens" if
+    // any grid allows it, else the bare numbers, else the largest clocks (labels then give way).
+    const QFontMetricsF lfm(labelFont), pfm(periodFont);
+    auto nameWordings = [this](int i) { return QStringList{tr("pair %1").arg(i), tr("pair %1").arg(i), QString::number(i)}; };
+    auto periodWordings = [this](double w) {
+        if (!(w > 0))
+            return QStringList{tr("never turns")};
+        const QString tokens = formatTokens(2 * M_PI / w);
+        return QStringList{tr("period %1").arg(tokens), tokens, formatNumber(2 * M_PI / w, 4)};
+    };
+    double wantFull = 0, wantBare = 0;
+    for (int i : pairs) {
+        const double w = freq[std::size_t(i)];
+        const QString period = w > 0 ? formatNumber(2 * M_PI / w, 4) : tr("never turns");
+        wantFull = std::max({wantFull, lfm.horizontalAdvance(tr("pair %1").arg(i)),
+                             pfm.horizontalAdvance(w > 0 ? formatTokens(2 * M_PI / w) : period)});
+        wantBare = std::max({wantBare, lfm.horizontalAdvance(QString::number(i)), pfm.horizontalAdvance(period)});
     }
+    auto bestGrid = [&](double want) {
+        std::pair<int, double> best{1, 0.0};
+        for (int cols = 1; cols <= n; ++cols) {
+            const int rows = (n + cols - 1) / cols;
+            const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
+            if (area.width() / cols >= want && r > best.second)
+                best = {cols, r};
+        }
+        return best;
+    };
+    // Labels may cost the clocks at most 40% of their radius.
+    const auto largest = bestGrid(0.0);
+    auto [bestCols, bestR] = largest;
+    for (double want : {wantFull + lfm.height(), wantBare + lfm.height()})
+        if (const auto g = bestGrid(want); g.second >= 0.6 * largest.second) {
+            std::tie(bestCols, bestR) = g;
+            break;
+        }
     const int cols = bestCols;
     const int rows = (n + cols - 1) / cols;
     const double cw = area.width() / cols, ch = area.height() / rows;
     const double R = std::max(4.0, bestR);
     const int fastest = pairs.front(), slowest = pairs.back();
+    // The longest wording level that every cell holds, with a gap to its neighbours.
+    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
+        const double room = cw - 4 - fm.height();
+        for (int level = 0; level < 3; ++level) {
+            bool fits = true;
+            for (int i : pairs) {
+                const QStringList w = wordings(i);
+                fits = fits && fm.horizontalAdvance(w[std::min<qsizetype>(level, w.size() - 1)]) <= room;
+            }
+            if (fits)
+                return level;
+        }
+        return 2;
+    };
+    const int nameLevel = levelFor(lfm, nameWordings);
+    const int periodLevel = levelFor(pfm, [&](int i) { return periodWordings(freq[std::size_t(i)]); });
 
     for (int k = 0; k < n; ++k) {
         const int i = pairs[std::size_t(k)];
@@ -246,22 +288,19 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
             p.setBrush(th.foreground);
             p.drawEllipse(pivot, 3 * s, 3 * s);
         }
-        // Labels: pair and period, the longest wording that fits the cell; the extremes get their clock names.
-        // A label that fits in no wording is left out rather than run into its neighbour's.
+        // Labels: pair and period in the wording every cell can hold (one form across the figure); the
+        // extremes keep their clock names where they fit. A label that fits in no wording is left out.
         const QFontMetricsF lf(labelFont);
         const double y = c.y() + R + 6 * s;
         const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, lf.height());
         const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
-        QStringList names;
-        if (!role.isEmpty())
-            names << tr("pair %1 \u00b7 %2").arg(i).arg(role);
-        names << tr("pair %1").arg(i) << QString::number(i);
+        QStringList names = nameWordings(i).mid(nameLevel);
+        if (!role.isEmpty() && nameLevel == 0)
+            names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
         text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
-        const QRectF periodBox(cell.left() + 2, y + lf.height(), cell.width() - 4, QFontMetricsF(periodFont).height());
-        const QString tokens = w > 0 ? formatTokens(2 * M_PI / w) : QString();
-        const QStringList period = w > 0 ? QStringList{tr("period %1").arg(tokens), tokens, formatNumber(2 * M_PI / w, 4)}
-                                         : QStringList{tr("never turns")};
-        text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, period, TextLayout::Fit::Drop);
+        const QRectF periodBox(cell.left() + 2, y + lf.height(), cell.width() - 4, pfm.height());
+        text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
+                  TextLayout::Fit::Drop);
     }
 }
 

@@ -228,11 +228,10 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const QString variant = variantLabel(m_state->scheme(), m_state->params());
     const QString where = tr("query at m = %1, key at n = %2  (m \u2212 n = %3)")
                               .arg(formatNumber(m, 7), formatNumber(n, 7), formatNumber(m - n, 7));
+    const QString whereMid = tr("m = %1, n = %2  (m \u2212 n = %3)").arg(formatNumber(m, 7), formatNumber(n, 7), formatNumber(m - n, 7));
     const QString whereShort = tr("m = %1, n = %2").arg(formatNumber(m, 7), formatNumber(n, 7));
     double y = drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-                          {tr("%1 \u2014 %2").arg(variant, where), tr("%1 \u2014 %2").arg(variant, whereShort), where,
-                           whereShort},
-                          {});
+                          {variant, {where, whereMid, whereShort}, {}});
     const QFont scoreFont = th.font(11 * s);
     const QFontMetricsF scfm(scoreFont);
     const QString v1 = formatNumber(sc, 6), v2 = formatNumber(scs, 6);
@@ -275,6 +274,32 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const double cw = area.width() / cols, ch = area.height() / rows;
     const auto qm = rotated(m_q, m_qSpec, ms);
     const auto kn = rotated(m_k, m_kSpec, ns);
+    // Plane labels: one wording level for every cell (the longest all of them hold, with a gap).
+    const QFont bold = th.font(10 * s, true);
+    const QFontMetricsF lf(bold);
+    auto nameWordings = [&](int i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        return QStringList{tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i), QString::number(i)};
+    };
+    auto partWordings = [&](int i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const QString th3 = formatNumber(m_qSpec.invFreq[std::size_t(i)], 3);
+        const QString part = formatNumber(qm[std::size_t(a)] * kn[std::size_t(a)] + qm[std::size_t(b)] * kn[std::size_t(b)], 3);
+        return QStringList{tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
+                           tr("\u03b8 %1").arg(th3)};
+    };
+    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
+        const double room = cw - 4 - fm.height();
+        for (int level = 0; level < 2; ++level) {
+            bool fits = true;
+            for (int i : pairs)
+                fits = fits && fm.horizontalAdvance(wordings(i)[level]) <= room;
+            if (fits)
+                return level;
+        }
+        return 2;
+    };
+    const int nameLevel = levelFor(lf, nameWordings), partLevel = levelFor(sfm, partWordings);
     for (int idx = 0; idx < np; ++idx) {
         const int i = pairs[std::size_t(idx)];
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
@@ -328,20 +353,13 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         arrow(pt(k0x, k0y), faintK, 1.3 * s, Qt::DashLine);
         arrow(pt(q1x, q1y), th.accent, 2.6 * s, Qt::SolidLine);
         arrow(pt(k1x, k1y), th.accent2, 2.6 * s, Qt::SolidLine);
-        // Labels: the longest wording that fits the cell, else none.
-        const QFont bold = th.font(10 * s, true);
-        const QFontMetricsF lf(bold);
+        // Labels at the common wording level; a label that still does not fit is left out.
         double ly = c.y() + R + 3 * s;
         text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, lf.height()), Qt::AlignHCenter | Qt::AlignTop, bold,
-                  th.foreground, {tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i)},
-                  TextLayout::Fit::Drop);
+                  th.foreground, nameWordings(i).mid(nameLevel), TextLayout::Fit::Drop);
         ly += lf.height();
-        const QString th3 = formatNumber(theta, 3), part = formatNumber(q1x * k1x + q1y * k1y, 3);
         text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop, small,
-                  th.muted,
-                  {tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
-                   tr("\u03b8 %1").arg(th3)},
-                  TextLayout::Fit::Drop);
+                  th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
     }
     // Legend, one line above the layout strip; an entry that does not fit is left out.
     double lx = target.left() + pad;

@@ -206,14 +206,14 @@ void TableView::resetZoom()
     setWindow(fullRect());
 }
 
-std::pair<QStringList, QStringList> TableView::headerTexts() const
+HeaderTexts TableView::headerTexts() const
 {
     if (!m_result)
         return {};
-    const QString variant = variantLabel(m_state->scheme(), m_state->params());
     const QString rows = formatNumber(m_result->totalRows, 7), cols = formatNumber(m_result->totalCols, 7);
     const QString unit = m_result->rotary ? tr("pairs") : tr("dims");
-    return {{tr("%1 \u2014 %2").arg(variant, m_result->tableLabel), variant},
+    return {variantLabel(m_state->scheme(), m_state->params()),
+            {m_result->tableLabel},
             {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
 }
 
@@ -224,9 +224,8 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
     const Theme th = theme();
     const QFontMetricsF tick(th.font(10 * l.scale));
     const double pad = 8 * l.scale;
-    const auto [title, note] = headerTexts();
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
-                     headerHeight(t.width() - 2 * pad, th, l.scale, title, note));
+                     headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad,
                       tick.height() * 1.3);
     // Room on the left for the widest position label and the axis title; on the right for the colour bar.
@@ -293,8 +292,7 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
     const Layout l = layoutFor(target);
     const double s = l.scale;
     TextLayout text(p, target);
-    const auto [title, note] = headerTexts();
-    drawHeader(text, l.title, th, s, title, note);
+    drawHeader(text, l.title, th, s, headerTexts());
 
     // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in. Image row i holds
     // position rowStart + i * rowStep and is drawn over [that position, the next sample).
@@ -366,7 +364,8 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
     }
 
     // Axes: positions down the left, columns along the bottom. Tick labels that would touch are left out.
-    const int ny = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
+    // About one label per two lines down, and per label width plus a gap across; the layout drops any that touch.
+    const int ny = std::clamp(int(l.plot.height() / (fm.height() * 2)), 2, 12);
     for (double v : niceTicks(m_window.top(), m_window.bottom() - 1, ny)) {
         if (v != std::floor(v))
             continue;
@@ -376,7 +375,8 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
                     {formatNumber(v, 7)});
     }
-    const int nx = std::max(2, int(l.plot.width() / (fm.horizontalAdvance(QStringLiteral("0000")) * 2)));
+    const double colLabel = fm.horizontalAdvance(formatNumber(std::max(1.0, m_window.right() - 1), 7)) + fm.height() * 1.5;
+    const int nx = std::clamp(int(l.plot.width() / colLabel), 2, 12);
     for (double v : niceTicks(m_window.left(), m_window.right() - 1, nx)) {
         if (v != std::floor(v))
             continue;
