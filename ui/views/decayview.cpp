@@ -49,6 +49,30 @@ std::vector<core::Position> distances(core::Position maxK)
     return ks;
 }
 
+/// An ALiBi slope as its exact fraction where it is one over a whole number (1/2 ... 1/256 for 8 heads, Press
+/// et al. 2022 section 3), else in the figures' number format.
+QString slopeText(double m)
+{
+    const double inv = 1.0 / m;
+    if (m > 0 && inv < 1e7 && std::abs(inv - std::round(inv)) <= 1e-9 * inv)
+        return QStringLiteral("1/%1").arg(formatNumber(std::round(inv), 7));
+    return formatNumber(m, 4);
+}
+
+/// Shorter wordings of the y axis's titles, for when the long one does not fit the plot's height.
+QString shortYTitle(const QString& title)
+{
+    static const std::pair<const char*, const char*> shorter[] = {
+        {"relative to distance 0", "relative to k = 0"},
+        {"bias added to the logit (nats)", "logit bias (nats)"},
+        {"dot product", "dot"},
+    };
+    for (const auto& [from, to] : shorter)
+        if (title == QLatin1String(from))
+            return QString::fromLatin1(to);
+    return title;
+}
+
 } // namespace
 
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
@@ -59,6 +83,7 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     lay->setSpacing(0);
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->legend()->setShowToolTips(true); // a label cut to fit shows its full text on hover
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QValueAxis(m_chart);
@@ -167,7 +192,7 @@ void DecayView::recompute()
                     break;
                 QString name = QString::fromStdString(c.label);
                 if (std::size_t(shown) < slopes.size())
-                    name += QStringLiteral(" (m = %1)").arg(slopes[std::size_t(shown)], 0, 'g', 4);
+                    name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
                 ++shown;
                 Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
@@ -383,8 +408,8 @@ void DecayView::rebuildSeries()
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
-    fitAxisLabels();
     m_y->setTitleText(m_yTitle);
+    fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
@@ -422,7 +447,8 @@ void DecayView::applyFonts(double sizeFactor)
         return f;
     };
     m_chart->setTitleFont(scaled(11, true));
-    m_chart->legend()->setFont(scaled(10));
+    m_legendFont = scaled(10);
+    m_chart->legend()->setFont(m_legendFont);
     for (QValueAxis* a : {m_x, m_y}) {
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
@@ -512,6 +538,31 @@ void DecayView::fitAxisLabels()
             lo = (first - a * top) / (1 - a);
         if (lo != m_y->min())
             m_y->setMin(lo);
+    }
+    // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it).
+    {
+        const QFontMetricsF fm(m_y->titleFont());
+        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle : shortYTitle(m_yTitle);
+        if (m_y->titleText() != title)
+            m_y->setTitleText(title);
+    }
+    // Qt Charts gives a legend beside the plot at most 40% of the chart's width, and one above it the width
+    // of the chart in one row, and cuts longer labels ("head 3 (m = 0.06..."): make the legend's font just
+    // small enough that every label fits whole, down to 70% of its size.
+    {
+        const QFontMetricsF fm(m_legendFont);
+        const bool beside = m_chart->legend()->alignment() & (Qt::AlignLeft | Qt::AlignRight);
+        double need = 0;
+        for (QLineSeries* series : m_series) {
+            const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing
+            need = beside ? std::max(need, w) : need + w;
+        }
+        const double room = m_chart->geometry().width() * (beside ? 0.4 : 0.95);
+        QFont f = m_legendFont;
+        if (need > room && room > 0)
+            f.setPointSizeF(m_legendFont.pointSizeF() * std::max(0.7, room / need));
+        if (m_chart->legend()->font() != f)
+            m_chart->legend()->setFont(f);
     }
     m_fitting = false;
 }

@@ -9,6 +9,7 @@
 
 #include "ui/views/view.h"
 
+#include <QFont>
 #include <QList>
 #include <QPointF>
 
@@ -76,6 +77,7 @@ private:
     QWidget* m_controls = nullptr;
     QString m_yTitle;
     bool m_fitting = false;
+    QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     double m_yBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's lower end before fitAxisLabels()
 };
 
