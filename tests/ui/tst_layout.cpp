@@ -19,6 +19,8 @@
 #include <QPainter>
 #include <QTest>
 #include <QTextItem>
+#include <QHelpEvent>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -219,6 +221,29 @@ private slots:
         // Nothing leaves the view: a label anchored at the right edge is dropped rather than cut.
         QVERIFY(text.drawAt(QPointF(395, 100), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("tick")}).isEmpty());
         QVERIFY(textCollisions(record.items()).isEmpty());
+    }
+
+    void cutLabelsShowTheirFullTextOnHover()
+    {
+        // On screen, a title cut to fit keeps its full text for a tooltip.
+        exporting::ExportScene scene;
+        scene.state().setScheme(QStringLiteral("rope"));
+        scene.state().setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
+        scene.state().setParam(QStringLiteral("factor"), core::ParamValue::real(8));
+        View* v = scene.view(QStringLiteral("clock"));
+        exporting::settle(scene.computation());
+        v->resize(150, 200);
+        TextRecord record;
+        v->grab(); // paints through paintEvent, as the window does
+        const DrawnText* cut = nullptr;
+        for (const DrawnText& item : record.items())
+            if (item.text != item.fullText)
+                cut = &item;
+        QVERIFY2(cut, "expected a label cut to fit 150 px");
+        QVERIFY(cut->text.endsWith(QChar(0x2026)));
+        QHelpEvent help(QEvent::ToolTip, cut->rect.center().toPoint(), v->mapToGlobal(cut->rect.center().toPoint()));
+        QCoreApplication::sendEvent(v, &help);
+        QCOMPARE(QToolTip::text(), cut->fullText);
     }
 
     void numbersHaveOneFormat()
