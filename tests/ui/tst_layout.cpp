@@ -329,7 +329,9 @@ private slots:
             state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
         }
         // The issue's cases: a cursor of 37 and one past 1000 (the clock title collided for p >= 1000).
-        const QList<QSize> sizes{QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
+        // The four figure sizes of issue 9, and two window panels (a 1366 x 768 screen's views are about 560 x 330).
+        const QList<QSize> sizes{QSize(560, 330), QSize(780, 470),  QSize(1280, 720),
+                                 QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
         const QList<double> scales{1.0, 1.5, 2.0, 2.5};
         QStringList failures;
         int renders = 0;

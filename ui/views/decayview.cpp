@@ -20,6 +20,7 @@
 #include <QTextLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QPainter>
@@ -88,7 +89,11 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QValueAxis(m_chart);
     m_y = new QValueAxis(m_chart);
-    m_x->setTitleText(tr("distance k (tokens)"));
+    m_xTitle = tr("distance k (tokens)");
+    m_x->setTitleText(m_xTitle);
+    // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
+    m_x->setTruncateLabels(false);
+    m_y->setTruncateLabels(false);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_chartView = new QChartView(m_chart, this);
@@ -487,10 +492,15 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     if (factor != 1.0)
         applyFonts(factor);
     m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
-    // Tick spacing and the corner depend on the plot area, which depends on the tick labels: settle twice.
-    for (int pass = 0; pass < 2; ++pass) {
+    // Tick spacing, the corner and the legend depend on the plot area, which depends on them: settle.
+    for (int pass = 0; pass < 4; ++pass) {
+        const QRectF before = m_chart->plotArea();
         fitAxisLabels();
+        if (m_chart->legend()->layout())
+            m_chart->legend()->layout()->activate();
         m_chart->layout()->activate();
+        if (pass > 0 && m_chart->plotArea() == before)
+            break;
     }
     m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
     recordChartText(p, target);
@@ -526,7 +536,10 @@ void DecayView::fitAxisLabels()
         double lo = std::isfinite(m_yBase) && m_yBase < top ? m_yBase : m_y->min();
         const int target = std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5);
         const auto t = niceTicks(lo, top, target);
-        const double interval = t.size() >= 2 ? t[1] - t[0] : top - lo;
+        double interval = t.size() >= 2 ? t[1] - t[0] : top - lo;
+        // A small plot may still put two labels closer than a line apart: widen the step until they clear.
+        for (int k = 0; k < 8 && interval / (top - lo) * plot.height() < fm.height() * 1.3; ++k)
+            interval *= 2;
         if (interval != m_y->tickInterval())
             m_y->setTickInterval(interval);
         // The lowest y label is centred on its tick; at the bottom corner it would run into the x axis's first
@@ -539,19 +552,32 @@ void DecayView::fitAxisLabels()
         if (lo != m_y->min())
             m_y->setMin(lo);
     }
-    // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it).
+    // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
+    // else none; the x title only while the plot keeps three lines of height for itself.
     {
         const QFontMetricsF fm(m_y->titleFont());
-        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle : shortYTitle(m_yTitle);
+        const QString shorter = shortYTitle(m_yTitle);
+        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle
+                              : fm.horizontalAdvance(shorter) <= plot.height() ? shorter
+                                                                              : QString();
         if (m_y->titleText() != title)
             m_y->setTitleText(title);
+        const QString xTitle = plot.height() >= fm.height() * 3 ? m_xTitle : QString();
+        if (m_x->titleText() != xTitle)
+            m_x->setTitleText(xTitle);
     }
     // Qt Charts gives a legend beside the plot at most 40% of the chart's width, and one above it the width
     // of the chart in one row, and cuts longer labels ("head 3 (m = 0.06..."): make the legend's font just
-    // small enough that every label fits whole, down to 70% of its size.
+    // small enough that every label fits whole, down to 70% of its size. A column of entries taller than the
+    // chart (many heads on a small panel) moves above the plot, where Qt Charts cuts rather than overflows.
     {
         const QFontMetricsF fm(m_legendFont);
-        const bool beside = m_chart->legend()->alignment() & (Qt::AlignLeft | Qt::AlignRight);
+        const Qt::Alignment wanted = m_series.size() > 3 ? Qt::AlignRight : Qt::AlignTop;
+        const bool tall = double(m_series.size()) * fm.height() * 1.6 > m_chart->geometry().height() * 0.85;
+        const Qt::Alignment at = wanted == Qt::AlignRight && tall ? Qt::AlignTop : wanted;
+        if (m_chart->legend()->alignment() != at)
+            m_chart->legend()->setAlignment(at);
+        const bool beside = at == Qt::AlignRight;
         double need = 0;
         for (QLineSeries* series : m_series) {
             const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing

@@ -76,6 +76,7 @@ private:
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
     QString m_yTitle;
+    QString m_xTitle; ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
     bool m_fitting = false;
     QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     double m_yBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's lower end before fitAxisLabels()
