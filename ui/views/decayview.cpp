@@ -10,6 +10,7 @@
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
@@ -23,6 +24,7 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPainter>
 #include <QPaintEvent>
 #include <QToolButton>
@@ -85,10 +87,17 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignTop);
     m_chart->legend()->setShowToolTips(true); // a label cut to fit shows its full text on hover
+    // Distances with thousands separators, as everywhere else ("1,000", not "1000").
+    m_chart->setLocalizeNumbers(true);
+    m_chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QValueAxis(m_chart);
-    m_y = new QValueAxis(m_chart);
+    // The y axis labels its ticks itself (categories placed on the values), in the figures' number format:
+    // Qt Charts' own labels print the accumulated 0.2 + 0.2 + ... at zero as "-0.00".
+    auto* yAxis = new QCategoryAxis(m_chart);
+    yAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_y = yAxis;
     m_xTitle = tr("distance k (tokens)");
     m_x->setTitleText(m_xTitle);
     // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
@@ -375,6 +384,7 @@ void DecayView::rebuildSeries()
     const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
     const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
     m_yBase = ylo; // fitAxisLabels() may lower the axis below this for the corner, never raise it
+    m_yTopBase = yhi > ylo ? yhi : ylo + 1.0; // and raise the top above this for the top label
     if (m_y->min() != ylo || m_y->max() != yhi) {
         m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
         m_y->setTickType(QValueAxis::TicksDynamic);
@@ -532,7 +542,7 @@ void DecayView::fitAxisLabels()
     if (m_y->tickType() == QValueAxis::TicksDynamic) {
         const QFontMetricsF fm(m_y->labelsFont());
         // y: at least two label heights between ticks.
-        const double top = m_y->max();
+        double top = std::isfinite(m_yTopBase) ? m_yTopBase : m_y->max();
         double lo = std::isfinite(m_yBase) && m_yBase < top ? m_yBase : m_y->min();
         const int target = std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5);
         const auto t = niceTicks(lo, top, target);
@@ -547,13 +557,47 @@ void DecayView::fitAxisLabels()
         const double anchor = m_y->tickAnchor();
         const double first = anchor + std::ceil((lo - anchor) / interval - 1e-9) * interval;
         const double a = (fm.height() / 2 + 2) / plot.height();
+        // Likewise the top label, centred on the highest tick, stays below the plot's top edge (the legend and
+        // title sit above it).
+        const double last = anchor + std::floor((top - anchor) / interval + 1e-9) * interval;
+        if ((top - last) / (top - lo) < a && a < 0.5)
+            top = (last - a * lo) / (1 - a);
         if ((first - lo) / (top - lo) < a && a < 0.5)
             lo = (first - a * top) / (1 - a);
-        if (lo != m_y->min())
-            m_y->setMin(lo);
+        if (lo != m_y->min() || top != m_y->max())
+            m_y->setRange(lo, top);
+        if (auto* labels = qobject_cast<QCategoryAxis*>(m_y)) {
+            // Tick values as exact multiples of the step (zero is 0, never -1e-17), with enough digits that
+            // neighbours differ.
+            std::vector<double> at;
+            for (long long k = (long long)std::ceil((lo - anchor) / interval - 1e-9);; ++k) {
+                double v = anchor + double(k) * interval;
+                if (v > top + interval * 1e-9 || at.size() > 64)
+                    break;
+                if (std::abs(v) < interval * 1e-9)
+                    v = 0.0;
+                // On a plot too low to pad, a label that would stick out past the top or bottom edge is left out.
+                const double room = fm.height() / 2 + 2;
+                if ((top - v) / (top - lo) * plot.height() < room - 0.01 || (v - lo) / (top - lo) * plot.height() < room - 0.01)
+                    continue;
+                at.push_back(v);
+            }
+            const double biggest = std::max(std::abs(lo), std::abs(top));
+            const int digits = std::clamp(int(std::floor(std::log10(biggest)) - std::floor(std::log10(interval))) + 1, 1, 7);
+            QStringList text;
+            for (double v : at)
+                text << formatNumber(v, digits);
+            if (text != labels->categoriesLabels() || labels->startValue() != lo) {
+                for (const QString& old : labels->categoriesLabels())
+                    labels->remove(old);
+                labels->setStartValue(lo);
+                for (std::size_t i = 0; i < at.size(); ++i)
+                    labels->append(text[qsizetype(i)], at[i]);
+            }
+        }
     }
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
-    // else none; the x title only while the plot keeps three lines of height for itself.
+    // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
     {
         const QFontMetricsF fm(m_y->titleFont());
         const QString shorter = shortYTitle(m_yTitle);
@@ -562,7 +606,9 @@ void DecayView::fitAxisLabels()
                                                                               : QString();
         if (m_y->titleText() != title)
             m_y->setTitleText(title);
-        const QString xTitle = plot.height() >= fm.height() * 3 ? m_xTitle : QString();
+        const QString xTitle = plot.height() >= fm.height() * 4 && QFontMetricsF(m_x->titleFont()).horizontalAdvance(m_xTitle) <= plot.width()
+            ? m_xTitle
+            : QString();
         if (m_x->titleText() != xTitle)
             m_x->setTitleText(xTitle);
     }

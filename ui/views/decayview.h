@@ -80,6 +80,7 @@ private:
     bool m_fitting = false;
     QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     double m_yBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's lower end before fitAxisLabels()
+    double m_yTopBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's upper end before fitAxisLabels()
 };
 
 } // namespace poslab::ui
