@@ -6,16 +6,27 @@
 #include "core/encodings/alibi.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
 #include <QPainter>
+#include <QTimer>
 #include <QPaintEvent>
 #include <QToolButton>
 #include <QValueAxis>
@@ -40,6 +51,30 @@ std::vector<core::Position> distances(core::Position maxK)
     if (ks.back() != maxK)
         ks.push_back(maxK);
     return ks;
+}
+
+/// An ALiBi slope as its exact fraction where it is one over a whole number (1/2 ... 1/256 for 8 heads, Press
+/// et al. 2022 section 3), else in the figures' number format.
+QString slopeText(double m)
+{
+    const double inv = 1.0 / m;
+    if (m > 0 && inv < 1e7 && std::abs(inv - std::round(inv)) <= 1e-9 * inv)
+        return QStringLiteral("1/%1").arg(formatNumber(std::round(inv), 7));
+    return formatNumber(m, 4);
+}
+
+/// Shorter wordings of the y axis's titles, for when the long one does not fit the plot's height.
+QString shortYTitle(const QString& title)
+{
+    static const std::pair<const char*, const char*> shorter[] = {
+        {"relative to distance 0", "relative to k = 0"},
+        {"bias added to the logit (nats)", "logit bias (nats)"},
+        {"dot product", "dot"},
+    };
+    for (const auto& [from, to] : shorter)
+        if (title == QLatin1String(from))
+            return QString::fromLatin1(to);
+    return title;
 }
 
 } // namespace
@@ -72,11 +107,23 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     lay->setSpacing(0);
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->legend()->setShowToolTips(true); // a label cut to fit shows its full text on hover
+    // Distances with thousands separators, as everywhere else ("1,000", not "1000").
+    m_chart->setLocalizeNumbers(true);
+    m_chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QValueAxis(m_chart);
-    m_y = new QValueAxis(m_chart);
-    m_x->setTitleText(tr("distance k (tokens)"));
+    // The y axis labels its ticks itself (categories placed on the values), in the figures' number format:
+    // Qt Charts' own labels print the accumulated 0.2 + 0.2 + ... at zero as "-0.00".
+    auto* yAxis = new QCategoryAxis(m_chart);
+    yAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    m_y = yAxis;
+    m_xTitle = tr("distance k (tokens)");
+    m_x->setTitleText(m_xTitle);
+    // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
+    m_x->setTruncateLabels(false);
+    m_y->setTruncateLabels(false);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_chartView = new QChartView(m_chart, this);
@@ -87,6 +134,25 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_readout->setContentsMargins(8, 2, 8, 2);
     m_readout->setText(tr("Hover a curve to read its value."));
     lay->addWidget(m_readout);
+    // Tick labels are text too: refit them whenever the plot area changes size (fonts, window size).
+    // Deferred, never from inside Qt Charts' own range update: a refit there sets the range while the domain is
+    // still applying the previous one, and the two chase each other until the stack overflows. Where the fit
+    // itself moves the plot area (a title that comes and goes), it settles or stops after a few rounds at one
+    // chart size.
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] {
+        if (m_fitQueued)
+            return;
+        m_fitQueued = true;
+        QTimer::singleShot(0, this, [this] {
+            m_fitQueued = false;
+            if (m_chart->size() != m_autoFitSize) {
+                m_autoFitSize = m_chart->size();
+                m_autoFits = 0;
+            }
+            if (m_autoFits++ < 4)
+                fitAxisLabels();
+        });
+    });
     connect(state, &WorkbenchState::cursorChanged, this, [this] {
         if (m_state->scheme().encoding && !m_state->scheme().frequencies && isApplicable()) {
             recompute(); // the learned table's dot product depends on p
@@ -178,7 +244,7 @@ void DecayView::recompute()
                     break;
                 QString name = QString::fromStdString(c.label);
                 if (std::size_t(shown) < slopes.size())
-                    name += QStringLiteral(" (m = %1)").arg(slopes[std::size_t(shown)], 0, 'g', 4);
+                    name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
                 ++shown;
                 Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
@@ -303,6 +369,7 @@ void DecayView::clearPins()
 
 void DecayView::rebuildSeries()
 {
+    m_autoFits = 0; // new curves: plot-area changes may refit again
     const std::size_t want = m_curves.size() + m_pins.size();
     // Reuse series so a slider drag only replaces points (Qt Charts is slow to add and remove series).
     while (m_series.size() > want) {
@@ -355,6 +422,8 @@ void DecayView::rebuildSeries()
     const auto yt = niceTicks(lo, hi, 5);
     const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
     const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
+    m_yBase = ylo; // fitAxisLabels() may lower the axis below this for the corner, never raise it
+    m_yTopBase = yhi > ylo ? yhi : ylo + 1.0; // and raise the top above this for the top label
     if (m_y->min() != ylo || m_y->max() != yhi) {
         m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
         m_y->setTickType(QValueAxis::TicksDynamic);
@@ -394,8 +463,9 @@ void DecayView::rebuildSeries()
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
+    fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
-                                       : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
+                                       : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
 }
 
@@ -431,7 +501,8 @@ void DecayView::applyFonts(double sizeFactor)
         return f;
     };
     m_chart->setTitleFont(scaled(11, true));
-    m_chart->legend()->setFont(scaled(10));
+    m_legendFont = scaled(10);
+    m_chart->legend()->setFont(m_legendFont);
     for (QValueAxis* a : {m_x, m_y}) {
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
@@ -470,10 +541,167 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     if (factor != 1.0)
         applyFonts(factor);
     m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+    // Tick spacing, the corner and the legend depend on the plot area, which depends on them: settle.
+    for (int pass = 0; pass < 4; ++pass) {
+        const QRectF before = m_chart->plotArea();
+        fitAxisLabels();
+        if (m_chart->legend()->layout())
+            m_chart->legend()->layout()->activate();
+        m_chart->layout()->activate();
+        if (pass > 0 && m_chart->plotArea() == before)
+            break;
+    }
     m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
+    recordChartText(p, target);
     m_chart->setGeometry(old);
     if (factor != 1.0)
         applyFonts(1.0);
+}
+
+void DecayView::fitAxisLabels()
+{
+    if (m_fitting)
+        return;
+    const QRectF plot = m_chart->plotArea();
+    if (plot.width() < 10 || plot.height() < 10 || !(m_x->max() > m_x->min()) || !(m_y->max() > m_y->min()))
+        return;
+    m_fitting = true;
+    // x: no more ticks than their labels fit side by side with a gap (Qt Charts would cut them to "10...").
+    if (m_x->tickType() == QValueAxis::TicksDynamic) {
+        const QFontMetricsF fm(m_x->labelsFont());
+        const double widest = std::max(fm.horizontalAdvance(QString::number(m_x->max(), 'f', 0)),
+                                       fm.horizontalAdvance(QString::number(m_x->min(), 'f', 0)))
+            + fm.height();
+        const int target = std::clamp(int(plot.width() / widest), 1, 6);
+        const auto t = niceTicks(m_x->min(), m_x->max(), target);
+        const double interval = t.size() >= 2 ? t[1] - t[0] : m_x->max() - m_x->min();
+        if (interval != m_x->tickInterval())
+            m_x->setTickInterval(interval);
+    }
+    if (m_y->tickType() == QValueAxis::TicksDynamic) {
+        const QFontMetricsF fm(m_y->labelsFont());
+        // y: at least two label heights between ticks.
+        double top = std::isfinite(m_yTopBase) ? m_yTopBase : m_y->max();
+        double lo = std::isfinite(m_yBase) && m_yBase < top ? m_yBase : m_y->min();
+        const int target = std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5);
+        const auto t = niceTicks(lo, top, target);
+        double interval = t.size() >= 2 ? t[1] - t[0] : top - lo;
+        // A small plot may still put two labels closer than a line apart: widen the step until they clear.
+        for (int k = 0; k < 8 && interval / (top - lo) * plot.height() < fm.height() * 1.3; ++k)
+            interval *= 2;
+        if (interval != m_y->tickInterval())
+            m_y->setTickInterval(interval);
+        // The lowest y label is centred on its tick; at the bottom corner it would run into the x axis's first
+        // label. Lower the axis just enough that the lowest tick sits half a label height (and a gap) above it.
+        const double anchor = m_y->tickAnchor();
+        const double first = anchor + std::ceil((lo - anchor) / interval - 1e-9) * interval;
+        const double a = (fm.height() / 2 + 2) / plot.height();
+        // Likewise the top label, centred on the highest tick, stays below the plot's top edge (the legend and
+        // title sit above it).
+        const double last = anchor + std::floor((top - anchor) / interval + 1e-9) * interval;
+        if ((top - last) / (top - lo) < a && a < 0.5)
+            top = (last - a * lo) / (1 - a);
+        if ((first - lo) / (top - lo) < a && a < 0.5)
+            lo = (first - a * top) / (1 - a);
+        if (lo != m_y->min() || top != m_y->max())
+            m_y->setRange(lo, top);
+        if (auto* labels = qobject_cast<QCategoryAxis*>(m_y)) {
+            // Tick values as exact multiples of the step (zero is 0, never -1e-17), with enough digits that
+            // neighbours differ.
+            std::vector<double> at;
+            for (long long k = (long long)std::ceil((lo - anchor) / interval - 1e-9);; ++k) {
+                double v = anchor + double(k) * interval;
+                if (v > top + interval * 1e-9 || at.size() > 64)
+                    break;
+                if (std::abs(v) < interval * 1e-9)
+                    v = 0.0;
+                // On a plot too low to pad, a label that would stick out past the top or bottom edge is left out.
+                const double room = fm.height() / 2 + 2;
+                if ((top - v) / (top - lo) * plot.height() < room - 0.01 || (v - lo) / (top - lo) * plot.height() < room - 0.01)
+                    continue;
+                at.push_back(v);
+            }
+            const double biggest = std::max(std::abs(lo), std::abs(top));
+            const int digits = std::clamp(int(std::floor(std::log10(biggest)) - std::floor(std::log10(interval))) + 1, 1, 7);
+            QStringList text;
+            for (double v : at)
+                text << formatNumber(v, digits);
+            if (text != labels->categoriesLabels() || labels->startValue() != lo) {
+                for (const QString& old : labels->categoriesLabels())
+                    labels->remove(old);
+                labels->setStartValue(lo);
+                for (std::size_t i = 0; i < at.size(); ++i)
+                    labels->append(text[qsizetype(i)], at[i]);
+            }
+        }
+    }
+    // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
+    // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
+    {
+        const QFontMetricsF fm(m_y->titleFont());
+        const QString shorter = shortYTitle(m_yTitle);
+        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle
+                              : fm.horizontalAdvance(shorter) <= plot.height() ? shorter
+                                                                              : QString();
+        if (m_y->titleText() != title)
+            m_y->setTitleText(title);
+        const QString xTitle = plot.height() >= fm.height() * 4 && QFontMetricsF(m_x->titleFont()).horizontalAdvance(m_xTitle) <= plot.width()
+            ? m_xTitle
+            : QString();
+        if (m_x->titleText() != xTitle)
+            m_x->setTitleText(xTitle);
+    }
+    // Qt Charts gives a legend beside the plot at most 40% of the chart's width, and one above it the width
+    // of the chart in one row, and cuts longer labels ("head 3 (m = 0.06..."): make the legend's font just
+    // small enough that every label fits whole, down to 70% of its size. A column of entries taller than the
+    // chart (many heads on a small panel) moves above the plot, where Qt Charts cuts rather than overflows.
+    {
+        const QFontMetricsF fm(m_legendFont);
+        const Qt::Alignment wanted = m_series.size() > 3 ? Qt::AlignRight : Qt::AlignTop;
+        const bool tall = double(m_series.size()) * fm.height() * 1.6 > m_chart->geometry().height() * 0.85;
+        const Qt::Alignment at = wanted == Qt::AlignRight && tall ? Qt::AlignTop : wanted;
+        if (m_chart->legend()->alignment() != at)
+            m_chart->legend()->setAlignment(at);
+        const bool beside = at == Qt::AlignRight;
+        double need = 0;
+        for (QLineSeries* series : m_series) {
+            const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing
+            need = beside ? std::max(need, w) : need + w;
+        }
+        const double room = m_chart->geometry().width() * (beside ? 0.4 : 0.95);
+        QFont f = m_legendFont;
+        if (need > room && room > 0)
+            f.setPointSizeF(m_legendFont.pointSizeF() * std::max(0.7, room / need));
+        if (m_chart->legend()->font() != f)
+            m_chart->legend()->setFont(f);
+    }
+    m_fitting = false;
+}
+
+void DecayView::recordChartText(QPainter& p, const QRectF& target) const
+{
+    // Qt Charts draws its own text (title, axis labels and titles, legend): hand each visible text item to
+    // the collision check's record, as it was just drawn (the scene's (0, 0) lies at the target's corner).
+    TextRecord* record = TextRecord::current();
+    if (!record)
+        return;
+    const QRectF bounds = p.transform().mapRect(target);
+    for (QGraphicsItem* item : m_chartView->scene()->items()) {
+        const auto* t = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!t || !t->isVisible() || t->opacity() <= 0)
+            continue;
+        const QString text = t->toPlainText();
+        if (text.trimmed().isEmpty())
+            continue;
+        // The lines as laid out, not the item's box (that adds margins and a line of spacing).
+        QRectF local;
+        for (QTextBlock b = t->document()->begin(); b.isValid(); b = b.next())
+            if (const QTextLayout* l = b.layout())
+                for (int i = 0; i < l->lineCount(); ++i)
+                    local |= l->lineAt(i).naturalTextRect().translated(l->position());
+        const QRectF scene = t->sceneTransform().mapRect(local).translated(target.topLeft());
+        record->add({text, text, p.transform().mapRect(scene), bounds});
+    }
 }
 
 } // namespace poslab::ui

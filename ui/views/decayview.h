@@ -9,9 +9,11 @@
 
 #include "ui/views/view.h"
 
+#include <QFont>
 #include <QList>
 #include <QPointF>
 
+#include <limits>
 #include <vector>
 
 class QLabel;
@@ -63,6 +65,11 @@ private:
     void applyTheme();
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
+    /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
+    /// free (the lowest y label clear of the x axis's first label).
+    void fitAxisLabels();
+    /// Adds the chart's text items, as just drawn into @p target, to the thread's TextRecord (if any).
+    void recordChartText(QPainter& p, const QRectF& target) const;
 
     std::vector<Curve> m_curves;
     std::vector<Curve> m_pins;
@@ -74,6 +81,14 @@ private:
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
     QString m_yTitle;
+    QString m_xTitle; ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
+    bool m_fitting = false;
+    bool m_fitQueued = false;   ///< a refit after a plot-area change is waiting for the event loop
+    int m_autoFits = 0;         ///< refits at m_autoFitSize since the chart last changed size
+    QSizeF m_autoFitSize;
+    QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
+    double m_yBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's lower end before fitAxisLabels()
+    double m_yTopBase = std::numeric_limits<double>::quiet_NaN(); ///< the y axis's upper end before fitAxisLabels()
 };
 
 } // namespace poslab::ui

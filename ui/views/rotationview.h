@@ -13,6 +13,8 @@
 
 namespace poslab::ui {
 
+class TextLayout;
+
 class RotationView : public View {
     Q_OBJECT
 public:
@@ -37,7 +39,7 @@ protected:
 
 private:
     std::vector<double> rotated(const std::vector<double>& v, const core::RotarySpec& spec, core::Position p) const;
-    void drawLayoutStrip(QPainter& p, const QRectF& r, double s) const;
+    void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;
 
     std::vector<double> m_q, m_k;      ///< content vectors (seeded), length d
     core::RotarySpec m_qSpec, m_kSpec; ///< equal except for xPos (query and key scale oppositely)

@@ -15,6 +15,8 @@
 
 #include <memory>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QPainter;
 
@@ -75,6 +77,8 @@ protected:
     virtual void colourRangeChanged() { refresh(); }
 
     void paintEvent(QPaintEvent* event) override;
+    /// Shows the full text of a label the layout cut ("…") under the mouse.
+    bool event(QEvent* event) override;
     Theme theme() const { return m_state->theme(); }
     /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
     bool onScreen() const { return m_onScreen; }
@@ -87,6 +91,8 @@ protected:
 private:
     int m_refreshes = 0;
     bool m_onScreen = false;
+    std::vector<std::pair<QRectF, QString>> m_elided; ///< cut labels on screen and their full text
+
 };
 
 } // namespace poslab::ui
