@@ -169,13 +169,30 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     const double left = std::max(tick.horizontalAdvance(QStringLiteral("00000")), wordW) + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + pad * 2;
     const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
-    const double top = l.title.bottom() + pad * 0.5;
+    double top = l.title.bottom() + pad * 0.5;
+    if (!noRotationSummary().isEmpty()) {
+        // A NoPE layer of iRoPE: one line under the title says so and gives the temperature that applies.
+        l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
+        top = l.subtitle.bottom() + pad * 0.5;
+    }
     // Square cells: queries and keys are the same positions.
     double w = t.right() - right - (t.left() + left), h = bottom - top;
     const double side = std::max(10.0, std::min(w, h));
     l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
+}
+
+QString AttentionView::contentNote() const
+{
+    if (!m_output)
+        return {};
+    switch (m_output->content) {
+    case AttentionContent::Constant: return tr("content: constant q = k = (1, \u2026, 1)");
+    case AttentionContent::Random: return tr("content: seeded random q, k");
+    case AttentionContent::Sentence: return tr("content: the sentence's words");
+    }
+    return {};
 }
 
 QString AttentionView::readout(int row, int col) const
@@ -229,6 +246,9 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     p.setFont(noteFont);
     p.setPen(th.muted);
     p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, note);
+    if (const QString nr = noRotationSummary(); !nr.isEmpty())
+        p.drawText(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetricsF(noteFont).elidedText(nr, Qt::ElideRight, l.subtitle.width()));
 
     const bool fine = l.plot.width() / m_image.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
@@ -291,15 +311,15 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (onScreen() && m_hover)
         foot = readout(m_hover->y(), m_hover->x());
     if (foot.isEmpty())
-        foot = tr("%1 %2 \u2026 %3%4  \u00b7  grey: masked")
-                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"), formatNumber(m_output->lo, 3),
-                        formatNumber(m_output->hi, 3),
+        foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
+                   .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
+                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3),
                         m_output->softmax && m_output->p99 < m_output->hi
                             ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
                             : QString());
     p.setFont(tickFont);
     p.setPen(onScreen() && m_hover ? th.foreground : th.muted);
-    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, foot);
+    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(foot, Qt::ElideRight, l.footer.width()));
 }
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)

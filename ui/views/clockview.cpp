@@ -8,6 +8,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolButton>
@@ -20,6 +21,7 @@ namespace poslab::ui {
 ClockView::ClockView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    setMouseTracking(true);
     connect(state, &WorkbenchState::animationTimeChanged, this, &View::refresh);
 }
 
@@ -32,8 +34,10 @@ QString ClockView::notApplicableReason() const
 {
     const auto& s = m_state->scheme();
     if (s.id == "nope")
-        return tr("NoPE adds no position signal, so there are no hands to turn; only the causal mask tells order.");
-    return tr("%1 has no per-pair frequencies: its position vectors are not rotations.")
+        return tr("NoPE adds no position signal, so there are no hands to turn; only the causal mask tells order. "
+                  "Pick sinusoidal or RoPE to see hands turn.");
+    return tr("%1 has no per-pair frequencies: its position signal is not a set of rotations. Pick sinusoidal, "
+              "RoPE or one of its variants to see hands turn, or see the decay view for %1.")
         .arg(QString::fromStdString(s.name));
 }
 
@@ -146,6 +150,40 @@ QWidget* ClockView::controls()
     return m_controls;
 }
 
+QString ClockView::hoverReadout() const
+{
+    if (!m_result || !m_hover)
+        return {};
+    const auto& freq = m_result->frequencies;
+    for (const auto& [rect, i] : m_cells) {
+        if (!rect.contains(*m_hover) || i >= int(freq.size()))
+            continue;
+        // From the current state, so it follows the cursor and every parameter change.
+        const double t = m_state->animationTime();
+        const double w = freq[std::size_t(i)];
+        const double angle = std::fmod(t * w, 2 * M_PI);
+        const QString period = w > 0 ? tr("period %1 tokens").arg(formatNumber(2 * M_PI / w, 6)) : tr("never turns");
+        return tr("pair %1  \u00b7  \u03c9 = %2 rad/token  \u00b7  %3  \u00b7  at p = %4 the hand is at %5\u00b0 "
+                  "(sin %6, cos %7)")
+            .arg(i)
+            .arg(formatNumber(w, 4), period, QString::number(t, 'f', t == std::floor(t) ? 0 : 2),
+                 formatNumber(angle * 180.0 / M_PI, 4), formatNumber(std::sin(angle), 4), formatNumber(std::cos(angle), 4));
+    }
+    return {};
+}
+
+void ClockView::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hover = e->position();
+    update();
+}
+
+void ClockView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
+}
+
 void ClockView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
@@ -171,8 +209,25 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     if (pairs.empty())
         return;
 
+    // On screen, the bottom line holds the hover read-out.
+    // The line is kept while on screen (a hint when no hand is hovered), so the hands never jump.
+    QString hover = onScreen() ? hoverReadout() : QString();
+    const bool hovering = !hover.isEmpty();
+    if (onScreen() && hover.isEmpty())
+        hover = tr("hover a hand to read its frequency, period and angle");
+    const QFont hoverFont = th.font(10 * s);
+    const double hoverH = hover.isEmpty() ? 0.0 : QFontMetricsF(hoverFont).height() * 1.2;
     const QRectF area(target.left() + pad, target.top() + pad + titleH, target.width() - 2 * pad,
-                      target.height() - 2 * pad - titleH);
+                      target.height() - 2 * pad - titleH - hoverH);
+    if (onScreen())
+        m_cells.clear();
+    if (!hover.isEmpty()) {
+        p.setFont(hoverFont);
+        p.setPen(hovering ? th.foreground : th.muted);
+        const QRectF line(area.left(), area.bottom(), area.width(), hoverH);
+        p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetricsF(hoverFont).elidedText(hover, Qt::ElideRight, line.width()));
+    }
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
@@ -198,6 +253,8 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         const double w = freq[std::size_t(i)];
         const double angle = std::fmod(t * w, 2 * M_PI);
         const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+        if (onScreen())
+            m_cells.emplace_back(cell, i);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s);
         const QColor hand = th.accent;
         if (!pendulum) {

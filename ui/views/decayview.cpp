@@ -8,6 +8,9 @@
 #include "core/trigtable.h"
 #include "ui/render/plotutils.h"
 
+#include "core/encodings/t5.h"
+
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
@@ -15,15 +18,16 @@
 #include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QLocale>
+#include <QScatterSeries>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QPaintEvent>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
 
 namespace poslab::ui {
 namespace {
@@ -54,14 +58,31 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart->legend()->setAlignment(Qt::AlignTop);
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
-    m_x = new QValueAxis(m_chart);
-    m_y = new QValueAxis(m_chart);
+    m_x = new QCategoryAxis(m_chart);
+    m_y = new QCategoryAxis(m_chart);
+    m_y2 = new QCategoryAxis(m_chart);
+    for (QCategoryAxis* a : {m_x, m_y, m_y2})
+        a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     m_x->setTitleText(tr("distance k (tokens)"));
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_chart->addAxis(m_y2, Qt::AlignRight);
+    m_y2->setVisible(false);
+    m_edgeSeries = new QScatterSeries;
+    m_edgeSeries->setName(tr("bucket edges"));
+    m_edgeSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_edgeSeries->setMarkerSize(6);
+    m_chart->addSeries(m_edgeSeries);
+    m_edgeSeries->attachAxis(m_x);
+    m_edgeSeries->attachAxis(m_y);
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     lay->addWidget(m_chartView, 1);
+    m_captionLabel = new QLabel(this);
+    m_captionLabel->setObjectName(QStringLiteral("decayCaption"));
+    m_captionLabel->setContentsMargins(8, 2, 8, 0);
+    m_captionLabel->setWordWrap(true);
+    lay->addWidget(m_captionLabel);
     m_readout = new QLabel(this);
     m_readout->setObjectName(QStringLiteral("decayReadout"));
     m_readout->setContentsMargins(8, 2, 8, 2);
@@ -93,13 +114,15 @@ bool DecayView::supports(const core::SchemeDescriptor& scheme) const
 QString DecayView::notApplicableReason() const
 {
     if (m_state->scheme().relation == core::Relation::None)
-        return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same.");
+        return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same. Pick "
+                  "RoPE, ALiBi or T5 to see a score change with distance.");
     const auto& s = m_state->scheme();
     if (s.score)
         return tr("%1 mixes position with the content of each query and key, so there is no single curve "
-                  "against distance: see the attention view.")
+                  "against distance: see the attention view, or pick ALiBi, T5 or RoPE for a decay curve.")
             .arg(QString::fromStdString(s.name));
-    return tr("%1 has no dot-product or decay curve.").arg(QString::fromStdString(s.name));
+    return tr("%1 has no dot-product or decay curve: see the attention view, or pick ALiBi, T5 or RoPE.")
+        .arg(QString::fromStdString(s.name));
 }
 
 QWidget* DecayView::controls()
@@ -130,7 +153,13 @@ void DecayView::resultChanged()
 void DecayView::recompute()
 {
     m_curves.clear();
-    if (!m_result || !m_result->error.isEmpty() || !isApplicable()) {
+    m_rightCurve = -1;
+    m_logX = false;
+    m_edges.clear();
+    m_edgePoints.clear();
+    m_caption.clear();
+    m_y2Title.clear();
+    if (!m_result || !m_result->error.isEmpty() || !hasContent()) {
         rebuildSeries();
         return;
     }
@@ -147,24 +176,59 @@ void DecayView::recompute()
             req.params = su.params;
             req.headDim = su.dim;
             req.heads = std::max(1, m_state->viewOptions().heads);
-            req.distances = distances(std::max(1, std::min(su.positionCount - 1, 4096)));
+            const core::Position maxK = std::max(1, std::min(su.positionCount - 1, 4096));
+            const bool t5 = su.params.has("relative_attention_num_buckets");
+            if (t5) {
+                // T5's buckets are exact up to n/2 and logarithmic beyond: a log distance axis shows each one,
+                // and the distances where the bucket changes (core's t5Bucket, rel = -k) are marked.
+                m_logX = true;
+                const bool bidi = su.params.flag("bidirectional");
+                const int n = int(su.params.integer("relative_attention_num_buckets"));
+                const int maxD = int(su.params.integer("relative_attention_max_distance"));
+                std::vector<core::Position> ks;
+                for (core::Position k = 1; k <= maxK; ++k) {
+                    const bool edge = core::t5Bucket(-k, bidi, n, maxD) != core::t5Bucket(-(k - 1), bidi, n, maxD);
+                    if (edge)
+                        m_edges.push_back(double(k));
+                    // Every distance up to 64, then about 60 per decade, and every edge.
+                    if (k <= 64 || edge || k == maxK
+                        || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
+                        ks.push_back(k);
+                }
+                req.distances = ks;
+            } else {
+                req.distances = distances(maxK);
+            }
             const auto series = core::decayCurves(req);
             // ALiBi's legend names each head's slope, the one number that sets its line.
             const std::vector<double> slopes =
                 su.scheme == "alibi" ? core::alibiSlopes(req.heads) : std::vector<double>{};
+            // Heads whose curves are identical (parameters shared by every head, as Kerple's r1 and r2 are
+            // here) are one curve: eight equal lines would suggest eight different heads.
+            const bool shared = series.size() > 1 && std::all_of(series.begin(), series.end(), [&](const auto& c) {
+                return c.values == series.front().values;
+            });
             int shown = 0;
             for (const auto& c : series) {
-                if (shown >= 8)
+                if (shown >= 8 || (shared && shown >= 1))
                     break;
                 QString name = QString::fromStdString(c.label);
-                if (std::size_t(shown) < slopes.size())
-                    name += QStringLiteral(" (m = %1)").arg(slopes[std::size_t(shown)], 0, 'g', 4);
+                if (shared)
+                    name = tr("%1: all %2 heads alike (its parameters are shared, not per head)")
+                               .arg(who)
+                               .arg(series.size());
+                else if (std::size_t(shown) < slopes.size())
+                    name += QStringLiteral(" (m = %1)").arg(formatNumber(slopes[std::size_t(shown)], 4));
                 ++shown;
                 Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
                     curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
                 m_curves.push_back(std::move(curve));
             }
+            if (t5 && !m_curves.empty())
+                for (const QPointF& pt : m_curves.front().points)
+                    if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
+                        m_edgePoints.append(pt);
             m_yTitle = tr("bias added to the logit (nats)");
         } catch (const std::exception& e) {
             m_curves.clear();
@@ -185,12 +249,9 @@ void DecayView::recompute()
         const auto ds = distances(std::max(1, su.positionCount - 1));
         // q = k = (1, ..., 1); the key stays at 0 and the query moves to k (only k matters). Pair i then
         // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
-        // dimensions beyond r pass through and add d - r. The same cos and sin feed RoFormer's bound.
-        Curve score{tr("%1: score q\u00b7k, q = k = 1").arg(who), {}};
-        // The paper's Fig. 2 quantity: it bounds |sum_j h_j e^(i k theta_j)| up to max|h_(j+1) - h_j| (Abel
-        // summation), not the q = k = 1 score itself, so the legend calls it the relative upper bound.
-        Curve bound{tr("RoFormer relative upper bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c| (paper Fig. 2)"), {}};
-        double s0 = 0, b0 = 0;
+        // dimensions beyond r pass through and add d - r.
+        Curve score{tr("%1: score q\u00b7k, q = k = 1, \u00f7 its value at k = 0 (left axis)").arg(who), {}};
+        double s0 = 0;
         const int half = qs.rotaryDim / 2;
         const double af2 = qs.attentionFactor * ks.attentionFactor;
         const bool xpos = !qs.xposZeta.empty();
@@ -201,35 +262,62 @@ void DecayView::recompute()
         for (std::size_t idx = 0; idx < ds.size(); ++idx) {
             const core::Position k = ds[idx];
             double dot = double(su.dim - qs.rotaryDim);
-            std::complex<double> S = 0;
-            double sumAbs = 0;
             for (int j = 0; j < half; ++j) {
-                const double a = core::wrapAngle(k, qs.invFreq[std::size_t(j)]);
-                const double c = std::cos(a), sn = std::sin(a);
+                const double c = std::cos(core::wrapAngle(k, qs.invFreq[std::size_t(j)]));
                 dot += af2 * 2.0 * c * (xpos ? core::xposScale(qs, j, k) * keyScale[std::size_t(j)] : 1.0);
-                S += std::complex<double>(c, sn);
-                sumAbs += std::sqrt(std::norm(S)); // std::abs calls hypot: several times slower
             }
-            const double b = half > 0 ? sumAbs / half : 0.0;
-            if (idx == 0) {
+            if (idx == 0)
                 s0 = dot != 0 ? dot : 1.0;
-                b0 = b != 0 ? b : 1.0;
-            }
             score.points.append(QPointF(double(k), dot / s0));
-            bound.points.append(QPointF(double(k), b / b0));
         }
         m_curves.push_back(std::move(score));
-        m_curves.push_back(std::move(bound));
-        m_yTitle = tr("relative to distance 0");
+        m_yTitle = tr("score \u00f7 score at distance 0");
+        // RoFormer's bound from core, as the paper's figure 2 draws it: not normalised, on its own axis.
+        try {
+            core::DecayRequest req;
+            req.scheme = su.scheme;
+            req.params = su.params;
+            req.headDim = su.dim;
+            req.distances = ds;
+            req.content.kind = core::ContentKind::Constant;
+            for (const auto& c : core::decayCurves(req)) {
+                if (c.key != "bound")
+                    continue;
+                Curve bound{tr("RoFormer bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c|, as in its Fig. 2 (right axis)"), {}};
+                for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
+                    bound.points.append(QPointF(double(ds[i]), c.values[i]));
+                m_rightCurve = int(m_curves.size());
+                m_curves.push_back(std::move(bound));
+                m_y2Title = tr("RoFormer bound (not normalised)");
+            }
+        } catch (const std::exception&) {
+        }
+        if (m_rightCurve >= 0)
+            m_caption = qs.rotaryDim == su.dim
+                ? tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 \u2212 "
+                     "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|, h\u2c7c the pair products of q and k. With q = k = 1 (h\u2c7c = 2) "
+                     "the left curve never exceeds the right one; the bound shows how fast RoPE can forget, not the score.")
+                : tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 \u2212 "
+                     "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c| bounds the rotated part only: here %1 of %2 dimensions pass "
+                     "through unrotated and add a constant to the score.")
+                      .arg(su.dim - qs.rotaryDim)
+                      .arg(su.dim);
     } else if (s->frequencies && !m_result->frequencies.empty()) {
-        // PE(p).PE(p+k) = sum_i [sin(p w) sin((p+k) w) + cos(p w) cos((p+k) w)] = sum_i cos(k w_i), any p.
+        // PE(p).PE(p+k) = sum_i cos(k w_i), any p: core's "dot" curve.
         const auto ds = distances(std::max(1, su.positionCount - 1));
         Curve dot{tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who), {}};
-        for (core::Position k : ds) {
-            double sum = 0;
-            for (double w : m_result->frequencies)
-                sum += std::cos(core::wrapAngle(k, w));
-            dot.points.append(QPointF(double(k), sum));
+        try {
+            core::DecayRequest req;
+            req.scheme = su.scheme;
+            req.params = su.params;
+            req.headDim = su.dim;
+            req.distances = ds;
+            for (const auto& c : core::decayCurves(req))
+                if (c.key == "dot")
+                    for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
+                        dot.points.append(QPointF(double(ds[i]), c.values[i]));
+        } catch (const std::exception&) {
+            dot.points.clear();
         }
         m_curves.push_back(std::move(dot));
         m_yTitle = tr("dot product");
@@ -263,11 +351,9 @@ void DecayView::recompute()
 
 void DecayView::pin()
 {
-    if (m_curves.empty())
+    if (m_curves.empty() || !m_result)
         return;
-    Curve c = m_curves.front();
-    c.name = tr("pinned: %1").arg(c.name);
-    m_pins.push_back(std::move(c));
+    m_pins.push_back({m_curves.front(), m_result->setup});
     if (m_pins.size() > 4)
         m_pins.erase(m_pins.begin());
     rebuildSeries();
@@ -279,6 +365,148 @@ void DecayView::clearPins()
     m_pins.clear();
     rebuildSeries();
     refresh();
+}
+
+QStringList DecayView::pinNames() const
+{
+    // Every set-up on the axes: the pins and the current one. A pin names its scheme and each parameter whose
+    // value is not the same in all of them, so two pins of one scheme are told apart by what differs.
+    std::vector<const Setup*> all;
+    for (const auto& p : m_pins)
+        all.push_back(&p.setup);
+    if (m_result)
+        all.push_back(&m_result->setup);
+    QStringList names;
+    for (const auto& pin : m_pins) {
+        QStringList parts;
+        bool sameScheme = true, sameDim = true;
+        for (const Setup* o : all) {
+            sameScheme = sameScheme && o->scheme == pin.setup.scheme;
+            sameDim = sameDim && o->dim == pin.setup.dim;
+        }
+        for (const auto& [key, value] : pin.setup.params.values()) {
+            bool differs = false;
+            for (const Setup* o : all)
+                if (o->scheme == pin.setup.scheme && (!o->params.has(key) || !(o->params.value(key) == value)))
+                    differs = true;
+            if (!differs)
+                continue;
+            // A number as a person would type it (500000, not 5e+05).
+            const QString text = value.type == core::ParamType::Real && std::isfinite(value.number)
+                    && value.number == std::floor(value.number) && std::abs(value.number) < 1e15
+                ? QString::number(qint64(value.number))
+                : value.type == core::ParamType::Real ? QString::number(value.number, 'g', 12)
+                                                      : QString::fromStdString(value.toString());
+            parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), text);
+        }
+        if (!sameDim)
+            parts << QStringLiteral("d = %1").arg(pin.setup.dim);
+        QString name = tr("pinned: %1").arg(QString::fromStdString(pin.setup.scheme));
+        if (!parts.isEmpty())
+            name += QStringLiteral(" \u00b7 ") + parts.join(QStringLiteral(", "));
+        else if (sameScheme)
+            name += tr(" \u00b7 same set-up as now");
+        names << name;
+    }
+    return names;
+}
+
+namespace {
+
+/// Tick labels at the nice values of [lo, hi]: decimals enough for the step, thousands separators, and
+/// zero written "0" (a tick at -1e-17 would otherwise read "-0.00").
+void setTicks(QCategoryAxis* axis, double lo, double hi, const std::vector<std::pair<double, QString>>& ticks)
+{
+    for (const QString& l : axis->categoriesLabels())
+        axis->remove(l);
+    axis->setStartValue(lo);
+    axis->setRange(lo, hi);
+    for (const auto& [v, label] : ticks)
+        axis->append(label, v);
+}
+
+std::vector<std::pair<double, QString>> linearTicks(double lo, double hi, int target, double* outLo, double* outHi)
+{
+    const auto t = niceTicks(lo, hi, target);
+    double step = t.size() >= 2 ? t[1] - t[0] : std::max(std::abs(hi - lo), std::abs(lo) * 0.1 + 1e-12);
+    // The range fits the data: it ends at the first tick at or beyond each end (0 stays the top for ALiBi).
+    double a = std::floor(lo / step + 1e-9) * step;
+    double b = std::ceil(hi / step - 1e-9) * step;
+    if (!(b > a))
+        b = a + step;
+    *outLo = a;
+    *outHi = b;
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
+    const QLocale en(QLocale::English);
+    std::vector<std::pair<double, QString>> out;
+    for (int i = 0; a + i * step <= b + step * 1e-9; ++i) {
+        double v = a + i * step;
+        if (std::abs(v) < step * 1e-6)
+            v = 0.0;
+        out.emplace_back(v, en.toString(v, 'f', decimals));
+    }
+    return out;
+}
+
+} // namespace
+
+std::pair<double, double> DecayView::yRange() const
+{
+    return {m_y->min(), m_y->max()};
+}
+
+QStringList DecayView::yTickLabels() const
+{
+    return m_y->categoriesLabels();
+}
+
+QStringList DecayView::xTickLabels() const
+{
+    return m_x->categoriesLabels();
+}
+
+QStringList DecayView::seriesNames() const
+{
+    QStringList out;
+    for (QLineSeries* s : m_series)
+        out << s->name();
+    return out;
+}
+
+QString DecayView::readoutText() const
+{
+    return m_readout->text();
+}
+
+void DecayView::hoverAt(int series, double distance)
+{
+    m_hoverSeries = series;
+    m_hoverX = distance;
+    updateReadout();
+}
+
+void DecayView::updateReadout()
+{
+    // From the curves now on the axes, so a parameter change updates the line under the mouse's last place.
+    const Curve* c = nullptr;
+    QString name;
+    if (m_hoverSeries >= 0 && m_hoverSeries < int(m_curves.size())) {
+        c = &m_curves[std::size_t(m_hoverSeries)];
+        name = c->name;
+    } else if (m_hoverSeries >= int(m_curves.size()) && m_hoverSeries < int(m_curves.size() + m_pins.size())) {
+        c = &m_pins[std::size_t(m_hoverSeries) - m_curves.size()].curve;
+        name = pinNames().value(m_hoverSeries - int(m_curves.size()));
+    }
+    if (!c || c->points.isEmpty()) {
+        m_readout->setText(tr("Hover a curve to read its value."));
+        return;
+    }
+    const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
+        return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
+    });
+    m_readout->setText(tr("%1:  k = %2 tokens,  value %3")
+                           .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
+                                QString::number(it->y(), 'g', 6)));
 }
 
 void DecayView::rebuildSeries()
@@ -295,16 +523,10 @@ void DecayView::rebuildSeries()
         m_chart->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
-        connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& pt, bool on) {
-            if (!on)
-                return;
-            // Snap to the nearest sampled point of the hovered series.
-            const auto pts = s->points();
-            auto it = std::min_element(pts.begin(), pts.end(), [&](const QPointF& a, const QPointF& b) {
-                return std::abs(a.x() - pt.x()) < std::abs(b.x() - pt.x());
-            });
-            if (it != pts.end())
-                m_readout->setText(tr("%1:  k = %2,  value %3").arg(s->name()).arg(it->x()).arg(QString::number(it->y(), 'g', 6)));
+        const int index = int(m_series.size());
+        connect(s, &QLineSeries::hovered, this, [this, index](const QPointF& pt, bool on) {
+            if (on)
+                hoverAt(index, m_logX ? std::pow(10.0, pt.x()) : pt.x());
         });
         m_series.push_back(s);
     }
@@ -314,69 +536,115 @@ void DecayView::rebuildSeries()
                              QColor(0x56, 0xb4, 0xe9), QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99),
                              QColor(0x00, 0x00, 0x00), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
                              QColor(0x88, 0x88, 0x88)};
-    double lo = 0, hi = 1, maxX = 1;
-    bool first = true;
-    auto extend = [&](const Curve& c) {
+    auto xOf = [this](double k) { return m_logX ? std::log10(std::max(k, 1.0)) : k; };
+    double lo = 0, hi = 0, maxX = 1, lo2 = 0, hi2 = 0;
+    bool first = true, first2 = true;
+    auto extend = [&](const Curve& c, bool right) {
         for (const QPointF& p : c.points) {
-            if (first) {
-                lo = hi = p.y();
-                first = false;
+            if (!std::isfinite(p.y()) || (m_logX && p.x() < 1))
+                continue;
+            double& l = right ? lo2 : lo;
+            double& h = right ? hi2 : hi;
+            bool& f = right ? first2 : first;
+            if (f) {
+                l = h = p.y();
+                f = false;
             }
-            lo = std::min(lo, p.y());
-            hi = std::max(hi, p.y());
+            l = std::min(l, p.y());
+            h = std::max(h, p.y());
             maxX = std::max(maxX, p.x());
         }
     };
-    for (const auto& c : m_curves)
-        extend(c);
-    for (const auto& c : m_pins)
-        extend(c);
-    // Axes first, and only when they change: each range change re-strokes every series.
-    const auto yt = niceTicks(lo, hi, 5);
-    const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
-    const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
-    if (m_y->min() != ylo || m_y->max() != yhi) {
-        m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
-        m_y->setTickType(QValueAxis::TicksDynamic);
-        m_y->setTickAnchor(0);
-        m_y->setTickInterval(ystep);
+    for (std::size_t i = 0; i < m_curves.size(); ++i)
+        extend(m_curves[i], int(i) == m_rightCurve);
+    for (const auto& pin : m_pins)
+        extend(pin.curve, false);
+    // Axes first: each range change re-strokes every series.
+    double ylo = 0, yhi = 1;
+    const auto yticks = linearTicks(lo, hi, 5, &ylo, &yhi);
+    if (m_y->min() != ylo || m_y->max() != yhi || m_y->categoriesLabels().size() != qsizetype(yticks.size()))
+        setTicks(m_y, ylo, yhi, yticks);
+    m_y2->setVisible(m_rightCurve >= 0);
+    if (m_rightCurve >= 0) {
+        double a = 0, b = 1;
+        const auto t2 = linearTicks(std::min(0.0, lo2), hi2, 5, &a, &b); // from 0, as the paper's figure
+        setTicks(m_y2, a, b, t2);
     }
-    if (m_x->max() != maxX || m_x->min() != 0) {
-        m_x->setRange(0, maxX);
-        const auto xt = niceTicks(0, maxX, 6);
-        if (xt.size() >= 2) {
-            m_x->setTickType(QValueAxis::TicksDynamic);
-            m_x->setTickAnchor(0);
-            m_x->setTickInterval(xt[1] - xt[0]);
+    {
+        std::vector<std::pair<double, QString>> xt;
+        const QLocale en(QLocale::English);
+        double xlo = 0, xhi = maxX;
+        if (m_logX) {
+            xhi = std::log10(maxX);
+            for (double v = 1; v <= maxX * 1.0001; v *= 10)
+                xt.emplace_back(std::log10(v), en.toString(qint64(v)));
+        } else {
+            const auto t = niceTicks(0, maxX, 6);
+            for (double v : t)
+                if (v >= 0 && v <= maxX)
+                    xt.emplace_back(v, en.toString(qint64(std::llround(v))));
         }
-        m_x->setLabelFormat(QStringLiteral("%.0f"));
+        if (m_x->min() != xlo || m_x->max() != xhi || m_x->categoriesLabels().size() != qsizetype(xt.size())
+            || m_x->categoriesLabels().value(1) != (xt.size() > 1 ? xt[1].second : QString()))
+            setTicks(m_x, xlo, xhi > xlo ? xhi : xlo + 1, xt);
+        m_x->setTitleText(m_logX ? tr("distance k (tokens, logarithmic; k = 0 is not drawn)") : tr("distance k (tokens)"));
     }
+    const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
-    auto fill = [&](const Curve& c, bool pinned) {
+    auto fill = [&](const Curve& c, const QString& name, bool pinned, bool right) {
         QLineSeries* s = m_series[idx];
-        if (s->name() != c.name)
-            s->setName(c.name);
+        if (s->name() != name)
+            s->setName(name);
+        const bool onRight = s->attachedAxes().contains(m_y2);
+        if (right != onRight) {
+            s->detachAxis(right ? static_cast<QAbstractAxis*>(m_y) : m_y2);
+            s->attachAxis(right ? static_cast<QAbstractAxis*>(m_y2) : m_y);
+        }
         QPen pen(colors[idx % 12], pinned ? 2.0 : 2.6);
         if (pinned)
             pen.setStyle(Qt::DashLine);
+        if (right)
+            pen.setStyle(Qt::DotLine);
         if (s->pen() != pen)
             s->setPen(pen);
-        s->replace(c.points);
+        QList<QPointF> pts;
+        pts.reserve(c.points.size());
+        for (const QPointF& p : c.points)
+            if (!m_logX || p.x() >= 1)
+                pts.append(QPointF(xOf(p.x()), p.y()));
+        s->replace(pts);
         ++idx;
     };
-    for (const auto& c : m_curves)
-        fill(c, false);
-    for (const auto& c : m_pins)
-        fill(c, true);
+    for (std::size_t i = 0; i < m_curves.size(); ++i)
+        fill(m_curves[i], m_curves[i].name, false, int(i) == m_rightCurve);
+    for (std::size_t i = 0; i < m_pins.size(); ++i)
+        fill(m_pins[i].curve, pinLabels.value(qsizetype(i)), true, false);
+    {
+        QList<QPointF> edges;
+        for (const QPointF& p : m_edgePoints)
+            edges.append(QPointF(xOf(p.x()), p.y()));
+        m_edgeSeries->replace(edges);
+        m_edgeSeries->setColor(th.foreground);
+        m_edgeSeries->setBorderColor(th.foreground);
+        m_edgeSeries->setName(tr("T5 bucket edges (%1): the bucket changes").arg(m_edges.size()));
+        const auto markers = m_chart->legend()->markers(m_edgeSeries);
+        for (QLegendMarker* mk : markers)
+            mk->setVisible(!edges.isEmpty());
+        m_edgeSeries->setVisible(!edges.isEmpty());
+    }
     // Many curves (one per head) would share one row of legend and be cut to "head 0 (..."; a column on
     // the right gives each its full label.
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
+    m_y2->setTitleText(m_y2Title);
+    m_captionLabel->setText(m_caption);
+    m_captionLabel->setVisible(!m_caption.isEmpty());
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
                                              .arg(m_state->dim()));
+    updateReadout();
 }
 
 void DecayView::applyTheme()
@@ -389,7 +657,9 @@ void DecayView::applyTheme()
     m_chart->setPlotAreaBackgroundVisible(true);
     m_chart->setTitleBrush(th.foreground);
     m_chart->legend()->setLabelColor(th.foreground);
-    for (QValueAxis* a : {m_x, m_y}) {
+    m_captionLabel->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
+    m_readout->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsColor(th.foreground);
         a->setTitleBrush(th.muted);
         a->setGridLineColor(th.grid);
@@ -412,7 +682,7 @@ void DecayView::applyFonts(double sizeFactor)
     };
     m_chart->setTitleFont(scaled(11, true));
     m_chart->legend()->setFont(scaled(10));
-    for (QValueAxis* a : {m_x, m_y}) {
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
     }
@@ -420,9 +690,10 @@ void DecayView::applyFonts(double sizeFactor)
 
 void DecayView::paintEvent(QPaintEvent* e)
 {
-    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    const bool ok = hasContent() && m_result;
     m_chartView->setVisible(ok);
     m_readout->setVisible(ok);
+    m_captionLabel->setVisible(ok && !m_caption.isEmpty());
     if (!ok) {
         View::paintEvent(e);
         return;
@@ -433,7 +704,7 @@ void DecayView::paintEvent(QPaintEvent* e)
 
 void DecayView::render(QPainter& painter, const QRectF& target)
 {
-    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    const bool ok = hasContent() && m_result;
     if (ok) {
         m_chartView->setVisible(true);
         m_readout->setVisible(true);
@@ -449,9 +720,28 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     const double factor = sizeScale(target);
     if (factor != 1.0)
         applyFonts(factor);
-    m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
-    m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
+    // The caption (what the rotary bound bounds) goes under the chart, in exports as on screen.
+    QRectF chartRect = target;
+    QRectF captionRect;
+    const Theme th = theme();
+    const QFont cf = th.font(9.5 * factor);
+    if (!m_caption.isEmpty()) {
+        const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
+        const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
+                                                           Qt::TextWordWrap, m_caption);
+        captionRect = QRectF(inner.left(), target.bottom() - need.height() - 4 * factor, inner.width(), need.height());
+        chartRect.setBottom(captionRect.top() - 2 * factor);
+    }
+    m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
+    m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
     m_chart->setGeometry(old);
+    if (!captionRect.isEmpty()) {
+        p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
+                   th.background);
+        p.setFont(cf);
+        p.setPen(th.muted);
+        p.drawText(captionRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
+    }
     if (factor != 1.0)
         applyFonts(1.0);
 }

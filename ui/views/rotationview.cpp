@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSpinBox>
@@ -24,6 +25,7 @@ namespace poslab::ui {
 RotationView::RotationView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    setMouseTracking(true);
     connect(state, &WorkbenchState::cursorChanged, this, &View::refresh);
     resultChanged();
 }
@@ -35,13 +37,15 @@ bool RotationView::supports(const core::SchemeDescriptor& scheme) const
 
 QString RotationView::notApplicableReason() const
 {
-    return tr("%1 does not rotate queries and keys; the rotation planes belong to RoPE and its relatives.")
+    return tr("%1 does not rotate queries and keys, so there are no rotation planes. Pick RoPE, xPos, a "
+              "context-extension variant (YaRN, Llama 3, LongRoPE) or iRoPE to see them.")
         .arg(QString::fromStdString(m_state->scheme().name));
 }
 
 void RotationView::resultChanged()
 {
     m_valid = false;
+    m_dimPair.clear();
     if (!m_result || !m_result->rotary || !m_result->error.isEmpty())
         return;
     const int d = m_result->setup.dim;
@@ -72,7 +76,59 @@ void RotationView::resultChanged()
             return;
         }
     }
+    m_dimPair.assign(std::size_t(d), -1);
+    for (int i = 0; i < m_qSpec.rotaryDim / 2; ++i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        m_dimPair[std::size_t(a)] = m_dimPair[std::size_t(b)] = i;
+    }
     m_valid = true;
+}
+
+int RotationView::pairOfDim(int dim) const
+{
+    return dim >= 0 && dim < int(m_dimPair.size()) ? m_dimPair[std::size_t(dim)] : -1;
+}
+
+QColor RotationView::pairColour(int dim) const
+{
+    const Theme th = theme();
+    const int pair = pairOfDim(dim);
+    if (pair < 0)
+        return th.grid;
+    // Golden-ratio hues: neighbouring pairs get far-apart colours.
+    return QColor::fromHsvF(std::fmod(pair * 0.61803398875, 1.0), 0.45, th.kind == ThemeKind::Dark ? 0.75 : 0.95);
+}
+
+std::vector<int> RotationView::stripDims() const
+{
+    std::vector<int> out;
+    const int r = m_valid ? m_qSpec.rotaryDim : 0;
+    if (r < 2)
+        return out;
+    if (m_qSpec.layout == core::PairLayout::HalfSplit) {
+        // The first pairs' two halves: dims 0.. and their partners r/2.. (a gap between when r/2 is larger).
+        const int n = std::min(8, r / 2);
+        for (int i = 0; i < n; ++i)
+            out.push_back(i);
+        if (n < r / 2)
+            out.push_back(-1);
+        for (int i = 0; i < n; ++i)
+            out.push_back(r / 2 + i);
+    } else {
+        for (int i = 0; i < std::min(16, r); ++i)
+            out.push_back(i);
+    }
+    return out;
+}
+
+QString RotationView::headerText() const
+{
+    const auto [m, n] = positions(false);
+    const int asked = m_state->viewOptions().keyDistance;
+    QString h = tr("query at m = %1, key at n = %2  (m \u2212 n = %3)").arg(m).arg(n).arg(m - n);
+    if (m - n != asked)
+        h += tr("; m \u2212 n = %1 would put the key before position 0").arg(asked);
+    return h;
 }
 
 std::vector<double> RotationView::rotated(const std::vector<double>& v, const core::RotarySpec& spec,
@@ -183,31 +239,82 @@ void RotationView::drawLayoutStrip(QPainter& p, const QRectF& r, double s) const
 {
     const Theme th = theme();
     const bool half = m_qSpec.layout == core::PairLayout::HalfSplit;
-    const int shown = std::min(16, std::max(2, m_qSpec.rotaryDim));
+    const std::vector<int> dims = stripDims();
     const QFont f = th.font(9.5 * s);
     const QFontMetricsF fm(f);
     p.setFont(f);
     p.setPen(th.muted);
-    const QString caption = half ? tr("half_split: dim i pairs with i + r/2 (GPT-NeoX, Hugging Face)")
-                                 : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)");
+    const int rd = m_qSpec.rotaryDim;
+    const int shown = int(std::count_if(dims.begin(), dims.end(), [](int d) { return d >= 0; }));
+    const QString caption = half
+        ? tr("half_split: dim i pairs with i + r/2 (GPT-NeoX, Hugging Face)  \u00b7  r = %1: dims 0\u2013%2 with %3\u2013%4")
+              .arg(rd)
+              .arg(shown / 2 - 1)
+              .arg(rd / 2)
+              .arg(rd / 2 + shown / 2 - 1)
+        : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)  \u00b7  first %1 of r = %2 dims").arg(shown).arg(rd);
     p.drawText(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               caption + tr("  \u00b7  first %1 of r = %2 dims").arg(shown).arg(m_qSpec.rotaryDim));
+               fm.elidedText(caption, Qt::ElideRight, r.width()));
     const double top = r.top() + fm.height() + 2 * s;
     const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
-    const double w = r.width() / shown;
-    const std::vector<int> highlight = shownPairs();
-    for (int dim = 0; dim < shown; ++dim) {
-        // The pair of this dim in a vector of `shown` dims laid out the same way.
-        const int pair = half ? dim % (shown / 2) : dim / 2;
-        QColor c = QColor::fromHsvF(std::fmod(pair * 0.61803398875, 1.0), 0.45, th.kind == ThemeKind::Dark ? 0.75 : 0.95);
-        QRectF box(r.left() + dim * w + 1, top, w - 2, h);
+    const double w = r.width() / std::max<std::size_t>(1, dims.size());
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+        const int dim = dims[k];
+        QRectF box(r.left() + double(k) * w + 1, top, w - 2, h);
+        if (dim < 0) {
+            p.setPen(th.muted);
+            p.drawText(box, Qt::AlignCenter, QStringLiteral("\u2026"));
+            continue;
+        }
         p.setPen(QPen(th.grid, 1));
-        p.setBrush(c);
+        p.setBrush(pairColour(dim));
         p.drawRect(box);
         p.setPen(Qt::black);
-        p.drawText(box, Qt::AlignCenter, QString::number(dim));
+        const QString label = QString::number(dim);
+        if (fm.horizontalAdvance(label) <= box.width())
+            p.drawText(box, Qt::AlignCenter, label);
     }
-    (void)highlight;
+}
+
+QString RotationView::hoverReadout() const
+{
+    if (!m_valid || !m_hover)
+        return {};
+    for (const auto& [rect, i] : m_cells) {
+        if (!rect.contains(*m_hover))
+            continue;
+        // Computed now from the current state, so the read-out follows every change of cursor, r or layout.
+        const auto [ms, ns] = positions(true);
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const double theta = m_qSpec.invFreq[std::size_t(i)];
+        const auto q = rotated(m_q, m_qSpec, ms);
+        const auto k = rotated(m_k, m_kSpec, ns);
+        const double part = q[std::size_t(a)] * k[std::size_t(a)] + q[std::size_t(b)] * k[std::size_t(b)];
+        auto deg = [](double rad) { return formatNumber(rad * 180.0 / M_PI, 4) + QStringLiteral("\u00b0"); };
+        return tr("pair %1 (dims %2, %3)  \u00b7  \u03b8 = %4 rad/token  \u00b7  q turned %5 (m = %6), k turned %7 "
+                  "(n = %8), apart %9  \u00b7  q\u00b7k part %10")
+            .arg(i)
+            .arg(a)
+            .arg(b)
+            .arg(formatNumber(theta, 4), deg(core::wrapAngle(ms, theta)))
+            .arg(ms)
+            .arg(deg(core::wrapAngle(ns, theta)))
+            .arg(ns)
+            .arg(deg(core::wrapAngle(ms - ns, theta)), formatNumber(part, 4));
+    }
+    return {};
+}
+
+void RotationView::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hover = e->position();
+    update();
+}
+
+void RotationView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
 }
 
 void RotationView::renderContent(QPainter& p, const QRectF& target)
@@ -225,9 +332,12 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
 
     // Header: positions and the two scores.
     double y = target.top() + pad * 0.5;
-    y += drawText(p, QPointF(target.left() + pad, y),
-                  tr("query at m = %1, key at n = %2  (m \u2212 n = %3)").arg(m).arg(n).arg(m - n),
-                  th.font(12 * s, true), th.foreground);
+    {
+        const QFont hf = th.font(12 * s, true);
+        y += drawText(p, QPointF(target.left() + pad, y),
+                      QFontMetricsF(hf).elidedText(headerText(), Qt::ElideRight, target.width() - 2 * pad), hf,
+                      th.foreground);
+    }
     const QFont scoreFont = th.font(11 * s);
     const QString line1 = tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(QString::number(sc, 'f', 6));
     QString line2 = tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2")
@@ -247,6 +357,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     // Planes.
     const std::vector<int> pairs = shownPairs();
     const int np = int(pairs.size());
+    if (onScreen())
+        m_cells.clear();
     const QRectF area(target.left() + pad, y + pad * 0.5, target.width() - 2 * pad, strip.top() - y - pad - sfm.height() - 2 * s);
     const double labelH = sfm.height() * 2.2;
     int cols = np, rows = 1;
@@ -267,6 +379,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         const int i = pairs[std::size_t(idx)];
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
         const QRectF cell(area.left() + (idx % cols) * cw, area.top() + (idx / cols) * ch, cw, ch);
+        if (onScreen())
+            m_cells.emplace_back(cell, i);
         const double R = std::max(6.0, std::min(cw, ch - labelH) * 0.42);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2);
         const double q0x = m_q[std::size_t(a)], q0y = m_q[std::size_t(b)];
@@ -339,10 +453,15 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
                    fit(small, {tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
                                tr("\u03b8 %1").arg(th3)}));
     }
-    // Legend, one line above the layout strip.
+    // Legend, one line above the layout strip; the hover read-out takes its place while the mouse is on a plane.
     p.setFont(small);
     double lx = target.left() + pad;
     const double ly = strip.top() - sfm.height() - 2 * s;
+    if (const QString hover = onScreen() ? hoverReadout() : QString(); !hover.isEmpty()) {
+        p.setPen(th.foreground);
+        p.drawText(QPointF(lx, ly + sfm.ascent()), sfm.elidedText(hover, Qt::ElideRight, target.width() - 2 * pad));
+        return;
+    }
     for (const auto& [text, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
                                     std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
                                     std::pair{tr("\u2504 before rotation"), th.muted}}) {

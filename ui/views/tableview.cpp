@@ -7,6 +7,7 @@
 #include <QComboBox>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEngine>
 #include <QPainter>
@@ -17,6 +18,12 @@
 #include <cmath>
 
 namespace poslab::ui {
+namespace {
+
+/// SVG tables with at most this many visible cells are written as vector rectangles.
+constexpr qint64 maxVectorCells = 4096;
+
+} // namespace
 
 TableView::TableView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
@@ -41,11 +48,14 @@ QString TableView::notApplicableReason() const
     const auto& s = m_state->scheme();
     if (s.relation == core::Relation::None)
         return tr("%1 adds nothing to the embedding: its table is all zeros. Order reaches the model only "
-                  "through the causal mask.").arg(QString::fromStdString(s.name));
+                  "through the causal mask. Pick sinusoidal, learned or RoPE to see a table.")
+            .arg(QString::fromStdString(s.name));
     if (s.application == core::Application::ScoreBias)
-        return tr("%1 adds a bias to the attention scores instead of a vector per position: see the attention "
-                  "and decay views.").arg(QString::fromStdString(s.name));
-    return tr("%1 has no table of position vectors.").arg(QString::fromStdString(s.name));
+        return tr("%1 adds a bias to the attention scores instead of a vector per position, so there is no "
+                  "table: see the attention and decay views, or pick sinusoidal or RoPE for a table.")
+            .arg(QString::fromStdString(s.name));
+    return tr("%1 has no table of position vectors: see the attention view, or pick sinusoidal, learned or "
+              "RoPE to see a table.").arg(QString::fromStdString(s.name));
 }
 
 QWidget* TableView::controls()
@@ -187,6 +197,51 @@ QString TableView::samplingNote() const
     return tr("showing every %1%2 position \u2014 zoom in for every position").arg(k).arg(suffix);
 }
 
+QString TableView::aliasingNote(double pixelRows) const
+{
+    if (!m_result || m_window.isEmpty() || pixelRows <= 0)
+        return {};
+    const QLocale en(QLocale::English);
+    const double rows = m_window.height();
+    // Positions per pixel row: the sampling step of a sampled table, or the squeeze of the drawing.
+    const double perPixel = std::max({1.0, double(m_result->rowStep), rows / pixelRows});
+    // A column of period T tokens needs two pixel rows per period (Nyquist): T < 2 * perPixel aliases.
+    int fast = 0, last = -1;
+    const auto& w = m_result->frequencies;
+    for (int i = 0; i < int(w.size()); ++i)
+        if (w[std::size_t(i)] > 0 && 2 * M_PI / w[std::size_t(i)] < 2.0 * perPixel) {
+            ++fast;
+            last = i;
+        }
+    const bool squeezed = rows > pixelRows * 1.0001;
+    if (!squeezed && fast == 0)
+        return {};
+    const QString unit = m_result->rotary ? tr("pairs") : tr("frequency pairs");
+    QString line1 = squeezed ? tr("%1 positions on %2 pixel rows: one row in %3 is drawn \u2014 zoom in for every position")
+                                   .arg(en.toString(qint64(std::llround(rows))), en.toString(qint64(std::floor(pixelRows))),
+                                        formatNumber(perPixel, 3))
+                             : tr("every position drawn, but some columns turn faster than every other row");
+    QString line2 = fast > 0
+        ? tr("aliasing: %1 of %2 %3 (up to pair %4) repeat within %5 positions, above the Nyquist limit; their "
+             "stripes are not structure")
+              .arg(fast)
+              .arg(w.size())
+              .arg(unit)
+              .arg(last)
+              .arg(formatNumber(2.0 * perPixel, 3))
+        : tr("no column turns faster than two pixel rows: the stripes are real");
+    return line1 + QLatin1Char('\n') + line2;
+}
+
+QString TableView::xposNote() const
+{
+    if (!m_result || !m_result->rotary || m_result->spec.xposZeta.empty())
+        return {};
+    return tr("xPos: each value \u00d7 \u03b6\u1d62^((p \u2212 c)/scale_base), centred at c = %1 as torchscale does "
+              "(the scale is 1 at p = c, not at p = 0)")
+        .arg(QLocale(QLocale::English).toString(qint64(std::llround(m_result->spec.xposCentre))));
+}
+
 void TableView::setWindow(const QRectF& w)
 {
     const QRectF full = fullRect();
@@ -218,7 +273,11 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
                       tick.height() * 1.3);
     const double left = tick.horizontalAdvance(QStringLiteral("1000000")) + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + tick.height() * 1.6 + pad;
-    const double top = l.title.bottom() + pad * 0.5;
+    double top = l.title.bottom() + pad * 0.5;
+    if (!xposNote().isEmpty()) {
+        l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
+        top = l.subtitle.bottom() + pad * 0.5;
+    }
     const double bottom = l.footer.top() - tick.height() * 2.3;
     l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
@@ -302,14 +361,27 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
         p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
         if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG) {
-            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table: embed
-            // the whole cells that are visible instead, placed where they belong and clipped to the plot.
+            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table, one image
+            // pixel per cell, which viewers blur when they scale it. Few cells: one vector rectangle each.
+            // Otherwise: the visible cells resampled to twice the plot's size, sharp at the figure's size.
             const QRect cells = source.toAlignedRect().intersected(m_image.rect());
             const QRectF where(cells.x(), m_result->rowStart + double(cells.y()) * k, cells.width(),
                                double(cells.height()) * k);
             p.save();
             p.setClipRect(l.plot, Qt::IntersectClip);
-            p.drawImage(toPlot(where), m_image.copy(cells));
+            if (qint64(cells.width()) * cells.height() <= maxVectorCells) {
+                p.setPen(Qt::NoPen);
+                for (int y = cells.top(); y <= cells.bottom(); ++y)
+                    for (int x = cells.left(); x <= cells.right(); ++x)
+                        p.fillRect(toPlot(QRectF(x, m_result->rowStart + double(y) * k, 1.0, double(k))),
+                                   QColor::fromRgb(m_image.pixel(x, y)));
+            } else {
+                const QRectF at = toPlot(where);
+                const QSize px(std::max(1, int(std::ceil(at.width() * 2))), std::max(1, int(std::ceil(at.height() * 2))));
+                const bool up = px.width() >= cells.width() && px.height() >= cells.height();
+                p.drawImage(at, m_image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
+                                                          up ? Qt::FastTransformation : Qt::SmoothTransformation));
+            }
             p.restore();
         } else {
             p.drawImage(toPlot(shown), m_image, source);
@@ -383,23 +455,24 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.drawText(box, Qt::AlignCenter, tag);
     }
 
-    // Sampled: say so on the plot itself, where nobody can miss it, and warn that fast columns alias.
-    if (const QString note = samplingNote(); !note.isEmpty()) {
+    if (const QString x = xposNote(); !x.isEmpty()) {
+        const QFont f = th.font(10 * s);
+        p.setFont(f);
+        p.setPen(th.muted);
+        p.drawText(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
+                   QFontMetricsF(f).elidedText(x, Qt::ElideRight, l.subtitle.width()));
+    }
+
+    // Sampled or squeezed: say so on the plot itself, where nobody can miss it, and name the columns that
+    // alias. Drawn for the window and for every export alike (the pixel rows are those of the target).
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    if (const QString note = aliasingNote(l.plot.height() * dpr); !note.isEmpty()) {
         const QFont nf = th.font(10 * s, true);
         const QFont sf = th.font(9 * s);
         const QFontMetricsF nfm(nf), sfm(sf);
         const double maxW = l.plot.width() - 12 * s;
-        // The longest wording that fits: small panels get the short forms rather than a cut-off sentence.
-        auto fit = [maxW](const QFontMetricsF& fm, const QStringList& options) {
-            for (const QString& o : options)
-                if (fm.horizontalAdvance(o) <= maxW)
-                    return o;
-            return fm.elidedText(options.back(), Qt::ElideRight, maxW);
-        };
-        const QString every = note.section(QStringLiteral(" \u2014 "), 0, 0).replace(QStringLiteral("showing "), QString());
-        const QString line1 = fit(nfm, {note, tr("%1 \u2014 zoom in for all").arg(every), every});
-        const QString line2 = fit(sfm, {tr("exact values at those rows; moir\u00e9 in fast columns is aliasing"),
-                                        tr("exact rows; moir\u00e9 is aliasing")});
+        const QString line1 = nfm.elidedText(note.section(QLatin1Char('\n'), 0, 0), Qt::ElideRight, maxW);
+        const QString line2 = sfm.elidedText(note.section(QLatin1Char('\n'), 1, 1), Qt::ElideRight, maxW);
         const double w = std::max(nfm.horizontalAdvance(line1), sfm.horizontalAdvance(line2)) + 12 * s;
         QRectF box(0, 0, w, nfm.height() + sfm.height() + 6 * s);
         box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));

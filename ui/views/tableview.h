@@ -41,10 +41,19 @@ public:
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;
+    /// The aliasing note for the visible window drawn on @p pixelRows device pixel rows: when a pixel row
+    /// stands for more than one position, or a column turns faster than two pixel rows (above the display's
+    /// Nyquist limit), it says so and names the columns whose stripes are aliasing. Two lines separated by
+    /// '\n'; empty when every position has its pixel row and nothing aliases. The window and every export
+    /// draw it (export renders the same view).
+    QString aliasingNote(double pixelRows) const;
+    /// xPos only: the line naming torchscale's centre c of the scale zeta^((p - c)/scale_base); else empty.
+    QString xposNote() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
+    bool needsRotation() const override { return m_state->isRotary(); }
     void resultChanged() override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
@@ -56,7 +65,7 @@ protected:
 
 private:
     struct Layout {
-        QRectF plot, bar, title, footer;
+        QRectF plot, bar, title, subtitle, footer;
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;

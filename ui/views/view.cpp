@@ -1,10 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/view.h"
 
+#include "core/encodings/irope.h"
 #include "ui/render/plotutils.h"
 
 #include <QPainter>
 #include <QPaintEvent>
+
+#include <cmath>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -26,7 +30,84 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
 
 QString View::notApplicableReason() const
 {
-    return tr("%1 has nothing to show in this view.").arg(QString::fromStdString(m_state->scheme().name));
+    return tr("%1 has nothing to show in this view; pick another view or scheme.")
+        .arg(QString::fromStdString(m_state->scheme().name));
+}
+
+namespace {
+
+/// The rotary spec of the current set-up, or nothing when the scheme does not rotate or it cannot be built.
+std::optional<core::RotarySpec> currentSpec(const WorkbenchState& state)
+{
+    if (!state.scheme().rotary)
+        return std::nullopt;
+    try {
+        return state.scheme().rotary(state.params(), state.context());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+QString View::noRotationReason() const
+{
+    const auto spec = currentSpec(*m_state);
+    if (!spec || spec->rotaryDim > 0)
+        return {};
+    const core::ParamSet& params = m_state->params();
+    if (!params.has("nope_layer_interval"))
+        return tr("This set-up rotates no dimension (r = 0): queries and keys pass through unchanged, so there "
+                  "is nothing to draw here. Raise the rotated fraction, or see the attention view.");
+    // iRoPE (Llama 4): layer l is NoPE when (l + 1) % k == 0; what applies there is the query temperature.
+    const int layer = int(params.integer("layer"));
+    const int k = int(params.integer("nope_layer_interval"));
+    QString applies;
+    if (params.flag("attn_temperature_tuning")) {
+        const double fs = params.real("floor_scale");
+        const int p = m_state->cursor();
+        const double s = core::llama4AttnScale(p, fs, params.real("attn_scale"));
+        applies = tr("What applies here is the attention temperature: the query at p = %1 is scaled by "
+                     "s = %2 (it first exceeds 1 at p = %3).")
+                      .arg(p)
+                      .arg(formatNumber(s, 6))
+                      .arg(qint64(std::ceil(fs)) - 1);
+    } else {
+        applies = tr("Temperature tuning is off, so position reaches this layer only through the causal mask.");
+    }
+    QString pick;
+    for (int l = 0; l < std::min(k, 8) && pick.count(QLatin1Char(',')) < 2; ++l)
+        if (core::iropeUsesRope(l, k))
+            pick += (pick.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
+    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation, so queries and keys "
+              "are not turned. %3 Pick a RoPE layer (layer %4) to see rotations, or see the attention view.")
+        .arg(layer)
+        .arg(k)
+        .arg(applies, pick.isEmpty() ? tr("none: every layer is NoPE") : pick);
+}
+
+QString View::noRotationSummary() const
+{
+    const auto spec = currentSpec(*m_state);
+    if (!spec || spec->rotaryDim > 0)
+        return {};
+    const core::ParamSet& params = m_state->params();
+    if (!params.has("nope_layer_interval"))
+        return tr("no rotation (r = 0)");
+    QString s = tr("layer %1: NoPE, no rotation").arg(params.integer("layer"));
+    if (params.flag("attn_temperature_tuning"))
+        s += tr(" \u00b7 query temperature s(%1) = %2")
+                 .arg(m_state->cursor())
+                 .arg(formatNumber(core::llama4AttnScale(m_state->cursor(), params.real("floor_scale"),
+                                                         params.real("attn_scale")),
+                                   6));
+    return s;
+}
+
+bool View::hasContent() const
+{
+    return isApplicable() && !(m_result && !m_result->error.isEmpty())
+        && !(needsRotation() && !noRotationReason().isEmpty());
 }
 
 void View::render(QPainter& painter, const QRectF& target)
@@ -39,6 +120,8 @@ void View::render(QPainter& painter, const QRectF& target)
         drawNotApplicable(painter, target, theme(), tr("Not applicable to this scheme"), notApplicableReason());
     else if (m_result && !m_result->error.isEmpty())
         drawNotApplicable(painter, target, theme(), tr("Cannot compute"), m_result->error);
+    else if (const QString why = needsRotation() ? noRotationReason() : QString(); !why.isEmpty())
+        drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), why);
     else
         renderContent(painter, target);
     painter.restore();
