@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace poslab::ui {
 namespace {
@@ -217,8 +218,14 @@ void DecayView::recompute()
                     name = tr("%1: all %2 heads alike (its parameters are shared, not per head)")
                                .arg(who)
                                .arg(series.size());
-                else if (std::size_t(shown) < slopes.size())
-                    name += QStringLiteral(" (m = %1)").arg(formatNumber(slopes[std::size_t(shown)], 4));
+                else if (std::size_t(shown) < slopes.size()) {
+                    // Power-of-two head counts give slopes 2^(-8h/H): written as the exact fraction 1/2^k.
+                    const double m = slopes[std::size_t(shown)];
+                    const double inv = 1.0 / m;
+                    name += std::abs(inv - std::round(inv)) < 1e-9 * inv
+                        ? QStringLiteral(" (m = 1/%1)").arg(qint64(std::llround(inv)))
+                        : QStringLiteral(" (m = %1)").arg(formatNumber(m, 4));
+                }
                 ++shown;
                 Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
@@ -250,7 +257,7 @@ void DecayView::recompute()
         // q = k = (1, ..., 1); the key stays at 0 and the query moves to k (only k matters). Pair i then
         // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
         // dimensions beyond r pass through and add d - r.
-        Curve score{tr("%1: score q\u00b7k, q = k = 1, \u00f7 its value at k = 0 (left axis)").arg(who), {}};
+        Curve score{tr("%1: q\u00b7k (q = k = 1) \u00f7 its value at k = 0").arg(who), {}};
         double s0 = 0;
         const int half = qs.rotaryDim / 2;
         const double af2 = qs.attentionFactor * ks.attentionFactor;
@@ -283,25 +290,34 @@ void DecayView::recompute()
             for (const auto& c : core::decayCurves(req)) {
                 if (c.key != "bound")
                     continue;
-                Curve bound{tr("RoFormer bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c|, as in its Fig. 2 (right axis)"), {}};
+                Curve bound{tr("RoFormer bound, Fig. 2 (dotted, right axis)"), {}};
                 for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
                     bound.points.append(QPointF(double(ds[i]), c.values[i]));
                 m_rightCurve = int(m_curves.size());
                 m_curves.push_back(std::move(bound));
-                m_y2Title = tr("RoFormer bound (not normalised)");
+                m_y2Title = tr("(1/(r/2)) \u03a3\u2c7c |S\u2c7c|, not normalised");
             }
         } catch (const std::exception&) {
         }
-        if (m_rightCurve >= 0)
+        if (m_rightCurve >= 0) {
+            double least = std::numeric_limits<double>::infinity();
+            for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)
+                least = std::min(least, p.y());
+            const QString law = tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 "
+                                   "\u2212 h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|, h\u2c7c the pair products of q and k; the right "
+                                   "axis draws (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as the paper's Fig. 2 does.");
             m_caption = qs.rotaryDim == su.dim
-                ? tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 \u2212 "
-                     "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|, h\u2c7c the pair products of q and k. With q = k = 1 (h\u2c7c = 2) "
-                     "the left curve never exceeds the right one; the bound shows how fast RoPE can forget, not the score.")
-                : tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 \u2212 "
-                     "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c| bounds the rotated part only: here %1 of %2 dimensions pass "
-                     "through unrotated and add a constant to the score.")
-                      .arg(su.dim - qs.rotaryDim)
-                      .arg(su.dim);
+                ? law + QLatin1Char(' ')
+                      + tr("With q = k = 1 (h\u2c7c = 2) the left curve never exceeds it: here the bound stays above %1 "
+                           "while the left curve is at most 1, so the two axes differ; the bound shows how the decay "
+                           "trends, not the score's size.")
+                            .arg(formatNumber(least, 3))
+                : law + QLatin1Char(' ')
+                      + tr("It bounds the rotated part only: here %1 of %2 dimensions pass through unrotated and add a "
+                           "constant to the score.")
+                            .arg(su.dim - qs.rotaryDim)
+                            .arg(su.dim);
+        }
     } else if (s->frequencies && !m_result->frequencies.empty()) {
         // PE(p).PE(p+k) = sum_i cos(k w_i), any p: core's "dot" curve.
         const auto ds = distances(std::max(1, su.positionCount - 1));
@@ -609,9 +625,14 @@ void DecayView::rebuildSeries()
             s->setPen(pen);
         QList<QPointF> pts;
         pts.reserve(c.points.size());
-        for (const QPointF& p : c.points)
-            if (!m_logX || p.x() >= 1)
-                pts.append(QPointF(xOf(p.x()), p.y()));
+        for (const QPointF& p : c.points) {
+            if (m_logX && p.x() < 1)
+                continue;
+            // T5's bias is constant within a bucket: draw steps, not slopes between neighbouring buckets.
+            if (m_logX && !pts.isEmpty() && pts.back().y() != p.y())
+                pts.append(QPointF(xOf(p.x()), pts.back().y()));
+            pts.append(QPointF(xOf(p.x()), p.y()));
+        }
         s->replace(pts);
         ++idx;
     };
@@ -626,7 +647,7 @@ void DecayView::rebuildSeries()
         m_edgeSeries->replace(edges);
         m_edgeSeries->setColor(th.foreground);
         m_edgeSeries->setBorderColor(th.foreground);
-        m_edgeSeries->setName(tr("T5 bucket edges (%1): the bucket changes").arg(m_edges.size()));
+        m_edgeSeries->setName(tr("bucket edges (%1)").arg(m_edges.size()));
         const auto markers = m_chart->legend()->markers(m_edgeSeries);
         for (QLegendMarker* mk : markers)
             mk->setVisible(!edges.isEmpty());

@@ -217,19 +217,19 @@ QString TableView::aliasingNote(double pixelRows) const
     if (!squeezed && fast == 0)
         return {};
     const QString unit = m_result->rotary ? tr("pairs") : tr("frequency pairs");
-    QString line1 = squeezed ? tr("%1 positions on %2 pixel rows: one row in %3 is drawn \u2014 zoom in for every position")
-                                   .arg(en.toString(qint64(std::llround(rows))), en.toString(qint64(std::floor(pixelRows))),
-                                        formatNumber(perPixel, 3))
-                             : tr("every position drawn, but some columns turn faster than every other row");
-    QString line2 = fast > 0
-        ? tr("aliasing: %1 of %2 %3 (up to pair %4) repeat within %5 positions, above the Nyquist limit; their "
-             "stripes are not structure")
+    const QString line1 = squeezed
+        ? tr("%1 positions on %2 pixel rows: zoom in to see every position")
+              .arg(en.toString(qint64(std::llround(rows))), en.toString(qint64(std::floor(pixelRows))))
+        : tr("every position has its pixel row");
+    const QString line2 = fast > 0
+        ? tr("aliasing: %1 of %2 %3 (up to pair %4) repeat within %5 positions, faster than two pixel rows (the "
+             "Nyquist limit); their stripes are not structure")
               .arg(fast)
               .arg(w.size())
               .arg(unit)
               .arg(last)
               .arg(formatNumber(2.0 * perPixel, 3))
-        : tr("no column turns faster than two pixel rows: the stripes are real");
+        : tr("no column repeats within two pixel rows (the Nyquist limit): no aliasing");
     return line1 + QLatin1Char('\n') + line2;
 }
 
