@@ -296,7 +296,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     o.speed = v.value("speed").toDouble(2.0);
     o.keyDistance = v.value("key_distance").toInt(d.keyDistance);
     o.shift = v.value("shift").toInt(d.shift);
-    o.softmax = v.value("softmax").toBool(true);
+    o.softmax = v.value("softmax").toBool(d.softmax);
     o.causal = v.value("causal").toBool(true);
     o.head = v.value("head").toInt(0);
     o.heads = v.value("heads").toInt(8);

@@ -36,7 +36,10 @@ struct ViewOptions {
     int keyDistance = 3;            ///< rotation view: key position n = m - keyDistance
     /// rotation view: both positions shifted by r; non-zero by default, so "unchanged" is shown, not trivial
     int shift = 100;
-    bool softmax = true;            ///< attention view: probabilities (true) or logits
+    /// attention view: probabilities (true) or logits; logits by default, as `poslab compute scores` and
+    /// `poslab export`: a rotary scheme's relative pattern shows in the logits, while softmax keeps mostly the
+    /// diagonal
+    bool softmax = false;
     bool causal = true;             ///< attention view: causal mask
     int head = 0;                   ///< attention view: which head
     int heads = 8;                  ///< attention view: number of heads

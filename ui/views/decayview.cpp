@@ -303,18 +303,16 @@ void DecayView::recompute()
             double least = std::numeric_limits<double>::infinity();
             for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)
                 least = std::min(least, p.y());
-            const QString law = tr("RoFormer \u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max\u2c7c|h\u2c7c\u208a\u2081 "
-                                   "\u2212 h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|, h\u2c7c the pair products of q and k; the right "
-                                   "axis draws (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as the paper's Fig. 2 does.");
+            const QString law = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
+                                   "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
+                                   "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
             m_caption = qs.rotaryDim == su.dim
                 ? law + QLatin1Char(' ')
-                      + tr("With q = k = 1 (h\u2c7c = 2) the left curve never exceeds it: here the bound stays above %1 "
-                           "while the left curve is at most 1, so the two axes differ; the bound shows how the decay "
-                           "trends, not the score's size.")
+                      + tr("With q = k = 1 the left curve never exceeds it (here the bound is at least %1, the curve at "
+                           "most 1): it shows the trend, not the score.")
                             .arg(formatNumber(least, 3))
                 : law + QLatin1Char(' ')
-                      + tr("It bounds the rotated part only: here %1 of %2 dimensions pass through unrotated and add a "
-                           "constant to the score.")
+                      + tr("It bounds the rotated part only: %1 of %2 dimensions pass through unrotated.")
                             .arg(su.dim - qs.rotaryDim)
                             .arg(su.dim);
         }

@@ -11,6 +11,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -125,9 +126,12 @@ QString RotationView::headerText() const
 {
     const auto [m, n] = positions(false);
     const int asked = m_state->viewOptions().keyDistance;
-    QString h = tr("query at m = %1, key at n = %2  (m \u2212 n = %3)").arg(m).arg(n).arg(m - n);
+    QString h = tr("m \u2212 n = %3: query m = %1, key n = %2").arg(m).arg(n).arg(m - n);
     if (m - n != asked)
         h += tr("; m \u2212 n = %1 would put the key before position 0").arg(asked);
+    if (m_valid && !m_qSpec.xposZeta.empty())
+        // torchscale centres xPos's exponent at c; the centre cancels in q.k, not in q and k themselves.
+        h += tr(" \u00b7 xPos centre c = %1").arg(QLocale(QLocale::English).toString(qint64(std::llround(m_qSpec.xposCentre))));
     return h;
 }
 
@@ -247,12 +251,8 @@ void RotationView::drawLayoutStrip(QPainter& p, const QRectF& r, double s) const
     const int rd = m_qSpec.rotaryDim;
     const int shown = int(std::count_if(dims.begin(), dims.end(), [](int d) { return d >= 0; }));
     const QString caption = half
-        ? tr("half_split: dim i pairs with i + r/2 (GPT-NeoX, Hugging Face)  \u00b7  r = %1: dims 0\u2013%2 with %3\u2013%4")
-              .arg(rd)
-              .arg(shown / 2 - 1)
-              .arg(rd / 2)
-              .arg(rd / 2 + shown / 2 - 1)
-        : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)  \u00b7  first %1 of r = %2 dims").arg(shown).arg(rd);
+        ? tr("half_split: dim i pairs with i + r/2 = i + %1 (GPT-NeoX, Hugging Face)").arg(rd / 2)
+        : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer) \u00b7 first %1 of r = %2").arg(shown).arg(rd);
     p.drawText(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                fm.elidedText(caption, Qt::ElideRight, r.width()));
     const double top = r.top() + fm.height() + 2 * s;
@@ -325,7 +325,6 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         return;
     const double s = sizeScale(target);
     const double pad = 8 * s;
-    const auto [m, n] = positions(false);
     const auto [ms, ns] = positions(true);
     const int r = m_state->viewOptions().shift;
     const double sc = score(false), scs = score(true);
@@ -340,13 +339,17 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     }
     const QFont scoreFont = th.font(11 * s);
     const QString line1 = tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(QString::number(sc, 'f', 6));
-    QString line2 = tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2")
-                        .arg(r)
-                        .arg(QString::number(scs, 'f', 6));
     const bool same = std::abs(sc - scs) <= 1e-9 * std::max(1.0, std::abs(sc));
-    line2 += same ? tr("   unchanged \u2713") : tr("   changed by %1").arg(formatNumber(scs - sc, 3));
-    y += drawText(p, QPointF(target.left() + pad, y), line1, scoreFont, th.foreground);
-    y += drawText(p, QPointF(target.left() + pad, y), line2, scoreFont, same ? th.accent3 : th.cursor);
+    const QString line2 = (same ? tr("\u2713 unchanged when both move by r = %1: %2")
+                                : tr("changed by %3 when both move by r = %1: %2"))
+                              .arg(r)
+                              .arg(QString::number(scs, 'f', 6), formatNumber(scs - sc, 3));
+    const QFontMetricsF scoreMetrics(scoreFont);
+    const double room = target.width() - 2 * pad;
+    y += drawText(p, QPointF(target.left() + pad, y), scoreMetrics.elidedText(line1, Qt::ElideRight, room), scoreFont,
+                  th.foreground);
+    y += drawText(p, QPointF(target.left() + pad, y), scoreMetrics.elidedText(line2, Qt::ElideRight, room), scoreFont,
+                  same ? th.accent3 : th.cursor);
 
     const QFont small = th.font(9.5 * s);
     const QFontMetricsF sfm(small);
