@@ -17,6 +17,7 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRegularExpression>
@@ -344,7 +345,17 @@ private slots:
                 lo = std::min(lo, p.y());
             }
         QCOMPARE(hi, 0.0);
-        QVERIFY2(decay.yRange().second <= 0.0, qPrintable(QString::number(decay.yRange().second)));
+        // Every tick label is <= 0 (the top one is 0), and the axis ends within half a tick step of 0: room for
+        // the top label, not another tick (it used to run to +200 with a "200" label).
+        const QLocale en(QLocale::English);
+        const QStringList alibiLabels = decay.yTickLabels();
+        QVERIFY(alibiLabels.size() >= 2);
+        double top = -1e300;
+        for (const QString& l : alibiLabels)
+            top = std::max(top, en.toDouble(l));
+        QCOMPARE(top, 0.0);
+        const double step = std::fabs(en.toDouble(alibiLabels[1]) - en.toDouble(alibiLabels[0]));
+        QVERIFY2(decay.yRange().second < step / 2, qPrintable(QString::number(decay.yRange().second)));
         QVERIFY(decay.yRange().first <= lo);
         // FIRE's small biases: no tick reads "-0", "-0.0", "-0.00".
         state.setScheme("fire");

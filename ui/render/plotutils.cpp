@@ -27,34 +27,142 @@ std::vector<double> niceTicks(double lo, double hi, int target)
     return ticks;
 }
 
+namespace {
+
+/// "1234567" -> "1,234,567" (digits only).
+QString groupThousands(const QString& digits)
+{
+    QString out;
+    const int n = int(digits.size());
+    for (int i = 0; i < n; ++i) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out += QLatin1Char(',');
+        out += digits[i];
+    }
+    return out;
+}
+
+} // namespace
+
 QString formatNumber(double v, int significant)
 {
     if (!std::isfinite(v))
         return std::isnan(v) ? QStringLiteral("NaN") : (v > 0 ? QStringLiteral("\u221e") : QStringLiteral("-\u221e"));
+    significant = std::max(1, significant);
     const double a = std::abs(v);
-    if (a != 0.0 && (a >= 1e6 || a < 1e-3))
-        return QString::number(v, 'g', significant).replace(QStringLiteral("e+0"), QStringLiteral("e"))
+    if (a == 0.0)
+        return QStringLiteral("0"); // also -0.0
+    const QString sign = v < 0 ? QStringLiteral("-") : QString();
+    if (a >= 1e7 || a < 1e-3)
+        return sign + QString::number(a, 'g', significant).replace(QStringLiteral("e+0"), QStringLiteral("e"))
             .replace(QStringLiteral("e+"), QStringLiteral("e")).replace(QStringLiteral("e-0"), QStringLiteral("e-"));
-    if (a >= std::pow(10.0, significant) && a == std::floor(a))
-        return QString::number(v, 'f', 0);
-    QString s = QString::number(v, 'g', significant);
-    if (s.contains(QLatin1Char('e')))
-        s = QString::number(v, 'f', 0);
-    return s;
+    const int exponent = int(std::floor(std::log10(a)));
+    const int decimals = std::max(0, significant - 1 - exponent);
+    QString s = QString::number(a, 'f', decimals);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    const qsizetype dot = s.indexOf(QLatin1Char('.'));
+    const QString whole = dot < 0 ? s : s.left(dot);
+    const QString rest = dot < 0 ? QString() : s.mid(dot);
+    if (whole == QLatin1String("0") && rest.isEmpty())
+        return QStringLiteral("0");
+    return sign + groupThousands(whole) + rest;
+}
+
+QString formatTokens(double v)
+{
+    const QString n = formatNumber(v, 4);
+    return n == QLatin1String("1") ? QStringLiteral("1 token") : QStringLiteral("%1 tokens").arg(n);
+}
+
+namespace {
+
+/// The header's lines as drawHeader() draws them.
+struct HeaderPlan {
+    QString left1, right1; ///< first line: bold text, muted note at the right
+    QString left2, right2; ///< second line: bold detail or muted note at the left, muted note at the right
+    bool left2Bold = false;
+    int lines = 1;
+};
+
+HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF& nf, const HeaderTexts& h)
+{
+    HeaderPlan plan;
+    const double sep = nf.height(); // the least room between the bold text and the note
+    auto joined = [&](const QString& d) { return d.isEmpty() ? h.title : QStringLiteral("%1 \u2014 %2").arg(h.title, d); };
+    QStringList details = h.detail;
+    if (details.isEmpty())
+        details << QString();
+    for (const QString& d : details)
+        for (const QString& n : h.note)
+            if (tf.horizontalAdvance(joined(d)) + sep + nf.horizontalAdvance(n) <= width) {
+                plan.left1 = joined(d);
+                plan.right1 = n;
+                return plan;
+            }
+    auto firstNoteWithin = [&](double room) {
+        for (const QString& n : h.note)
+            if (nf.horizontalAdvance(n) <= room)
+                return n;
+        return QString();
+    };
+    for (const QString& d : details)
+        if (tf.horizontalAdvance(joined(d)) <= width) {
+            plan.left1 = joined(d);
+            plan.left2 = firstNoteWithin(width);
+            plan.lines = plan.left2.isEmpty() ? 1 : 2;
+            return plan;
+        }
+    plan.left1 = h.title; // elided by the layout if even the title is too long
+    for (const QString& d : details)
+        if (!d.isEmpty() && tf.horizontalAdvance(d) <= width) {
+            plan.left2 = d;
+            plan.left2Bold = true;
+            plan.right2 = firstNoteWithin(width - tf.horizontalAdvance(d) - sep);
+            break;
+        }
+    if (plan.left2.isEmpty())
+        plan.left2 = firstNoteWithin(width);
+    plan.lines = plan.left2.isEmpty() ? 1 : 2;
+    return plan;
+}
+
+} // namespace
+
+double headerHeight(double width, const Theme& theme, double scale, const HeaderTexts& header)
+{
+    const QFontMetricsF tf(theme.font(12 * scale, true)), nf(theme.font(10 * scale));
+    const HeaderPlan plan = planHeader(width, tf, nf, header);
+    return tf.height() * plan.lines;
+}
+
+double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const HeaderTexts& header)
+{
+    const QFont titleFont = theme.font(12 * scale, true);
+    const QFont noteFont = theme.font(10 * scale);
+    const QFontMetricsF tf(titleFont), nf(noteFont);
+    const HeaderPlan plan = planHeader(area.width(), tf, nf, header);
+    // Both lines are a title line high, so the header's height does not depend on which line holds what.
+    const QRectF line1(area.left(), area.top(), area.width(), tf.height());
+    const QRectF line2 = line1.translated(0, tf.height());
+    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground, {plan.left1});
+    if (!plan.right1.isEmpty())
+        text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
+    if (!plan.left2.isEmpty())
+        text.draw(line2, Qt::AlignLeft | Qt::AlignVCenter, plan.left2Bold ? titleFont : noteFont,
+                  plan.left2Bold ? theme.foreground : theme.muted, {plan.left2}, TextLayout::Fit::Drop);
+    if (!plan.right2.isEmpty())
+        text.draw(line2, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right2}, TextLayout::Fit::Drop);
+    return area.top() + tf.height() * plan.lines;
 }
 
 double sizeScale(const QRectF& rect)
 {
     return std::clamp(std::min(rect.width() / 640.0, rect.height() / 420.0), 1.0, 3.0);
-}
-
-qreal drawText(QPainter& p, const QPointF& topLeft, const QString& text, const QFont& font, const QColor& color)
-{
-    p.setFont(font);
-    p.setPen(color);
-    const QFontMetricsF fm(font);
-    p.drawText(QPointF(topLeft.x(), topLeft.y() + fm.ascent()), text);
-    return fm.height();
 }
 
 void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, const QString& title,
@@ -69,21 +177,23 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
     const QFont big = theme.font(15 * s, true);
     const QFont small = theme.font(11 * s);
     const QRectF inner = box.adjusted(16 * s, 12 * s, -16 * s, -12 * s);
-    p.setFont(big);
-    p.setPen(theme.foreground);
-    const QFontMetricsF fm(big);
+    TextLayout text(p, rect);
     QRectF top = inner;
     top.setHeight(inner.height() / 2 - 4 * s);
-    p.drawText(top, Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, title);
-    p.setFont(small);
-    p.setPen(theme.muted);
+    text.drawWrapped(top, Qt::AlignHCenter | Qt::AlignBottom, big, theme.foreground, title);
     QRectF bottom = inner;
     bottom.setTop(inner.top() + inner.height() / 2 + 4 * s);
-    p.drawText(bottom, Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, reason);
+    text.drawWrapped(bottom, Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, reason);
 }
 
-void drawColorBar(QPainter& p, const QRectF& bar, const ColorMap& map, ValueRange range, const Theme& theme,
-                  const QString& label, double scale)
+double colorBarLabelWidth(const Theme& theme, double scale)
+{
+    const QFontMetricsF fm(theme.font(10.0 * scale));
+    return 8 + fm.horizontalAdvance(QStringLiteral("-0.000")) + fm.height() * 0.2;
+}
+
+void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorMap& map, ValueRange range,
+                  const Theme& theme, const QString& label, double scale)
 {
     const auto& lut = map.table();
     QLinearGradient g(bar.bottomLeft(), bar.topLeft());
@@ -95,21 +205,23 @@ void drawColorBar(QPainter& p, const QRectF& bar, const ColorMap& map, ValueRang
     p.setBrush(Qt::NoBrush);
     p.drawRect(bar);
     const QFont f = theme.font(10.0 * scale);
-    p.setFont(f);
     const QFontMetricsF fm(f);
-    const auto ticks = niceTicks(range.lo, range.hi, 5);
+    // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
+    const int target = std::clamp(int(bar.height() / (fm.height() * 1.6)), 2, 5);
+    const auto ticks = niceTicks(range.lo, range.hi, target);
     for (double v : ticks) {
         const double y = bar.bottom() - (v - range.lo) / (range.hi - range.lo) * bar.height();
         p.setPen(theme.foreground);
         p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5, y));
-        p.drawText(QPointF(bar.right() + 8, y + fm.ascent() / 2 - 1), formatNumber(v));
+        text.drawAt(QPointF(bar.right() + 8, y), Qt::AlignLeft | Qt::AlignVCenter, f, theme.foreground,
+                    {formatNumber(v)});
     }
     if (!label.isEmpty()) {
         p.save();
         p.translate(bar.right() + 8 + fm.horizontalAdvance(QStringLiteral("-0.00")) + fm.height() * 0.9, bar.center().y());
         p.rotate(90);
-        p.setPen(theme.muted);
-        p.drawText(QRectF(-bar.height() / 2, -fm.height(), bar.height(), fm.height()), Qt::AlignCenter, label);
+        text.draw(QRectF(-bar.height() / 2, -fm.height(), bar.height(), fm.height()), Qt::AlignCenter, f,
+                  theme.muted, {label});
         p.restore();
     }
 }

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/attentionview.h"
 
+#include "core/encodingregistry.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
 #include <QComboBox>
@@ -151,12 +153,36 @@ QWidget* AttentionView::controls()
     return m_controls;
 }
 
+HeaderTexts AttentionView::headerTexts() const
+{
+    if (!m_output)
+        return {};
+    const core::SchemeDescriptor* scheme = core::findScheme(m_output->setup.scheme);
+    const QString variant = scheme ? variantLabel(*scheme, m_output->setup.params)
+                                   : QString::fromStdString(m_output->setup.scheme);
+    const QString what = !m_output->term.isEmpty() ? m_output->termLabel
+                         : m_output->softmax      ? tr("softmax")
+                                                  : tr("logits");
+    const QString head = tr("head %1 of %2").arg(m_output->head).arg(m_output->heads);
+    QString slope;
+    for (const auto& [key, value] : m_output->scalars)
+        if (key == "slope")
+            slope = tr("slope m = %1").arg(formatNumber(value, 4));
+    QStringList detail;
+    if (!slope.isEmpty())
+        detail << tr("%1, %2, %3").arg(what, head, slope);
+    detail << tr("%1, %2").arg(what, head) << what;
+    const QString size = tr("%1 \u00d7 %2").arg(formatNumber(double(m_output->matrix.rows()), 7),
+                                                formatNumber(double(m_output->matrix.cols()), 7));
+    const QString mask = m_output->causal ? tr("causal") : tr("bidirectional");
+    return {variant, detail, {tr("%1 \u00b7 %2").arg(size, mask), size}};
+}
+
 AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
 {
     Layout l;
     l.scale = sizeScale(t);
     const Theme th = theme();
-    const QFontMetricsF title(th.font(12 * l.scale, true));
     const QFontMetricsF tick(th.font(10 * l.scale));
     const double pad = 8 * l.scale;
     const bool words = m_output && !m_output->tokens.empty();
@@ -164,16 +190,18 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     if (words)
         for (const auto& w : m_output->tokens)
             wordW = std::max(wordW, tick.horizontalAdvance(QString::fromStdString(w)));
-    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, title.height() * 1.2);
+    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
+                     headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
-    const double left = std::max(tick.horizontalAdvance(QStringLiteral("00000")), wordW) + tick.height() * 1.6 + pad;
-    const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + pad * 2;
+    const double left = std::max(tick.horizontalAdvance(QStringLiteral("00,000")), wordW) + tick.height() * 1.6 + pad;
+    const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
-    double top = l.title.bottom() + pad * 0.5;
+    // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
+    double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     if (!noRotationSummary().isEmpty()) {
         // A NoPE layer of iRoPE: one line under the title says so and gives the temperature that applies.
         l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
-        top = l.subtitle.bottom() + pad * 0.5;
+        top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     }
     // Square cells: queries and keys are the same positions.
     double w = t.right() - right - (t.left() + left), h = bottom - top;
@@ -224,31 +252,10 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
         return;
     const Layout l = layoutFor(target);
     const double s = l.scale;
-    QString head = tr("%1 \u2014 %2, head %3 of %4")
-                       .arg(QString::fromStdString(m_output->setup.scheme),
-                            !m_output->term.isEmpty() ? m_output->termLabel
-                            : m_output->softmax       ? tr("softmax")
-                                                      : tr("logits"))
-                       .arg(m_output->head)
-                       .arg(m_output->heads);
-    for (const auto& [key, value] : m_output->scalars)
-        if (key == "slope")
-            head += tr("  \u00b7  ALiBi slope m = %1").arg(formatNumber(value, 4));
-    // The size note sits on the right; the title takes what is left and is elided rather than overlap it.
-    const QString note = tr("%1 \u00d7 %2 \u00b7 %3").arg(m_output->matrix.rows()).arg(m_output->matrix.cols())
-                             .arg(m_output->causal ? tr("causal") : tr("bidirectional"));
-    const QFont noteFont = th.font(10 * s);
-    const QFont titleFont = th.font(12 * s, true);
-    const double noteWidth = QFontMetricsF(noteFont).horizontalAdvance(note);
-    const double room = std::max(0.0, l.title.width() - noteWidth - 12 * s);
-    drawText(p, l.title.topLeft(), QFontMetricsF(titleFont).elidedText(head, Qt::ElideRight, room), titleFont,
-             th.foreground);
-    p.setFont(noteFont);
-    p.setPen(th.muted);
-    p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, note);
+    TextLayout text(p, target);
+    drawHeader(text, l.title, th, s, headerTexts());
     if (const QString nr = noRotationSummary(); !nr.isEmpty())
-        p.drawText(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(noteFont).elidedText(nr, Qt::ElideRight, l.subtitle.width()));
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted, {nr});
 
     const bool fine = l.plot.width() / m_image.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
@@ -259,38 +266,36 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
 
     const QFont tickFont = th.font(10 * s);
     const QFontMetricsF fm(tickFont);
-    p.setFont(tickFont);
     const int n = int(m_output->matrix.rows());
     const double cell = l.plot.height() / std::max(1, n);
     if (!m_output->tokens.empty() && cell >= fm.height() * 0.8) {
         for (int i = 0; i < n; ++i) {
             const QString w = QString::fromStdString(m_output->tokens[std::size_t(i)]);
             const double y = l.plot.top() + (i + 0.5) * cell;
-            p.setPen(i == m_state->cursor() ? th.cursor : th.foreground);
-            p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(w), y + fm.ascent() / 2 - 1), w);
+            const QColor col = i == m_state->cursor() ? th.cursor : th.foreground;
+            text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, col, {w});
             p.save();
-            p.translate(l.plot.left() + (i + 0.5) * cell + fm.ascent() / 2 - 1, l.plot.bottom() + 6 * s);
+            p.translate(l.plot.left() + (i + 0.5) * cell, l.plot.bottom() + 6 * s);
             p.rotate(-90);
-            p.drawText(QPointF(-fm.horizontalAdvance(w), 0), w);
+            text.drawAt(QPointF(0, 0), Qt::AlignRight | Qt::AlignVCenter, tickFont, col, {w});
             p.restore();
         }
     } else {
         const int nt = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
         for (double v : niceTicks(0, n - 1, nt)) {
-            const QString t = QString::number(qint64(v));
+            const QString t = formatNumber(v, 7);
             const double y = l.plot.top() + (v + 0.5) * cell;
             const double x = l.plot.left() + (v + 0.5) * cell;
-            p.setPen(th.foreground);
-            p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(t), y + fm.ascent() / 2 - 1), t);
-            p.drawText(QPointF(x - fm.horizontalAdvance(t) / 2, l.plot.bottom() + 5 * s + fm.ascent()), t);
+            text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground, {t});
+            text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground, {t});
         }
-        p.setPen(th.muted);
-        p.drawText(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
-                   Qt::AlignHCenter, tr("key position"));
+        text.draw(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
+                  Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {tr("key position"), tr("key")});
         p.save();
         p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
         p.rotate(-90);
-        p.drawText(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignCenter, tr("query position"));
+        text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                  tickFont, th.muted, {tr("query position"), tr("query")});
         p.restore();
     }
     // The cursor's query row.
@@ -306,7 +311,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
             p.drawLine(QPointF(l.plot.left(), (y0 + y1) / 2), QPointF(l.plot.right(), (y0 + y1) / 2));
         }
     }
-    drawColorBar(p, l.bar, ColorMap(mapKind()), valueRange(), th, QString(), s);
+    drawColorBar(p, text, l.bar, ColorMap(mapKind()), valueRange(), th, QString(), s);
     QString foot;
     if (onScreen() && m_hover)
         foot = readout(m_hover->y(), m_hover->x());
@@ -317,9 +322,8 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
                         m_output->softmax && m_output->p99 < m_output->hi
                             ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
                             : QString());
-    p.setFont(tickFont);
-    p.setPen(onScreen() && m_hover ? th.foreground : th.muted);
-    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, fm.elidedText(foot, Qt::ElideRight, l.footer.width()));
+    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
+              {foot});
 }
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)

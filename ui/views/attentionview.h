@@ -7,6 +7,7 @@
 /// row is highlighted.
 
 #include "ui/render/colormap.h"
+#include "ui/render/plotutils.h"
 #include "ui/views/view.h"
 
 #include <optional>
@@ -42,6 +43,8 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The header: the variant, the quantity and head, the size and mask.
+    HeaderTexts headerTexts() const;
     ValueRange valueRange() const;
     ColorMapKind mapKind() const;
     void takeOutput(std::shared_ptr<const AttentionOutput> out);

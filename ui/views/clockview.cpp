@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/clockview.h"
 
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
 #include <QComboBox>
@@ -15,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 namespace poslab::ui {
 
@@ -162,7 +164,7 @@ QString ClockView::hoverReadout() const
         const double t = m_state->animationTime();
         const double w = freq[std::size_t(i)];
         const double angle = std::fmod(t * w, 2 * M_PI);
-        const QString period = w > 0 ? tr("period %1 tokens").arg(formatNumber(2 * M_PI / w, 6)) : tr("never turns");
+        const QString period = w > 0 ? tr("period %1").arg(formatTokens(2 * M_PI / w)) : tr("never turns");
         return tr("pair %1  \u00b7  \u03c9 = %2 rad/token  \u00b7  %3  \u00b7  at p = %4 the hand is at %5\u00b0 "
                   "(sin %6, cos %7)")
             .arg(i)
@@ -197,56 +199,95 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const bool pendulum = m_state->viewOptions().pendulum;
 
     const double pad = 8 * s;
-    const QFont titleFont = th.font(12 * s, true);
-    const double titleH = drawText(p, QPointF(target.left() + pad, target.top() + pad * 0.5),
-                                   tr("position p = %1").arg(QString::number(t, 'f', t == std::floor(t) ? 0 : 2)),
-                                   titleFont, th.foreground);
-    p.setFont(th.font(10 * s));
-    p.setPen(th.muted);
-    p.drawText(QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, titleH),
-               Qt::AlignRight | Qt::AlignVCenter,
-               pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"));
+    TextLayout text(p, target);
+    // Whole positions in full; between positions (animation) two decimals.
+    const int digits = int(std::floor(std::log10(std::max(1.0, std::abs(t))))) + (t == std::floor(t) ? 1 : 3);
+    const QString pos = formatNumber(t, std::max(digits, 1));
+    const QString where = tr("position p = %1").arg(pos), whereShort = tr("p = %1").arg(pos);
+    const QString variant = variantLabel(m_state->scheme(), m_state->params());
+    const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
+    const double headerBottom = drawHeader(
+        text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+        {variant, {where, whereShort}, {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle}});
     if (pairs.empty())
         return;
 
-    // On screen, the bottom line holds the hover read-out.
-    // The line is kept while on screen (a hint when no hand is hovered), so the hands never jump.
+    // On screen, the bottom line holds the hover read-out; it is kept while on screen (a hint when no hand is
+    // hovered), so the hands never jump.
     QString hover = onScreen() ? hoverReadout() : QString();
     const bool hovering = !hover.isEmpty();
     if (onScreen() && hover.isEmpty())
         hover = tr("hover a hand to read its frequency, period and angle");
     const QFont hoverFont = th.font(10 * s);
     const double hoverH = hover.isEmpty() ? 0.0 : QFontMetricsF(hoverFont).height() * 1.2;
-    const QRectF area(target.left() + pad, target.top() + pad + titleH, target.width() - 2 * pad,
-                      target.height() - 2 * pad - titleH - hoverH);
+    const QRectF area(target.left() + pad, headerBottom + pad * 0.5, target.width() - 2 * pad,
+                      target.bottom() - pad - headerBottom - pad * 0.5 - hoverH);
     if (onScreen())
         m_cells.clear();
-    if (!hover.isEmpty()) {
-        p.setFont(hoverFont);
-        p.setPen(hovering ? th.foreground : th.muted);
-        const QRectF line(area.left(), area.bottom(), area.width(), hoverH);
-        p.drawText(line, Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(hoverFont).elidedText(hover, Qt::ElideRight, line.width()));
-    }
+    if (!hover.isEmpty())
+        text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
+                  hovering ? th.foreground : th.muted, {hover});
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
     const int n = int(pairs.size());
-    int bestCols = 1;
-    double bestR = 0;
-    for (int cols = 1; cols <= n; ++cols) {
-        const int rows = (n + cols - 1) / cols;
-        const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
-        if (r > bestR) {
-            bestR = r;
-            bestCols = cols;
-        }
+    // The grid with the largest clocks among those whose cells hold the labels: "pair i" over "X tokens" if
+    // any grid allows it, else the bare numbers, else the largest clocks (labels then give way).
+    const QFontMetricsF lfm(labelFont), pfm(periodFont);
+    auto nameWordings = [this](int i) { return QStringList{tr("pair %1").arg(i), tr("pair %1").arg(i), QString::number(i)}; };
+    auto periodWordings = [this](double w) {
+        if (!(w > 0))
+            return QStringList{tr("never turns")};
+        const QString tokens = formatTokens(2 * M_PI / w);
+        return QStringList{tr("period %1").arg(tokens), tokens, formatNumber(2 * M_PI / w, 4)};
+    };
+    double wantFull = 0, wantBare = 0;
+    for (int i : pairs) {
+        const double w = freq[std::size_t(i)];
+        const QString period = w > 0 ? formatNumber(2 * M_PI / w, 4) : tr("never turns");
+        wantFull = std::max({wantFull, lfm.horizontalAdvance(tr("pair %1").arg(i)),
+                             pfm.horizontalAdvance(w > 0 ? formatTokens(2 * M_PI / w) : period)});
+        wantBare = std::max({wantBare, lfm.horizontalAdvance(QString::number(i)), pfm.horizontalAdvance(period)});
     }
+    auto bestGrid = [&](double want) {
+        std::pair<int, double> best{1, 0.0};
+        for (int cols = 1; cols <= n; ++cols) {
+            const int rows = (n + cols - 1) / cols;
+            const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
+            if (area.width() / cols >= want && r > best.second)
+                best = {cols, r};
+        }
+        return best;
+    };
+    // Labels may cost the clocks at most 40% of their radius.
+    const auto largest = bestGrid(0.0);
+    auto [bestCols, bestR] = largest;
+    for (double want : {wantFull + lfm.height(), wantBare + lfm.height()})
+        if (const auto g = bestGrid(want); g.second >= 0.6 * largest.second) {
+            std::tie(bestCols, bestR) = g;
+            break;
+        }
     const int cols = bestCols;
     const int rows = (n + cols - 1) / cols;
     const double cw = area.width() / cols, ch = area.height() / rows;
     const double R = std::max(4.0, bestR);
     const int fastest = pairs.front(), slowest = pairs.back();
+    // The longest wording level that every cell holds, with a gap to its neighbours.
+    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
+        const double room = cw - 4 - fm.height();
+        for (int level = 0; level < 3; ++level) {
+            bool fits = true;
+            for (int i : pairs) {
+                const QStringList w = wordings(i);
+                fits = fits && fm.horizontalAdvance(w[std::min<qsizetype>(level, w.size() - 1)]) <= room;
+            }
+            if (fits)
+                return level;
+        }
+        return 2;
+    };
+    const int nameLevel = levelFor(lfm, nameWordings);
+    const int periodLevel = levelFor(pfm, [&](int i) { return periodWordings(freq[std::size_t(i)]); });
 
     for (int k = 0; k < n; ++k) {
         const int i = pairs[std::size_t(k)];
@@ -300,30 +341,19 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
             p.setBrush(th.foreground);
             p.drawEllipse(pivot, 3 * s, 3 * s);
         }
-        // Labels: pair and period, the longest wording that fits the cell; the extremes get their clock names.
-        auto fit = [&](const QFont& f, std::initializer_list<QString> options) {
-            const QFontMetricsF m(f);
-            for (const QString& o : options)
-                if (m.horizontalAdvance(o) <= cell.width() - 4)
-                    return o;
-            return *(options.end() - 1);
-        };
-        double y = c.y() + R + 6 * s;
-        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
-        const QString name = role.isEmpty() ? tr("pair %1").arg(i)
-                                            : fit(labelFont, {tr("pair %1 \u00b7 %2").arg(i).arg(role), tr("pair %1").arg(i)});
-        p.setFont(labelFont);
-        p.setPen(th.foreground);
+        // Labels: pair and period in the wording every cell can hold (one form across the figure); the
+        // extremes keep their clock names where they fit. A label that fits in no wording is left out.
         const QFontMetricsF lf(labelFont);
-        p.drawText(QRectF(cell.left(), y, cell.width(), lf.height()), Qt::AlignHCenter | Qt::AlignTop, name);
-        y += lf.height();
-        p.setFont(periodFont);
-        p.setPen(th.muted);
-        const QString w4 = w > 0 ? formatNumber(2 * M_PI / w, 4) : QString();
-        const QString period = w > 0 ? fit(periodFont, {tr("period %1 tokens").arg(w4), tr("%1 tokens").arg(w4), w4})
-                                     : tr("never turns");
-        p.drawText(QRectF(cell.left(), y, cell.width(), QFontMetricsF(periodFont).height()),
-                   Qt::AlignHCenter | Qt::AlignTop, period);
+        const double y = c.y() + R + 6 * s;
+        const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, lf.height());
+        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
+        QStringList names = nameWordings(i).mid(nameLevel);
+        if (!role.isEmpty() && nameLevel == 0)
+            names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
+        text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
+        const QRectF periodBox(cell.left() + 2, y + lf.height(), cell.width() - 4, pfm.height());
+        text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
+                  TextLayout::Fit::Drop);
     }
 }
 

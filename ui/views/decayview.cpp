@@ -4,16 +4,22 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/alibi.h"
+#include "core/encodings/t5.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
-
-#include "core/encodings/t5.h"
+#include "ui/render/textlayout.h"
 
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
 #include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QGraphicsTextItem>
+#include <QTextBlock>
+#include <QTextDocument>
+#include <QTextLayout>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLegendMarker>
@@ -89,6 +95,8 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_readout->setContentsMargins(8, 2, 8, 2);
     m_readout->setText(tr("Hover a curve to read its value."));
     lay->addWidget(m_readout);
+    // Tick labels are text too: refit them whenever the plot area changes size (fonts, window size).
+    connect(m_chart, &QChart::plotAreaChanged, this, [this] { fitAxisLabels(); });
     connect(state, &WorkbenchState::cursorChanged, this, [this] {
         if (m_state->scheme().encoding && !m_state->scheme().frequencies && isApplicable()) {
             recompute(); // the learned table's dot product depends on p
@@ -573,36 +581,14 @@ void DecayView::rebuildSeries()
         extend(m_curves[i], int(i) == m_rightCurve);
     for (const auto& pin : m_pins)
         extend(pin.curve, false);
-    // Axes first: each range change re-strokes every series.
-    double ylo = 0, yhi = 1;
-    const auto yticks = linearTicks(lo, hi, 5, &ylo, &yhi);
-    if (m_y->min() != ylo || m_y->max() != yhi || m_y->categoriesLabels().size() != qsizetype(yticks.size()))
-        setTicks(m_y, ylo, yhi, yticks);
+    // The data's extent; fitAxisLabels() turns it into axes whose tick labels fit the plot area.
+    m_yData = {lo, hi};
+    m_y2Data = {std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
+    m_maxX = maxX;
     m_y2->setVisible(m_rightCurve >= 0);
-    if (m_rightCurve >= 0) {
-        double a = 0, b = 1;
-        const auto t2 = linearTicks(std::min(0.0, lo2), hi2, 5, &a, &b); // from 0, as the paper's figure
-        setTicks(m_y2, a, b, t2);
-    }
-    {
-        std::vector<std::pair<double, QString>> xt;
-        const QLocale en(QLocale::English);
-        double xlo = 0, xhi = maxX;
-        if (m_logX) {
-            xhi = std::log10(maxX);
-            for (double v = 1; v <= maxX * 1.0001; v *= 10)
-                xt.emplace_back(std::log10(v), en.toString(qint64(v)));
-        } else {
-            const auto t = niceTicks(0, maxX, 6);
-            for (double v : t)
-                if (v >= 0 && v <= maxX)
-                    xt.emplace_back(v, en.toString(qint64(std::llround(v))));
-        }
-        if (m_x->min() != xlo || m_x->max() != xhi || m_x->categoriesLabels().size() != qsizetype(xt.size())
-            || m_x->categoriesLabels().value(1) != (xt.size() > 1 ? xt[1].second : QString()))
-            setTicks(m_x, xlo, xhi > xlo ? xhi : xlo + 1, xt);
-        m_x->setTitleText(m_logX ? tr("distance k (tokens, logarithmic; k = 0 is not drawn)") : tr("distance k (tokens)"));
-    }
+    m_x->setTitleText(m_logX ? tr("distance k (tokens, log scale; \u25aa bucket edges; k = 0 not drawn)")
+                             : tr("distance k (tokens)"));
+    fitAxisLabels();
     const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
     auto fill = [&](const Curve& c, const QString& name, bool pinned, bool right) {
@@ -646,9 +632,10 @@ void DecayView::rebuildSeries()
         m_edgeSeries->setColor(th.foreground);
         m_edgeSeries->setBorderColor(th.foreground);
         m_edgeSeries->setName(tr("bucket edges (%1)").arg(m_edges.size()));
+        // Named in the distance axis's title, not in the legend, which already holds a line per head.
         const auto markers = m_chart->legend()->markers(m_edgeSeries);
         for (QLegendMarker* mk : markers)
-            mk->setVisible(!edges.isEmpty());
+            mk->setVisible(false);
         m_edgeSeries->setVisible(!edges.isEmpty());
     }
     // Many curves (one per head) would share one row of legend and be cut to "head 0 (..."; a column on
@@ -656,12 +643,13 @@ void DecayView::rebuildSeries()
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
+    fitAxisLabels();
     m_y->setTitleText(m_yTitle);
     m_y2->setTitleText(m_y2Title);
     m_captionLabel->setText(m_caption);
     m_captionLabel->setVisible(!m_caption.isEmpty());
     m_chart->setTitle(m_curves.empty() ? QString()
-                                       : tr("%1 \u00b7 d = %2").arg(QString::fromStdString(m_state->scheme().name))
+                                       : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
     updateReadout();
 }
@@ -748,21 +736,124 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
         const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
                                                            Qt::TextWordWrap, m_caption);
-        captionRect = QRectF(inner.left(), target.bottom() - need.height() - 4 * factor, inner.width(), need.height());
+        // At most a fifth of the figure: the chart keeps its room, and a caption cut short ends in "…".
+        const double lineH = QFontMetricsF(cf).height();
+        const double h = std::min(need.height(), std::max(lineH, std::floor(target.height() * 0.2 / lineH) * lineH));
+        captionRect = QRectF(inner.left(), target.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
         chartRect.setBottom(captionRect.top() - 2 * factor);
     }
     m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
+    // Tick spacing and the corner depend on the plot area, which depends on the tick labels: settle twice.
+    for (int pass = 0; pass < 2; ++pass) {
+        fitAxisLabels();
+        m_chart->layout()->activate();
+    }
     m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
+    recordChartText(p, chartRect);
     m_chart->setGeometry(old);
     if (!captionRect.isEmpty()) {
         p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
                    th.background);
-        p.setFont(cf);
-        p.setPen(th.muted);
-        p.drawText(captionRect, Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, m_caption);
+        TextLayout text(p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
+        text.drawWrapped(captionRect, Qt::AlignLeft | Qt::AlignTop, cf, th.muted, m_caption);
     }
     if (factor != 1.0)
         applyFonts(1.0);
+}
+
+void DecayView::fitAxisLabels()
+{
+    if (m_fitting)
+        return;
+    m_fitting = true;
+    // Tick counts follow the plot area: x labels side by side with a gap (Qt Charts would cut them to
+    // "1,..."), y labels at least two label heights apart. Before the chart has a plot area, a default count.
+    const QRectF plot = m_chart->plotArea();
+    const bool sized = plot.width() >= 10 && plot.height() >= 10;
+    const QLocale en(QLocale::English);
+    {
+        const QFontMetricsF fm(m_x->labelsFont());
+        const double widest = fm.horizontalAdvance(en.toString(qint64(std::llround(m_maxX)))) + fm.height();
+        const int target = sized ? std::clamp(int(plot.width() / widest), 1, 6) : 6;
+        std::vector<std::pair<double, QString>> xt;
+        double xhi = m_maxX;
+        if (m_logX) {
+            xhi = std::log10(std::max(m_maxX, 1.0));
+            const int decades = int(std::floor(xhi + 1e-9)) + 1;
+            const int every = std::max(1, (decades + target - 1) / target);
+            for (int e = 0; e < decades; e += every)
+                xt.emplace_back(double(e), en.toString(qint64(std::llround(std::pow(10.0, e)))));
+        } else {
+            for (double v : niceTicks(0, m_maxX, target))
+                if (v >= 0 && v <= m_maxX)
+                    xt.emplace_back(v, en.toString(qint64(std::llround(v))));
+        }
+        if (!(xhi > 0))
+            xhi = 1;
+        if (sized) {
+            // A label centred on its tick must not run past the plot's right edge: into the legend column, or
+            // out of the view (the last tick of 0..1,023 is 1,000, a few pixels from the edge).
+            std::vector<std::pair<double, QString>> kept;
+            for (const auto& t : xt)
+                if (t.first == 0
+                    || plot.left() + t.first / xhi * plot.width() + fm.horizontalAdvance(t.second) / 2 <= plot.right() + 2)
+                    kept.push_back(t);
+            xt = std::move(kept);
+        }
+        if (m_x->min() != 0 || m_x->max() != xhi || m_x->categoriesLabels().size() != qsizetype(xt.size())
+            || m_x->categoriesLabels().value(1) != (xt.size() > 1 ? xt[1].second : QString()))
+            setTicks(m_x, 0, xhi, xt);
+    }
+    auto fitY = [&](QCategoryAxis* axis, std::pair<double, double> data) {
+        const QFontMetricsF fm(axis->labelsFont());
+        const int target = sized ? std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5) : 5;
+        double a = 0, b = 1;
+        const auto ticks = linearTicks(data.first, data.second, target, &a, &b);
+        // The end labels are centred on their ticks: lower the axis just enough that the lowest clears the x
+        // axis's labels at the bottom-left corner, and raise it so that the highest clears the legend or title
+        // above (half a label height and a gap each). No tick is added: ALiBi's top label stays 0.
+        double lo = a, hi = b;
+        if (sized) {
+            const double f = (fm.height() / 2 + 2) / plot.height();
+            if (f < 0.25) {
+                lo = a - f * (b - a) / (1 - 2 * f);
+                hi = b + f * (b - a) / (1 - 2 * f);
+            }
+        }
+        if (axis->min() != lo || axis->max() != hi || axis->categoriesLabels().size() != qsizetype(ticks.size())
+            || axis->categoriesLabels().value(0) != (ticks.empty() ? QString() : ticks.front().second))
+            setTicks(axis, lo, hi, ticks);
+    };
+    fitY(m_y, m_yData);
+    if (m_rightCurve >= 0)
+        fitY(m_y2, m_y2Data);
+    m_fitting = false;
+}
+
+void DecayView::recordChartText(QPainter& p, const QRectF& target) const
+{
+    // Qt Charts draws its own text (title, axis labels and titles, legend): hand each visible text item to
+    // the collision check's record, as it was just drawn (the scene's (0, 0) lies at the target's corner).
+    TextRecord* record = TextRecord::current();
+    if (!record)
+        return;
+    const QRectF bounds = p.transform().mapRect(target);
+    for (QGraphicsItem* item : m_chartView->scene()->items()) {
+        const auto* t = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!t || !t->isVisible() || t->opacity() <= 0)
+            continue;
+        const QString text = t->toPlainText();
+        if (text.trimmed().isEmpty())
+            continue;
+        // The lines as laid out, not the item's box (that adds margins and a line of spacing).
+        QRectF local;
+        for (QTextBlock b = t->document()->begin(); b.isValid(); b = b.next())
+            if (const QTextLayout* l = b.layout())
+                for (int i = 0; i < l->lineCount(); ++i)
+                    local |= l->lineAt(i).naturalTextRect().translated(l->position());
+        const QRectF scene = t->sceneTransform().mapRect(local).translated(target.topLeft());
+        record->add({text, text, p.transform().mapRect(scene), bounds});
+    }
 }
 
 } // namespace poslab::ui

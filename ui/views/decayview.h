@@ -17,6 +17,7 @@
 #include <QList>
 #include <QPointF>
 
+#include <limits>
 #include <vector>
 
 class QLabel;
@@ -87,6 +88,11 @@ private:
     QStringList pinNames() const;
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
+    /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
+    /// free (the lowest y label clear of the x axis's first label).
+    void fitAxisLabels();
+    /// Adds the chart's text items, as just drawn into @p target, to the thread's TextRecord (if any).
+    void recordChartText(QPainter& p, const QRectF& target) const;
 
     struct Pin {
         Curve curve;
@@ -113,6 +119,10 @@ private:
     QString m_y2Title;
     int m_hoverSeries = -1;    ///< series of the last hover (-1: none)
     double m_hoverX = 0.0;     ///< its distance
+    bool m_fitting = false;
+    std::pair<double, double> m_yData{0.0, 1.0};  ///< extent of the left axis's curves
+    std::pair<double, double> m_y2Data{0.0, 1.0}; ///< extent of the right axis's curve (the bound)
+    double m_maxX = 1.0;                          ///< largest distance drawn
 };
 
 } // namespace poslab::ui

@@ -4,6 +4,7 @@
 #include "core/encodingregistry.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/views/clockview.h"
 
@@ -122,16 +123,29 @@ std::vector<int> RotationView::stripDims() const
     return out;
 }
 
-QString RotationView::headerText() const
+QStringList RotationView::headerNote() const
 {
     const auto [m, n] = positions(false);
     const int asked = m_state->viewOptions().keyDistance;
-    QString h = tr("m \u2212 n = %3: query m = %1, key n = %2").arg(m).arg(n).arg(m - n);
+    QStringList parts;
     if (m - n != asked)
-        h += tr("; m \u2212 n = %1 would put the key before position 0").arg(asked);
+        parts << tr("m \u2212 n = %1 would put the key before position 0").arg(asked);
     if (m_valid && !m_qSpec.xposZeta.empty())
         // torchscale centres xPos's exponent at c; the centre cancels in q.k, not in q and k themselves.
-        h += tr(" \u00b7 xPos centre c = %1").arg(QLocale(QLocale::English).toString(qint64(std::llround(m_qSpec.xposCentre))));
+        parts << tr("xPos centre c = %1").arg(formatNumber(m_qSpec.xposCentre, 7));
+    if (parts.isEmpty())
+        return {};
+    return {parts.join(QStringLiteral(" \u00b7 ")), parts.front()};
+}
+
+QString RotationView::headerText() const
+{
+    const auto [m, n] = positions(false);
+    QString h = tr("m \u2212 n = %1: query m = %2, key n = %3")
+                    .arg(formatNumber(m - n, 7), formatNumber(m, 7), formatNumber(n, 7));
+    const QStringList note = headerNote();
+    if (!note.isEmpty())
+        h += QStringLiteral("; ") + note.front();
     return h;
 }
 
@@ -239,22 +253,24 @@ QWidget* RotationView::controls()
     return m_controls;
 }
 
-void RotationView::drawLayoutStrip(QPainter& p, const QRectF& r, double s) const
+void RotationView::drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const
 {
     const Theme th = theme();
     const bool half = m_qSpec.layout == core::PairLayout::HalfSplit;
     const std::vector<int> dims = stripDims();
     const QFont f = th.font(9.5 * s);
     const QFontMetricsF fm(f);
-    p.setFont(f);
-    p.setPen(th.muted);
     const int rd = m_qSpec.rotaryDim;
     const int shown = int(std::count_if(dims.begin(), dims.end(), [](int d) { return d >= 0; }));
-    const QString caption = half
-        ? tr("half_split: dim i pairs with i + r/2 = i + %1 (GPT-NeoX, Hugging Face)").arg(rd / 2)
-        : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer) \u00b7 first %1 of r = %2").arg(shown).arg(rd);
-    p.drawText(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-               fm.elidedText(caption, Qt::ElideRight, r.width()));
+    const QString first = tr("first %1 of r = %2 dims").arg(shown).arg(rd);
+    const QStringList wordings = half
+        ? QStringList{tr("half_split: dim i pairs with i + r/2 = i + %1 (GPT-NeoX, Hugging Face)").arg(rd / 2),
+                      tr("half_split: dim i pairs with i + %1").arg(rd / 2), tr("half_split: i pairs with i + %1").arg(rd / 2)}
+        : QStringList{tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)") + QStringLiteral("  \u00b7  ") + first,
+                      tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)"),
+                      tr("interleaved: 2i pairs with 2i+1") + QStringLiteral("  \u00b7  ") + first,
+                      tr("interleaved: 2i pairs with 2i+1")};
+    text.draw(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, f, th.muted, wordings);
     const double top = r.top() + fm.height() + 2 * s;
     const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
     const double w = r.width() / std::max<std::size_t>(1, dims.size());
@@ -262,17 +278,13 @@ void RotationView::drawLayoutStrip(QPainter& p, const QRectF& r, double s) const
         const int dim = dims[k];
         QRectF box(r.left() + double(k) * w + 1, top, w - 2, h);
         if (dim < 0) {
-            p.setPen(th.muted);
-            p.drawText(box, Qt::AlignCenter, QStringLiteral("\u2026"));
+            text.draw(box, Qt::AlignCenter, f, th.muted, {QStringLiteral("\u2026")}, TextLayout::Fit::Drop);
             continue;
         }
         p.setPen(QPen(th.grid, 1));
         p.setBrush(pairColour(dim));
         p.drawRect(box);
-        p.setPen(Qt::black);
-        const QString label = QString::number(dim);
-        if (fm.horizontalAdvance(label) <= box.width())
-            p.drawText(box, Qt::AlignCenter, label);
+        text.draw(box, Qt::AlignCenter, f, Qt::black, {QString::number(dim)}, TextLayout::Fit::Drop);
     }
 }
 
@@ -325,37 +337,43 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         return;
     const double s = sizeScale(target);
     const double pad = 8 * s;
+    const auto [m, n] = positions(false);
     const auto [ms, ns] = positions(true);
     const int r = m_state->viewOptions().shift;
     const double sc = score(false), scs = score(true);
 
-    // Header: positions and the two scores.
-    double y = target.top() + pad * 0.5;
-    {
-        const QFont hf = th.font(12 * s, true);
-        y += drawText(p, QPointF(target.left() + pad, y),
-                      QFontMetricsF(hf).elidedText(headerText(), Qt::ElideRight, target.width() - 2 * pad), hf,
-                      th.foreground);
-    }
+    // Header: the variant and m - n first (what the distance box sets), then the two scores. The note says
+    // when the key is held at position 0 and names xPos's centre.
+    TextLayout text(p, target);
+    const QString variant = variantLabel(m_state->scheme(), m_state->params());
+    const QString d = formatNumber(m - n, 7), mm = formatNumber(m, 7), nn = formatNumber(n, 7);
+    const QString where = tr("m \u2212 n = %1: query m = %2, key n = %3").arg(d, mm, nn);
+    const QString whereMid = tr("m \u2212 n = %1: m = %2, n = %3").arg(d, mm, nn);
+    const QString whereShort = tr("m \u2212 n = %1").arg(d);
+    double y = drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+                          {variant, {where, whereMid, whereShort}, headerNote()});
     const QFont scoreFont = th.font(11 * s);
-    const QString line1 = tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(QString::number(sc, 'f', 6));
+    const QFontMetricsF scfm(scoreFont);
+    const QString v1 = formatNumber(sc, 6), v2 = formatNumber(scs, 6);
+    const QStringList line1{tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(v1), tr("score = %1").arg(v1)};
     const bool same = std::abs(sc - scs) <= 1e-9 * std::max(1.0, std::abs(sc));
-    const QString line2 = (same ? tr("\u2713 unchanged when both move by r = %1: %2")
-                                : tr("changed by %3 when both move by r = %1: %2"))
-                              .arg(r)
-                              .arg(QString::number(scs, 'f', 6), formatNumber(scs - sc, 3));
-    const QFontMetricsF scoreMetrics(scoreFont);
-    const double room = target.width() - 2 * pad;
-    y += drawText(p, QPointF(target.left() + pad, y), scoreMetrics.elidedText(line1, Qt::ElideRight, room), scoreFont,
-                  th.foreground);
-    y += drawText(p, QPointF(target.left() + pad, y), scoreMetrics.elidedText(line2, Qt::ElideRight, room), scoreFont,
-                  same ? th.accent3 : th.cursor);
+    const QString verdict = same ? tr("unchanged \u2713") : tr("changed by %1").arg(formatNumber(scs - sc, 3));
+    const QString rr = formatNumber(r, 7);
+    const QStringList line2{
+        tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3").arg(rr, v2, verdict),
+        tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict)};
+    const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
+    if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, th.foreground, line1).isEmpty())
+        y += scfm.height();
+    if (!text.draw(row.translated(0, y - row.top()), Qt::AlignLeft | Qt::AlignVCenter, scoreFont,
+                   same ? th.accent3 : th.cursor, line2).isEmpty())
+        y += scfm.height();
 
     const QFont small = th.font(9.5 * s);
     const QFontMetricsF sfm(small);
     const double stripH = sfm.height() * 2.6;
     const QRectF strip(target.left() + pad, target.bottom() - pad * 0.5 - stripH, target.width() - 2 * pad, stripH);
-    drawLayoutStrip(p, strip, s);
+    drawLayoutStrip(p, text, strip, s);
 
     // Planes.
     const std::vector<int> pairs = shownPairs();
@@ -378,6 +396,32 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const double cw = area.width() / cols, ch = area.height() / rows;
     const auto qm = rotated(m_q, m_qSpec, ms);
     const auto kn = rotated(m_k, m_kSpec, ns);
+    // Plane labels: one wording level for every cell (the longest all of them hold, with a gap).
+    const QFont bold = th.font(10 * s, true);
+    const QFontMetricsF lf(bold);
+    auto nameWordings = [&](int i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        return QStringList{tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i), QString::number(i)};
+    };
+    auto partWordings = [&](int i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const QString th3 = formatNumber(m_qSpec.invFreq[std::size_t(i)], 3);
+        const QString part = formatNumber(qm[std::size_t(a)] * kn[std::size_t(a)] + qm[std::size_t(b)] * kn[std::size_t(b)], 3);
+        return QStringList{tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
+                           tr("\u03b8 %1").arg(th3)};
+    };
+    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
+        const double room = cw - 4 - fm.height();
+        for (int level = 0; level < 2; ++level) {
+            bool fits = true;
+            for (int i : pairs)
+                fits = fits && fm.horizontalAdvance(wordings(i)[level]) <= room;
+            if (fits)
+                return level;
+        }
+        return 2;
+    };
+    const int nameLevel = levelFor(lf, nameWordings), partLevel = levelFor(sfm, partWordings);
     for (int idx = 0; idx < np; ++idx) {
         const int i = pairs[std::size_t(idx)];
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
@@ -433,44 +477,30 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         arrow(pt(k0x, k0y), faintK, 1.3 * s, Qt::DashLine);
         arrow(pt(q1x, q1y), th.accent, 2.6 * s, Qt::SolidLine);
         arrow(pt(k1x, k1y), th.accent2, 2.6 * s, Qt::SolidLine);
-        // Labels: the longest wording that fits the cell.
-        auto fit = [&](const QFont& f, std::initializer_list<QString> options) {
-            const QFontMetricsF fm(f);
-            for (const QString& o : options)
-                if (fm.horizontalAdvance(o) <= cell.width() - 4)
-                    return o;
-            return *(options.end() - 1);
-        };
-        const QFont bold = th.font(10 * s, true);
-        p.setFont(bold);
-        p.setPen(th.foreground);
-        const QFontMetricsF lf(bold);
+        // Labels at the common wording level; a label that still does not fit is left out.
         double ly = c.y() + R + 3 * s;
-        p.drawText(QRectF(cell.left(), ly, cell.width(), lf.height()), Qt::AlignHCenter,
-                   fit(bold, {tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i)}));
+        text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, lf.height()), Qt::AlignHCenter | Qt::AlignTop, bold,
+                  th.foreground, nameWordings(i).mid(nameLevel), TextLayout::Fit::Drop);
         ly += lf.height();
-        p.setFont(small);
-        p.setPen(th.muted);
-        const QString th3 = formatNumber(theta, 3), part = formatNumber(q1x * k1x + q1y * k1y, 3);
-        p.drawText(QRectF(cell.left(), ly, cell.width(), sfm.height()), Qt::AlignHCenter,
-                   fit(small, {tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
-                               tr("\u03b8 %1").arg(th3)}));
+        text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop, small,
+                  th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
     }
-    // Legend, one line above the layout strip; the hover read-out takes its place while the mouse is on a plane.
-    p.setFont(small);
+    // Legend, one line above the layout strip; an entry that does not fit is left out. The hover read-out takes
+    // its place while the mouse is on a plane.
     double lx = target.left() + pad;
     const double ly = strip.top() - sfm.height() - 2 * s;
     if (const QString hover = onScreen() ? hoverReadout() : QString(); !hover.isEmpty()) {
-        p.setPen(th.foreground);
-        p.drawText(QPointF(lx, ly + sfm.ascent()), sfm.elidedText(hover, Qt::ElideRight, target.width() - 2 * pad));
+        text.draw(QRectF(lx, ly, target.width() - 2 * pad, sfm.height()), Qt::AlignLeft | Qt::AlignTop, small,
+                  th.foreground, {hover});
         return;
     }
-    for (const auto& [text, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
-                                    std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
-                                    std::pair{tr("\u2504 before rotation"), th.muted}}) {
-        p.setPen(col);
-        p.drawText(QPointF(lx, ly + sfm.ascent()), text);
-        lx += sfm.horizontalAdvance(text) + 14 * s;
+    for (const auto& [label, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
+                                     std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
+                                     std::pair{tr("\u2504 before rotation"), th.muted}}) {
+        const QRectF drawn = text.drawAt(QPointF(lx, ly), Qt::AlignLeft | Qt::AlignTop, small, col, {label});
+        if (drawn.isEmpty())
+            break;
+        lx = drawn.right() + 14 * s;
     }
 }
 

@@ -17,6 +17,8 @@
 
 namespace poslab::ui {
 
+class TextLayout;
+
 class RotationView : public View {
     Q_OBJECT
 public:
@@ -36,6 +38,8 @@ public:
     /// The header line: positions and m - n, saying so when the key would sit before position 0 and is held
     /// there (then m - n is less than the distance asked for), and xPos's centre.
     QString headerText() const;
+    /// The header's note: the held key (when m - n is less than asked) and xPos's centre; longest first.
+    QStringList headerNote() const;
     /// The pair dimension @p dim belongs to under the current layout (core::pairDims inverted); -1 for a
     /// dimension beyond the rotary part r, which passes through.
     int pairOfDim(int dim) const;
@@ -56,7 +60,7 @@ protected:
 
 private:
     std::vector<double> rotated(const std::vector<double>& v, const core::RotarySpec& spec, core::Position p) const;
-    void drawLayoutStrip(QPainter& p, const QRectF& r, double s) const;
+    void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;
 
     std::vector<double> m_q, m_k;      ///< content vectors (seeded), length d
     core::RotarySpec m_qSpec, m_kSpec; ///< equal except for xPos (query and key scale oppositely)

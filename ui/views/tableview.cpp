@@ -2,6 +2,7 @@
 #include "ui/views/tableview.h"
 
 #include "core/rotary.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
 #include <QComboBox>
@@ -260,23 +261,43 @@ void TableView::resetZoom()
     setWindow(fullRect());
 }
 
+HeaderTexts TableView::headerTexts() const
+{
+    if (!m_result)
+        return {};
+    const QString rows = formatNumber(m_result->totalRows, 7), cols = formatNumber(m_result->totalCols, 7);
+    const QString unit = m_result->rotary ? tr("pairs") : tr("dims");
+    return {variantLabel(m_state->scheme(), m_state->params()),
+            {m_result->tableLabel},
+            {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
+}
+
 TableView::Layout TableView::layoutFor(const QRectF& t) const
 {
     Layout l;
     l.scale = sizeScale(t);
     const Theme th = theme();
-    const QFontMetricsF title(th.font(12 * l.scale, true));
     const QFontMetricsF tick(th.font(10 * l.scale));
     const double pad = 8 * l.scale;
-    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, title.height() * 1.2);
+    l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
+                     headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad,
                       tick.height() * 1.3);
-    const double left = tick.horizontalAdvance(QStringLiteral("1000000")) + tick.height() * 1.6 + pad;
-    const double right = 18 * l.scale + tick.horizontalAdvance(QStringLiteral("-0.000")) + tick.height() * 1.6 + pad;
-    double top = l.title.bottom() + pad * 0.5;
+    // Room on the left for the widest position label and the axis title; on the right for the colour bar.
+    // The cursor's tag ("p=1,023", bold, in a box) sits there too.
+    const double rows = m_result ? std::max(1, m_result->totalRows) : 1000000;
+    const QString widest = formatNumber(rows, 7);
+    const double labels = std::max(tick.horizontalAdvance(widest) + 6 * l.scale,
+                                   QFontMetricsF(th.font(10 * l.scale, true)).horizontalAdvance(QStringLiteral("p=") + widest)
+                                       + 12 * l.scale);
+    const double left = labels + tick.height() * 1.6 + pad;
+    const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
+    // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
+    double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     if (!xposNote().isEmpty()) {
+        // xPos: one line under the header names torchscale's centre.
         l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
-        top = l.subtitle.bottom() + pad * 0.5;
+        top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     }
     const double bottom = l.footer.top() - tick.height() * 2.3;
     l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
@@ -311,8 +332,8 @@ QString TableView::readout(int row, int col) const
     }
     s += QStringLiteral("  \u00b7  value %1").arg(QString::number(v, 'g', 7));
     if (pair >= 0 && pair < int(m_result->frequencies.size()) && m_result->frequencies[std::size_t(pair)] > 0)
-        s += tr("  \u00b7  wavelength 2\u03c0/\u03c9 = %1 tokens")
-                 .arg(formatNumber(2 * M_PI / m_result->frequencies[std::size_t(pair)], 4));
+        s += tr("  \u00b7  wavelength 2\u03c0/\u03c9 = %1")
+                 .arg(formatTokens(2 * M_PI / m_result->frequencies[std::size_t(pair)]));
     if (m_result->rowStep > 1) {
         const int k = m_result->rowStep;
         const int shown = m_result->rowStart + (row - m_result->rowStart) / k * k;
@@ -330,19 +351,8 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         return;
     const Layout l = layoutFor(target);
     const double s = l.scale;
-    const auto& s_ = m_state->scheme();
-    const QString head = QStringLiteral("%1 \u2014 %2").arg(QString::fromStdString(s_.id), m_result->tableLabel);
-    const QString shape = tr("%1 positions \u00d7 %2 %3")
-                              .arg(m_result->totalRows)
-                              .arg(m_result->totalCols)
-                              .arg(m_result->rotary ? tr("pairs") : tr("dims"));
-    drawText(p, l.title.topLeft(), head, th.font(12 * s, true), th.foreground);
-    {
-        const QFont f = th.font(10 * s);
-        p.setFont(f);
-        p.setPen(th.muted);
-        p.drawText(l.title, Qt::AlignRight | Qt::AlignVCenter, shape);
-    }
+    TextLayout text(p, target);
+    drawHeader(text, l.title, th, s, headerTexts());
 
     // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in. Image row i holds
     // position rowStart + i * rowStep and is drawn over [that position, the next sample).
@@ -392,42 +402,11 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.plot);
 
-    // Axes: positions down the left, columns along the bottom.
+    // The cursor's row, and its tag in the left margin: placed before the tick labels, which give way to it.
     const QFont tickFont = th.font(10 * s);
     const QFontMetricsF fm(tickFont);
-    p.setFont(tickFont);
     auto yOf = [&](double row) { return l.plot.top() + (row - m_window.top()) / m_window.height() * l.plot.height(); };
     auto xOf = [&](double col) { return l.plot.left() + (col - m_window.left()) / m_window.width() * l.plot.width(); };
-    const int ny = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
-    for (double v : niceTicks(m_window.top(), m_window.bottom() - 1, ny)) {
-        if (v != std::floor(v))
-            continue;
-        const double y = yOf(v + 0.5);
-        p.setPen(th.foreground);
-        p.drawLine(QPointF(l.plot.left() - 4 * s, y), QPointF(l.plot.left(), y));
-        const QString t = QString::number(qint64(v));
-        p.drawText(QPointF(l.plot.left() - 6 * s - fm.horizontalAdvance(t), y + fm.ascent() / 2 - 1), t);
-    }
-    const int nx = std::max(2, int(l.plot.width() / (fm.horizontalAdvance(QStringLiteral("0000")) * 2)));
-    for (double v : niceTicks(m_window.left(), m_window.right() - 1, nx)) {
-        if (v != std::floor(v))
-            continue;
-        const double x = xOf(v + 0.5);
-        p.setPen(th.foreground);
-        p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + 4 * s));
-        const QString t = QString::number(qint64(v));
-        p.drawText(QPointF(x - fm.horizontalAdvance(t) / 2, l.plot.bottom() + 5 * s + fm.ascent()), t);
-    }
-    p.setPen(th.muted);
-    p.drawText(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
-               Qt::AlignHCenter, m_result->columnLabel);
-    p.save();
-    p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
-    p.rotate(-90);
-    p.drawText(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignCenter, tr("position p"));
-    p.restore();
-
-    // The cursor's row.
     const int cursor = m_state->cursor();
     if (cursor >= m_window.top() - 1 && cursor <= m_window.bottom()) {
         const double y0 = std::max(l.plot.top(), yOf(cursor));
@@ -442,26 +421,55 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
             p.drawLine(QPointF(l.plot.left(), yc), QPointF(l.plot.right(), yc));
         }
         p.setRenderHint(QPainter::Antialiasing, true);
-        const QString tag = QStringLiteral("p=%1").arg(cursor);
+        const QString tag = QStringLiteral("p=%1").arg(formatNumber(cursor, 7));
         const QFont tf = th.font(10 * s, true);
         const QFontMetricsF tfm(tf);
-        QRectF box(l.plot.left() - tfm.horizontalAdvance(tag) - 12 * s, yc - tfm.height() / 2 - 1,
-                   tfm.horizontalAdvance(tag) + 8 * s, tfm.height() + 2);
-        p.setPen(Qt::NoPen);
-        p.setBrush(th.cursor);
-        p.drawRoundedRect(box, 3 * s, 3 * s);
-        p.setFont(tf);
-        p.setPen(Qt::white);
-        p.drawText(box, Qt::AlignCenter, tag);
+        const QRectF box(l.plot.left() - tfm.horizontalAdvance(tag) - 12 * s, yc - tfm.height() / 2 - 1,
+                         tfm.horizontalAdvance(tag) + 8 * s, tfm.height() + 2);
+        const QRectF label(box.center().x() - tfm.horizontalAdvance(tag) / 2, yc - tfm.height() / 2,
+                           tfm.horizontalAdvance(tag), tfm.height());
+        if (text.isFree(label)) {
+            p.setPen(Qt::NoPen);
+            p.setBrush(th.cursor);
+            p.drawRoundedRect(box, 3 * s, 3 * s);
+            text.draw(label, Qt::AlignCenter, tf, Qt::white, {tag}, TextLayout::Fit::Drop);
+        }
     }
 
-    if (const QString x = xposNote(); !x.isEmpty()) {
-        const QFont f = th.font(10 * s);
-        p.setFont(f);
-        p.setPen(th.muted);
-        p.drawText(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter,
-                   QFontMetricsF(f).elidedText(x, Qt::ElideRight, l.subtitle.width()));
+    // Axes: positions down the left, columns along the bottom. Tick labels that would touch are left out.
+    // About one label per two lines down, and per label width plus a gap across; the layout drops any that touch.
+    const int ny = std::clamp(int(l.plot.height() / (fm.height() * 2)), 2, 12);
+    for (double v : niceTicks(m_window.top(), m_window.bottom() - 1, ny)) {
+        if (v != std::floor(v))
+            continue;
+        const double y = yOf(v + 0.5);
+        p.setPen(th.foreground);
+        p.drawLine(QPointF(l.plot.left() - 4 * s, y), QPointF(l.plot.left(), y));
+        text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
+                    {formatNumber(v, 7)});
     }
+    const double colLabel = fm.horizontalAdvance(formatNumber(std::max(1.0, m_window.right() - 1), 7)) + fm.height() * 1.5;
+    const int nx = std::clamp(int(l.plot.width() / colLabel), 2, 12);
+    for (double v : niceTicks(m_window.left(), m_window.right() - 1, nx)) {
+        if (v != std::floor(v))
+            continue;
+        const double x = xOf(v + 0.5);
+        p.setPen(th.foreground);
+        p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + 4 * s));
+        text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground,
+                    {formatNumber(v, 7)});
+    }
+    text.draw(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
+              Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {m_result->columnLabel});
+    p.save();
+    p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
+    p.rotate(-90);
+    text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop, tickFont,
+              th.muted, {tr("position p"), tr("p")});
+    p.restore();
+
+    if (const QString x = xposNote(); !x.isEmpty())
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x});
 
     // Sampled or squeezed: say so on the plot itself, where nobody can miss it, and name the columns that
     // alias. Drawn for the window and for every export alike (the pixel rows are those of the target).
@@ -471,9 +479,10 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const QFont sf = th.font(9 * s);
         const QFontMetricsF nfm(nf), sfm(sf);
         const double maxW = l.plot.width() - 12 * s;
-        const QString line1 = nfm.elidedText(note.section(QLatin1Char('\n'), 0, 0), Qt::ElideRight, maxW);
-        const QString line2 = sfm.elidedText(note.section(QLatin1Char('\n'), 1, 1), Qt::ElideRight, maxW);
-        const double w = std::max(nfm.horizontalAdvance(line1), sfm.horizontalAdvance(line2)) + 12 * s;
+        const QStringList words1{note.section(QLatin1Char('\n'), 0, 0)};
+        const QStringList words2{note.section(QLatin1Char('\n'), 1, 1)};
+        const double w = std::min(maxW, std::max(nfm.horizontalAdvance(words1.front()), sfm.horizontalAdvance(words2.front())))
+            + 12 * s;
         QRectF box(0, 0, w, nfm.height() + sfm.height() + 6 * s);
         box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));
         QColor bg = th.background;
@@ -482,17 +491,14 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.setBrush(bg);
         p.drawRoundedRect(box, 3 * s, 3 * s);
         p.setBrush(Qt::NoBrush);
-        p.setFont(nf);
-        p.setPen(th.foreground);
-        p.drawText(QRectF(box.left() + 6 * s, box.top() + 2 * s, w, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter, line1);
-        p.setFont(sf);
-        p.setPen(th.muted);
-        p.drawText(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w, sfm.height()),
-                   Qt::AlignLeft | Qt::AlignVCenter, line2);
+        text.draw(QRectF(box.left() + 6 * s, box.top() + 2 * s, w - 12 * s, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                  nf, th.foreground, words1);
+        text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
     }
 
     // Colour bar with values.
-    drawColorBar(p, l.bar, ColorMap(m_imageMap), valueRange(), th, QString(), s);
+    drawColorBar(p, text, l.bar, ColorMap(m_imageMap), valueRange(), th, QString(), s);
 
     // Footer: the hover read-out on screen, else the value range.
     QString foot;
@@ -504,9 +510,8 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         if (onScreen())
             foot += tr("  \u00b7  wheel zoom, drag pan, hover reads values");
     }
-    p.setFont(tickFont);
-    p.setPen(onScreen() && m_hover ? th.foreground : th.muted);
-    p.drawText(l.footer, Qt::AlignLeft | Qt::AlignVCenter, foot);
+    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
+              {foot});
 }
 
 void TableView::wheelEvent(QWheelEvent* e)

@@ -10,6 +10,7 @@
 /// shows whenever it zooms, pans or resizes, and computes hovered values of skipped positions with core.
 
 #include "ui/render/colormap.h"
+#include "ui/render/plotutils.h"
 #include "ui/views/view.h"
 
 #include <QPointF>
@@ -69,6 +70,8 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The header: the variant, the quantity, the table's shape.
+    HeaderTexts headerTexts() const;
     ValueRange valueRange() const;
     void rebuildImage();
     std::optional<QPointF> toTable(const QPointF& widgetPos) const;

@@ -1,0 +1,387 @@
+// SPDX-License-Identifier: MIT
+// The figures' text never collides: every scheme x every view x four figure sizes x four font scales x two
+// themes is rendered headless as the export service renders it (ExportScene, View::render onto a painter),
+// and every text item drawn is checked: no two overlap, none leaves its view (issue 9). The text items come
+// from the TextRecord the layout helper writes; a recording paint device captures every glyph run the
+// painter really drew, so text that bypassed the helper is caught too.
+#include "core/encodingregistry.h"
+#include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/render/figuretitle.h"
+#include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QElapsedTimer>
+#include <QImage>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QTest>
+#include <QTextItem>
+
+#include <cmath>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+/// One glyph run as the paint engine received it, in device coordinates.
+struct Run {
+    QString text;
+    QRectF rect;
+};
+
+/// A paint engine that draws nothing and records every text item it is given. Everything else is a no-op,
+/// so a 3840 x 2160 figure costs what its layout costs.
+class RecordingEngine : public QPaintEngine {
+public:
+    RecordingEngine()
+        : QPaintEngine(QPaintEngine::AllFeatures)
+    {
+    }
+    bool begin(QPaintDevice*) override { return true; }
+    bool end() override { return true; }
+    void updateState(const QPaintEngineState&) override {}
+    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
+    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {}
+    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
+    void drawPath(const QPainterPath&) override {}
+    void drawRects(const QRectF*, int) override {}
+    void drawLines(const QLineF*, int) override {}
+    void drawEllipse(const QRectF&) override {}
+    void drawPoints(const QPointF*, int) override {}
+    void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override {}
+    void drawTextItem(const QPointF& p, const QTextItem& item) override
+    {
+        const QRectF local(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
+        runs.push_back({item.text(), painter()->combinedTransform().mapRect(local)});
+    }
+    Type type() const override { return QPaintEngine::User; }
+
+    std::vector<Run> runs;
+};
+
+/// A paint device with a QImage's metrics (96 dpi, as the export service sets) and the recording engine.
+class RecordingDevice : public QPaintDevice {
+public:
+    explicit RecordingDevice(QSize size)
+        : m_like(size, QImage::Format_RGB32)
+    {
+        const int dpm96 = int(std::lround(96.0 / 0.0254));
+        m_like.setDotsPerMeterX(dpm96);
+        m_like.setDotsPerMeterY(dpm96);
+    }
+    QPaintEngine* paintEngine() const override { return &m_engine; }
+    RecordingEngine& engine() { return m_engine; }
+
+protected:
+    int metric(PaintDeviceMetric m) const override
+    {
+        switch (m) {
+        case PdmWidth: return m_like.width();
+        case PdmHeight: return m_like.height();
+        case PdmWidthMM: return m_like.widthMM();
+        case PdmHeightMM: return m_like.heightMM();
+        case PdmNumColors: return m_like.colorCount();
+        case PdmDepth: return m_like.depth();
+        case PdmDpiX: return m_like.logicalDpiX();
+        case PdmDpiY: return m_like.logicalDpiY();
+        case PdmPhysicalDpiX: return m_like.physicalDpiX();
+        case PdmPhysicalDpiY: return m_like.physicalDpiY();
+        case PdmDevicePixelRatio: return 1;
+        case PdmDevicePixelRatioScaled: return int(QPaintDevice::devicePixelRatioFScale());
+        }
+        return 0;
+    }
+
+private:
+    QImage m_like;
+    mutable RecordingEngine m_engine;
+};
+
+struct Rendered {
+    std::vector<DrawnText> items; ///< what the layout helper (and the chart) recorded
+    std::vector<Run> runs;        ///< what the painter drew
+};
+
+Rendered renderRecorded(View& view, QSize size)
+{
+    Rendered out;
+    RecordingDevice device(size);
+    TextRecord record;
+    {
+        QPainter p(&device);
+        view.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    out.items = record.items();
+    out.runs = device.engine().runs;
+    return out;
+}
+
+/// Glyph runs that lie in no recorded item: text drawn past the layout helper, which it could not keep
+/// apart. A run belongs to an item when it lies inside it up to @p slack pixels.
+QStringList strayRuns(const Rendered& r, double slack)
+{
+    QStringList out;
+    for (const Run& run : r.runs) {
+        if (run.text.trimmed().isEmpty())
+            continue;
+        bool inside = false;
+        for (const DrawnText& item : r.items)
+            inside = inside || item.rect.adjusted(-slack, -slack, slack, slack).contains(run.rect);
+        if (!inside)
+            out << QStringLiteral("'%1' drawn outside the layout at %2,%3 %4x%5")
+                       .arg(run.text)
+                       .arg(run.rect.x(), 0, 'f', 1).arg(run.rect.y(), 0, 'f', 1)
+                       .arg(run.rect.width(), 0, 'f', 1).arg(run.rect.height(), 0, 'f', 1);
+    }
+    return out;
+}
+
+/// An independent overlap test for the detector's own check: the two boxes share an area.
+bool boxesOverlap(const QRectF& a, const QRectF& b)
+{
+    return std::max(a.left(), b.left()) < std::min(a.right(), b.right())
+        && std::max(a.top(), b.top()) < std::min(a.bottom(), b.bottom());
+}
+
+struct Case {
+    const char* scheme;
+    std::vector<std::pair<const char*, const char*>> params;
+    const char* label;
+};
+
+} // namespace
+
+class TestLayout : public QObject {
+    Q_OBJECT
+private slots:
+    void detectorCatchesADeliberateCollision()
+    {
+        QImage img(400, 200, QImage::Format_RGB32);
+        QPainter p(&img);
+        const QFont f = Theme::light().font(12);
+        TextRecord record;
+        // Two layouts drawing on one image know nothing of each other: the record must show the collision.
+        TextLayout a(p, QRectF(0, 0, 400, 200));
+        TextLayout b(p, QRectF(0, 0, 400, 200));
+        const QRectF ra = a.drawAt(QPointF(10, 10), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("position p = 37")});
+        const QRectF rb = b.drawAt(QPointF(40, 14), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("hand angle")});
+        QVERIFY(!ra.isEmpty() && !rb.isEmpty());
+        QVERIFY(boxesOverlap(ra, rb));
+        QCOMPARE(record.items().size(), std::size_t(2));
+        const QStringList found = textCollisions(record.items());
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found[0].contains(QStringLiteral("position p = 37")) && found[0].contains(QStringLiteral("hand angle")),
+                 qPrintable(found[0]));
+        // Text outside its view is found too.
+        record.add({QStringLiteral("far away"), QStringLiteral("far away"), QRectF(390, 190, 50, 20), QRectF(0, 0, 400, 200)});
+        QCOMPARE(textCollisions(record.items()).size(), 2);
+        // Two labels side by side that only touch do not collide.
+        record.clear();
+        record.add({QStringLiteral("a"), QStringLiteral("a"), QRectF(0, 0, 10, 10), QRectF(0, 0, 100, 100)});
+        record.add({QStringLiteral("b"), QStringLiteral("b"), QRectF(10, 0, 10, 10), QRectF(0, 0, 100, 100)});
+        QVERIFY(textCollisions(record.items()).isEmpty());
+    }
+
+    void layoutRefusesTheCollision()
+    {
+        QImage img(400, 200, QImage::Format_RGB32);
+        QPainter p(&img);
+        const QFont f = Theme::light().font(12);
+        const QFontMetricsF fm(f);
+        TextRecord record;
+        TextLayout text(p, QRectF(0, 0, 400, 200));
+        // A title on the left and a note that no longer fits beside it: the note takes its short wording,
+        // then elides, and never runs into the title.
+        const QString title = QStringLiteral("position p = 1000000");
+        const QRectF line(0, 0, fm.horizontalAdvance(title) + fm.horizontalAdvance(QStringLiteral("hand angle")) + 20, fm.height());
+        const QRectF t = text.draw(line, Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black, {title});
+        QCOMPARE(t.width(), fm.horizontalAdvance(title));
+        const QRectF n = text.draw(line, Qt::AlignRight | Qt::AlignVCenter, f, Qt::black,
+                                   {QStringLiteral("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"),
+                                    QStringLiteral("hand angle")});
+        QVERIFY(!n.isEmpty());
+        QVERIFY(!boxesOverlap(t, n));
+        QCOMPARE(record.items().back().text, QStringLiteral("hand angle"));
+        // The same label again: no room left on the line, and a droppable label is left out.
+        QVERIFY(text.draw(line, Qt::AlignRight | Qt::AlignVCenter, f, Qt::black, {QStringLiteral("hand angle")},
+                          TextLayout::Fit::Drop).isEmpty());
+        // An elided label keeps its full text for the tooltip.
+        const QString longText = QStringLiteral("relative to distance 0, a long axis title");
+        const QRectF e = text.draw(QRectF(0, 50, 120, fm.height()), Qt::AlignLeft, f, Qt::black, {longText});
+        QVERIFY(!e.isEmpty());
+        QVERIFY(e.width() <= 120);
+        QVERIFY(record.items().back().text.endsWith(QChar(0x2026)));
+        QCOMPARE(text.toolTipAt(e.center()), longText);
+        // Nothing leaves the view: a label anchored at the right edge is dropped rather than cut.
+        QVERIFY(text.drawAt(QPointF(395, 100), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("tick")}).isEmpty());
+        QVERIFY(textCollisions(record.items()).isEmpty());
+    }
+
+    void numbersHaveOneFormat()
+    {
+        // Thousands separated, no exponent below 10^7, never a negative zero (issue 9).
+        QCOMPARE(formatNumber(217641.3, 3), QStringLiteral("217,641"));
+        QCOMPARE(formatNumber(5506923.0, 4), QStringLiteral("5,506,923"));
+        QCOMPARE(formatNumber(6.2831853, 4), QStringLiteral("6.283"));
+        QCOMPARE(formatNumber(1234.5, 3), QStringLiteral("1,235"));
+        QCOMPARE(formatNumber(0.0625, 4), QStringLiteral("0.0625"));
+        QCOMPARE(formatNumber(2.5e7, 3), QStringLiteral("2.5e7"));
+        QCOMPARE(formatNumber(-0.0, 3), QStringLiteral("0"));
+        QCOMPARE(formatNumber(-0.0004, 3), QStringLiteral("-0.0004"));
+        QCOMPARE(formatNumber(-1234567.0, 7), QStringLiteral("-1,234,567"));
+        QCOMPARE(formatNumber(500000.0, 3), QStringLiteral("500,000"));
+        QCOMPARE(formatTokens(2 * M_PI), QStringLiteral("6.283 tokens"));
+        QCOMPARE(formatTokens(305.87), QStringLiteral("305.9 tokens"));
+        QCOMPARE(formatTokens(1.0), QStringLiteral("1 token"));
+        QCOMPARE(formatNumber(-1e-12, 3), QStringLiteral("-1e-12"));
+    }
+
+    void titlesNameTheVariant()
+    {
+        const core::SchemeDescriptor* rope = core::findScheme("rope");
+        QVERIFY(rope);
+        WorkbenchState state;
+        state.setScheme(QStringLiteral("rope"));
+        const QString plain = variantLabel(*rope, state.params());
+        QCOMPARE(plain, QStringLiteral("RoPE"));
+        state.setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
+        state.setParam(QStringLiteral("factor"), core::ParamValue::real(8));
+        state.setParam(QStringLiteral("original_max_position_embeddings"), core::ParamValue::integer(4096));
+        QCOMPARE(variantLabel(*rope, state.params()), QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4096"));
+        state.setScheme(QStringLiteral("irope"));
+        state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
+        // (3 + 1) % 4 == 0: layer 3 is a NoPE layer (Llama 4, every 4th layer).
+        QCOMPARE(variantLabel(*core::findScheme("irope"), state.params()), QStringLiteral("iRoPE \u00b7 layer 3 (NoPE layer)"));
+
+        // The views' titles carry it: YaRN x8 and plain RoPE no longer share a title.
+        exporting::ExportScene plainScene, yarnScene;
+        plainScene.state().setScheme(QStringLiteral("rope"));
+        yarnScene.state().setScheme(QStringLiteral("rope"));
+        yarnScene.state().setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
+        yarnScene.state().setParam(QStringLiteral("factor"), core::ParamValue::real(8));
+        for (const QString& name : {QStringLiteral("table"), QStringLiteral("clock"), QStringLiteral("rotation")}) {
+            auto title = [&](exporting::ExportScene& scene) {
+                View* v = scene.view(name);
+                exporting::settle(scene.computation());
+                const Rendered r = renderRecorded(*v, QSize(1920, 1080));
+                for (const DrawnText& item : r.items)
+                    if (item.text.startsWith(QStringLiteral("RoPE")))
+                        return item.text;
+                return QString();
+            };
+            const QString a = title(plainScene), b = title(yarnScene);
+            QVERIFY2(b.startsWith(QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4096")), qPrintable(name + QStringLiteral(": ") + b));
+            QVERIFY2(a.startsWith(QStringLiteral("RoPE")) && !a.contains(QStringLiteral("YaRN")), qPrintable(name + QStringLiteral(": ") + a));
+        }
+    }
+
+    void noTextCollidesAnywhere_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        for (const auto& s : core::schemes())
+            QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id);
+        QTest::newRow("rope-yarn8") << QStringLiteral("rope:yarn");
+        QTest::newRow("irope-layer3") << QStringLiteral("irope:3");
+    }
+
+    void noTextCollidesAnywhere()
+    {
+        QFETCH(QString, scheme);
+        QElapsedTimer clock;
+        clock.start();
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        const QString id = scheme.section(QLatin1Char(':'), 0, 0);
+        QVERIFY(state.setScheme(id).isEmpty() || state.schemeId() == id);
+        if (scheme == QLatin1String("rope:yarn")) {
+            state.setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
+            state.setParam(QStringLiteral("factor"), core::ParamValue::real(8));
+        } else if (scheme == QLatin1String("irope:3")) {
+            state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
+        }
+        // The issue's cases: a cursor of 37 and one past 1000 (the clock title collided for p >= 1000).
+        const QList<QSize> sizes{QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
+        const QList<double> scales{1.0, 1.5, 2.0, 2.5};
+        QStringList failures;
+        int renders = 0;
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            View* view = scene.view(name);
+            QVERIFY(view);
+            for (int cursor : {37, 1000}) {
+                state.setCursor(cursor);
+                for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark}) {
+                    for (double scale : scales) {
+                        ViewOptions o = state.viewOptions();
+                        o.theme = theme;
+                        o.fontScale = scale;
+                        state.setViewOptions(o);
+                        exporting::settle(scene.computation());
+                        for (QSize size : sizes) {
+                            const Rendered r = renderRecorded(*view, size);
+                            ++renders;
+                            QStringList found = textCollisions(r.items);
+                            found << strayRuns(r, 1.5);
+                            if (!found.isEmpty())
+                                failures << QStringLiteral("%1 / %2 / %3x%4 / font scale %5 / %6 / p = %7: %8")
+                                                .arg(scheme, name)
+                                                .arg(size.width())
+                                                .arg(size.height())
+                                                .arg(scale)
+                                                .arg(theme == ThemeKind::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
+                                                .arg(cursor)
+                                                .arg(found.join(QStringLiteral("; ")));
+                        }
+                    }
+                }
+            }
+        }
+        QVERIFY(renders > 0);
+        qDebug().noquote() << scheme << renders << "renders in" << clock.elapsed() << "ms";
+        if (failures.size() > 12)
+            failures = failures.mid(0, 12) << QStringLiteral("... and more");
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void recordMatchesARealImage()
+    {
+        // The recording device lays text out exactly as a QImage at 96 dpi does (the export's PNG path).
+        exporting::ExportScene scene;
+        scene.state().setScheme(QStringLiteral("rope"));
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            View* v = scene.view(name);
+            exporting::settle(scene.computation());
+            const Rendered recorded = renderRecorded(*v, QSize(1366, 768));
+            QImage img(1366, 768, QImage::Format_RGB32);
+            const int dpm96 = int(std::lround(96.0 / 0.0254));
+            img.setDotsPerMeterX(dpm96);
+            img.setDotsPerMeterY(dpm96);
+            TextRecord record;
+            {
+                QPainter p(&img);
+                v->render(p, QRectF(0, 0, 1366, 768));
+            }
+            auto texts = [](const std::vector<DrawnText>& items) {
+                QStringList out;
+                for (const DrawnText& i : items)
+                    out << i.text;
+                return out.join(QStringLiteral(" | "));
+            };
+            QVERIFY2(record.items().size() == recorded.items.size(),
+                     qPrintable(name + QStringLiteral(": ") + texts(recorded.items) + QStringLiteral("\nimage: ")
+                                + texts(record.items())));
+            QVERIFY2(!recorded.runs.empty(), qPrintable(name));
+            QVERIFY2(record.items().size() > 3, qPrintable(name));
+            for (std::size_t i = 0; i < recorded.items.size(); ++i) {
+                QCOMPARE(record.items()[i].text, recorded.items[i].text);
+                QCOMPARE(record.items()[i].rect, recorded.items[i].rect);
+            }
+        }
+    }
+};
+
+QTEST_MAIN(TestLayout)
+#include "tst_layout.moc"

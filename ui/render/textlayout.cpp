@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+#include "ui/render/textlayout.h"
+
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QTextLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+namespace {
+
+thread_local TextRecord* currentRecord = nullptr;
+
+/// Fewest characters an elided label keeps before the "…"; shorter, it says nothing and is dropped.
+constexpr int minElidedChars = 4;
+
+bool overlaps(const QRectF& a, const QRectF& b, double tolerance)
+{
+    const QRectF i = a.intersected(b);
+    return i.width() > tolerance && i.height() > tolerance;
+}
+
+/// A horizontal gap between neighbouring labels (about a word space and a half), so that "pair 0" and
+/// "pair 9" never touch and neighbouring cells' labels do not read as one line.
+double gapFor(const QFontMetricsF& fm)
+{
+    return std::max(2.0, fm.height() * 0.45);
+}
+
+QString describe(const QRectF& r)
+{
+    return QStringLiteral("%1,%2 %3x%4").arg(r.x(), 0, 'f', 1).arg(r.y(), 0, 'f', 1).arg(r.width(), 0, 'f', 1)
+        .arg(r.height(), 0, 'f', 1);
+}
+
+} // namespace
+
+TextRecord::TextRecord()
+    : m_previous(currentRecord)
+{
+    currentRecord = this;
+}
+
+TextRecord::~TextRecord()
+{
+    currentRecord = m_previous;
+}
+
+TextRecord* TextRecord::current()
+{
+    return currentRecord;
+}
+
+QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance)
+{
+    QStringList out;
+    for (std::size_t i = 0; i < items.size(); ++i) {
+        const DrawnText& a = items[i];
+        const QRectF inside = a.bounds.adjusted(-tolerance, -tolerance, tolerance, tolerance);
+        if (!inside.contains(a.rect))
+            out << QStringLiteral("'%1' (%2) leaves its view (%3)").arg(a.text, describe(a.rect), describe(a.bounds));
+        for (std::size_t j = i + 1; j < items.size(); ++j)
+            if (overlaps(a.rect, items[j].rect, tolerance))
+                out << QStringLiteral("'%1' (%2) overlaps '%3' (%4)")
+                           .arg(a.text, describe(a.rect), items[j].text, describe(items[j].rect));
+    }
+    return out;
+}
+
+TextLayout::TextLayout(QPainter& painter, const QRectF& bounds)
+    : m_painter(painter)
+    , m_bounds(bounds)
+    , m_deviceBounds(painter.transform().mapRect(bounds))
+{
+}
+
+bool TextLayout::isFree(const QRectF& r) const
+{
+    const QRectF d = m_painter.transform().mapRect(r);
+    const double eps = 0.01;
+    if (!m_deviceBounds.adjusted(-eps, -eps, eps, eps).contains(d))
+        return false;
+    for (const QRectF& p : m_placed)
+        if (overlaps(d, p, eps))
+            return false;
+    return true;
+}
+
+QRectF TextLayout::boxFor(const QRectF& box, Qt::Alignment align, double width, double height) const
+{
+    double x = box.left();
+    if (align & Qt::AlignRight)
+        x = box.right() - width;
+    else if (align & Qt::AlignHCenter)
+        x = box.center().x() - width / 2;
+    double y = box.top();
+    if (align & Qt::AlignBottom)
+        y = box.bottom() - height;
+    else if (align & Qt::AlignVCenter)
+        y = box.center().y() - height / 2;
+    return QRectF(x, y, width, height);
+}
+
+QRectF TextLayout::freeRoom(const QRectF& limits, const QRectF& line, double anchor, Qt::Alignment align) const
+{
+    // Work in painter coordinates: placed boxes come back through the inverse transform (exact for the
+    // translations and quarter turns views use).
+    const QTransform inv = m_painter.transform().inverted();
+    double lo = std::max(limits.left(), m_bounds.left());
+    double hi = std::min(limits.right(), m_bounds.right());
+    if (line.top() < m_bounds.top() - 0.01 || line.bottom() > m_bounds.bottom() + 0.01)
+        return {};
+    for (const QRectF& d : m_placed) {
+        const QRectF p = inv.mapRect(d);
+        if (p.bottom() <= line.top() + 0.01 || p.top() >= line.bottom() - 0.01)
+            continue;
+        if (p.right() <= lo || p.left() >= hi)
+            continue;
+        if (p.left() >= anchor)
+            hi = std::min(hi, p.left());
+        else if (p.right() <= anchor)
+            lo = std::max(lo, p.right());
+        else
+            return {}; // placed text covers the anchor itself
+    }
+    if (align & Qt::AlignHCenter) {
+        const double half = std::min(anchor - lo, hi - anchor);
+        lo = anchor - half;
+        hi = anchor + half;
+    }
+    if (hi <= lo)
+        return {};
+    return QRectF(lo, line.top(), hi - lo, line.height());
+}
+
+void TextLayout::paint(const QRectF& r, const QFont& font, const QColor& color, const QString& text,
+                       const QString& full)
+{
+    m_painter.save();
+    m_painter.setFont(font);
+    m_painter.setPen(color);
+    const QFontMetricsF fm(font);
+    m_painter.drawText(QPointF(r.left(), r.top() + fm.ascent()), text);
+    m_painter.restore();
+    const QRectF d = m_painter.transform().mapRect(r);
+    m_placed.push_back(d);
+    if (text != full)
+        m_elided.push_back({r, full});
+    if (TextRecord* rec = TextRecord::current())
+        rec->add({text, full, d, m_deviceBounds});
+}
+
+QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
+                        const QStringList& wordings, Fit fit)
+{
+    if (wordings.isEmpty() || wordings.front().isEmpty())
+        return {};
+    const QFontMetricsF fm(font);
+    const double h = fm.height();
+    const double gap = gapFor(fm);
+    // A box with a width binds the text horizontally; a zero-width box (drawAt) only anchors it.
+    const bool bounded = box.width() > 0;
+    for (const QString& w : wordings) {
+        const QRectF r = boxFor(box, align, fm.horizontalAdvance(w), h);
+        if (bounded && (r.left() < box.left() - 0.01 || r.right() > box.right() + 0.01))
+            continue;
+        // The gap keeps neighbours apart; at the view's edges the text may sit flush.
+        const QRectF spaced = r.adjusted(-gap, 0, gap, 0).intersected(m_bounds.adjusted(0, -1, 0, 1));
+        if (isFree(r) && isFree(spaced)) {
+            paint(r, font, color, w, wordings.front());
+            return r;
+        }
+    }
+    if (fit == Fit::Drop)
+        return {};
+    const QString& last = wordings.back();
+    const QRectF line = boxFor(box, align, fm.horizontalAdvance(last), h);
+    const double anchor = align & Qt::AlignRight ? box.right() : (align & Qt::AlignHCenter ? box.center().x() : box.left());
+    const QRectF limits = bounded ? QRectF(box.left(), line.top(), box.width(), h)
+                                  : QRectF(m_bounds.left(), line.top(), m_bounds.width(), h);
+    QRectF room = freeRoom(limits, line, anchor, align);
+    if (room.isEmpty())
+        return {};
+    // Keep the gap to the text that bounds the room (not to the view's own edges).
+    room.adjust(room.left() > m_bounds.left() + 0.01 ? gap : 0, 0, room.right() < m_bounds.right() - 0.01 ? -gap : 0, 0);
+    if (room.width() <= 0)
+        return {};
+    const QString cut = fm.elidedText(last, Qt::ElideRight, room.width());
+    if (cut.isEmpty() || (cut != last && cut.size() < minElidedChars + 1))
+        return {};
+    const double w = fm.horizontalAdvance(cut);
+    const Qt::Alignment h2 = align & Qt::AlignRight ? Qt::AlignRight : (align & Qt::AlignHCenter ? Qt::AlignHCenter : Qt::AlignLeft);
+    const QRectF r = boxFor(QRectF(room.left(), line.top(), room.width(), h), h2, w, h);
+    if (!isFree(r))
+        return {};
+    paint(r, font, color, cut, wordings.front());
+    return r;
+}
+
+QRectF TextLayout::drawAt(const QPointF& anchor, Qt::Alignment align, const QFont& font, const QColor& color,
+                          const QStringList& wordings, Fit fit)
+{
+    // A zero-size box at the anchor: boxFor() then puts the text's edge or centre there.
+    return draw(QRectF(anchor, QSizeF(0, 0)), align, font, color, wordings, fit);
+}
+
+QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
+                               const QString& text)
+{
+    const QFontMetricsF fm(font);
+    const double h = fm.height();
+    // Break into lines with QTextLayout (the same line breaking Qt uses everywhere), then place each line.
+    QTextLayout tl(text, font);
+    QTextOption opt;
+    opt.setWrapMode(QTextOption::WordWrap);
+    tl.setTextOption(opt);
+    QStringList lines;
+    tl.beginLayout();
+    for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
+        l.setLineWidth(box.width());
+        lines << text.mid(l.textStart(), l.textLength()).trimmed();
+    }
+    tl.endLayout();
+    const double total = h * lines.size();
+    double y = box.top();
+    if (align & Qt::AlignBottom)
+        y = box.bottom() - std::min(total, box.height());
+    else if (align & Qt::AlignVCenter)
+        y = box.center().y() - std::min(total, box.height()) / 2;
+    const Qt::Alignment hAlign = align & Qt::AlignHorizontal_Mask;
+    QRectF used;
+    for (int i = 0; i < lines.size(); ++i) {
+        const bool lastFits = y + 2 * h > box.bottom() + 0.01 && i + 1 < lines.size();
+        QString line = lines[i];
+        if (lastFits) // the next line would not fit: end here with what is left, elided
+            line = QStringList(lines.mid(i)).join(QLatin1Char(' '));
+        const QRectF r = draw(QRectF(box.left(), y, box.width(), h), hAlign | Qt::AlignTop, font, color, {line},
+                              Fit::Elide);
+        if (r.isEmpty())
+            break;
+        if (lastFits && !m_elided.empty() && m_elided.back().rect == r)
+            m_elided.back().fullText = text;
+        used = used.isNull() ? r : used.united(r);
+        y += h;
+        if (lastFits || y + h > box.bottom() + 0.01)
+            break;
+    }
+    return used;
+}
+
+QString TextLayout::toolTipAt(const QPointF& pos) const
+{
+    for (const Elided& e : m_elided)
+        if (e.rect.contains(pos))
+            return e.fullText;
+    return {};
+}
+
+} // namespace poslab::ui

@@ -1,0 +1,117 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file textlayout.h
+/// The one way views place text. A TextLayout is made per render for the view's rectangle; every label
+/// goes through it, most important first (titles, then axis titles, then tick labels, then notes). It
+/// measures each label with QFontMetricsF at the font actually used (theme font scale times the figure's
+/// size scale) and places it by this rule:
+///   1. the first of the label's wordings (longest first) whose box lies inside the view and touches no
+///      text placed before it is drawn;
+///   2. if none fits, a label with Fit::Elide shows the last wording cut with "…" to the free room (at
+///      least a few characters, else it is dropped), and its full text is kept for a tooltip;
+///   3. a label with Fit::Drop (ticks, secondary notes) is left out.
+/// So nothing overlaps and nothing leaves the view. Every label drawn is also written to the TextRecord
+/// installed on the thread, if any: the tests read exactly what was drawn.
+
+#include <QColor>
+#include <QFont>
+#include <QRectF>
+#include <QString>
+#include <QStringList>
+
+#include <vector>
+
+class QPainter;
+
+namespace poslab::ui {
+
+/// One text item as drawn. Rectangles are in the painter's device coordinates (the world transform
+/// applied), so rotated axis titles compare with everything else.
+struct DrawnText {
+    QString text;     ///< what was drawn (possibly elided)
+    QString fullText; ///< the whole label (a tooltip shows it where @c text is elided)
+    QRectF rect;      ///< the box the text occupies: its advance width times the font's line height
+    QRectF bounds;    ///< the view's rectangle the text had to stay inside
+};
+
+/// Collects the text items drawn on this thread while it lives (stackable; the innermost collects).
+/// Views render as usual; a test creates a TextRecord, renders, and checks items().
+class TextRecord {
+public:
+    TextRecord();
+    ~TextRecord();
+    TextRecord(const TextRecord&) = delete;
+    TextRecord& operator=(const TextRecord&) = delete;
+
+    /// The record installed on this thread, or nullptr.
+    static TextRecord* current();
+    /// Adds one item (TextLayout does this; views that draw text through another engine, such as Qt
+    /// Charts, add theirs so that the check sees them too).
+    void add(DrawnText item) { m_items.push_back(std::move(item)); }
+    const std::vector<DrawnText>& items() const { return m_items; }
+    void clear() { m_items.clear(); }
+
+private:
+    std::vector<DrawnText> m_items;
+    TextRecord* m_previous = nullptr;
+};
+
+/// Two drawn items that overlap, or one that leaves its view: the collision check's findings, one line
+/// each ("'position p = 37' overlaps 'hand angle = p·ωᵢ'"). Overlaps under @p tolerance pixels in either
+/// direction (anti-aliasing, rounding) are ignored.
+QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance = 0.5);
+
+/// Places and draws text inside one view's rectangle so that no two labels overlap (see the file comment).
+class TextLayout {
+public:
+    /// What happens to a label when none of its wordings fits.
+    enum class Fit {
+        Elide, ///< cut the last wording to the free room, keep the full text for a tooltip
+        Drop,  ///< leave it out (tick labels, secondary notes)
+    };
+
+    /// A layout for one render of a view drawn in @p bounds (painter coordinates) with @p painter.
+    TextLayout(QPainter& painter, const QRectF& bounds);
+
+    /// Draws the first wording of @p wordings that fits, aligned inside @p box (Qt::AlignLeft/Right/HCenter,
+    /// AlignTop/Bottom/VCenter). A box with a width binds the text horizontally (a cell's label stays in its
+    /// cell); vertically the text takes the font's line height at the aligned place.
+    /// Returns the rectangle drawn, or an empty one when the label was dropped.
+    QRectF draw(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
+                const QStringList& wordings, Fit fit = Fit::Elide);
+    /// Like draw(), with the text's edge or centre at @p anchor as @p align says (a tick label: AlignRight |
+    /// AlignVCenter puts the text's right middle at the anchor). Drops by default.
+    QRectF drawAt(const QPointF& anchor, Qt::Alignment align, const QFont& font, const QColor& color,
+                  const QStringList& wordings, Fit fit = Fit::Drop);
+    /// Word-wraps @p text into @p box, top to bottom; a line that would leave the box or touch other text
+    /// ends the paragraph, elided. Returns the rectangle used (empty if nothing fitted).
+    QRectF drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
+                       const QString& text);
+
+    /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text.
+    bool isFree(const QRectF& r) const;
+    /// The labels drawn elided, with their full text (painter coordinates at the time of drawing).
+    struct Elided {
+        QRectF rect;
+        QString fullText;
+    };
+    const std::vector<Elided>& elided() const { return m_elided; }
+    /// The full text of an elided label under @p pos, for a tooltip; empty when none.
+    QString toolTipAt(const QPointF& pos) const;
+    const QRectF& bounds() const { return m_bounds; }
+
+private:
+    QRectF boxFor(const QRectF& box, Qt::Alignment align, double width, double height) const;
+    /// The widest room around @p anchor (x) for a line of text in the vertical band of @p line, within
+    /// @p limits and the view, before it meets placed text; centred text gets a room centred on the anchor.
+    QRectF freeRoom(const QRectF& limits, const QRectF& line, double anchor, Qt::Alignment align) const;
+    void paint(const QRectF& r, const QFont& font, const QColor& color, const QString& text, const QString& full);
+
+    QPainter& m_painter;
+    QRectF m_bounds;                // painter coordinates
+    QRectF m_deviceBounds;          // device coordinates
+    std::vector<QRectF> m_placed;   // device coordinates
+    std::vector<Elided> m_elided;
+};
+
+} // namespace poslab::ui
