@@ -117,7 +117,7 @@ int runSchemes(Args& a, std::ostream& out)
     return exitOk;
 }
 
-int runCompute(Args& a, std::ostream& out)
+int runCompute(Args& a, std::ostream& out, std::ostream& err)
 {
     if (a.done())
         throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
@@ -131,7 +131,10 @@ int runCompute(Args& a, std::ostream& out)
     std::string positions = "0:64";
     std::optional<std::string> keys;
     std::uint64_t seed = 0;
-    std::string contentText = "random";
+    std::optional<std::string> contentGiven;
+    std::optional<int> samples;
+    std::optional<std::string> anglesGiven;
+    std::optional<std::string> normaliseGiven;
     bool shuffle = false;
     while (!a.done()) {
         const std::string opt = a.next();
@@ -167,7 +170,13 @@ int runCompute(Args& a, std::ostream& out)
         } else if (opt == "--seed") {
             seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
         } else if (opt == "--content") {
-            contentText = a.value(opt);
+            contentGiven = a.value(opt);
+        } else if (opt == "--samples") {
+            samples = int(parseIntegerOption(opt, a.value(opt), 1, core::maxDecaySamples));
+        } else if (opt == "--angles") {
+            anglesGiven = a.value(opt);
+        } else if (opt == "--normalise") {
+            normaliseGiven = a.value(opt);
         } else if (opt == "--softmax") {
             req.softmax = true;
         } else if (opt == "--shuffle") {
@@ -184,7 +193,22 @@ int runCompute(Args& a, std::ostream& out)
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes)");
-    req.content = core::parseContent(contentText, seed);
+    // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
+    const bool decay = req.quantity == core::Quantity::Decay;
+    req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
+    if (anglesGiven) {
+        if (req.quantity != core::Quantity::Angles)
+            throw InputError("--angles applies to compute angles only");
+        req.angles = core::parseAngleForm(*anglesGiven);
+    }
+    if ((samples || normaliseGiven) && !decay)
+        throw InputError(std::string(samples ? "--samples" : "--normalise") + " applies to compute decay only");
+    if (samples && req.content.kind == core::ContentKind::Constant)
+        throw InputError("--samples averages random or sentence content; ones (constant) content has one vector");
+    if (samples)
+        req.samples = *samples;
+    if (normaliseGiven)
+        req.normalisation = core::parseDecayNormalisation(*normaliseGiven);
     // A sentence sets the default positions: one per word.
     if (!positionsGiven && req.content.kind == core::ContentKind::Sentence)
         positions = "0:" + std::to_string(core::sentenceWords(req.content).size());
@@ -212,6 +236,8 @@ int runCompute(Args& a, std::ostream& out)
                              "or give --format");
     }
     const core::ComputeResult result = core::compute(req, limits);
+    for (const std::string& w : result.warnings)
+        err << "poslab: warning: " << w << "\n";
     if (output.empty() || output == "-")
         core::write(out, result, *format);
     else
@@ -293,7 +319,8 @@ Usage:
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
-                 [--shuffle] [--drope] [--term NAME]
+                 [--shuffle] [--drope] [--term NAME] [--angles exact|reduced]
+                 [--samples N] [--normalise none|at_zero]
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
@@ -310,13 +337,26 @@ SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of 
 Attention quantities: --positions are the query positions (rows), --keys the key positions (columns,
   default: the queries); for decay, --positions are the distances query - key. bias and scores are
   heads x queries x keys, buckets queries x keys. --mask defaults to causal (key <= query); masked entries
-  are null in JSON, empty in CSV and NaN in npy. --content: seeded random q/k (default), constant (all
-  ones: only position acts), or a sentence (word t at position t; repeated words share an embedding).
-  --shuffle permutes the words (seeded). --seed seeds the content; scheme weights (T5 biases, Shaw
-  tables, ...) use the scheme's own seed parameter. --drope removes the rotation of rotary schemes (same
-  content, no RoPE). --term NAME gives one named part of the scores instead of their total (e.g.
-  Transformer-XL's four terms, DeBERTa's c2p and p2c, CoPE's gates and positions; a wrong name lists
-  them). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
+  are null in JSON, empty in CSV and NaN in npy. --content: seeded random q/k (the default, except for
+  decay), constant (all ones: only position acts), or a sentence (word t at position t; repeated words
+  share an embedding). --shuffle permutes the words (seeded). --seed seeds the content; scheme weights
+  (T5 biases, Shaw tables, ...) use the scheme's own seed parameter. --drope removes the rotation of
+  rotary schemes (same content, no RoPE). --term NAME gives one named part of the scores instead of their
+  total (e.g. Transformer-XL's four terms, DeBERTa's c2p and p2c, CoPE's gates and positions; a wrong name
+  lists them). Decay: --positions are distances; bias and decay use --heads (ALiBi slopes).
+Sequence length: RoPE's dynamic and longrope types and xPos's centring depend on it. It is the largest
+  requested position + 1 (with --keys: of queries and keys), as Hugging Face's max(position_ids) + 1, so
+  a longrope table over 0:8192 with original_max_position_embeddings 4096 uses long_factor; --seq-len L
+  sets it instead. The JSON reports it as "seq_len" with "seq_len_source".
+angles: p * omega_i in radians, unreduced and computed in double (as torch.outer(t, inv_freq); position 7,
+  pair 0 gives 7); --angles reduced gives them mod 2*pi in [0, 2*pi). The JSON names the form ("angle_form").
+decay: rotary schemes give "score" (q . R(delta theta) k with q = k) and "bound" (RoFormer's relative upper
+  bound). The content model is ones (q = k = (1, ..., 1), the decay view's content) unless --content
+  random (the mean over --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides
+  each curve by its value at distance 0. The JSON names "content_model", "normalisation" and every column
+  ("column_labels"); the CSV starts with a header row.
+Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
+  a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
 Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
 )";
@@ -349,7 +389,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         if (cmd == "schemes")
             return runSchemes(a, out);
         if (cmd == "compute")
-            return runCompute(a, out);
+            return runCompute(a, out, err);
         if (cmd == "bench")
             return runBench(a, out, hooks);
         throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, export, bench (see poslab --help)");

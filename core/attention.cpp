@@ -523,6 +523,31 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
 
 // --- decay curves ----------------------------------------------------------------------------------------
 
+std::string_view decayNormalisationName(DecayNormalisation n)
+{
+    return n == DecayNormalisation::AtZero ? "at_zero" : "none";
+}
+
+DecayNormalisation parseDecayNormalisation(std::string_view name)
+{
+    if (name == "none")
+        return DecayNormalisation::None;
+    if (name == "at_zero")
+        return DecayNormalisation::AtZero;
+    throw InputError("unknown normalisation '" + std::string(name)
+                     + "'; known: none (raw values), at_zero (each curve divided by its value at distance 0)");
+}
+
+std::string_view decayContentName(const ContentSpec& content)
+{
+    switch (content.kind) {
+    case ContentKind::Constant: return "ones";
+    case ContentKind::Random: return "random";
+    case ContentKind::Sentence: return "sentence";
+    }
+    return "?";
+}
+
 std::vector<DecaySeries> decayCurves(const DecayRequest& r)
 {
     const SchemeDescriptor& s = schemeOrThrow(r.scheme);
@@ -531,6 +556,9 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r)
         throw InputError(headsProblem(r.heads));
     if (r.distances.empty())
         throw InputError("decay needs at least one distance");
+    if (r.samples < 1 || r.samples > maxDecaySamples)
+        throw InputError("--samples " + std::to_string(r.samples) + " is out of range; allowed: 1 to "
+                         + std::to_string(maxDecaySamples));
     TableContext ctx;
     ctx.dim = r.headDim;
     Position far = 0;
@@ -540,64 +568,104 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r)
     validateParams(s, params, ctx);
     std::vector<DecaySeries> out;
     const std::size_t n = r.distances.size();
+    const bool normalise = r.normalisation == DecayNormalisation::AtZero;
+    const std::string normText = normalise ? ", divided by its value at delta = 0" : "";
+    // Divides every value by @p atZero (the curve's value at delta = 0) when asked.
+    auto finish = [&](DecaySeries& c, double atZero) {
+        if (!normalise)
+            return;
+        if (atZero == 0.0 || !std::isfinite(atZero))
+            throw InputError("curve " + c.key + " is 0 at distance 0 and cannot be normalised there; use "
+                             "normalisation none");
+        for (double& v : c.values)
+            v /= atZero;
+    };
 
     if (s.encoding && s.frequencies && s.application == Application::Embedding) {
         const std::vector<double> w = s.frequencies(params, ctx);
-        DecaySeries dot{"dot", "PE(p) . PE(p + delta) = sum_i cos(delta w_i)", std::vector<double>(n)};
+        DecaySeries dot{"dot", "PE(p) . PE(p + delta) = sum_i cos(delta w_i)" + normText, std::vector<double>(n)};
         for (std::size_t t = 0; t < n; ++t)
             for (double wi : w)
                 dot.values[t] += std::cos(double(r.distances[t]) * wi);
+        finish(dot, double(w.size()));
         out.push_back(std::move(dot));
     }
     if (s.rotary) {
         const RotarySpec spec = s.rotary(params, ctx);
         const int pairs = int(spec.invFreq.size());
-        // Content vectors x_t (head 0, query side) for t = 0..15 (or the words of the sentence).
-        const Content content = prepareContent(r.content, r.headDim);
-        const Position count = r.content.kind == ContentKind::Sentence
-            ? std::min<Position>(16, Position(content.words.size()))
-            : 16;
-        const MatrixF x = contentRows(r.content, content, PositionList::range(0, count), r.headDim, 0, 0, MatrixF());
-        // Per pair, mean squared norm of the pair: x.R(delta)x = sum_i |x_i|^2 cos(delta theta_i) (the sine
-        // part vanishes when q = k); the unrotated dimensions add |x_rest|^2.
-        std::vector<double> pairEnergy(std::size_t(pairs), 0.0);
-        double rest = 0.0;
-        std::vector<char> rotated(std::size_t(r.headDim), 0);
-        for (int i = 0; i < pairs; ++i) {
-            const auto [a, b] = pairDims(spec.layout, spec.rotaryDim, i);
-            rotated[std::size_t(a)] = rotated[std::size_t(b)] = 1;
-            for (Eigen::Index t = 0; t < x.rows(); ++t)
-                pairEnergy[std::size_t(i)] += double(x(t, a)) * x(t, a) + double(x(t, b)) * x(t, b);
-            pairEnergy[std::size_t(i)] /= double(x.rows());
-        }
-        for (int c = 0; c < r.headDim; ++c)
-            if (!rotated[std::size_t(c)])
+        // Per pair, the mean squared norm of the pair over the content vectors x_t (head 0, query side):
+        // x.R(delta)x = sum_i |x_i|^2 cos(delta theta_i) (the sine part vanishes when q = k); the unrotated
+        // dimensions add |x_rest|^2. Ones content: |x_i|^2 = 2 per pair, d - r for the rest.
+        std::vector<double> pairEnergy(std::size_t(pairs), 2.0);
+        double rest = double(r.headDim - spec.rotaryDim);
+        std::string contentText = "q = k = (1, ..., 1)";
+        if (r.content.kind != ContentKind::Constant) {
+            const Content content = prepareContent(r.content, r.headDim);
+            const Position count = r.content.kind == ContentKind::Sentence
+                ? std::min<Position>(r.samples, Position(content.words.size()))
+                : r.samples;
+            const MatrixF x =
+                contentRows(r.content, content, PositionList::range(0, count), r.headDim, 0, 0, MatrixF());
+            std::vector<char> rotated(std::size_t(r.headDim), 0);
+            for (int i = 0; i < pairs; ++i) {
+                const auto [a, b] = pairDims(spec.layout, spec.rotaryDim, i);
+                rotated[std::size_t(a)] = rotated[std::size_t(b)] = 1;
+                double e = 0.0;
                 for (Eigen::Index t = 0; t < x.rows(); ++t)
-                    rest += double(x(t, c)) * x(t, c) / double(x.rows());
+                    e += double(x(t, a)) * x(t, a) + double(x(t, b)) * x(t, b);
+                pairEnergy[std::size_t(i)] = e / double(x.rows());
+            }
+            rest = 0.0;
+            for (int c = 0; c < r.headDim; ++c)
+                if (!rotated[std::size_t(c)])
+                    for (Eigen::Index t = 0; t < x.rows(); ++t)
+                        rest += double(x(t, c)) * x(t, c) / double(x.rows());
+            contentText = r.content.kind == ContentKind::Random
+                ? "mean over " + std::to_string(count) + " random N(0, 1) vectors x_t (seed "
+                    + std::to_string(r.content.seed) + "), q = k = x_t"
+                : "mean over the first " + std::to_string(count) + " words' vectors x_t, q = k = x_t";
+        }
         const double af2 = spec.attentionFactor * spec.attentionFactor;
-        DecaySeries score{"score", "mean_t x_t . R(delta theta) x_t  (q = k = x_t; no 1/sqrt(d))",
+        const bool xpos = !spec.xposZeta.empty();
+        DecaySeries score{"score",
+                          "q . R(delta theta) k with " + contentText + " (no 1/sqrt(d))"
+                              + (xpos ? ", times zeta_i^(delta/scale_base)" : "") + normText,
                           std::vector<double>(n)};
-        DecaySeries bound{"bound", "RoFormer bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} exp(i delta theta_l)",
+        DecaySeries bound{"bound",
+                          "RoFormer relative upper bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} exp(i delta theta_l)"
+                              + normText,
                           std::vector<double>(n)};
+        auto scoreAt = [&](double delta) {
+            double sc = rest;
+            for (int i = 0; i < pairs; ++i) {
+                // xPos: the query delta tokens after the key, zeta^((delta - c)/sb) * zeta^(-(0 - c)/sb).
+                const double decay = xpos ? std::pow(spec.xposZeta[std::size_t(i)], delta / spec.xposScaleBase) : 1.0;
+                sc += af2 * pairEnergy[std::size_t(i)] * decay * std::cos(delta * spec.invFreq[std::size_t(i)]);
+            }
+            return sc;
+        };
         for (std::size_t t = 0; t < n; ++t) {
             const double delta = double(r.distances[t]);
-            double sc = rest;
             std::complex<double> partial(0.0, 0.0);
             double sumAbs = 0.0;
             for (int i = 0; i < pairs; ++i) {
-                const double a = delta * spec.invFreq[std::size_t(i)];
-                sc += af2 * pairEnergy[std::size_t(i)] * std::cos(a);
-                partial += std::polar(1.0, a);
+                partial += std::polar(1.0, delta * spec.invFreq[std::size_t(i)]);
                 sumAbs += std::abs(partial);
             }
-            score.values[t] = sc;
+            score.values[t] = scoreAt(delta);
             bound.values[t] = pairs > 0 ? sumAbs / double(pairs) : std::numeric_limits<double>::quiet_NaN();
         }
+        finish(score, scoreAt(0.0));
         out.push_back(std::move(score));
-        if (pairs > 0)
+        if (pairs > 0) {
+            finish(bound, double(pairs + 1) / 2.0); // delta 0: S_j = j, (1/(r/2)) sum_j j = (r/2 + 1)/2
             out.push_back(std::move(bound));
+        }
     }
     if (s.bias) {
+        if (normalise)
+            throw InputError("scheme " + s.id + " has bias curves in nats (0 at distance 0); normalisation "
+                             "at_zero applies to dot-product and score curves only");
         // delta >= 0: the key delta tokens before the query; delta < 0: after it. Two calls per head: one
         // column of queries against the origin key, one row of keys against the origin query.
         std::vector<Position> later, earlier;

@@ -146,9 +146,21 @@ MaskMatrix makeMask(const PositionList& queries, const PositionList& keys, MaskK
 /// One curve of the decay view, sampled at the requested distances.
 struct DecaySeries {
     std::string key;             ///< "dot", "score", "bound", "bias_head_0", ...
-    std::string label;           ///< legend text with the formula
+    std::string label;           ///< legend text: the formula, the content model and the normalisation
     std::vector<double> values;  ///< one per distance
 };
+
+/// What a decay curve is divided by.
+enum class DecayNormalisation {
+    None,   ///< "none": the raw value (dot product, score, bound)
+    AtZero, ///< "at_zero": divided by the same curve's value at distance 0 (so every curve starts at 1)
+};
+std::string_view decayNormalisationName(DecayNormalisation n);
+/// "none" or "at_zero"; throws InputError otherwise.
+DecayNormalisation parseDecayNormalisation(std::string_view name);
+
+/// Most content vectors one random decay curve may average.
+inline constexpr int maxDecaySamples = 4096;
 
 /// Input of decayCurves().
 struct DecayRequest {
@@ -160,20 +172,32 @@ struct DecayRequest {
     /// before the query (what a causal model sees); negative values are allowed (bidirectional T5).
     std::vector<Position> distances;
     Position origin = 0;         ///< the earlier of the two positions (matters for FIRE only)
-    ContentSpec content;         ///< for the RoPE "score" curve
+    /// Content model of the rotary "score" curve: Constant ("ones", the default: q = k = (1, ..., 1)),
+    /// Random ("random": the mean over @c samples seeded N(0, 1) vectors, @c content.seed), or Sentence (the
+    /// first @c samples words' embeddings).
+    ContentSpec content{ContentKind::Constant, 0, {}, false};
+    int samples = 16;            ///< Random and Sentence: how many content vectors are averaged (1 to maxDecaySamples)
+    DecayNormalisation normalisation = DecayNormalisation::None;
     bool operator==(const DecayRequest&) const = default;
 };
 
-/// What the decay view and `poslab compute decay` plot against the distance delta (units: the same as the
-/// logits, except "dot"):
+/// The content model's name for a legend or a JSON field: "ones", "random" or "sentence".
+std::string_view decayContentName(const ContentSpec& content);
+
+/// The one decay function behind the decay view and `poslab compute decay`: what is plotted against the
+/// distance delta (units: the same as the logits, except "dot"; every curve divided by its value at delta = 0
+/// when request.normalisation is AtZero):
 ///   - additive sinusoidal: "dot" = PE(p).PE(p+delta) = sum_i cos(delta w_i) (independent of p);
-///   - rotary schemes: "score" = mean over the content vectors x_t (t = 0..15, head 0) of
-///     x_t . R(delta theta) x_t, with q = k = x_t (constant content: sum_i 2 cos(delta theta_i)), and
-///     "bound" = RoFormer's relative upper bound (1/(r/2)) sum_{j=1}^{r/2} |S_j|,
-///     S_j = sum_{l<j} exp(i delta theta_l) (Su et al. 2021, section 3.4.3 and figure 2);
+///   - rotary schemes: "score" = the mean over the content vectors x_t of x_t . R(delta theta) x_t with
+///     q = k = x_t (no 1/sqrt(d)): with ones content (the default) sum over pairs of 2 af^2 cos(delta theta_i)
+///     plus d - r for the unrotated dimensions (d = 128, delta 0: 128), which is also the expectation of the
+///     random model; xPos multiplies pair i by zeta_i^(delta/scale_base) (query delta tokens after the key;
+///     the centre cancels). And "bound" = RoFormer's relative upper bound (1/(r/2)) sum_{j=1}^{r/2} |S_j|,
+///     S_j = sum_{l<j} exp(i delta theta_l) (Su et al. 2021, section 3.4.3 and figure 2), content-free;
 ///   - score-bias schemes (ALiBi, T5, Kerple, Sandwich, FIRE): "bias_head_h", the bias of head h between a
-///     query and a key delta tokens before it (the later one at origin + |delta|).
-/// Throws InputError for a scheme without a decay curve.
+///     query and a key delta tokens before it (the later one at origin + |delta|), in nats; these have no
+///     normalisation (InputError for AtZero).
+/// Throws InputError for a scheme without a decay curve, a sample count out of range, or AtZero on bias curves.
 std::vector<DecaySeries> decayCurves(const DecayRequest& request);
 
 /// Performance figures of the engine for `poslab bench`: "scores_4096_ms" (4096 x 4096 logits, head dim

@@ -6,6 +6,7 @@
 #include "core/attention.h"
 #include "core/rotary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -54,6 +55,25 @@ void takeTable(ComputeResult& r, const MatrixF& m)
     r.shape = {std::size_t(m.rows()), std::size_t(m.cols())};
     r.data.assign(m.data(), m.data() + m.size());
     r.float32 = true;
+}
+
+// Where the sequence length of dynamic NTK, LongRoPE and xPos came from (JSON "seq_len_source").
+std::string seqLenSource(const TableContext& ctx)
+{
+    return ctx.seqLen ? "given (--seq-len)"
+                       : "largest requested position + 1 (Hugging Face: max(position_ids) + 1; torchscale: length "
+                         "+ offset)";
+}
+
+// The spec's numbers next to the data: the attention factor, its named scalars (seq_len, effective_base,
+// xpos_centre, ...) and where the sequence length came from.
+void addSpecScalars(ComputeResult& r, const RotarySpec& spec, const TableContext& ctx)
+{
+    r.scalars.push_back({"attention_factor", spec.attentionFactor});
+    for (const auto& s : spec.scalars)
+        r.scalars.push_back(s);
+    if (spec.seqLen > 0)
+        r.labels.push_back({"seq_len_source", seqLenSource(ctx)});
 }
 
 ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescriptor& scheme, ComputeResult result,
@@ -111,8 +131,11 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
         for (const auto& [k, v] : h.scalars)
             result.scalars.push_back({k + "_head_" + std::to_string(h.index), v});
     }
-    for (const auto& sc : r.scalars)
+    for (const auto& sc : r.scalars) {
         result.scalars.push_back(sc);
+        if (sc.first == "seq_len")
+            result.labels.push_back({"seq_len_source", seqLenSource(request.context)});
+    }
     result.scalars.push_back({"causal", request.mask == MaskKind::Causal ? 1.0 : 0.0});
     if (request.quantity == Quantity::Scores)
         result.scalars.push_back({"softmax", request.softmax ? 1.0 : 0.0});
@@ -132,6 +155,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
                          + listQuantities(scheme));
     const TableContext& ctx = request.context;
     result.params = resolveParams(scheme, request.overrides, ctx);
+    result.warnings = schemeWarnings(scheme, result.params, ctx);
     const bool attention = request.quantity == Quantity::Bias || request.quantity == Quantity::Buckets
         || request.quantity == Quantity::Scores || request.quantity == Quantity::Decay;
     if (attention && (request.heads < 1 || request.heads > maxHeads))
@@ -150,10 +174,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         if (scheme.rotary) {
             const RotarySpec spec = scheme.rotary(result.params, ctx);
             f = spec.invFreq;
-            result.scalars.push_back({"attention_factor", spec.attentionFactor});
+            addSpecScalars(result, spec, ctx);
             result.scalars.push_back({"rotary_dim", double(spec.rotaryDim)});
-            for (const auto& s : spec.scalars)
-                result.scalars.push_back(s);
         } else {
             f = scheme.frequencies(result.params, ctx);
         }
@@ -167,13 +189,23 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Sin: {
         const RotarySpec spec = scheme.rotary(result.params, ctx);
         checkTable(rows, spec.invFreq.size(), limits);
-        if (request.quantity == Quantity::Angles)
-            takeTable(result, rotaryAngles(spec, ctx.positions));
-        else if (request.quantity == Quantity::Cos)
+        if (request.quantity == Quantity::Angles && request.angles == AngleForm::Exact) {
+            // Doubles, one rounding of p * omega: position 7, pair 0 is 7 (torch.outer(t, inv_freq)).
+            const MatrixD m = rotaryAngles(spec, ctx.positions);
+            result.shape = {std::size_t(m.rows()), std::size_t(m.cols())};
+            result.data.assign(m.data(), m.data() + m.size());
+        } else if (request.quantity == Quantity::Angles) {
+            takeTable(result, rotaryAnglesReduced(spec, ctx.positions));
+        } else if (request.quantity == Quantity::Cos) {
             takeTable(result, rotaryCos(spec, ctx.positions));
-        else
+        } else {
             takeTable(result, rotarySin(spec, ctx.positions));
-        result.scalars.push_back({"attention_factor", spec.attentionFactor});
+        }
+        if (request.quantity == Quantity::Angles)
+            result.labels.push_back({"angle_form", request.angles == AngleForm::Exact
+                                                       ? "exact: p * omega_i in radians, unreduced"
+                                                       : "reduced: p * omega_i mod 2*pi, in [0, 2*pi)"});
+        addSpecScalars(result, spec, ctx);
         result.axes = {"position", "pair"};
         return result;
     }
@@ -186,7 +218,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         const MatrixD m = rotateVector(spec, ctx.positions, request.vector);
         result.shape = {std::size_t(m.rows()), std::size_t(m.cols())};
         result.data.assign(m.data(), m.data() + m.size());
-        result.scalars.push_back({"attention_factor", spec.attentionFactor});
+        addSpecScalars(result, spec, ctx);
         result.axes = {"position", "dimension"};
         return result;
     }
@@ -215,6 +247,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         d.headDim = ctx.dim;
         d.heads = request.heads;
         d.content = request.content;
+        d.samples = request.samples;
+        d.normalisation = request.normalisation;
         checkSize(double(rows) * 8.0 * (request.heads + 2), limits, "a decay curve over " + std::to_string(rows) + " distances");
         d.distances.reserve(rows);
         for (std::size_t i = 0; i < rows; ++i)
@@ -224,9 +258,21 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         result.data.resize(rows * curves.size());
         for (std::size_t c = 0; c < curves.size(); ++c) {
             result.columns.push_back(curves[c].key);
+            const bool bias = curves[c].key.rfind("bias_head_", 0) == 0;
+            result.columnLabels.push_back(curves[c].key + ": " + (bias ? "bias of " + curves[c].label + " (nats)"
+                                                                       : curves[c].label));
             for (std::size_t i = 0; i < rows; ++i)
                 result.data[i * curves.size() + c] = curves[c].values[i];
         }
+        // Only the rotary "score" curve reads content; the others are content-free.
+        if (std::find(result.columns.begin(), result.columns.end(), "score") != result.columns.end()) {
+            result.labels.push_back({"content_model", std::string(decayContentName(request.content))});
+            if (request.content.kind != ContentKind::Constant)
+                result.scalars.push_back({"content_samples", double(request.samples)});
+            if (request.content.kind == ContentKind::Random)
+                result.scalars.push_back({"content_seed", double(request.content.seed)});
+        }
+        result.labels.push_back({"normalisation", std::string(decayNormalisationName(request.normalisation))});
         result.axes = {"distance", "curve"};
         return result;
     }

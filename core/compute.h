@@ -6,6 +6,7 @@
 
 #include "core/attention.h"
 #include "core/limits.h"
+#include "core/rotary.h"
 #include "core/scheme.h"
 
 #include <cstddef>
@@ -22,12 +23,19 @@ struct ComputeRequest {
     std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set
     TableContext context;                                       ///< dim, positions, seqLen
     std::vector<double> vector;                                 ///< for Quantity::Rotate
+    /// Quantity::Angles: p * omega unreduced (default, as torch.outer(t, inv_freq)) or reduced to [0, 2*pi).
+    AngleForm angles = AngleForm::Exact;
     // Attention quantities (bias, buckets, scores, decay). context.positions are the queries (for decay:
     // the distances delta = query - key); keys default to the queries.
     int heads = 1;                                              ///< H, 1 to maxHeads
     std::optional<PositionList> keys;                           ///< key positions (columns)
     MaskKind mask = MaskKind::Causal;
-    ContentSpec content;                                        ///< random (seed 0) unless set
+    ContentSpec content;                                        ///< random (seed 0) unless set; decay: see below
+    /// Decay: the content model is @c content (the CLI passes ones, ContentKind::Constant, unless --content is
+    /// given), averaged over @c samples vectors when random; each curve divided by its value at distance 0
+    /// when @c normalisation is AtZero. See decayCurves().
+    int samples = 16;
+    DecayNormalisation normalisation = DecayNormalisation::None;
     bool softmax = false;                                       ///< scores: probabilities instead of logits
     bool drope = false;                                         ///< DroPE: skip the rotation of rotary schemes
     /// scores: one named term instead of the total (Transformer-XL's four terms, DeBERTa's c2p and p2c,
@@ -46,6 +54,11 @@ struct ComputeResult {
     std::vector<std::pair<std::string, std::string>> labels; ///< text fields, e.g. the term and its formula
     std::vector<std::string> axes;     ///< axis names, e.g. {"position", "dimension"}
     std::vector<std::string> columns;  ///< names along the last axis when they are not numbers (decay curves)
+    /// One line per column saying what it is (formula, content model, normalisation); JSON "column_labels",
+    /// and the CSV header row when present.
+    std::vector<std::string> columnLabels;
+    /// Accepted-but-unusual inputs (schemeWarnings()): JSON "warnings"; the CLI also prints each on stderr.
+    std::vector<std::string> warnings;
 };
 
 /// Runs a request. Throws InputError (bad input) or RefusedError (over the cap).

@@ -163,6 +163,18 @@ bool SchemeDescriptor::has(Quantity q) const
     return std::find(all.begin(), all.end(), q) != all.end();
 }
 
+Position effectiveSeqLen(const TableContext& ctx)
+{
+    // Hugging Face dynamic_rope_update: seq_len = torch.max(position_ids) + 1.
+    return ctx.seqLen ? *ctx.seqLen : ctx.positions.maxValue() + 1;
+}
+
+std::vector<std::string> schemeWarnings(const SchemeDescriptor& scheme, const ParamSet& params,
+                                        const TableContext& ctx)
+{
+    return scheme.warnings ? scheme.warnings(params, ctx) : std::vector<std::string>{};
+}
+
 const ParamSpec* SchemeDescriptor::param(std::string_view key) const
 {
     for (const auto& p : params)

@@ -35,4 +35,10 @@ ParamSet defaultParams(const SchemeDescriptor& scheme);
 /// Checks a complete, typed ParamSet (as the GUI holds it) plus the dimension rules. Throws InputError.
 void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx);
 
+/// Values that are accepted but unusual, one sentence each (e.g. a RoPE factor below 1, which Hugging Face
+/// accepts with a logged warning). The CLI prints them on stderr, `compute` puts them in the result's
+/// "warnings", and the GUI shows them as a note. Empty for most settings.
+std::vector<std::string> schemeWarnings(const SchemeDescriptor& scheme, const ParamSet& params,
+                                        const TableContext& ctx);
+
 } // namespace poslab::core

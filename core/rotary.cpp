@@ -24,7 +24,34 @@ double xposScale(const RotarySpec& spec, int pair, Position p)
     return spec.xposDownscale ? 1.0 / s : s;
 }
 
-MatrixF rotaryAngles(const RotarySpec& spec, const PositionList& positions)
+std::string_view angleFormName(AngleForm form)
+{
+    return form == AngleForm::Exact ? "exact" : "reduced";
+}
+
+AngleForm parseAngleForm(std::string_view name)
+{
+    if (name == "exact")
+        return AngleForm::Exact;
+    if (name == "reduced")
+        return AngleForm::Reduced;
+    throw InputError("unknown angle form '" + std::string(name) + "'; known: exact (p * omega, as "
+                     "torch.outer(t, inv_freq)), reduced (to [0, 2*pi))");
+}
+
+MatrixD rotaryAngles(const RotarySpec& spec, const PositionList& positions)
+{
+    const Eigen::Index pairs = Eigen::Index(spec.invFreq.size());
+    MatrixD m(Eigen::Index(positions.size()), pairs);
+    for (std::size_t r = 0; r < positions.size(); ++r) {
+        const double p = double(positions[r]); // exact: positions are below 2^53
+        for (Eigen::Index i = 0; i < pairs; ++i)
+            m(Eigen::Index(r), i) = p * spec.invFreq[std::size_t(i)];
+    }
+    return m;
+}
+
+MatrixF rotaryAnglesReduced(const RotarySpec& spec, const PositionList& positions)
 {
     return wrappedAngles(spec.invFreq, positions);
 }

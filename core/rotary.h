@@ -8,6 +8,7 @@
 #include "core/types.h"
 
 #include <span>
+#include <string_view>
 
 namespace poslab::core {
 
@@ -15,8 +16,21 @@ namespace poslab::core {
 /// Interleaved: (2i, 2i+1). Half-split: (i, i + r/2).
 std::pair<int, int> pairDims(PairLayout layout, int rotaryDim, int pair);
 
-/// positions x (r/2): angle p * invFreq[i] wrapped to [0, 2*pi).
-MatrixF rotaryAngles(const RotarySpec& spec, const PositionList& positions);
+/// Which form of the rotation angle a table holds.
+enum class AngleForm {
+    Exact,   ///< p * omega_i as one double product, unreduced: what torch.outer(t, inv_freq) computes (in float32)
+    Reduced, ///< p * omega_i reduced to [0, 2*pi): the hand's direction on a clock face
+};
+std::string_view angleFormName(AngleForm form); ///< "exact" or "reduced"
+/// "exact" or "reduced"; throws InputError otherwise.
+AngleForm parseAngleForm(std::string_view name);
+
+/// positions x (r/2): the angle p * invFreq[i] in radians, unreduced, computed in double (one rounding of
+/// the exact product). Position 7, pair 0 gives 7.
+MatrixD rotaryAngles(const RotarySpec& spec, const PositionList& positions);
+/// positions x (r/2): the angle p * invFreq[i] reduced to [0, 2*pi) in double precision (exactly, see
+/// wrapAngle()), stored in float32.
+MatrixF rotaryAnglesReduced(const RotarySpec& spec, const PositionList& positions);
 
 /// positions x (r/2): attentionFactor * cos(p * invFreq[i]) (times the xPos scale when present).
 MatrixF rotaryCos(const RotarySpec& spec, const PositionList& positions);

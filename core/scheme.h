@@ -31,8 +31,15 @@ std::string_view originName(Origin o);
 struct TableContext {
     int dim = 64;                          ///< model (or head) dimension d
     PositionList positions;                ///< rows of the table
-    std::optional<Position> seqLen;        ///< current sequence length (dynamic NTK, LongRoPE, xPos centre)
+    /// Current sequence length (dynamic NTK, LongRoPE, xPos centre). Empty: Hugging Face's rule, the largest
+    /// requested position + 1 (modeling_rope_utils dynamic_rope_update: seq_len = max(position_ids) + 1); see
+    /// effectiveSeqLen().
+    std::optional<Position> seqLen;
 };
+
+/// The sequence length a table is computed for: @c ctx.seqLen when given, else the largest position of
+/// @c ctx.positions + 1 (Hugging Face's seq_len = torch.max(position_ids) + 1).
+Position effectiveSeqLen(const TableContext& ctx);
 
 /// How the two members of a rotation pair sit in a vector of dimension r.
 enum class PairLayout {
@@ -53,6 +60,9 @@ struct RotarySpec {
     double xposScaleBase = 512.0;
     double xposCentre = 0.0;
     bool xposDownscale = false;
+    /// The sequence length the frequencies (dynamic, longrope) or the xPos centre were computed for; 0 when
+    /// nothing depends on it (the GUI shows it next to the table).
+    Position seqLen = 0;
     /// Extra named scalars reported next to the data (e.g. "effective_base" for dynamic NTK).
     std::vector<std::pair<std::string, double>> scalars;
 };
@@ -75,6 +85,9 @@ using RotaryFn = RotarySpec (*)(const ParamSet& params, const TableContext& ctx)
 using FrequencyFn = std::vector<double> (*)(const ParamSet& params, const TableContext& ctx);
 /// Cross-parameter checks that need the dimension (list lengths, rotary dim). Throws InputError.
 using ValidateFn = void (*)(const ParamSet& params, const TableContext& ctx);
+/// Values that are accepted but unusual (e.g. a RoPE scaling factor below 1, which Hugging Face accepts with a
+/// logged warning): one sentence each, empty when there is nothing to say.
+using WarningsFn = std::vector<std::string> (*)(const ParamSet& params, const TableContext& ctx);
 
 /// Query and key positions of a score matrix: what a bias, bucket or score hook needs besides parameters.
 struct PairContext {
@@ -144,6 +157,7 @@ struct SchemeDescriptor {
     RotaryFn rotary = nullptr;
     FrequencyFn frequencies = nullptr; ///< additive schemes with per-pair frequencies (sinusoidal)
     ValidateFn validate = nullptr;
+    WarningsFn warnings = nullptr;     ///< accepted-but-unusual values (shown as notes, printed on stderr)
     BiasFn bias = nullptr;             ///< score-bias schemes (T5, ALiBi, Kerple, FIRE, Sandwich)
     BucketFn buckets = nullptr;        ///< bucketed or clipped relative positions (T5, DeBERTa, Shaw)
     ScoreFn score = nullptr;           ///< content-dependent position terms

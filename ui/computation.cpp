@@ -420,6 +420,8 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
         ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
         ctx.seqLen = setup.positionCount;
         core::validateParams(s, setup.params, ctx);
+        for (const std::string& w : core::schemeWarnings(s, setup.params, ctx))
+            r->warnings << QString::fromStdString(w);
         core::RotarySpec spec;
         int cols = setup.dim;
         if (s.rotary) {
@@ -463,7 +465,7 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
                 r->tableLabel = QStringLiteral("sin(p\u00b7\u03b8\u1d62)");
                 break;
             case TableQuantity::Angle:
-                r->table = core::rotaryAngles(r->spec, ctx.positions);
+                r->table = core::rotaryAnglesReduced(r->spec, ctx.positions);
                 r->tableLabel = QStringLiteral("angle p\u00b7\u03b8\u1d62 mod 2\u03c0 (rad)");
                 break;
             }
@@ -545,7 +547,7 @@ double Computation::exactValue(const EncodingResult& r, int position, int column
             switch (r.quantity) {
             case TableQuantity::Cos: return core::rotaryCos(r.spec, one)(0, column);
             case TableQuantity::Sin: return core::rotarySin(r.spec, one)(0, column);
-            case TableQuantity::Angle: return core::rotaryAngles(r.spec, one)(0, column);
+            case TableQuantity::Angle: return core::rotaryAnglesReduced(r.spec, one)(0, column);
             }
         }
         const core::SchemeDescriptor& s = core::schemeOrThrow(r.setup.scheme);

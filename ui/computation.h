@@ -30,7 +30,8 @@ struct EncodingResult {
     TableQuantity quantity = TableQuantity::Cos; ///< for rotary schemes: which table
     QString error;                   ///< non-empty when core refused the request
     bool rotary = false;
-    core::RotarySpec spec;           ///< rotary schemes: frequencies, layout, attention factor
+    core::RotarySpec spec;           ///< rotary schemes: frequencies, layout, attention factor, seqLen
+    QStringList warnings;            ///< accepted-but-unusual settings (core::schemeWarnings), for a note
     std::vector<double> frequencies; ///< per pair, rad/token (sinusoidal or rotary); empty for none
     /// positions x columns: the additive encoding (positions x d) or, for rotary schemes, the chosen
     /// quantity per pair (positions x r/2). Row i = position i.

@@ -9,7 +9,7 @@
 
 namespace poslab::core {
 
-long long debertaBucket(long long rel, int bucketSize, int maxPosition)
+long long debertaBucket(long long rel, int bucketSize, int maxPosition, BucketPrecision precision)
 {
     if (bucketSize <= 0 || maxPosition <= 0)
         return rel;
@@ -17,10 +17,24 @@ long long debertaBucket(long long rel, int bucketSize, int maxPosition)
     const long long a = rel < 0 ? -rel : rel;
     if (a <= mid)
         return rel;
-    const double x = std::log(double(a) / double(mid)) / std::log(double(maxPosition - 1) / double(mid)) * double(mid - 1);
-    // ceil in the reference; snap values within 1e-9 of an integer so float noise cannot add a bucket.
-    const double nearest = std::round(x);
-    const long long up = std::fabs(x - nearest) < 1e-9 ? (long long)nearest : (long long)std::ceil(x);
+    long long up = 0;
+    if (precision == BucketPrecision::Float32) {
+        // Hugging Face: torch.log(abs_pos / mid) / torch.log(torch.tensor((max_position - 1) / mid)) * (mid - 1)
+        // in float32: the integer division promotes to float32, the Python float ratio is rounded to float32
+        // by torch.tensor, and every operation rounds to float32.
+        const float ratio = float(a) / float(mid);
+        const float span = float(double(maxPosition - 1) / double(mid));
+        const float num = std::log(ratio);
+        const float den = std::log(span);
+        const float quotient = num / den;
+        const float x = quotient * float(mid - 1);
+        up = (long long)std::ceil(x);
+    } else {
+        // microsoft/DeBERTa da_utils.py: np.log(abs_pos / mid) / np.log((max_position - 1) / mid) * (mid - 1).
+        const double x = std::log(double(a) / double(mid)) / std::log(double(maxPosition - 1) / double(mid))
+            * double(mid - 1);
+        up = (long long)std::ceil(x);
+    }
     const long long bucket = up + mid;
     return rel < 0 ? -bucket : bucket;
 }
@@ -37,10 +51,12 @@ MatrixD debertaBuckets(const ParamSet& p, const PairContext& ctx)
 {
     const int b = int(p.integer("position_buckets"));
     const int m = int(p.integer("max_relative_positions"));
+    const BucketPrecision precision =
+        p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
     MatrixD out(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
     for (std::size_t i = 0; i < ctx.queries.size(); ++i)
         for (std::size_t j = 0; j < ctx.keys.size(); ++j)
-            out(Eigen::Index(i), Eigen::Index(j)) = double(debertaBucket(ctx.queries[i] - ctx.keys[j], b, m));
+            out(Eigen::Index(i), Eigen::Index(j)) = double(debertaBucket(ctx.queries[i] - ctx.keys[j], b, m, precision));
     return out;
 }
 
@@ -102,13 +118,19 @@ SchemeDescriptor debertaScheme()
     s.reference = "huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py "
                   "make_log_bucket_position, build_relative_position, disentangled_attention_bias";
     s.formula = "A_ij = (q_i.k_j + q_i.K^r[delta(i,j)] + k_j.Q^r[delta(i,j)]) / sqrt(3d),  "
-                "delta = logbucket(pos_i - pos_j)  (query - key)";
+                "delta(i,j) = logbucket(pos_i - pos_j)  (query - key), as the reference code indexes both terms; "
+                "the paper's eq. 4 writes the p2c term k_j.Q^r[delta(j,i)] (key - query), which reads Q^r "
+                "mirrored: the two agree only at i = j";
     s.summary = "Content and position kept apart: content-to-position and position-to-content terms read a "
                 "relative table at log-bucketed distances. Tables here are random, not trained.";
     s.params = {
         intParam("position_buckets", 256, 0, 4096, "Log buckets b (0: no bucketing, clamp at max_relative_positions)"),
         intParam("max_relative_positions", 512, 2, 1 << 20, "Largest distance M the log buckets reach", true),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the K^r and Q^r tables (random, not trained)"),
+        choiceParam("bucket_precision", "float32", {"float32", "float64"},
+                    "Arithmetic of the log bucket's ceil: float32 as Hugging Face (torch), float64 as the original "
+                    "microsoft/DeBERTa da_utils.py (numpy); they differ where the value is within rounding of an "
+                    "integer (e.g. position_buckets 128, max_relative_positions 513, distance 128: 85 vs 86)"),
     };
     s.buckets = debertaBuckets;
     s.score = debertaScore;

@@ -140,7 +140,10 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
     double attention = params.real("attention_factor");
     if (attention <= 0.0)
         attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
-    const bool useLong = ctx.seqLen && double(*ctx.seqLen) > originalMax;
+    // Hugging Face longrope_frequency_update: seq_len = max(position_ids) + 1; the long factors once
+    // seq_len > original_max_position_embeddings.
+    const Position seqLen = effectiveSeqLen(ctx);
+    const bool useLong = double(seqLen) > originalMax;
     const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
     if (!ext.empty()) {
         if (ext.size() != f.size())
@@ -151,7 +154,9 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
             f[i] /= ext[i];
     }
     spec.attentionFactor = attention;
+    spec.seqLen = seqLen;
     spec.scalars.push_back({"factor", factor});
+    spec.scalars.push_back({"seq_len", double(seqLen)});
     spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
 }
 
@@ -175,14 +180,18 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
         base *= std::pow(params.real("factor"), double(r) / double(r - 2));
         spec.scalars.push_back({"effective_base", base});
     } else if (type == "dynamic") {
-        // Hugging Face _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
-        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)). No seq_len is the reference's init-time value.
+        // Hugging Face dynamic_rope_update (seq_len = max(position_ids) + 1) and
+        // _compute_dynamic_ntk_parameters: L = max(seq_len, max_position_embeddings),
+        // b' = b * (s * L / max_pos - (s - 1))^(r/(r-2)).
         const double maxPos = double(params.integer("max_position_embeddings"));
         const double factor = params.real("factor");
-        const double seqLen = std::max(ctx.seqLen ? double(*ctx.seqLen) : maxPos, maxPos);
-        base *= std::pow(factor * seqLen / maxPos - (factor - 1.0), double(r) / double(r - 2));
+        const Position seqLen = effectiveSeqLen(ctx);
+        const double length = std::max(double(seqLen), maxPos);
+        base *= std::pow(factor * length / maxPos - (factor - 1.0), double(r) / double(r - 2));
+        spec.seqLen = seqLen;
         spec.scalars.push_back({"effective_base", base});
-        spec.scalars.push_back({"seq_len", seqLen});
+        spec.scalars.push_back({"seq_len", double(seqLen)});
+        spec.scalars.push_back({"dynamic_length", length});
     }
     std::vector<double> f = ropeBaseFrequencies(base, r);
     if (type == "linear")
@@ -225,6 +234,27 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
 
 const std::vector<std::string> scaledTypes = {"linear", "ntk", "dynamic", "yarn", "llama3"};
 
+// Hugging Face's _validate_{linear_scaling,dynamic_scaling,yarn,llama3}_parameters log
+// "`rope_scaling`'s factor field must be a float >= 1, got {factor}" and compute with it anyway.
+std::vector<std::string> ropeWarnings(const ParamSet& params, const TableContext&)
+{
+    std::vector<std::string> w;
+    const std::string& type = params.choice("rope_type");
+    if (std::find(scaledTypes.begin(), scaledTypes.end(), type) == scaledTypes.end())
+        return w;
+    const double factor = type == "yarn" ? yarnFactor(params) : params.real("factor");
+    if (factor < 1.0) {
+        const std::string what = type == "yarn" && params.choice("factor_source") == "max_position_ratio"
+            ? "YaRN's factor max_position_embeddings / original_max_position_embeddings = "
+                + ParamValue::real(factor).toString()
+            : "factor " + params.value("factor").toString();
+        w.push_back(what + " is below 1 (a context-extension factor is new length / trained length, normally >= 1); "
+                    "computed as given, as Hugging Face does for linear, dynamic, yarn and llama3 after its warning "
+                    "\"rope_scaling's factor field must be a float >= 1\"");
+    }
+    return w;
+}
+
 } // namespace
 
 SchemeDescriptor ropeScheme()
@@ -249,13 +279,15 @@ SchemeDescriptor ropeScheme()
     s.params = {
         realParam("rope_theta", 10000.0, 100.0, 1.0e7, "Base of the frequencies theta_i = rope_theta^(-2i/r)", true),
         choiceParam("rope_type", "default", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"},
-                    "Context-extension method (Hugging Face rope_scaling.rope_type)"),
+                    "Context-extension method (Hugging Face rope_scaling.rope_type). dynamic and longrope depend "
+                    "on the sequence length: the largest requested position + 1, as Hugging Face's "
+                    "max(position_ids) + 1, unless --seq-len L sets it"),
         choiceParam("layout", "half_split", {"half_split", "interleaved"},
                     "Which dimensions pair up: half_split (i, i+r/2), GPT-NeoX / Hugging Face; interleaved "
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(realParam("factor", 4.0, 1.0, 1024.0, "Context extension factor s (new length / trained length); "
+        when(realParam("factor", 4.0, 0.001, 1024.0, "Context extension factor s (new length / trained length); "
                        "yarn ignores it when factor_source = max_position_ratio", true),
              "rope_type", scaledTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
@@ -301,6 +333,7 @@ SchemeDescriptor ropeScheme()
     };
     s.rotary = ropeSpec;
     s.validate = validateRope;
+    s.warnings = ropeWarnings;
     return s;
 }
 

@@ -15,8 +15,13 @@
 ///   llama3   wavelength 2*pi/theta_i < O/high: kept; > O/low: theta_i / s; between: smooth blend
 ///   longrope theta_i / ext_i with ext = long_factor when seq_len > O, else short_factor;
 ///            attention sqrt(1 + ln(M/O) / ln(O))
-/// (O = original_max_position_embeddings). Without ctx.seqLen, dynamic and longrope use the reference's
-/// init-time values (seq_len = None: L = M, short factors).
+/// (O = original_max_position_embeddings). seq_len is Hugging Face's forward-time value (dynamic_rope_update:
+/// seq_len = max(position_ids) + 1): the largest requested position + 1 unless ctx.seqLen overrides it
+/// (`--seq-len`). So a longrope table over positions 0:8192 with O = 4096 uses the long factors, as the model
+/// does on that input. The spec reports it as RotarySpec::seqLen and the scalar "seq_len".
+///
+/// factor < 1 is accepted with a warning (ropeWarnings via SchemeDescriptor::warnings), as Hugging Face's
+/// _validate_*_parameters do for linear, dynamic, yarn and llama3.
 ///
 /// Versions differ for YaRN's s: transformers 4.48-4.57 replaced the configured factor by
 /// max_position_embeddings / original_max_position_embeddings whenever original_max_position_embeddings was
@@ -49,8 +54,8 @@ double yarnCorrectionDim(double rotations, int rotaryDim, double base, double or
 /// factor_source is "max_position_ratio".
 double yarnFactor(const ParamSet& params);
 
-/// The frequencies and attention factor for the parameters (rope_type and its keys). @c ctx.seqLen is the
-/// current sequence length for dynamic and longrope.
+/// The frequencies and attention factor for the parameters (rope_type and its keys). Dynamic and longrope
+/// use effectiveSeqLen(ctx): ctx.seqLen, else the largest of ctx.positions + 1.
 RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx);
 
 SchemeDescriptor ropeScheme();

@@ -18,11 +18,17 @@ RotarySpec xposSpec(const ParamSet& params, const TableContext& ctx)
     for (int i = 0; i < pairs; ++i)
         spec.xposZeta[std::size_t(i)] = (2.0 * i + 0.4 * ctx.dim) / (1.4 * ctx.dim);
     spec.xposScaleBase = params.real("scale_base");
-    // torchscale: positions run from min_pos = -(L // 2) (Python floor division of -L) upward.
-    const Position length = ctx.seqLen ? *ctx.seqLen : ctx.positions.maxValue() + 1;
-    spec.xposCentre = double((length + 1) / 2);
+    // torchscale XPOS.forward: min_pos = -(length + offset) // 2 (Python floors), so the row at position t
+    // is scaled by zeta^((t + min_pos)/scale_base) = zeta^((t - ceil(L/2))/scale_base), L = length + offset
+    // = the largest position + 1. The paper (section 3.2) writes zeta^(n/gamma): centre 0 ("absolute").
+    const Position length = effectiveSeqLen(ctx);
+    const bool centred = params.choice("centring") == "torchscale";
+    spec.xposCentre = centred ? double((length + 1) / 2) : 0.0;
     spec.xposDownscale = params.choice("side") == "key";
+    spec.seqLen = centred ? length : 0;
     spec.scalars.push_back({"xpos_centre", spec.xposCentre});
+    if (centred)
+        spec.scalars.push_back({"seq_len", double(length)});
     return spec;
 }
 
@@ -45,8 +51,9 @@ SchemeDescriptor xposScheme()
     s.origin = Origin::Fixed;
     s.citation = "Sun et al. 2022, A Length-Extrapolatable Transformer, section 3.2";
     s.reference = "microsoft/torchscale torchscale/component/xpos_relative_position.py";
-    s.formula = "q'_m = zeta^(m/scale_base) R(m*theta) q,  k'_n = zeta^(-n/scale_base) R(n*theta) k,  "
-                "zeta_i = (2i + 0.4d) / (1.4d)";
+    s.formula = "q'_m = zeta^((m - c)/scale_base) R(m*theta) q,  k'_n = zeta^(-(n - c)/scale_base) R(n*theta) k,  "
+                "zeta_i = (2i + 0.4d) / (1.4d);  c = ceil(L/2) for L = largest position + 1 (torchscale) or 0 "
+                "(absolute, the paper's zeta^(n/gamma)); c cancels in q'_m . k'_n";
     s.summary = "RoPE whose pairs also shrink with distance: fast pairs decay quickly, slow pairs barely, so "
                 "far tokens cannot resonate by accident.";
     s.needsEvenDim = true;
@@ -56,7 +63,11 @@ SchemeDescriptor xposScheme()
         choiceParam("layout", "interleaved", {"interleaved", "half_split"},
                     "Which dimensions pair up; torchscale rotates interleaved pairs"),
         choiceParam("side", "query", {"query", "key"},
-                    "query: scaled by zeta^(p/scale_base); key: by its inverse"),
+                    "query: scaled by zeta^((p - c)/scale_base); key: by its inverse"),
+        choiceParam("centring", "torchscale", {"torchscale", "absolute"},
+                    "Centre c of the scale exponent: torchscale centres the positions (c = ceil(L/2), L = largest "
+                    "position + 1 or --seq-len), so one position's scale depends on the others; absolute: c = 0, "
+                    "the paper's zeta^(n/gamma). Scores q'.k' are the same either way"),
     };
     s.rotary = xposSpec;
     s.validate = validateXpos;

@@ -109,6 +109,18 @@ void writeJson(std::ostream& out, const ComputeResult& r)
             out << (i ? "," : "") << jsonString(r.columns[i]);
         out << "]";
     }
+    if (!r.columnLabels.empty()) {
+        out << ",\"column_labels\":[";
+        for (std::size_t i = 0; i < r.columnLabels.size(); ++i)
+            out << (i ? "," : "") << jsonString(r.columnLabels[i]);
+        out << "]";
+    }
+    if (!r.warnings.empty()) {
+        out << ",\"warnings\":[";
+        for (std::size_t i = 0; i < r.warnings.size(); ++i)
+            out << (i ? "," : "") << jsonString(r.warnings[i]);
+        out << "]";
+    }
     out << ",\"dtype\":" << (r.float32 ? "\"float32\"" : "\"float64\"");
     for (const auto& [name, value] : r.scalars)
         out << ',' << jsonString(name) << ':' << formatNumber(value);
@@ -124,9 +136,27 @@ void writeJson(std::ostream& out, const ComputeResult& r)
     out << "]}\n";
 }
 
+namespace {
+// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break.
+std::string csvField(const std::string& text)
+{
+    if (text.find_first_of(",\"\r\n") == std::string::npos)
+        return text;
+    std::string q = "\"";
+    for (char c : text)
+        q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+}
+} // namespace
+
 void writeCsv(std::ostream& out, const ComputeResult& r)
 {
     const std::size_t cols = r.shape.empty() ? 1 : (r.shape.size() == 1 ? 1 : r.shape.back());
+    if (!r.columnLabels.empty()) {
+        for (std::size_t i = 0; i < r.columnLabels.size(); ++i)
+            out << (i ? "," : "") << csvField(r.columnLabels[i]);
+        out << '\n';
+    }
     for (std::size_t i = 0; i < r.data.size(); ++i) {
         const double v = r.data[i];
         if (std::isfinite(v))

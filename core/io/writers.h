@@ -14,10 +14,11 @@ enum class OutputFormat { Json, Csv, Npy };
 /// Throws InputError for an unknown name.
 OutputFormat parseOutputFormat(std::string_view name);
 
-/// {"quantity", "scheme", "params", "shape", "axes", ["columns"], "dtype", scalars..., "data"}. NaN (a masked
-/// entry, or a value that does not exist) is written as null.
+/// {"quantity", "scheme", "params", "shape", "axes", ["columns"], ["column_labels"], ["warnings"], "dtype",
+/// scalars..., labels..., "data"}. NaN (a masked entry, or a value that does not exist) is written as null.
 void writeJson(std::ostream& out, const ComputeResult& result);
-/// One line per row of the last axis (leading axes flattened); NaN (masked) as an empty field.
+/// One line per row of the last axis (leading axes flattened); NaN (masked) as an empty field. When the result
+/// has column labels, a header row of them comes first (quoted as RFC 4180 where needed).
 void writeCsv(std::ostream& out, const ComputeResult& result);
 /// NumPy .npy version 1.0, little-endian <f4 or <f8, C order; masked entries are NaN.
 void writeNpy(std::ostream& out, const ComputeResult& result);

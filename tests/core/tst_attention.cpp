@@ -25,6 +25,7 @@ private slots:
     void errorsNameTheProblem();
     void capRefusesBeforeAllocating();
     void decayCurves();
+    void decayContentModelAndNormalisation();
     void onlyHeadAndSkippedOutputs();
 };
 
@@ -256,6 +257,65 @@ void TestAttention::decayCurves()
     QCOMPARE(al[0].values[2], -0.5 * 3);
     d.scheme = "nope";
     QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d));
+}
+
+void TestAttention::decayContentModelAndNormalisation()
+{
+    // The default content model is ones (q = k = (1, ..., 1)), as the decay view draws it: the RoPE score is
+    // sum_i 2 cos(delta theta_i), 2 * (d/2) = d = 128 at delta 0 (RoFormer section 3.4.3 setup).
+    DecayRequest d;
+    d.scheme = "rope";
+    d.headDim = 128;
+    d.distances = {0, 1, 10, 100};
+    const auto ones = poslab::core::decayCurves(d);
+    QCOMPARE(ones[0].key, std::string("score"));
+    QCOMPARE(ones[0].values[0], 128.0);
+    for (std::size_t t = 0; t < d.distances.size(); ++t) {
+        long double want = 0;
+        for (int i = 0; i < 64; ++i)
+            want += 2.0L * std::cos((long double)d.distances[t] * std::pow(10000.0L, -2.0L * i / 128));
+        QVERIFY(std::fabs(ones[0].values[t] - want) < 1e-10L);
+    }
+    QVERIFY2(ones[0].label.find("q = k = (1, ..., 1)") != std::string::npos, ones[0].label.c_str());
+    // Random content: the mean over the samples of sum_i |x_i|^2 cos(delta theta_i) (expected value: the ones
+    // curve); at delta 0 it is the mean squared norm, not exactly 128.
+    d.content.kind = ContentKind::Random;
+    d.samples = 64;
+    const auto random = poslab::core::decayCurves(d);
+    QVERIFY(random[0].values[0] != 128.0 && std::fabs(random[0].values[0] - 128.0) < 128.0 * 0.1);
+    QVERIFY2(random[0].label.find("mean over 64 random") != std::string::npos, random[0].label.c_str());
+    d.samples = 0;
+    QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d));
+    // Normalised at distance 0: the same curve divided by its first value; the bound by (r/2 + 1)/2.
+    d.content.kind = ContentKind::Constant;
+    d.samples = 16;
+    d.normalisation = DecayNormalisation::AtZero;
+    const auto norm = poslab::core::decayCurves(d);
+    for (std::size_t t = 0; t < d.distances.size(); ++t) {
+        QVERIFY(std::fabs(norm[0].values[t] - ones[0].values[t] / 128.0) < 1e-15);
+        QVERIFY(std::fabs(norm[1].values[t] - ones[1].values[t] / 32.5) < 1e-15);
+    }
+    QCOMPARE(norm[0].values[0], 1.0);
+    QVERIFY(norm[0].label.find("divided by its value at delta = 0") != std::string::npos);
+    // Bias curves are in nats and 0 at distance 0: no normalisation.
+    d.scheme = "alibi";
+    QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d));
+    QCOMPARE(parseDecayNormalisation("at_zero"), DecayNormalisation::AtZero);
+    QVERIFY_THROWS_EXCEPTION(InputError, parseDecayNormalisation("max"));
+    // xPos: pair i also carries zeta_i^(delta/scale_base) (Sun et al. 2022 eq. 10, query delta after the key).
+    d.scheme = "xpos";
+    d.headDim = 8;
+    d.normalisation = DecayNormalisation::None;
+    const auto xpos = poslab::core::decayCurves(d);
+    for (std::size_t t = 0; t < d.distances.size(); ++t) {
+        long double want = 0;
+        for (int i = 0; i < 4; ++i) {
+            const long double zeta = (2.0L * i + 3.2L) / 11.2L;
+            want += 2.0L * std::pow(zeta, d.distances[t] / 512.0L)
+                * std::cos((long double)d.distances[t] * std::pow(10000.0L, -2.0L * i / 8));
+        }
+        QVERIFY(std::fabs(xpos[0].values[t] - want) < 1e-12L);
+    }
 }
 
 void TestAttention::onlyHeadAndSkippedOutputs()

@@ -20,6 +20,7 @@ private slots:
     void debertaLogBuckets();
     void debertaSignIsQueryMinusKey();
     void debertaTermsAddUp();
+    void debertaBucketPrecision();
 };
 
 void TestRelativeSchemes::shawFewerQueriesThanKeys()
@@ -149,6 +150,64 @@ void TestRelativeSchemes::debertaTermsAddUp()
     n.params = ParamSet();
     const AttentionResult b = attentionScores(n);
     QVERIFY(std::fabs(h.terms[0].values(3, 5) - b.heads[0].logits(3, 5) / std::sqrt(3.0f)) < 1e-5f);
+}
+
+void TestRelativeSchemes::debertaBucketPrecision()
+{
+    // make_log_bucket_position's ceil(ln(|rel|/mid) / ln((M-1)/mid) * (mid-1)) + mid, written here twice:
+    // as Hugging Face runs it (modeling_deberta_v2.py, torch float32: int / int -> float32, torch.tensor of the
+    // Python ratio -> float32, float32 log, divide, multiply) and as microsoft/DeBERTa runs it
+    // (DeBERTa/deberta/da_utils.py, numpy float64).
+    auto hf = [](long long rel, int b, int m) {
+        const long long mid = b / 2, a = rel < 0 ? -rel : rel;
+        if (a <= mid)
+            return rel;
+        const float num = logf(float(a) / float(mid));
+        const float den = logf(float(double(m - 1) / double(mid)));
+        const float q = num / den;
+        const long long bucket = (long long)std::ceil(q * float(mid - 1)) + mid;
+        return rel < 0 ? -bucket : bucket;
+    };
+    auto original = [](long long rel, int b, int m) {
+        const long long mid = b / 2, a = rel < 0 ? -rel : rel;
+        if (a <= mid)
+            return rel;
+        const double x = std::log(double(a) / double(mid)) / std::log(double(m - 1) / double(mid)) * double(mid - 1);
+        const long long bucket = (long long)std::ceil(x) + mid;
+        return rel < 0 ? -bucket : bucket;
+    };
+    // b = 128, M = 513: mid 64, (M-1)/mid = 8. At |rel| = 128 the exact value is ln 2 / ln 8 * 63 = 21 and at
+    // 256 it is ln 4 / ln 8 * 63 = 42: float32 lands on the integer, float64 just above it (one more bucket).
+    struct Case { long long rel; int b, m; long long hf, original; };
+    const Case cases[] = {{128, 128, 513, 85, 86}, {-128, 128, 513, -85, -86}, {256, 128, 513, 106, 107},
+                          {32, 32, 129, 21, 22}, {64, 32, 129, 26, 27}};
+    for (const Case& c : cases) {
+        QCOMPARE(hf(c.rel, c.b, c.m), c.hf);
+        QCOMPARE(original(c.rel, c.b, c.m), c.original);
+        QCOMPARE(debertaBucket(c.rel, c.b, c.m), c.hf); // float32 is the default
+        QCOMPARE(debertaBucket(c.rel, c.b, c.m, BucketPrecision::Float32), c.hf);
+        QCOMPARE(debertaBucket(c.rel, c.b, c.m, BucketPrecision::Float64), c.original);
+    }
+    // At DeBERTa-v3's b = 256, M = 512 the two agree at every distance up to 2048 (so the choice never shows
+    // there), and each mode follows its own reference everywhere.
+    for (long long rel = -2048; rel <= 2048; ++rel) {
+        QCOMPARE(debertaBucket(rel, 256, 512, BucketPrecision::Float32), hf(rel, 256, 512));
+        QCOMPARE(debertaBucket(rel, 256, 512, BucketPrecision::Float64), original(rel, 256, 512));
+        QCOMPARE(hf(rel, 256, 512), original(rel, 256, 512));
+    }
+    // The parameter reaches the bucket matrix: query 128, key 0 under both choices.
+    const SchemeDescriptor& s = schemeOrThrow("deberta");
+    TableContext tc;
+    tc.dim = 8;
+    tc.positions = PositionList::range(0, 1);
+    PairContext pc;
+    pc.queries = PositionList::list({128});
+    pc.keys = PositionList::list({0});
+    for (const auto& [precision, want] : {std::pair<std::string, double>{"float32", 85}, {"float64", 86}}) {
+        const ParamSet p = resolveParams(s, {{"position_buckets", "128"}, {"max_relative_positions", "513"},
+                                             {"bucket_precision", precision}}, tc);
+        QCOMPARE(s.buckets(p, pc)(0, 0), want);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestRelativeSchemes)

@@ -81,6 +81,7 @@ private slots:
     void tablesAccurateUpTo2Pow20_data();
     void tablesAccurateUpTo2Pow20();
     void rotateVectorChecksLength();
+    void anglesExactByDefault();
 };
 
 void TestRope::defaultFrequencies()
@@ -287,7 +288,7 @@ void TestRope::tablesAccurateUpTo2Pow20()
     const PositionList list = PositionList::list(pos);
     const MatrixF cosT = rotaryCos(s, list);
     const MatrixF sinT = rotarySin(s, list);
-    const MatrixF ang = rotaryAngles(s, list);
+    const MatrixF ang = rotaryAnglesReduced(s, list);
     QCOMPARE(cosT.cols(), Eigen::Index(32));
     const long double base = std::strtold(theta.toStdString().c_str(), nullptr);
     double worst = 0;
@@ -312,6 +313,27 @@ void TestRope::rotateVectorChecksLength()
     const RotarySpec s = spec({}, 8);
     const std::vector<double> v(7, 1.0);
     QVERIFY_THROWS_EXCEPTION(InputError, rotateVector(s, PositionList::range(0, 2), v));
+}
+
+void TestRope::anglesExactByDefault()
+{
+    // torch.outer(t, inv_freq) (Hugging Face's freqs before cos/sin) is p * omega_i with no reduction:
+    // position 7, pair 0 (omega_0 = 1) gives 7, not 7 - 2 pi = 0.7168.
+    const RotarySpec s = spec({}, 8);
+    const PositionList list = PositionList::list({0, 7, 1000, 123456789});
+    const MatrixD exact = rotaryAngles(s, list);
+    QCOMPARE(exact(1, 0), 7.0);
+    for (Eigen::Index r = 0; r < exact.rows(); ++r)
+        for (int i = 0; i < 4; ++i) {
+            const long double want = (long double)list[std::size_t(r)] * std::pow(10000.0L, -2.0L * i / 8);
+            QVERIFY(std::fabs(exact(r, i) - want) <= 4e-16L * std::fabs(want) + 1e-300L);
+        }
+    // The reduced form is the same angle mod 2 pi: 7 - 2 pi for position 7, pair 0.
+    const MatrixF reduced = rotaryAnglesReduced(s, list);
+    QVERIFY(std::fabs(reduced(1, 0) - (7.0L - 2 * std::numbers::pi_v<long double>)) < 1e-6L);
+    QCOMPARE(parseAngleForm("reduced"), AngleForm::Reduced);
+    QCOMPARE(std::string(angleFormName(AngleForm::Exact)), std::string("exact"));
+    QVERIFY_THROWS_EXCEPTION(InputError, parseAngleForm("wrapped"));
 }
 
 QTEST_APPLESS_MAIN(TestRope)

@@ -121,6 +121,8 @@ private slots:
     void llama3EqualFactorsNoNaN();
     void longropeSwitchAndAttention();
     void longropeWrongLengthRejected();
+    void seqLenDefaultsToLargestPositionPlusOne();
+    void factorBelowOneAcceptedWithWarning();
 };
 
 void TestRopeScaling::linear()
@@ -406,6 +408,80 @@ void TestRopeScaling::longropeWrongLengthRejected()
     ParamSet p = params({{"rope_type", "longrope"}}, ctx);
     p.set("long_factor", ParamValue::reals({1.0, 2.0}));
     QVERIFY_THROWS_EXCEPTION(InputError, ropeSpec(p, ctx));
+}
+
+void TestRopeScaling::seqLenDefaultsToLargestPositionPlusOne()
+{
+    // Hugging Face dynamic_rope_update: seq_len = torch.max(position_ids) + 1, then
+    // longrope_frequency_update picks long_factor when seq_len > original_max_position_embeddings and
+    // _compute_dynamic_ntk_parameters uses max(seq_len, max_position_embeddings). No --seq-len here: the
+    // length comes from the positions asked for.
+    const Overrides lr = {{"rope_type", "longrope"}, {"short_factor", "1,2,3,4"}, {"long_factor", "5,6,7,8"},
+                          {"max_position_embeddings", "131072"}, {"original_max_position_embeddings", "4096"}};
+    auto at = [&](const Overrides& o, PositionList positions, std::optional<Position> seqLen = std::nullopt) {
+        TableContext ctx;
+        ctx.dim = 8;
+        ctx.positions = std::move(positions);
+        ctx.seqLen = seqLen;
+        return ropeSpec(params(o, ctx), ctx);
+    };
+    // A table over 0:8192: seq_len 8192 > 4096, so theta_i / long_factor_i (5, 6, 7, 8).
+    const RotarySpec longTable = at(lr, PositionList::range(0, 8192));
+    QCOMPARE(longTable.seqLen, Position(8192));
+    QCOMPARE(scalar(longTable, "seq_len"), 8192.0);
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(close(longTable.invFreq[std::size_t(i)], baseFreq(10000, i, 8) / (5 + i)));
+    // 0:4096 ends at 4095: seq_len 4096 is not above the original window, short factors (1, 2, 3, 4).
+    const RotarySpec shortTable = at(lr, PositionList::range(0, 4096));
+    QCOMPARE(shortTable.seqLen, Position(4096));
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(close(shortTable.invFreq[std::size_t(i)], baseFreq(10000, i, 8) / (1 + i)));
+    // One far position is enough (the largest, not the count), and --seq-len overrides the rule both ways.
+    QVERIFY(close(at(lr, PositionList::list({3, 5000})).invFreq[0], baseFreq(10000, 0, 8) / 5));
+    QVERIFY(close(at(lr, PositionList::range(0, 8192), 100).invFreq[0], baseFreq(10000, 0, 8) / 1));
+    QCOMPARE(at(lr, PositionList::range(0, 8192), 100).seqLen, Position(100));
+    QVERIFY(close(at(lr, PositionList::range(0, 4), 4097).invFreq[0], baseFreq(10000, 0, 8) / 5));
+
+    // Dynamic NTK over 0:8192 with max_position_embeddings 2048, factor 2:
+    // base' = 1e4 * (2 * 8192 / 2048 - 1)^(r/(r-2)) = 1e4 * 7^(8/6).
+    const Overrides dyn = {{"rope_type", "dynamic"}, {"factor", "2"}, {"max_position_embeddings", "2048"}};
+    const RotarySpec d = at(dyn, PositionList::range(0, 8192));
+    const long double b = 10000.0L * std::pow(7.0L, 8.0L / 6.0L);
+    QVERIFY(close(scalar(d, "effective_base"), b));
+    for (int i = 0; i < 4; ++i)
+        QVERIFY(close(d.invFreq[std::size_t(i)], baseFreq(b, i, 8)));
+    QCOMPARE(d.seqLen, Position(8192));
+    // Within the window (0:2048) the frequencies are the plain ones.
+    QCOMPARE(scalar(at(dyn, PositionList::range(0, 2048)), "effective_base"), 10000.0);
+    // Types that do not depend on the length report none.
+    QCOMPARE(at({{"rope_type", "linear"}}, PositionList::range(0, 8192)).seqLen, Position(0));
+}
+
+void TestRopeScaling::factorBelowOneAcceptedWithWarning()
+{
+    // Hugging Face _validate_{linear_scaling,dynamic_scaling,yarn,llama3}_parameters only log
+    // "`rope_scaling`'s factor field must be a float >= 1, got {factor}" and compute with the factor.
+    const TableContext ctx = context(64);
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    for (const char* type : {"linear", "dynamic", "yarn", "llama3"}) {
+        const ParamSet p = params({{"rope_type", type}, {"factor", "0.5"}}, ctx);
+        const std::vector<std::string> w = schemeWarnings(rope, p, ctx);
+        QCOMPARE(w.size(), std::size_t(1));
+        QVERIFY2(w[0].find("factor 0.5 is below 1") != std::string::npos, w[0].c_str());
+        // factor 1 and above: nothing to say.
+        QVERIFY(schemeWarnings(rope, params({{"rope_type", type}, {"factor", "1"}}, ctx), ctx).empty());
+    }
+    // Linear with s = 0.5 divides by 0.5: every frequency doubles (Position Interpolation's m -> m / s).
+    const RotarySpec lin = spec({{"rope_type", "linear"}, {"factor", "0.5"}}, 64);
+    for (int i = 0; i < 32; ++i)
+        QVERIFY(close(lin.invFreq[std::size_t(i)], 2 * baseFreq(10000, i, 64)));
+    // YaRN with s < 1: get_mscale returns 1 for scale <= 1, and interpolated pairs speed up by 1/s.
+    const RotarySpec y = spec({{"rope_type", "yarn"}, {"factor", "0.5"}}, 64);
+    QCOMPARE(y.attentionFactor, 1.0);
+    QVERIFY(close(y.invFreq[31], 2 * baseFreq(10000, 31, 64)));
+    // The default type has no factor, so no warning; 0 stays out of range (division by the factor).
+    QVERIFY(schemeWarnings(rope, params({}, ctx), ctx).empty());
+    QVERIFY_THROWS_EXCEPTION(InputError, params({{"rope_type", "linear"}, {"factor", "0"}}, ctx));
 }
 
 QTEST_APPLESS_MAIN(TestRopeScaling)

@@ -86,6 +86,7 @@ private slots:
     void matchesTorchscaleForward();
     void scoreDependsOnlyOnOffset();
     void decayPerPair();
+    void centringIsAParameter();
 };
 
 void TestXpos::zetaValues()
@@ -196,6 +197,61 @@ void TestXpos::decayPerPair()
             QVERIFY(std::fabs(sc - expected) < 1e-12L);
         }
     }
+}
+
+void TestXpos::centringIsAParameter()
+{
+    // torchscale centres the exponent on ceil(L/2) with L = the largest position + 1, so the vector at
+    // position 5 depends on the other positions asked for; centring=absolute is the paper's zeta^(n/gamma)
+    // (section 3.2), which does not. Both against torchscaleRow / the paper's formula written here.
+    const int d = 8;
+    const std::vector<double> x = testVector(d, 4);
+    const PositionList alone = PositionList::list({5});
+    const PositionList withFar = PositionList::list({5, 1000});
+    const RotarySpec a = spec({}, d, std::nullopt, alone);
+    const RotarySpec b = spec({}, d, std::nullopt, withFar);
+    QCOMPARE(a.xposCentre, 3.0);   // L = 6: ceil(6/2)
+    QCOMPARE(b.xposCentre, 501.0); // L = 1001: ceil(1001/2)
+    QCOMPARE(a.seqLen, Position(6));
+    QCOMPARE(b.seqLen, Position(1001));
+    const MatrixD ra = rotateVector(a, alone, x);
+    const MatrixD rb = rotateVector(b, withFar, x);
+    const std::vector<long double> refA = torchscaleRow(x, 6, 5, 512.0, false);
+    const std::vector<long double> refB = torchscaleRow(x, 1001, 5, 512.0, false);
+    double normA = 0, normB = 0;
+    for (int c = 0; c < d; ++c) {
+        QVERIFY(std::fabs(ra(0, c) - refA[std::size_t(c)]) < 1e-12L * (1 + std::fabs(refA[std::size_t(c)])));
+        QVERIFY(std::fabs(rb(0, c) - refB[std::size_t(c)]) < 1e-12L * (1 + std::fabs(refB[std::size_t(c)])));
+        normA += ra(0, c) * ra(0, c);
+        normB += rb(0, c) * rb(0, c);
+    }
+    QVERIFY(std::fabs(normB - normA) > 0.5 * normA); // the far position changed position 5's vector
+
+    // Absolute: centre 0 whatever else is asked for; pair i scaled by zeta_i^(5/512), rotated by 5 theta_i.
+    for (const PositionList& list : {alone, withFar}) {
+        const RotarySpec s = spec({{"centring", "absolute"}}, d, std::nullopt, list);
+        QCOMPARE(s.xposCentre, 0.0);
+        QCOMPARE(s.seqLen, Position(0));
+        const MatrixD r = rotateVector(s, list, x);
+        for (int i = 0; i < d / 2; ++i) {
+            const long double zeta = (2.0L * i + 0.4L * d) / (1.4L * d);
+            const long double sc = std::pow(zeta, 5.0L / 512.0L);
+            const long double ang = 5.0L * std::pow(10000.0L, -2.0L * i / d);
+            const long double x0 = x[std::size_t(2 * i)], x1 = x[std::size_t(2 * i + 1)];
+            QVERIFY(std::fabs(r(0, 2 * i) - sc * (x0 * std::cos(ang) - x1 * std::sin(ang))) < 1e-12L);
+            QVERIFY(std::fabs(r(0, 2 * i + 1) - sc * (x1 * std::cos(ang) + x0 * std::sin(ang))) < 1e-12L);
+        }
+    }
+    // --seq-len sets L for the centre too.
+    QCOMPARE(spec({}, d, 100, alone).xposCentre, 50.0);
+    // Scores do not see the centre: q at 7 and k at 3 give the same product under both centrings.
+    const std::vector<double> q = testVector(d, 5), k = testVector(d, 6);
+    const RotarySpec tq = spec({}, d, std::nullopt, withFar), tk = spec({{"side", "key"}}, d, std::nullopt, withFar);
+    const RotarySpec aq = spec({{"centring", "absolute"}}, d, std::nullopt, withFar);
+    const RotarySpec ak = spec({{"centring", "absolute"}, {"side", "key"}}, d, std::nullopt, withFar);
+    const double st = dot(rotated(tq, 7, q), rotated(tk, 3, k));
+    const double sa = dot(rotated(aq, 7, q), rotated(ak, 3, k));
+    QVERIFY(std::fabs(st - sa) < 1e-10 * (1 + std::fabs(sa)));
 }
 
 QTEST_APPLESS_MAIN(TestXpos)

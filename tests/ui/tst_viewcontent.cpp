@@ -251,6 +251,11 @@ private slots:
         state.setPositionCount(4096);
         settle(computation);
         QVERIFY2(table.xposNote().contains("c = 2,048"), qPrintable(table.xposNote()));
+        // The paper's absolute form (centring = absolute): c = 0, so pair 0 at p = 0 reads zeta^0 cos 0 = 1.
+        state.setParamText("centring", "absolute");
+        settle(computation);
+        QVERIFY2(table.xposNote().contains("c = 0"), qPrintable(table.xposNote()));
+        QVERIFY2(table.readout(0, 0).contains("value 1 "), qPrintable(table.readout(0, 0)));
         state.setScheme("rope");
         settle(computation);
         QVERIFY(table.xposNote().isEmpty());

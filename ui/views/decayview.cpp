@@ -249,64 +249,40 @@ void DecayView::recompute()
             m_curves.clear();
         }
     } else if (s->rotary && m_result->rotary) {
-        core::RotarySpec qs = m_result->spec, ks = m_result->spec;
-        if (su.params.has("side")) {
-            core::TableContext ctx;
-            ctx.dim = su.dim;
-            ctx.positions = core::PositionList::range(0, std::max(1, su.positionCount));
-            ctx.seqLen = su.positionCount;
-            core::ParamSet qp = su.params, kp = su.params;
-            qp.set("side", core::ParamValue::word("query"));
-            kp.set("side", core::ParamValue::word("key"));
-            qs = s->rotary(qp, ctx);
-            ks = s->rotary(kp, ctx);
-        }
+        // Both curves from core's one decay function: the score of q = k = (1, ..., 1) ("ones") divided by its
+        // value at distance 0 (xPos's zeta_i^(k/scale_base) included), and RoFormer's bound as the paper's
+        // figure 2 draws it, not normalised.
         const auto ds = distances(std::max(1, su.positionCount - 1));
-        // q = k = (1, ..., 1); the key stays at 0 and the query moves to k (only k matters). Pair i then
-        // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
-        // dimensions beyond r pass through and add d - r.
-        Curve score{tr("%1: q\u00b7k (q = k = 1) \u00f7 its value at k = 0").arg(who), {}};
-        double s0 = 0;
-        const int half = qs.rotaryDim / 2;
-        const double af2 = qs.attentionFactor * ks.attentionFactor;
-        const bool xpos = !qs.xposZeta.empty();
-        std::vector<double> keyScale(std::size_t(half), 1.0);
-        if (xpos)
-            for (int j = 0; j < half; ++j)
-                keyScale[std::size_t(j)] = core::xposScale(ks, j, 0);
-        for (std::size_t idx = 0; idx < ds.size(); ++idx) {
-            const core::Position k = ds[idx];
-            double dot = double(su.dim - qs.rotaryDim);
-            for (int j = 0; j < half; ++j) {
-                const double c = std::cos(core::wrapAngle(k, qs.invFreq[std::size_t(j)]));
-                dot += af2 * 2.0 * c * (xpos ? core::xposScale(qs, j, k) * keyScale[std::size_t(j)] : 1.0);
-            }
-            if (idx == 0)
-                s0 = dot != 0 ? dot : 1.0;
-            score.points.append(QPointF(double(k), dot / s0));
-        }
-        m_curves.push_back(std::move(score));
-        m_yTitle = tr("score \u00f7 score at distance 0");
-        // RoFormer's bound from core, as the paper's figure 2 draws it: not normalised, on its own axis.
+        const core::RotarySpec& qs = m_result->spec;
+        core::DecayRequest req;
+        req.scheme = su.scheme;
+        req.params = su.params;
+        req.headDim = su.dim;
+        req.distances = ds;
+        req.content.kind = core::ContentKind::Constant;
+        auto curveOf = [&](core::DecayNormalisation norm, const std::string& key, const QString& name) {
+            req.normalisation = norm;
+            Curve c{name, {}};
+            for (const auto& series : core::decayCurves(req))
+                if (series.key == key)
+                    for (std::size_t i = 0; i < series.values.size() && i < ds.size(); ++i)
+                        c.points.append(QPointF(double(ds[i]), series.values[i]));
+            return c;
+        };
         try {
-            core::DecayRequest req;
-            req.scheme = su.scheme;
-            req.params = su.params;
-            req.headDim = su.dim;
-            req.distances = ds;
-            req.content.kind = core::ContentKind::Constant;
-            for (const auto& c : core::decayCurves(req)) {
-                if (c.key != "bound")
-                    continue;
-                Curve bound{tr("RoFormer bound, Fig. 2 (dotted, right axis)"), {}};
-                for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
-                    bound.points.append(QPointF(double(ds[i]), c.values[i]));
+            m_curves.push_back(curveOf(core::DecayNormalisation::AtZero, "score",
+                                       tr("%1: q\u00b7k (q = k = 1) \u00f7 its value at k = 0").arg(who)));
+            Curve bound = curveOf(core::DecayNormalisation::None, "bound", tr("RoFormer bound, Fig. 2 (dotted, right axis)"));
+            if (!bound.points.isEmpty()) {
                 m_rightCurve = int(m_curves.size());
                 m_curves.push_back(std::move(bound));
                 m_y2Title = tr("(1/(r/2)) \u03a3\u2c7c |S\u2c7c|, not normalised");
             }
         } catch (const std::exception&) {
+            m_curves.clear();
+            m_rightCurve = -1;
         }
+        m_yTitle = tr("score \u00f7 score at distance 0");
         if (m_rightCurve >= 0) {
             double least = std::numeric_limits<double>::infinity();
             for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)

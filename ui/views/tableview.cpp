@@ -238,9 +238,14 @@ QString TableView::xposNote() const
 {
     if (!m_result || !m_result->rotary || m_result->spec.xposZeta.empty())
         return {};
+    // The centre core used (parameter "centring"): torchscale's c = ceil(L/2), or 0 (the paper's zeta^(n/gamma)).
+    const bool absolute = m_result->setup.params.has("centring") && m_result->setup.params.choice("centring") == "absolute";
+    if (absolute)
+        return tr("xPos: each value \u00d7 \u03b6\u1d62^(p/scale_base), absolute positions (centring = absolute, c = 0, "
+                  "the paper's \u03b6^(n/\u03b3)); torchscale centres at c = ceil(L/2)");
     return tr("xPos: each value \u00d7 \u03b6\u1d62^((p \u2212 c)/scale_base), centred at c = %1 as torchscale does "
-              "(the scale is 1 at p = c, not at p = 0)")
-        .arg(QLocale(QLocale::English).toString(qint64(std::llround(m_result->spec.xposCentre))));
+              "(centring = torchscale: the scale is 1 at p = c, not at p = 0)")
+        .arg(formatNumber(m_result->spec.xposCentre, 7));
 }
 
 void TableView::setWindow(const QRectF& w)
