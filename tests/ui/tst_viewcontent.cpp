@@ -203,7 +203,7 @@ private slots:
             QVERIFY2(svg.contains("This layer has no rotation"), qPrintable(v->exportName()));
             QVERIFY2(v->noRotationReason().contains(QStringLiteral("s = %1").arg(temperature)),
                      qPrintable(v->noRotationReason()));
-            QVERIFY(v->noRotationReason().contains("p = 8191")); // where s first exceeds 1
+            QVERIFY(v->noRotationReason().contains("p = 8,191")); // where s first exceeds 1
         }
         // A RoPE layer draws rotations again.
         state.setParam("layer", core::ParamValue::integer(2));

@@ -36,11 +36,9 @@ QString ClockView::notApplicableReason() const
 {
     const auto& s = m_state->scheme();
     if (s.id == "nope")
-        return tr("NoPE adds no position signal, so there are no hands to turn; only the causal mask tells order. "
-                  "Pick sinusoidal or RoPE to see hands turn.");
-    return tr("%1 has no per-pair frequencies: its position signal is not a set of rotations. Pick sinusoidal, "
-              "RoPE or one of its variants to see hands turn, or see the decay view for %1.")
-        .arg(QString::fromStdString(s.name));
+        return tr("NoPE has no position signal, so no hands turn. Pick sinusoidal or RoPE.");
+    return tr("%1 has no per-pair frequencies, so no hands turn. Pick sinusoidal or RoPE, or see the decay view.")
+        .arg(shortSchemeName(s));
 }
 
 QString ClockView::parsePairs(const QString& text, int pairs, std::vector<int>* out)

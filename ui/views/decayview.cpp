@@ -122,16 +122,14 @@ bool DecayView::supports(const core::SchemeDescriptor& scheme) const
 
 QString DecayView::notApplicableReason() const
 {
-    if (m_state->scheme().relation == core::Relation::None)
-        return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same. Pick "
-                  "RoPE, ALiBi or T5 to see a score change with distance.");
     const auto& s = m_state->scheme();
+    const QString name = shortSchemeName(s);
+    if (s.relation == core::Relation::None)
+        return tr("NoPE treats every distance alike. Pick RoPE, ALiBi or T5 to see a score change with distance.");
     if (s.score)
-        return tr("%1 mixes position with the content of each query and key, so there is no single curve "
-                  "against distance: see the attention view, or pick ALiBi, T5 or RoPE for a decay curve.")
-            .arg(QString::fromStdString(s.name));
-    return tr("%1 has no dot-product or decay curve: see the attention view, or pick ALiBi, T5 or RoPE.")
-        .arg(QString::fromStdString(s.name));
+        return tr("%1 mixes position with content: no single curve. See the attention view, or pick ALiBi, T5 or "
+                  "RoPE.").arg(name);
+    return tr("%1 has no decay curve. See the attention view, or pick ALiBi, T5 or RoPE.").arg(name);
 }
 
 QWidget* DecayView::controls()

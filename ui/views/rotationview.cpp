@@ -39,9 +39,8 @@ bool RotationView::supports(const core::SchemeDescriptor& scheme) const
 
 QString RotationView::notApplicableReason() const
 {
-    return tr("%1 does not rotate queries and keys, so there are no rotation planes. Pick RoPE, xPos, a "
-              "context-extension variant (YaRN, Llama 3, LongRoPE) or iRoPE to see them.")
-        .arg(QString::fromStdString(m_state->scheme().name));
+    return tr("%1 does not rotate queries and keys. Pick RoPE, xPos, YaRN or iRoPE to see rotation planes.")
+        .arg(shortSchemeName(m_state->scheme()));
 }
 
 void RotationView::resultChanged()

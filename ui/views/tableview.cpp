@@ -46,17 +46,16 @@ bool TableView::supports(const core::SchemeDescriptor& scheme) const
 
 QString TableView::notApplicableReason() const
 {
+    // Short: a small panel shows it whole. Why, then what to pick.
     const auto& s = m_state->scheme();
+    const QString name = shortSchemeName(s);
     if (s.relation == core::Relation::None)
-        return tr("%1 adds nothing to the embedding: its table is all zeros. Order reaches the model only "
-                  "through the causal mask. Pick sinusoidal, learned or RoPE to see a table.")
-            .arg(QString::fromStdString(s.name));
+        return tr("%1's table is all zeros: order comes only from the causal mask. Pick sinusoidal or RoPE for a "
+                  "table.").arg(name);
     if (s.application == core::Application::ScoreBias)
-        return tr("%1 adds a bias to the attention scores instead of a vector per position, so there is no "
-                  "table: see the attention and decay views, or pick sinusoidal or RoPE for a table.")
-            .arg(QString::fromStdString(s.name));
-    return tr("%1 has no table of position vectors: see the attention view, or pick sinusoidal, learned or "
-              "RoPE to see a table.").arg(QString::fromStdString(s.name));
+        return tr("%1 biases the scores; it has no vector per position. See attention and decay, or pick "
+                  "sinusoidal or RoPE.").arg(name);
+    return tr("%1 has no table of position vectors. See the attention view, or pick sinusoidal or RoPE.").arg(name);
 }
 
 QWidget* TableView::controls()

@@ -2,6 +2,7 @@
 #include "ui/views/view.h"
 
 #include "core/encodings/irope.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
 #include <QPainter>
@@ -30,8 +31,7 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
 
 QString View::notApplicableReason() const
 {
-    return tr("%1 has nothing to show in this view; pick another view or scheme.")
-        .arg(QString::fromStdString(m_state->scheme().name));
+    return tr("%1 has nothing to show here; pick another view or scheme.").arg(shortSchemeName(m_state->scheme()));
 }
 
 namespace {
@@ -67,23 +67,20 @@ QString View::noRotationReason() const
         const double fs = params.real("floor_scale");
         const int p = m_state->cursor();
         const double s = core::llama4AttnScale(p, fs, params.real("attn_scale"));
-        applies = tr("What applies here is the attention temperature: the query at p = %1 is scaled by "
-                     "s = %2 (it first exceeds 1 at p = %3).")
-                      .arg(p)
-                      .arg(formatNumber(s, 6))
-                      .arg(qint64(std::ceil(fs)) - 1);
+        applies = tr("What applies: the query temperature, s = %1 at p = %2 (above 1 from p = %3).")
+                      .arg(formatNumber(s, 6), formatNumber(p, 7), formatNumber(std::ceil(fs) - 1, 7));
     } else {
-        applies = tr("Temperature tuning is off, so position reaches this layer only through the causal mask.");
+        applies = tr("Temperature tuning is off: only the causal mask carries order here.");
     }
     QString pick;
     for (int l = 0; l < std::min(k, 8) && pick.count(QLatin1Char(',')) < 2; ++l)
         if (core::iropeUsesRope(l, k))
             pick += (pick.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
-    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation, so queries and keys "
-              "are not turned. %3 Pick a RoPE layer (layer %4) to see rotations, or see the attention view.")
+    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation. %3 Pick layer %4 for "
+              "rotations, or see the attention view.")
         .arg(layer)
         .arg(k)
-        .arg(applies, pick.isEmpty() ? tr("none: every layer is NoPE") : pick);
+        .arg(applies, pick.isEmpty() ? tr("(none: every layer is NoPE)") : pick);
 }
 
 QString View::noRotationSummary() const
