@@ -269,34 +269,35 @@ void DecayView::recompute()
         };
         try {
             m_curves.push_back(curveOf(core::DecayNormalisation::AtZero, "score",
-                                       tr("%1: q\u00b7k (q = k = 1) \u00f7 its value at k = 0").arg(who)));
-            Curve bound = curveOf(core::DecayNormalisation::None, "bound", tr("RoFormer bound, Fig. 2 (dotted, right axis)"));
+                                       tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who)));
+            Curve bound = curveOf(core::DecayNormalisation::None, "bound", tr("RoFormer bound (dotted, right axis)"));
             if (!bound.points.isEmpty()) {
                 m_rightCurve = int(m_curves.size());
                 m_curves.push_back(std::move(bound));
-                m_y2Title = tr("(1/(r/2)) \u03a3\u2c7c |S\u2c7c|, not normalised");
+                m_y2Title = tr("RoFormer bound, not normalised");
             }
         } catch (const std::exception&) {
             m_curves.clear();
             m_rightCurve = -1;
         }
-        m_yTitle = tr("score \u00f7 score at distance 0");
+        m_yTitle = tr("score \u00f7 score at k = 0");
         if (m_rightCurve >= 0) {
             double least = std::numeric_limits<double>::infinity();
             for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)
                 least = std::min(least, p.y());
+            // The claim first (a short figure may show only the first line), then what the right axis is.
             const QString law = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
                                    "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
                                    "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
             m_caption = qs.rotaryDim == su.dim
-                ? law + QLatin1Char(' ')
-                      + tr("With q = k = 1 the left curve never exceeds it (here the bound is at least %1, the curve at "
-                           "most 1): it shows the trend, not the score.")
-                            .arg(formatNumber(least, 3))
-                : law + QLatin1Char(' ')
-                      + tr("It bounds the rotated part only: %1 of %2 dimensions pass through unrotated.")
-                            .arg(su.dim - qs.rotaryDim)
-                            .arg(su.dim);
+                ? tr("With q = k = 1 the left curve never exceeds the right one (the bound stays above %1, the curve "
+                     "at most 1): the bound shows the trend, not the score.")
+                          .arg(formatNumber(least, 3))
+                      + QLatin1Char(' ') + law
+                : tr("The bound covers the rotated part only: %1 of %2 dimensions pass through unrotated.")
+                          .arg(su.dim - qs.rotaryDim)
+                          .arg(su.dim)
+                      + QLatin1Char(' ') + law;
         }
     } else if (s->frequencies && !m_result->frequencies.empty()) {
         // PE(p).PE(p+k) = sum_i cos(k w_i), any p: core's "dot" curve.
@@ -560,7 +561,7 @@ void DecayView::rebuildSeries()
     m_y2Data = {std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
     m_maxX = maxX;
     m_y2->setVisible(m_rightCurve >= 0);
-    m_x->setTitleText(m_logX ? tr("distance k (tokens, log scale; \u25aa bucket edges; k = 0 not drawn)")
+    m_x->setTitleText(m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)")
                              : tr("distance k (tokens)"));
     fitAxisLabels();
     const QStringList pinLabels = pinNames();
@@ -607,10 +608,10 @@ void DecayView::rebuildSeries()
         m_edgeSeries->setBorderColor(th.foreground);
         m_edgeSeries->setName(tr("bucket edges (%1)").arg(m_edges.size()));
         // Named in the distance axis's title, not in the legend, which already holds a line per head.
+        m_edgeSeries->setVisible(!edges.isEmpty()); // (this shows the series' legend marker again)
         const auto markers = m_chart->legend()->markers(m_edgeSeries);
         for (QLegendMarker* mk : markers)
             mk->setVisible(false);
-        m_edgeSeries->setVisible(!edges.isEmpty());
     }
     // Many curves (one per head) would share one row of legend and be cut to "head 0 (..."; a column on
     // the right gives each its full label.

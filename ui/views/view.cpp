@@ -76,7 +76,7 @@ QString View::noRotationReason() const
     for (int l = 0; l < std::min(k, 8) && pick.count(QLatin1Char(',')) < 2; ++l)
         if (core::iropeUsesRope(l, k))
             pick += (pick.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
-    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation. %3 Pick layer %4 for "
+    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation. %3 Pick a RoPE layer (%4) for "
               "rotations, or see the attention view.")
         .arg(layer)
         .arg(k)
