@@ -19,6 +19,8 @@
 #include <QPainter>
 #include <QTest>
 #include <QTextItem>
+#include <QHelpEvent>
+#include <QToolTip>
 
 #include <cmath>
 
@@ -221,6 +223,28 @@ private slots:
         QVERIFY(textCollisions(record.items()).isEmpty());
     }
 
+    void cutLabelsShowTheirFullTextOnHover()
+    {
+        // On screen, a title cut to fit keeps its full text for a tooltip.
+        exporting::ExportScene scene;
+        scene.state().setScheme(QStringLiteral("rope"));
+        scene.state().setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
+        scene.state().setParam(QStringLiteral("factor"), core::ParamValue::real(8));
+        View* v = scene.view(QStringLiteral("clock"));
+        exporting::settle(scene.computation());
+        v->resize(150, 200);
+        TextRecord record;
+        v->grab(); // paints through paintEvent, as the window does
+        const DrawnText* cut = nullptr;
+        for (const DrawnText& item : record.items())
+            if (item.text != item.fullText && item.text.endsWith(QChar(0x2026)))
+                cut = &item;
+        QVERIFY2(cut, "expected a label cut to fit 150 px");
+        QHelpEvent help(QEvent::ToolTip, cut->rect.center().toPoint(), v->mapToGlobal(cut->rect.center().toPoint()));
+        QCoreApplication::sendEvent(v, &help);
+        QCOMPARE(QToolTip::text(), cut->fullText);
+    }
+
     void numbersHaveOneFormat()
     {
         // Thousands separated, no exponent below 10^7, never a negative zero (issue 9).
@@ -304,7 +328,9 @@ private slots:
             state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
         }
         // The issue's cases: a cursor of 37 and one past 1000 (the clock title collided for p >= 1000).
-        const QList<QSize> sizes{QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
+        // The four figure sizes of issue 9, and two window panels (a 1366 x 768 screen's views are about 560 x 330).
+        const QList<QSize> sizes{QSize(560, 330), QSize(780, 470),  QSize(1280, 720),
+                                 QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
         const QList<double> scales{1.0, 1.5, 2.0, 2.5};
         QStringList failures;
         int renders = 0;

@@ -7,6 +7,7 @@
 #include "core/io/writers.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/render/figuretitle.h"
 #include "ui/views/decayview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
@@ -204,7 +205,7 @@ void applyLook(ui::WorkbenchState& state, const ExportOptions& options)
 
 QString ExportService::defaultTitle(const ui::View& view, const ui::WorkbenchState& state)
 {
-    return QStringLiteral("%1 \u2014 %2").arg(view.title(), QString::fromStdString(state.scheme().name));
+    return QStringLiteral("%1 \u2014 %2").arg(view.title(), ui::variantLabel(state.scheme(), state.params()));
 }
 
 QString ExportService::describe(const ui::WorkbenchState& state)

@@ -214,7 +214,9 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
     const QFontMetricsF fm(f);
     // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
     const int target = std::clamp(int(bar.height() / (fm.height() * 1.6)), 2, 5);
-    const auto ticks = niceTicks(range.lo, range.hi, target);
+    auto ticks = niceTicks(range.lo, range.hi, target);
+    if (ticks.size() < 3) // a coarse step can leave one label (±4.3 in steps of 5): ask for more; the layout drops any that touch
+        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
     for (double v : ticks) {
         const double y = bar.bottom() - (v - range.lo) / (range.hi - range.lo) * bar.height();
         p.setPen(theme.foreground);

@@ -34,7 +34,8 @@ struct DrawnText {
     QRectF bounds;    ///< the view's rectangle the text had to stay inside
 };
 
-/// Collects the text items drawn on this thread while it lives (stackable; the innermost collects).
+/// Collects the text items drawn on this thread while it lives. Records nest: an item goes to every record
+/// alive on the thread (the window's paint keeps one for tooltips while a test keeps another).
 /// Views render as usual; a test creates a TextRecord, renders, and checks items().
 class TextRecord {
 public:
@@ -47,7 +48,12 @@ public:
     static TextRecord* current();
     /// Adds one item (TextLayout does this; views that draw text through another engine, such as Qt
     /// Charts, add theirs so that the check sees them too).
-    void add(DrawnText item) { m_items.push_back(std::move(item)); }
+    void add(const DrawnText& item)
+    {
+        m_items.push_back(item);
+        if (m_previous)
+            m_previous->add(item);
+    }
     const std::vector<DrawnText>& items() const { return m_items; }
     void clear() { m_items.clear(); }
 

@@ -353,6 +353,13 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
                   TextLayout::Fit::Drop);
     }
+    // Periods written as bare numbers still need their unit: once, in the bottom corner.
+    if (periodLevel >= 2)
+        text.draw(QRectF(target.left() + pad, target.bottom() - pad * 0.5 - pfm.height(), target.width() - 2 * pad,
+                         pfm.height()),
+                  Qt::AlignRight | Qt::AlignVCenter, periodFont, th.muted, {tr("periods 2\u03c0/\u03c9\u1d62 in tokens"),
+                                                                           tr("periods in tokens")},
+                  TextLayout::Fit::Drop);
 }
 
 } // namespace poslab::ui

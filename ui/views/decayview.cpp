@@ -22,6 +22,7 @@
 #include <QTextLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
@@ -53,6 +54,32 @@ std::vector<core::Position> distances(core::Position maxK)
     return ks;
 }
 
+/// An ALiBi slope as its exact fraction where it is one over a whole number (1/2 ... 1/256 for 8 heads, Press
+/// et al. 2022 section 3), else in the figures' number format.
+QString slopeText(double m)
+{
+    const double inv = 1.0 / m;
+    if (m > 0 && inv < 1e7 && std::abs(inv - std::round(inv)) <= 1e-9 * inv)
+        return QStringLiteral("1/%1").arg(formatNumber(std::round(inv), 7));
+    return formatNumber(m, 4);
+}
+
+/// Shorter wordings of the y axis's titles, for when the long one does not fit the plot's height.
+QString shortYTitle(const QString& title)
+{
+    static const std::pair<const char*, const char*> shorter[] = {
+        {"relative to distance 0", "relative to k = 0"},
+        {"bias added to the logit (nats)", "logit bias (nats)"},
+        {"dot product", "dot"},
+        {"score \u00f7 score at k = 0", "\u00f7 score at 0"},
+        {"RoFormer bound, not normalised", "bound"},
+    };
+    for (const auto& [from, to] : shorter)
+        if (title == QLatin1String(from))
+            return QString::fromLatin1(to);
+    return title;
+}
+
 } // namespace
 
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
@@ -63,14 +90,19 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     lay->setSpacing(0);
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignTop);
+    m_chart->legend()->setShowToolTips(true); // a label cut to fit shows its full text on hover
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QCategoryAxis(m_chart);
     m_y = new QCategoryAxis(m_chart);
     m_y2 = new QCategoryAxis(m_chart);
-    for (QCategoryAxis* a : {m_x, m_y, m_y2})
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    m_x->setTitleText(tr("distance k (tokens)"));
+        // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
+        a->setTruncateLabels(false);
+    }
+    m_xTitle = tr("distance k (tokens)");
+    m_x->setTitleText(m_xTitle);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
     m_chart->addAxis(m_y2, Qt::AlignRight);
@@ -224,14 +256,8 @@ void DecayView::recompute()
                     name = tr("%1: all %2 heads alike (its parameters are shared, not per head)")
                                .arg(who)
                                .arg(series.size());
-                else if (std::size_t(shown) < slopes.size()) {
-                    // Power-of-two head counts give slopes 2^(-8h/H): written as the exact fraction 1/2^k.
-                    const double m = slopes[std::size_t(shown)];
-                    const double inv = 1.0 / m;
-                    name += std::abs(inv - std::round(inv)) < 1e-9 * inv
-                        ? QStringLiteral(" (m = 1/%1)").arg(qint64(std::llround(inv)))
-                        : QStringLiteral(" (m = %1)").arg(formatNumber(m, 4));
-                }
+                else if (std::size_t(shown) < slopes.size())
+                    name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
                 ++shown;
                 Curve curve{name, {}};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
@@ -424,8 +450,17 @@ void setTicks(QCategoryAxis* axis, double lo, double hi, const std::vector<std::
 
 std::vector<std::pair<double, QString>> linearTicks(double lo, double hi, int target, double* outLo, double* outHi)
 {
-    const auto t = niceTicks(lo, hi, target);
-    double step = t.size() >= 2 ? t[1] - t[0] : std::max(std::abs(hi - lo), std::abs(lo) * 0.1 + 1e-12);
+    // The 1-2-5 step for about @p target intervals (niceTicks' rule, kept even when fewer than two ticks
+    // fall inside [lo, hi]).
+    const double span = hi > lo ? hi - lo : std::max(std::abs(lo) * 0.1, 1e-12);
+    const double raw = span / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * mag;
+    for (double m : {1.0, 2.0, 5.0})
+        if (raw <= m * mag * (1 + 1e-12)) {
+            step = m * mag;
+            break;
+        }
     // The range fits the data: it ends at the first tick at or beyond each end (0 stays the top for ALiBi).
     double a = std::floor(lo / step + 1e-9) * step;
     double b = std::ceil(hi / step - 1e-9) * step;
@@ -561,8 +596,8 @@ void DecayView::rebuildSeries()
     m_y2Data = {std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
     m_maxX = maxX;
     m_y2->setVisible(m_rightCurve >= 0);
-    m_x->setTitleText(m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)")
-                             : tr("distance k (tokens)"));
+    m_xTitle = m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)") : tr("distance k (tokens)");
+    m_x->setTitleText(m_xTitle);
     fitAxisLabels();
     const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
@@ -618,11 +653,11 @@ void DecayView::rebuildSeries()
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
-    fitAxisLabels();
     m_y->setTitleText(m_yTitle);
     m_y2->setTitleText(m_y2Title);
     m_captionLabel->setText(m_caption);
     m_captionLabel->setVisible(!m_caption.isEmpty());
+    fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
@@ -663,7 +698,8 @@ void DecayView::applyFonts(double sizeFactor)
         return f;
     };
     m_chart->setTitleFont(scaled(11, true));
-    m_chart->legend()->setFont(scaled(10));
+    m_legendFont = scaled(10);
+    m_chart->legend()->setFont(m_legendFont);
     for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
@@ -718,10 +754,15 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         chartRect.setBottom(captionRect.top() - 2 * factor);
     }
     m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
-    // Tick spacing and the corner depend on the plot area, which depends on the tick labels: settle twice.
-    for (int pass = 0; pass < 2; ++pass) {
+    // Tick spacing, the corner and the legend depend on the plot area, which depends on them: settle.
+    for (int pass = 0; pass < 4; ++pass) {
+        const QRectF before = m_chart->plotArea();
         fitAxisLabels();
+        if (m_chart->legend()->layout())
+            m_chart->legend()->layout()->activate();
         m_chart->layout()->activate();
+        if (pass > 0 && m_chart->plotArea() == before)
+            break;
     }
     m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
     recordChartText(p, chartRect);
@@ -783,7 +824,12 @@ void DecayView::fitAxisLabels()
         const QFontMetricsF fm(axis->labelsFont());
         const int target = sized ? std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5) : 5;
         double a = 0, b = 1;
-        const auto ticks = linearTicks(data.first, data.second, target, &a, &b);
+        auto ticks = linearTicks(data.first, data.second, target, &a, &b);
+        // A small plot may still put two labels closer than a line apart: fewer ticks until they clear.
+        for (int t = target - 1; t >= 1 && sized && ticks.size() >= 2
+                                 && (ticks[1].first - ticks[0].first) / (b - a) * plot.height() < fm.height() * 1.3;
+             --t)
+            ticks = linearTicks(data.first, data.second, t, &a, &b);
         // The end labels are centred on their ticks: lower the axis just enough that the lowest clears the x
         // axis's labels at the bottom-left corner, and raise it so that the highest clears the legend or title
         // above (half a label height and a gap each). No tick is added: ALiBi's top label stays 0.
@@ -802,6 +848,57 @@ void DecayView::fitAxisLabels()
     fitY(m_y, m_yData);
     if (m_rightCurve >= 0)
         fitY(m_y2, m_y2Data);
+    // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
+    // else none; the x title only while the plot keeps three lines of height for itself.
+    {
+        const QFontMetricsF fm(m_y->titleFont());
+        const QString shorter = shortYTitle(m_yTitle);
+        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle
+                              : fm.horizontalAdvance(shorter) <= plot.height() ? shorter
+                                                                              : QString();
+        if (m_y->titleText() != title)
+            m_y->setTitleText(title);
+        const QString title2 = fm.horizontalAdvance(m_y2Title) <= plot.height() ? m_y2Title
+                               : fm.horizontalAdvance(shortYTitle(m_y2Title)) <= plot.height() ? shortYTitle(m_y2Title)
+                                                                                              : QString();
+        if (m_y2->titleText() != title2)
+            m_y2->setTitleText(title2);
+        // The x title: whole or not at all (Qt Charts cuts it to "..." under the tick labels on a narrow plot).
+        const QString xShort = m_logX ? tr("k (log)") : tr("k (tokens)");
+        // Hysteresis: a title now left out returns only when the plot keeps three lines after giving it one and
+        // a half, so the two layouts do not alternate.
+        const double needH = fm.height() * (m_x->titleText().isEmpty() ? 5.5 : 4);
+        const QString xTitle = plot.height() < needH                      ? QString()
+                               : fm.horizontalAdvance(m_xTitle) <= plot.width() ? m_xTitle
+                               : fm.horizontalAdvance(xShort) <= plot.width()   ? xShort
+                                                                                : QString();
+        if (m_x->titleText() != xTitle)
+            m_x->setTitleText(xTitle);
+    }
+    // Qt Charts gives a legend beside the plot at most 40% of the chart's width, and one above it the width
+    // of the chart in one row, and cuts longer labels ("head 3 (m = 0.06..."): make the legend's font just
+    // small enough that every label fits whole, down to 70% of its size. A column of entries taller than the
+    // chart (many heads on a small panel) moves above the plot, where Qt Charts cuts rather than overflows.
+    {
+        const QFontMetricsF fm(m_legendFont);
+        const Qt::Alignment wanted = m_series.size() > 3 ? Qt::AlignRight : Qt::AlignTop;
+        const bool tall = double(m_series.size()) * fm.height() * 1.6 > m_chart->geometry().height() * 0.85;
+        const Qt::Alignment at = wanted == Qt::AlignRight && tall ? Qt::AlignTop : wanted;
+        if (m_chart->legend()->alignment() != at)
+            m_chart->legend()->setAlignment(at);
+        const bool beside = at == Qt::AlignRight;
+        double need = 0;
+        for (QLineSeries* series : m_series) {
+            const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing
+            need = beside ? std::max(need, w) : need + w;
+        }
+        const double room = m_chart->geometry().width() * (beside ? 0.4 : 0.95);
+        QFont f = m_legendFont;
+        if (need > room && room > 0)
+            f.setPointSizeF(m_legendFont.pointSizeF() * std::max(0.7, room / need));
+        if (m_chart->legend()->font() != f)
+            m_chart->legend()->setFont(f);
+    }
     m_fitting = false;
 }
 

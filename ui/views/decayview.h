@@ -14,6 +14,7 @@
 
 #include "ui/views/view.h"
 
+#include <QFont>
 #include <QList>
 #include <QPointF>
 
@@ -117,9 +118,11 @@ private:
     QWidget* m_controls = nullptr;
     QString m_yTitle;
     QString m_y2Title;
+    QString m_xTitle; ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
     int m_hoverSeries = -1;    ///< series of the last hover (-1: none)
     double m_hoverX = 0.0;     ///< its distance
     bool m_fitting = false;
+    QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     std::pair<double, double> m_yData{0.0, 1.0};  ///< extent of the left axis's curves
     std::pair<double, double> m_y2Data{0.0, 1.0}; ///< extent of the right axis's curve (the bound)
     double m_maxX = 1.0;                          ///< largest distance drawn

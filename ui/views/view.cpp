@@ -4,9 +4,12 @@
 #include "core/encodings/irope.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
 
 #include <QPainter>
+#include <QHelpEvent>
 #include <QPaintEvent>
+#include <QToolTip>
 
 #include <cmath>
 #include <optional>
@@ -138,8 +141,28 @@ void View::paintEvent(QPaintEvent*)
 {
     QPainter p(this);
     m_onScreen = true;
+    TextRecord record;
     render(p, QRectF(rect()));
     m_onScreen = false;
+    // Labels the layout had to cut keep their full text for a tooltip.
+    m_elided.clear();
+    for (const DrawnText& item : record.items())
+        if (item.text != item.fullText)
+            m_elided.push_back({item.rect, item.fullText});
+}
+
+bool View::event(QEvent* e)
+{
+    if (e->type() == QEvent::ToolTip) {
+        const auto* help = static_cast<QHelpEvent*>(e);
+        for (const auto& [rect, text] : m_elided)
+            if (rect.contains(help->pos())) {
+                QToolTip::showText(help->globalPos(), text, this, rect.toAlignedRect());
+                return true;
+            }
+        QToolTip::hideText();
+    }
+    return QWidget::event(e);
 }
 
 void View::refresh()

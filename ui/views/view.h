@@ -13,6 +13,8 @@
 #include <QWidget>
 
 #include <memory>
+#include <utility>
+#include <vector>
 
 class QPainter;
 
@@ -71,6 +73,8 @@ protected:
     virtual void resultChanged() {}
 
     void paintEvent(QPaintEvent* event) override;
+    /// Shows the full text of a label the layout cut ("…") under the mouse.
+    bool event(QEvent* event) override;
     Theme theme() const { return m_state->theme(); }
     /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
     bool onScreen() const { return m_onScreen; }
@@ -82,6 +86,8 @@ protected:
 private:
     int m_refreshes = 0;
     bool m_onScreen = false;
+    std::vector<std::pair<QRectF, QString>> m_elided; ///< cut labels on screen and their full text
+
 };
 
 } // namespace poslab::ui
