@@ -273,6 +273,16 @@ void RotationView::drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& 
     const double top = r.top() + fm.height() + 2 * s;
     const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
     const double w = r.width() / std::max<std::size_t>(1, dims.size());
+    // Cell labels in a font small enough that the widest number fits its cell with a gap (so none is dropped).
+    QFont cellFont = f;
+    {
+        int widest = 0;
+        for (int d : dims)
+            widest = std::max(widest, d);
+        const double need = QFontMetricsF(f).horizontalAdvance(QString::number(widest)) + 4;
+        if (need > w - 2 && need > 0)
+            cellFont.setPointSizeF(std::max(f.pointSizeF() * 0.6, f.pointSizeF() * (w - 2) / need));
+    }
     for (std::size_t k = 0; k < dims.size(); ++k) {
         const int dim = dims[k];
         QRectF box(r.left() + double(k) * w + 1, top, w - 2, h);
@@ -283,7 +293,7 @@ void RotationView::drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& 
         p.setPen(QPen(th.grid, 1));
         p.setBrush(pairColour(dim));
         p.drawRect(box);
-        text.draw(box, Qt::AlignCenter, f, Qt::black, {QString::number(dim)}, TextLayout::Fit::Drop);
+        text.draw(box, Qt::AlignCenter, cellFont, Qt::black, {QString::number(dim)}, TextLayout::Fit::Drop);
     }
 }
 
