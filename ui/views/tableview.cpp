@@ -197,40 +197,47 @@ QString TableView::samplingNote() const
     return tr("showing every %1%2 position \u2014 zoom in for every position").arg(k).arg(suffix);
 }
 
+TableView::Aliasing TableView::aliasing(double pixelRows) const
+{
+    Aliasing a;
+    if (!m_result || m_window.isEmpty() || pixelRows <= 0)
+        return a;
+    a.rows = m_window.height();
+    a.pixelRows = pixelRows;
+    // Positions per pixel row: the sampling step of a sampled table, or the squeeze of the drawing.
+    a.perPixel = std::max({1.0, double(m_result->rowStep), a.rows / pixelRows});
+    a.squeezed = a.rows > pixelRows * 1.0001;
+    // Nyquist needs two pixel rows per turn; resampled images show moire well before that, so a column that
+    // turns within four pixel rows is named as aliasing (at or past the limit).
+    const auto& w = m_result->frequencies;
+    a.columns = int(w.size());
+    for (int i = 0; i < int(w.size()); ++i)
+        if (w[std::size_t(i)] > 0 && 2 * M_PI / w[std::size_t(i)] < 4.0 * a.perPixel) {
+            ++a.fast;
+            a.last = i;
+        }
+    return a;
+}
+
 QString TableView::aliasingNote(double pixelRows) const
 {
-    if (!m_result || m_window.isEmpty() || pixelRows <= 0)
+    const Aliasing a = aliasing(pixelRows);
+    if (!a.squeezed && a.fast == 0)
         return {};
-    const QLocale en(QLocale::English);
-    const double rows = m_window.height();
-    // Positions per pixel row: the sampling step of a sampled table, or the squeeze of the drawing.
-    const double perPixel = std::max({1.0, double(m_result->rowStep), rows / pixelRows});
-    // A column of period T tokens needs two pixel rows per period (Nyquist): T < 2 * perPixel aliases.
-    int fast = 0, last = -1;
-    const auto& w = m_result->frequencies;
-    for (int i = 0; i < int(w.size()); ++i)
-        if (w[std::size_t(i)] > 0 && 2 * M_PI / w[std::size_t(i)] < 2.0 * perPixel) {
-            ++fast;
-            last = i;
-        }
-    const bool squeezed = rows > pixelRows * 1.0001;
-    if (!squeezed && fast == 0)
-        return {};
-    const QString unit = m_result->rotary ? tr("pairs") : tr("frequency pairs");
-    const QString line1 = squeezed
+    const QString line1 = a.squeezed
         ? tr("%1 positions on %2 pixel rows: zoom in to see every position")
-              .arg(en.toString(qint64(std::llround(rows))), en.toString(qint64(std::floor(pixelRows))))
+              .arg(formatNumber(std::round(a.rows), 7), formatNumber(std::floor(a.pixelRows), 7))
         : tr("every position has its pixel row");
-    const QString line2 = fast > 0
-        ? tr("aliasing: %1 of %2 %3 (up to pair %4) repeat within %5 positions, faster than two pixel rows (the "
-             "Nyquist limit); their stripes are not structure")
-              .arg(fast)
-              .arg(w.size())
-              .arg(unit)
-              .arg(last)
-              .arg(formatNumber(2.0 * perPixel, 3))
-        : tr("no column repeats within two pixel rows (the Nyquist limit): no aliasing");
-    return line1 + QLatin1Char('\n') + line2;
+    const QString line2 = a.fast > 0
+        ? tr("aliasing: %1 of %2 %3 (up to pair %4) turn within %5 positions, 4 pixel rows, at or past the Nyquist "
+             "limit of 2: their stripes are moir\u00e9, not structure")
+              .arg(a.fast)
+              .arg(a.columns)
+              .arg(m_result->rotary ? tr("pairs") : tr("frequency pairs"))
+              .arg(a.last)
+              .arg(formatNumber(4.0 * a.perPixel, 3))
+        : QString();
+    return line2.isEmpty() ? line1 : line1 + QLatin1Char('\n') + line2;
 }
 
 QString TableView::xposNote() const
@@ -483,11 +490,24 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const QFont sf = th.font(9 * s);
         const QFontMetricsF nfm(nf), sfm(sf);
         const double maxW = l.plot.width() - 12 * s;
-        const QStringList words1{note.section(QLatin1Char('\n'), 0, 0)};
-        const QStringList words2{note.section(QLatin1Char('\n'), 1, 1)};
-        const double w = std::min(maxW, std::max(nfm.horizontalAdvance(words1.front()), sfm.horizontalAdvance(words2.front())))
-            + 12 * s;
-        QRectF box(0, 0, w, nfm.height() + sfm.height() + 6 * s);
+        // Long wordings first; a small plot gets the short ones rather than a cut sentence.
+        const Aliasing a = aliasing(l.plot.height() * dpr);
+        const QString full2 = note.section(QLatin1Char('\n'), 1, 1);
+        const QStringList words1{note.section(QLatin1Char('\n'), 0, 0),
+                                 a.squeezed ? tr("%1 rows on %2 pixels: zoom in").arg(formatNumber(std::round(a.rows), 7),
+                                                                                     formatNumber(std::floor(a.pixelRows), 7))
+                                            : QString(),
+                                 a.squeezed ? tr("zoom in for every row") : QString()};
+        QStringList words2;
+        if (!full2.isEmpty())
+            words2 << full2 << tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last)
+                   << tr("aliasing in pairs 0\u2013%1").arg(a.last);
+        words2.removeAll(QString());
+        QStringList w1 = words1;
+        w1.removeAll(QString());
+        const double lineW = std::max(nfm.horizontalAdvance(w1.front()), words2.isEmpty() ? 0.0 : sfm.horizontalAdvance(words2.front()));
+        const double w = std::min(maxW, lineW) + 12 * s;
+        QRectF box(0, 0, w, nfm.height() + (words2.isEmpty() ? 0.0 : sfm.height()) + 6 * s);
         box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));
         QColor bg = th.background;
         bg.setAlphaF(0.88);
@@ -496,9 +516,10 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.drawRoundedRect(box, 3 * s, 3 * s);
         p.setBrush(Qt::NoBrush);
         text.draw(QRectF(box.left() + 6 * s, box.top() + 2 * s, w - 12 * s, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                  nf, th.foreground, words1);
-        text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
-                  Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
+                  nf, th.foreground, w1);
+        if (!words2.isEmpty())
+            text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
+                      Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
     }
 
     // Colour bar with values.
