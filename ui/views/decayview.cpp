@@ -91,6 +91,9 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart = new QChart;
     m_chart->legend()->setAlignment(Qt::AlignTop);
     m_chart->legend()->setShowToolTips(true); // a label cut to fit shows its full text on hover
+    // Distances with thousands separators, as everywhere else ("1,000", not "1000").
+    m_chart->setLocalizeNumbers(true);
+    m_chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
     m_x = new QCategoryAxis(m_chart);
@@ -839,6 +842,15 @@ void DecayView::fitAxisLabels()
             if (f < 0.25) {
                 lo = a - f * (b - a) / (1 - 2 * f);
                 hi = b + f * (b - a) / (1 - 2 * f);
+            } else {
+                // A plot too low to pad: a label that would stick out past the top or bottom edge is left out.
+                const double room = fm.height() / 2 + 2;
+                std::vector<std::pair<double, QString>> kept;
+                for (const auto& t : ticks)
+                    if ((b - t.first) / (b - a) * plot.height() >= room - 0.01
+                        && (t.first - a) / (b - a) * plot.height() >= room - 0.01)
+                        kept.push_back(t);
+                ticks = std::move(kept);
             }
         }
         if (axis->min() != lo || axis->max() != hi || axis->categoriesLabels().size() != qsizetype(ticks.size())
@@ -849,7 +861,7 @@ void DecayView::fitAxisLabels()
     if (m_rightCurve >= 0)
         fitY(m_y2, m_y2Data);
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
-    // else none; the x title only while the plot keeps three lines of height for itself.
+    // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
     {
         const QFontMetricsF fm(m_y->titleFont());
         const QString shorter = shortYTitle(m_yTitle);
