@@ -500,8 +500,10 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
                                  a.squeezed ? tr("zoom in for every row") : QString()};
         QStringList words2;
         if (!full2.isEmpty())
-            words2 << full2 << tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last)
-                   << tr("aliasing in pairs 0\u2013%1").arg(a.last);
+            words2 << full2
+                   << (a.last == 0 ? tr("aliasing: pair 0 shows moir\u00e9, not structure")
+                                   : tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last))
+                   << (a.last == 0 ? tr("aliasing in pair 0") : tr("aliasing in pairs 0\u2013%1").arg(a.last));
         words2.removeAll(QString());
         QStringList w1 = words1;
         w1.removeAll(QString());
