@@ -261,8 +261,12 @@ void DecayView::recompute()
                                .arg(series.size());
                 else if (std::size_t(shown) < slopes.size())
                     name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
+                const QString brief = shared ? QString()
+                    : std::size_t(shown) < slopes.size()
+                    ? (shown == 0 ? QStringLiteral("m = ") : QString()) + slopeText(slopes[std::size_t(shown)])
+                                                         : QStringLiteral("h%1").arg(shown);
                 ++shown;
-                Curve curve{name, {}};
+                Curve curve{name, {}, brief};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
                     curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
                 m_curves.push_back(std::move(curve));
@@ -899,6 +903,13 @@ void DecayView::fitAxisLabels()
         if (m_chart->legend()->alignment() != at)
             m_chart->legend()->setAlignment(at);
         const bool beside = at == Qt::AlignRight;
+        // One row above the plot: the heads' compact names ("m = 1/2", "h3") so that the slopes stay readable.
+        for (std::size_t i = 0; i < m_series.size() && i < m_curves.size(); ++i) {
+            const Curve& c = m_curves[i];
+            const QString name = !beside && m_series.size() > 3 && !c.shortName.isEmpty() ? c.shortName : c.name;
+            if (m_series[i]->name() != name)
+                m_series[i]->setName(name);
+        }
         double need = 0;
         for (QLineSeries* series : m_series) {
             const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing

@@ -45,6 +45,9 @@ public:
     struct Curve {
         QString name;
         QList<QPointF> points;
+        /// A compact legend name ("m = 1/2", "h3") for a legend moved into one row above a low plot; empty:
+        /// the name.
+        QString shortName = {};
     };
     /// The curves for the current state (main curve first, then the bound for rotary schemes), x = distance.
     const std::vector<Curve>& curves() const { return m_curves; }
