@@ -44,6 +44,11 @@ private:
 
 } // namespace
 
+AttentionContent teachingContent(const core::SchemeDescriptor& scheme)
+{
+    return scheme.id == "cope" ? AttentionContent::Sentence : AttentionContent::Constant;
+}
+
 WorkbenchState::WorkbenchState(QObject* parent)
     : QObject(parent)
     , m_undo(new QUndoStack(this))
@@ -53,6 +58,7 @@ WorkbenchState::WorkbenchState(QObject* parent)
         m_scheme = &core::schemes().front();
     m_setup.scheme = m_scheme->id;
     m_setup.params = core::defaultParams(*m_scheme);
+    m_options.content = teachingContent(*m_scheme);
 }
 
 WorkbenchState::~WorkbenchState() = default;
@@ -161,6 +167,11 @@ void WorkbenchState::applySetup(const Setup& setup)
         m_remembered[old.scheme] = old.params;
     m_setup = setup;
     m_scheme = core::findScheme(m_setup.scheme);
+    if (setup.scheme != old.scheme && !m_contentChosen && m_scheme
+        && m_options.content != teachingContent(*m_scheme)) {
+        m_options.content = teachingContent(*m_scheme);
+        emit viewOptionsChanged();
+    }
     if (setup.scheme != old.scheme)
         emit schemeChanged();
     if (setup.scheme != old.scheme || !(setup.params == old.params))
@@ -215,6 +226,8 @@ void WorkbenchState::setViewOptions(const ViewOptions& options)
 {
     if (options == m_options)
         return;
+    if (options.content != m_options.content)
+        m_contentChosen = options.content != teachingContent(*m_scheme);
     m_options = options;
     emit viewOptionsChanged();
 }
@@ -265,26 +278,27 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     }
     applySetup(next);
     const QJsonObject v = json.value("view").toObject();
+    const ViewOptions d;
     ViewOptions o;
     o.tableQuantity = TableQuantity(v.value("table_quantity").toInt(0));
     o.colorMap = ColorMapChoice(v.value("colormap").toInt(0));
     o.pendulum = v.value("pendulum").toBool(false);
     o.clockPairs = v.value("clock_pairs").toString();
     o.speed = v.value("speed").toDouble(2.0);
-    o.keyDistance = v.value("key_distance").toInt(3);
-    o.shift = v.value("shift").toInt(0);
-    o.softmax = v.value("softmax").toBool(true);
+    o.keyDistance = v.value("key_distance").toInt(d.keyDistance);
+    o.shift = v.value("shift").toInt(d.shift);
+    o.softmax = v.value("softmax").toBool(d.softmax);
     o.causal = v.value("causal").toBool(true);
     o.head = v.value("head").toInt(0);
     o.heads = v.value("heads").toInt(8);
-    o.content = AttentionContent(v.value("content").toInt(0));
+    o.content = AttentionContent(v.value("content").toInt(int(teachingContent(*m_scheme))));
     o.sentence = v.value("sentence").toString(o.sentence);
     o.attentionSize = v.value("attention_size").toInt(512);
     o.term = v.value("term").toString();
     o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
     o.fontScale = v.value("font_scale").toDouble(1.0);
     setViewOptions(o);
-    setCursor(json.value("cursor").toInt(0));
+    setCursor(json.value("cursor").toInt(teachingCursor));
     return {};
 }
 

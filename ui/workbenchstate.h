@@ -34,12 +34,18 @@ struct ViewOptions {
     QString clockPairs;             ///< clock view: "" = automatic, else e.g. "0-3,8,63"
     double speed = 2.0;             ///< animation speed in tokens per second
     int keyDistance = 3;            ///< rotation view: key position n = m - keyDistance
-    int shift = 0;                  ///< rotation view: both positions shifted by r
-    bool softmax = true;            ///< attention view: probabilities (true) or logits
+    /// rotation view: both positions shifted by r; non-zero by default, so "unchanged" is shown, not trivial
+    int shift = 100;
+    /// attention view: probabilities (true) or logits; logits by default, as `poslab compute scores` and
+    /// `poslab export`: a rotary scheme's relative pattern shows in the logits, while softmax keeps mostly the
+    /// diagonal
+    bool softmax = false;
     bool causal = true;             ///< attention view: causal mask
     int head = 0;                   ///< attention view: which head
     int heads = 8;                  ///< attention view: number of heads
-    AttentionContent content = AttentionContent::Random;
+    /// attention view: constant content by default (random q, k hide the position pattern); each scheme
+    /// opens with teachingContent() until the user picks a content
+    AttentionContent content = AttentionContent::Constant;
     QString sentence = QStringLiteral("the cat sat on the mat because it was warm");
     int attentionSize = 512;        ///< attention view: queries = keys = this many positions
     /// attention view: one named part of the logits (Transformer-XL's terms, DeBERTa's c2p, CoPE's gates);
@@ -58,6 +64,14 @@ struct Setup {
     int positionCount = 1024;
     bool operator==(const Setup&) const = default;
 };
+
+/// The content that shows @p scheme's position pattern in the attention view: constant q = k everywhere (the
+/// logits then vary with position only), except CoPE, whose positions count content-gated keys, so constant
+/// content would make it a plain relative scheme: it opens on the sentence.
+AttentionContent teachingContent(const core::SchemeDescriptor& scheme);
+
+/// The cursor a new workbench opens at: not 0, where every hand points to 12 and every angle is 0.
+constexpr int teachingCursor = 37;
 
 class WorkbenchState : public QObject {
     Q_OBJECT
@@ -136,10 +150,11 @@ private:
     Setup m_setup;
     const core::SchemeDescriptor* m_scheme = nullptr;
     std::map<std::string, core::ParamSet> m_remembered; ///< last parameters per scheme
-    int m_cursor = 0;
-    double m_time = 0.0;
+    int m_cursor = teachingCursor;
+    double m_time = teachingCursor;
     bool m_playing = false;
     ViewOptions m_options;
+    bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it
     QUndoStack* m_undo = nullptr;
 };
 

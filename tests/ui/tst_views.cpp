@@ -185,9 +185,10 @@ private slots:
         QVERIFY(computation.attention()->term.isEmpty());
     }
 
-    void zoomedTableSvgEmbedsOnlyTheVisibleCells()
+    void zoomedTableSvgDrawsOnlyTheVisibleCells()
     {
-        // Qt's SVG writer ignores drawImage's source rectangle; the view must embed just the visible cells.
+        // Qt's SVG writer ignores drawImage's source rectangle; a zoomed window of 16 x 40 cells is few enough to
+        // be written as vector cells: no embedded image (which would hold the whole table), one fill per cell.
         WorkbenchState state;
         Computation computation(&state);
         TableView table(&state, &computation);
@@ -206,12 +207,8 @@ private slots:
             table.render(p, QRectF(0, 0, 600, 400));
         }
         const QString text = QString::fromUtf8(buffer.data());
-        const QRegularExpression image(QStringLiteral("xlink:href=\"data:image/png;base64,([^\"]+)\""));
-        const QRegularExpressionMatch m = image.match(text);
-        QVERIFY2(m.hasMatch(), "no embedded image");
-        const QImage cells = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()), "PNG");
-        QCOMPARE(cells.size(), QSize(16, 40));
-        QVERIFY(!image.match(text, m.capturedEnd()).hasMatch()); // one image only
+        QVERIFY(!text.contains(QStringLiteral("<image")));
+        QVERIFY2(text.count(QStringLiteral("fill=\"#")) >= 16 * 40, qPrintable(QString::number(text.count(QStringLiteral("fill=\"#")))));
     }
 };
 

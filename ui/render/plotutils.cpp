@@ -170,7 +170,7 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
 {
     p.fillRect(rect, theme.background);
     const double s = sizeScale(rect);
-    QRectF box = rect.adjusted(rect.width() * 0.1, rect.height() * 0.2, -rect.width() * 0.1, -rect.height() * 0.2);
+    QRectF box = rect.adjusted(rect.width() * 0.08, rect.height() * 0.1, -rect.width() * 0.08, -rect.height() * 0.1);
     p.setPen(QPen(theme.grid, 1.5 * s, Qt::DashLine));
     p.setBrush(Qt::NoBrush);
     p.drawRoundedRect(box, 10 * s, 10 * s);
@@ -178,12 +178,18 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
     const QFont small = theme.font(11 * s);
     const QRectF inner = box.adjusted(16 * s, 12 * s, -16 * s, -12 * s);
     TextLayout text(p, rect);
-    QRectF top = inner;
-    top.setHeight(inner.height() / 2 - 4 * s);
-    text.drawWrapped(top, Qt::AlignHCenter | Qt::AlignBottom, big, theme.foreground, title);
-    QRectF bottom = inner;
-    bottom.setTop(inner.top() + inner.height() / 2 + 4 * s);
-    text.drawWrapped(bottom, Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, reason);
+    // The title takes the lines it needs (at most half), the reason (why, and what to pick) all the rest, so a
+    // small panel shows the whole reason; the two are centred together.
+    const int wrap = int(Qt::TextWordWrap | Qt::AlignHCenter);
+    const QRectF measure(0, 0, inner.width(), 1e6);
+    const double titleH = std::min(inner.height() / 2, QFontMetricsF(big).boundingRect(measure, wrap, title).height());
+    const double reasonH = QFontMetricsF(small).boundingRect(measure, wrap, reason).height();
+    const double gap = 8 * s;
+    const double y = inner.top() + std::max(0.0, (inner.height() - titleH - gap - reasonH) / 2);
+    text.drawWrapped(QRectF(inner.left(), y, inner.width(), titleH + 1), Qt::AlignHCenter | Qt::AlignTop, big,
+                     theme.foreground, title);
+    text.drawWrapped(QRectF(inner.left(), y + titleH + gap, inner.width(), inner.bottom() - (y + titleH + gap)),
+                     Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, reason);
 }
 
 double colorBarLabelWidth(const Theme& theme, double scale)

@@ -204,13 +204,30 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
-    const double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    if (!noRotationSummary().isEmpty()) {
+        // A NoPE layer of iRoPE: one line under the title says so and gives the temperature that applies.
+        l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
+        top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    }
     // Square cells: queries and keys are the same positions.
     double w = t.right() - right - (t.left() + left), h = bottom - top;
     const double side = std::max(10.0, std::min(w, h));
     l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
+}
+
+QString AttentionView::contentNote() const
+{
+    if (!m_output)
+        return {};
+    switch (m_output->content) {
+    case AttentionContent::Constant: return tr("content: constant q = k = (1, \u2026, 1)");
+    case AttentionContent::Random: return tr("content: seeded random q, k");
+    case AttentionContent::Sentence: return tr("content: the sentence's words");
+    }
+    return {};
 }
 
 QString AttentionView::readout(int row, int col) const
@@ -244,6 +261,8 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     const double s = l.scale;
     TextLayout text(p, target);
     drawHeader(text, l.title, th, s, headerTexts());
+    if (const QString nr = noRotationSummary(); !nr.isEmpty())
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted, {nr});
 
     const bool fine = l.plot.width() / m_image.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
@@ -304,9 +323,9 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (onScreen() && m_hover)
         foot = readout(m_hover->y(), m_hover->x());
     if (foot.isEmpty())
-        foot = tr("%1 %2 \u2026 %3%4  \u00b7  grey: masked")
-                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"), formatNumber(m_output->lo, 3),
-                        formatNumber(m_output->hi, 3),
+        foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
+                   .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
+                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3),
                         m_output->softmax && m_output->p99 < m_output->hi
                             ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
                             : QString());

@@ -19,6 +19,9 @@ namespace poslab::ui {
 class AttentionView : public View {
     Q_OBJECT
 public:
+    /// What the heatmap is fed, in words ("constant q = k = (1, …, 1)", "seeded random q, k", "sentence: …"):
+    /// drawn with every figure, since random content hides a rotary scheme's position pattern.
+    QString contentNote() const;
     AttentionView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
     QString title() const override { return tr("Attention scores"); }
@@ -38,7 +41,7 @@ protected:
 
 private:
     struct Layout {
-        QRectF plot, bar, title, footer;
+        QRectF plot, bar, title, subtitle, footer;
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;

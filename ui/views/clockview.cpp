@@ -9,6 +9,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QToolButton>
@@ -22,6 +23,7 @@ namespace poslab::ui {
 ClockView::ClockView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    setMouseTracking(true);
     connect(state, &WorkbenchState::animationTimeChanged, this, &View::refresh);
 }
 
@@ -34,9 +36,9 @@ QString ClockView::notApplicableReason() const
 {
     const auto& s = m_state->scheme();
     if (s.id == "nope")
-        return tr("NoPE adds no position signal, so there are no hands to turn; only the causal mask tells order.");
-    return tr("%1 has no per-pair frequencies: its position vectors are not rotations.")
-        .arg(QString::fromStdString(s.name));
+        return tr("NoPE has no position signal, so no hands turn. Pick sinusoidal or RoPE.");
+    return tr("%1 has no per-pair frequencies, so no hands turn. Pick sinusoidal or RoPE, or see the decay view.")
+        .arg(shortSchemeName(s));
 }
 
 QString ClockView::parsePairs(const QString& text, int pairs, std::vector<int>* out)
@@ -148,6 +150,40 @@ QWidget* ClockView::controls()
     return m_controls;
 }
 
+QString ClockView::hoverReadout() const
+{
+    if (!m_result || !m_hover)
+        return {};
+    const auto& freq = m_result->frequencies;
+    for (const auto& [rect, i] : m_cells) {
+        if (!rect.contains(*m_hover) || i >= int(freq.size()))
+            continue;
+        // From the current state, so it follows the cursor and every parameter change.
+        const double t = m_state->animationTime();
+        const double w = freq[std::size_t(i)];
+        const double angle = std::fmod(t * w, 2 * M_PI);
+        const QString period = w > 0 ? tr("period %1").arg(formatTokens(2 * M_PI / w)) : tr("never turns");
+        return tr("pair %1  \u00b7  \u03c9 = %2 rad/token  \u00b7  %3  \u00b7  at p = %4 the hand is at %5\u00b0 "
+                  "(sin %6, cos %7)")
+            .arg(i)
+            .arg(formatNumber(w, 4), period, QString::number(t, 'f', t == std::floor(t) ? 0 : 2),
+                 formatNumber(angle * 180.0 / M_PI, 4), formatNumber(std::sin(angle), 4), formatNumber(std::cos(angle), 4));
+    }
+    return {};
+}
+
+void ClockView::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hover = e->position();
+    update();
+}
+
+void ClockView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
+}
+
 void ClockView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
@@ -174,8 +210,21 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     if (pairs.empty())
         return;
 
+    // On screen, the bottom line holds the hover read-out; it is kept while on screen (a hint when no hand is
+    // hovered), so the hands never jump.
+    QString hover = onScreen() ? hoverReadout() : QString();
+    const bool hovering = !hover.isEmpty();
+    if (onScreen() && hover.isEmpty())
+        hover = tr("hover a hand to read its frequency, period and angle");
+    const QFont hoverFont = th.font(10 * s);
+    const double hoverH = hover.isEmpty() ? 0.0 : QFontMetricsF(hoverFont).height() * 1.2;
     const QRectF area(target.left() + pad, headerBottom + pad * 0.5, target.width() - 2 * pad,
-                      target.bottom() - pad - headerBottom - pad * 0.5);
+                      target.bottom() - pad - headerBottom - pad * 0.5 - hoverH);
+    if (onScreen())
+        m_cells.clear();
+    if (!hover.isEmpty())
+        text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
+                  hovering ? th.foreground : th.muted, {hover});
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
@@ -243,6 +292,8 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         const double w = freq[std::size_t(i)];
         const double angle = std::fmod(t * w, 2 * M_PI);
         const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+        if (onScreen())
+            m_cells.emplace_back(cell, i);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s);
         const QColor hand = th.accent;
         if (!pendulum) {

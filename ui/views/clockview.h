@@ -8,6 +8,9 @@
 
 #include "ui/views/view.h"
 
+#include <QRectF>
+
+#include <optional>
 #include <vector>
 
 class QComboBox;
@@ -31,13 +34,20 @@ public:
     std::vector<int> shownPairs() const;
     /// Parses a pair list such as "0-3,8,63" for @p pairs pairs; returns an error message or empty.
     static QString parsePairs(const QString& text, int pairs, std::vector<int>* out);
+    /// The hover read-out for the hand under the mouse, computed from the current state (empty: none).
+    QString hoverReadout() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
+    bool needsRotation() const override { return true; }
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private:
     QWidget* m_controls = nullptr;
+    std::vector<std::pair<QRectF, int>> m_cells; ///< hand cells of the last on-screen paint, with their pair
+    std::optional<QPointF> m_hover;              ///< mouse position over the view
 };
 
 } // namespace poslab::ui

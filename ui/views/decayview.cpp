@@ -4,6 +4,7 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/alibi.h"
+#include "core/encodings/t5.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
 #include "ui/render/figuretitle.h"
@@ -25,16 +26,17 @@
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
+#include <QScatterSeries>
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QTimer>
 #include <QPaintEvent>
 #include <QToolButton>
-#include <QValueAxis>
 #include <QVBoxLayout>
 
 #include <algorithm>
 #include <cmath>
-#include <complex>
+#include <limits>
 
 namespace poslab::ui {
 namespace {
@@ -70,6 +72,8 @@ QString shortYTitle(const QString& title)
         {"relative to distance 0", "relative to k = 0"},
         {"bias added to the logit (nats)", "logit bias (nats)"},
         {"dot product", "dot"},
+        {"score \u00f7 score at k = 0", "\u00f7 score at 0"},
+        {"RoFormer bound, not normalised", "bound"},
     };
     for (const auto& [from, to] : shorter)
         if (title == QLatin1String(from))
@@ -113,22 +117,35 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
-    m_x = new QValueAxis(m_chart);
-    // The y axis labels its ticks itself (categories placed on the values), in the figures' number format:
-    // Qt Charts' own labels print the accumulated 0.2 + 0.2 + ... at zero as "-0.00".
-    auto* yAxis = new QCategoryAxis(m_chart);
-    yAxis->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
-    m_y = yAxis;
+    m_x = new QCategoryAxis(m_chart);
+    m_y = new QCategoryAxis(m_chart);
+    m_y2 = new QCategoryAxis(m_chart);
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
+        a->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+        // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
+        a->setTruncateLabels(false);
+    }
     m_xTitle = tr("distance k (tokens)");
     m_x->setTitleText(m_xTitle);
-    // Tick labels are never cut to "...": fitAxisLabels() spaces the ticks so that whole labels fit.
-    m_x->setTruncateLabels(false);
-    m_y->setTruncateLabels(false);
     m_chart->addAxis(m_x, Qt::AlignBottom);
     m_chart->addAxis(m_y, Qt::AlignLeft);
+    m_chart->addAxis(m_y2, Qt::AlignRight);
+    m_y2->setVisible(false);
+    m_edgeSeries = new QScatterSeries;
+    m_edgeSeries->setName(tr("bucket edges"));
+    m_edgeSeries->setMarkerShape(QScatterSeries::MarkerShapeRectangle);
+    m_edgeSeries->setMarkerSize(6);
+    m_chart->addSeries(m_edgeSeries);
+    m_edgeSeries->attachAxis(m_x);
+    m_edgeSeries->attachAxis(m_y);
     m_chartView = new QChartView(m_chart, this);
     m_chartView->setRenderHint(QPainter::Antialiasing);
     lay->addWidget(m_chartView, 1);
+    m_captionLabel = new QLabel(this);
+    m_captionLabel->setObjectName(QStringLiteral("decayCaption"));
+    m_captionLabel->setContentsMargins(8, 2, 8, 0);
+    m_captionLabel->setWordWrap(true);
+    lay->addWidget(m_captionLabel);
     m_readout = new QLabel(this);
     m_readout->setObjectName(QStringLiteral("decayReadout"));
     m_readout->setContentsMargins(8, 2, 8, 2);
@@ -178,14 +195,14 @@ bool DecayView::supports(const core::SchemeDescriptor& scheme) const
 
 QString DecayView::notApplicableReason() const
 {
-    if (m_state->scheme().relation == core::Relation::None)
-        return tr("NoPE adds nothing to the embedding and rotates nothing: every distance looks the same.");
     const auto& s = m_state->scheme();
+    const QString name = shortSchemeName(s);
+    if (s.relation == core::Relation::None)
+        return tr("NoPE treats every distance alike. Pick RoPE, ALiBi or T5 to see a score change with distance.");
     if (s.score)
-        return tr("%1 mixes position with the content of each query and key, so there is no single curve "
-                  "against distance: see the attention view.")
-            .arg(QString::fromStdString(s.name));
-    return tr("%1 has no dot-product or decay curve.").arg(QString::fromStdString(s.name));
+        return tr("%1 mixes position with content: no single curve. See the attention view, or pick ALiBi, T5 or "
+                  "RoPE.").arg(name);
+    return tr("%1 has no decay curve. See the attention view, or pick ALiBi, T5 or RoPE.").arg(name);
 }
 
 QWidget* DecayView::controls()
@@ -216,7 +233,13 @@ void DecayView::resultChanged()
 void DecayView::recompute()
 {
     m_curves.clear();
-    if (!m_result || !m_result->error.isEmpty() || !isApplicable()) {
+    m_rightCurve = -1;
+    m_logX = false;
+    m_edges.clear();
+    m_edgePoints.clear();
+    m_caption.clear();
+    m_y2Title.clear();
+    if (!m_result || !m_result->error.isEmpty() || !hasContent()) {
         rebuildSeries();
         return;
     }
@@ -233,89 +256,138 @@ void DecayView::recompute()
             req.params = su.params;
             req.headDim = su.dim;
             req.heads = std::max(1, m_state->viewOptions().heads);
-            req.distances = distances(std::max(1, std::min(su.positionCount - 1, 4096)));
+            const core::Position maxK = std::max(1, std::min(su.positionCount - 1, 4096));
+            const bool t5 = su.params.has("relative_attention_num_buckets");
+            if (t5) {
+                // T5's buckets are exact up to n/2 and logarithmic beyond: a log distance axis shows each one,
+                // and the distances where the bucket changes (core's t5Bucket, rel = -k) are marked.
+                m_logX = true;
+                const bool bidi = su.params.flag("bidirectional");
+                const int n = int(su.params.integer("relative_attention_num_buckets"));
+                const int maxD = int(su.params.integer("relative_attention_max_distance"));
+                std::vector<core::Position> ks;
+                if (m_everyDistance)
+                    ks.push_back(0); // an exact export has every distance; the log axis itself starts at 1
+                for (core::Position k = 1; k <= maxK; ++k) {
+                    const bool edge = core::t5Bucket(-k, bidi, n, maxD) != core::t5Bucket(-(k - 1), bidi, n, maxD);
+                    if (edge)
+                        m_edges.push_back(double(k));
+                    // Every distance up to 64, then about 60 per decade, and every edge.
+                    if (m_everyDistance || k <= 64 || edge || k == maxK
+                        || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
+                        ks.push_back(k);
+                }
+                req.distances = ks;
+            } else {
+                req.distances = distances(maxK);
+            }
             const auto series = core::decayCurves(req);
             // ALiBi's legend names each head's slope, the one number that sets its line.
             const std::vector<double> slopes =
                 su.scheme == "alibi" ? core::alibiSlopes(req.heads) : std::vector<double>{};
+            // Heads whose curves are identical (parameters shared by every head, as Kerple's r1 and r2 are
+            // here) are one curve: eight equal lines would suggest eight different heads.
+            const bool shared = series.size() > 1 && std::all_of(series.begin(), series.end(), [&](const auto& c) {
+                return c.values == series.front().values;
+            });
             int shown = 0;
             for (const auto& c : series) {
-                if (shown >= 8)
+                if (shown >= 8 || (shared && shown >= 1))
                     break;
                 QString name = QString::fromStdString(c.label);
-                if (std::size_t(shown) < slopes.size())
+                if (shared)
+                    name = tr("%1: all %2 heads alike (its parameters are shared, not per head)")
+                               .arg(who)
+                               .arg(series.size());
+                else if (std::size_t(shown) < slopes.size())
                     name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
+                const QString brief = shared ? QString()
+                    : std::size_t(shown) < slopes.size()
+                    ? (shown == 0 ? QStringLiteral("m = ") : QString()) + slopeText(slopes[std::size_t(shown)])
+                                                         : QStringLiteral("h%1").arg(shown);
                 ++shown;
-                Curve curve{name, {}};
+                Curve curve{name, {}, brief};
                 for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
                     curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
                 m_curves.push_back(std::move(curve));
             }
+            if (t5 && !m_curves.empty())
+                for (const QPointF& pt : m_curves.front().points)
+                    if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
+                        m_edgePoints.append(pt);
             m_yTitle = tr("bias added to the logit (nats)");
         } catch (const std::exception& e) {
             m_curves.clear();
         }
     } else if (s->rotary && m_result->rotary) {
-        core::RotarySpec qs = m_result->spec, ks = m_result->spec;
-        if (su.params.has("side")) {
-            core::TableContext ctx;
-            ctx.dim = su.dim;
-            ctx.positions = core::PositionList::range(0, std::max(1, su.positionCount));
-            ctx.seqLen = su.positionCount;
-            core::ParamSet qp = su.params, kp = su.params;
-            qp.set("side", core::ParamValue::word("query"));
-            kp.set("side", core::ParamValue::word("key"));
-            qs = s->rotary(qp, ctx);
-            ks = s->rotary(kp, ctx);
-        }
+        // Both curves from core's one decay function: the score of q = k = (1, ..., 1) ("ones") divided by its
+        // value at distance 0 (xPos's zeta_i^(k/scale_base) included), and RoFormer's bound as the paper's
+        // figure 2 draws it, not normalised.
         const auto ds = distances(std::max(1, su.positionCount - 1));
-        // q = k = (1, ..., 1); the key stays at 0 and the query moves to k (only k matters). Pair i then
-        // contributes af^2 * 2 cos(k theta_i) times xPos's zeta_i^(k/scale_base) (query scale at k, key at 0);
-        // dimensions beyond r pass through and add d - r. The same cos and sin feed RoFormer's bound.
-        Curve score{tr("%1: score q\u00b7k, q = k = 1").arg(who), {}};
-        // The paper's Fig. 2 quantity: it bounds |sum_j h_j e^(i k theta_j)| up to max|h_(j+1) - h_j| (Abel
-        // summation), not the q = k = 1 score itself, so the legend calls it the relative upper bound.
-        Curve bound{tr("RoFormer relative upper bound (1/(r/2)) \u03a3\u2c7c |S\u2c7c| (paper Fig. 2)"), {}};
-        double s0 = 0, b0 = 0;
-        const int half = qs.rotaryDim / 2;
-        const double af2 = qs.attentionFactor * ks.attentionFactor;
-        const bool xpos = !qs.xposZeta.empty();
-        std::vector<double> keyScale(std::size_t(half), 1.0);
-        if (xpos)
-            for (int j = 0; j < half; ++j)
-                keyScale[std::size_t(j)] = core::xposScale(ks, j, 0);
-        for (std::size_t idx = 0; idx < ds.size(); ++idx) {
-            const core::Position k = ds[idx];
-            double dot = double(su.dim - qs.rotaryDim);
-            std::complex<double> S = 0;
-            double sumAbs = 0;
-            for (int j = 0; j < half; ++j) {
-                const double a = core::wrapAngle(k, qs.invFreq[std::size_t(j)]);
-                const double c = std::cos(a), sn = std::sin(a);
-                dot += af2 * 2.0 * c * (xpos ? core::xposScale(qs, j, k) * keyScale[std::size_t(j)] : 1.0);
-                S += std::complex<double>(c, sn);
-                sumAbs += std::sqrt(std::norm(S)); // std::abs calls hypot: several times slower
+        const core::RotarySpec& qs = m_result->spec;
+        core::DecayRequest req;
+        req.scheme = su.scheme;
+        req.params = su.params;
+        req.headDim = su.dim;
+        req.distances = ds;
+        req.content.kind = core::ContentKind::Constant;
+        auto curveOf = [&](core::DecayNormalisation norm, const std::string& key, const QString& name) {
+            req.normalisation = norm;
+            Curve c{name, {}};
+            for (const auto& series : core::decayCurves(req))
+                if (series.key == key)
+                    for (std::size_t i = 0; i < series.values.size() && i < ds.size(); ++i)
+                        c.points.append(QPointF(double(ds[i]), series.values[i]));
+            return c;
+        };
+        try {
+            m_curves.push_back(curveOf(core::DecayNormalisation::AtZero, "score",
+                                       tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who)));
+            Curve bound = curveOf(core::DecayNormalisation::None, "bound", tr("RoFormer bound (dotted, right axis)"));
+            if (!bound.points.isEmpty()) {
+                m_rightCurve = int(m_curves.size());
+                m_curves.push_back(std::move(bound));
+                m_y2Title = tr("RoFormer bound, not normalised");
             }
-            const double b = half > 0 ? sumAbs / half : 0.0;
-            if (idx == 0) {
-                s0 = dot != 0 ? dot : 1.0;
-                b0 = b != 0 ? b : 1.0;
-            }
-            score.points.append(QPointF(double(k), dot / s0));
-            bound.points.append(QPointF(double(k), b / b0));
+        } catch (const std::exception&) {
+            m_curves.clear();
+            m_rightCurve = -1;
         }
-        m_curves.push_back(std::move(score));
-        m_curves.push_back(std::move(bound));
-        m_yTitle = tr("relative to distance 0");
+        m_yTitle = tr("score \u00f7 score at k = 0");
+        if (m_rightCurve >= 0) {
+            double least = std::numeric_limits<double>::infinity();
+            for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)
+                least = std::min(least, p.y());
+            // The claim first (a short figure may show only the first line), then what the right axis is.
+            const QString law = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
+                                   "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
+                                   "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
+            m_caption = qs.rotaryDim == su.dim
+                ? tr("With q = k = 1 the left curve never exceeds the right one (the bound stays above %1, the curve "
+                     "at most 1): the bound shows the trend, not the score.")
+                          .arg(formatNumber(least, 3))
+                      + QLatin1Char(' ') + law
+                : tr("The bound covers the rotated part only: %1 of %2 dimensions pass through unrotated.")
+                          .arg(su.dim - qs.rotaryDim)
+                          .arg(su.dim)
+                      + QLatin1Char(' ') + law;
+        }
     } else if (s->frequencies && !m_result->frequencies.empty()) {
-        // PE(p).PE(p+k) = sum_i [sin(p w) sin((p+k) w) + cos(p w) cos((p+k) w)] = sum_i cos(k w_i), any p.
+        // PE(p).PE(p+k) = sum_i cos(k w_i), any p: core's "dot" curve.
         const auto ds = distances(std::max(1, su.positionCount - 1));
         Curve dot{tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who), {}};
-        for (core::Position k : ds) {
-            double sum = 0;
-            for (double w : m_result->frequencies)
-                sum += std::cos(core::wrapAngle(k, w));
-            dot.points.append(QPointF(double(k), sum));
+        try {
+            core::DecayRequest req;
+            req.scheme = su.scheme;
+            req.params = su.params;
+            req.headDim = su.dim;
+            req.distances = ds;
+            for (const auto& c : core::decayCurves(req))
+                if (c.key == "dot")
+                    for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
+                        dot.points.append(QPointF(double(ds[i]), c.values[i]));
+        } catch (const std::exception&) {
+            dot.points.clear();
         }
         m_curves.push_back(std::move(dot));
         m_yTitle = tr("dot product");
@@ -349,11 +421,9 @@ void DecayView::recompute()
 
 void DecayView::pin()
 {
-    if (m_curves.empty())
+    if (m_curves.empty() || !m_result)
         return;
-    Curve c = m_curves.front();
-    c.name = tr("pinned: %1").arg(c.name);
-    m_pins.push_back(std::move(c));
+    m_pins.push_back({m_curves.front(), m_result->setup});
     if (m_pins.size() > 4)
         m_pins.erase(m_pins.begin());
     rebuildSeries();
@@ -365,6 +435,157 @@ void DecayView::clearPins()
     m_pins.clear();
     rebuildSeries();
     refresh();
+}
+
+QStringList DecayView::pinNames() const
+{
+    // Every set-up on the axes: the pins and the current one. A pin names its scheme and each parameter whose
+    // value is not the same in all of them, so two pins of one scheme are told apart by what differs.
+    std::vector<const Setup*> all;
+    for (const auto& p : m_pins)
+        all.push_back(&p.setup);
+    if (m_result)
+        all.push_back(&m_result->setup);
+    QStringList names;
+    for (const auto& pin : m_pins) {
+        QStringList parts;
+        bool sameScheme = true, sameDim = true;
+        for (const Setup* o : all) {
+            sameScheme = sameScheme && o->scheme == pin.setup.scheme;
+            sameDim = sameDim && o->dim == pin.setup.dim;
+        }
+        for (const auto& [key, value] : pin.setup.params.values()) {
+            bool differs = false;
+            for (const Setup* o : all)
+                if (o->scheme == pin.setup.scheme && (!o->params.has(key) || !(o->params.value(key) == value)))
+                    differs = true;
+            if (!differs)
+                continue;
+            // A number as a person would type it (500000, not 5e+05).
+            const QString text = value.type == core::ParamType::Real && std::isfinite(value.number)
+                    && value.number == std::floor(value.number) && std::abs(value.number) < 1e15
+                ? QString::number(qint64(value.number))
+                : value.type == core::ParamType::Real ? QString::number(value.number, 'g', 12)
+                                                      : QString::fromStdString(value.toString());
+            parts << QStringLiteral("%1 = %2").arg(QString::fromStdString(key), text);
+        }
+        if (!sameDim)
+            parts << QStringLiteral("d = %1").arg(pin.setup.dim);
+        QString name = tr("pinned: %1").arg(QString::fromStdString(pin.setup.scheme));
+        if (!parts.isEmpty())
+            name += QStringLiteral(" \u00b7 ") + parts.join(QStringLiteral(", "));
+        else if (sameScheme)
+            name += tr(" \u00b7 same set-up as now");
+        names << name;
+    }
+    return names;
+}
+
+namespace {
+
+/// Tick labels at the nice values of [lo, hi]: decimals enough for the step, thousands separators, and
+/// zero written "0" (a tick at -1e-17 would otherwise read "-0.00").
+void setTicks(QCategoryAxis* axis, double lo, double hi, const std::vector<std::pair<double, QString>>& ticks)
+{
+    for (const QString& l : axis->categoriesLabels())
+        axis->remove(l);
+    axis->setStartValue(lo);
+    axis->setRange(lo, hi);
+    for (const auto& [v, label] : ticks)
+        axis->append(label, v);
+}
+
+std::vector<std::pair<double, QString>> linearTicks(double lo, double hi, int target, double* outLo, double* outHi)
+{
+    // The 1-2-5 step for about @p target intervals (niceTicks' rule, kept even when fewer than two ticks
+    // fall inside [lo, hi]).
+    const double span = hi > lo ? hi - lo : std::max(std::abs(lo) * 0.1, 1e-12);
+    const double raw = span / std::max(1, target);
+    const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+    double step = 10 * mag;
+    for (double m : {1.0, 2.0, 5.0})
+        if (raw <= m * mag * (1 + 1e-12)) {
+            step = m * mag;
+            break;
+        }
+    // The range fits the data: it ends at the first tick at or beyond each end (0 stays the top for ALiBi).
+    double a = std::floor(lo / step + 1e-9) * step;
+    double b = std::ceil(hi / step - 1e-9) * step;
+    if (!(b > a))
+        b = a + step;
+    *outLo = a;
+    *outHi = b;
+    const int decimals = std::max(0, int(std::ceil(-std::log10(step) - 1e-9)));
+    const QLocale en(QLocale::English);
+    std::vector<std::pair<double, QString>> out;
+    for (int i = 0; a + i * step <= b + step * 1e-9; ++i) {
+        double v = a + i * step;
+        if (std::abs(v) < step * 1e-6)
+            v = 0.0;
+        out.emplace_back(v, en.toString(v, 'f', decimals));
+    }
+    return out;
+}
+
+} // namespace
+
+std::pair<double, double> DecayView::yRange() const
+{
+    return {m_y->min(), m_y->max()};
+}
+
+QStringList DecayView::yTickLabels() const
+{
+    return m_y->categoriesLabels();
+}
+
+QStringList DecayView::xTickLabels() const
+{
+    return m_x->categoriesLabels();
+}
+
+QStringList DecayView::seriesNames() const
+{
+    QStringList out;
+    for (QLineSeries* s : m_series)
+        out << s->name();
+    return out;
+}
+
+QString DecayView::readoutText() const
+{
+    return m_readout->text();
+}
+
+void DecayView::hoverAt(int series, double distance)
+{
+    m_hoverSeries = series;
+    m_hoverX = distance;
+    updateReadout();
+}
+
+void DecayView::updateReadout()
+{
+    // From the curves now on the axes, so a parameter change updates the line under the mouse's last place.
+    const Curve* c = nullptr;
+    QString name;
+    if (m_hoverSeries >= 0 && m_hoverSeries < int(m_curves.size())) {
+        c = &m_curves[std::size_t(m_hoverSeries)];
+        name = c->name;
+    } else if (m_hoverSeries >= int(m_curves.size()) && m_hoverSeries < int(m_curves.size() + m_pins.size())) {
+        c = &m_pins[std::size_t(m_hoverSeries) - m_curves.size()].curve;
+        name = pinNames().value(m_hoverSeries - int(m_curves.size()));
+    }
+    if (!c || c->points.isEmpty()) {
+        m_readout->setText(tr("Hover a curve to read its value."));
+        return;
+    }
+    const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
+        return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
+    });
+    m_readout->setText(tr("%1:  k = %2 tokens,  value %3")
+                           .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
+                                QString::number(it->y(), 'g', 6)));
 }
 
 void DecayView::rebuildSeries()
@@ -382,16 +603,10 @@ void DecayView::rebuildSeries()
         m_chart->addSeries(s);
         s->attachAxis(m_x);
         s->attachAxis(m_y);
-        connect(s, &QLineSeries::hovered, this, [this, s](const QPointF& pt, bool on) {
-            if (!on)
-                return;
-            // Snap to the nearest sampled point of the hovered series.
-            const auto pts = s->points();
-            auto it = std::min_element(pts.begin(), pts.end(), [&](const QPointF& a, const QPointF& b) {
-                return std::abs(a.x() - pt.x()) < std::abs(b.x() - pt.x());
-            });
-            if (it != pts.end())
-                m_readout->setText(tr("%1:  k = %2,  value %3").arg(s->name()).arg(it->x()).arg(QString::number(it->y(), 'g', 6)));
+        const int index = int(m_series.size());
+        connect(s, &QLineSeries::hovered, this, [this, index](const QPointF& pt, bool on) {
+            if (on)
+                hoverAt(index, m_logX ? std::pow(10.0, pt.x()) : pt.x());
         });
         m_series.push_back(s);
     }
@@ -401,72 +616,100 @@ void DecayView::rebuildSeries()
                              QColor(0x56, 0xb4, 0xe9), QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99),
                              QColor(0x00, 0x00, 0x00), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
                              QColor(0x88, 0x88, 0x88)};
-    double lo = 0, hi = 1, maxX = 1;
-    bool first = true;
-    auto extend = [&](const Curve& c) {
+    auto xOf = [this](double k) { return m_logX ? std::log10(std::max(k, 1.0)) : k; };
+    double lo = 0, hi = 0, maxX = 1, lo2 = 0, hi2 = 0;
+    bool first = true, first2 = true;
+    auto extend = [&](const Curve& c, bool right) {
         for (const QPointF& p : c.points) {
-            if (first) {
-                lo = hi = p.y();
-                first = false;
+            if (!std::isfinite(p.y()) || (m_logX && p.x() < 1))
+                continue;
+            double& l = right ? lo2 : lo;
+            double& h = right ? hi2 : hi;
+            bool& f = right ? first2 : first;
+            if (f) {
+                l = h = p.y();
+                f = false;
             }
-            lo = std::min(lo, p.y());
-            hi = std::max(hi, p.y());
+            l = std::min(l, p.y());
+            h = std::max(h, p.y());
             maxX = std::max(maxX, p.x());
         }
     };
-    for (const auto& c : m_curves)
-        extend(c);
-    for (const auto& c : m_pins)
-        extend(c);
-    // Axes first, and only when they change: each range change re-strokes every series.
-    const auto yt = niceTicks(lo, hi, 5);
-    const double ystep = yt.size() >= 2 ? yt[1] - yt[0] : 1.0;
-    const double ylo = std::floor(lo / ystep - 1e-9) * ystep, yhi = std::ceil(hi / ystep + 1e-9) * ystep;
-    m_yBase = ylo; // fitAxisLabels() may lower the axis below this for the corner, never raise it
-    m_yTopBase = yhi > ylo ? yhi : ylo + 1.0; // and raise the top above this for the top label
-    if (m_y->min() != ylo || m_y->max() != yhi) {
-        m_y->setRange(ylo, yhi > ylo ? yhi : ylo + 1.0);
-        m_y->setTickType(QValueAxis::TicksDynamic);
-        m_y->setTickAnchor(0);
-        m_y->setTickInterval(ystep);
-    }
-    if (m_x->max() != maxX || m_x->min() != 0) {
-        m_x->setRange(0, maxX);
-        const auto xt = niceTicks(0, maxX, 6);
-        if (xt.size() >= 2) {
-            m_x->setTickType(QValueAxis::TicksDynamic);
-            m_x->setTickAnchor(0);
-            m_x->setTickInterval(xt[1] - xt[0]);
-        }
-        m_x->setLabelFormat(QStringLiteral("%.0f"));
-    }
+    for (std::size_t i = 0; i < m_curves.size(); ++i)
+        extend(m_curves[i], int(i) == m_rightCurve);
+    for (const auto& pin : m_pins)
+        extend(pin.curve, false);
+    // The data's extent; fitAxisLabels() turns it into axes whose tick labels fit the plot area.
+    m_yData = {lo, hi};
+    m_y2Data = {std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
+    m_maxX = maxX;
+    m_y2->setVisible(m_rightCurve >= 0);
+    m_xTitle = m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)") : tr("distance k (tokens)");
+    m_x->setTitleText(m_xTitle);
+    fitAxisLabels();
+    const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
-    auto fill = [&](const Curve& c, bool pinned) {
+    auto fill = [&](const Curve& c, const QString& name, bool pinned, bool right) {
         QLineSeries* s = m_series[idx];
-        if (s->name() != c.name)
-            s->setName(c.name);
+        if (s->name() != name)
+            s->setName(name);
+        const bool onRight = s->attachedAxes().contains(m_y2);
+        if (right != onRight) {
+            s->detachAxis(right ? static_cast<QAbstractAxis*>(m_y) : m_y2);
+            s->attachAxis(right ? static_cast<QAbstractAxis*>(m_y2) : m_y);
+        }
         QPen pen(colors[idx % 12], pinned ? 2.0 : 2.6);
         if (pinned)
             pen.setStyle(Qt::DashLine);
+        if (right)
+            pen.setStyle(Qt::DotLine);
         if (s->pen() != pen)
             s->setPen(pen);
-        s->replace(c.points);
+        QList<QPointF> pts;
+        pts.reserve(c.points.size());
+        for (const QPointF& p : c.points) {
+            if (m_logX && p.x() < 1)
+                continue;
+            // T5's bias is constant within a bucket: draw steps, not slopes between neighbouring buckets.
+            if (m_logX && !pts.isEmpty() && pts.back().y() != p.y())
+                pts.append(QPointF(xOf(p.x()), pts.back().y()));
+            pts.append(QPointF(xOf(p.x()), p.y()));
+        }
+        s->replace(pts);
         ++idx;
     };
-    for (const auto& c : m_curves)
-        fill(c, false);
-    for (const auto& c : m_pins)
-        fill(c, true);
+    for (std::size_t i = 0; i < m_curves.size(); ++i)
+        fill(m_curves[i], m_curves[i].name, false, int(i) == m_rightCurve);
+    for (std::size_t i = 0; i < m_pins.size(); ++i)
+        fill(m_pins[i].curve, pinLabels.value(qsizetype(i)), true, false);
+    {
+        QList<QPointF> edges;
+        for (const QPointF& p : m_edgePoints)
+            edges.append(QPointF(xOf(p.x()), p.y()));
+        m_edgeSeries->replace(edges);
+        m_edgeSeries->setColor(th.foreground);
+        m_edgeSeries->setBorderColor(th.foreground);
+        m_edgeSeries->setName(tr("bucket edges (%1)").arg(m_edges.size()));
+        // Named in the distance axis's title, not in the legend, which already holds a line per head.
+        m_edgeSeries->setVisible(!edges.isEmpty()); // (this shows the series' legend marker again)
+        const auto markers = m_chart->legend()->markers(m_edgeSeries);
+        for (QLegendMarker* mk : markers)
+            mk->setVisible(false);
+    }
     // Many curves (one per head) would share one row of legend and be cut to "head 0 (..."; a column on
     // the right gives each its full label.
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
+    m_y2->setTitleText(m_y2Title);
+    m_captionLabel->setText(m_caption);
+    m_captionLabel->setVisible(!m_caption.isEmpty());
     fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
                                              .arg(m_state->dim()));
+    updateReadout();
 }
 
 void DecayView::applyTheme()
@@ -479,7 +722,9 @@ void DecayView::applyTheme()
     m_chart->setPlotAreaBackgroundVisible(true);
     m_chart->setTitleBrush(th.foreground);
     m_chart->legend()->setLabelColor(th.foreground);
-    for (QValueAxis* a : {m_x, m_y}) {
+    m_captionLabel->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
+    m_readout->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsColor(th.foreground);
         a->setTitleBrush(th.muted);
         a->setGridLineColor(th.grid);
@@ -503,7 +748,7 @@ void DecayView::applyFonts(double sizeFactor)
     m_chart->setTitleFont(scaled(11, true));
     m_legendFont = scaled(10);
     m_chart->legend()->setFont(m_legendFont);
-    for (QValueAxis* a : {m_x, m_y}) {
+    for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
     }
@@ -511,9 +756,10 @@ void DecayView::applyFonts(double sizeFactor)
 
 void DecayView::paintEvent(QPaintEvent* e)
 {
-    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    const bool ok = hasContent() && m_result;
     m_chartView->setVisible(ok);
     m_readout->setVisible(ok);
+    m_captionLabel->setVisible(ok && !m_caption.isEmpty());
     if (!ok) {
         View::paintEvent(e);
         return;
@@ -524,7 +770,7 @@ void DecayView::paintEvent(QPaintEvent* e)
 
 void DecayView::render(QPainter& painter, const QRectF& target)
 {
-    const bool ok = isApplicable() && m_result && m_result->error.isEmpty();
+    const bool ok = hasContent() && m_result;
     if (ok) {
         m_chartView->setVisible(true);
         m_readout->setVisible(true);
@@ -540,7 +786,22 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     const double factor = sizeScale(target);
     if (factor != 1.0)
         applyFonts(factor);
-    m_chart->setGeometry(QRectF(QPointF(0, 0), target.size()));
+    // The caption (what the rotary bound bounds) goes under the chart, in exports as on screen.
+    QRectF chartRect = target;
+    QRectF captionRect;
+    const Theme th = theme();
+    const QFont cf = th.font(9.5 * factor);
+    if (!m_caption.isEmpty()) {
+        const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
+        const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
+                                                           Qt::TextWordWrap, m_caption);
+        // At most a fifth of the figure: the chart keeps its room, and a caption cut short ends in "…".
+        const double lineH = QFontMetricsF(cf).height();
+        const double h = std::min(need.height(), std::max(lineH, std::floor(target.height() * 0.2 / lineH) * lineH));
+        captionRect = QRectF(inner.left(), target.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
+        chartRect.setBottom(captionRect.top() - 2 * factor);
+    }
+    m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
     // Tick spacing, the corner and the legend depend on the plot area, which depends on them: settle.
     for (int pass = 0; pass < 4; ++pass) {
         const QRectF before = m_chart->plotArea();
@@ -551,9 +812,15 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         if (pass > 0 && m_chart->plotArea() == before)
             break;
     }
-    m_chartView->scene()->render(&p, target, QRectF(QPointF(0, 0), target.size()));
-    recordChartText(p, target);
+    m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
+    recordChartText(p, chartRect);
     m_chart->setGeometry(old);
+    if (!captionRect.isEmpty()) {
+        p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
+                   th.background);
+        TextLayout text(p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
+        text.drawWrapped(captionRect, Qt::AlignLeft | Qt::AlignTop, cf, th.muted, m_caption);
+    }
     if (factor != 1.0)
         applyFonts(1.0);
 }
@@ -562,79 +829,82 @@ void DecayView::fitAxisLabels()
 {
     if (m_fitting)
         return;
-    const QRectF plot = m_chart->plotArea();
-    if (plot.width() < 10 || plot.height() < 10 || !(m_x->max() > m_x->min()) || !(m_y->max() > m_y->min()))
-        return;
     m_fitting = true;
-    // x: no more ticks than their labels fit side by side with a gap (Qt Charts would cut them to "10...").
-    if (m_x->tickType() == QValueAxis::TicksDynamic) {
+    // Tick counts follow the plot area: x labels side by side with a gap (Qt Charts would cut them to
+    // "1,..."), y labels at least two label heights apart. Before the chart has a plot area, a default count.
+    const QRectF plot = m_chart->plotArea();
+    const bool sized = plot.width() >= 10 && plot.height() >= 10;
+    const QLocale en(QLocale::English);
+    {
         const QFontMetricsF fm(m_x->labelsFont());
-        const double widest = std::max(fm.horizontalAdvance(QString::number(m_x->max(), 'f', 0)),
-                                       fm.horizontalAdvance(QString::number(m_x->min(), 'f', 0)))
-            + fm.height();
-        const int target = std::clamp(int(plot.width() / widest), 1, 6);
-        const auto t = niceTicks(m_x->min(), m_x->max(), target);
-        const double interval = t.size() >= 2 ? t[1] - t[0] : m_x->max() - m_x->min();
-        if (interval != m_x->tickInterval())
-            m_x->setTickInterval(interval);
+        const double widest = fm.horizontalAdvance(en.toString(qint64(std::llround(m_maxX)))) + fm.height();
+        const int target = sized ? std::clamp(int(plot.width() / widest), 1, 6) : 6;
+        std::vector<std::pair<double, QString>> xt;
+        double xhi = m_maxX;
+        if (m_logX) {
+            xhi = std::log10(std::max(m_maxX, 1.0));
+            const int decades = int(std::floor(xhi + 1e-9)) + 1;
+            const int every = std::max(1, (decades + target - 1) / target);
+            for (int e = 0; e < decades; e += every)
+                xt.emplace_back(double(e), en.toString(qint64(std::llround(std::pow(10.0, e)))));
+        } else {
+            for (double v : niceTicks(0, m_maxX, target))
+                if (v >= 0 && v <= m_maxX)
+                    xt.emplace_back(v, en.toString(qint64(std::llround(v))));
+        }
+        if (!(xhi > 0))
+            xhi = 1;
+        if (sized) {
+            // A label centred on its tick must not run past the plot's right edge: into the legend column, or
+            // out of the view (the last tick of 0..1,023 is 1,000, a few pixels from the edge).
+            std::vector<std::pair<double, QString>> kept;
+            for (const auto& t : xt)
+                if (t.first == 0
+                    || plot.left() + t.first / xhi * plot.width() + fm.horizontalAdvance(t.second) / 2 <= plot.right() + 2)
+                    kept.push_back(t);
+            xt = std::move(kept);
+        }
+        if (m_x->min() != 0 || m_x->max() != xhi || m_x->categoriesLabels().size() != qsizetype(xt.size())
+            || m_x->categoriesLabels().value(1) != (xt.size() > 1 ? xt[1].second : QString()))
+            setTicks(m_x, 0, xhi, xt);
     }
-    if (m_y->tickType() == QValueAxis::TicksDynamic) {
-        const QFontMetricsF fm(m_y->labelsFont());
-        // y: at least two label heights between ticks.
-        double top = std::isfinite(m_yTopBase) ? m_yTopBase : m_y->max();
-        double lo = std::isfinite(m_yBase) && m_yBase < top ? m_yBase : m_y->min();
-        const int target = std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5);
-        const auto t = niceTicks(lo, top, target);
-        double interval = t.size() >= 2 ? t[1] - t[0] : top - lo;
-        // A small plot may still put two labels closer than a line apart: widen the step until they clear.
-        for (int k = 0; k < 8 && interval / (top - lo) * plot.height() < fm.height() * 1.3; ++k)
-            interval *= 2;
-        if (interval != m_y->tickInterval())
-            m_y->setTickInterval(interval);
-        // The lowest y label is centred on its tick; at the bottom corner it would run into the x axis's first
-        // label. Lower the axis just enough that the lowest tick sits half a label height (and a gap) above it.
-        const double anchor = m_y->tickAnchor();
-        const double first = anchor + std::ceil((lo - anchor) / interval - 1e-9) * interval;
-        const double a = (fm.height() / 2 + 2) / plot.height();
-        // Likewise the top label, centred on the highest tick, stays below the plot's top edge (the legend and
-        // title sit above it).
-        const double last = anchor + std::floor((top - anchor) / interval + 1e-9) * interval;
-        if ((top - last) / (top - lo) < a && a < 0.5)
-            top = (last - a * lo) / (1 - a);
-        if ((first - lo) / (top - lo) < a && a < 0.5)
-            lo = (first - a * top) / (1 - a);
-        if (lo != m_y->min() || top != m_y->max())
-            m_y->setRange(lo, top);
-        if (auto* labels = qobject_cast<QCategoryAxis*>(m_y)) {
-            // Tick values as exact multiples of the step (zero is 0, never -1e-17), with enough digits that
-            // neighbours differ.
-            std::vector<double> at;
-            for (long long k = (long long)std::ceil((lo - anchor) / interval - 1e-9);; ++k) {
-                double v = anchor + double(k) * interval;
-                if (v > top + interval * 1e-9 || at.size() > 64)
-                    break;
-                if (std::abs(v) < interval * 1e-9)
-                    v = 0.0;
-                // On a plot too low to pad, a label that would stick out past the top or bottom edge is left out.
+    auto fitY = [&](QCategoryAxis* axis, std::pair<double, double> data) {
+        const QFontMetricsF fm(axis->labelsFont());
+        const int target = sized ? std::clamp(int(plot.height() / (fm.height() * 2)), 1, 5) : 5;
+        double a = 0, b = 1;
+        auto ticks = linearTicks(data.first, data.second, target, &a, &b);
+        // A small plot may still put two labels closer than a line apart: fewer ticks until they clear.
+        for (int t = target - 1; t >= 1 && sized && ticks.size() >= 2
+                                 && (ticks[1].first - ticks[0].first) / (b - a) * plot.height() < fm.height() * 1.3;
+             --t)
+            ticks = linearTicks(data.first, data.second, t, &a, &b);
+        // The end labels are centred on their ticks: lower the axis just enough that the lowest clears the x
+        // axis's labels at the bottom-left corner, and raise it so that the highest clears the legend or title
+        // above (half a label height and a gap each). No tick is added: ALiBi's top label stays 0.
+        double lo = a, hi = b;
+        if (sized) {
+            const double f = (fm.height() / 2 + 2) / plot.height();
+            if (f < 0.25) {
+                lo = a - f * (b - a) / (1 - 2 * f);
+                hi = b + f * (b - a) / (1 - 2 * f);
+            } else {
+                // A plot too low to pad: a label that would stick out past the top or bottom edge is left out.
                 const double room = fm.height() / 2 + 2;
-                if ((top - v) / (top - lo) * plot.height() < room - 0.01 || (v - lo) / (top - lo) * plot.height() < room - 0.01)
-                    continue;
-                at.push_back(v);
-            }
-            const double biggest = std::max(std::abs(lo), std::abs(top));
-            const int digits = std::clamp(int(std::floor(std::log10(biggest)) - std::floor(std::log10(interval))) + 1, 1, 7);
-            QStringList text;
-            for (double v : at)
-                text << formatNumber(v, digits);
-            if (text != labels->categoriesLabels() || labels->startValue() != lo) {
-                for (const QString& old : labels->categoriesLabels())
-                    labels->remove(old);
-                labels->setStartValue(lo);
-                for (std::size_t i = 0; i < at.size(); ++i)
-                    labels->append(text[qsizetype(i)], at[i]);
+                std::vector<std::pair<double, QString>> kept;
+                for (const auto& t : ticks)
+                    if ((b - t.first) / (b - a) * plot.height() >= room - 0.01
+                        && (t.first - a) / (b - a) * plot.height() >= room - 0.01)
+                        kept.push_back(t);
+                ticks = std::move(kept);
             }
         }
-    }
+        if (axis->min() != lo || axis->max() != hi || axis->categoriesLabels().size() != qsizetype(ticks.size())
+            || axis->categoriesLabels().value(0) != (ticks.empty() ? QString() : ticks.front().second))
+            setTicks(axis, lo, hi, ticks);
+    };
+    fitY(m_y, m_yData);
+    if (m_rightCurve >= 0)
+        fitY(m_y2, m_y2Data);
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
     // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
     {
@@ -645,9 +915,20 @@ void DecayView::fitAxisLabels()
                                                                               : QString();
         if (m_y->titleText() != title)
             m_y->setTitleText(title);
-        const QString xTitle = plot.height() >= fm.height() * 4 && QFontMetricsF(m_x->titleFont()).horizontalAdvance(m_xTitle) <= plot.width()
-            ? m_xTitle
-            : QString();
+        const QString title2 = fm.horizontalAdvance(m_y2Title) <= plot.height() ? m_y2Title
+                               : fm.horizontalAdvance(shortYTitle(m_y2Title)) <= plot.height() ? shortYTitle(m_y2Title)
+                                                                                              : QString();
+        if (m_y2->titleText() != title2)
+            m_y2->setTitleText(title2);
+        // The x title: whole or not at all (Qt Charts cuts it to "..." under the tick labels on a narrow plot).
+        const QString xShort = m_logX ? tr("k (log)") : tr("k (tokens)");
+        // Hysteresis: a title now left out returns only when the plot keeps three lines after giving it one and
+        // a half, so the two layouts do not alternate.
+        const double needH = fm.height() * (m_x->titleText().isEmpty() ? 5.5 : 4);
+        const QString xTitle = plot.height() < needH                      ? QString()
+                               : fm.horizontalAdvance(m_xTitle) <= plot.width() ? m_xTitle
+                               : fm.horizontalAdvance(xShort) <= plot.width()   ? xShort
+                                                                                : QString();
         if (m_x->titleText() != xTitle)
             m_x->setTitleText(xTitle);
     }
@@ -663,6 +944,13 @@ void DecayView::fitAxisLabels()
         if (m_chart->legend()->alignment() != at)
             m_chart->legend()->setAlignment(at);
         const bool beside = at == Qt::AlignRight;
+        // One row above the plot: the heads' compact names ("m = 1/2", "h3") so that the slopes stay readable.
+        for (std::size_t i = 0; i < m_series.size() && i < m_curves.size(); ++i) {
+            const Curve& c = m_curves[i];
+            const QString name = !beside && m_series.size() > 3 && !c.shortName.isEmpty() ? c.shortName : c.name;
+            if (m_series[i]->name() != name)
+                m_series[i]->setName(name);
+        }
         double need = 0;
         for (QLineSeries* series : m_series) {
             const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing

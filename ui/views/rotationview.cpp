@@ -12,6 +12,8 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLocale>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
 #include <QSpinBox>
@@ -25,6 +27,7 @@ namespace poslab::ui {
 RotationView::RotationView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    setMouseTracking(true);
     connect(state, &WorkbenchState::cursorChanged, this, &View::refresh);
     resultChanged();
 }
@@ -36,13 +39,14 @@ bool RotationView::supports(const core::SchemeDescriptor& scheme) const
 
 QString RotationView::notApplicableReason() const
 {
-    return tr("%1 does not rotate queries and keys; the rotation planes belong to RoPE and its relatives.")
-        .arg(QString::fromStdString(m_state->scheme().name));
+    return tr("%1 does not rotate queries and keys. Pick RoPE, xPos, YaRN or iRoPE to see rotation planes.")
+        .arg(shortSchemeName(m_state->scheme()));
 }
 
 void RotationView::resultChanged()
 {
     m_valid = false;
+    m_dimPair.clear();
     if (!m_result || !m_result->rotary || !m_result->error.isEmpty())
         return;
     const int d = m_result->setup.dim;
@@ -73,7 +77,75 @@ void RotationView::resultChanged()
             return;
         }
     }
+    m_dimPair.assign(std::size_t(d), -1);
+    for (int i = 0; i < m_qSpec.rotaryDim / 2; ++i) {
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        m_dimPair[std::size_t(a)] = m_dimPair[std::size_t(b)] = i;
+    }
     m_valid = true;
+}
+
+int RotationView::pairOfDim(int dim) const
+{
+    return dim >= 0 && dim < int(m_dimPair.size()) ? m_dimPair[std::size_t(dim)] : -1;
+}
+
+QColor RotationView::pairColour(int dim) const
+{
+    const Theme th = theme();
+    const int pair = pairOfDim(dim);
+    if (pair < 0)
+        return th.grid;
+    // Golden-ratio hues: neighbouring pairs get far-apart colours.
+    return QColor::fromHsvF(std::fmod(pair * 0.61803398875, 1.0), 0.45, th.kind == ThemeKind::Dark ? 0.75 : 0.95);
+}
+
+std::vector<int> RotationView::stripDims() const
+{
+    std::vector<int> out;
+    const int r = m_valid ? m_qSpec.rotaryDim : 0;
+    if (r < 2)
+        return out;
+    if (m_qSpec.layout == core::PairLayout::HalfSplit) {
+        // The first pairs' two halves: dims 0.. and their partners r/2.. (a gap between when r/2 is larger).
+        const int n = std::min(8, r / 2);
+        for (int i = 0; i < n; ++i)
+            out.push_back(i);
+        if (n < r / 2)
+            out.push_back(-1);
+        for (int i = 0; i < n; ++i)
+            out.push_back(r / 2 + i);
+    } else {
+        for (int i = 0; i < std::min(16, r); ++i)
+            out.push_back(i);
+    }
+    return out;
+}
+
+QStringList RotationView::headerNote() const
+{
+    const auto [m, n] = positions(false);
+    const int asked = m_state->viewOptions().keyDistance;
+    QStringList parts;
+    if (m - n != asked)
+        parts << tr("m \u2212 n = %1 would put the key before position 0").arg(asked);
+    if (m_valid && !m_qSpec.xposZeta.empty())
+        // torchscale centres xPos's exponent at c; the centre cancels in q.k, not in q and k themselves.
+        parts << tr("xPos centre c = %1").arg(formatNumber(m_qSpec.xposCentre, 7));
+    if (parts.isEmpty())
+        return {};
+    return {parts.join(QStringLiteral(" \u00b7 ")), parts.front()};
+}
+
+QString RotationView::headerText() const
+{
+    const auto [m, n] = positions(false);
+    QString h = tr("m \u2212 n = %1: query m = %2, key n = %3")
+                    .arg(formatNumber(m - n, 7), formatNumber(m, 7), formatNumber(n, 7));
+    const QStringList note = headerNote();
+    if (!note.isEmpty())
+        h += QStringLiteral("; ") + note.front();
+    return h;
 }
 
 std::vector<double> RotationView::rotated(const std::vector<double>& v, const core::RotarySpec& spec,
@@ -184,30 +256,86 @@ void RotationView::drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& 
 {
     const Theme th = theme();
     const bool half = m_qSpec.layout == core::PairLayout::HalfSplit;
-    const int shown = std::min(16, std::max(2, m_qSpec.rotaryDim));
+    const std::vector<int> dims = stripDims();
     const QFont f = th.font(9.5 * s);
     const QFontMetricsF fm(f);
-    const QString caption = half ? tr("half_split: dim i pairs with i + r/2 (GPT-NeoX, Hugging Face)")
-                                 : tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)");
-    const QString brief = half ? tr("half_split: i pairs with i + r/2") : tr("interleaved: 2i pairs with 2i+1");
-    const QString first = tr("first %1 of r = %2 dims").arg(shown).arg(m_qSpec.rotaryDim);
-    text.draw(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, f, th.muted,
-              {caption + QStringLiteral("  \u00b7  ") + first, caption, brief + QStringLiteral("  \u00b7  ") + first, brief});
+    const int rd = m_qSpec.rotaryDim;
+    const int shown = int(std::count_if(dims.begin(), dims.end(), [](int d) { return d >= 0; }));
+    const QString first = tr("first %1 of r = %2 dims").arg(shown).arg(rd);
+    const QStringList wordings = half
+        ? QStringList{tr("half_split: dim i pairs with i + r/2 = i + %1 (GPT-NeoX, Hugging Face)").arg(rd / 2),
+                      tr("half_split: dim i pairs with i + %1").arg(rd / 2), tr("half_split: i pairs with i + %1").arg(rd / 2)}
+        : QStringList{tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)") + QStringLiteral("  \u00b7  ") + first,
+                      tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)"),
+                      tr("interleaved: 2i pairs with 2i+1") + QStringLiteral("  \u00b7  ") + first,
+                      tr("interleaved: 2i pairs with 2i+1")};
+    text.draw(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, f, th.muted, wordings);
     const double top = r.top() + fm.height() + 2 * s;
     const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
-    const double w = r.width() / shown;
-    const std::vector<int> highlight = shownPairs();
-    for (int dim = 0; dim < shown; ++dim) {
-        // The pair of this dim in a vector of `shown` dims laid out the same way.
-        const int pair = half ? dim % (shown / 2) : dim / 2;
-        QColor c = QColor::fromHsvF(std::fmod(pair * 0.61803398875, 1.0), 0.45, th.kind == ThemeKind::Dark ? 0.75 : 0.95);
-        QRectF box(r.left() + dim * w + 1, top, w - 2, h);
-        p.setPen(QPen(th.grid, 1));
-        p.setBrush(c);
-        p.drawRect(box);
-        text.draw(box, Qt::AlignCenter, f, Qt::black, {QString::number(dim)}, TextLayout::Fit::Drop);
+    const double w = r.width() / std::max<std::size_t>(1, dims.size());
+    // Cell labels in a font small enough that the widest number fits its cell with a gap (so none is dropped).
+    QFont cellFont = f;
+    {
+        int widest = 0;
+        for (int d : dims)
+            widest = std::max(widest, d);
+        const double need = QFontMetricsF(f).horizontalAdvance(QString::number(widest)) + 4;
+        if (need > w - 2 && need > 0)
+            cellFont.setPointSizeF(std::max(f.pointSizeF() * 0.6, f.pointSizeF() * (w - 2) / need));
     }
-    (void)highlight;
+    for (std::size_t k = 0; k < dims.size(); ++k) {
+        const int dim = dims[k];
+        QRectF box(r.left() + double(k) * w + 1, top, w - 2, h);
+        if (dim < 0) {
+            text.draw(box, Qt::AlignCenter, f, th.muted, {QStringLiteral("\u2026")}, TextLayout::Fit::Drop);
+            continue;
+        }
+        p.setPen(QPen(th.grid, 1));
+        p.setBrush(pairColour(dim));
+        p.drawRect(box);
+        text.draw(box, Qt::AlignCenter, cellFont, Qt::black, {QString::number(dim)}, TextLayout::Fit::Drop);
+    }
+}
+
+QString RotationView::hoverReadout() const
+{
+    if (!m_valid || !m_hover)
+        return {};
+    for (const auto& [rect, i] : m_cells) {
+        if (!rect.contains(*m_hover))
+            continue;
+        // Computed now from the current state, so the read-out follows every change of cursor, r or layout.
+        const auto [ms, ns] = positions(true);
+        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const double theta = m_qSpec.invFreq[std::size_t(i)];
+        const auto q = rotated(m_q, m_qSpec, ms);
+        const auto k = rotated(m_k, m_kSpec, ns);
+        const double part = q[std::size_t(a)] * k[std::size_t(a)] + q[std::size_t(b)] * k[std::size_t(b)];
+        auto deg = [](double rad) { return formatNumber(rad * 180.0 / M_PI, 4) + QStringLiteral("\u00b0"); };
+        return tr("pair %1 (dims %2, %3)  \u00b7  \u03b8 = %4 rad/token  \u00b7  q turned %5 (m = %6), k turned %7 "
+                  "(n = %8), apart %9  \u00b7  q\u00b7k part %10")
+            .arg(i)
+            .arg(a)
+            .arg(b)
+            .arg(formatNumber(theta, 4), deg(core::wrapAngle(ms, theta)))
+            .arg(ms)
+            .arg(deg(core::wrapAngle(ns, theta)))
+            .arg(ns)
+            .arg(deg(core::wrapAngle(ms - ns, theta)), formatNumber(part, 4));
+    }
+    return {};
+}
+
+void RotationView::mouseMoveEvent(QMouseEvent* e)
+{
+    m_hover = e->position();
+    update();
+}
+
+void RotationView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
 }
 
 void RotationView::renderContent(QPainter& p, const QRectF& target)
@@ -223,15 +351,16 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const int r = m_state->viewOptions().shift;
     const double sc = score(false), scs = score(true);
 
-    // Header: the variant and positions, then the two scores.
+    // Header: the variant and m - n first (what the distance box sets), then the two scores. The note says
+    // when the key is held at position 0 and names xPos's centre.
     TextLayout text(p, target);
     const QString variant = variantLabel(m_state->scheme(), m_state->params());
-    const QString where = tr("query at m = %1, key at n = %2  (m \u2212 n = %3)")
-                              .arg(formatNumber(m, 7), formatNumber(n, 7), formatNumber(m - n, 7));
-    const QString whereMid = tr("m = %1, n = %2  (m \u2212 n = %3)").arg(formatNumber(m, 7), formatNumber(n, 7), formatNumber(m - n, 7));
-    const QString whereShort = tr("m = %1, n = %2").arg(formatNumber(m, 7), formatNumber(n, 7));
+    const QString d = formatNumber(m - n, 7), mm = formatNumber(m, 7), nn = formatNumber(n, 7);
+    const QString where = tr("m \u2212 n = %1: query m = %2, key n = %3").arg(d, mm, nn);
+    const QString whereMid = tr("m \u2212 n = %1: m = %2, n = %3").arg(d, mm, nn);
+    const QString whereShort = tr("m \u2212 n = %1").arg(d);
     double y = drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-                          {variant, {where, whereMid, whereShort}, {}});
+                          {variant, {where, whereMid, whereShort}, headerNote()});
     const QFont scoreFont = th.font(11 * s);
     const QFontMetricsF scfm(scoreFont);
     const QString v1 = formatNumber(sc, 6), v2 = formatNumber(scs, 6);
@@ -258,6 +387,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     // Planes.
     const std::vector<int> pairs = shownPairs();
     const int np = int(pairs.size());
+    if (onScreen())
+        m_cells.clear();
     const QRectF area(target.left() + pad, y + pad * 0.5, target.width() - 2 * pad, strip.top() - y - pad - sfm.height() - 2 * s);
     const double labelH = sfm.height() * 2.2;
     int cols = np, rows = 1;
@@ -304,6 +435,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         const int i = pairs[std::size_t(idx)];
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
         const QRectF cell(area.left() + (idx % cols) * cw, area.top() + (idx / cols) * ch, cw, ch);
+        if (onScreen())
+            m_cells.emplace_back(cell, i);
         const double R = std::max(6.0, std::min(cw, ch - labelH) * 0.42);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2);
         const double q0x = m_q[std::size_t(a)], q0y = m_q[std::size_t(b)];
@@ -361,9 +494,15 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop, small,
                   th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
     }
-    // Legend, one line above the layout strip; an entry that does not fit is left out.
+    // Legend, one line above the layout strip; an entry that does not fit is left out. The hover read-out takes
+    // its place while the mouse is on a plane.
     double lx = target.left() + pad;
     const double ly = strip.top() - sfm.height() - 2 * s;
+    if (const QString hover = onScreen() ? hoverReadout() : QString(); !hover.isEmpty()) {
+        text.draw(QRectF(lx, ly, target.width() - 2 * pad, sfm.height()), Qt::AlignLeft | Qt::AlignTop, small,
+                  th.foreground, {hover});
+        return;
+    }
     for (const auto& [label, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
                                      std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
                                      std::pair{tr("\u2504 before rotation"), th.muted}}) {

@@ -9,6 +9,10 @@
 
 #include "ui/views/view.h"
 
+#include <QColor>
+#include <QRectF>
+
+#include <optional>
 #include <vector>
 
 namespace poslab::ui {
@@ -31,11 +35,28 @@ public:
     double score(bool shifted) const;
     /// Pairs drawn as planes.
     std::vector<int> shownPairs() const;
+    /// The header line: positions and m - n, saying so when the key would sit before position 0 and is held
+    /// there (then m - n is less than the distance asked for), and xPos's centre.
+    QString headerText() const;
+    /// The header's note: the held key (when m - n is less than asked) and xPos's centre; longest first.
+    QStringList headerNote() const;
+    /// The pair dimension @p dim belongs to under the current layout (core::pairDims inverted); -1 for a
+    /// dimension beyond the rotary part r, which passes through.
+    int pairOfDim(int dim) const;
+    /// The colour of dimension @p dim in the pairing strip: one colour per pair, so partners share it.
+    QColor pairColour(int dim) const;
+    /// The dimensions the pairing strip shows, in order; -1 marks a gap ("…") between the halves.
+    std::vector<int> stripDims() const;
+    /// The hover read-out for the pair under the mouse, computed from the current state (empty: none).
+    QString hoverReadout() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
     void resultChanged() override;
+    bool needsRotation() const override { return true; }
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private:
     std::vector<double> rotated(const std::vector<double>& v, const core::RotarySpec& spec, core::Position p) const;
@@ -43,8 +64,11 @@ private:
 
     std::vector<double> m_q, m_k;      ///< content vectors (seeded), length d
     core::RotarySpec m_qSpec, m_kSpec; ///< equal except for xPos (query and key scale oppositely)
+    std::vector<int> m_dimPair;        ///< dimension -> pair (-1 beyond r), from core::pairDims
     bool m_valid = false;
     QWidget* m_controls = nullptr;
+    std::vector<std::pair<QRectF, int>> m_cells; ///< plane cells of the last on-screen paint, with their pair
+    std::optional<QPointF> m_hover;              ///< mouse position over the view
 };
 
 } // namespace poslab::ui

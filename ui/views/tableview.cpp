@@ -8,6 +8,7 @@
 #include <QComboBox>
 #include <QFontMetricsF>
 #include <QHBoxLayout>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPaintEngine>
 #include <QPainter>
@@ -18,6 +19,12 @@
 #include <cmath>
 
 namespace poslab::ui {
+namespace {
+
+/// SVG tables with at most this many visible cells are written as vector rectangles.
+constexpr qint64 maxVectorCells = 4096;
+
+} // namespace
 
 TableView::TableView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
@@ -39,14 +46,16 @@ bool TableView::supports(const core::SchemeDescriptor& scheme) const
 
 QString TableView::notApplicableReason() const
 {
+    // Short: a small panel shows it whole. Why, then what to pick.
     const auto& s = m_state->scheme();
+    const QString name = shortSchemeName(s);
     if (s.relation == core::Relation::None)
-        return tr("%1 adds nothing to the embedding: its table is all zeros. Order reaches the model only "
-                  "through the causal mask.").arg(QString::fromStdString(s.name));
+        return tr("%1's table is all zeros: order comes only from the causal mask. Pick sinusoidal or RoPE for a "
+                  "table.").arg(name);
     if (s.application == core::Application::ScoreBias)
-        return tr("%1 adds a bias to the attention scores instead of a vector per position: see the attention "
-                  "and decay views.").arg(QString::fromStdString(s.name));
-    return tr("%1 has no table of position vectors.").arg(QString::fromStdString(s.name));
+        return tr("%1 biases the scores; it has no vector per position. See attention and decay, or pick "
+                  "sinusoidal or RoPE.").arg(name);
+    return tr("%1 has no table of position vectors. See the attention view, or pick sinusoidal or RoPE.").arg(name);
 }
 
 QWidget* TableView::controls()
@@ -195,6 +204,63 @@ QString TableView::samplingNote() const
     return tr("showing every %1%2 position \u2014 zoom in for every position").arg(k).arg(suffix);
 }
 
+TableView::Aliasing TableView::aliasing(double pixelRows) const
+{
+    Aliasing a;
+    if (!m_result || m_window.isEmpty() || pixelRows <= 0)
+        return a;
+    a.rows = m_window.height();
+    a.pixelRows = pixelRows;
+    // Positions per pixel row: the sampling step of a sampled table, or the squeeze of the drawing.
+    a.perPixel = std::max({1.0, double(m_result->rowStep), a.rows / pixelRows});
+    a.squeezed = a.rows > pixelRows * 1.0001;
+    // Nyquist needs two pixel rows per turn; resampled images show moire well before that, so a column that
+    // turns within four pixel rows is named as aliasing (at or past the limit).
+    const auto& w = m_result->frequencies;
+    a.columns = int(w.size());
+    for (int i = 0; i < int(w.size()); ++i)
+        if (w[std::size_t(i)] > 0 && 2 * M_PI / w[std::size_t(i)] < 4.0 * a.perPixel) {
+            ++a.fast;
+            a.last = i;
+        }
+    return a;
+}
+
+QString TableView::aliasingNote(double pixelRows) const
+{
+    const Aliasing a = aliasing(pixelRows);
+    if (!a.squeezed && a.fast == 0)
+        return {};
+    const QString line1 = a.squeezed
+        ? tr("%1 positions on %2 pixel rows: zoom in to see every position")
+              .arg(formatNumber(std::round(a.rows), 7), formatNumber(std::floor(a.pixelRows), 7))
+        : tr("every position has its pixel row");
+    const QString line2 = a.fast > 0
+        ? tr("aliasing: %1 of %2 %3 (up to pair %4) turn within %5 positions, 4 pixel rows, at or past the Nyquist "
+             "limit of 2: their stripes are moir\u00e9, not structure")
+              .arg(a.fast)
+              .arg(a.columns)
+              .arg(m_result->rotary ? tr("pairs") : tr("frequency pairs"))
+              .arg(a.last)
+              .arg(formatNumber(4.0 * a.perPixel, 3))
+        : QString();
+    return line2.isEmpty() ? line1 : line1 + QLatin1Char('\n') + line2;
+}
+
+QString TableView::xposNote() const
+{
+    if (!m_result || !m_result->rotary || m_result->spec.xposZeta.empty())
+        return {};
+    // The centre core used (parameter "centring"): torchscale's c = ceil(L/2), or 0 (the paper's zeta^(n/gamma)).
+    const bool absolute = m_result->setup.params.has("centring") && m_result->setup.params.choice("centring") == "absolute";
+    if (absolute)
+        return tr("xPos: each value \u00d7 \u03b6\u1d62^(p/scale_base), absolute positions (centring = absolute, c = 0, "
+                  "the paper's \u03b6^(n/\u03b3)); torchscale centres at c = ceil(L/2)");
+    return tr("xPos: each value \u00d7 \u03b6\u1d62^((p \u2212 c)/scale_base), centred at c = %1 as torchscale does "
+              "(centring = torchscale: the scale is 1 at p = c, not at p = 0)")
+        .arg(formatNumber(m_result->spec.xposCentre, 7));
+}
+
 void TableView::setWindow(const QRectF& w)
 {
     const QRectF full = fullRect();
@@ -245,7 +311,12 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
     const double left = labels + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
-    const double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    if (!xposNote().isEmpty()) {
+        // xPos: one line under the header names torchscale's centre.
+        l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
+        top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
+    }
     const double bottom = l.footer.top() - tick.height() * 2.3;
     l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
@@ -318,14 +389,27 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
         p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
         if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG) {
-            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table: embed
-            // the whole cells that are visible instead, placed where they belong and clipped to the plot.
+            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table, one image
+            // pixel per cell, which viewers blur when they scale it. Few cells: one vector rectangle each.
+            // Otherwise: the visible cells resampled to twice the plot's size, sharp at the figure's size.
             const QRect cells = source.toAlignedRect().intersected(m_image.rect());
             const QRectF where(cells.x(), m_result->rowStart + double(cells.y()) * k, cells.width(),
                                double(cells.height()) * k);
             p.save();
             p.setClipRect(l.plot, Qt::IntersectClip);
-            p.drawImage(toPlot(where), m_image.copy(cells));
+            if (qint64(cells.width()) * cells.height() <= maxVectorCells) {
+                p.setPen(Qt::NoPen);
+                for (int y = cells.top(); y <= cells.bottom(); ++y)
+                    for (int x = cells.left(); x <= cells.right(); ++x)
+                        p.fillRect(toPlot(QRectF(x, m_result->rowStart + double(y) * k, 1.0, double(k))),
+                                   QColor::fromRgb(m_image.pixel(x, y)));
+            } else {
+                const QRectF at = toPlot(where);
+                const QSize px(std::max(1, int(std::ceil(at.width() * 2))), std::max(1, int(std::ceil(at.height() * 2))));
+                const bool up = px.width() >= cells.width() && px.height() >= cells.height();
+                p.drawImage(at, m_image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
+                                                          up ? Qt::FastTransformation : Qt::SmoothTransformation));
+            }
             p.restore();
         } else {
             p.drawImage(toPlot(shown), m_image, source);
@@ -402,26 +486,37 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
               th.muted, {tr("position p"), tr("p")});
     p.restore();
 
-    // Sampled: say so on the plot itself, where nobody can miss it, and warn that fast columns alias.
-    if (const QString note = samplingNote(); !note.isEmpty()) {
+    if (const QString x = xposNote(); !x.isEmpty())
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x});
+
+    // Sampled or squeezed: say so on the plot itself, where nobody can miss it, and name the columns that
+    // alias. Drawn for the window and for every export alike (the pixel rows are those of the target).
+    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+    if (const QString note = aliasingNote(l.plot.height() * dpr); !note.isEmpty()) {
         const QFont nf = th.font(10 * s, true);
         const QFont sf = th.font(9 * s);
         const QFontMetricsF nfm(nf), sfm(sf);
         const double maxW = l.plot.width() - 12 * s;
-        // The longest wording that fits: small panels get the short forms rather than a cut-off sentence.
-        auto fit = [maxW](const QFontMetricsF& fm, const QStringList& options) {
-            for (const QString& o : options)
-                if (fm.horizontalAdvance(o) <= maxW)
-                    return o;
-            return options.back();
-        };
-        const QString every = note.section(QStringLiteral(" \u2014 "), 0, 0).replace(QStringLiteral("showing "), QString());
-        const QStringList words1{note, tr("%1 \u2014 zoom in for all").arg(every), every};
-        const QStringList words2{tr("exact values at those rows; moir\u00e9 in fast columns is aliasing"),
-                                 tr("exact rows; moir\u00e9 is aliasing")};
-        const QString line1 = fit(nfm, words1), line2 = fit(sfm, words2);
-        const double w = std::min(maxW, std::max(nfm.horizontalAdvance(line1), sfm.horizontalAdvance(line2))) + 12 * s;
-        QRectF box(0, 0, w, nfm.height() + sfm.height() + 6 * s);
+        // Long wordings first; a small plot gets the short ones rather than a cut sentence.
+        const Aliasing a = aliasing(l.plot.height() * dpr);
+        const QString full2 = note.section(QLatin1Char('\n'), 1, 1);
+        const QStringList words1{note.section(QLatin1Char('\n'), 0, 0),
+                                 a.squeezed ? tr("%1 rows on %2 pixels: zoom in").arg(formatNumber(std::round(a.rows), 7),
+                                                                                     formatNumber(std::floor(a.pixelRows), 7))
+                                            : QString(),
+                                 a.squeezed ? tr("zoom in for every row") : QString()};
+        QStringList words2;
+        if (!full2.isEmpty())
+            words2 << full2
+                   << (a.last == 0 ? tr("aliasing: pair 0 shows moir\u00e9, not structure")
+                                   : tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last))
+                   << (a.last == 0 ? tr("aliasing in pair 0") : tr("aliasing in pairs 0\u2013%1").arg(a.last));
+        words2.removeAll(QString());
+        QStringList w1 = words1;
+        w1.removeAll(QString());
+        const double lineW = std::max(nfm.horizontalAdvance(w1.front()), words2.isEmpty() ? 0.0 : sfm.horizontalAdvance(words2.front()));
+        const double w = std::min(maxW, lineW) + 12 * s;
+        QRectF box(0, 0, w, nfm.height() + (words2.isEmpty() ? 0.0 : sfm.height()) + 6 * s);
         box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));
         QColor bg = th.background;
         bg.setAlphaF(0.88);
@@ -430,9 +525,10 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         p.drawRoundedRect(box, 3 * s, 3 * s);
         p.setBrush(Qt::NoBrush);
         text.draw(QRectF(box.left() + 6 * s, box.top() + 2 * s, w - 12 * s, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                  nf, th.foreground, words1);
-        text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
-                  Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
+                  nf, th.foreground, w1);
+        if (!words2.isEmpty())
+            text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
+                      Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
     }
 
     // Colour bar with values.

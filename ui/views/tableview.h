@@ -43,10 +43,19 @@ public:
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;
+    /// The aliasing note for the visible window drawn on @p pixelRows device pixel rows: when a pixel row
+    /// stands for more than one position it says so, and when a column turns within four pixel rows (at or
+    /// past the display's Nyquist limit of two, where resampled stripes turn to moire) it names those columns
+    /// on a second line after a '\n'; empty when every position has its pixel row and nothing aliases. The window and every export
+    /// draw it (export renders the same view).
+    QString aliasingNote(double pixelRows) const;
+    /// xPos only: the line naming torchscale's centre c of the scale zeta^((p - c)/scale_base); else empty.
+    QString xposNote() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
+    bool needsRotation() const override { return m_state->isRotary(); }
     void resultChanged() override;
     void wheelEvent(QWheelEvent* e) override;
     void mousePressEvent(QMouseEvent* e) override;
@@ -59,10 +68,17 @@ protected:
 
 private:
     struct Layout {
-        QRectF plot, bar, title, footer;
+        QRectF plot, bar, title, subtitle, footer;
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// How the visible window maps onto @p pixelRows device pixel rows (aliasingNote() words it).
+    struct Aliasing {
+        double rows = 0, pixelRows = 0, perPixel = 1; ///< positions shown, pixel rows, positions per pixel row
+        bool squeezed = false;                        ///< more positions than pixel rows
+        int fast = 0, last = -1, columns = 0;         ///< pairs turning within 4 pixel rows, the last of them, all
+    };
+    Aliasing aliasing(double pixelRows) const;
     /// The header: the variant, the quantity, the table's shape.
     HeaderTexts headerTexts() const;
     ValueRange valueRange() const;

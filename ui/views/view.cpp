@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/view.h"
 
+#include "core/encodings/irope.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
@@ -8,6 +10,9 @@
 #include <QHelpEvent>
 #include <QPaintEvent>
 #include <QToolTip>
+
+#include <cmath>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -29,7 +34,80 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
 
 QString View::notApplicableReason() const
 {
-    return tr("%1 has nothing to show in this view.").arg(QString::fromStdString(m_state->scheme().name));
+    return tr("%1 has nothing to show here; pick another view or scheme.").arg(shortSchemeName(m_state->scheme()));
+}
+
+namespace {
+
+/// The rotary spec of the current set-up, or nothing when the scheme does not rotate or it cannot be built.
+std::optional<core::RotarySpec> currentSpec(const WorkbenchState& state)
+{
+    if (!state.scheme().rotary)
+        return std::nullopt;
+    try {
+        return state.scheme().rotary(state.params(), state.context());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+} // namespace
+
+QString View::noRotationReason() const
+{
+    const auto spec = currentSpec(*m_state);
+    if (!spec || spec->rotaryDim > 0)
+        return {};
+    const core::ParamSet& params = m_state->params();
+    if (!params.has("nope_layer_interval"))
+        return tr("This set-up rotates no dimension (r = 0): queries and keys pass through unchanged, so there "
+                  "is nothing to draw here. Raise the rotated fraction, or see the attention view.");
+    // iRoPE (Llama 4): layer l is NoPE when (l + 1) % k == 0; what applies there is the query temperature.
+    const int layer = int(params.integer("layer"));
+    const int k = int(params.integer("nope_layer_interval"));
+    QString applies;
+    if (params.flag("attn_temperature_tuning")) {
+        const double fs = params.real("floor_scale");
+        const int p = m_state->cursor();
+        const double s = core::llama4AttnScale(p, fs, params.real("attn_scale"));
+        applies = tr("What applies: the query temperature, s = %1 at p = %2 (above 1 from p = %3).")
+                      .arg(formatNumber(s, 6), formatNumber(p, 7), formatNumber(std::ceil(fs) - 1, 7));
+    } else {
+        applies = tr("Temperature tuning is off: only the causal mask carries order here.");
+    }
+    QString pick;
+    for (int l = 0; l < std::min(k, 8) && pick.count(QLatin1Char(',')) < 2; ++l)
+        if (core::iropeUsesRope(l, k))
+            pick += (pick.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
+    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation. %3 Pick a RoPE layer (%4) for "
+              "rotations, or see the attention view.")
+        .arg(layer)
+        .arg(k)
+        .arg(applies, pick.isEmpty() ? tr("(none: every layer is NoPE)") : pick);
+}
+
+QString View::noRotationSummary() const
+{
+    const auto spec = currentSpec(*m_state);
+    if (!spec || spec->rotaryDim > 0)
+        return {};
+    const core::ParamSet& params = m_state->params();
+    if (!params.has("nope_layer_interval"))
+        return tr("no rotation (r = 0)");
+    QString s = tr("layer %1: NoPE, no rotation").arg(params.integer("layer"));
+    if (params.flag("attn_temperature_tuning"))
+        s += tr(" \u00b7 query temperature s(%1) = %2")
+                 .arg(m_state->cursor())
+                 .arg(formatNumber(core::llama4AttnScale(m_state->cursor(), params.real("floor_scale"),
+                                                         params.real("attn_scale")),
+                                   6));
+    return s;
+}
+
+bool View::hasContent() const
+{
+    return isApplicable() && !(m_result && !m_result->error.isEmpty())
+        && !(needsRotation() && !noRotationReason().isEmpty());
 }
 
 void View::render(QPainter& painter, const QRectF& target)
@@ -42,6 +120,8 @@ void View::render(QPainter& painter, const QRectF& target)
         drawNotApplicable(painter, target, theme(), tr("Not applicable to this scheme"), notApplicableReason());
     else if (m_result && !m_result->error.isEmpty())
         drawNotApplicable(painter, target, theme(), tr("Cannot compute"), m_result->error);
+    else if (const QString why = needsRotation() ? noRotationReason() : QString(); !why.isEmpty())
+        drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), why);
     else
         renderContent(painter, target);
     painter.restore();

@@ -59,6 +59,12 @@ public:
     /// Schedules a repaint and emits refreshed().
     void refresh();
 
+    /// For a rotary scheme whose current set-up rotates nothing (an iRoPE NoPE layer): why, and what applies
+    /// there instead (the attention temperature at the cursor). Empty when the set-up rotates.
+    QString noRotationReason() const;
+    /// One line for views that still draw on such a layer (attention): "layer 3: NoPE, no rotation · ...".
+    QString noRotationSummary() const;
+
     QSize sizeHint() const override { return {520, 380}; }
     QSize minimumSizeHint() const override { return {200, 150}; }
 
@@ -71,6 +77,11 @@ protected:
     virtual void renderContent(QPainter& painter, const QRectF& target) = 0;
     /// One sentence saying why the current scheme has nothing to show here.
     virtual QString notApplicableReason() const;
+    /// True for views that draw rotations only (table, clock, rotation planes, decay of a rotary scheme): on a
+    /// layer without rotation they show noRotationReason() instead of an empty plot.
+    virtual bool needsRotation() const { return false; }
+    /// True when the content can be drawn: applicable, computed without error, and something to rotate.
+    bool hasContent() const;
     /// A new result arrived (m_result is set); recompute derived data here.
     virtual void resultChanged() {}
     /// The held colour range changed (holdColourRange): rebuild what depends on it.

@@ -1,0 +1,493 @@
+// SPDX-License-Identifier: MIT
+// What the views show (issue 9, "defaults that teach" and the content defects): defaults with a visible key
+// property, not-applicable states that explain themselves (iRoPE's NoPE layer), xPos's centre, the pairing
+// colours of both layouts, hover read-outs that follow changes, the decay view's RoFormer bound, axes and
+// legends, and the table's aliasing note in window and export alike. Every reference value is computed here
+// from the cited formula, not by the code under test.
+#include "core/encodingregistry.h"
+#include "ui/computation.h"
+#include "ui/views/attentionview.h"
+#include "ui/views/clockview.h"
+#include "ui/views/decayview.h"
+#include "ui/views/rotationview.h"
+#include "ui/views/tableview.h"
+#include "ui/views/view.h"
+#include "ui/views/viewlist.h"
+#include "ui/workbenchstate.h"
+
+#include <QApplication>
+#include <QBuffer>
+#include <QLocale>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QRegularExpression>
+#include <QSvgGenerator>
+#include <QTest>
+
+#include <cmath>
+#include <complex>
+#include <memory>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+/// Settles the computation: the table worker and the synchronous attention.
+void settle(Computation& c)
+{
+    c.flush();
+    c.waitForTable();
+}
+
+/// The view drawn into an SVG (the export path); returns the SVG text, where every drawn string appears.
+QString svgOf(View& v, QSize size = QSize(1000, 700))
+{
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    QSvgGenerator svg;
+    svg.setOutputDevice(&buffer);
+    svg.setSize(size);
+    svg.setViewBox(QRect(QPoint(0, 0), size));
+    {
+        QPainter p(&svg);
+        v.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    return QString::fromUtf8(buffer.data());
+}
+
+/// Sends a mouse move to @p w at @p at.
+void moveMouse(QWidget& w, QPointF at)
+{
+    QMouseEvent e(QEvent::MouseMove, at, w.mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &e);
+}
+
+/// Scans the widget for a place where @p readout is not empty (a hovered cell); returns that place.
+template <class V>
+std::optional<QPointF> findHover(V& view)
+{
+    for (int y = 20; y < view.height(); y += 10)
+        for (int x = 20; x < view.width(); x += 10) {
+            moveMouse(view, QPointF(x, y));
+            if (!view.hoverReadout().isEmpty())
+                return QPointF(x, y);
+        }
+    return std::nullopt;
+}
+
+/// T5's bucket of a key k tokens before the query (rel = -k), Raffel et al. 2020 and Hugging Face
+/// modeling_t5.py _relative_position_bucket, written out here independently.
+int t5BucketBefore(long long k, bool bidirectional, int n, int maxDistance)
+{
+    int offset = 0;
+    long long r = 0;
+    if (bidirectional) {
+        n /= 2;
+        r = k; // rel < 0: bucket offset 0, r = |rel|
+    } else {
+        r = std::max<long long>(k, 0);
+    }
+    const int exact = n / 2;
+    if (r < exact)
+        return offset + int(r);
+    const int large = exact + int(std::log(double(r) / exact) / std::log(double(maxDistance) / exact) * (n - exact));
+    return offset + std::min(large, n - 1);
+}
+
+} // namespace
+
+class TestViewContent : public QObject {
+    Q_OBJECT
+private slots:
+    void defaultsShowTheKeyProperty()
+    {
+        // Cursor 0 shows every hand at 12 and every angle 0; r = 0 makes "unchanged" trivially true.
+        WorkbenchState state;
+        QVERIFY(state.cursor() > 0);
+        QCOMPARE(state.animationTime(), double(state.cursor()));
+        QVERIFY(state.viewOptions().shift != 0);
+        // Random q, k hide the position pattern of these schemes: they open on constant content.
+        for (const char* id : {"rope", "nope", "learned", "deberta"}) {
+            QVERIFY(state.setScheme(id).isEmpty() || state.schemeId() == id);
+            QCOMPARE(int(state.viewOptions().content), int(AttentionContent::Constant));
+        }
+        // A content the user picks stays when the scheme changes.
+        ViewOptions o = state.viewOptions();
+        o.content = AttentionContent::Random;
+        state.setViewOptions(o);
+        state.setScheme("alibi");
+        QCOMPARE(int(state.viewOptions().content), int(AttentionContent::Random));
+    }
+
+    void attentionSaysWhatTheContentIs()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        computation.setSynchronousAttention(true);
+        AttentionView view(&state, &computation);
+        state.setDim(32);
+        state.setPositionCount(48);
+        settle(computation);
+        QVERIFY2(view.contentNote().contains("constant q = k"), qPrintable(view.contentNote()));
+        QVERIFY(svgOf(view).contains("constant q = k"));
+    }
+
+    void rotationHeaderAgreesWithTheDistanceBox()
+    {
+        // The box asks m - n = 3; at the default cursor the header must say 3 as well.
+        WorkbenchState state;
+        Computation computation(&state);
+        RotationView view(&state, &computation);
+        settle(computation);
+        const auto [m, n] = view.positions(false);
+        QCOMPARE(int(m - n), state.viewOptions().keyDistance);
+        QVERIFY(view.headerText().contains(QStringLiteral("m \u2212 n = 3")));
+        // At cursor 1 the key would sit at -2: the header says the distance is held, not silently 1.
+        state.setCursor(1);
+        QVERIFY2(view.headerText().contains(QStringLiteral("m \u2212 n = 3 would put the key before position 0")),
+                 qPrintable(view.headerText()));
+    }
+
+    void pairingColoursFollowTheLayout()
+    {
+        // half_split (GPT-NeoX, Hugging Face rotate_half): dim i pairs with i + r/2; interleaved: 2i with 2i+1.
+        WorkbenchState state;
+        Computation computation(&state);
+        RotationView view(&state, &computation);
+        state.setParam("layout", core::ParamValue::word("half_split"));
+        settle(computation);
+        const int r = 128;
+        for (int i = 0; i < r / 2; i += 7) {
+            QCOMPARE(view.pairColour(i), view.pairColour(i + r / 2));
+            QCOMPARE(view.pairOfDim(i), view.pairOfDim(i + r / 2));
+        }
+        QVERIFY(view.pairColour(0) != view.pairColour(8)); // 0 pairs with 64, not with 8
+        const auto dims = view.stripDims();
+        QVERIFY(std::find(dims.begin(), dims.end(), 64) != dims.end()); // the partner of 0 is on the strip
+        state.setParam("layout", core::ParamValue::word("interleaved"));
+        settle(computation);
+        QCOMPARE(view.pairColour(0), view.pairColour(1));
+        QCOMPARE(view.pairColour(8), view.pairColour(9));
+        QVERIFY(view.pairColour(0) != view.pairColour(64));
+    }
+
+    void iropeNopeLayerSaysSoInEveryView()
+    {
+        // Llama 4 (Hugging Face modeling_llama4.py): layer l is NoPE when (l + 1) % 4 == 0; the query there is
+        // scaled by s(p) = ln(floor((p + 1) / 8192) + 1) * 0.1 + 1.
+        WorkbenchState state;
+        Computation computation(&state);
+        computation.setSynchronousAttention(true);
+        std::vector<std::unique_ptr<View>> views;
+        for (View* v : createViews(&state, &computation))
+            views.emplace_back(v);
+        state.setScheme("irope");
+        state.setDim(64);
+        state.setPositionCount(10000);
+        state.setParam("layer", core::ParamValue::integer(3));
+        state.setCursor(9000);
+        ViewOptions o = state.viewOptions();
+        o.attentionSize = 64;
+        state.setViewOptions(o);
+        settle(computation);
+        const double s = std::log(std::floor(9001.0 / 8192.0) + 1.0) * 0.1 + 1.0; // 1 + 0.1 ln 2
+        const QString temperature = QString::number(s, 'g', 6);
+        for (auto& v : views) {
+            const QString svg = svgOf(*v);
+            if (v->exportName() == "attention") {
+                QVERIFY2(svg.contains("NoPE, no rotation"), "attention view does not say the layer has no rotation");
+                QVERIFY(svg.contains(temperature));
+                continue;
+            }
+            QVERIFY2(svg.contains("This layer has no rotation"), qPrintable(v->exportName()));
+            QVERIFY2(v->noRotationReason().contains(QStringLiteral("s = %1").arg(temperature)),
+                     qPrintable(v->noRotationReason()));
+            QVERIFY(v->noRotationReason().contains("p = 8,191")); // where s first exceeds 1
+        }
+        // A RoPE layer draws rotations again.
+        state.setParam("layer", core::ParamValue::integer(2));
+        settle(computation);
+        for (auto& v : views)
+            QVERIFY(v->noRotationReason().isEmpty());
+    }
+
+    void notApplicablePanesSayWhatToPick()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        computation.setSynchronousAttention(true);
+        std::vector<std::unique_ptr<View>> views;
+        for (View* v : createViews(&state, &computation))
+            views.emplace_back(v);
+        for (const auto& s : core::schemes()) {
+            state.setScheme(QString::fromStdString(s.id));
+            settle(computation);
+            for (auto& v : views) {
+                if (v->isApplicable())
+                    continue;
+                const QString svg = svgOf(*v, QSize(900, 600));
+                QVERIFY2(svg.contains("Pick") || svg.contains("pick"),
+                         qPrintable(QStringLiteral("%1 on %2 says nothing to pick").arg(v->exportName(),
+                                                                                        QString::fromStdString(s.id))));
+            }
+        }
+    }
+
+    void xposShowsItsCentre()
+    {
+        // torchscale xpos_relative_position.py: positions run from min_pos = -(L // 2), so the scale of position p
+        // is zeta^((p - ceil(L/2))/scale_base); at p = 0, pair 0 (zeta_0 = 0.4d / 1.4d = 2/7), L = 1024 that is
+        // (2/7)^(-1) = 3.5, which is what the table shows at p = 0.
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setScheme("xpos");
+        settle(computation);
+        QVERIFY2(table.xposNote().contains("c = 512"), qPrintable(table.xposNote()));
+        QVERIFY(svgOf(table).contains("centred at c = 512"));
+        const QString r = table.readout(0, 0);
+        QVERIFY2(r.contains("value 3.5"), qPrintable(r));
+        state.setPositionCount(4096);
+        settle(computation);
+        QVERIFY2(table.xposNote().contains("c = 2,048"), qPrintable(table.xposNote()));
+        // The paper's absolute form (centring = absolute): c = 0, so pair 0 at p = 0 reads zeta^0 cos 0 = 1.
+        state.setParamText("centring", "absolute");
+        settle(computation);
+        QVERIFY2(table.xposNote().contains("c = 0"), qPrintable(table.xposNote()));
+        QVERIFY2(table.readout(0, 0).contains("value 1 "), qPrintable(table.readout(0, 0)));
+        state.setScheme("rope");
+        settle(computation);
+        QVERIFY(table.xposNote().isEmpty());
+    }
+
+    void clockAndRotationHoverReadoutsFollowChanges()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        ClockView clock(&state, &computation);
+        RotationView rotation(&state, &computation);
+        settle(computation);
+        clock.resize(900, 500);
+        rotation.resize(900, 500);
+        clock.grab(); // a paint on screen lays the cells out
+        rotation.grab();
+        const auto at = findHover(clock);
+        QVERIFY(at);
+        const QString before = clock.hoverReadout();
+        const QRegularExpression pairRe(QStringLiteral("pair (\\d+)"));
+        const int pair = pairRe.match(before).captured(1).toInt();
+        // RoPE (Su et al. 2021, eq. 15): theta_i = 10000^(-2i/d), d = 128; the hand stands at p * theta_i.
+        auto angleText = [&](int p) {
+            const double w = std::pow(10000.0L, -2.0L * pair / 128.0L);
+            const double deg = std::fmod(double(p) * w, 2 * M_PI) * 180.0 / M_PI;
+            return QString::number(deg, 'g', 4);
+        };
+        QVERIFY2(before.contains(angleText(state.cursor()).left(4)), qPrintable(before));
+        state.setCursor(500);
+        clock.grab();
+        const QString after = clock.hoverReadout();
+        QVERIFY(after != before);
+        QVERIFY2(after.contains("p = 500") && after.contains(angleText(500).left(4)), qPrintable(after));
+
+        const auto at2 = findHover(rotation);
+        QVERIFY(at2);
+        const QString r1 = rotation.hoverReadout();
+        QVERIFY2(r1.contains("pair") && r1.contains("m = 600"), qPrintable(r1)); // m = cursor + r = 500 + 100
+        ViewOptions o = state.viewOptions();
+        o.shift = 7;
+        state.setViewOptions(o);
+        QVERIFY2(rotation.hoverReadout().contains("m = 507"), qPrintable(rotation.hoverReadout()));
+    }
+
+    void roformerBoundIsThePapersAndBoundsTheScore()
+    {
+        // Su et al. 2021, section 3.4.3 and figure 2: B(k) = (1/(d/2)) sum_{j=1}^{d/2} |S_j|,
+        // S_j = sum_{l=0}^{j-1} e^(i k theta_l); |sum_j h_j e^(i k theta_j)| <= max|h_(j+1) - h_j| sum_j |S_j|,
+        // so with q = k = 1 (h_j = 2) the score over its value at 0 never exceeds B(k).
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        settle(computation);
+        const auto& curves = decay.curves();
+        QVERIFY(decay.rightAxisCurve() > 0);
+        const auto& score = curves.front().points;
+        const auto& bound = curves[std::size_t(decay.rightAxisCurve())].points;
+        QCOMPARE(score.size(), bound.size());
+        const int half = 64;
+        for (qsizetype i = 0; i < score.size(); ++i) {
+            QCOMPARE(score[i].x(), bound[i].x());
+            QVERIFY2(score[i].y() <= bound[i].y() + 1e-9,
+                     qPrintable(QStringLiteral("k = %1: score %2 above bound %3").arg(score[i].x()).arg(score[i].y()).arg(bound[i].y())));
+        }
+        for (qsizetype i : {qsizetype(0), qsizetype(10), bound.size() - 1}) {
+            const long double k = bound[i].x();
+            std::complex<long double> S = 0;
+            long double sum = 0;
+            for (int l = 0; l < half; ++l) {
+                const long double theta = std::pow(10000.0L, -2.0L * l / 128.0L);
+                S += std::polar(1.0L, k * theta);
+                sum += std::abs(S);
+            }
+            QVERIFY(std::fabs(double(sum / half) - bound[i].y()) < 1e-9 * double(sum));
+        }
+        QCOMPARE(bound.front().y(), (half + 1) / 2.0); // B(0) = (1/(d/2)) (1 + 2 + ... + d/2)
+        QVERIFY(decay.caption().contains(QStringLiteral("never exceeds")));
+    }
+
+    void decayAxesFitTheirData()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        // ALiBi (Press et al. 2022): bias -m * k <= 0 for every head; the axis must not run to +200.
+        state.setScheme("alibi");
+        settle(computation);
+        double hi = -1e300, lo = 1e300;
+        for (const auto& c : decay.curves())
+            for (const QPointF& p : c.points) {
+                hi = std::max(hi, p.y());
+                lo = std::min(lo, p.y());
+            }
+        QCOMPARE(hi, 0.0);
+        // Every tick label is <= 0 (the top one is 0), and the axis ends within half a tick step of 0: room for
+        // the top label, not another tick (it used to run to +200 with a "200" label).
+        const QLocale en(QLocale::English);
+        const QStringList alibiLabels = decay.yTickLabels();
+        QVERIFY(alibiLabels.size() >= 2);
+        double top = -1e300;
+        for (const QString& l : alibiLabels)
+            top = std::max(top, en.toDouble(l));
+        QCOMPARE(top, 0.0);
+        const double step = std::fabs(en.toDouble(alibiLabels[1]) - en.toDouble(alibiLabels[0]));
+        QVERIFY2(decay.yRange().second < step / 2, qPrintable(QString::number(decay.yRange().second)));
+        QVERIFY(decay.yRange().first <= lo);
+        // FIRE's small biases: no tick reads "-0", "-0.0", "-0.00".
+        state.setScheme("fire");
+        settle(computation);
+        const QStringList labels = decay.yTickLabels();
+        QVERIFY(!labels.isEmpty());
+        for (const QString& l : labels)
+            QVERIFY2(!QRegularExpression(QStringLiteral("^-0(\\.0*)?$")).match(l).hasMatch(), qPrintable(labels.join(' ')));
+    }
+
+    void kerpleIsOneCurveWhenItsParametersAreShared()
+    {
+        // Kerple's r1, r2 are one pair for all heads here: eight identical lines would suggest eight heads.
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setScheme("kerple");
+        settle(computation);
+        QCOMPARE(int(decay.curves().size()), 1);
+        QVERIFY2(decay.curves().front().name.contains("shared"), qPrintable(decay.curves().front().name));
+        // Kerple-log (Chi et al. 2022, eq. 5): -r1 ln(1 + r2 k), r1 = r2 = 1.
+        const QPointF p = decay.curves().front().points.back();
+        QVERIFY(std::fabs(p.y() + std::log1p(p.x())) < 1e-9);
+    }
+
+    void t5OnALogAxisWithItsBucketEdges()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setScheme("t5");
+        settle(computation);
+        QVERIFY(decay.logDistance());
+        std::vector<double> expected;
+        for (long long k = 1; k < state.positionCount(); ++k)
+            if (t5BucketBefore(k, true, 32, 128) != t5BucketBefore(k - 1, true, 32, 128))
+                expected.push_back(double(k));
+        QCOMPARE(decay.bucketEdges(), expected);
+        QVERIFY(decay.xTickLabels().contains("1,000") || decay.xTickLabels().contains("100"));
+    }
+
+    void pinsNameWhatDiffers()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setParamText("rope_theta", "10000");
+        settle(computation);
+        decay.pin();
+        state.setParamText("rope_theta", "500000");
+        settle(computation);
+        decay.pin();
+        const QStringList names = decay.seriesNames();
+        const QStringList pins = names.filter("pinned");
+        QCOMPARE(pins.size(), 2);
+        QVERIFY2(pins[0] != pins[1], qPrintable(pins.join(" | ")));
+        QVERIFY2(pins[0].contains("rope_theta = 10000"), qPrintable(pins[0]));
+        QVERIFY2(pins[1].contains("rope_theta = 500000"), qPrintable(pins[1]));
+    }
+
+    void decayReadoutFollowsParameterChanges()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setScheme("alibi");
+        settle(computation);
+        const double k = decay.curves().front().points[33].x(); // a sampled distance
+        decay.hoverAt(0, k);
+        const QString before = decay.readoutText();
+        // ALiBi head 0 of 8: slope 2^-1, bias -k/2 (Press et al. 2022, section 3).
+        QVERIFY2(before.contains(QStringLiteral("value %1").arg(QString::number(-k / 2, 'g', 6))), qPrintable(before));
+        ViewOptions o = state.viewOptions();
+        o.heads = 16; // head 0's slope becomes 2^-0.5
+        state.setViewOptions(o);
+        settle(computation);
+        const QString after = decay.readoutText();
+        QVERIFY2(after.contains(QStringLiteral("value %1").arg(QString::number(-k * std::pow(2.0, -0.5), 'g', 6))),
+                 qPrintable(after));
+    }
+
+    void aliasingIsNeverSilent()
+    {
+        // Llama 3.1's scaled RoPE over 32768 positions on a 1366 x 768 figure: many positions per pixel row.
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setParamText("rope_theta", "500000");
+        state.setParamText("rope_type", "llama3");
+        state.setParamText("factor", "8");
+        state.setParamText("original_max_position_embeddings", "8192");
+        state.setPositionCount(32768);
+        settle(computation);
+        const QString note = table.aliasingNote(600);
+        QVERIFY2(note.contains("32,768 positions on 600 pixel rows"), qPrintable(note));
+        QVERIFY(note.contains("aliasing"));
+        // Pairs with period 2 pi / theta_i below 2 * (32768 / 600) tokens alias; pair 0 has period 2 pi.
+        QVERIFY(note.contains("up to pair"));
+        // The export draws the same note.
+        QVERIFY(svgOf(table, QSize(1366, 768)).contains("aliasing"));
+        // 64 positions on hundreds of rows: nothing to say.
+        state.setPositionCount(64);
+        settle(computation);
+        QVERIFY2(table.aliasingNote(600).isEmpty(), qPrintable(table.aliasingNote(600)));
+    }
+
+    void svgTableIsSharpAtTheFiguresSize()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        state.setScheme("sinusoidal");
+        settle(computation);
+        const QString svg = svgOf(table, QSize(900, 600));
+        const QRegularExpression image(QStringLiteral("xlink:href=\"data:image/png;base64,([^\"]+)\""));
+        const auto m = image.match(svg);
+        QVERIFY(m.hasMatch());
+        const QImage embedded = QImage::fromData(QByteArray::fromBase64(m.captured(1).toLatin1()), "PNG");
+        // Wider than the 128 columns and taller than a few hundred rows: at least the plot's own pixels.
+        QVERIFY2(embedded.width() >= 600 && embedded.height() >= 400,
+                 qPrintable(QStringLiteral("%1 x %2").arg(embedded.width()).arg(embedded.height())));
+        // A small window: vector cells, no picture at all.
+        table.resize(600, 400);
+        table.setWindow(QRectF(8, 100, 16, 40));
+        QVERIFY(!image.match(svgOf(table, QSize(600, 400))).hasMatch());
+    }
+};
+
+QTEST_MAIN(TestViewContent)
+#include "tst_viewcontent.moc"
