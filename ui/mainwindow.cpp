@@ -552,6 +552,7 @@ void MainWindow::restoreLayout()
         restoreState(s.value("window/state").toByteArray());
     m_sidePanels->setChecked(sidePanelsVisible());
     m_docksArranged = s.contains("window/state"); // the user's own split of the column stays
+    m_viewsSplit = s.contains("layout/vertical"); // the user's own split of the rows stays
     m_vertical->restoreState(s.value("layout/vertical").toByteArray());
     m_top->restoreState(s.value("layout/top").toByteArray());
     m_bottom->restoreState(s.value("layout/bottom").toByteArray());
@@ -570,6 +571,15 @@ void MainWindow::showEvent(QShowEvent* e)
     if (!m_docksArranged) {
         m_docksArranged = true;
         QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); });
+    }
+    if (!m_viewsSplit) {
+        // Both rows of views get half the height: the splitter would otherwise share it by size hints, and a
+        // row whose views ask for more (the decay chart with its caption) squeezed the other to a strip.
+        m_viewsSplit = true;
+        QTimer::singleShot(0, this, [this] {
+            const int h = m_vertical->height() - m_vertical->handleWidth();
+            m_vertical->setSizes({h / 2, h - h / 2});
+        });
     }
 }
 

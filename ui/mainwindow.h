@@ -121,6 +121,7 @@ private:
     QDockWidget* m_parametersDock = nullptr;
     QAction* m_sidePanels = nullptr;
     bool m_docksArranged = false;
+    bool m_viewsSplit = false; ///< the rows of views have their first (or the user's saved) heights
     QAction* m_theme = nullptr;
     QAction* m_smaller = nullptr;
     QAction* m_larger = nullptr;

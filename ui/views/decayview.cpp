@@ -703,7 +703,7 @@ void DecayView::rebuildSeries()
         m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
     m_y2->setTitleText(m_y2Title);
-    m_captionLabel->setText(m_caption);
+    fitCaption();
     m_captionLabel->setVisible(!m_caption.isEmpty());
     fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
@@ -752,6 +752,30 @@ void DecayView::applyFonts(double sizeFactor)
         a->setLabelsFont(scaled(10));
         a->setTitleFont(scaled(10));
     }
+}
+
+void DecayView::fitCaption()
+{
+    // On screen the caption takes at most three lines under the chart, cut with "…" and whole in its tooltip:
+    // a wrapped label would otherwise claim its full height and squeeze every view in the window's other row.
+    const QFontMetricsF fm(m_captionLabel->font());
+    const QMargins m = m_captionLabel->contentsMargins();
+    const double width = std::max(40, m_captionLabel->width() - m.left() - m.right());
+    constexpr int lines = 3;
+    m_captionLabel->setMaximumHeight(int(std::ceil(fm.lineSpacing() * lines)) + m.top() + m.bottom());
+    // Word wrapping loses part of each line; 85% of the lines' total width is what reliably fits.
+    const QString shown = fm.horizontalAdvance(m_caption) <= width * lines * 0.85
+        ? m_caption
+        : fm.elidedText(m_caption, Qt::ElideRight, width * lines * 0.85);
+    if (m_captionLabel->text() != shown)
+        m_captionLabel->setText(shown);
+    m_captionLabel->setToolTip(shown == m_caption ? QString() : m_caption);
+}
+
+void DecayView::resizeEvent(QResizeEvent* e)
+{
+    View::resizeEvent(e);
+    fitCaption();
 }
 
 void DecayView::paintEvent(QPaintEvent* e)

@@ -83,6 +83,7 @@ protected:
     bool needsRotation() const override { return m_state->isRotary(); }
     void resultChanged() override;
     void paintEvent(QPaintEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
     /// Distances 0..maxK: about 400 of them for the chart, every one while exactCurves() runs.
@@ -97,6 +98,8 @@ private:
     QStringList pinNames() const;
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
+    /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
+    void fitCaption();
     /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
     /// free (the lowest y label clear of the x axis's first label).
     void fitAxisLabels();
