@@ -376,6 +376,38 @@ private slots:
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     }
 
+    void aViewTooSmallForItsLabelsSaysSo()
+    {
+        // At font scale 2 a 420 x 270 rotation figure put its dials under its own header text (seen at 1366 x 768
+        // with five views). Below View::minimumRoom() lines of body text the view says so instead of drawing.
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        state.setScheme(QStringLiteral("rope"));
+        auto fullTexts = [&](const QString& name, QSize size, double scale) {
+            ViewOptions o = state.viewOptions();
+            o.fontScale = scale;
+            state.setViewOptions(o);
+            View* v = scene.view(name);
+            exporting::settle(scene.computation());
+            QStringList out;
+            for (const DrawnText& i : renderRecorded(*v, size).items)
+                out << i.fullText;
+            return out.join(QLatin1Char(' '));
+        };
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            const QString small = fullTexts(name, QSize(300, 200), 2.0);
+            QVERIFY2(small.contains(QStringLiteral("Too small")), qPrintable(name + QStringLiteral(": ") + small));
+            // An export names what to change there (no window keys), with the scale it was asked for.
+            QVERIFY2(small.contains(QStringLiteral("\u00d72: a larger size or a smaller font scale")), qPrintable(small));
+            // The same figure at scale 1, or large at scale 2, draws its content.
+            QVERIFY2(!fullTexts(name, QSize(300, 200), 1.0).contains(QStringLiteral("Too small")), qPrintable(name));
+            const QString big = fullTexts(name, QSize(1366, 768), 2.0);
+            QVERIFY2(!big.contains(QStringLiteral("Too small")) && big.contains(QStringLiteral("RoPE")), qPrintable(name + QStringLiteral(": ") + big));
+        }
+        // The case seen: the rotation planes at 420 x 270 and scale 2 need 12.5 lines of height, not 8.6.
+        QVERIFY(fullTexts(QStringLiteral("rotation"), QSize(420, 270), 2.0).contains(QStringLiteral("Too small")));
+    }
+
     void recordMatchesARealImage()
     {
         // The recording device lays text out exactly as a QImage at 96 dpi does (the export's PNG path).

@@ -26,6 +26,8 @@ public:
 
     QString title() const override { return tr("Attention scores"); }
     QString exportName() const override { return QStringLiteral("attention"); }
+    /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
+    QSizeF minimumRoom() const override { return {12.0, 9.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
     std::shared_ptr<const AttentionOutput> output() const { return m_output; }

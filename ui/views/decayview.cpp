@@ -704,7 +704,7 @@ void DecayView::rebuildSeries()
     m_y->setTitleText(m_yTitle);
     m_y2->setTitleText(m_y2Title);
     fitCaption();
-    m_captionLabel->setVisible(!m_caption.isEmpty());
+    showChartIfRoom();
     fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
                                        : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
@@ -776,15 +776,25 @@ void DecayView::resizeEvent(QResizeEvent* e)
 {
     View::resizeEvent(e);
     fitCaption();
+    showChartIfRoom();
+}
+
+void DecayView::showChartIfRoom()
+{
+    // The chart is a child widget: hide it (and its caption and read-out) where the view has no content or no
+    // room for its labels, so the view's own pane shows instead (View::render says which).
+    const bool ok = hasContent() && m_result && hasRoom(QSizeF(size()));
+    if (m_chartView->isHidden() == ok || m_readout->isHidden() == ok) {
+        m_chartView->setVisible(ok);
+        m_readout->setVisible(ok);
+    }
+    m_captionLabel->setVisible(ok && !m_caption.isEmpty());
 }
 
 void DecayView::paintEvent(QPaintEvent* e)
 {
-    const bool ok = hasContent() && m_result;
-    m_chartView->setVisible(ok);
-    m_readout->setVisible(ok);
-    m_captionLabel->setVisible(ok && !m_caption.isEmpty());
-    if (!ok) {
+    showChartIfRoom();
+    if (!m_chartView->isVisibleTo(this)) {
         View::paintEvent(e);
         return;
     }
@@ -794,7 +804,7 @@ void DecayView::paintEvent(QPaintEvent* e)
 
 void DecayView::render(QPainter& painter, const QRectF& target)
 {
-    const bool ok = hasContent() && m_result;
+    const bool ok = hasContent() && m_result && hasRoom(target.size());
     if (ok) {
         m_chartView->setVisible(true);
         m_readout->setVisible(true);

@@ -37,6 +37,8 @@ public:
 
     QString title() const override { return tr("Dot product and decay"); }
     QString exportName() const override { return QStringLiteral("decay"); }
+    /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
+    QSizeF minimumRoom() const override { return {12.0, 9.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
     void render(QPainter& painter, const QRectF& target) override;
@@ -100,6 +102,8 @@ private:
     void applyFonts(double sizeFactor);
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
+    /// Shows the chart, caption and read-out only where the view has content and room for its labels.
+    void showChartIfRoom();
     /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
     /// free (the lowest y label clear of the x axis's first label).
     void fitAxisLabels();

@@ -26,6 +26,8 @@ public:
 
     QString title() const override { return tr("RoPE rotation planes"); }
     QString exportName() const override { return QStringLiteral("rotation"); }
+    /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
+    QSizeF minimumRoom() const override { return {14.0, 12.5}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
 

@@ -6,6 +6,7 @@
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -110,6 +111,28 @@ bool View::hasContent() const
         && !(needsRotation() && !noRotationReason().isEmpty());
 }
 
+double View::roomUnit(const QSizeF& size) const
+{
+    // The height of a line of the views' body text (10 pt times the font scale, grown with the figure as the
+    // views grow it), so the rule follows what the views actually draw.
+    return QFontMetricsF(theme().font(10 * sizeScale(QRectF(QPointF(0, 0), size)))).height();
+}
+
+bool View::hasRoom(const QSizeF& size) const
+{
+    const double em = roomUnit(size);
+    const QSizeF need = minimumRoom();
+    return size.width() >= need.width() * em && size.height() >= need.height() * em;
+}
+
+QString View::tooSmallReason() const
+{
+    // Short: it has to fit the small panel it is shown in (the layout cuts the rest, with a tooltip on screen).
+    if (!onScreen()) // an export: its size and font scale were chosen on the command line or in the dialog
+        return tr("for text \u00d7%1: a larger size or a smaller font scale").arg(formatNumber(theme().fontScale, 2));
+    return tr("for text \u00d7%1: \u2922 maximise, F9 panels, A\u2212").arg(formatNumber(theme().fontScale, 2));
+}
+
 void View::render(QPainter& painter, const QRectF& target)
 {
     painter.save();
@@ -122,6 +145,8 @@ void View::render(QPainter& painter, const QRectF& target)
         drawNotApplicable(painter, target, theme(), tr("Cannot compute"), m_result->error);
     else if (const QString why = needsRotation() ? noRotationReason() : QString(); !why.isEmpty())
         drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), why);
+    else if (!hasRoom(target.size()))
+        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
     else
         renderContent(painter, target);
     painter.restore();

@@ -80,6 +80,16 @@ protected:
     /// True for views that draw rotations only (table, clock, rotation planes, decay of a rotary scheme): on a
     /// layer without rotation they show noRotationReason() instead of an empty plot.
     virtual bool needsRotation() const { return false; }
+    /// The smallest area, in lines of body text (width, height), in which the view's drawing and its labels fit
+    /// without the graphics running into the text. Below it the view says so instead of drawing (a view at font
+    /// scale 2 in a quarter of a 1366 x 768 window).
+    virtual QSizeF minimumRoom() const { return {13.0, 8.5}; }
+    /// True when @p size holds minimumRoom() at the current font scale.
+    bool hasRoom(const QSizeF& size) const;
+    /// One line of body text, in pixels, for a view drawn at @p size.
+    double roomUnit(const QSizeF& size) const;
+    /// What to do when there is too little room: maximise, hide the panels, or smaller text.
+    QString tooSmallReason() const;
     /// True when the content can be drawn: applicable, computed without error, and something to rotate.
     bool hasContent() const;
     /// A new result arrived (m_result is set); recompute derived data here.
