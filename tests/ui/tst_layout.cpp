@@ -275,10 +275,13 @@ private slots:
         state.setParam(QStringLiteral("rope_type"), core::ParamValue::word("yarn"));
         state.setParam(QStringLiteral("factor"), core::ParamValue::real(8));
         state.setParam(QStringLiteral("original_max_position_embeddings"), core::ParamValue::integer(4096));
-        // rope_type yarn brings Qwen2.5's rope_theta 1e6 (a key left at its default follows the choice); the title
-        // names it, since it is not the plain RoPE base.
+        // rope_type yarn brings Qwen2.5's rope_theta 1e6 (a key left at its default follows the choice): the title
+        // names a base only where it differs from the variant's own default.
+        QCOMPARE(variantLabel(*rope, state.params()), QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4,096"));
+        state.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(500000));
         QCOMPARE(variantLabel(*rope, state.params()),
-                 QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4096, \u03b8 1,000,000"));
+                 QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4,096, \u03b8 500,000"));
+        state.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(1000000));
         state.setScheme(QStringLiteral("irope"));
         state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
         // (3 + 1) % 4 == 0: layer 3 is a NoPE layer (Llama 4, every 4th layer).
@@ -302,7 +305,7 @@ private slots:
                 return QString();
             };
             const QString a = title(plainScene), b = title(yarnScene);
-            QVERIFY2(b.startsWith(QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4096")), qPrintable(name + QStringLiteral(": ") + b));
+            QVERIFY2(b.startsWith(QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4,096")), qPrintable(name + QStringLiteral(": ") + b));
             QVERIFY2(a.startsWith(QStringLiteral("RoPE")) && !a.contains(QStringLiteral("YaRN")), qPrintable(name + QStringLiteral(": ") + a));
         }
     }

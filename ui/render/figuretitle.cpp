@@ -37,7 +37,7 @@ QStringList differing(const core::SchemeDescriptor& scheme, const core::ParamSet
         if (skipped)
             continue;
         const core::ParamValue& v = params.value(spec.key);
-        if (v == core::defaultValue(spec))
+        if (v == core::defaultValue(spec, params)) // the default under the current choices (rope_type)
             continue;
         out << QStringLiteral("%1 %2").arg(QString::fromStdString(spec.key), valueText(v));
     }
@@ -52,13 +52,13 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
         return params.has("factor") ? QStringLiteral("\u00d7%1").arg(formatNumber(params.real("factor"), 4)) : QString();
     };
     const auto trained = [&](const char* key) {
-        return params.has(key) ? QStringLiteral("trained %1").arg(params.integer(key)) : QString();
+        return params.has(key) ? QStringLiteral("trained %1").arg(formatNumber(double(params.integer(key)), 7)) : QString();
     };
     if (type == "yarn") {
         const bool ratio = params.has("factor_source") && params.choice("factor_source") == "max_position_ratio";
         parts << (ratio ? QStringLiteral("YaRN \u00d7%1/%2 (length ratio)")
-                              .arg(params.integer("max_position_embeddings"))
-                              .arg(params.integer("original_max_position_embeddings"))
+                              .arg(formatNumber(double(params.integer("max_position_embeddings")), 7))
+                              .arg(formatNumber(double(params.integer("original_max_position_embeddings")), 7))
                         : QStringLiteral("YaRN %1").arg(factor()));
         parts << trained("original_max_position_embeddings");
     } else if (type == "linear") {
@@ -72,7 +72,7 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
     } else if (type == "longrope") {
         parts << QStringLiteral("LongRoPE") << trained("original_max_position_embeddings");
     }
-    if (params.has("rope_theta") && core::defaultValue(*scheme.param("rope_theta")) != params.value("rope_theta"))
+    if (params.has("rope_theta") && core::defaultValue(*scheme.param("rope_theta"), params) != params.value("rope_theta"))
         parts << QStringLiteral("\u03b8 %1").arg(formatNumber(params.real("rope_theta"), 6));
     if (params.has("partial_rotary_factor") && params.real("partial_rotary_factor") != 1.0)
         parts << QStringLiteral("%1% rotated").arg(formatNumber(params.real("partial_rotary_factor") * 100, 3));
