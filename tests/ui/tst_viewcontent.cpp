@@ -402,6 +402,41 @@ private slots:
         QVERIFY(decay.xTickLabels().contains("1,000") || decay.xTickLabels().contains("100"));
     }
 
+    void debertaShowsTheTableRowEachDistanceReads()
+    {
+        // DeBERTa's position terms read content, but the relative-position row each distance reads does not:
+        // Hugging Face modeling_deberta_v2.py make_log_bucket_position (b = 256, mid = 128, M = 512), then
+        // disentangled_attention_bias clamps delta + att_span to [0, 2 att_span - 1], att_span = 256. Written out
+        // here in double; at these defaults float32 and float64 agree for every |delta| <= 2048.
+        auto row = [](long long k) {
+            const double mid = 128, maxPos = 512;
+            long long bucket = k;
+            if (k > mid)
+                bucket = (long long)std::ceil(std::log(k / mid) / std::log((maxPos - 1) / mid) * (mid - 1)) + (long long)mid;
+            return std::min(bucket, 255LL);
+        };
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setScheme("deberta");
+        settle(computation);
+        QVERIFY(decay.supports(state.scheme()));
+        QVERIFY(decay.logDistance());
+        QCOMPARE(decay.curves().size(), std::size_t(1));
+        int checked = 0;
+        for (const QPointF& pt : decay.curves().front().points) {
+            QCOMPARE(pt.y(), double(row((long long)pt.x())));
+            ++checked;
+        }
+        QVERIFY(checked > 100);
+        QCOMPARE(decay.curves().front().points.back().y(), 255.0); // every distance past 511 reads row 255
+        std::vector<double> expected;
+        for (long long k = 1; k < state.positionCount(); ++k)
+            if (row(k) != row(k - 1))
+                expected.push_back(double(k));
+        QCOMPARE(decay.bucketEdges(), expected);
+    }
+
     void pinsNameWhatDiffers()
     {
         WorkbenchState state;

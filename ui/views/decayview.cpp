@@ -4,6 +4,7 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/alibi.h"
+#include "core/encodings/deberta.h"
 #include "core/encodings/t5.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
@@ -82,6 +83,30 @@ QString shortYTitle(const QString& title)
 }
 
 } // namespace
+
+std::vector<core::Position> DecayView::bucketDistances(core::Position maxK,
+                                                      const std::function<long long(core::Position)>& bucketOf)
+{
+    // Bucketed schemes (T5, DeBERTa) go on a log distance axis that shows each bucket; the distances where the
+    // bucket changes are marked.
+    m_logX = true;
+    std::vector<core::Position> ks;
+    if (m_everyDistance)
+        ks.push_back(0); // an exact export has every distance; the log axis itself starts at 1
+    long long previous = bucketOf(0);
+    for (core::Position k = 1; k <= maxK; ++k) {
+        const long long bucket = bucketOf(k);
+        const bool edge = bucket != previous;
+        previous = bucket;
+        if (edge)
+            m_edges.push_back(double(k));
+        // Every distance up to 64, then about 60 per decade, and every edge.
+        if (m_everyDistance || k <= 64 || edge || k == maxK
+            || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
+            ks.push_back(k);
+    }
+    return ks;
+}
 
 std::vector<core::Position> DecayView::distances(core::Position maxK) const
 {
@@ -187,10 +212,11 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
 
 bool DecayView::supports(const core::SchemeDescriptor& scheme) const
 {
-    // Score-bias schemes count only with a content-free bias (ALiBi, T5, Kerple, FIRE, Sandwich): CoPE's and
-    // DeBERTa's position terms depend on the content, so no single curve against distance exists.
+    // Score-bias schemes count only with a content-free bias (ALiBi, T5, Kerple, FIRE, Sandwich): CoPE's
+    // position terms depend on the content, so no single curve against distance exists. DeBERTa's do too, but the
+    // table row each distance reads does not: that is its curve.
     return scheme.rotary != nullptr || (scheme.encoding != nullptr && scheme.relation != core::Relation::None)
-        || scheme.bias != nullptr;
+        || scheme.bias != nullptr || scheme.id == "deberta";
 }
 
 QString DecayView::notApplicableReason() const
@@ -248,6 +274,49 @@ void DecayView::recompute()
     if (!s)
         return;
     const QString who = QString::fromStdString(su.scheme);
+    if (su.scheme == "deberta") {
+        // DeBERTa's position terms read content (c2p, p2c), so no score curve exists; what depends on distance
+        // alone is the row of the relative-position table each distance reads: core's make_log_bucket_position
+        // (rel = query - key = k for a key k tokens back), exact up to b/2 and logarithmic beyond.
+        try {
+            const int b = int(su.params.integer("position_buckets"));
+            const int maxRel = int(su.params.integer("max_relative_positions"));
+            const core::BucketPrecision precision = su.params.choice("bucket_precision") == "float64"
+                ? core::BucketPrecision::Float64
+                : core::BucketPrecision::Float32;
+            const core::Position maxK = std::max(1, std::min(su.positionCount - 1, 4096));
+            // The row read: c2p's clamp(delta + span, 0, 2 span - 1) - span, span = position_buckets (or
+            // max_relative_positions without buckets), as in HF DisentangledSelfAttention.disentangled_attention_bias.
+            const long long span = b > 0 ? b : maxRel;
+            auto bucketOf = [&](core::Position k) {
+                return std::clamp(core::debertaBucket(k, b, maxRel, precision), -span, span - 1);
+            };
+            const std::vector<core::Position> ks = bucketDistances(maxK, bucketOf);
+            Curve curve{tr("%1: relative-position bucket \u03b4 read at distance k").arg(who), {}};
+            for (core::Position k : ks)
+                curve.points.append(QPointF(double(k), double(bucketOf(k))));
+            m_curves.push_back(std::move(curve));
+            for (const QPointF& pt : m_curves.front().points)
+                if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
+                    m_edgePoints.append(pt);
+            m_yTitle = tr("bucket \u03b4 (row of the position table)");
+            if (b > 0)
+                m_caption = tr("DeBERTa's scores mix position with content (c2p, p2c), so this shows the row of the "
+                               "relative-position table each distance reads: its own row up to b/2 = %1, then "
+                               "log-spaced rows reaching %2 at k = %3 = max_relative_positions \u2212 1, and the "
+                               "lookup clamps \u03b4 to \u2212%4 \u2026 %5 (%4 = position_buckets), so every "
+                               "longer distance reads row %5.")
+                                .arg(b / 2)
+                                .arg(b / 2 + (b / 2 - 1))
+                                .arg(maxRel - 1)
+                                .arg(b)
+                                .arg(b - 1);
+        } catch (const std::exception&) {
+            m_curves.clear();
+        }
+        rebuildSeries();
+        return;
+    }
     if (!s->rotary && !s->encoding) {
         // Score-bias schemes (ALiBi, T5, Kerple, FIRE, Sandwich): the engine's bias of each head.
         try {
@@ -261,23 +330,10 @@ void DecayView::recompute()
             if (t5) {
                 // T5's buckets are exact up to n/2 and logarithmic beyond: a log distance axis shows each one,
                 // and the distances where the bucket changes (core's t5Bucket, rel = -k) are marked.
-                m_logX = true;
                 const bool bidi = su.params.flag("bidirectional");
                 const int n = int(su.params.integer("relative_attention_num_buckets"));
                 const int maxD = int(su.params.integer("relative_attention_max_distance"));
-                std::vector<core::Position> ks;
-                if (m_everyDistance)
-                    ks.push_back(0); // an exact export has every distance; the log axis itself starts at 1
-                for (core::Position k = 1; k <= maxK; ++k) {
-                    const bool edge = core::t5Bucket(-k, bidi, n, maxD) != core::t5Bucket(-(k - 1), bidi, n, maxD);
-                    if (edge)
-                        m_edges.push_back(double(k));
-                    // Every distance up to 64, then about 60 per decade, and every edge.
-                    if (m_everyDistance || k <= 64 || edge || k == maxK
-                        || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
-                        ks.push_back(k);
-                }
-                req.distances = ks;
+                req.distances = bucketDistances(maxK, [&](core::Position k) { return core::t5Bucket(-k, bidi, n, maxD); });
             } else {
                 req.distances = distances(maxK);
             }

@@ -18,6 +18,7 @@
 #include <QList>
 #include <QPointF>
 
+#include <functional>
 #include <limits>
 #include <vector>
 
@@ -102,6 +103,10 @@ private:
     void applyFonts(double sizeFactor);
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
+    /// Distances for a log axis over 1..maxK (0 too in an exact export) with every bucket edge of @p bucketOf
+    /// recorded in m_edges; sets m_logX.
+    std::vector<core::Position> bucketDistances(core::Position maxK,
+                                                const std::function<long long(core::Position)>& bucketOf);
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
     void showChartIfRoom();
     /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
