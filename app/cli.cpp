@@ -63,6 +63,9 @@ std::size_t parseBytes(const std::string& text)
         mult = 1024.0 * 1024.0 * 1024.0;
     if (i == 0 || ec != std::errc() || ptr != text.data() + i || mult == 0 || number <= 0)
         throw InputError("--max-memory '" + text + "' is not a size (e.g. 512MiB, 4GiB, or bytes)");
+    // Beyond 2^63 bytes the conversion to size_t overflowed (a 0-byte cap); below 1 byte it truncated to 0.
+    if (!(number * mult >= 1.0 && number * mult <= 9.2e18))
+        throw InputError("--max-memory '" + text + "' is out of range; give 1 byte to 8 EiB (e.g. 512MiB, 4GiB)");
     return std::size_t(number * mult);
 }
 
@@ -219,6 +222,14 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     if (shuffle && req.content.kind != core::ContentKind::Sentence)
         throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
     req.content.shuffle = shuffle;
+    if (format && !output.empty() && output != "-") {
+        // --format npy -o m.json wrote NumPy bytes into a .json file.
+        const std::string ext = std::filesystem::path(output).extension().string();
+        const char* want = *format == core::OutputFormat::Json ? ".json" : *format == core::OutputFormat::Csv ? ".csv" : ".npy";
+        if ((ext == ".json" || ext == ".csv" || ext == ".npy") && ext != want)
+            throw InputError("--format " + std::string(want + 1) + " does not match the extension of " + output
+                             + "; name the file " + want + " or drop --format");
+    }
     if (!format) {
         const std::string ext = std::filesystem::path(output).extension().string();
         if (output.empty() || ext == ".json")

@@ -384,6 +384,31 @@ void validateAttention(const AttentionRequest& r)
         throw InputError(s.id + " needs an even head dimension (pairs are rotated); got " + std::to_string(r.headDim));
 }
 
+namespace {
+
+PairContext pairContextOf(const AttentionRequest& r)
+{
+    PairContext pc;
+    pc.headDim = r.headDim;
+    pc.heads = r.heads;
+    pc.queries = r.queries;
+    pc.keys = r.keys;
+    pc.causal = r.mask == MaskKind::Causal;
+    pc.contentSeed = r.content.seed;
+    return pc;
+}
+
+// One head of the scheme's own hooks (SchemeDescriptor::cost); nothing for schemes without a cost hook.
+SchemeCost schemeCost(const AttentionRequest& r)
+{
+    const SchemeDescriptor* s = findScheme(r.scheme);
+    if (!s || !s->cost)
+        return {};
+    return s->cost(paramsOf(*s, r.params), pairContextOf(r));
+}
+
+} // namespace
+
 double attentionBytes(const AttentionRequest& r)
 {
     const SchemeDescriptor* s = findScheme(r.scheme);
@@ -397,7 +422,18 @@ double attentionBytes(const AttentionRequest& r)
     if (s && s->bias)
         perHead += 8.0 * cells / heads;                 // one double bias matrix alive at a time
     const double content = 2.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
-    return heads * perHead + cells /* mask */ + content;
+    // Heads run one after another: one head's scheme weights and buffers are alive at a time.
+    return heads * perHead + cells /* mask */ + content + schemeCost(r).bytes;
+}
+
+double attentionWork(const AttentionRequest& r)
+{
+    const double lq = double(r.queries.size()), lk = double(r.keys.size()), d = double(std::max(r.headDim, 1));
+    const double heads = r.onlyHead >= 0 ? 1.0 : double(std::max(r.heads, 1));
+    // Per head: random content for both sides, the rotation, q.k, and a few passes over the cells (mask,
+    // softmax, terms).
+    const double perHead = (lq + lk) * d * drawOps + lq * lk * d + 8.0 * lq * lk;
+    return heads * (perHead + schemeCost(r).work);
 }
 
 // --- the engine ------------------------------------------------------------------------------------------
@@ -409,9 +445,11 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
     validateAttention(r);
     const SchemeDescriptor& s = schemeOf(r);
     const ParamSet params = paramsOf(s, r.params);
-    checkSize(attentionBytes(r), limits,
-              "attention scores for " + std::to_string(r.onlyHead >= 0 ? 1 : r.heads) + " head(s) x "
-                  + std::to_string(r.queries.size()) + " queries x " + std::to_string(r.keys.size()) + " keys");
+    const std::string what = "attention scores of " + s.id + " for " + std::to_string(r.onlyHead >= 0 ? 1 : r.heads)
+                             + " head(s) x " + std::to_string(r.queries.size()) + " queries x "
+                             + std::to_string(r.keys.size()) + " keys with d = " + std::to_string(r.headDim);
+    checkSize(attentionBytes(r), limits, what);
+    checkWork(attentionWork(r), limits, what);
     const int d = r.headDim;
     AttentionResult out;
     out.mask = makeMask(r.queries, r.keys, r.mask);
@@ -445,13 +483,7 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
     if (r.drope)
         out.scalars.push_back({"drope", 1.0});
 
-    PairContext pc;
-    pc.headDim = d;
-    pc.heads = r.heads;
-    pc.queries = r.queries;
-    pc.keys = r.keys;
-    pc.causal = r.mask == MaskKind::Causal;
-    pc.contentSeed = r.content.seed;
+    const PairContext pc = pairContextOf(r);
 
     const int h0 = r.onlyHead >= 0 ? r.onlyHead : 0;
     const int h1 = r.onlyHead >= 0 ? r.onlyHead + 1 : r.heads;

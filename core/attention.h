@@ -125,6 +125,9 @@ struct AttentionResult {
 /// Bytes the request would allocate (every requested matrix of every head, plus the mask and the work
 /// buffers), computed without allocating anything.
 double attentionBytes(const AttentionRequest& request);
+/// Operations the request would take (the content, q.k, and the scheme's own hooks; see SchemeCost), computed
+/// without computing anything.
+double attentionWork(const AttentionRequest& request);
 
 /// Checks the request (scheme, parameters, heads, positions, content) and throws InputError with one line
 /// naming the problem: bad head count, a key or query outside the sentence, a sentence too long, ...

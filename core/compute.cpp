@@ -33,6 +33,16 @@ void checkSize(double bytes, const Limits& limits, const std::string& what)
                            + "; ask for fewer positions or dimensions, or raise the cap (--max-memory)");
 }
 
+void checkWork(double operations, const Limits& limits, const std::string& what)
+{
+    if (!(operations <= limits.maxWork)) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e", operations,
+                      limits.maxWork);
+        throw RefusedError(what + buf + "; ask for fewer positions, heads or dimensions, or smaller scheme parameters");
+    }
+}
+
 namespace {
 
 std::string listQuantities(const SchemeDescriptor& s)
@@ -98,9 +108,11 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
     validateAttention(a);
     // The engine's matrices plus the doubles of the result.
     const double cells = double(a.queries.size()) * double(a.keys.size()) * double(a.heads);
-    checkSize(attentionBytes(a) + cells * sizeof(double), limits,
-              "a " + std::to_string(a.heads) + " x " + std::to_string(a.queries.size()) + " x "
-                  + std::to_string(a.keys.size()) + " score matrix");
+    const std::string what = "a " + std::to_string(a.heads) + " x " + std::to_string(a.queries.size()) + " x "
+                             + std::to_string(a.keys.size()) + " score matrix of " + scheme.id + " with d = "
+                             + std::to_string(a.headDim);
+    checkSize(attentionBytes(a) + cells * sizeof(double), limits, what);
+    checkWork(attentionWork(a), limits, what);
     const AttentionResult r = attentionScores(a, limits);
     const std::size_t lq = a.queries.size(), lk = a.keys.size();
     result.shape = {std::size_t(a.heads), lq, lk};
@@ -212,6 +224,11 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Rotate: {
         if (request.vector.empty())
             throw InputError("rotate needs --vector with " + std::to_string(ctx.dim) + " comma-separated values");
+        // NaN and infinity would come out as null, the writers' marker for a masked entry.
+        for (std::size_t i = 0; i < request.vector.size(); ++i)
+            if (!std::isfinite(request.vector[i]))
+                throw InputError("--vector: element " + std::to_string(i + 1) + " is "
+                                 + (std::isnan(request.vector[i]) ? "nan" : "infinite") + "; give finite numbers");
         const RotarySpec spec = scheme.rotary(result.params, ctx);
         checkSize(double(rows) * double(ctx.dim) * 2 * sizeof(double), limits,
                   "rotating a vector at " + std::to_string(rows) + " positions");

@@ -129,6 +129,13 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
                        const TableContext& ctx)
 {
     ParamSet params = base;
+    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
+        // A key given twice is a mistake to report, not a value to pick (the last used to win silently).
+        const auto again = std::find_if(std::next(it), overrides.end(), [&](const auto& o) { return o.first == it->first; });
+        if (again != overrides.end())
+            throw InputError("parameter " + it->first + " is set twice (" + it->first + "=" + it->second + ", then "
+                             + again->first + "=" + again->second + "); give it once");
+    }
     for (const auto& [key, text] : overrides) {
         const ParamSpec* spec = scheme.param(key);
         if (!spec) {

@@ -43,7 +43,9 @@ PositionList PositionList::range(Position begin, Position end, Position step)
     p.m_isRange = true;
     p.m_start = begin;
     p.m_step = step;
-    p.m_count = (end - begin + step - 1) / step;
+    // end - 1 - begin is at most maxPosition here, so neither this nor maxValue() can overflow, whatever the step
+    // (end - begin + step - 1 did for a step near the largest integer).
+    p.m_count = (end - 1 - begin) / step + 1;
     return p;
 }
 
@@ -100,7 +102,11 @@ Position PositionList::maxValue() const
 std::string PositionList::toString() const
 {
     if (m_isRange) {
-        const std::string s = std::to_string(m_start) + ":" + std::to_string(m_start + m_count * m_step);
+        // The end after the last position: start + count * step, or last + 1 for a step beyond any position
+        // (which the product would overflow).
+        const Position last = m_start + (m_count - 1) * m_step;
+        const Position end = m_step > maxPosition ? last + 1 : last + m_step;
+        const std::string s = std::to_string(m_start) + ":" + std::to_string(end);
         return m_step == 1 ? s : s + ":" + std::to_string(m_step);
     }
     std::string s;

@@ -5,6 +5,7 @@
 /// parameters, and the functions that compute it. The ordered table of all of them is in
 /// encodingregistry.cpp.
 
+#include "core/limits.h"
 #include "core/params.h"
 #include "core/positions.h"
 #include "core/types.h"
@@ -136,6 +137,16 @@ using BucketFn = MatrixD (*)(const ParamSet& params, const PairContext& ctx);
 /// Content-dependent score of one head (Shaw, Transformer-XL, DeBERTa, CoPE, iRoPE temperature).
 using ScoreFn = void (*)(const ParamSet& params, const ScoreInputs& in, ScoreOutputs& out);
 
+/// What a scheme's own hooks cost for one head beyond the engine's matrices (logits, probabilities, terms,
+/// mask, content): @c bytes alive at once (weights such as CoPE's position embeddings or Transformer-XL's W_R,
+/// work buffers) and @c work in operations (a multiply-add is 1, a random draw or transcendental drawOps).
+struct SchemeCost {
+    double bytes = 0.0;
+    double work = 0.0;
+};
+/// Estimates the cost of one head of the bias or score hook without allocating anything (see attentionBytes).
+using CostFn = SchemeCost (*)(const ParamSet& params, const PairContext& ctx);
+
 /// One entry of the registry.
 struct SchemeDescriptor {
     std::string id;            ///< short lowercase word: "rope"
@@ -162,6 +173,9 @@ struct SchemeDescriptor {
     BucketFn buckets = nullptr;        ///< bucketed or clipped relative positions (T5, DeBERTa, Shaw)
     ScoreFn score = nullptr;           ///< content-dependent position terms
     bool scoreHasBias = false;         ///< @c score fills ScoreOutputs::bias (then Quantity::Bias exists)
+    /// The per-head cost of @c bias or @c score beyond the score matrices; null when it is no more than a
+    /// few operations per cell (the engine's own estimate covers it).
+    CostFn cost = nullptr;
     bool hasAttentionTerms = false;    ///< @c score fills named terms (shown separately by the GUI)
 
     /// The quantities this scheme can produce, in a fixed order.

@@ -112,17 +112,18 @@ Computation::RowPlan Computation::planRows(int totalRows, int cols, const TableW
     while (plan.step * 2 <= rows / pixels)
         plan.step *= 2;
     // Widen by half a window either side, aligned to the step; never more than fullTableCells cells.
-    const int margin = rows / 2;
-    int start = std::max(0, begin - margin);
-    int stop = std::min(totalRows, end + margin);
+    // In 64 bits: end + margin and stop - start + step overflowed int near INT_MAX positions.
+    const long long margin = rows / 2;
+    long long start = std::max<long long>(0, begin - margin);
+    long long stop = std::min<long long>(totalRows, end + margin);
     const long long maxRows = std::max<long long>(1, fullTableCells / std::max(1, cols));
     if ((stop - start) / plan.step > maxRows) {
         start = begin;
         stop = end;
     }
     start -= start % plan.step;
-    plan.start = start;
-    plan.count = std::max(1, (stop - start + plan.step - 1) / plan.step);
+    plan.start = int(start);
+    plan.count = int(std::max<long long>(1, (stop - start + plan.step - 1) / plan.step));
     return plan;
 }
 

@@ -27,6 +27,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QDebug>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -559,7 +560,12 @@ void MainWindow::restoreLayout()
     setMaximisedView(view(s.value("layout/maximised").toString()));
     ViewOptions o = m_state->viewOptions();
     o.theme = s.value("view/theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
-    o.fontScale = std::clamp(s.value("view/fontScale", 1.0).toDouble(), 0.8, 2.5);
+    // A value out of range or not a number (nan passed std::clamp and hid every label) is ignored, with one line.
+    const double scale = s.value("view/fontScale", 1.0).toDouble();
+    if (const QString problem = WorkbenchState::fontScaleProblem(scale); problem.isEmpty())
+        o.fontScale = scale;
+    else
+        qWarning().noquote() << "poslab: settings view/fontScale ignored:" << problem;
     m_state->setViewOptions(o);
     const QString path = s.value("compute/path", "auto").toString();
     setComputePath(path == "cpu" ? gpu::ComputePath::Cpu : path == "gpu" ? gpu::ComputePath::Gpu : gpu::ComputePath::Auto);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/workbenchstate.h"
 
+#include "core/attention.h"
 #include "core/errors.h"
 
 #include <QJsonArray>
@@ -9,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace poslab::ui {
 namespace {
@@ -53,6 +55,7 @@ WorkbenchState::WorkbenchState(QObject* parent)
     : QObject(parent)
     , m_undo(new QUndoStack(this))
 {
+    m_undo->setUndoLimit(undoLimit);
     m_scheme = core::findScheme("rope");
     if (!m_scheme)
         m_scheme = &core::schemes().front();
@@ -222,10 +225,22 @@ void WorkbenchState::setPlaying(bool playing)
     emit playingChanged(playing);
 }
 
+QString WorkbenchState::fontScaleProblem(double scale)
+{
+    if (!std::isfinite(scale) || scale < minFontScale || scale > maxFontScale)
+        return QStringLiteral("font scale %1 is out of range; allowed: %2 to %3")
+            .arg(QString::number(scale), QString::number(minFontScale), QString::number(maxFontScale));
+    return {};
+}
+
 void WorkbenchState::setViewOptions(const ViewOptions& options)
 {
     if (options == m_options)
         return;
+    if (const QString problem = fontScaleProblem(options.fontScale); !problem.isEmpty()) {
+        refuse(problem);
+        return;
+    }
     if (options.content != m_options.content)
         m_contentChosen = options.content != teachingContent(*m_scheme);
     m_options = options;
@@ -261,8 +276,26 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     const core::SchemeDescriptor* s = core::findScheme(next.scheme);
     if (!s)
         return QStringLiteral("unknown scheme '%1'").arg(json.value("scheme").toString());
-    next.dim = json.value("dim").toInt(128);
-    next.positionCount = json.value("positions").toInt(1024);
+    // A number that is not an int (2147483648, 1e300, "x") reads as this, and is refused below.
+    constexpr int notAnInt = std::numeric_limits<int>::min();
+    const auto integer = [&](const QJsonObject& o, const char* key, int fallback) {
+        const QJsonValue v = o.value(QLatin1String(key));
+        if (v.isUndefined())
+            return fallback;
+        const double x = v.toDouble(std::nan(""));
+        return std::isfinite(x) && x == std::floor(x) && std::abs(x) <= 2147483647.0 ? int(x) : notAnInt;
+    };
+    // The limits of setDim, setPositionCount and the CLI: a state file may not go around them.
+    const auto outOfRange = [](const QString& what, int value, long long lo, long long hi) {
+        return value == notAnInt ? QStringLiteral("%1 is not an integer; allowed: %2 to %3").arg(what).arg(lo).arg(hi)
+                                 : QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(value).arg(lo).arg(hi);
+    };
+    next.dim = integer(json, "dim", 128);
+    if (next.dim < minDim || next.dim > maxDim)
+        return outOfRange(QStringLiteral("dim"), next.dim, minDim, maxDim);
+    next.positionCount = integer(json, "positions", 1024);
+    if (next.positionCount < 1 || next.positionCount > maxPositionCount)
+        return outOfRange(QStringLiteral("positions"), next.positionCount, 1, maxPositionCount);
     std::vector<std::pair<std::string, std::string>> overrides;
     const QJsonObject params = json.value("params").toObject();
     for (auto it = params.begin(); it != params.end(); ++it)
@@ -276,27 +309,46 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
-    applySetup(next);
     const QJsonObject v = json.value("view").toObject();
     const ViewOptions d;
     ViewOptions o;
-    o.tableQuantity = TableQuantity(v.value("table_quantity").toInt(0));
-    o.colorMap = ColorMapChoice(v.value("colormap").toInt(0));
+    o.tableQuantity = TableQuantity(integer(v, "table_quantity", 0));
+    o.colorMap = ColorMapChoice(integer(v, "colormap", 0));
     o.pendulum = v.value("pendulum").toBool(false);
     o.clockPairs = v.value("clock_pairs").toString();
     o.speed = v.value("speed").toDouble(2.0);
-    o.keyDistance = v.value("key_distance").toInt(d.keyDistance);
-    o.shift = v.value("shift").toInt(d.shift);
+    o.keyDistance = integer(v, "key_distance", d.keyDistance);
+    o.shift = integer(v, "shift", d.shift);
     o.softmax = v.value("softmax").toBool(d.softmax);
     o.causal = v.value("causal").toBool(true);
-    o.head = v.value("head").toInt(0);
-    o.heads = v.value("heads").toInt(8);
-    o.content = AttentionContent(v.value("content").toInt(int(teachingContent(*m_scheme))));
+    o.head = integer(v, "head", 0);
+    o.heads = integer(v, "heads", 8);
+    o.content = AttentionContent(integer(v, "content", int(teachingContent(*s))));
     o.sentence = v.value("sentence").toString(o.sentence);
-    o.attentionSize = v.value("attention_size").toInt(512);
+    o.attentionSize = integer(v, "attention_size", 512);
     o.term = v.value("term").toString();
     o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
     o.fontScale = v.value("font_scale").toDouble(1.0);
+    // Every view option checked before anything changes (heads -5 used to reach the engine).
+    const struct { const char* key; int value; long long lo, hi; } ranges[] = {
+        {"table_quantity", int(o.tableQuantity), 0, int(TableQuantity::Angle)},
+        {"colormap", int(o.colorMap), 0, int(ColorMapChoice::Diverging)},
+        {"content", int(o.content), 0, int(AttentionContent::Sentence)},
+        {"heads", o.heads, 1, core::maxHeads},
+        {"head", o.head, 0, std::max(0, o.heads - 1)},
+        {"attention_size", o.attentionSize, 1, maxPositionCount},
+        {"key_distance", o.keyDistance, -core::maxPosition, core::maxPosition},
+        {"shift", o.shift, -core::maxPosition, core::maxPosition},
+        {"cursor", integer(json, "cursor", teachingCursor), 0, next.positionCount - 1},
+    };
+    for (const auto& r : ranges)
+        if (r.value == notAnInt || r.value < r.lo || r.value > r.hi)
+            return outOfRange(QString::fromLatin1(r.key), r.value, r.lo, r.hi);
+    if (!std::isfinite(o.speed) || o.speed < 0.1 || o.speed > 100000.0) // the clock view's speed box
+        return QStringLiteral("speed %1 is out of range; allowed: 0.1 to 100000 tokens per second").arg(o.speed);
+    if (const QString problem = fontScaleProblem(o.fontScale); !problem.isEmpty())
+        return problem;
+    applySetup(next);
     setViewOptions(o);
     setCursor(json.value("cursor").toInt(teachingCursor));
     return {};

@@ -82,6 +82,13 @@ public:
     static constexpr int minDim = 2;
     static constexpr int maxDim = 4096;
     static constexpr int maxPositionCount = 1 << 20;
+    static constexpr double minFontScale = 0.8;
+    static constexpr double maxFontScale = 2.5;
+    /// Undo steps kept; older ones are dropped (a long session of slider steps grew memory without bound).
+    static constexpr int undoLimit = 1000;
+    /// Empty when @p scale is a usable font scale, else one sentence saying why not (NaN, which std::clamp
+    /// passes through, made every label invisible).
+    static QString fontScaleProblem(double scale);
 
     const core::SchemeDescriptor& scheme() const { return *m_scheme; }
     QString schemeId() const { return QString::fromStdString(m_setup.scheme); }
@@ -103,7 +110,9 @@ public:
 
     /// Serialises everything but the undo history (sessions, lessons and batch export read this back).
     QJsonObject toJson() const;
-    /// Restores a state written by toJson(); returns an error message, empty on success.
+    /// Restores a state written by toJson(); returns an error message, empty on success. Every size and index
+    /// is checked against the limits of the setters and the CLI (dim, positions, heads, head, attention size,
+    /// font scale, ...) before anything changes.
     QString fromJson(const QJsonObject& json);
 
     // --- setters of the set-up: validated, undoable. Each returns an empty string on success, otherwise

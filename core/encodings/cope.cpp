@@ -67,6 +67,16 @@ void copeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
     out.logits += bias;
 }
 
+// One head: e (npos x d, drawn in doubles, then a float copy), z = q e^T (Lq x npos), the gates, positions and
+// bias (three Lq x Lk floats); drawing e, the product, and the gate sums.
+SchemeCost copeCost(const ParamSet& p, const PairContext& ctx)
+{
+    const double npos = double(p.integer("npos_max")), d = double(ctx.headDim);
+    const double lq = double(ctx.queries.size()), cells = lq * double(ctx.keys.size());
+    return {npos * d * 12.0 + lq * npos * 4.0 + 3.0 * cells * 4.0,
+            npos * d * (drawOps + 1.0) + lq * npos * d + cells * (drawOps + 4.0)};
+}
+
 } // namespace
 
 SchemeDescriptor copeScheme()
@@ -97,6 +107,7 @@ SchemeDescriptor copeScheme()
                     "default). Gates use q.k/sqrt(d) either way"),
     };
     s.score = copeScore;
+    s.cost = copeCost;
     s.scoreHasBias = true;
     s.hasAttentionTerms = true;
     return s;

@@ -101,6 +101,16 @@ void validateDeberta(const ParamSet& p, const TableContext&)
                          + std::to_string(m) + ")");
 }
 
+// One head: the two position tables (2s x d doubles, each with a float copy), their products with q and k
+// (Lq x 2s, Lk x 2s), the bucket index (doubles) and c2p, p2c (floats).
+SchemeCost debertaCost(const ParamSet& p, const PairContext& ctx)
+{
+    const double rows = 2.0 * double(spanOf(p)), d = double(ctx.headDim);
+    const double lq = double(ctx.queries.size()), lk = double(ctx.keys.size()), cells = lq * lk;
+    return {2.0 * rows * d * 12.0 + (lq + lk) * rows * 4.0 + cells * 16.0,
+            2.0 * rows * d * (drawOps + 1.0) + (lq + lk) * rows * d + cells * (drawOps + 4.0)};
+}
+
 } // namespace
 
 SchemeDescriptor debertaScheme()
@@ -134,6 +144,7 @@ SchemeDescriptor debertaScheme()
     };
     s.buckets = debertaBuckets;
     s.score = debertaScore;
+    s.cost = debertaCost;
     s.scoreHasBias = true;
     s.hasAttentionTerms = true;
     s.validate = validateDeberta;

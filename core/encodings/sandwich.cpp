@@ -35,6 +35,13 @@ void validateSandwich(const ParamSet& p, const TableContext&)
     if (p.integer("sandwich_dim") % 2 != 0)
         throw InputError("sandwich_dim " + p.value("sandwich_dim").toString() + " must be even (sin and cos pairs)");
 }
+// One head: every cell sums d'/2 cosines, each of a power (the bias matrix itself is counted by the engine).
+SchemeCost sandwichCost(const ParamSet& p, const PairContext& ctx)
+{
+    const double cells = double(ctx.queries.size()) * double(ctx.keys.size());
+    return {0.0, cells * double(p.integer("sandwich_dim")) / 2.0 * 2.0 * drawOps};
+}
+
 } // namespace
 
 SchemeDescriptor sandwichScheme()
@@ -64,6 +71,7 @@ SchemeDescriptor sandwichScheme()
                     "arange(1, d'/2 + 1)); vaswani, t = 0..d'/2-1 (the dot product of Vaswani et al.'s PE vectors)"),
     };
     s.bias = sandwichBias;
+    s.cost = sandwichCost;
     s.validate = validateSandwich;
     return s;
 }

@@ -59,6 +59,15 @@ void shawScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
     out.logits += pos;
 }
 
+// One head: a^K ((2k+1) x d doubles and a float copy), q a^K^T (Lq x (2k+1)), the index (doubles) and the
+// position term (floats); drawing a^K, the product, the gather.
+SchemeCost shawCost(const ParamSet& p, const PairContext& ctx)
+{
+    const double rows = 2.0 * double(p.integer("max_relative_position")) + 1.0, d = double(ctx.headDim);
+    const double lq = double(ctx.queries.size()), cells = lq * double(ctx.keys.size());
+    return {rows * d * 12.0 + lq * rows * 4.0 + cells * 12.0, rows * d * (drawOps + 1.0) + lq * rows * d + cells * 2.0};
+}
+
 } // namespace
 
 SchemeDescriptor shawScheme()
@@ -84,6 +93,7 @@ SchemeDescriptor shawScheme()
     };
     s.buckets = shawBuckets;
     s.score = shawScore;
+    s.cost = shawCost;
     s.scoreHasBias = true;
     s.hasAttentionTerms = true;
     return s;

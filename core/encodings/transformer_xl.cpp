@@ -3,6 +3,7 @@
 
 #include "core/encodings/relativecommon.h"
 
+#include <algorithm>
 #include <cmath>
 #include <unordered_map>
 
@@ -61,6 +62,19 @@ void txlScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
     out.logits += b + c + dd;
 }
 
+// One head: W_R (d x d doubles), the distinct distances (at most Lq Lk, and at most maxQ + maxK + 1) with
+// r_delta (floats) and their sinusoids, q r^T (Lq x distances), the index (ints) and three terms (floats);
+// drawing W_R, projecting each distance, the product.
+SchemeCost txlCost(const ParamSet&, const PairContext& ctx)
+{
+    const double d = double(ctx.headDim), lq = double(ctx.queries.size()), lk = double(ctx.keys.size());
+    const double cells = lq * lk;
+    const double deltas = std::min(cells, lq == 0 || lk == 0 ? 0.0
+                                                               : double(ctx.queries.maxValue()) + double(ctx.keys.maxValue()) + 1.0);
+    return {d * d * 8.0 + deltas * (d * 4.0 + 16.0 + 24.0) + lq * deltas * 4.0 + cells * 16.0,
+            d * d * drawOps + deltas * (d * drawOps + d * d) + lq * deltas * d + cells * (8.0 + drawOps)};
+}
+
 } // namespace
 
 SchemeDescriptor transformerXlScheme()
@@ -86,6 +100,7 @@ SchemeDescriptor transformerXlScheme()
     };
     s.needsEvenDim = true;
     s.score = txlScore;
+    s.cost = txlCost;
     s.scoreHasBias = true;
     s.hasAttentionTerms = true;
     return s;

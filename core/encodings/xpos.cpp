@@ -4,6 +4,10 @@
 #include "core/encodings/rope.h"
 #include "core/errors.h"
 
+#include <algorithm>
+#include <cmath>
+#include <string>
+
 namespace poslab::core {
 
 RotarySpec xposSpec(const ParamSet& params, const TableContext& ctx)
@@ -33,10 +37,25 @@ RotarySpec xposSpec(const ParamSet& params, const TableContext& ctx)
 }
 
 namespace {
-void validateXpos(const ParamSet&, const TableContext& ctx)
+std::string formatPower(double log10Value) { return "1e" + std::to_string(int(log10Value)); }
+
+void validateXpos(const ParamSet& params, const TableContext& ctx)
 {
     if (ctx.dim < 2 || ctx.dim % 2 != 0)
         throw InputError("xpos needs an even head dimension of at least 2; got --dim " + std::to_string(ctx.dim));
+    // The scale zeta_0^(+-e) of the first pair (zeta_0 = 0.4d / 1.4d = 2/7, the smallest) must stay far inside
+    // float32 (about 3.4e38): past 1e30 the table and the scores become infinite, which the writers would print
+    // as null, the marker of a masked entry. |e| <= max(largest position - c, c) / scale_base, positions >= 0.
+    const Position length = effectiveSeqLen(ctx);
+    const double centre = params.choice("centring") == "torchscale" ? double((length + 1) / 2) : 0.0;
+    const double largest = double(ctx.positions.size() ? ctx.positions.maxValue() : 0);
+    const double e = std::max(largest - centre, centre) / params.real("scale_base");
+    if (e * std::log(1.4 / 0.4) > std::log(1e30))
+        throw InputError("xpos: the scale zeta^((p - c)/scale_base) reaches " + formatPower(e * std::log10(1.4 / 0.4))
+                         + " at these positions (largest " + std::to_string(ctx.positions.maxValue())
+                         + "), beyond 1e30 in float32; ask for positions within "
+                         + std::to_string(Position(std::log(1e30) / std::log(1.4 / 0.4) * params.real("scale_base")))
+                         + " of the centre c, or raise scale_base");
 }
 } // namespace
 

@@ -97,8 +97,10 @@ QImage matrixToImage(const core::MatrixF& m, const ColorMap& map, ValueRange ran
                 dst[c] = nanColor;
                 continue;
             }
+            // An infinite value or range makes t NaN (inf * 0, inf - inf): it takes the lowest colour; the clamp
+            // is written so that NaN cannot reach the index (t < 0 and t > 255 are both false for NaN).
             float t = (v - lo) * k + 0.5f;
-            t = t < 0.0f ? 0.0f : (t > 255.0f ? 255.0f : t);
+            t = t >= 0.0f ? (t > 255.0f ? 255.0f : t) : 0.0f;
             dst[c] = lut[std::size_t(t)];
         }
     }

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: MIT
+// Every computation's cost is bounded before it starts (issue 14, found by adversarial testing): the memory
+// estimate counts each scheme's own weights, the work estimate its per-head work, and both refuse with one
+// message naming the size. Also the input checks that used to pass bad values through: a position step that
+// overflowed, a --set key given twice, a non-finite --vector, an xPos scale beyond float32.
+//
+// Each refusal test checks the estimate first (a lower bound worked out here from the scheme's definition),
+// so that a missing estimate fails the test before anything large is computed.
+#include "core/attention.h"
+#include "core/compute.h"
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+
+#include <QTest>
+
+#include <cmath>
+#include <limits>
+
+using namespace poslab::core;
+
+namespace {
+
+AttentionRequest scoresOf(const std::string& scheme, int dim, int heads, Position positions,
+                          std::vector<std::pair<std::string, std::string>> sets)
+{
+    AttentionRequest a;
+    a.scheme = scheme;
+    a.headDim = dim;
+    a.heads = heads;
+    a.queries = PositionList::range(0, positions);
+    a.keys = a.queries;
+    a.params = resolveParams(*findScheme(scheme), sets, TableContext{dim, a.queries, {}});
+    return a;
+}
+
+ComputeRequest computeOf(const AttentionRequest& a, std::vector<std::pair<std::string, std::string>> sets)
+{
+    ComputeRequest c;
+    c.quantity = Quantity::Scores;
+    c.scheme = a.scheme;
+    c.overrides = std::move(sets);
+    c.context.dim = a.headDim;
+    c.context.positions = a.queries;
+    c.heads = a.heads;
+    return c;
+}
+
+// Runs @p c and returns the RefusedError's message (fails the test when nothing is refused).
+std::string refusal(const ComputeRequest& c, const Limits& limits = {})
+{
+    try {
+        compute(c, limits);
+    } catch (const RefusedError& e) {
+        return e.what();
+    }
+    return "(not refused)";
+}
+
+} // namespace
+
+class TestBounds : public QObject {
+    Q_OBJECT
+private slots:
+    void copeWeightsCountAgainstTheCap();
+    void transformerXlProjectionCountsAgainstTheCap();
+    void shawTableDrawsCountAsWork();
+    void sandwichCosineSumsCountAsWork();
+    void debertaTablesCountAgainstTheCap();
+    void ordinaryRequestsStayWithinTheLimits();
+    void rangeStepDoesNotOverflow();
+    void repeatedSetKeyIsRefused();
+    void nonFiniteVectorIsRefused();
+    void xposScaleBeyondFloatIsRefused();
+};
+
+void TestBounds::copeWeightsCountAgainstTheCap()
+{
+    // CoPE's position embeddings e are npos_max x d per head (facebookresearch/RAM context_position.py:
+    // self.pos_emb = nn.Parameter(torch.zeros(1, head_dim, npos_max))): 8192 x 65536 doubles = 4 GiB alone.
+    const std::vector<std::pair<std::string, std::string>> sets{{"npos_max", "8192"}};
+    const AttentionRequest a = scoresOf("cope", 65536, 1, 1, sets);
+    const double weights = 8192.0 * 65536.0 * 8.0;
+    QVERIFY2(attentionBytes(a) >= weights, std::to_string(attentionBytes(a)).c_str());
+    const std::string m = refusal(computeOf(a, sets));
+    QVERIFY2(m.find("memory cap") != std::string::npos && m.find("cope") != std::string::npos, m.c_str());
+}
+
+void TestBounds::transformerXlProjectionCountsAgainstTheCap()
+{
+    // Transformer-XL's W_R is d x d per head (kimiyoung/transformer-xl mem_transformer.py: self.r_net =
+    // nn.Linear(d_model, n_head * d_head)): 16384^2 doubles = 2 GiB, far above a 64 MiB cap.
+    const AttentionRequest a = scoresOf("transformer_xl", 16384, 1, 1, {});
+    QVERIFY(attentionBytes(a) >= 16384.0 * 16384.0 * 8.0);
+    Limits small;
+    small.maxBytes = std::size_t(64) << 20;
+    const std::string m = refusal(computeOf(a, {}), small);
+    QVERIFY2(m.find("64.0 MiB") != std::string::npos && m.find("transformer_xl") != std::string::npos, m.c_str());
+}
+
+void TestBounds::shawTableDrawsCountAsWork()
+{
+    // Shaw et al. 2018 section 3: 2k + 1 relative embeddings of width d per head; with k = 4096, d = 8192 and
+    // 64 heads, drawing them is 64 * 8193 * 8192 = 4.3e9 random normals for a 1 x 1 result.
+    const std::vector<std::pair<std::string, std::string>> sets{{"max_relative_position", "4096"}};
+    const AttentionRequest a = scoresOf("shaw", 8192, 64, 1, sets);
+    const double draws = 64.0 * 8193.0 * 8192.0;
+    QVERIFY2(attentionWork(a) >= draws * drawOps, std::to_string(attentionWork(a)).c_str());
+    const std::string m = refusal(computeOf(a, sets));
+    QVERIFY2(m.find("work limit") != std::string::npos && m.find("shaw") != std::string::npos, m.c_str());
+}
+
+void TestBounds::sandwichCosineSumsCountAsWork()
+{
+    // Sandwich (Chi et al. 2023, eq. 2): each bias entry sums d'/2 cosines; 512 x 512 entries with d' = 65536
+    // is 8.6e9 cosines (each of a power) per head.
+    const std::vector<std::pair<std::string, std::string>> sets{{"sandwich_dim", "65536"}};
+    const AttentionRequest a = scoresOf("sandwich", 64, 1, 512, sets);
+    QVERIFY(attentionWork(a) >= 512.0 * 512.0 * 32768.0 * drawOps);
+    const std::string m = refusal(computeOf(a, sets));
+    QVERIFY2(m.find("work limit") != std::string::npos && m.find("512 x 512") != std::string::npos, m.c_str());
+}
+
+void TestBounds::debertaTablesCountAgainstTheCap()
+{
+    // DeBERTa (He et al. 2021, section 3.1): without buckets the relative tables have 2k rows of width d, for
+    // both c2p and p2c; k = 2^20, d = 1024: 2 * 2^21 * 1024 doubles = 32 GiB.
+    const std::vector<std::pair<std::string, std::string>> sets{{"position_buckets", "0"},
+                                                                 {"max_relative_positions", "1048576"}};
+    const AttentionRequest a = scoresOf("deberta", 1024, 1, 1, sets);
+    QVERIFY(attentionBytes(a) >= 2.0 * 2097152.0 * 1024.0 * 8.0);
+    QVERIFY(refusal(computeOf(a, sets)).find("memory cap") != std::string::npos);
+}
+
+void TestBounds::ordinaryRequestsStayWithinTheLimits()
+{
+    // The benchmark's size, 8 heads x 4096 x 4096 with d = 128, and every scheme at the GUI's default 512
+    // positions, stay below both limits.
+    const Limits limits;
+    QVERIFY(attentionWork(scoresOf("rope", 128, 8, 4096, {})) <= limits.maxWork);
+    for (const SchemeDescriptor& s : schemes()) {
+        const AttentionRequest a = scoresOf(s.id, 128, 8, 512, {});
+        QVERIFY2(attentionWork(a) <= limits.maxWork, s.id.c_str());
+        QVERIFY2(attentionBytes(a) <= double(limits.maxBytes), s.id.c_str());
+    }
+}
+
+void TestBounds::rangeStepDoesNotOverflow()
+{
+    // Python's range(0, 10, 2**63 - 1) is [0]: one position. end - begin + step - 1 overflowed to a negative
+    // count (shape [0, 64]).
+    const PositionList p = PositionList::parse("0:10:9223372036854775807");
+    QCOMPARE(p.size(), std::size_t(1));
+    QCOMPARE(p.at(0), Position(0));
+    QCOMPARE(p.maxValue(), Position(0));
+    QCOMPARE(PositionList::parse(p.toString()).size(), std::size_t(1));
+    const PositionList q = PositionList::parse("5:2147483648:4611686018427387904");
+    QCOMPARE(q.size(), std::size_t(1));
+    QCOMPARE(q.maxValue(), Position(5));
+    QCOMPARE(PositionList::parse(q.toString()).maxValue(), Position(5));
+    // Unchanged for ordinary steps: range(0, 10, 4) = [0, 4, 8].
+    QCOMPARE(PositionList::parse("0:10:4").size(), std::size_t(3));
+    QCOMPARE(PositionList::parse("0:10:4").toString(), std::string("0:12:4"));
+}
+
+void TestBounds::repeatedSetKeyIsRefused()
+{
+    const SchemeDescriptor& rope = *findScheme("rope");
+    try {
+        resolveParams(rope, {{"rope_theta", "10000"}, {"rope_theta", "500000"}}, TableContext{});
+        QFAIL("a key given twice was accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("rope_theta is set twice") != std::string::npos, e.what());
+    }
+}
+
+void TestBounds::nonFiniteVectorIsRefused()
+{
+    for (double bad : {std::nan(""), std::numeric_limits<double>::infinity()}) {
+        ComputeRequest c;
+        c.quantity = Quantity::Rotate;
+        c.scheme = "rope";
+        c.context.dim = 4;
+        c.context.positions = PositionList::range(0, 2);
+        c.vector = {1.0, bad, 0.0, 0.0};
+        QVERIFY_THROWS_EXCEPTION(InputError, compute(c));
+    }
+}
+
+void TestBounds::xposScaleBeyondFloatIsRefused()
+{
+    // zeta_0 = 0.4d / 1.4d = 2/7 (Sun et al. 2022, section 3.2; torchscale xpos_relative_position.py); with the
+    // torchscale centre c = 524288 for positions up to 1048575 and scale_base 512 the key scale is
+    // (7/2)^1024 = 1e557, infinite in float32 (and in double).
+    ComputeRequest c;
+    c.quantity = Quantity::Cos;
+    c.scheme = "xpos";
+    c.context.dim = 8;
+    c.context.positions = PositionList::list({0, 1048575});
+    try {
+        compute(c);
+        QFAIL("an infinite xPos scale was accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("scale_base") != std::string::npos, e.what());
+    }
+    // Within range: 2048 positions, (7/2)^2 at most.
+    c.context.positions = PositionList::range(0, 2048);
+    QCOMPARE(compute(c).shape[0], std::size_t(2048));
+}
+
+QTEST_APPLESS_MAIN(TestBounds)
+#include "tst_bounds.moc"

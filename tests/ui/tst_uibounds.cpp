@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: MIT
+// Bounds in the window's own inputs (issue 14, found by adversarial testing): a state file may not go around
+// the setters' limits, a settings font scale must be a number in range, the undo history is bounded and a
+// slider's steps merge, the table row plan survives INT_MAX positions, and an infinite value or range cannot
+// index the colour table out of bounds.
+#include "ui/computation.h"
+#include "ui/mainwindow.h"
+#include "ui/render/colormap.h"
+#include "ui/workbenchstate.h"
+
+#include <QJsonObject>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+#include <cmath>
+#include <limits>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+class TestUiBounds : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void stateFileLimits_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<double>("value");
+        QTest::addColumn<QString>("says");
+        QTest::newRow("dim 65536") << "dim" << 65536.0 << "dim 65536 is out of range; allowed: 2 to 4096";
+        QTest::newRow("positions INT_MAX") << "positions" << 2147483647.0 << "positions 2147483647 is out of range";
+        QTest::newRow("positions 2^40") << "positions" << 1099511627776.0 << "positions is not an integer";
+        QTest::newRow("heads -5") << "view/heads" << -5.0 << "heads -5 is out of range; allowed: 1 to 1024";
+        QTest::newRow("head 9 of 8") << "view/head" << 9.0 << "head 9 is out of range; allowed: 0 to 7";
+        QTest::newRow("attention size 0") << "view/attention_size" << 0.0 << "attention_size 0 is out of range";
+        QTest::newRow("colormap 7") << "view/colormap" << 7.0 << "colormap 7 is out of range";
+        QTest::newRow("font scale 1e300") << "view/font_scale" << 1e300 << "font scale";
+        QTest::newRow("speed -1") << "view/speed" << -1.0 << "speed -1 is out of range";
+    }
+
+    void stateFileLimits()
+    {
+        QFETCH(QString, field);
+        QFETCH(double, value);
+        QFETCH(QString, says);
+        WorkbenchState st;
+        QJsonObject json = st.toJson();
+        if (field.startsWith("view/")) {
+            QJsonObject v = json.value("view").toObject();
+            v.insert(field.mid(5), value);
+            json.insert("view", v);
+        } else {
+            json.insert(field, value);
+        }
+        const Setup before = st.setup();
+        const QString err = st.fromJson(json);
+        QVERIFY2(err.contains(says), qPrintable(err));
+        QCOMPARE(st.setup(), before); // nothing applied
+        // The file as written loads.
+        QCOMPARE(st.fromJson(st.toJson()), QString());
+    }
+
+    void fontScaleMustBeANumberInRange()
+    {
+        WorkbenchState st;
+        QSignalSpy refused(&st, &WorkbenchState::refused);
+        ViewOptions o = st.viewOptions();
+        o.fontScale = std::nan("");
+        st.setViewOptions(o);
+        QCOMPARE(st.viewOptions().fontScale, 1.0);
+        QCOMPARE(refused.count(), 1);
+        QVERIFY(!WorkbenchState::fontScaleProblem(std::numeric_limits<double>::infinity()).isEmpty());
+        QVERIFY(WorkbenchState::fontScaleProblem(2.5).isEmpty());
+    }
+
+    void settingsFontScaleNanIsIgnored()
+    {
+        QTemporaryDir dir;
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, dir.path());
+        QSettings().setValue("view/fontScale", "nan");
+        QSettings().sync();
+        MainWindow w(nullptr, true);
+        QCOMPARE(w.state()->viewOptions().fontScale, 1.0);
+        QSettings().setValue("view/fontScale", 2.0);
+        MainWindow w2(nullptr, true);
+        QCOMPARE(w2.state()->viewOptions().fontScale, 2.0);
+    }
+
+    void undoIsBoundedAndSliderStepsMerge()
+    {
+        WorkbenchState st;
+        QVERIFY(st.undoStack()->undoLimit() > 0);
+        // A slider dragged (or wheel-scrolled) over 50 values: one undo step.
+        for (int i = 0; i < 50; ++i)
+            QCOMPARE(st.setParam("rope_theta", core::ParamValue::real(1000.0 + i), true), QString());
+        QCOMPARE(st.undoStack()->count(), 1);
+        // Steps that do not merge stop at the limit.
+        for (int i = 0; i < WorkbenchState::undoLimit + 20; ++i)
+            QCOMPARE(st.setParam("rope_theta", core::ParamValue::real(5000.0 + i), false), QString());
+        QCOMPARE(st.undoStack()->count(), WorkbenchState::undoLimit);
+    }
+
+    void rowPlanAtIntMaxPositions()
+    {
+        // rows = INT_MAX: end + margin overflowed int.
+        TableWindow w;
+        w.rowBegin = 2147483647 - 1000;
+        w.rowEnd = 2147483647;
+        w.pixelRows = 500;
+        const auto plan = Computation::planRows(2147483647, 64, w);
+        QVERIFY(plan.start >= 0 && plan.start <= w.rowBegin);
+        QVERIFY(plan.count >= 1);
+        QVERIFY((long long)plan.start + (long long)plan.count * plan.step >= w.rowEnd);
+        QVERIFY((long long)plan.count * 64 <= Computation::fullTableCells);
+    }
+
+    void infiniteValuesGetAColour()
+    {
+        // An infinite range gives t = inf * 0 = NaN; size_t(NaN) indexed the 256-entry table out of bounds.
+        core::MatrixF m(1, 3);
+        const float inf = std::numeric_limits<float>::infinity();
+        m << -inf, 0.0f, inf;
+        const ColorMap map(ColorMapKind::Viridis);
+        const QImage img = matrixToImage(m, map, ValueRange{-double(inf), double(inf)});
+        for (int c = 0; c < 3; ++c)
+            QVERIFY(std::find(map.table().begin(), map.table().end(), img.pixel(c, 0)) != map.table().end());
+        // With a finite range, +inf takes the top colour and -inf the bottom one.
+        const QImage fin = matrixToImage(m, map, ValueRange{-1.0, 1.0});
+        QCOMPARE(fin.pixel(0, 0), map.table().front());
+        QCOMPARE(fin.pixel(2, 0), map.table().back());
+    }
+};
+
+QTEST_MAIN(TestUiBounds)
+#include "tst_uibounds.moc"
