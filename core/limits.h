@@ -9,15 +9,18 @@
 namespace poslab::core {
 
 /// Work is counted in elementary operations: a multiply-add is 1; a random normal draw or a transcendental
-/// (cos, pow, exp) costs this many (on this kind of machine one draw takes about 20 multiply-adds' time).
-inline constexpr double drawOps = 20.0;
+/// (cos, pow, exp) costs this many. Measured on the 2-core development machine: a draw or a cos of a pow
+/// about 25 ns, a multiply-add inside Eigen's matrix product about 0.1 ns.
+inline constexpr double drawOps = 100.0;
 
 /// Memory cap for one result, and the most work one computation may do; requests above either are refused
 /// before anything is allocated or computed.
 struct Limits {
     std::size_t maxBytes = std::size_t(2) << 30; ///< 2 GiB
-    /// 4e10 operations: a few seconds to half a minute; a 8 x 4096 x 4096 score request with d = 128 is 1.7e10.
-    double maxWork = 4e10;
+    /// 1e11 operations: about 10 to 25 seconds on that machine (Shaw with 16 heads, d = 8192, k = 4096 is 1.1e11
+    /// and took 27 s; Sandwich 512 x 512 with d' = 4096 is 1.1e11 and took 15 s); the benchmark's 8 heads x
+    /// 4096 x 4096 with d = 128 is 1.8e10.
+    double maxWork = 1e11;
 };
 
 /// Formats a byte count for messages ("3.0 GiB", "512.0 MiB").
