@@ -117,11 +117,18 @@ private slots:
         QVERIFY(plan.count >= 1);
         QVERIFY((long long)plan.start + (long long)plan.count * plan.step >= w.rowEnd);
         QVERIFY((long long)plan.count * 64 <= Computation::fullTableCells);
+        // The whole range on 16 pixel rows: step 2^26, and stop - start + step - 1 overflowed int, leaving one
+        // sample where 32 cover the table.
+        const auto whole = Computation::planRows(2147483647, 64, TableWindow{0, 0, 16});
+        QCOMPARE(whole.step, 1 << 26);
+        QCOMPARE(whole.start, 0);
+        QVERIFY((long long)whole.count * whole.step >= 2147483647LL);
     }
 
     void infiniteValuesGetAColour()
     {
-        // An infinite range gives t = inf * 0 = NaN; size_t(NaN) indexed the 256-entry table out of bounds.
+        // An infinite range gives t = inf * 0 = NaN; size_t(NaN) indexed the 256-entry table out of bounds
+        // (undefined behaviour that UBSan reports; a release build happens to read entry 0).
         core::MatrixF m(1, 3);
         const float inf = std::numeric_limits<float>::infinity();
         m << -inf, 0.0f, inf;
