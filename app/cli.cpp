@@ -392,6 +392,10 @@ Usage:
   poslab export --batch FILE.json  many figures in one process
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
+  poslab --version               the version and the git revision it was built from
+
+Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
+  after every command.
 
 QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
           (which ones a scheme has: poslab schemes).

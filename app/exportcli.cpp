@@ -580,6 +580,8 @@ std::string exportUsage()
                 -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
   poslab export --batch FILE.json
 
+Options: --opt VALUE and --opt=VALUE are the same; -- ends the options (a VIEW may follow it).
+
 VIEW: table, clock, rotation, decay, attention. The format follows the extension; .csv/.json/.npy write the
   numbers behind the view (decay: the plotted curves at every distance; attention: scores of every head).
   A CSV starts with a header row, and each row of a table with its position (attention: head, query).
