@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/io/writers.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -510,8 +511,12 @@ const std::vector<OptionSpec>& windowOptions()
         {"-style", true, "--style", "Fusion"},
         {"-stylesheet", true, "--stylesheet", "a.qss"},
         {"-session", true, "--session", "s"},
+        {"-name", true, "--name", "poslab"},
+        {"-title", true, "--title", "PosLab"},
         {"-reverse", false, "--reverse"},
         {"-widgetcount", false, "--widgetcount"},
+        {"-nograb", false, "--nograb"},
+        {"-dograb", false, "--dograb"},
         {"-qmljsdebugger", true, "--qmljsdebugger", "port:1234"},
     };
     return options;
@@ -532,8 +537,6 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.version = true;
         else if (opt == "--hide-panels")
             w.hidePanels = true;
-        else if (opt == "-reverse" || opt == "--reverse" || opt == "-widgetcount" || opt == "--widgetcount")
-            w.qtArgs.push_back(opt[1] == '-' ? opt.substr(1) : opt);
         else if (opt == "--compute-path")
             w.computePath = a.value(opt);
         else if (opt == "--screenshot")
@@ -553,13 +556,19 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
         else if (opt == "--maximise")
             w.maximise = a.value(opt);
         else {
-            // One of Qt's options with a value, handed to QApplication in the form it reads.
+            // One of Qt's options (the rest of the table), handed to QApplication in the form it reads:
+            // "-style" "Fusion" from "--style=Fusion".
+            const std::string qtName = opt[1] == '-' ? opt.substr(1) : opt;
+            w.qtArgs.push_back(qtName);
+            const auto spec = std::find_if(windowOptions().begin(), windowOptions().end(),
+                                           [&](const OptionSpec& o) { return qtName == o.name; });
+            if (spec == windowOptions().end() || !spec->takesValue)
+                continue;
             const std::string value = a.value(opt);
-            w.qtArgs.push_back(opt[1] == '-' ? opt.substr(1) : opt);
             w.qtArgs.push_back(value);
-            if (w.qtArgs[w.qtArgs.size() - 2] == "-platform")
+            if (qtName == "-platform")
                 w.platform = value;
-            else if (w.qtArgs[w.qtArgs.size() - 2] == "-display")
+            else if (qtName == "-display")
                 w.display = value;
         }
         if (w.help || w.version)
