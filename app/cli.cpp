@@ -8,7 +8,10 @@
 #include "core/errors.h"
 #include "core/io/writers.h"
 
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
+#include <cstring>
 #include <charconv>
 #include <cmath>
 #include <functional>
@@ -108,10 +111,18 @@ int runSchemes(Args& a, std::ostream& out)
     bool json = false;
     while (!a.done()) {
         const std::string opt = a.next();
+        if (a.isOperand())
+            throw InputError("unexpected argument '" + opt + "' for schemes (known: --json)");
+        if (opt == "--help" || opt == "-h") {
+            out << usage();
+            return exitOk;
+        }
+        if (opt == "--version") {
+            out << versionText();
+            return exitOk;
+        }
         if (opt == "--json")
             json = true;
-        else
-            throw InputError("unknown option '" + opt + "' for schemes (known: --json)");
     }
     if (json)
         core::writeSchemesJson(out);
@@ -122,10 +133,8 @@ int runSchemes(Args& a, std::ostream& out)
 
 int runCompute(Args& a, std::ostream& out, std::ostream& err)
 {
-    if (a.done())
-        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
     core::ComputeRequest req;
-    req.quantity = core::parseQuantity(a.next());
+    bool haveQuantity = false;
     std::optional<core::OutputFormat> format;
     std::string output;
     core::Limits limits;
@@ -141,7 +150,19 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     bool shuffle = false;
     while (!a.done()) {
         const std::string opt = a.next();
-        if (opt == "--scheme") {
+        if (a.isOperand()) {
+            if (haveQuantity)
+                throw InputError("unexpected argument '" + opt + "' (the quantity is already "
+                                 + std::string(core::quantityName(req.quantity)) + ")");
+            req.quantity = core::parseQuantity(opt);
+            haveQuantity = true;
+        } else if (opt == "--help" || opt == "-h") {
+            out << usage();
+            return exitOk;
+        } else if (opt == "--version") {
+            out << versionText();
+            return exitOk;
+        } else if (opt == "--scheme") {
             req.scheme = a.value(opt);
             haveScheme = true;
         } else if (opt == "--set") {
@@ -190,6 +211,8 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
     }
+    if (!haveQuantity)
+        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes)");
     // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
@@ -258,12 +281,20 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
     bool large = false;
     while (!a.done()) {
         const std::string opt = a.next();
+        if (a.isOperand())
+            throw InputError("unexpected argument '" + opt + "' for bench (known: --json, --large)");
+        if (opt == "--help" || opt == "-h") {
+            out << usage();
+            return exitOk;
+        }
+        if (opt == "--version") {
+            out << versionText();
+            return exitOk;
+        }
         if (opt == "--json")
             json = true;
         else if (opt == "--large")
             large = true;
-        else
-            throw InputError("unknown option '" + opt + "' for bench (known: --json, --large)");
     }
     std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
     if (hooks.extraBenchmarks)
@@ -287,11 +318,48 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 
 } // namespace
 
+Args::Args(const std::vector<std::string>& items, const std::vector<OptionSpec>& options, std::string unknownHint)
+    : m_items(items), m_options(options), m_unknownHint(std::move(unknownHint))
+{
+}
+
+std::string Args::next()
+{
+    if (m_inline) // a parser that took no value from "--opt=value" (cannot happen for a declared flag)
+        throw InputError("option takes no value: '=" + *m_inline + "'");
+    const std::string& word = m_items[m_at++];
+    m_operand = m_endOfOptions || word.empty() || word[0] != '-' || word == "-";
+    if (m_operand)
+        return word;
+    if (word == "--") {
+        m_endOfOptions = true; // done() said a word follows
+        return next();
+    }
+    const std::size_t eq = word.find('=');
+    const std::string name = word.substr(0, eq);
+    for (const OptionSpec& o : m_options) {
+        if (name != o.name && !(o.alias && name == o.alias))
+            continue;
+        if (eq != std::string::npos) {
+            if (!o.takesValue)
+                throw InputError("option " + std::string(o.name) + " takes no value (got '" + word + "')");
+            m_inline = word.substr(eq + 1);
+        }
+        return name; // as written: "-o" stays "-o", so messages name what the user typed
+    }
+    throw InputError("unknown option '" + word + "' " + m_unknownHint);
+}
+
 std::string Args::value(const std::string& option)
 {
+    if (m_inline) {
+        std::string v = std::move(*m_inline);
+        m_inline.reset();
+        return v;
+    }
     if (done())
         throw InputError("option " + option + " needs a value");
-    return next();
+    return m_items[m_at++];
 }
 
 long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max)
@@ -336,6 +404,10 @@ Usage:
   poslab export --batch FILE.json  many figures in one process
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
+  poslab --version               the version and the git revision it was built from
+
+Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
+  after every command.
 
 QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
           (which ones a scheme has: poslab schemes).
@@ -370,6 +442,213 @@ Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usag
 )";
 }
 
+const std::vector<OptionSpec>& schemesOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        {"--json", false},
+        {"--help", false, "-h"},
+        {"--version", false},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& computeOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        {"--scheme", true, nullptr, "sinusoidal"},
+        {"--set", true, nullptr, "base=500"},
+        {"--dim", true, nullptr, "6"},
+        {"--positions", true, nullptr, "0:3"},
+        {"--vector", true, nullptr, "1,2,3,4,5,6,7,8"},
+        {"--seq-len", true, nullptr, "16"},
+        {"--format", true, nullptr, "csv"},
+        {"--output", true, "-o", "-"},
+        {"--max-memory", true, nullptr, "100B"},
+        {"--keys", true, nullptr, "0:2"},
+        {"--heads", true, nullptr, "3"},
+        {"--seed", true, nullptr, "7"},
+        {"--content", true, nullptr, "a b c"},
+        {"--samples", true, nullptr, "4"},
+        {"--angles", true, nullptr, "reduced"},
+        {"--normalise", true, nullptr, "at_zero"},
+        {"--softmax", false},
+        {"--shuffle", false},
+        {"--term", true, nullptr, "c2p"},
+        {"--drope", false},
+        {"--mask", true, nullptr, "bidirectional"},
+        {"--help", false, "-h"},
+        {"--version", false},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& benchOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        {"--json", false},
+        {"--large", false},
+        {"--help", false, "-h"},
+        {"--version", false},
+    };
+    return options;
+}
+
+const std::vector<OptionSpec>& windowOptions()
+{
+    // Ours first, then the options QGuiApplication and QApplication take out of argv themselves (Qt's
+    // QGuiApplication and QApplication class documentation); Qt also reads them with two dashes.
+    static const std::vector<OptionSpec> options = {
+        {"--compute-path", true, nullptr, "cpu"},
+        {"--screenshot", true, nullptr, "shot.png"},
+        {"--size", true, nullptr, "800x600"},
+        {"--theme", true, nullptr, "dark"},
+        {"--scheme", true, nullptr, "rope"},
+        {"--dim", true, nullptr, "32"},
+        {"--positions", true, nullptr, "64"},
+        {"--hide-panels", false},
+        {"--font-scale", true, nullptr, "1.5"},
+        {"--maximise", true, nullptr, "table"},
+        {"--help", false, "-h"},
+        {"--version", false},
+        {"-platform", true, "--platform", "offscreen"},
+        {"-platformpluginpath", true, "--platformpluginpath", "/tmp"},
+        {"-platformtheme", true, "--platformtheme", "gtk3"},
+        {"-plugin", true, "--plugin", "evdevtouch"},
+        {"-qwindowgeometry", true, "--qwindowgeometry", "640x480"},
+        {"-qwindowtitle", true, "--qwindowtitle", "PosLab"},
+        {"-qwindowicon", true, "--qwindowicon", "icon.png"},
+        {"-display", true, "--display", ":0"},
+        {"-geometry", true, "--geometry", "640x480"},
+        {"-style", true, "--style", "Fusion"},
+        {"-stylesheet", true, "--stylesheet", "a.qss"},
+        {"-session", true, "--session", "s"},
+        {"-name", true, "--name", "poslab"},
+        {"-title", true, "--title", "PosLab"},
+        {"-reverse", false, "--reverse"},
+        {"-widgetcount", false, "--widgetcount"},
+        {"-nograb", false, "--nograb"},
+        {"-dograb", false, "--dograb"},
+        {"-qmljsdebugger", true, "--qmljsdebugger", "port:1234"},
+    };
+    return options;
+}
+
+WindowArgs parseWindowArgs(const std::vector<std::string>& args)
+{
+    WindowArgs w;
+    Args a(args, windowOptions(), "for the window (the window takes --compute-path auto|cpu|gpu; see poslab --help for "
+                                  "the commands)");
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (a.isOperand())
+            throw InputError("unknown command '" + opt + "'; commands: schemes, compute, export, bench (see poslab --help)");
+        if (opt == "--help" || opt == "-h")
+            w.help = true;
+        else if (opt == "--version")
+            w.version = true;
+        else if (opt == "--hide-panels")
+            w.hidePanels = true;
+        else if (opt == "--compute-path")
+            w.computePath = a.value(opt);
+        else if (opt == "--screenshot")
+            w.screenshot = a.value(opt);
+        else if (opt == "--size")
+            w.size = a.value(opt);
+        else if (opt == "--theme")
+            w.theme = a.value(opt);
+        else if (opt == "--scheme")
+            w.scheme = a.value(opt);
+        else if (opt == "--dim")
+            w.dim = a.value(opt);
+        else if (opt == "--positions")
+            w.positions = a.value(opt);
+        else if (opt == "--font-scale")
+            w.fontScale = a.value(opt);
+        else if (opt == "--maximise")
+            w.maximise = a.value(opt);
+        else {
+            // One of Qt's options (the rest of the table), handed to QApplication in the form it reads:
+            // "-style" "Fusion" from "--style=Fusion".
+            const std::string qtName = opt[1] == '-' ? opt.substr(1) : opt;
+            w.qtArgs.push_back(qtName);
+            const auto spec = std::find_if(windowOptions().begin(), windowOptions().end(),
+                                           [&](const OptionSpec& o) { return qtName == o.name; });
+            if (spec == windowOptions().end() || !spec->takesValue)
+                continue;
+            const std::string value = a.value(opt);
+            w.qtArgs.push_back(value);
+            if (qtName == "-platform")
+                w.platform = value;
+            else if (qtName == "-display")
+                w.display = value;
+        }
+        if (w.help || w.version)
+            break;
+    }
+    return w;
+}
+
+std::string noDisplayReason(const std::optional<std::string>& platform, const std::optional<std::string>& display)
+{
+#if defined(__APPLE__) || defined(_WIN32)
+    (void)platform;
+    (void)display;
+    return {};
+#else
+    auto set = [](const char* name) {
+        const char* v = std::getenv(name);
+        return v && *v;
+    };
+    const bool x11 = set("DISPLAY") || display;
+    const bool wayland = set("WAYLAND_DISPLAY");
+    const char* env = std::getenv("QT_QPA_PLATFORM");
+    const std::string chosen = platform ? *platform : env ? std::string(env) : std::string();
+    if (chosen.empty()) {
+        if (x11 || wayland)
+            return {};
+        return "no display for the window (DISPLAY and WAYLAND_DISPLAY are not set); the commands schemes, "
+               "compute, export and bench need none (see poslab --help)";
+    }
+    // Qt tries each platform of "wayland;xcb" in turn; the window opens if one of them can.
+    std::size_t start = 0;
+    while (start <= chosen.size()) {
+        std::size_t end = chosen.find(';', start);
+        if (end == std::string::npos)
+            end = chosen.size();
+        const std::string item = chosen.substr(start, end - start);
+        const std::string name = item.substr(0, item.find(':')); // "offscreen:fontconfig" is offscreen
+        if (!name.empty()) {
+            if (name == "xcb" ? x11 : name.rfind("wayland", 0) == 0 ? wayland : true)
+                return {};
+        }
+        start = end + 1;
+    }
+    return "no display for the window on platform '" + chosen
+        + "' (DISPLAY and WAYLAND_DISPLAY are not set); the commands schemes, compute, export and bench need none "
+          "(see poslab --help)";
+#endif
+}
+
+std::string versionText()
+{
+    return "poslab " POSLAB_VERSION " (git " POSLAB_GIT_REVISION ")\n";
+}
+
+void finishOutput(std::ostream& out, const std::string& what)
+{
+    out.flush();
+    if (out)
+        return;
+    // The stream keeps no error number; errno still holds the write's when it names a write failure (it may
+    // have been set by the first failed write, before this flush).
+    const int error = errno;
+    const bool writeError = error == ENOSPC || error == EPIPE || error == EIO || error == EDQUOT || error == EFBIG
+        || error == EBADF;
+    throw core::RefusedError("writing " + what + " failed"
+                             + (writeError ? ": " + std::string(std::strerror(error)) : std::string())
+                             + "; the output is incomplete");
+}
+
 bool isHeadless(const std::vector<std::string>& args)
 {
     if (args.empty())
@@ -381,26 +660,30 @@ bool isHeadless(const std::vector<std::string>& args)
 
 int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err, const CliHooks& hooks)
 {
-    Args a{argv, 0};
     try {
-        if (a.done())
+        if (argv.empty())
             throw InputError("no command given");
-        const std::string cmd = a.next();
+        const std::string& cmd = argv[0];
+        const std::vector<std::string> rest(argv.begin() + 1, argv.end());
+        int status = exitOk;
         if (cmd == "--help" || cmd == "-h" || cmd == "help") {
             out << usage();
-            return exitOk;
+        } else if (cmd == "--version") {
+            out << versionText();
+        } else if (cmd == "schemes") {
+            Args a(rest, schemesOptions(), "for schemes (known: --json)");
+            status = runSchemes(a, out);
+        } else if (cmd == "compute") {
+            Args a(rest, computeOptions(), "for compute; see poslab --help");
+            status = runCompute(a, out, err);
+        } else if (cmd == "bench") {
+            Args a(rest, benchOptions(), "for bench (known: --json, --large)");
+            status = runBench(a, out, hooks);
+        } else {
+            throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, export, bench (see poslab --help)");
         }
-        if (cmd == "--version") {
-            out << "poslab 0.1.0\n";
-            return exitOk;
-        }
-        if (cmd == "schemes")
-            return runSchemes(a, out);
-        if (cmd == "compute")
-            return runCompute(a, out, err);
-        if (cmd == "bench")
-            return runBench(a, out, hooks);
-        throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, export, bench (see poslab --help)");
+        finishOutput(out);
+        return status;
     } catch (const core::InputError& e) {
         err << "poslab: " << e.what() << "\n";
         return exitUsage;

@@ -8,6 +8,7 @@
 
 #include <functional>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,16 +33,85 @@ struct CliHooks {
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
-/// Walks the words of a command line: the next word, or an option's value with a clear message when it is
-/// missing. @c items must outlive the cursor.
-struct Args {
-    const std::vector<std::string>& items;
-    std::size_t at = 0;
-    bool done() const { return at >= items.size(); }
-    const std::string& next() { return items[at++]; }
-    /// The word after @p option; throws core::InputError "option X needs a value" at the end.
-    std::string value(const std::string& option);
+/// One option a command declares: its name, an optional short alias, and whether a value follows. Each
+/// command lists its options in one table (computeOptions(), exportOptions(), ...) that its parser, its
+/// cursor and the tests read.
+struct OptionSpec {
+    const char* name;           ///< "--dim"
+    bool takesValue = true;     ///< false for flags such as --softmax
+    const char* alias = nullptr; ///< "-o" for "--output", "-h" for "--help"
+    const char* example = "";   ///< a value the option accepts (the tests give it in both spellings)
 };
+
+/// Walks the words of a command line as GNU and Qt's QCommandLineParser do: `--opt value` and `--opt=value`
+/// are the same, and "--" ends the options (every later word is an operand). @c items and @c options must
+/// outlive the cursor.
+class Args {
+public:
+    /// @p unknownHint ends the message for an option @p options does not declare ("for compute; see
+    /// poslab --help" gives "unknown option '--frob' for compute; see poslab --help").
+    Args(const std::vector<std::string>& items, const std::vector<OptionSpec>& options, std::string unknownHint);
+    /// True when no word is left (a final "--" ends the options and leaves none).
+    bool done() const
+    {
+        return m_at >= m_items.size()
+            || (!m_endOfOptions && m_at + 1 == m_items.size() && m_items[m_at] == "--");
+    }
+    /// The next word: a declared option's name as written ("-o", or "--dim" from "--dim=8" with "8" kept for
+    /// value()), or an operand (isOperand()). Throws core::InputError for an
+    /// undeclared option and for a value given to a flag ("--softmax=1").
+    std::string next();
+    /// True when the word next() returned last is an operand: it does not start with '-', is "-" itself,
+    /// or comes after "--".
+    bool isOperand() const { return m_operand; }
+    /// The option's value: the text after '=' or the next word; throws core::InputError "option X needs a
+    /// value" at the end.
+    std::string value(const std::string& option);
+
+private:
+    const std::vector<std::string>& m_items;
+    const std::vector<OptionSpec>& m_options;
+    std::string m_unknownHint;
+    std::size_t m_at = 0;
+    std::optional<std::string> m_inline;
+    bool m_operand = false;
+    bool m_endOfOptions = false;
+};
+
+/// The options each command declares, in the order its help lists them.
+const std::vector<OptionSpec>& schemesOptions();
+const std::vector<OptionSpec>& computeOptions();
+const std::vector<OptionSpec>& benchOptions();
+const std::vector<OptionSpec>& windowOptions();
+
+/// What the window's command line asks for (validated by main, which knows the window's limits). Qt's own
+/// options (-platform, -style, ...) are declared too, so that only a real typo is refused, before Qt starts.
+struct WindowArgs {
+    std::optional<std::string> screenshot, size, theme, scheme, computePath, maximise, dim, positions, fontScale;
+    std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
+    std::optional<std::string> display;  ///< -display NAME (X11)
+    /// Qt's options as QApplication reads them ("-style", "Fusion" from "--style=Fusion"): the window passes
+    /// these, and only these, to QApplication.
+    std::vector<std::string> qtArgs;
+    bool hidePanels = false;
+    bool help = false;
+    bool version = false;
+};
+/// Parses the window's arguments (without the program name); throws core::InputError with one line.
+WindowArgs parseWindowArgs(const std::vector<std::string>& args);
+
+/// Why the window cannot open here, in one line, or "" when it can: the platform Qt would load (-platform,
+/// else QT_QPA_PLATFORM, a ';'-separated list, else xcb or wayland) needs a display that is not set. Read
+/// before QApplication, which aborts with a multi-line message instead.
+std::string noDisplayReason(const std::optional<std::string>& platform, const std::optional<std::string>& display);
+
+/// "poslab VERSION (git REVISION)\n": CMake's project version and the revision the build was configured from
+/// ("unknown" without git).
+std::string versionText();
+
+/// Flushes @p out and throws core::RefusedError naming the reason when anything written to it was lost
+/// (a full disk, /dev/full, a closed pipe): a command never reports success for output that did not arrive.
+void finishOutput(std::ostream& out, const std::string& what = "standard output");
 
 /// An integer option value within [min, max]. Throws core::InputError naming the option and the range.
 long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max);

@@ -51,6 +51,9 @@ struct FigureRequest {
     std::optional<std::string> stateFile;
     ExportOptions options;
     std::string output;
+    std::optional<std::string> batch;
+    bool help = false;
+    bool version = false;
 };
 
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
@@ -114,11 +117,25 @@ int parsePositionCount(const std::string& option, const std::string& text)
 FigureRequest parseFigure(const std::vector<std::string>& items)
 {
     FigureRequest f;
-    Args a{items};
+    Args a(items, exportOptions(), "for export; see poslab export --help");
+    int words = 0;
     while (!a.done()) {
         const std::string opt = a.next();
+        ++words;
         ExportOptions& o = f.options;
-        if (opt == "--scheme") {
+        if (a.isOperand() && f.view.empty()) {
+            f.view = opt;
+        } else if (a.isOperand()) {
+            throw InputError("unexpected argument '" + opt + "' (the view is already " + f.view + ")");
+        } else if (opt == "--help" || opt == "-h") {
+            f.help = true;
+            return f;
+        } else if (opt == "--version") {
+            f.version = true;
+            return f;
+        } else if (opt == "--batch") {
+            f.batch = a.value(opt);
+        } else if (opt == "--scheme") {
             f.scheme = a.value(opt);
         } else if (opt == "--set") {
             f.sets.push_back(core::splitSetting(a.value(opt)));
@@ -154,7 +171,12 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
-            o.dpi = parseNumberOption(opt, a.value(opt));
+            const std::string text = a.value(opt);
+            o.dpi = parseNumberOption(opt, text);
+            if (!(o.dpi >= exporting::minDpi && o.dpi <= exporting::maxDpi))
+                throw InputError("--dpi " + text + " is out of range; allowed: "
+                                 + QString::number(exporting::minDpi).toStdString() + " to "
+                                 + QString::number(exporting::maxDpi).toStdString());
         } else if (opt == "--theme") {
             const std::string t = a.value(opt);
             if (t == "light" || t == "transparent")
@@ -166,7 +188,12 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  "no background), dark-transparent");
             o.transparent = t == "transparent" || t == "dark-transparent";
         } else if (opt == "--font-scale") {
-            o.fontScale = parseNumberOption(opt, a.value(opt));
+            const std::string text = a.value(opt);
+            o.fontScale = parseNumberOption(opt, text);
+            if (!(o.fontScale >= exporting::minFontScale && o.fontScale <= exporting::maxFontScale))
+                throw InputError("--font-scale " + text + " is out of range; allowed: "
+                                 + QString::number(exporting::minFontScale).toStdString() + " to "
+                                 + QString::number(exporting::maxFontScale).toStdString());
         } else if (opt == "--title") {
             o.title = QString::fromStdString(a.value(opt));
         } else if (opt == "--frames") {
@@ -185,13 +212,14 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             o.animation.floatColourScale = true;
         } else if (opt == "-o" || opt == "--output") {
             f.output = a.value(opt);
-        } else if (!opt.empty() && opt[0] != '-' && f.view.empty()) {
-            f.view = opt;
-        } else if (!opt.empty() && opt[0] != '-') {
-            throw InputError("unexpected argument '" + opt + "' (the view is already " + f.view + ")");
         } else {
             throw InputError("unknown option '" + opt + "' for export; see poslab export --help");
         }
+    }
+    if (f.batch) {
+        if (words != 1)
+            throw InputError("--batch takes one FILE.json and no other options");
+        return f;
     }
     const QStringList views = exporting::ExportScene::viewNames();
     if (f.view.empty())
@@ -328,8 +356,31 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     }
 }
 
+/// Core's memory-cap message ends by naming poslab compute's --max-memory; export has no such option, so
+/// its messages keep the size and the cap and drop the advice they cannot follow here.
+std::string withoutComputeOptions(std::string message)
+{
+    for (const std::string hint : {", or raise the cap (--max-memory)", " (--max-memory)", "--max-memory"}) {
+        const std::size_t at = message.find(hint);
+        if (at != std::string::npos)
+            message.erase(at, hint.size());
+    }
+    return message;
+}
+
+exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base);
+
 /// Exports one figure; throws InputError / RefusedError with one line.
 exporting::ExportResult exportFigure(const FigureRequest& f, const QDir& base)
+{
+    try {
+        return exportFigureOnce(f, base);
+    } catch (const RefusedError& e) {
+        throw RefusedError(withoutComputeOptions(e.what()));
+    }
+}
+
+exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base)
 {
     const QString path = base.filePath(QString::fromStdString(f.output));
     // Cheap checks first: a bad path or size costs no computation.
@@ -452,6 +503,8 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             if (!figures.at(i).isObject())
                 throw InputError("must be a JSON object");
             const FigureRequest fr = parseFigure(entryArguments(entry));
+            if (fr.help || fr.version || fr.batch)
+                throw InputError("\"help\", \"version\" and \"batch\" are not figure options");
             const exporting::ExportResult r = exportFigure(fr, base);
             out << "wrote " << QDir::toNativeSeparators(base.filePath(name)).toStdString();
             if (r.pixels.isValid())
@@ -474,6 +527,45 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
 
 } // namespace
 
+const std::vector<OptionSpec>& exportOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        {"--scheme", true, nullptr, "rope"},
+        {"--set", true, nullptr, "rope_theta=500000"},
+        {"--dim", true, nullptr, "64"},
+        {"--positions", true, nullptr, "16"},
+        {"--keys", true, nullptr, "16"},
+        {"--heads", true, nullptr, "2"},
+        {"--head", true, nullptr, "1"},
+        {"--cursor", true, nullptr, "3"},
+        {"--seed", true, nullptr, "0"},
+        {"--content", true, nullptr, "constant"},
+        {"--softmax", false},
+        {"--mask", true, nullptr, "bidirectional"},
+        {"--table", true, nullptr, "sin"},
+        {"--term", true, nullptr, "total"},
+        {"--colormap", true, nullptr, "viridis"},
+        {"--state", true, nullptr, "state.json"},
+        {"--size", true, nullptr, "12x8cm"},
+        {"--dpi", true, nullptr, "144"},
+        {"--theme", true, nullptr, "dark"},
+        {"--font-scale", true, nullptr, "1.5"},
+        {"--title", true, nullptr, "a = b"},
+        {"--frames", true, nullptr, "8"},
+        {"--fps", true, nullptr, "10"},
+        {"--loop", true, nullptr, "1"},
+        {"--animate", true, nullptr, "position"},
+        {"--from", true, nullptr, "1"},
+        {"--to", true, nullptr, "5"},
+        {"--float-colour-scale", false},
+        {"--output", true, "-o", "figure.png"},
+        {"--batch", true, nullptr, "deck.json"},
+        {"--help", false, "-h"},
+        {"--version", false},
+    };
+    return options;
+}
+
 std::string exportUsage()
 {
     return R"(Usage:
@@ -487,6 +579,8 @@ std::string exportUsage()
                 [--float-colour-scale]
                 -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
   poslab export --batch FILE.json
+
+Options: --opt VALUE and --opt=VALUE are the same; -- ends the options (a VIEW may follow it).
 
 VIEW: table, clock, rotation, decay, attention. The format follows the extension; .csv/.json/.npy write the
   numbers behind the view (decay: the plotted curves at every distance; attention: scores of every head).
@@ -541,21 +635,19 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
     try {
         if (args.empty())
             throw InputError("export needs a VIEW and -o FILE, or --batch FILE.json (see poslab export --help)");
-        if (args.front() == "--help" || args.front() == "-h") {
-            out << exportUsage();
+        // Parse before starting Qt: a typo costs no platform plug-in and no fonts.
+        const FigureRequest request = parseFigure(args);
+        if (request.help || request.version) {
+            out << (request.help ? exportUsage() : versionText());
+            finishOutput(out);
             return exitOk;
         }
-        // Parse before starting Qt: a typo costs no platform plug-in and no fonts.
         std::optional<FigureRequest> single;
         std::string batch;
-        if (args.front() == "--batch") {
-            if (args.size() != 2)
-                throw InputError(args.size() < 2 ? "--batch needs a FILE.json"
-                                                 : "--batch takes one FILE.json and no other options");
-            batch = args[1];
-        } else {
-            single = parseFigure(args);
-        }
+        if (request.batch)
+            batch = *request.batch;
+        else
+            single = request;
         std::unique_ptr<QApplication> app;
         if (!QCoreApplication::instance()) {
             if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY")
@@ -569,8 +661,11 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
         } else if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
             throw RefusedError("export needs a QApplication (the decay view is a Qt Charts widget)");
         }
-        if (!batch.empty())
-            return runBatch(batch, out, err);
+        if (request.batch) {
+            const int status = runBatch(batch, out, err);
+            finishOutput(out);
+            return status;
+        }
         exportFigure(*single, QDir::current());
         return exitOk;
     } catch (const InputError& e) {

@@ -5,6 +5,8 @@
 /// the command line, one at a time or a whole deck from a batch file. A thin client of
 /// exporting::ExportService, the same service as the window's File > Export.
 
+#include "app/cli.h"
+
 #include <iosfwd>
 #include <string>
 #include <vector>
@@ -17,6 +19,9 @@ namespace poslab::app {
 /// error (bad option, bad output path, unknown extension). Messages go to @p err, one line each; a batch
 /// reports each written file on @p out.
 int runExportCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err);
+
+/// The options of `poslab export` (and of a batch entry, without --batch), in the order its help lists them.
+const std::vector<OptionSpec>& exportOptions();
 
 /// The help text of `poslab export`.
 std::string exportUsage();

@@ -22,6 +22,7 @@
 
 #include <cstdlib>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,63 +105,65 @@ int main(int argc, char** argv)
         return runBench(argc, argv, args);
     if (poslab::app::isHeadless(args))
         return poslab::app::runCli(args, std::cout, std::cerr);
-    // --compute-path auto|cpu|gpu: which path computes sin/cos tables this run (the Settings menu remembers
-    // a choice; this option does not). Hidden options for scripts/screenshot.sh: --screenshot FILE
-    // [--size WxH] [--theme dark] [--font-scale S] [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]
-    // QApplication takes its own options (-platform, -style, ...) out of argv; what is left is ours.
-    poslab::app::silenceRuntimeDirWarning();
-    QApplication app(argc, argv);
-    setUpApplication();
-    QStringList rest = QCoreApplication::arguments();
-    rest.removeFirst();
+    // The window. Its options are read before Qt starts, so a typo ("poslab comptue") is one line and exit 2
+    // even without a display, never Qt's platform plug-in abort. --compute-path auto|cpu|gpu: which path
+    // computes sin/cos tables this run (the Settings menu remembers a choice; this option does not). Hidden
+    // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
+    // [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]. Qt's own options (-platform,
+    // -style, ...) pass through to QApplication.
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise;
     int dim = 0, positions = 0;
     double fontScale = 0.0;
     bool hidePanels = false;
+    std::vector<std::string> qtWords = {argc > 0 ? argv[0] : "poslab"}; // the program name and Qt's options
     try {
-        for (int i = 0; i < rest.size(); ++i) {
-            const QString a = rest[i];
-            const bool hasValue = i + 1 < rest.size();
-            auto value = [&]() { return rest[++i]; };
-            auto integer = [&](long long lo, long long hi) {
-                return int(poslab::app::parseIntegerOption(a.toStdString(), value().toStdString(), lo, hi));
-            };
-            if (a == "--screenshot" && hasValue)
-                screenshot = value();
-            else if (a == "--size" && hasValue)
-                size = value();
-            else if (a == "--theme" && hasValue)
-                theme = value();
-            else if (a == "--scheme" && hasValue)
-                scheme = value();
-            else if (a == "--compute-path" && hasValue)
-                computePath = value();
-            else if (a == "--dim" && hasValue)
-                dim = integer(poslab::ui::WorkbenchState::minDim, poslab::ui::WorkbenchState::maxDim);
-            else if (a == "--positions" && hasValue)
-                positions = integer(1, poslab::ui::WorkbenchState::maxPositionCount);
-            else if (a == "--hide-panels")
-                hidePanels = true;
-            else if (a == "--font-scale" && hasValue)
-                fontScale = value().toDouble();
-            else if (a == "--maximise" && hasValue)
-                maximise = value();
-            else if (a.startsWith(QLatin1Char('-')))
-                throw poslab::core::InputError("unknown option '" + a.toStdString()
-                                               + "' for the window (the window takes --compute-path auto|cpu|gpu; "
-                                                 "see poslab --help for the commands)");
-            else
-                throw poslab::core::InputError("unknown command '" + a.toStdString()
-                                               + "'; commands: schemes, compute, export, bench (see poslab --help)");
+        const poslab::app::WindowArgs w = poslab::app::parseWindowArgs(args);
+        if (w.help || w.version) {
+            std::cout << (w.help ? poslab::app::usage() : poslab::app::versionText());
+            poslab::app::finishOutput(std::cout);
+            return poslab::app::exitOk;
         }
+        auto text = [](const std::optional<std::string>& v, QString& to) {
+            if (v)
+                to = QString::fromStdString(*v);
+        };
+        text(w.screenshot, screenshot);
+        text(w.size, size);
+        text(w.theme, theme);
+        text(w.scheme, scheme);
+        text(w.computePath, computePath);
+        text(w.maximise, maximise);
+        if (w.dim)
+            dim = int(poslab::app::parseIntegerOption("--dim", *w.dim, poslab::ui::WorkbenchState::minDim,
+                                                      poslab::ui::WorkbenchState::maxDim));
+        if (w.positions)
+            positions = int(poslab::app::parseIntegerOption("--positions", *w.positions, 1,
+                                                            poslab::ui::WorkbenchState::maxPositionCount));
+        if (w.fontScale)
+            fontScale = poslab::app::parseNumberOption("--font-scale", *w.fontScale);
+        hidePanels = w.hidePanels;
+        qtWords.insert(qtWords.end(), w.qtArgs.begin(), w.qtArgs.end());
+        if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu")
+            throw poslab::core::InputError("--compute-path takes auto, cpu or gpu; got '" + computePath.toStdString()
+                                           + "'");
+        if (const std::string why = poslab::app::noDisplayReason(w.platform, w.display); !why.empty())
+            throw poslab::core::InputError(why);
     } catch (const poslab::core::InputError& e) {
         std::cerr << "poslab: " << e.what() << "\n";
         return poslab::app::exitUsage;
+    } catch (const poslab::core::RefusedError& e) {
+        std::cerr << "poslab: " << e.what() << "\n";
+        return poslab::app::exitRefused;
     }
-    if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu") {
-        std::cerr << "poslab: --compute-path takes auto, cpu or gpu; got '" << computePath.toStdString() << "'\n";
-        return poslab::app::exitUsage;
-    }
+    // QApplication reads Qt's options (-platform, -style, ...), which it keeps a reference to.
+    std::vector<char*> qtArgv;
+    for (std::string& word : qtWords)
+        qtArgv.push_back(word.data());
+    qtArgv.push_back(nullptr);
+    int qtArgc = int(qtWords.size());
+    poslab::app::silenceRuntimeDirWarning();
+    QApplication app(qtArgc, qtArgv.data());
+    setUpApplication();
     poslab::ui::MainWindow window(nullptr, screenshot.isEmpty());
     addFileMenu(window);
     if (!computePath.isEmpty())

@@ -63,6 +63,26 @@ QString svgColour(const QColor& c)
 }
 
 /// QSvgGenerator writes width/height from an integer size; this puts the exact physical size in place.
+/// Text for QSvgGenerator's <title> and <desc>. Qt 6.4 writes them as given, so "a & b" or "<x>" would make
+/// the SVG ill-formed (or inject elements); a Qt that escapes them itself is detected once and left to it.
+QString svgText(const QString& text)
+{
+    static const bool qtEscapes = [] {
+        QByteArray probe;
+        QBuffer buffer(&probe);
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setSize(QSize(1, 1));
+        gen.setTitle(QStringLiteral("&"));
+        {
+            QPainter p(&gen);
+        }
+        return probe.contains("&amp;");
+    }();
+    return qtEscapes ? text : text.toHtmlEscaped();
+}
+
 QByteArray fixSvgHeader(QByteArray svg, const FigureGeometry& g)
 {
     static const QRegularExpression size(QStringLiteral("<svg width=\"[^\"]*\" height=\"[^\"]*\""));
@@ -140,10 +160,13 @@ FigureGeometry geometryFor(const ExportOptions& o, QString* error)
             *error = why;
         return FigureGeometry{};
     };
-    if (!(o.dpi >= 10.0 && o.dpi <= 2400.0))
-        return fail(QStringLiteral("DPI %1 is out of range; allowed: 10 to 2400").arg(o.dpi));
-    if (!(o.fontScale >= 0.25 && o.fontScale <= 8.0))
-        return fail(QStringLiteral("font scale %1 is out of range; allowed: 0.25 to 8").arg(o.fontScale));
+    if (!(o.dpi >= minDpi && o.dpi <= maxDpi))
+        return fail(QStringLiteral("DPI %1 is out of range; allowed: %2 to %3").arg(o.dpi).arg(minDpi).arg(maxDpi));
+    if (!(o.fontScale >= minFontScale && o.fontScale <= maxFontScale))
+        return fail(QStringLiteral("font scale %1 is out of range; allowed: %2 to %3")
+                        .arg(o.fontScale)
+                        .arg(minFontScale)
+                        .arg(maxFontScale));
     if (!(o.size.width() > 0 && o.size.height() > 0) || !std::isfinite(o.size.width())
         || !std::isfinite(o.size.height()))
         return fail(QStringLiteral("the figure size must be positive"));
@@ -302,8 +325,8 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
         gen.setResolution(int(logicalDpi));
         gen.setSize(QSize(int(std::ceil(g.logical.width())), int(std::ceil(g.logical.height()))));
         gen.setViewBox(QRectF(QPointF(0, 0), g.logical));
-        gen.setTitle(options.title.isEmpty() ? defaultTitle(view, state) : options.title);
-        gen.setDescription(describe(state));
+        gen.setTitle(svgText(options.title.isEmpty() ? defaultTitle(view, state) : options.title));
+        gen.setDescription(svgText(describe(state)));
         QPainter p(&gen);
         paintView(view, p, g.logical);
     }

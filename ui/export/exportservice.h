@@ -55,6 +55,11 @@ inline constexpr qint64 maxRasterBytes = qint64(512) << 20;
 inline constexpr qint64 maxAnimationBytes = qint64(1) << 30;
 inline constexpr int maxFrames = 1000;
 inline constexpr int minPixelsPerSide = 16;
+/// The resolutions and font scales a figure accepts (the command line refuses others as usage errors).
+inline constexpr double minDpi = 10.0;
+inline constexpr double maxDpi = 2400.0;
+inline constexpr double minFontScale = 0.25;
+inline constexpr double maxFontScale = 8.0;
 
 /// What a GIF animates.
 struct AnimationOptions {

@@ -232,7 +232,8 @@ QString TableView::aliasingNote(double pixelRows) const
     if (!a.squeezed && a.fast == 0)
         return {};
     const QString line1 = a.squeezed
-        ? tr("%1 positions on %2 pixel rows: zoom in to see every position")
+        ? (onScreen() ? tr("%1 positions on %2 pixel rows: zoom in to see every position")
+                      : tr("%1 positions on %2 pixel rows: a taller figure or fewer positions shows every one"))
               .arg(formatNumber(std::round(a.rows), 7), formatNumber(std::floor(a.pixelRows), 7))
         : tr("every position has its pixel row");
     const QString line2 = a.fast > 0
@@ -501,10 +502,11 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const Aliasing a = aliasing(l.plot.height() * dpr);
         const QString full2 = note.section(QLatin1Char('\n'), 1, 1);
         const QStringList words1{note.section(QLatin1Char('\n'), 0, 0),
-                                 a.squeezed ? tr("%1 rows on %2 pixels: zoom in").arg(formatNumber(std::round(a.rows), 7),
-                                                                                     formatNumber(std::floor(a.pixelRows), 7))
+                                 a.squeezed ? (onScreen() ? tr("%1 rows on %2 pixels: zoom in") : tr("%1 rows on %2 pixels"))
+                                                  .arg(formatNumber(std::round(a.rows), 7),
+                                                       formatNumber(std::floor(a.pixelRows), 7))
                                             : QString(),
-                                 a.squeezed ? tr("zoom in for every row") : QString()};
+                                 a.squeezed ? (onScreen() ? tr("zoom in for every row") : tr("rows sampled")) : QString()};
         QStringList words2;
         if (!full2.isEmpty())
             words2 << full2
@@ -514,10 +516,20 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         words2.removeAll(QString());
         QStringList w1 = words1;
         w1.removeAll(QString());
-        const double lineW = std::max(nfm.horizontalAdvance(w1.front()), words2.isEmpty() ? 0.0 : sfm.horizontalAdvance(words2.front()));
+        // The box is as wide as the wordings the layout will pick (the first of each list that fits), not the
+        // longest one, which may not fit at all.
+        auto fitting = [&](const QStringList& words, const QFontMetricsF& fm) {
+            for (const QString& w : words)
+                if (fm.horizontalAdvance(w) <= maxW)
+                    return fm.horizontalAdvance(w);
+            return words.isEmpty() ? 0.0 : maxW;
+        };
+        const double lineW = std::max(fitting(w1, nfm), fitting(words2, sfm));
         const double w = std::min(maxW, lineW) + 12 * s;
         QRectF box(0, 0, w, nfm.height() + (words2.isEmpty() ? 0.0 : sfm.height()) + 6 * s);
-        box.moveTopRight(l.plot.topRight() + QPointF(-4 * s, 4 * s));
+        // Bottom right: the slow pairs at late positions, the calmest corner of a frequency table, and away
+        // from the cursor's marker near the top.
+        box.moveBottomRight(l.plot.bottomRight() + QPointF(-4 * s, -4 * s));
         QColor bg = th.background;
         bg.setAlphaF(0.88);
         p.setPen(QPen(th.muted, 1));
