@@ -170,6 +170,20 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     result.warnings = schemeWarnings(scheme, result.params, ctx);
     const bool attention = request.quantity == Quantity::Bias || request.quantity == Quantity::Buckets
         || request.quantity == Quantity::Scores || request.quantity == Quantity::Decay;
+    // Options of other quantities are refused rather than ignored (--keys, --heads or --softmax with encoding
+    // used to be accepted and do nothing).
+    const auto only = [&](bool given, std::initializer_list<Quantity> where, const char* option) {
+        if (given && std::find(where.begin(), where.end(), request.quantity) == where.end()) {
+            std::string names;
+            for (Quantity q : where)
+                names += (names.empty() ? "" : ", ") + std::string(quantityName(q));
+            throw InputError(std::string(option) + " applies to " + names + " only, not to " + result.quantity);
+        }
+    };
+    only(request.keys.has_value(), {Quantity::Bias, Quantity::Buckets, Quantity::Scores}, "--keys");
+    only(request.heads != 1, {Quantity::Bias, Quantity::Scores, Quantity::Decay}, "--heads");
+    only(request.softmax, {Quantity::Scores}, "--softmax");
+    only(!request.vector.empty(), {Quantity::Rotate}, "--vector");
     if (attention && (request.heads < 1 || request.heads > maxHeads))
         throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
                          + std::to_string(maxHeads));

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Option values the command line used to accept silently (issue 14, item 9): a --max-memory that overflowed
 // to a 0-byte cap, --format disagreeing with the extension of -o, a --set key given twice, a non-finite
-// --vector. Each is refused with one line and exit 2.
+// --vector, an option of another quantity. Each is refused with one line and exit 2.
 #include "app/cli.h"
 
 #include <QTemporaryDir>
@@ -46,6 +46,16 @@ private slots:
         QTest::newRow("vector inf") << QStringList{"compute", "rotate", "--scheme", "rope", "--dim", "4",
                                                    "--positions", "0:2", "--vector", "1,0,0,inf"}
                                     << "--vector: element 4 is infinite";
+        QTest::newRow("keys with encoding") << (enc + QStringList{"--keys", "0:2"})
+                                            << "--keys applies to bias, buckets, scores only, not to encoding";
+        QTest::newRow("heads with encoding") << (enc + QStringList{"--heads", "4"})
+                                             << "--heads applies to bias, scores, decay only, not to encoding";
+        QTest::newRow("softmax with bias") << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4",
+                                                          "--softmax"}
+                                           << "--softmax applies to scores only, not to bias";
+        QTest::newRow("vector with cos") << QStringList{"compute", "cos", "--scheme", "rope", "--dim", "4",
+                                                        "--positions", "0:2", "--vector", "1,0,0,0"}
+                                         << "--vector applies to rotate only, not to cos";
     }
 
     void refusedWithOneLine()

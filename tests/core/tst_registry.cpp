@@ -94,14 +94,21 @@ void TestRegistry::everyQuantity()
     req.quantity = Quantity(quantity);
     req.context.dim = 16;
     req.context.positions = PositionList::range(0, 40, 3);
-    req.vector.assign(16, 0.0);
-    for (int i = 0; i < 16; ++i)
-        req.vector[std::size_t(i)] = 0.1 * (i + 1);
+    // Each option only where it applies (compute refuses it elsewhere).
+    if (req.quantity == Quantity::Rotate) {
+        req.vector.assign(16, 0.0);
+        for (int i = 0; i < 16; ++i)
+            req.vector[std::size_t(i)] = 0.1 * (i + 1);
+    }
     // Attention quantities: 2 heads, every key visible (a causal mask writes NaN above the diagonal; checked
     // below), keys a different list from the queries.
-    req.heads = 2;
+    const bool pairs = req.quantity == Quantity::Bias || req.quantity == Quantity::Scores
+        || req.quantity == Quantity::Buckets;
+    if (pairs || req.quantity == Quantity::Decay)
+        req.heads = req.quantity == Quantity::Buckets ? 1 : 2;
     req.mask = MaskKind::Bidirectional;
-    req.keys = PositionList::range(0, 42, 2);
+    if (pairs)
+        req.keys = PositionList::range(0, 42, 2);
     const ComputeResult a = compute(req);
     const ComputeResult b = compute(req);
     QVERIFY(!a.shape.empty());
