@@ -5,12 +5,14 @@
 // index the colour table out of bounds.
 #include "ui/computation.h"
 #include "ui/mainwindow.h"
+#include "ui/parameterpanel.h"
 #include "ui/render/colormap.h"
 #include "ui/workbenchstate.h"
 
 #include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -103,6 +105,23 @@ private slots:
         for (int i = 0; i < WorkbenchState::undoLimit + 20; ++i)
             QCOMPARE(st.setParam("rope_theta", core::ParamValue::real(5000.0 + i), false), QString());
         QCOMPARE(st.undoStack()->count(), WorkbenchState::undoLimit);
+    }
+
+    void wheelOnASliderIsOneUndoStep()
+    {
+        // The panel's own sliders, scrolled with the wheel: every step of one key merges into one undo step,
+        // and every other step, across keys, still stops at the limit.
+        WorkbenchState st;
+        ParameterPanel panel(&st);
+        auto* theta = panel.findChild<QSlider*>(QStringLiteral("slider_rope_theta"));
+        auto* dim = panel.findChild<QSlider*>(QStringLiteral("slider_dim"));
+        QVERIFY(theta && dim);
+        for (int i = 0; i < 40; ++i)
+            theta->triggerAction(QAbstractSlider::SliderSingleStepAdd);
+        QCOMPARE(st.undoStack()->count(), 1);
+        for (int i = 0; i < 10; ++i)
+            dim->triggerAction(QAbstractSlider::SliderSingleStepSub);
+        QCOMPARE(st.undoStack()->count(), 2);
     }
 
     void rowPlanAtIntMaxPositions()
