@@ -329,6 +329,8 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     o.term = v.value("term").toString();
     o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
     o.fontScale = v.value("font_scale").toDouble(1.0);
+    // Absent: the teaching cursor, or the last position of a shorter range.
+    const int cursor = integer(json, "cursor", std::min(teachingCursor, next.positionCount - 1));
     // Every view option checked before anything changes (heads -5 used to reach the engine).
     const struct { const char* key; int value; long long lo, hi; } ranges[] = {
         {"table_quantity", int(o.tableQuantity), 0, int(TableQuantity::Angle)},
@@ -339,7 +341,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
         {"attention_size", o.attentionSize, 1, maxPositionCount},
         {"key_distance", o.keyDistance, -core::maxPosition, core::maxPosition},
         {"shift", o.shift, -core::maxPosition, core::maxPosition},
-        {"cursor", integer(json, "cursor", teachingCursor), 0, next.positionCount - 1},
+        {"cursor", cursor, 0, next.positionCount - 1},
     };
     for (const auto& r : ranges)
         if (r.value == notAnInt || r.value < r.lo || r.value > r.hi)
@@ -350,7 +352,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
         return problem;
     applySetup(next);
     setViewOptions(o);
-    setCursor(json.value("cursor").toInt(teachingCursor));
+    setCursor(cursor);
     return {};
 }
 

@@ -65,6 +65,12 @@ private slots:
         QCOMPARE(st.setup(), before); // nothing applied
         // The file as written loads.
         QCOMPARE(st.fromJson(st.toJson()), QString());
+        // A cursor beyond the positions is refused; without one, a short range opens on its last position.
+        QJsonObject shortRange{{"scheme", "rope"}, {"positions", 10}};
+        QCOMPARE(st.fromJson(shortRange), QString());
+        QCOMPARE(st.cursor(), 9);
+        shortRange.insert("cursor", 10);
+        QVERIFY(st.fromJson(shortRange).contains(QStringLiteral("cursor 10 is out of range; allowed: 0 to 9")));
     }
 
     void fontScaleMustBeANumberInRange()
