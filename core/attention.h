@@ -201,7 +201,8 @@ std::string_view decayContentName(const ContentSpec& content);
 ///     query and a key delta tokens before it (the later one at origin + |delta|), in nats; these have no
 ///     normalisation (InputError for AtZero).
 /// Throws InputError for a scheme without a decay curve, a sample count out of range, or AtZero on bias curves.
-std::vector<DecaySeries> decayCurves(const DecayRequest& request);
+/// Refuses (RefusedError) before computing when the curves' work is over @p limits.maxWork.
+std::vector<DecaySeries> decayCurves(const DecayRequest& request, const Limits& limits = {});
 
 /// Performance figures of the engine for `poslab bench`: "scores_4096_ms" (4096 x 4096 logits, head dim
 /// 128, RoPE, one head, bidirectional, median of several runs), "softmax_4096_ms", "scores_512_ms"

@@ -284,7 +284,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         d.distances.reserve(rows);
         for (std::size_t i = 0; i < rows; ++i)
             d.distances.push_back(ctx.positions[i]);
-        const std::vector<DecaySeries> curves = decayCurves(d);
+        const std::vector<DecaySeries> curves = decayCurves(d, limits);
         result.shape = {rows, curves.size()};
         result.data.resize(rows * curves.size());
         for (std::size_t c = 0; c < curves.size(); ++c) {

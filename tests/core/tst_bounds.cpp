@@ -66,6 +66,7 @@ private slots:
     void shawTableDrawsCountAsWork();
     void sandwichCosineSumsCountAsWork();
     void debertaTablesCountAgainstTheCap();
+    void decayCurvesCountTheirWork();
     void ordinaryRequestsStayWithinTheLimits();
     void rangeStepDoesNotOverflow();
     void repeatedSetKeyIsRefused();
@@ -129,6 +130,25 @@ void TestBounds::debertaTablesCountAgainstTheCap()
     const AttentionRequest a = scoresOf("deberta", 1024, 1, 1, sets);
     QVERIFY(attentionBytes(a) >= 2.0 * 2097152.0 * 1024.0 * 8.0);
     QVERIFY(refusal(computeOf(a, sets)).find("memory cap") != std::string::npos);
+}
+
+void TestBounds::decayCurvesCountTheirWork()
+{
+    // Sandwich's decay curves over 65536 distances with d' = 65536 (Chi et al. 2023, eq. 2: d'/2 cosines per
+    // bias entry): 65536 * 32768 = 2.1e9 cosines (each of a power) per head, 64 heads; this ran for minutes.
+    DecayRequest d;
+    d.scheme = "sandwich";
+    d.params = resolveParams(*findScheme("sandwich"), {{"sandwich_dim", "65536"}}, TableContext{});
+    d.heads = 64;
+    for (Position x = 0; x < 65536; ++x)
+        d.distances.push_back(x);
+    QVERIFY_THROWS_EXCEPTION(RefusedError, decayCurves(d));
+    // Ordinary: 64 distances of ALiBi with 8 heads, one curve per head.
+    d.distances.resize(64);
+    d.scheme = "alibi";
+    d.params = ParamSet();
+    d.heads = 8;
+    QCOMPARE(decayCurves(d).size(), std::size_t(8));
 }
 
 void TestBounds::ordinaryRequestsStayWithinTheLimits()
