@@ -65,6 +65,15 @@ MatrixD fireBias(const ParamSet& p, const PairContext& ctx, int head)
     return b;
 }
 
+// One head: the MLP is drawn again (width x (heads + 2) uniforms, heads x width doubles), then each pair takes
+// two logarithms and the width-w MLP (a multiply-add, a maximum and a multiply-add per hidden unit).
+SchemeCost fireCost(const ParamSet& p, const PairContext& ctx)
+{
+    const double width = double(p.integer("mlp_width")), heads = double(std::max(ctx.heads, 1));
+    const double cells = double(ctx.queries.size()) * double(ctx.keys.size());
+    return {width * (heads + 2.0) * 8.0, width * (heads + 2.0) * drawOps + cells * (2.0 * drawOps + 3.0 * width)};
+}
+
 } // namespace
 
 SchemeDescriptor fireScheme()
@@ -91,6 +100,7 @@ SchemeDescriptor fireScheme()
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the MLP weights (random, not trained)"),
     };
     s.bias = fireBias;
+    s.cost = fireCost;
     return s;
 }
 

@@ -78,6 +78,15 @@ void validateT5(const ParamSet& p, const TableContext&)
                          + std::to_string(nb) + (p.flag("bidirectional") ? ", bidirectional)" : ")"));
 }
 
+// One head: the whole buckets x heads table is drawn again (Raffel et al.'s relative_attention_bias embedding,
+// one column per head), then a bucket (a logarithm) per pair and the bucket matrix in doubles.
+SchemeCost t5Cost(const ParamSet& p, const PairContext& ctx)
+{
+    const double table = double(p.integer("relative_attention_num_buckets")) * double(std::max(ctx.heads, 1));
+    const double cells = double(ctx.queries.size()) * double(ctx.keys.size());
+    return {table * 8.0 + cells * 8.0, table * drawOps + cells * drawOps};
+}
+
 } // namespace
 
 SchemeDescriptor t5Scheme()
@@ -114,6 +123,7 @@ SchemeDescriptor t5Scheme()
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the per-head bias values (random, not trained)"),
     };
     s.bias = t5Bias;
+    s.cost = t5Cost;
     s.buckets = t5Buckets;
     s.validate = validateT5;
     return s;

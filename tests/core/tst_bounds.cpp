@@ -67,6 +67,8 @@ private slots:
     void sandwichCosineSumsCountAsWork();
     void debertaTablesCountAgainstTheCap();
     void decayCurvesCountTheirWork();
+    void fireMlpCountsAsWork();
+    void t5TableDrawsCountAsWork();
     void ordinaryRequestsStayWithinTheLimits();
     void rangeStepDoesNotOverflow();
     void repeatedSetKeyIsRefused();
@@ -149,6 +151,31 @@ void TestBounds::decayCurvesCountTheirWork()
     d.params = ParamSet();
     d.heads = 8;
     QCOMPARE(decayCurves(d).size(), std::size_t(8));
+}
+
+void TestBounds::fireMlpCountsAsWork()
+{
+    // FIRE (Li et al. 2024, eq. 6): each bias entry is an MLP of the normalised distance, here of width 1024:
+    // 1024 multiply-adds per entry and head; 256 heads x 512 x 512 entries is 6.9e10, with the same again for
+    // the hidden layer's activations (64 heads took 12.5 s here; 256 would take about 50 s).
+    const std::vector<std::pair<std::string, std::string>> sets{{"mlp_width", "1024"}};
+    const AttentionRequest a = scoresOf("fire", 64, 256, 512, sets);
+    QVERIFY(attentionWork(a) >= 256.0 * 512.0 * 512.0 * 1024.0 * 2.0);
+    Limits roomy;
+    roomy.maxBytes = std::size_t(64) << 30;
+    QVERIFY(refusal(computeOf(a, sets), roomy).find("work limit") != std::string::npos);
+}
+
+void TestBounds::t5TableDrawsCountAsWork()
+{
+    // T5 (Raffel et al. 2020, section 2.1; transformers modeling_t5.py relative_attention_bias =
+    // nn.Embedding(num_buckets, n_heads)): each head's call draws the buckets x heads table, so 1024 heads
+    // with 1024 buckets draw 1024^3 = 1.1e9 normals for a 1 x 1 result (it took 22 s).
+    const std::vector<std::pair<std::string, std::string>> sets{{"relative_attention_num_buckets", "1024"},
+                                                                 {"relative_attention_max_distance", "1048576"}};
+    const AttentionRequest a = scoresOf("t5", 64, 1024, 1, sets);
+    QVERIFY(attentionWork(a) >= 1024.0 * 1024.0 * 1024.0 * drawOps);
+    QVERIFY(refusal(computeOf(a, sets)).find("work limit") != std::string::npos);
 }
 
 void TestBounds::ordinaryRequestsStayWithinTheLimits()
