@@ -36,6 +36,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 #include <limits>
 
@@ -387,19 +388,26 @@ void DecayView::recompute()
         req.headDim = su.dim;
         req.distances = ds;
         req.content.kind = core::ContentKind::Constant;
-        auto curveOf = [&](core::DecayNormalisation norm, const std::string& key, const QString& name) {
-            req.normalisation = norm;
+        // One call gives both curves (a slider drag recomputes them every frame): the bound as it is, the score
+        // divided by its value at k = 0, which is what core's at_zero normalisation does (ds starts at 0).
+        std::vector<core::DecaySeries> all;
+        auto curveOf = [&](const std::string& key, const QString& name, bool atZero) {
             Curve c{name, {}};
-            for (const auto& series : core::decayCurves(req))
-                if (series.key == key)
+            for (const auto& series : all)
+                if (series.key == key && !series.values.empty()) {
+                    const double zero = atZero ? series.values.front() : 1.0;
+                    if (zero == 0.0 || !std::isfinite(zero))
+                        throw std::runtime_error("the score is 0 at distance 0");
                     for (std::size_t i = 0; i < series.values.size() && i < ds.size(); ++i)
-                        c.points.append(QPointF(double(ds[i]), series.values[i]));
+                        c.points.append(QPointF(double(ds[i]), series.values[i] / zero));
+                }
             return c;
         };
         try {
-            m_curves.push_back(curveOf(core::DecayNormalisation::AtZero, "score",
-                                       tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who)));
-            Curve bound = curveOf(core::DecayNormalisation::None, "bound", tr("RoFormer bound (dotted, right axis)"));
+            req.normalisation = core::DecayNormalisation::None;
+            all = core::decayCurves(req);
+            m_curves.push_back(curveOf("score", tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who), true));
+            Curve bound = curveOf("bound", tr("RoFormer bound (dotted, right axis)"), false);
             if (!bound.points.isEmpty()) {
                 m_rightCurve = int(m_curves.size());
                 m_curves.push_back(std::move(bound));
