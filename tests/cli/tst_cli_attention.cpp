@@ -2,6 +2,7 @@
 // The command line in-process (runCli with string streams): attention quantities, their errors, and output
 // that parses.
 #include "app/cli.h"
+#include "tests/cli/clirun.h"
 #include "core/encodingregistry.h"
 
 #include <QJsonArray>
@@ -15,12 +16,10 @@
 #include <sstream>
 
 using namespace poslab::app;
+using poslab::test::Run;
+using poslab::test::run;
 
 namespace {
-struct Run {
-    int status = 0;
-    std::string out, err;
-};
 // The keys of the top-level JSON object, in order, read from the raw text: QJsonDocument keeps only the last
 // of two equal keys, so a key written twice would pass unseen through it.
 std::vector<std::string> topLevelKeys(const std::string& text)
@@ -50,15 +49,6 @@ std::vector<std::string> topLevelKeys(const std::string& text)
     return keys;
 }
 
-Run run(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    Run r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
 } // namespace
 
 class TestCli : public QObject {

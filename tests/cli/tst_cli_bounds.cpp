@@ -3,6 +3,7 @@
 // to a 0-byte cap, --format disagreeing with the extension of -o, a --set key given twice, a non-finite
 // --vector, an option of another quantity. Each is refused with one line and exit 2.
 #include "app/cli.h"
+#include "tests/cli/clirun.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -10,22 +11,9 @@
 #include <sstream>
 
 using namespace poslab::app;
+using poslab::test::Run;
+using poslab::test::run;
 
-namespace {
-struct Run {
-    int status = 0;
-    std::string out, err;
-};
-Run run(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    Run r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-} // namespace
 
 class TestCliBounds : public QObject {
     Q_OBJECT

@@ -4,6 +4,7 @@
 // decay curve's content model and normalisation, xPos's centre, and warnings for accepted-but-unusual values.
 // Reference values are computed here from the cited formulas.
 #include "app/cli.h"
+#include "tests/cli/clirun.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -15,23 +16,9 @@
 #include <sstream>
 
 using namespace poslab::app;
+using poslab::test::Run;
+using poslab::test::run;
 
-namespace {
-struct Run {
-    int status = 0;
-    std::string out, err;
-    QJsonObject json() const { return QJsonDocument::fromJson(QByteArray::fromStdString(out)).object(); }
-};
-Run run(std::vector<std::string> args)
-{
-    std::ostringstream out, err;
-    Run r;
-    r.status = runCli(args, out, err);
-    r.out = out.str();
-    r.err = err.str();
-    return r;
-}
-} // namespace
 
 class TestCliTruth : public QObject {
     Q_OBJECT
