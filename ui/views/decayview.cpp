@@ -373,6 +373,12 @@ void DecayView::recompute()
                     if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
                         m_edgePoints.append(pt);
             m_yTitle = tr("bias added to the logit (nats)");
+            if (t5)
+                // The values are the scheme's seeded draws (core t5BiasTable), not a trained T5's: say so on the
+                // figure, where a learner reads the curve.
+                m_caption = tr("T5 learns one bias per bucket and head; these are seeded random values (seed %1), "
+                               "not a trained model's. Each step is one bucket; \u25aa marks where the next begins.")
+                                .arg(su.params.integer("seed"));
         } catch (const std::exception& e) {
             m_curves.clear();
         }
