@@ -5,6 +5,7 @@
 #include "core/errors.h"
 
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QUndoCommand>
 #include <QUndoStack>
 
@@ -41,6 +42,38 @@ private:
     WorkbenchState* m_state;
     Setup m_before;
     Setup m_after;
+    QString m_mergeKey;
+};
+
+/// One undo step of the view options: before and after. Consecutive changes of the same number property (a
+/// spin box held down, a slider dragged) merge into one step.
+class ViewOptionsCommand : public QUndoCommand {
+public:
+    ViewOptionsCommand(WorkbenchState* state, ViewOptions before, ViewOptions after, const QString& text,
+                       QString mergeKey)
+        : m_state(state), m_before(std::move(before)), m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
+    {
+        setText(text);
+    }
+    void undo() override { m_state->applyViewOptions(m_before); }
+    void redo() override { m_state->applyViewOptions(m_after); }
+    int id() const override { return m_mergeKey.isEmpty() ? -1 : 2; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* o = static_cast<const ViewOptionsCommand*>(other);
+        if (o->m_mergeKey != m_mergeKey)
+            return false;
+        m_after = o->m_after;
+        setText(o->text());
+        if (m_after == m_before)
+            setObsolete(true);
+        return true;
+    }
+
+private:
+    WorkbenchState* m_state;
+    ViewOptions m_before;
+    ViewOptions m_after;
     QString m_mergeKey;
 };
 
@@ -110,6 +143,7 @@ QString WorkbenchState::setScheme(const QString& id)
         return {};
     Setup next = m_setup;
     next.scheme = s->id;
+    next.model = {}; // another scheme is no longer the model's set-up
     auto it = m_remembered.find(s->id);
     next.params = it != m_remembered.end() ? it->second : core::defaultParams(*s);
     if (s->needsEvenDim && next.dim % 2 != 0)
@@ -172,8 +206,9 @@ void WorkbenchState::applySetup(const Setup& setup)
     m_scheme = core::findScheme(m_setup.scheme);
     if (setup.scheme != old.scheme && !m_contentChosen && m_scheme
         && m_options.content != teachingContent(*m_scheme)) {
-        m_options.content = teachingContent(*m_scheme);
-        emit viewOptionsChanged();
+        ViewOptions o = m_options;
+        o.content = teachingContent(*m_scheme);
+        applyViewOptions(o);
     }
     if (setup.scheme != old.scheme)
         emit schemeChanged();
@@ -233,45 +268,149 @@ QString WorkbenchState::fontScaleProblem(double scale)
     return {};
 }
 
-void WorkbenchState::setViewOptions(const ViewOptions& options)
+QString WorkbenchState::setViewOptions(const ViewOptions& options)
+{
+    return pushViewOptions(options, true);
+}
+
+QString WorkbenchState::pushViewOptions(const ViewOptions& options, bool mergeable)
+{
+    if (options == m_options)
+        return {};
+    if (const QString problem = checkViewOptions(options); !problem.isEmpty())
+        return refuse(problem);
+    if (options.content != m_options.content)
+        m_contentChosen = options.content != teachingContent(*m_scheme);
+    const QStringList changed = changedProperties(m_options, options);
+    QString text, mergeKey;
+    if (changed.size() == 1) {
+        const ViewProperty* p = findViewProperty(changed.front());
+        text = QStringLiteral("%1 = %2").arg(p->name, propertyText(*p, options));
+        if (mergeable && (p->kind == PropertyKind::Integer || p->kind == PropertyKind::Real))
+            mergeKey = p->name;
+    } else {
+        text = tr("view options: %1").arg(changed.join(QStringLiteral(", ")));
+    }
+    m_undo->push(new ViewOptionsCommand(this, m_options, options, text, mergeKey));
+    return {};
+}
+
+void WorkbenchState::applyViewOptions(const ViewOptions& options)
 {
     if (options == m_options)
         return;
-    if (const QString problem = fontScaleProblem(options.fontScale); !problem.isEmpty()) {
-        refuse(problem);
-        return;
-    }
-    if (options.content != m_options.content)
-        m_contentChosen = options.content != teachingContent(*m_scheme);
+    const QStringList changed = changedProperties(m_options, options);
     m_options = options;
+    for (const QString& name : changed)
+        emit propertyChanged(name);
     emit viewOptionsChanged();
 }
 
-QJsonObject WorkbenchState::toJson() const
+QVariant WorkbenchState::property(const QString& name) const
+{
+    const ViewProperty* p = findViewProperty(name);
+    return p ? p->get(m_options) : QVariant();
+}
+
+QString WorkbenchState::setProperty(const QString& name, const QVariant& value, bool mergeable)
+{
+    const ViewProperty* p = findViewProperty(name);
+    if (!p)
+        return refuse(QStringLiteral("unknown view option '%1'; view options: %2").arg(name, viewPropertyNames()));
+    // The value's type must be the property's: convert through JSON, which also checks the range.
+    QVariant checked;
+    const QJsonValue json = p->kind == PropertyKind::Choice && value.typeId() == QMetaType::Int
+        ? QJsonValue(value.toInt())
+        : QJsonValue::fromVariant(value);
+    if (const QString problem = convertProperty(*p, json, &checked); !problem.isEmpty())
+        return refuse(problem);
+    ViewOptions next = m_options;
+    p->set(next, checked);
+    return pushViewOptions(next, mergeable);
+}
+
+QString WorkbenchState::setPropertyText(const QString& name, const QString& text, bool mergeable)
+{
+    const ViewProperty* p = findViewProperty(name);
+    if (!p)
+        return refuse(QStringLiteral("unknown view option '%1'; view options: %2").arg(name, viewPropertyNames()));
+    QVariant v;
+    if (const QString problem = parseProperty(*p, text, &v); !problem.isEmpty())
+        return refuse(problem);
+    return setProperty(name, v, mergeable);
+}
+
+QString WorkbenchState::modelLabel() const
+{
+    const QString name = m_setup.model.value(QLatin1String("name")).toString();
+    if (name.isEmpty())
+        return {};
+    const QJsonObject setUp = m_setup.model.value(QLatin1String("set_up")).toObject();
+    bool same = setUp.value(QLatin1String("scheme")).toString() == schemeId()
+        && setUp.value(QLatin1String("dim")).toInt() == m_setup.dim;
+    const QJsonObject params = setUp.value(QLatin1String("params")).toObject();
+    for (const auto& spec : m_scheme->params) {
+        if (!same)
+            break;
+        if (!m_setup.params.has(spec.key) || !core::applies(spec, m_setup.params))
+            continue;
+        const QString key = QString::fromStdString(spec.key);
+        const QString now = QString::fromStdString(m_setup.params.value(spec.key).toString());
+        const QString then = params.contains(key) ? params.value(key).toString()
+                                                  : QString::fromStdString(core::defaultValue(spec, m_setup.params).toString());
+        same = now == then;
+    }
+    return same ? name : tr("%1, edited").arg(name);
+}
+
+QJsonObject WorkbenchState::toJson(bool onlyChanged) const
 {
     QJsonObject params;
     // Only the parameters in force: fromJson() resolves them like `--set`, which refuses a key that does not
-    // apply (YaRN's beta_fast while rope_type is default).
-    for (const auto& spec : m_scheme->params)
-        if (m_setup.params.has(spec.key) && core::applies(spec, m_setup.params))
-            params.insert(QString::fromStdString(spec.key),
-                          QString::fromStdString(m_setup.params.value(spec.key).toString()));
-    const ViewOptions& o = m_options;
-    QJsonObject view{
-        {"table_quantity", int(o.tableQuantity)}, {"colormap", int(o.colorMap)}, {"pendulum", o.pendulum},
-        {"clock_pairs", o.clockPairs}, {"speed", o.speed}, {"key_distance", o.keyDistance}, {"shift", o.shift},
-        {"softmax", o.softmax}, {"causal", o.causal}, {"head", o.head}, {"heads", o.heads},
-        {"content", int(o.content)}, {"sentence", o.sentence}, {"attention_size", o.attentionSize},
-        {"term", o.term},
-        {"theme", o.theme == ThemeKind::Dark ? "dark" : "light"}, {"font_scale", o.fontScale},
-    };
-    return QJsonObject{{"scheme", schemeId()}, {"params", params}, {"dim", m_setup.dim},
-                       {"positions", m_setup.positionCount}, {"cursor", m_cursor}, {"view", view}};
+    // apply (YaRN's beta_fast while rope_type is default). A share string leaves out what equals its default.
+    for (const auto& spec : m_scheme->params) {
+        if (!m_setup.params.has(spec.key) || !core::applies(spec, m_setup.params))
+            continue;
+        const core::ParamValue& v = m_setup.params.value(spec.key);
+        if (onlyChanged && v == core::defaultValue(spec, m_setup.params))
+            continue;
+        params.insert(QString::fromStdString(spec.key), QString::fromStdString(v.toString()));
+    }
+    static const ViewOptions defaults;
+    QJsonObject view;
+    for (const ViewProperty& p : viewProperties()) {
+        if (onlyChanged && p.get(m_options) == p.get(defaults)
+            && !(p.name == QLatin1String("content") && m_options.content != teachingContent(*m_scheme)))
+            continue;
+        view.insert(p.name, propertyJson(p, m_options));
+    }
+    QJsonObject json{{"version", stateVersion}, {"scheme", schemeId()}};
+    const Setup fresh;
+    if (!onlyChanged || !params.isEmpty())
+        json.insert("params", params);
+    if (!onlyChanged || m_setup.dim != fresh.dim)
+        json.insert("dim", m_setup.dim);
+    if (!onlyChanged || m_setup.positionCount != fresh.positionCount)
+        json.insert("positions", m_setup.positionCount);
+    if (!onlyChanged || m_cursor != std::min(teachingCursor, m_setup.positionCount - 1))
+        json.insert("cursor", m_cursor);
+    if (!onlyChanged || !view.isEmpty())
+        json.insert("view", view);
+    if (!m_setup.model.isEmpty())
+        json.insert("model", m_setup.model);
+    return json;
 }
 
-QString WorkbenchState::fromJson(const QJsonObject& json)
+QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
 {
+    const QJsonValue version = json.value("version");
+    if (!version.isUndefined() && !(version.isDouble() && version.toDouble() >= 1 && version.toDouble() < 1e6
+                                    && version.toDouble() == std::floor(version.toDouble())))
+        return QStringLiteral("version must be a whole number from 1 (got %1)")
+            .arg(QString::fromUtf8(QJsonDocument(QJsonArray{version}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
     Setup next;
+    if (!json.value("scheme").isString())
+        return QStringLiteral("scheme must be a string naming a scheme (see poslab schemes)");
     next.scheme = json.value("scheme").toString().toStdString();
     const core::SchemeDescriptor* s = core::findScheme(next.scheme);
     if (!s)
@@ -290,16 +429,32 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
         return value == notAnInt ? QStringLiteral("%1 is not an integer; allowed: %2 to %3").arg(what).arg(lo).arg(hi)
                                  : QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(value).arg(lo).arg(hi);
     };
-    next.dim = integer(json, "dim", 128);
+    const Setup fresh;
+    next.dim = integer(json, "dim", fresh.dim);
+    if (s->needsEvenDim && next.dim % 2 && !json.contains("dim"))
+        ++next.dim;
     if (next.dim < minDim || next.dim > maxDim)
         return outOfRange(QStringLiteral("dim"), next.dim, minDim, maxDim);
-    next.positionCount = integer(json, "positions", 1024);
+    next.positionCount = integer(json, "positions", fresh.positionCount);
     if (next.positionCount < 1 || next.positionCount > maxPositionCount)
         return outOfRange(QStringLiteral("positions"), next.positionCount, 1, maxPositionCount);
     std::vector<std::pair<std::string, std::string>> overrides;
+    if (json.contains("params") && !json.value("params").isObject())
+        return QStringLiteral("params must be an object of key: value");
     const QJsonObject params = json.value("params").toObject();
-    for (auto it = params.begin(); it != params.end(); ++it)
-        overrides.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        const QJsonValue v = it.value();
+        QString text;
+        if (v.isString())
+            text = v.toString();
+        else if (v.isDouble())
+            text = QString::number(v.toDouble(), 'g', 17);
+        else if (v.isBool())
+            text = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+        else
+            return QStringLiteral("parameter %1 must be a string, a number or true/false").arg(it.key());
+        overrides.emplace_back(it.key().toStdString(), text.toStdString());
+    }
     try {
         core::TableContext ctx;
         ctx.dim = next.dim;
@@ -309,49 +464,43 @@ QString WorkbenchState::fromJson(const QJsonObject& json)
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
+    if (json.contains("model") && !json.value("model").isObject())
+        return QStringLiteral("model must be an object");
+    next.model = json.value("model").toObject();
+
+    if (json.contains("view") && !json.value("view").isObject())
+        return QStringLiteral("view must be an object of view options");
     const QJsonObject v = json.value("view").toObject();
-    const ViewOptions d;
     ViewOptions o;
-    o.tableQuantity = TableQuantity(integer(v, "table_quantity", 0));
-    o.colorMap = ColorMapChoice(integer(v, "colormap", 0));
-    o.pendulum = v.value("pendulum").toBool(false);
-    o.clockPairs = v.value("clock_pairs").toString();
-    o.speed = v.value("speed").toDouble(2.0);
-    o.keyDistance = integer(v, "key_distance", d.keyDistance);
-    o.shift = integer(v, "shift", d.shift);
-    o.softmax = v.value("softmax").toBool(d.softmax);
-    o.causal = v.value("causal").toBool(true);
-    o.head = integer(v, "head", 0);
-    o.heads = integer(v, "heads", 8);
-    o.content = AttentionContent(integer(v, "content", int(teachingContent(*s))));
-    o.sentence = v.value("sentence").toString(o.sentence);
-    o.attentionSize = integer(v, "attention_size", 512);
-    o.term = v.value("term").toString();
-    o.theme = v.value("theme").toString() == "dark" ? ThemeKind::Dark : ThemeKind::Light;
-    o.fontScale = v.value("font_scale").toDouble(1.0);
+    o.content = teachingContent(*s);
+    for (const ViewProperty& p : viewProperties()) {
+        const QJsonValue value = v.value(p.name);
+        if (value.isUndefined())
+            continue;
+        QVariant converted;
+        if (const QString problem = convertProperty(p, value, &converted); !problem.isEmpty())
+            return problem;
+        p.set(o, converted);
+    }
+    if (const QString problem = checkViewOptions(o); !problem.isEmpty())
+        return problem;
     // Absent: the teaching cursor, or the last position of a shorter range.
     const int cursor = integer(json, "cursor", std::min(teachingCursor, next.positionCount - 1));
-    // Every view option checked before anything changes (heads -5 used to reach the engine).
-    const struct { const char* key; int value; long long lo, hi; } ranges[] = {
-        {"table_quantity", int(o.tableQuantity), 0, int(TableQuantity::Angle)},
-        {"colormap", int(o.colorMap), 0, int(ColorMapChoice::Diverging)},
-        {"content", int(o.content), 0, int(AttentionContent::Sentence)},
-        {"heads", o.heads, 1, core::maxHeads},
-        {"head", o.head, 0, std::max(0, o.heads - 1)},
-        {"attention_size", o.attentionSize, 1, maxPositionCount},
-        {"key_distance", o.keyDistance, -core::maxPosition, core::maxPosition},
-        {"shift", o.shift, -core::maxPosition, core::maxPosition},
-        {"cursor", cursor, 0, next.positionCount - 1},
-    };
-    for (const auto& r : ranges)
-        if (r.value == notAnInt || r.value < r.lo || r.value > r.hi)
-            return outOfRange(QString::fromLatin1(r.key), r.value, r.lo, r.hi);
-    if (!std::isfinite(o.speed) || o.speed < 0.1 || o.speed > 100000.0) // the clock view's speed box
-        return QStringLiteral("speed %1 is out of range; allowed: 0.1 to 100000 tokens per second").arg(o.speed);
-    if (const QString problem = fontScaleProblem(o.fontScale); !problem.isEmpty())
-        return problem;
-    applySetup(next);
-    setViewOptions(o);
+    if (cursor == notAnInt || cursor < 0 || cursor > next.positionCount - 1)
+        return outOfRange(QStringLiteral("cursor"), cursor, 0, next.positionCount - 1);
+
+    if (undoable) {
+        m_undo->beginMacro(tr("Load state"));
+        if (!(next == m_setup))
+            m_undo->push(new SetupCommand(this, m_setup, next, tr("Load state"), {}));
+        pushViewOptions(o, false);
+        m_undo->endMacro();
+    } else {
+        applySetup(next);
+        if (o.content != teachingContent(*m_scheme))
+            m_contentChosen = true;
+        applyViewOptions(o);
+    }
     setCursor(cursor);
     return {};
 }

@@ -7,6 +7,7 @@
 
 #include "core/encodingregistry.h"
 #include "ui/render/theme.h"
+#include "ui/viewproperties.h"
 
 #include <QJsonObject>
 #include <QObject>
@@ -19,49 +20,16 @@ class QUndoStack;
 
 namespace poslab::ui {
 
-/// What the encoding table shows for a rotary scheme (additive schemes always show their encoding).
-enum class TableQuantity { Cos, Sin, Angle };
-/// Colour map choice; Auto picks diverging for signed data and viridis otherwise.
-enum class ColorMapChoice { Auto, Viridis, Cividis, Diverging };
-/// Content fed to the attention view.
-enum class AttentionContent { Random, Constant, Sentence };
-
-/// Options that only change how views draw, not what core computes (except the table quantity).
-struct ViewOptions {
-    TableQuantity tableQuantity = TableQuantity::Cos;
-    ColorMapChoice colorMap = ColorMapChoice::Auto;
-    bool pendulum = false;          ///< clock view: pendulums instead of clock hands
-    QString clockPairs;             ///< clock view: "" = automatic, else e.g. "0-3,8,63"
-    double speed = 2.0;             ///< animation speed in tokens per second
-    int keyDistance = 3;            ///< rotation view: key position n = m - keyDistance
-    /// rotation view: both positions shifted by r; non-zero by default, so "unchanged" is shown, not trivial
-    int shift = 100;
-    /// attention view: probabilities (true) or logits; logits by default, as `poslab compute scores` and
-    /// `poslab export`: a rotary scheme's relative pattern shows in the logits, while softmax keeps mostly the
-    /// diagonal
-    bool softmax = false;
-    bool causal = true;             ///< attention view: causal mask
-    int head = 0;                   ///< attention view: which head
-    int heads = 8;                  ///< attention view: number of heads
-    /// attention view: constant content by default (random q, k hide the position pattern); each scheme
-    /// opens with teachingContent() until the user picks a content
-    AttentionContent content = AttentionContent::Constant;
-    QString sentence = QStringLiteral("the cat sat on the mat because it was warm");
-    int attentionSize = 512;        ///< attention view: queries = keys = this many positions
-    /// attention view: one named part of the logits (Transformer-XL's terms, DeBERTa's c2p, CoPE's gates);
-    /// empty shows the whole score
-    QString term;
-    ThemeKind theme = ThemeKind::Light;
-    double fontScale = 1.0;         ///< lecture mode enlarges every view font
-    bool operator==(const ViewOptions&) const = default;
-};
-
 /// The part of the state that undo/redo restores.
 struct Setup {
     std::string scheme;
     core::ParamSet params;
     int dim = 128;
     int positionCount = 1024;
+    /// The real model this set-up came from (a preset or a config.json): {"id", "name", "source", ...} as
+    /// ui/presets.h writes it, plus "set_up": the scheme, parameters and dimension it set. Empty for none;
+    /// choosing another scheme clears it.
+    QJsonObject model;
     bool operator==(const Setup&) const = default;
 };
 
@@ -108,12 +76,23 @@ public:
 
     QUndoStack* undoStack() const { return m_undo; }
 
-    /// Serialises everything but the undo history (sessions, lessons and batch export read this back).
-    QJsonObject toJson() const;
-    /// Restores a state written by toJson(); returns an error message, empty on success. Every size and index
-    /// is checked against the limits of the setters and the CLI (dim, positions, heads, head, attention size,
-    /// font scale, ...) before anything changes.
-    QString fromJson(const QJsonObject& json);
+    /// The version toJson() writes. Version 1 (no "version" key) wrote choices as numbers; fromJson reads both.
+    static constexpr int stateVersion = 2;
+    /// Serialises everything but the undo history (sessions, share strings, lessons and batch export read this
+    /// back): {"version", "scheme", "params", "dim", "positions", "cursor", "view": {every view property},
+    /// "model"}. @p onlyChanged: only what differs from a new workbench's state (share strings).
+    QJsonObject toJson(bool onlyChanged = false) const;
+    /// Restores a state written by toJson() (any version; keys it does not know are ignored, and a session
+    /// keeps them); returns an error message, empty on success. Every size and index is checked against the
+    /// limits of the setters and the CLI before anything changes. @p undoable: one undo step restores the
+    /// state before (the window's Open and Paste state); otherwise the undo history is left as it is.
+    QString fromJson(const QJsonObject& json, bool undoable = false);
+
+    /// The real model the set-up came from (Setup::model), empty for none.
+    const QJsonObject& model() const { return m_setup.model; }
+    /// "Llama 3.1 8B" when the set-up is the model's; "Llama 3.1 8B, edited" once a parameter, the scheme's
+    /// variant or the dimension differs from what the model set; empty without a model.
+    QString modelLabel() const;
 
     // --- setters of the set-up: validated, undoable. Each returns an empty string on success, otherwise
     // the message shown to the user (and emits refused()). Nothing is clamped.
@@ -129,6 +108,18 @@ public:
     /// Applies a whole set-up (used by undo/redo and fromJson); no validation, no undo entry.
     void applySetup(const Setup& setup);
 
+    // --- view options: every one is a property of viewproperties.h, undoable like the set-up.
+    /// The value of the view property @p name (int, double, bool or QString; a choice as its index), or an
+    /// invalid QVariant for an unknown name.
+    QVariant property(const QString& name) const;
+    /// Sets a view property from a value of its type (as property() returns it); refused (message, refused())
+    /// when out of range. @p mergeable as setParam.
+    QString setProperty(const QString& name, const QVariant& value, bool mergeable = false);
+    /// Sets a view property from the text a person types ("dark", "4", "true").
+    QString setPropertyText(const QString& name, const QString& text, bool mergeable = false);
+    /// Applies view options with no validation and no undo entry (undo/redo).
+    void applyViewOptions(const ViewOptions& options);
+
 public slots:
     /// Moves the cursor (clamped to the range) and the animation time with it.
     void setCursor(int position);
@@ -136,7 +127,9 @@ public slots:
     void setAnimationTime(double t);
     void setPlaying(bool playing);
     void togglePlaying() { setPlaying(!m_playing); }
-    void setViewOptions(const ViewOptions& options);
+    /// Sets every view option at once (undoable; a change of one number property merges with the next change
+    /// of the same property, as a slider drag). Refused as a whole when checkViewOptions() finds a problem.
+    QString setViewOptions(const ViewOptions& options);
 
 signals:
     void schemeChanged();
@@ -149,11 +142,14 @@ signals:
     void animationTimeChanged(double t);
     void playingChanged(bool playing);
     void viewOptionsChanged();
+    /// One view property changed (emitted before viewOptionsChanged, once per changed property).
+    void propertyChanged(const QString& name);
     /// A change was refused; @p message names the key and what is allowed.
     void refused(const QString& message);
 
 private:
     QString pushSetup(Setup next, const QString& text, const QString& mergeKey);
+    QString pushViewOptions(const ViewOptions& options, bool mergeable);
     QString refuse(const QString& message);
 
     Setup m_setup;

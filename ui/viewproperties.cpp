@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+#include "ui/viewproperties.h"
+
+#include "core/attention.h"
+#include "core/types.h"
+
+#include <QLocale>
+
+#include <cmath>
+
+namespace poslab::ui {
+namespace {
+
+/// Largest attention matrix side (the workbench's position limit).
+constexpr int maxAttentionSize = 1 << 20;
+
+ViewProperty integer(QString name, QString label, QString doc, double lo, double hi, bool animatable,
+                     int ViewOptions::*member)
+{
+    ViewProperty p;
+    p.name = std::move(name);
+    p.kind = PropertyKind::Integer;
+    p.label = std::move(label);
+    p.doc = std::move(doc);
+    p.minimum = lo;
+    p.maximum = hi;
+    p.animatable = animatable;
+    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
+    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toInt(); };
+    return p;
+}
+
+ViewProperty real(QString name, QString label, QString doc, double lo, double hi, bool animatable,
+                  double ViewOptions::*member)
+{
+    ViewProperty p;
+    p.name = std::move(name);
+    p.kind = PropertyKind::Real;
+    p.label = std::move(label);
+    p.doc = std::move(doc);
+    p.minimum = lo;
+    p.maximum = hi;
+    p.animatable = animatable;
+    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
+    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toDouble(); };
+    return p;
+}
+
+ViewProperty boolean(QString name, QString label, QString doc, bool ViewOptions::*member)
+{
+    ViewProperty p;
+    p.name = std::move(name);
+    p.kind = PropertyKind::Bool;
+    p.label = std::move(label);
+    p.doc = std::move(doc);
+    p.maximum = 1;
+    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
+    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toBool(); };
+    return p;
+}
+
+ViewProperty text(QString name, QString label, QString doc, int minLength, int maxLength, QString ViewOptions::*member)
+{
+    ViewProperty p;
+    p.name = std::move(name);
+    p.kind = PropertyKind::Text;
+    p.label = std::move(label);
+    p.doc = std::move(doc);
+    p.minimum = minLength;
+    p.maximum = maxLength;
+    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
+    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toString(); };
+    return p;
+}
+
+template <typename Enum>
+ViewProperty choice(QString name, QString label, QString doc, QStringList words, Enum ViewOptions::*member)
+{
+    ViewProperty p;
+    p.name = std::move(name);
+    p.kind = PropertyKind::Choice;
+    p.label = std::move(label);
+    p.doc = std::move(doc);
+    p.maximum = double(words.size() - 1);
+    p.words = std::move(words);
+    p.get = [member](const ViewOptions& o) { return QVariant(int(o.*member)); };
+    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = Enum(v.toInt()); };
+    return p;
+}
+
+std::vector<ViewProperty> makeProperties()
+{
+    const double maxDistance = double(core::maxPosition);
+    return {
+        choice("table_quantity", QStringLiteral("table quantity (table view)"),
+               QStringLiteral("What the encoding table shows for a rotary scheme"),
+               {QStringLiteral("cos"), QStringLiteral("sin"), QStringLiteral("angle")}, &ViewOptions::tableQuantity),
+        choice("colormap", QStringLiteral("colour map"), QStringLiteral("Colour map of the heatmaps (auto: diverging "
+                                                                       "for signed data, else viridis)"),
+               {QStringLiteral("auto"), QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("diverging")},
+               &ViewOptions::colorMap),
+        boolean("pendulum", QStringLiteral("pendulums (clock view)"),
+                QStringLiteral("Draw each pair as a pendulum instead of a clock hand"), &ViewOptions::pendulum),
+        text("clock_pairs", QStringLiteral("pairs (clock view)"),
+             QStringLiteral("Which pairs the clock view shows: empty for automatic, else e.g. 0-3,8,63"), 0, 200,
+             &ViewOptions::clockPairs),
+        real("speed", QStringLiteral("animation speed"), QStringLiteral("Animation speed in tokens per second"), 0.1,
+             100000.0, false, &ViewOptions::speed),
+        integer("key_distance", QStringLiteral("key distance (rotation view)"),
+                QStringLiteral("The rotation view's key sits at position m - key_distance"), -maxDistance, maxDistance,
+                true, &ViewOptions::keyDistance),
+        integer("shift", QStringLiteral("shift (rotation view)"),
+                QStringLiteral("The rotation view shifts both positions by this many tokens"), -maxDistance,
+                maxDistance, true, &ViewOptions::shift),
+        boolean("softmax", QStringLiteral("softmax (attention view)"),
+                QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax),
+        boolean("causal", QStringLiteral("causal mask (attention view)"),
+                QStringLiteral("Mask keys after the query (decoder attention)"), &ViewOptions::causal),
+        integer("head", QStringLiteral("head (attention view)"), QStringLiteral("Which head the attention view shows"),
+                0, core::maxHeads - 1, true, &ViewOptions::head),
+        integer("heads", QStringLiteral("heads (attention view)"),
+                QStringLiteral("Number of heads (ALiBi's slopes and other per-head values depend on it)"), 1,
+                core::maxHeads, true, &ViewOptions::heads),
+        choice("content", QStringLiteral("content (attention view)"),
+               QStringLiteral("What the attention view's queries and keys carry besides position"),
+               {QStringLiteral("random"), QStringLiteral("constant"), QStringLiteral("sentence")},
+               &ViewOptions::content),
+        text("sentence", QStringLiteral("sentence (attention view)"),
+             QStringLiteral("The words of the sentence content"), 1, 10000, &ViewOptions::sentence),
+        integer("attention_size", QStringLiteral("attention size"),
+                QStringLiteral("Queries = keys = this many positions in the attention view"), 1, maxAttentionSize,
+                true, &ViewOptions::attentionSize),
+        text("term", QStringLiteral("term (attention view)"),
+             QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term),
+        choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
+               {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
+        real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,
+             8.0, true, &ViewOptions::fontScale),
+    };
+}
+
+QString number(double v)
+{
+    return QString::number(v, 'g', 15);
+}
+
+QString outOfRange(const ViewProperty& p, const QString& shown)
+{
+    return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(p.name, shown, number(p.minimum), number(p.maximum));
+}
+
+QString checkRange(const ViewProperty& p, const QVariant& v)
+{
+    switch (p.kind) {
+    case PropertyKind::Integer:
+    case PropertyKind::Choice: {
+        const int x = v.toInt();
+        if (x < p.minimum || x > p.maximum)
+            return p.kind == PropertyKind::Choice
+                ? QStringLiteral("%1 %2 is unknown; allowed: %3").arg(p.name).arg(x).arg(p.words.join(QStringLiteral(", ")))
+                : outOfRange(p, QString::number(x));
+        return {};
+    }
+    case PropertyKind::Real: {
+        const double x = v.toDouble();
+        if (!std::isfinite(x) || x < p.minimum || x > p.maximum)
+            return outOfRange(p, number(x));
+        return {};
+    }
+    case PropertyKind::Text: {
+        const qsizetype n = v.toString().size();
+        if (n < p.minimum)
+            return QStringLiteral("%1 may not be empty").arg(p.name);
+        if (n > p.maximum)
+            return QStringLiteral("%1 is %2 characters long; allowed: at most %3").arg(p.name).arg(n).arg(number(p.maximum));
+        return {};
+    }
+    case PropertyKind::Bool:
+        return {};
+    }
+    return {};
+}
+
+} // namespace
+
+const std::vector<ViewProperty>& viewProperties()
+{
+    static const std::vector<ViewProperty> table = makeProperties();
+    return table;
+}
+
+const ViewProperty* findViewProperty(const QString& name)
+{
+    for (const ViewProperty& p : viewProperties())
+        if (p.name == name)
+            return &p;
+    return nullptr;
+}
+
+QString viewPropertyNames()
+{
+    QStringList names;
+    for (const ViewProperty& p : viewProperties())
+        names << p.name;
+    return names.join(QStringLiteral(", "));
+}
+
+QString convertProperty(const ViewProperty& p, const QJsonValue& value, QVariant* out)
+{
+    QVariant v;
+    const auto kindName = [&] {
+        switch (p.kind) {
+        case PropertyKind::Integer: return QStringLiteral("an integer");
+        case PropertyKind::Real: return QStringLiteral("a number");
+        case PropertyKind::Bool: return QStringLiteral("true or false");
+        case PropertyKind::Choice: return QStringLiteral("one of %1").arg(p.words.join(QStringLiteral(", ")));
+        case PropertyKind::Text: return QStringLiteral("a string");
+        }
+        return QString();
+    };
+    const QString wrongType = QStringLiteral("%1 must be %2").arg(p.name, kindName());
+    switch (p.kind) {
+    case PropertyKind::Integer: {
+        if (!value.isDouble())
+            return wrongType;
+        const double x = value.toDouble();
+        if (!std::isfinite(x) || x != std::floor(x))
+            return wrongType;
+        if (x < p.minimum || x > p.maximum)
+            return outOfRange(p, number(x));
+        v = int(x);
+        break;
+    }
+    case PropertyKind::Real:
+        if (!value.isDouble())
+            return wrongType;
+        v = value.toDouble();
+        break;
+    case PropertyKind::Bool:
+        if (!value.isBool())
+            return wrongType;
+        v = value.toBool();
+        break;
+    case PropertyKind::Choice:
+        if (value.isString()) {
+            const qsizetype i = p.words.indexOf(value.toString());
+            if (i < 0)
+                return QStringLiteral("%1 '%2' is unknown; allowed: %3")
+                    .arg(p.name, value.toString(), p.words.join(QStringLiteral(", ")));
+            v = int(i);
+        } else if (value.isDouble()) { // version 1 state files wrote the enum's index
+            const double x = value.toDouble();
+            if (x != std::floor(x) || x < 0 || x > p.maximum)
+                return QStringLiteral("%1 %2 is unknown; allowed: %3")
+                    .arg(p.name, number(x), p.words.join(QStringLiteral(", ")));
+            v = int(x);
+        } else {
+            return wrongType;
+        }
+        break;
+    case PropertyKind::Text:
+        if (!value.isString())
+            return wrongType;
+        v = value.toString();
+        break;
+    }
+    if (QString problem = checkRange(p, v); !problem.isEmpty())
+        return problem;
+    *out = v;
+    return {};
+}
+
+QString parseProperty(const ViewProperty& p, const QString& raw, QVariant* out)
+{
+    const QString t = p.kind == PropertyKind::Text ? raw : raw.trimmed();
+    switch (p.kind) {
+    case PropertyKind::Integer:
+    case PropertyKind::Real: {
+        bool ok = false;
+        const double x = QLocale::c().toDouble(t, &ok);
+        if (!ok)
+            return QStringLiteral("%1 '%2' is not a number").arg(p.name, t);
+        return convertProperty(p, QJsonValue(x), out);
+    }
+    case PropertyKind::Bool:
+        if (t == QLatin1String("true") || t == QLatin1String("1") || t == QLatin1String("on"))
+            return convertProperty(p, QJsonValue(true), out);
+        if (t == QLatin1String("false") || t == QLatin1String("0") || t == QLatin1String("off"))
+            return convertProperty(p, QJsonValue(false), out);
+        return QStringLiteral("%1 '%2' is not true or false").arg(p.name, t);
+    case PropertyKind::Choice:
+    case PropertyKind::Text:
+        return convertProperty(p, QJsonValue(t), out);
+    }
+    return {};
+}
+
+QJsonValue propertyJson(const ViewProperty& p, const ViewOptions& options)
+{
+    const QVariant v = p.get(options);
+    switch (p.kind) {
+    case PropertyKind::Integer: return v.toInt();
+    case PropertyKind::Real: return v.toDouble();
+    case PropertyKind::Bool: return v.toBool();
+    case PropertyKind::Choice: return p.words.value(v.toInt());
+    case PropertyKind::Text: return v.toString();
+    }
+    return {};
+}
+
+QString propertyText(const ViewProperty& p, const ViewOptions& options)
+{
+    const QJsonValue v = propertyJson(p, options);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    if (v.isDouble())
+        return p.kind == PropertyKind::Integer ? QString::number(v.toInt()) : number(v.toDouble());
+    return v.toString();
+}
+
+QString checkViewOptions(const ViewOptions& options)
+{
+    for (const ViewProperty& p : viewProperties())
+        if (QString problem = checkRange(p, p.get(options)); !problem.isEmpty())
+            return problem;
+    if (options.head >= options.heads)
+        return QStringLiteral("head %1 is out of range; allowed: 0 to %2 (heads is %3)")
+            .arg(options.head)
+            .arg(options.heads - 1)
+            .arg(options.heads);
+    return {};
+}
+
+QStringList changedProperties(const ViewOptions& a, const ViewOptions& b)
+{
+    QStringList names;
+    for (const ViewProperty& p : viewProperties())
+        if (p.get(a) != p.get(b))
+            names << p.name;
+    return names;
+}
+
+} // namespace poslab::ui
