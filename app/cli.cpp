@@ -389,6 +389,9 @@ std::string usage()
 
 Usage:
   poslab                         open the window
+  poslab FILE.poslab             open the window on a saved session (also --open FILE)
+  poslab --state STRING          open the window on a shared state: a share string PL2..., a poslab:
+                                 link (Edit > Copy state link), inline JSON or a session file
   poslab schemes [--json]        list every scheme with its family, axes, citation and parameters
   poslab compute QUANTITY --scheme ID [--set KEY=VALUE]... [--dim D] [--positions SPEC]
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
@@ -508,6 +511,8 @@ const std::vector<OptionSpec>& windowOptions()
         {"--hide-panels", false},
         {"--font-scale", true, nullptr, "1.5"},
         {"--maximise", true, nullptr, "table"},
+        {"--state", true, nullptr, "PL2.eJyrVkpOLE7NS8lMS1WyUipKzUvPz8vJLEktyk8rSk1RslLKS8xNBQBl-gjV"},
+        {"--open", true, nullptr, "lecture.poslab"},
         {"--help", false, "-h"},
         {"--version", false},
         {"-platform", true, "--platform", "offscreen"},
@@ -540,8 +545,17 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
                                   "the commands)");
     while (!a.done()) {
         const std::string opt = a.next();
-        if (a.isOperand())
+        if (a.isOperand()) {
+            // `poslab lecture.poslab` (a file manager's Open with), `poslab poslab:PL2...` (a link): a session
+            // or a state; any other word is a mistyped command.
+            const bool session = opt.size() > 7 && opt.compare(opt.size() - 7, 7, ".poslab") == 0;
+            const bool link = opt.rfind("poslab:", 0) == 0 || opt.rfind("PL2.", 0) == 0;
+            if ((session || link) && !w.open && !w.state) {
+                (session ? w.open : w.state) = opt;
+                continue;
+            }
             throw InputError("unknown command '" + opt + "'; commands: schemes, compute, export, bench (see poslab --help)");
+        }
         if (opt == "--help" || opt == "-h")
             w.help = true;
         else if (opt == "--version")
@@ -566,6 +580,10 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.fontScale = a.value(opt);
         else if (opt == "--maximise")
             w.maximise = a.value(opt);
+        else if (opt == "--state")
+            w.state = a.value(opt);
+        else if (opt == "--open")
+            w.open = a.value(opt);
         else {
             // One of Qt's options (the rest of the table), handed to QApplication in the form it reads:
             // "-style" "Fusion" from "--style=Fusion".

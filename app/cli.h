@@ -88,6 +88,9 @@ const std::vector<OptionSpec>& windowOptions();
 /// options (-platform, -style, ...) are declared too, so that only a real typo is refused, before Qt starts.
 struct WindowArgs {
     std::optional<std::string> screenshot, size, theme, scheme, computePath, maximise, dim, positions, fontScale;
+    /// --state STRING (a share string, poslab: link, inline JSON or a file) and --open FILE / a FILE operand
+    /// (a session: the window then saves back to it).
+    std::optional<std::string> state, open;
     std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
     std::optional<std::string> display;  ///< -display NAME (X11)
     /// Qt's options as QApplication reads them ("-style", "Fusion" from "--style=Fusion"): the window passes

@@ -8,6 +8,7 @@
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
+#include "ui/session.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
@@ -49,6 +50,7 @@ struct FigureRequest {
     std::optional<std::string> colormap;
     std::optional<std::string> term;
     std::optional<std::string> stateFile;
+    std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -168,6 +170,13 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             f.colormap = a.value(opt);
         } else if (opt == "--state") {
             f.stateFile = a.value(opt);
+        } else if (opt == "--view-set") {
+            const std::string text = a.value(opt);
+            const auto eq = text.find('=');
+            if (eq == std::string::npos || eq == 0)
+                throw InputError("--view-set '" + text + "' must be NAME=VALUE; view options: "
+                                 + ui::viewPropertyNames().toStdString());
+            f.viewSets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
@@ -247,18 +256,14 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
 {
     ui::WorkbenchState& state = scene.state();
     if (f.stateFile) {
-        const QString path = base.filePath(QString::fromStdString(*f.stateFile));
-        QFile file(path);
-        if (!file.open(QIODevice::ReadOnly))
-            throw InputError("cannot read state " + path.toStdString() + ": " + file.errorString().toStdString());
-        QJsonParseError pe;
-        const QJsonDocument doc = QJsonDocument::fromJson(file.readAll(), &pe);
-        if (!doc.isObject())
-            throw InputError("state " + path.toStdString() + " is not a JSON object"
-                             + (pe.error ? ": " + pe.errorString().toStdString() : std::string()));
-        const QString why = scene.loadState(doc.object());
-        if (!why.isEmpty())
-            throw InputError("state " + path.toStdString() + ": " + why.toStdString());
+        // A session file, a share string, a poslab: link or inline JSON: the reader of the window's --state.
+        QJsonObject json;
+        QString label;
+        if (const QString why = ui::readStateSource(QString::fromStdString(*f.stateFile), base.path(), &json, &label);
+            !why.isEmpty())
+            throw InputError("--state: " + why.toStdString());
+        if (const QString why = scene.loadState(json); !why.isEmpty())
+            throw InputError("state " + label.toStdString() + ": " + why.toStdString());
     }
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
@@ -347,7 +352,21 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         else
             throw InputError("--colormap '" + *f.colormap + "' is unknown; colour maps: auto, viridis, cividis, diverging");
     }
-    state.setViewOptions(o);
+    // --view-set NAME=VALUE: any view option of the state's property table, after the named options above.
+    for (const auto& [name, text] : f.viewSets) {
+        const ui::ViewProperty* p = ui::findViewProperty(QString::fromStdString(name));
+        if (!p)
+            throw InputError("--view-set: unknown view option '" + name + "'; view options: "
+                             + ui::viewPropertyNames().toStdString());
+        QVariant value;
+        if (const QString why = ui::parseProperty(*p, QString::fromStdString(text), &value); !why.isEmpty())
+            throw InputError("--view-set: " + why.toStdString());
+        p->set(o, value);
+    }
+    if (const QString why = ui::checkViewOptions(o); !why.isEmpty())
+        throw InputError(why.toStdString());
+    if (const QString why = state.setViewOptions(o); !why.isEmpty())
+        throw InputError(why.toStdString());
     if (f.cursor) {
         if (*f.cursor >= setup.positionCount)
             throw InputError("--cursor " + std::to_string(*f.cursor) + " is outside the positions 0 to "
@@ -418,6 +437,25 @@ std::vector<std::string> entryArguments(const QJsonObject& entry)
         const QJsonValue v = it.value();
         if (key == QLatin1String("view"))
             continue;
+        if (key == QLatin1String("state") && v.isObject()) { // a batch entry is a state plus an output
+            args.push_back("--state");
+            args.push_back(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
+            continue;
+        }
+        if (key == QLatin1String("view_set")) {
+            if (!v.isObject())
+                throw InputError("\"view_set\" must be an object {\"NAME\": VALUE}");
+            const QJsonObject sets = v.toObject();
+            for (auto s = sets.begin(); s != sets.end(); ++s) {
+                const QJsonValue sv = s.value();
+                const QString text = sv.isString() ? sv.toString()
+                    : sv.isBool()                  ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                                   : QString::number(sv.toDouble(), 'g', 17);
+                args.push_back("--view-set");
+                args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
+            }
+            continue;
+        }
         if (key == QLatin1String("set")) {
             if (v.isObject()) {
                 const QJsonObject sets = v.toObject();
@@ -546,6 +584,7 @@ const std::vector<OptionSpec>& exportOptions()
         {"--term", true, nullptr, "total"},
         {"--colormap", true, nullptr, "viridis"},
         {"--state", true, nullptr, "state.json"},
+        {"--view-set", true, nullptr, "pendulum=true"},
         {"--size", true, nullptr, "12x8cm"},
         {"--dpi", true, nullptr, "144"},
         {"--theme", true, nullptr, "dark"},
@@ -572,7 +611,8 @@ std::string exportUsage()
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
-                [--cursor P] [--state FILE.json] [--term NAME]
+                [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--view-set NAME=VALUE]...
+                [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
@@ -588,7 +628,10 @@ VIEW: table, clock, rotation, decay, attention. The format follows the extension
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state
-  starts from a workbench state saved by the window.
+  starts from a saved session, a share string or a poslab: link (Edit > Copy state link in the window); the
+  other options then change it. --view-set NAME=VALUE sets any view option: table_quantity, colormap,
+  pendulum, clock_pairs, speed, key_distance, shift, softmax, causal, head, heads, content, sentence,
+  attention_size, term, theme, font_scale.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
   pixels a side. transparent: no background (PNG, SVG, PDF).
@@ -602,7 +645,8 @@ GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --a
   (--float-colour-scale: each frame its own). A key that does not apply is refused, as with --set.
 Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
-  dashes (font_scale), "softmax": true for flags. Outputs are relative to the batch file. A failing entry is
+  dashes (font_scale), "softmax": true for flags, "view_set": {"NAME": VALUE}. An entry may be a state plus
+  an output: {"view": "decay", "state": {...} or "FILE.poslab" or "PL2...", "output": "decay.svg"}. Outputs are relative to the batch file. A failing entry is
   reported as "entry N (FILE): problem" and the others are still written.
 Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entry failed), 2 usage error.
 )";

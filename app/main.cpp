@@ -10,9 +10,12 @@
 #include "ui/gpu/tableengine.h"
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
+#include "ui/session.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
+#include <QDir>
+#include <QJsonObject>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -70,8 +73,7 @@ void addFileMenu(poslab::ui::MainWindow& window)
                 return v;
         return window.views().empty() ? nullptr : window.views().front();
     };
-    QMenu* file = new QMenu(QObject::tr("&File"), &window);
-    file->setObjectName(QStringLiteral("menuFile"));
+    QMenu* file = window.fileMenu(); // New, Open, Save ... come from the window; figures are added here
     QAction* exportAction = file->addAction(QObject::tr("&Export figure\u2026"), &window, [&window, focusedView] {
         poslab::exporting::ExportDialog::run(&window, window.state(), window.computation(), focusedView(),
                                              window.views());
@@ -90,8 +92,6 @@ void addFileMenu(poslab::ui::MainWindow& window)
     file->addSeparator();
     QAction* quit = file->addAction(QObject::tr("&Quit"), &window, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
-    QMenuBar* bar = window.menuBar();
-    bar->insertMenu(bar->actions().isEmpty() ? nullptr : bar->actions().front(), file);
 }
 
 } // namespace
@@ -111,7 +111,7 @@ int main(int argc, char** argv)
     // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
     // [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]. Qt's own options (-platform,
     // -style, ...) pass through to QApplication.
-    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise;
+    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText;
     int dim = 0, positions = 0;
     double fontScale = 0.0;
     bool hidePanels = false;
@@ -133,6 +133,20 @@ int main(int argc, char** argv)
         text(w.scheme, scheme);
         text(w.computePath, computePath);
         text(w.maximise, maximise);
+        text(w.open, openPath);
+        text(w.state, stateText);
+        // A session or state is read and checked before the window opens: a bad one is one line and exit 2.
+        for (const QString& source : {openPath, stateText}) {
+            if (source.isEmpty())
+                continue;
+            QJsonObject json;
+            QString label;
+            if (const QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label); !why.isEmpty())
+                throw poslab::core::InputError((source == openPath ? "--open: " : "--state: ") + why.toStdString());
+            poslab::ui::WorkbenchState probe;
+            if (const QString why = probe.fromJson(json); !why.isEmpty())
+                throw poslab::core::InputError("state " + label.toStdString() + ": " + why.toStdString());
+        }
         if (w.dim)
             dim = int(poslab::app::parseIntegerOption("--dim", *w.dim, poslab::ui::WorkbenchState::minDim,
                                                       poslab::ui::WorkbenchState::maxDim));
@@ -170,6 +184,12 @@ int main(int argc, char** argv)
         window.setComputePath(computePath == "cpu"   ? poslab::gpu::ComputePath::Cpu
                               : computePath == "gpu" ? poslab::gpu::ComputePath::Gpu
                                                      : poslab::gpu::ComputePath::Auto);
+    if (!openPath.isEmpty())
+        window.openSession(openPath);
+    if (!stateText.isEmpty())
+        window.loadStateText(stateText);
+    if (!openPath.isEmpty() || !stateText.isEmpty())
+        window.state()->undoStack()->setClean();
     if (!screenshot.isEmpty()) {
         const auto wh = size.split(QLatin1Char('x'));
         if (wh.size() == 2)
@@ -192,7 +212,8 @@ int main(int argc, char** argv)
                 o.fontScale = fontScale;
             window.state()->setViewOptions(o);
         }
-        window.state()->setCursor(37);
+        if (openPath.isEmpty() && stateText.isEmpty())
+            window.state()->setCursor(37);
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
             const bool ok = window.grab().save(screenshot);

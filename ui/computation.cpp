@@ -157,9 +157,10 @@ void Computation::flush()
 
 bool Computation::sameAttentionInputs(const ViewOptions& a, const ViewOptions& b)
 {
-    return a.softmax == b.softmax && a.causal == b.causal && a.head == b.head && a.heads == b.heads
-        && a.content == b.content && a.sentence == b.sentence && a.attentionSize == b.attentionSize
-        && a.term == b.term;
+    for (const ViewProperty& p : viewProperties())
+        if (p.attentionInput && p.get(a) != p.get(b))
+            return false;
+    return true;
 }
 
 void Computation::runAttention()

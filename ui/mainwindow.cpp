@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "ui/session.h"
+
 #include "ui/computation.h"
 #include "ui/parameterpanel.h"
 #include "ui/schemepicker.h"
@@ -28,6 +30,12 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QDebug>
+#include <QClipboard>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QGuiApplication>
+#include <QMessageBox>
 #include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
@@ -102,6 +110,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildViews();
     buildTransport();
     buildActions();
+    buildFileMenu();
     buildMenus();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
@@ -181,6 +190,10 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
         restoreLayout();
     applyTheme();
     fitToScreen(); // 1600 x 1000, or a size remembered from a larger monitor, may not fit this screen
+    // What the window opens with is not an edit: undo starts here, and the session is unmodified.
+    m_state->undoStack()->clear();
+    connect(m_state->undoStack(), &QUndoStack::cleanChanged, this, &MainWindow::updateTitle);
+    updateTitle();
 }
 
 MainWindow::~MainWindow()
@@ -566,7 +579,7 @@ void MainWindow::restoreLayout()
         o.fontScale = scale;
     else
         qWarning().noquote() << "poslab: settings view/fontScale ignored:" << problem;
-    m_state->setViewOptions(o);
+    m_state->applyViewOptions(o); // the window's own look, not an edit to undo
     const QString path = s.value("compute/path", "auto").toString();
     setComputePath(path == "cpu" ? gpu::ComputePath::Cpu : path == "gpu" ? gpu::ComputePath::Gpu : gpu::ComputePath::Auto);
 }
@@ -624,8 +637,222 @@ void MainWindow::giveSchemesTheirHeight(int pass)
 
 void MainWindow::closeEvent(QCloseEvent* e)
 {
+    if (!settleUnsaved()) {
+        e->ignore();
+        return;
+    }
     saveLayout();
     e->accept();
+}
+
+void MainWindow::showMessage(const QString& text, bool problem)
+{
+    m_message->setStyleSheet(problem ? QStringLiteral("color: #d0302f; font-weight: bold;") : QString());
+    m_message->setText(text);
+    m_message->setToolTip(text);
+    m_messageTimer->start(10000);
+}
+
+void MainWindow::buildFileMenu()
+{
+    m_fileMenu = menuBar()->addMenu(tr("&File"));
+    m_fileMenu->setObjectName(QStringLiteral("menuFile"));
+    const QString filter = tr("PosLab sessions (*.%1);;JSON states (*.json);;All files (*)").arg(QLatin1String(sessionExtension));
+    QAction* newAction = m_fileMenu->addAction(tr("&New"), this, [this] {
+        if (settleUnsaved())
+            newSession();
+    });
+    newAction->setShortcut(QKeySequence::New);
+    newAction->setObjectName(QStringLiteral("actionNew"));
+    QAction* open = m_fileMenu->addAction(tr("&Open\u2026"), this, [this, filter] {
+        if (!settleUnsaved())
+            return;
+        const QString dir = m_sessionPath.isEmpty() ? QDir::homePath() : QFileInfo(m_sessionPath).absolutePath();
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), dir, filter);
+        if (!path.isEmpty())
+            openSession(path);
+    });
+    open->setShortcut(QKeySequence::Open);
+    open->setObjectName(QStringLiteral("actionOpen"));
+    QMenu* recent = m_fileMenu->addMenu(tr("Open &recent"));
+    recent->setObjectName(QStringLiteral("menuRecent"));
+    connect(recent, &QMenu::aboutToShow, this, [this, recent] {
+        recent->clear();
+        const QStringList files = recentSessions();
+        for (const QString& f : files)
+            recent->addAction(QDir::toNativeSeparators(f), this, [this, f] {
+                if (settleUnsaved())
+                    openSession(f);
+            });
+        if (files.isEmpty())
+            recent->addAction(tr("(none yet)"))->setEnabled(false);
+    });
+    QAction* save = m_fileMenu->addAction(tr("&Save"), this, [this, filter] {
+        QString path = m_sessionPath;
+        if (path.isEmpty())
+            path = QFileDialog::getSaveFileName(this, tr("Save session"), QDir::home().filePath(tr("lecture.poslab")), filter);
+        if (!path.isEmpty())
+            saveSession(path);
+    });
+    save->setShortcut(QKeySequence::Save);
+    save->setObjectName(QStringLiteral("actionSave"));
+    QAction* saveAs = m_fileMenu->addAction(tr("Save &as\u2026"), this, [this, filter] {
+        const QString start = m_sessionPath.isEmpty() ? QDir::home().filePath(tr("lecture.poslab")) : m_sessionPath;
+        const QString path = QFileDialog::getSaveFileName(this, tr("Save session as"), start, filter);
+        if (!path.isEmpty())
+            saveSession(path);
+    });
+    saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
+    saveAs->setObjectName(QStringLiteral("actionSaveAs"));
+    m_fileMenu->addSeparator();
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->setObjectName(QStringLiteral("menuEdit"));
+    QAction* copyState = edit->addAction(tr("Copy state &link"), this, [this] {
+        const QString link = shareLink(*m_state);
+        QGuiApplication::clipboard()->setText(link);
+        showMessage(tr("Copied a link to this view (%1 characters); paste it with Ctrl+Shift+V or give it to "
+                       "poslab --state").arg(link.size()), false);
+    });
+    copyState->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
+    copyState->setObjectName(QStringLiteral("actionCopyState"));
+    QAction* pasteState = edit->addAction(tr("&Paste state"), this, [this] {
+        loadStateText(QGuiApplication::clipboard()->text());
+    });
+    pasteState->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
+    pasteState->setObjectName(QStringLiteral("actionPasteState"));
+}
+
+QString MainWindow::openSession(const QString& path)
+{
+    QJsonObject json;
+    QString problem = readSessionFile(path, &json);
+    if (problem.isEmpty()) {
+        problem = m_state->fromJson(json, true);
+        if (!problem.isEmpty())
+            problem = tr("%1: %2").arg(path, problem);
+    }
+    if (!problem.isEmpty()) {
+        showMessage(problem, true);
+        return problem;
+    }
+    applyLayout(json.value(QLatin1String("layout")).toObject());
+    m_sessionPath = QFileInfo(path).absoluteFilePath();
+    m_sessionKept = json;
+    m_state->undoStack()->setClean();
+    rememberRecent(m_sessionPath);
+    updateTitle();
+    showMessage(tr("Opened %1").arg(QDir::toNativeSeparators(path)), false);
+    return {};
+}
+
+QString MainWindow::saveSession(const QString& path)
+{
+    QString target = path;
+    if (QFileInfo(target).suffix().isEmpty())
+        target += QLatin1Char('.') + QLatin1String(sessionExtension);
+    const bool sameFile = QFileInfo(target).absoluteFilePath() == m_sessionPath;
+    const QJsonObject session = mergeSession(sameFile ? m_sessionKept : QJsonObject(), m_state->toJson(), layoutJson());
+    if (const QString problem = writeSessionFile(target, session); !problem.isEmpty()) {
+        showMessage(problem, true);
+        return problem;
+    }
+    m_sessionPath = QFileInfo(target).absoluteFilePath();
+    m_sessionKept = session;
+    m_state->undoStack()->setClean();
+    rememberRecent(m_sessionPath);
+    updateTitle();
+    showMessage(tr("Saved %1").arg(QDir::toNativeSeparators(target)), false);
+    return {};
+}
+
+QString MainWindow::loadStateText(const QString& text)
+{
+    QJsonObject json;
+    QString label;
+    QString problem = readStateSource(text, QDir::currentPath(), &json, &label);
+    if (problem.isEmpty()) {
+        problem = m_state->fromJson(json, true);
+        if (!problem.isEmpty())
+            problem = tr("%1: %2").arg(label, problem);
+    }
+    if (!problem.isEmpty()) {
+        showMessage(tr("Cannot load the state: %1").arg(problem), true);
+        return problem;
+    }
+    applyLayout(json.value(QLatin1String("layout")).toObject());
+    showMessage(tr("Loaded the state from the %1 (Ctrl+Z goes back)").arg(label), false);
+    return {};
+}
+
+void MainWindow::newSession()
+{
+    WorkbenchState fresh;
+    m_state->fromJson(fresh.toJson(), true);
+    m_sessionPath.clear();
+    m_sessionKept = {};
+    updateTitle();
+}
+
+QJsonObject MainWindow::layoutJson() const
+{
+    return QJsonObject{{"maximised", m_maximised ? m_maximised->exportName() : QString()},
+                       {"side_panels", sidePanelsVisible()}};
+}
+
+void MainWindow::applyLayout(const QJsonObject& layout)
+{
+    if (layout.value(QLatin1String("maximised")).isString())
+        setMaximisedView(view(layout.value(QLatin1String("maximised")).toString()));
+    if (layout.value(QLatin1String("side_panels")).isBool())
+        setSidePanelsVisible(layout.value(QLatin1String("side_panels")).toBool());
+}
+
+QStringList MainWindow::recentSessions() const
+{
+    QStringList files;
+    for (const QString& f : QSettings().value("session/recent").toStringList())
+        if (QFileInfo::exists(f) && !files.contains(f))
+            files << f;
+    return files;
+}
+
+void MainWindow::rememberRecent(const QString& path)
+{
+    QStringList files = recentSessions();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > 8)
+        files.removeLast();
+    QSettings().setValue("session/recent", files);
+}
+
+void MainWindow::updateTitle()
+{
+    const QString base = QStringLiteral("PosLab \u2014 how transformers encode position");
+    if (m_sessionPath.isEmpty()) {
+        setWindowTitle(base);
+        return;
+    }
+    const bool modified = !m_state->undoStack()->isClean();
+    setWindowTitle(QStringLiteral("%1%2 \u2014 PosLab").arg(QFileInfo(m_sessionPath).fileName(),
+                                                           modified ? QStringLiteral(" *") : QString()));
+}
+
+bool MainWindow::settleUnsaved()
+{
+    // Only a session that has a file asks: an untitled workbench is a scratch pad. Never in tests or scripts
+    // (a hidden window).
+    if (m_sessionPath.isEmpty() || m_state->undoStack()->isClean() || !isVisible())
+        return true;
+    const auto answer = QMessageBox::question(
+        this, tr("Unsaved changes"), tr("Save the changes to %1?").arg(QFileInfo(m_sessionPath).fileName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, QMessageBox::Save);
+    if (answer == QMessageBox::Cancel)
+        return false;
+    if (answer == QMessageBox::Save)
+        return saveSession(m_sessionPath).isEmpty();
+    return true;
 }
 
 } // namespace poslab::ui

@@ -7,6 +7,7 @@
 
 #include "ui/gpu/tableengine.h"
 
+#include <QJsonObject>
 #include <QMainWindow>
 
 #include <array>
@@ -16,6 +17,7 @@ class QAction;
 class QActionGroup;
 class QDockWidget;
 class QLabel;
+class QMenu;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -71,6 +73,27 @@ public:
     /// The next scale up (@p direction > 0) or down from @p scale, staying at the ends of fontScales.
     static double stepFontScale(double scale, int direction);
 
+    // --- sessions (File menu) and shared states (Edit menu)
+    /// The File menu (New, Open, Open recent, Save, Save as; the app adds Export and Copy figure).
+    QMenu* fileMenu() const { return m_fileMenu; }
+    /// Opens a session file (or any state file). Returns an empty string or the message (also shown in the
+    /// status bar); on failure nothing changes. One undo step returns to the state before.
+    QString openSession(const QString& path);
+    /// Saves the session to @p path atomically; unknown keys of the file it was opened from are kept.
+    QString saveSession(const QString& path);
+    /// Loads a share string, poslab: link or inline JSON (Edit > Paste state, --state). Undoable.
+    QString loadStateText(const QString& text);
+    /// A new workbench state (File > New): the default scheme and options; the layout stays. Undoable.
+    void newSession();
+    /// The session file in use, empty when untitled.
+    QString sessionPath() const { return m_sessionPath; }
+    /// The window's part of a session: {"maximised": VIEW or "", "side_panels": bool}.
+    QJsonObject layoutJson() const;
+    /// Applies a session's layout (unknown or absent keys leave the layout as it is).
+    void applyLayout(const QJsonObject& layout);
+    /// Recently opened or saved sessions, newest first (QSettings; files that no longer exist are dropped).
+    QStringList recentSessions() const;
+
     /// The key that hides and shows the side panels (also in README's "Keys" line).
     static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
 
@@ -90,6 +113,12 @@ private:
     void saveLayout() const;
     void restoreLayout();
     void tick();
+    void buildFileMenu();
+    void rememberRecent(const QString& path);
+    void updateTitle();
+    /// True when there is nothing unsaved to lose, or the user chose to save or discard it.
+    bool settleUnsaved();
+    void showMessage(const QString& text, bool problem);
 
     WorkbenchState* m_state;
     Computation* m_computation;
@@ -126,6 +155,9 @@ private:
     QAction* m_smaller = nullptr;
     QAction* m_larger = nullptr;
     QAction* m_fullScreen = nullptr;
+    QMenu* m_fileMenu = nullptr;
+    QString m_sessionPath;
+    QJsonObject m_sessionKept; ///< the session file as opened: its unknown keys are written back
 };
 
 } // namespace poslab::ui

@@ -88,6 +88,12 @@ ViewProperty choice(QString name, QString label, QString doc, QStringList words,
     return p;
 }
 
+ViewProperty attention(ViewProperty p)
+{
+    p.attentionInput = true;
+    return p;
+}
+
 std::vector<ViewProperty> makeProperties()
 {
     const double maxDistance = double(core::maxPosition);
@@ -112,26 +118,26 @@ std::vector<ViewProperty> makeProperties()
         integer("shift", QStringLiteral("shift (rotation view)"),
                 QStringLiteral("The rotation view shifts both positions by this many tokens"), -maxDistance,
                 maxDistance, true, &ViewOptions::shift),
-        boolean("softmax", QStringLiteral("softmax (attention view)"),
-                QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax),
-        boolean("causal", QStringLiteral("causal mask (attention view)"),
-                QStringLiteral("Mask keys after the query (decoder attention)"), &ViewOptions::causal),
-        integer("head", QStringLiteral("head (attention view)"), QStringLiteral("Which head the attention view shows"),
-                0, core::maxHeads - 1, true, &ViewOptions::head),
-        integer("heads", QStringLiteral("heads (attention view)"),
+        attention(boolean("softmax", QStringLiteral("softmax (attention view)"),
+                QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax)),
+        attention(boolean("causal", QStringLiteral("causal mask (attention view)"),
+                QStringLiteral("Mask keys after the query (decoder attention)"), &ViewOptions::causal)),
+        attention(integer("head", QStringLiteral("head (attention view)"), QStringLiteral("Which head the attention view shows"),
+                0, core::maxHeads - 1, true, &ViewOptions::head)),
+        attention(integer("heads", QStringLiteral("heads (attention view)"),
                 QStringLiteral("Number of heads (ALiBi's slopes and other per-head values depend on it)"), 1,
-                core::maxHeads, true, &ViewOptions::heads),
-        choice("content", QStringLiteral("content (attention view)"),
+                core::maxHeads, true, &ViewOptions::heads)),
+        attention(choice("content", QStringLiteral("content (attention view)"),
                QStringLiteral("What the attention view's queries and keys carry besides position"),
                {QStringLiteral("random"), QStringLiteral("constant"), QStringLiteral("sentence")},
-               &ViewOptions::content),
-        text("sentence", QStringLiteral("sentence (attention view)"),
-             QStringLiteral("The words of the sentence content"), 1, 10000, &ViewOptions::sentence),
-        integer("attention_size", QStringLiteral("attention size"),
+               &ViewOptions::content)),
+        attention(text("sentence", QStringLiteral("sentence (attention view)"),
+             QStringLiteral("The words of the sentence content"), 1, 10000, &ViewOptions::sentence)),
+        attention(integer("attention_size", QStringLiteral("attention size"),
                 QStringLiteral("Queries = keys = this many positions in the attention view"), 1, maxAttentionSize,
-                true, &ViewOptions::attentionSize),
-        text("term", QStringLiteral("term (attention view)"),
-             QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term),
+                true, &ViewOptions::attentionSize)),
+        attention(text("term", QStringLiteral("term (attention view)"),
+             QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term)),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

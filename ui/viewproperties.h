@@ -69,6 +69,7 @@ struct ViewProperty {
     double maximum = 0.0;    ///< Integer, Real: inclusive range; Text: maximum length
     QStringList words;       ///< Choice: the words, in the enum's order
     bool animatable = false; ///< a GIF sweep may animate it (numbers only)
+    bool attentionInput = false; ///< an input of the attention computation (a change recomputes the scores)
     /// Reads the value: int for Integer and Choice (the enum's index), double, bool or QString.
     std::function<QVariant(const ViewOptions&)> get;
     /// Writes a value of the type get() returns (already checked).

@@ -277,6 +277,18 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
             const double v = m_state->params().value(what.toStdString()).number;
             m_from->setValue(v);
             m_to->setValue(v == 0 ? 1 : v * 4);
+        } else if (const ui::ViewProperty* p = ui::findViewProperty(what)) {
+            // From the value now to a sensible other end inside the property's range.
+            const double v = p->get(m_state->viewOptions()).toDouble();
+            m_from->setValue(v);
+            double to = v == 0 ? 8 : v * 2;
+            if (what == QLatin1String("head"))
+                to = m_state->viewOptions().heads - 1;
+            m_to->setValue(std::clamp(to, p->minimum, p->maximum));
+        } else if (what == QLatin1String("dim") || what == QLatin1String("positions")) {
+            const double v = what == QLatin1String("dim") ? m_state->dim() : m_state->positionCount();
+            m_from->setValue(v);
+            m_to->setValue(v * 2);
         }
     });
     for (QDoubleSpinBox* s : {m_width, m_height, m_fontScale})
@@ -387,9 +399,11 @@ void ExportDialog::populateAnimation()
             && core::applies(p, m_state->params()))
             m_animate->addItem(tr("parameter %1").arg(QString::fromStdString(p.key)), QString::fromStdString(p.key));
     m_animate->addItem(tr("dimension"), QStringLiteral("dim"));
-    m_animate->addItem(tr("key distance (rotation view)"), QStringLiteral("key_distance"));
-    m_animate->addItem(tr("shift (rotation view)"), QStringLiteral("shift"));
-    m_animate->addItem(tr("head (attention view)"), QStringLiteral("head"));
+    m_animate->addItem(tr("positions"), QStringLiteral("positions"));
+    // The view options a sweep can animate: the state's property table (the same list as --animate).
+    for (const ui::ViewProperty& p : ui::viewProperties())
+        if (p.animatable)
+            m_animate->addItem(p.label, p.name);
     const int i = m_animate->findData(keep);
     m_animate->setCurrentIndex(std::max(0, i));
 }

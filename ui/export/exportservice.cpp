@@ -485,49 +485,40 @@ QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
     }
     if (what == QLatin1String("positions"))
         return s.setPositionCount(int(std::lround(v)));
-    ui::ViewOptions o = s.viewOptions();
-    if (what == QLatin1String("key_distance")) {
-        o.keyDistance = int(std::lround(v));
-    } else if (what == QLatin1String("shift")) {
-        o.shift = int(std::lround(v));
-    } else if (what == QLatin1String("head") || what == QLatin1String("heads")) {
-        // Refused, never clamped: a clamped sweep would repeat its last frame and caption a value not drawn.
-        const int n = int(std::lround(v));
-        const bool head = what == QLatin1String("head");
-        const int lo = head ? 0 : 1, hi = head ? o.heads - 1 : core::maxHeads;
-        if (n < lo || n > hi)
-            return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(n).arg(lo).arg(hi);
-        if (!head && o.head >= n)
-            return QStringLiteral("heads %1 leaves out the head shown, %2; show head 0 (--head 0)")
-                .arg(n)
-                .arg(o.head);
-        (head ? o.head : o.heads) = n;
-    } else if (what == QLatin1String("font_scale")) {
-        if (!(v >= 0.25 && v <= 8.0))
-            return QStringLiteral("font scale %1 is out of range; allowed: 0.25 to 8").arg(v);
-        o.fontScale = v;
-    } else {
-        const core::ParamSpec* spec = s.scheme().param(what.toStdString());
-        if (!spec) {
-            QStringList keys;
-            for (const auto& p : s.scheme().params)
-                if (p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
-                    keys << QString::fromStdString(p.key);
-            return QStringLiteral("cannot animate '%1': not position, dim, positions, key_distance, shift, head, "
-                                  "heads, font_scale or a number parameter of %2%3")
-                .arg(what, s.schemeId(),
-                     keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.join(QStringLiteral(", "))));
-        }
-        if (spec->type == core::ParamType::Real)
-            return s.setParam(what, core::ParamValue::real(v));
-        if (spec->type == core::ParamType::Integer)
-            return s.setParam(what, core::ParamValue::integer(std::llround(v)));
-        return QStringLiteral("cannot animate %1: it is a %2, not a number")
-            .arg(what, QString::fromUtf8(core::paramTypeName(spec->type).data(),
-                                         qsizetype(core::paramTypeName(spec->type).size())));
+    if (const ui::ViewProperty* p = ui::findViewProperty(what); p && p->animatable) {
+        // Through the property table: refused, never clamped (a clamped sweep would repeat its last frame and
+        // caption a value not drawn); head and heads are checked against each other.
+        const double x = p->kind == ui::PropertyKind::Integer ? double(std::llround(v)) : v;
+        QVariant value;
+        if (QString why = ui::convertProperty(*p, QJsonValue(x), &value); !why.isEmpty())
+            return why;
+        ui::ViewOptions o = s.viewOptions();
+        p->set(o, value);
+        if (QString why = ui::checkViewOptions(o); !why.isEmpty())
+            return why;
+        return s.setViewOptions(o);
     }
-    s.setViewOptions(o);
-    return {};
+    const core::ParamSpec* spec = s.scheme().param(what.toStdString());
+    if (!spec) {
+        QStringList names{QStringLiteral("position"), QStringLiteral("dim"), QStringLiteral("positions")};
+        for (const ui::ViewProperty& p : ui::viewProperties())
+            if (p.animatable)
+                names << p.name;
+        QStringList keys;
+        for (const auto& p : s.scheme().params)
+            if (p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
+                keys << QString::fromStdString(p.key);
+        return QStringLiteral("cannot animate '%1': not %2 or a number parameter of %3%4")
+            .arg(what, names.join(QStringLiteral(", ")), s.schemeId(),
+                 keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.join(QStringLiteral(", "))));
+    }
+    if (spec->type == core::ParamType::Real)
+        return s.setParam(what, core::ParamValue::real(v));
+    if (spec->type == core::ParamType::Integer)
+        return s.setParam(what, core::ParamValue::integer(std::llround(v)));
+    return QStringLiteral("cannot animate %1: it is a %2, not a number")
+        .arg(what, QString::fromUtf8(core::paramTypeName(spec->type).data(),
+                                     qsizetype(core::paramTypeName(spec->type).size())));
 }
 
 /// The current value of a sweep target (the default start of a sweep).
@@ -539,17 +530,8 @@ std::optional<double> currentValue(const ui::WorkbenchState& s, const QString& w
         return s.dim();
     if (what == QLatin1String("positions"))
         return s.positionCount();
-    const ui::ViewOptions& o = s.viewOptions();
-    if (what == QLatin1String("key_distance"))
-        return o.keyDistance;
-    if (what == QLatin1String("shift"))
-        return o.shift;
-    if (what == QLatin1String("head"))
-        return o.head;
-    if (what == QLatin1String("heads"))
-        return o.heads;
-    if (what == QLatin1String("font_scale"))
-        return o.fontScale;
+    if (const ui::ViewProperty* p = ui::findViewProperty(what); p && p->animatable)
+        return p->get(s.viewOptions()).toDouble();
     const std::string key = what.toStdString();
     if (s.params().has(key)) {
         const core::ParamValue& v = s.params().value(key);
@@ -567,7 +549,9 @@ QString ExportService::sweepCaption(const ui::WorkbenchState& state, const QStri
     if (!v)
         return {};
     const core::ParamSpec* spec = state.scheme().param(what.toStdString());
-    const bool real = spec ? spec->type == core::ParamType::Real : what == QLatin1String("font_scale");
+    const ui::ViewProperty* property = ui::findViewProperty(what);
+    const bool real = spec ? spec->type == core::ParamType::Real
+                           : property && property->kind == ui::PropertyKind::Real;
     const QLocale english(QLocale::English, QLocale::UnitedStates);
     QString text;
     if (!real) {
