@@ -51,6 +51,7 @@ struct FigureRequest {
     std::optional<std::string> term;
     std::optional<std::string> stateFile;
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
+    bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -187,6 +188,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  + QString::number(exporting::minDpi).toStdString() + " to "
                                  + QString::number(exporting::maxDpi).toStdString());
         } else if (opt == "--theme") {
+            f.themeGiven = true;
             const std::string t = a.value(opt);
             if (t == "light" || t == "transparent")
                 o.theme = ui::ThemeKind::Light;
@@ -197,6 +199,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  "no background), dark-transparent");
             o.transparent = t == "transparent" || t == "dark-transparent";
         } else if (opt == "--font-scale") {
+            f.fontScaleGiven = true;
             const std::string text = a.value(opt);
             o.fontScale = parseNumberOption(opt, text);
             if (!(o.fontScale >= exporting::minFontScale && o.fontScale <= exporting::maxFontScale))
@@ -289,8 +292,10 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     state.applySetup(setup);
 
     ui::ViewOptions o = state.viewOptions();
-    o.theme = f.options.theme;
-    o.fontScale = f.options.fontScale;
+    if (f.themeGiven || !f.stateFile)
+        o.theme = f.options.theme;
+    if (f.fontScaleGiven || !f.stateFile)
+        o.fontScale = f.options.fontScale;
     if (f.softmax || !f.stateFile)
         o.softmax = f.softmax; // logits unless --softmax, as in poslab compute
     if (f.mask)
@@ -413,12 +418,16 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     }
     exporting::ExportScene scene;
     configure(scene, f, base);
+    // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
+    exporting::ExportOptions options = f.options;
+    options.theme = scene.state().viewOptions().theme;
+    options.fontScale = scene.state().viewOptions().fontScale;
     QString why;
     ui::View* view = scene.view(QString::fromStdString(f.view), &why);
     if (!view)
         throw InputError(why.toStdString());
     exporting::ExportResult r
-        = exporting::ExportService::exportView(*view, scene.state(), scene.computation(), f.options, path);
+        = exporting::ExportService::exportView(*view, scene.state(), scene.computation(), options, path);
     if (r.failure == exporting::Failure::Usage)
         throw InputError(r.message.toStdString());
     if (r.failure == exporting::Failure::Refused)

@@ -58,7 +58,9 @@ QString shareLink(const WorkbenchState& state)
 bool isShareText(const QString& text)
 {
     const QString t = text.trimmed();
-    return t.startsWith(linkPrefix, Qt::CaseInsensitive) || t.startsWith(sharePrefix);
+    // PL2. today; PLn. of another version is still recognised, to be refused by name.
+    return t.startsWith(linkPrefix, Qt::CaseInsensitive)
+        || (t.size() > 4 && t.startsWith(QLatin1String("PL")) && t.at(2).isDigit() && t.at(3) == QLatin1Char('.'));
 }
 
 QString decodeShareText(const QString& text, QJsonObject* state)

@@ -11,6 +11,7 @@
 #include "ui/render/figuretitle.h"
 #include "ui/views/decayview.h"
 #include "ui/views/view.h"
+#include "ui/session.h"
 #include "ui/workbenchstate.h"
 
 #include <QBuffer>
@@ -231,6 +232,9 @@ void applyLook(ui::WorkbenchState& state, const ExportOptions& options)
 
 QString ExportService::defaultTitle(const ui::View& view, const ui::WorkbenchState& state)
 {
+    const QString model = state.modelLabel();
+    if (!model.isEmpty()) // the real model it shows, then the scheme's variant: "Decay - Llama 3.1 8B: RoPE ..."
+        return QStringLiteral("%1 \u2014 %2: %3").arg(view.title(), model, ui::variantLabel(state.scheme(), state.params()));
     return QStringLiteral("%1 \u2014 %2").arg(view.title(), ui::variantLabel(state.scheme(), state.params()));
 }
 
@@ -242,11 +246,15 @@ QString ExportService::describe(const ui::WorkbenchState& state)
         if (state.params().has(spec.key) && core::applies(spec, state.params()))
             params << QStringLiteral("%1=%2").arg(QString::fromStdString(spec.key),
                                                   QString::fromStdString(state.params().value(spec.key).toString()));
-    return QStringLiteral("PosLab: scheme %1, dimension %2, positions 0:%3%4")
+    // The model it shows, and the whole state as a link that reopens it (poslab --state LINK).
+    const QString model = state.modelLabel();
+    return QStringLiteral("PosLab: %1scheme %2, dimension %3, positions 0:%4%5; state %6")
+        .arg(model.isEmpty() ? QString() : QStringLiteral("%1, ").arg(model))
         .arg(state.schemeId())
         .arg(state.dim())
         .arg(state.positionCount())
-        .arg(params.isEmpty() ? QString() : QStringLiteral(", ") + params.join(QStringLiteral(", ")));
+        .arg(params.isEmpty() ? QString() : QStringLiteral(", ") + params.join(QStringLiteral(", ")))
+        .arg(ui::shareLink(state));
 }
 
 QString ExportService::whyNothingToShow(ui::View& view, const ui::WorkbenchState& state, ui::Computation& computation)

@@ -1,0 +1,359 @@
+// SPDX-License-Identifier: MIT
+// The one state model: every view property round-trips through a session file, a share string and a batch
+// entry (one generic test over the property table, not one per knob); undo and redo cover view options; a
+// version-1 state file (tests/data/state-v1.json, in the form PosLab wrote before sessions existed) opens;
+// unknown keys survive a save; share strings and files that are malformed are refused with one line.
+#include "app/exportcli.h"
+#include "ui/export/exportservice.h"
+#include "ui/session.h"
+#include "ui/viewproperties.h"
+#include "ui/workbenchstate.h"
+
+#include <QApplication>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QUndoStack>
+#include <QtTest>
+
+#include <sstream>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+/// A value of @p p that differs from the default and is allowed, in the form property() returns.
+QVariant otherValue(const ViewProperty& p)
+{
+    static const ViewOptions defaults;
+    const QVariant now = p.get(defaults);
+    switch (p.kind) {
+    case PropertyKind::Integer:
+        // Inside the range and consistent with the defaults of the others (head < heads = 8).
+        return p.name == QLatin1String("head") ? 5 : now.toInt() == 4 ? 5 : 4;
+    case PropertyKind::Real:
+        return now.toDouble() == 1.5 ? 1.75 : 1.5;
+    case PropertyKind::Bool:
+        return !now.toBool();
+    case PropertyKind::Choice:
+        return (now.toInt() + 1) % int(p.words.size());
+    case PropertyKind::Text:
+        if (p.name == QLatin1String("term")) // one of Transformer-XL's terms (the test's scheme for this row)
+            return QStringLiteral("content_position");
+        return p.name == QLatin1String("clock_pairs") ? QStringLiteral("0-3,8") : QStringLiteral("a b & \"c\" é");
+    }
+    return {};
+}
+
+QJsonObject decodeLink(const QString& text)
+{
+    QJsonObject json;
+    const QString why = decodeShareText(text, &json);
+    if (!why.isEmpty())
+        qWarning() << why;
+    return json;
+}
+
+} // namespace
+
+class TestSession : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+    void everyPropertyRoundTrips_data();
+    void everyPropertyRoundTrips();
+    void everyPropertyIsUndoable_data() { everyPropertyRoundTrips_data(); }
+    void everyPropertyIsUndoable();
+    void sliderDragsMergeIntoOneStep();
+    void setUpAndModelRoundTrip();
+    void versionOneFileOpens();
+    void unknownKeysSurviveASave();
+    void badInputIsRefusedWithOneLine_data();
+    void badInputIsRefusedWithOneLine();
+    void sessionSaveIsAtomic();
+    void exportFromStateEqualsExportFromOptions();
+};
+
+void TestSession::everyPropertyRoundTrips_data()
+{
+    QTest::addColumn<QString>("name");
+    for (const ViewProperty& p : viewProperties())
+        QTest::newRow(qPrintable(p.name)) << p.name;
+}
+
+void TestSession::everyPropertyRoundTrips()
+{
+    QFETCH(QString, name);
+    const ViewProperty* p = findViewProperty(name);
+    QVERIFY(p);
+    WorkbenchState st;
+    // A scheme with heads, so that every attention option means something; Transformer-XL for its terms.
+    QVERIFY(st.setScheme(name == QLatin1String("term") ? "transformer_xl" : "alibi").isEmpty());
+    const QVariant value = otherValue(*p);
+    QCOMPARE(st.setProperty(name, value), QString());
+    QCOMPARE(st.property(name), value);
+    const ViewOptions expected = st.viewOptions();
+
+    // 1. Session file: written atomically, read back into a new state.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("s.poslab");
+    QCOMPARE(writeSessionFile(path, mergeSession({}, st.toJson(), {})), QString());
+    QJsonObject json;
+    QCOMPARE(readSessionFile(path, &json), QString());
+    QCOMPARE(json.value("format").toString(), QString::fromLatin1(sessionFormat));
+    WorkbenchState fromFile;
+    QCOMPARE(fromFile.fromJson(json), QString());
+    QCOMPARE(fromFile.property(name), value);
+    QCOMPARE(fromFile.viewOptions(), expected);
+
+    // 2. Share string and link (only what differs from a new state is in them).
+    const QString share = shareString(st);
+    QVERIFY(share.startsWith("PL2."));
+    QVERIFY2(share.size() < 400, qPrintable(share));
+    WorkbenchState fromShare;
+    QCOMPARE(fromShare.fromJson(decodeLink(share)), QString());
+    QCOMPARE(fromShare.viewOptions(), expected);
+    WorkbenchState fromLink;
+    QCOMPARE(fromLink.fromJson(decodeLink(shareLink(st))), QString());
+    QCOMPARE(fromLink.viewOptions(), expected);
+    QCOMPARE(fromLink.setup(), st.setup());
+
+    // 3. Batch entry: a state plus an output. The figure's SVG carries the state it was drawn from as a link;
+    // decoding it gives the property back (export keeps every option of a state except the attention size
+    // of views that draw no attention, which it computes as 1 x 1).
+    const QString batch = dir.filePath("deck.json");
+    {
+        QFile f(batch);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const QJsonObject entry{{"view", "attention"}, {"state", st.toJson()}, {"size", "400x300"}, {"output", "fig.svg"}};
+        f.write(QJsonDocument(QJsonObject{{"figures", QJsonArray{entry}}}).toJson());
+    }
+    std::ostringstream out, err;
+    const int status = app::runExportCli({"export", "--batch", batch.toStdString()}, out, err);
+    QVERIFY2(status == 0, err.str().c_str());
+    QFile svg(dir.filePath("fig.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QString text = QString::fromUtf8(svg.readAll());
+    const QRegularExpressionMatch m = QRegularExpression("state (poslab:PL2\\.[A-Za-z0-9_-]+)").match(text);
+    QVERIFY2(m.hasMatch(), "the SVG's description has no state link");
+    WorkbenchState fromBatch;
+    QCOMPARE(fromBatch.fromJson(decodeLink(m.captured(1))), QString());
+    QCOMPARE(fromBatch.property(name), value);
+}
+
+void TestSession::everyPropertyIsUndoable()
+{
+    QFETCH(QString, name);
+    WorkbenchState st;
+    QVERIFY(st.setScheme("alibi").isEmpty());
+    const ViewOptions before = st.viewOptions();
+    const int steps = st.undoStack()->count();
+    QSignalSpy changed(&st, &WorkbenchState::propertyChanged);
+    QCOMPARE(st.setProperty(name, otherValue(*findViewProperty(name))), QString());
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(changed.at(0).at(0).toString(), name);
+    QCOMPARE(st.undoStack()->count(), steps + 1);
+    const ViewOptions after = st.viewOptions();
+    st.undoStack()->undo();
+    QCOMPARE(st.viewOptions(), before);
+    st.undoStack()->redo();
+    QCOMPARE(st.viewOptions(), after);
+}
+
+void TestSession::sliderDragsMergeIntoOneStep()
+{
+    WorkbenchState st;
+    const int steps = st.undoStack()->count();
+    for (int d = 4; d <= 40; ++d)
+        QCOMPARE(st.setProperty("key_distance", d, true), QString());
+    QCOMPARE(st.undoStack()->count(), steps + 1);
+    // A change of another property is a step of its own; a non-mergeable change of the same one too.
+    QCOMPARE(st.setProperty("pendulum", true), QString());
+    QCOMPARE(st.setProperty("key_distance", 7, false), QString());
+    QCOMPARE(st.undoStack()->count(), steps + 3);
+    st.undoStack()->undo();
+    st.undoStack()->undo();
+    st.undoStack()->undo();
+    QCOMPARE(st.viewOptions().keyDistance, ViewOptions().keyDistance);
+    // Out of range is refused, never clamped, and leaves no step.
+    QVERIFY(st.setProperty("heads", 0).contains("heads 0 is out of range; allowed: 1 to 1024"));
+    QVERIFY(st.setPropertyText("theme", "purple").contains("theme 'purple' is unknown; allowed: light, dark"));
+    QVERIFY(st.setPropertyText("nosuch", "1").contains("unknown view option 'nosuch'"));
+}
+
+void TestSession::setUpAndModelRoundTrip()
+{
+    WorkbenchState st;
+    QCOMPARE(st.setScheme("rope"), QString());
+    QCOMPARE(st.setParamText("rope_type", "yarn"), QString());
+    QCOMPARE(st.setParamText("factor", "8"), QString());
+    QCOMPARE(st.setDim(64), QString());
+    QCOMPARE(st.setPositionCount(4096), QString());
+    st.setCursor(1234);
+    QJsonObject json = st.toJson();
+    json.insert("model", QJsonObject{{"id", "test-model"},
+                                     {"name", "Test Model"},
+                                     {"set_up", QJsonObject{{"scheme", "rope"}, {"dim", 64},
+                                                            {"params", QJsonObject{{"rope_type", "yarn"}, {"factor", "8"}}}}}});
+    WorkbenchState a;
+    QCOMPARE(a.fromJson(json), QString());
+    QCOMPARE(a.modelLabel(), QString("Test Model"));
+    WorkbenchState b;
+    QCOMPARE(b.fromJson(decodeLink(shareLink(a))), QString());
+    QCOMPARE(b.setup(), a.setup());
+    QCOMPARE(b.cursor(), 1234);
+    QCOMPARE(b.modelLabel(), QString("Test Model"));
+    // Editing a parameter the model fixed says so in every title; another scheme drops the model.
+    QCOMPARE(b.setParamText("factor", "4"), QString());
+    QCOMPARE(b.modelLabel(), QString("Test Model, edited"));
+    QCOMPARE(b.setScheme("alibi"), QString());
+    QCOMPARE(b.modelLabel(), QString());
+    b.undoStack()->undo();
+    QCOMPARE(b.modelLabel(), QString("Test Model, edited"));
+    // Loading is one undo step back to the state before.
+    WorkbenchState c;
+    const Setup before = c.setup();
+    QCOMPARE(c.fromJson(json, true), QString());
+    QCOMPARE(c.setup().params.choice("rope_type"), std::string("yarn"));
+    c.undoStack()->undo();
+    QCOMPARE(c.setup(), before);
+}
+
+void TestSession::versionOneFileOpens()
+{
+    // In the form PosLab 0.1.0 (commit 12631f4) wrote states before sessions: no "version", choices as numbers.
+    QJsonObject json;
+    QCOMPARE(readSessionFile(QStringLiteral(POSLAB_TEST_DATA "/state-v1.json"), &json), QString());
+    QVERIFY(!json.contains("version"));
+    WorkbenchState st;
+    QCOMPARE(st.fromJson(json), QString());
+    QCOMPARE(st.schemeId(), QString("rope"));
+    QCOMPARE(st.params().choice("rope_type"), std::string("llama3"));
+    QCOMPARE(st.dim(), 64);
+    QCOMPARE(st.positionCount(), 2048);
+    QCOMPARE(st.cursor(), 100);
+    const ViewOptions& o = st.viewOptions();
+    QCOMPARE(o.tableQuantity, TableQuantity::Angle);   // 2
+    QCOMPARE(o.colorMap, ColorMapChoice::Cividis);     // 2
+    QCOMPARE(o.content, AttentionContent::Sentence);   // 2
+    QCOMPARE(o.theme, ThemeKind::Dark);
+    QCOMPARE(o.heads, 4);
+    QCOMPARE(o.pendulum, true);
+    // Written again, it is version 2 with words.
+    const QJsonObject again = st.toJson();
+    QCOMPARE(again.value("version").toInt(), WorkbenchState::stateVersion);
+    QCOMPARE(again.value("view").toObject().value("table_quantity").toString(), QString("angle"));
+    QCOMPARE(again.value("view").toObject().value("colormap").toString(), QString("cividis"));
+}
+
+void TestSession::unknownKeysSurviveASave()
+{
+    WorkbenchState st;
+    QJsonObject kept = st.toJson();
+    kept.insert("lesson", QJsonObject{{"id", "rope-1"}, {"step", 3}}); // a key a later PosLab writes
+    QJsonObject view = kept.value("view").toObject();
+    view.insert("future_option", 42);
+    kept.insert("view", view);
+    kept.insert("params", QJsonObject{{"rope_theta", "10000"}});
+    QCOMPARE(st.fromJson(kept), QString());
+    QCOMPARE(st.setScheme("alibi"), QString()); // rope's keys must not linger in params
+    const QJsonObject saved = mergeSession(kept, st.toJson(), QJsonObject{{"maximised", "decay"}});
+    QCOMPARE(saved.value("lesson").toObject().value("step").toInt(), 3);
+    QCOMPARE(saved.value("view").toObject().value("future_option").toInt(), 42);
+    QVERIFY(!saved.value("params").toObject().contains("rope_theta"));
+    QCOMPARE(saved.value("layout").toObject().value("maximised").toString(), QString("decay"));
+    WorkbenchState back;
+    QCOMPARE(back.fromJson(saved), QString());
+    QCOMPARE(back.schemeId(), QString("alibi"));
+}
+
+void TestSession::badInputIsRefusedWithOneLine_data()
+{
+    QTest::addColumn<QString>("input");
+    QTest::addColumn<QString>("says");
+    QTest::newRow("not a share string") << "PL3.abc" << "share string version 3 is not known";
+    QTest::newRow("not base64") << "PL2.ab$cd" << "not base64url: '$'";
+    QTest::newRow("cut short") << "PL2.eJ" << "too short";
+    // qCompress's length header claiming 2 GiB: refused before anything is allocated.
+    QTest::newRow("claims 2 GiB") << "PL2." + QString::fromLatin1(QByteArray::fromHex("7fffffff789c0300000000")
+                                                                    .toBase64(QByteArray::Base64UrlEncoding))
+                                  << "claims 2147483647 bytes of state; allowed: 1 to 1048576";
+    QTest::newRow("not JSON inside") << "PL2." + QString::fromLatin1(qCompress("{nope").toBase64(QByteArray::Base64UrlEncoding))
+                                     << "share string is not JSON";
+    QTest::newRow("missing file") << "/nonexistent/x.poslab" << "/nonexistent/x.poslab does not exist";
+    QTest::newRow("inline not object") << "{\"scheme\": " << "inline state is not JSON";
+}
+
+void TestSession::badInputIsRefusedWithOneLine()
+{
+    QFETCH(QString, input);
+    QFETCH(QString, says);
+    QJsonObject json;
+    const QString why = readStateSource(input, {}, &json);
+    QVERIFY2(why.contains(says), qPrintable(why));
+    QVERIFY(!why.contains('\n'));
+    // The state itself: a scheme that does not exist, a view option of the wrong type.
+    WorkbenchState st;
+    QVERIFY(st.fromJson(QJsonObject{{"scheme", "nosuch"}}).contains("unknown scheme 'nosuch'"));
+    QVERIFY(st.fromJson(QJsonObject{{"scheme", "rope"}, {"view", QJsonObject{{"pendulum", "yes"}}}})
+                .contains("pendulum must be true or false"));
+    QVERIFY(st.fromJson(QJsonObject{{"scheme", "rope"}, {"view", QJsonObject{{"heads", 2}, {"head", 2}}}})
+                .contains("head 2 is out of range; allowed: 0 to 1"));
+    QVERIFY(st.fromJson(QJsonObject{{"scheme", "rope"}, {"version", "two"}}).contains("version must be a whole number"));
+}
+
+void TestSession::sessionSaveIsAtomic()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lecture.poslab");
+    WorkbenchState st;
+    QCOMPARE(writeSessionFile(path, mergeSession({}, st.toJson(), {})), QString());
+    const QByteArray first = [&] {
+        QFile f(path);
+        f.open(QIODevice::ReadOnly);
+        return f.readAll();
+    }();
+    // A folder cannot be written over: the message names it, and the old file is untouched.
+    QVERIFY(QDir(dir.path()).mkdir("folder.poslab"));
+    QVERIFY(writeSessionFile(dir.filePath("folder.poslab"), {}).contains("folder.poslab"));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), first);
+    // No temporary file is left beside it.
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"lecture.poslab"});
+}
+
+void TestSession::exportFromStateEqualsExportFromOptions()
+{
+    // The same state given as options or as a saved session draws the same file, byte for byte.
+    QTemporaryDir dir;
+    std::ostringstream out, err;
+    const std::string a = dir.filePath("a.svg").toStdString(), b = dir.filePath("b.svg").toStdString();
+    QCOMPARE(app::runExportCli({"export", "decay", "--scheme", "rope", "--set", "rope_type=llama3", "--dim", "64",
+                                "--size", "600x400", "-o", a},
+                               out, err),
+             0);
+    WorkbenchState st;
+    QCOMPARE(st.setDim(64), QString());
+    QCOMPARE(st.setParamText("rope_type", "llama3"), QString());
+    const QString session = dir.filePath("s.poslab");
+    QCOMPARE(writeSessionFile(session, mergeSession({}, st.toJson(), {})), QString());
+    QCOMPARE(app::runExportCli({"export", "decay", "--state", session.toStdString(), "--size", "600x400", "-o", b},
+                               out, err),
+             0);
+    QFile fa(QString::fromStdString(a)), fb(QString::fromStdString(b));
+    QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
+    QCOMPARE(fa.readAll(), fb.readAll());
+}
+
+int main(int argc, char** argv)
+{
+    QApplication app(argc, argv);
+    TestSession t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_session.moc"
