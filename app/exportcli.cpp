@@ -329,12 +329,10 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     if (f.keys && parsePositionCount("--keys", *f.keys) != setup.positionCount)
         throw InputError("--keys '" + *f.keys + "': the attention view shows queries = keys = the positions; "
                          "for other keys use poslab compute scores --keys");
-    // The heatmap covers the asked positions; otherwise the window's default of at most 512. Other views do
-    // not draw attention, so their scene computes a 1 x 1 matrix instead of a large one nobody sees.
+    // The heatmap covers the asked positions; otherwise the state's size (the window's default of at most
+    // 512). Other views do not draw attention: their scene computes a 1 x 1 matrix (ExportScene::view).
     if (f.view == "attention")
         o.attentionSize = f.positions ? setup.positionCount : std::min(o.attentionSize, setup.positionCount);
-    else
-        o.attentionSize = 1;
     if (f.table) {
         if (*f.table == "cos")
             o.tableQuantity = ui::TableQuantity::Cos;

@@ -14,11 +14,12 @@
 
 namespace poslab::ui {
 
-Computation::Computation(WorkbenchState* state, QObject* parent)
+Computation::Computation(WorkbenchState* state, QObject* parent, bool attention)
     : QObject(parent)
     , m_state(state)
     , m_engine(std::make_unique<gpu::TableEngine>())
 {
+    m_attentionShown = attention;
     qRegisterMetaType<std::shared_ptr<const poslab::ui::EncodingResult>>();
     m_pool.setMaxThreadCount(1);
     m_attentionPool.setMaxThreadCount(1);
@@ -29,7 +30,7 @@ Computation::Computation(WorkbenchState* state, QObject* parent)
     connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
         if (m_state->viewOptions().tableQuantity != m_lastQuantity)
             schedule();
-        if (!sameAttentionInputs(m_state->viewOptions(), m_lastAttentionOptions))
+        if (!sameAttentionInputs(attentionOptions(), m_lastAttentionOptions))
             m_attentionTimer.start();
     });
     qRegisterMetaType<std::shared_ptr<const poslab::ui::AttentionOutput>>();
@@ -37,7 +38,7 @@ Computation::Computation(WorkbenchState* state, QObject* parent)
     m_attentionTimer.setInterval(0);
     connect(&m_attentionTimer, &QTimer::timeout, this, &Computation::runAttention);
     connect(state, &WorkbenchState::setupChanged, &m_attentionTimer, [this] { m_attentionTimer.start(); });
-    m_lastAttentionOptions = state->viewOptions();
+    m_lastAttentionOptions = attentionOptions();
     {
         auto a = computeAttention(state->setup(), m_lastAttentionOptions);
         a->serial = ++m_attentionSerial;
@@ -155,6 +156,14 @@ void Computation::flush()
     }
 }
 
+ViewOptions Computation::attentionOptions() const
+{
+    ViewOptions o = m_state->viewOptions();
+    if (!m_attentionShown)
+        o.attentionSize = 1; // nobody draws the scores: a 1 x 1 matrix instead of the state's size
+    return o;
+}
+
 bool Computation::sameAttentionInputs(const ViewOptions& a, const ViewOptions& b)
 {
     for (const ViewProperty& p : viewProperties())
@@ -166,7 +175,7 @@ bool Computation::sameAttentionInputs(const ViewOptions& a, const ViewOptions& b
 void Computation::runAttention()
 {
     const Setup setup = m_state->setup();
-    const ViewOptions options = m_state->viewOptions();
+    const ViewOptions options = attentionOptions();
     m_lastAttentionOptions = options;
     const quint64 serial = ++m_attentionSerial;
     m_attentionLatest.store(serial);

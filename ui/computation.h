@@ -110,7 +110,9 @@ public:
     };
     static RowPlan planRows(int totalRows, int cols, const TableWindow& window);
 
-    explicit Computation(WorkbenchState* state, QObject* parent = nullptr);
+    /// @p attention: false when no view draws the attention scores (an export scene of another view): the
+    /// scores are then computed for 1 x 1 positions, whatever the state's attention size.
+    explicit Computation(WorkbenchState* state, QObject* parent = nullptr, bool attention = true);
     ~Computation() override;
 
     /// The latest published result (never null after construction: the first one is computed at once).
@@ -194,6 +196,8 @@ private:
     quint64 m_attentionBusy = 0;
     std::atomic<quint64> m_attentionLatest{0};
     bool m_synchronousAttention = false;
+    bool m_attentionShown = true;
+    ViewOptions attentionOptions() const;
     QThreadPool m_attentionPool;
 };
 

@@ -35,7 +35,8 @@ QStringList ExportScene::viewNames()
 ui::Computation& ExportScene::computation()
 {
     if (!m_computation) {
-        m_computation = std::make_unique<ui::Computation>(m_state.get());
+        // Only the attention view draws the scores; for the others they are computed 1 x 1.
+        m_computation = std::make_unique<ui::Computation>(m_state.get(), nullptr, m_attentionShown);
         // Export draws right after each change: compute attention on this thread (no worker round trip).
         m_computation->setSynchronousAttention(true);
     }
@@ -51,6 +52,8 @@ ui::View* ExportScene::view(const QString& name, QString* error)
 {
     if (auto it = m_views.find(name); it != m_views.end())
         return it->second.get();
+    if (!m_computation)
+        m_attentionShown = name == QLatin1String("attention");
     ui::Computation& c = computation();
     ui::WorkbenchState* s = m_state.get();
     // One view at a time: creating all five (createViews) would lay out a chart and compute every view's

@@ -45,6 +45,7 @@ public:
 private:
     std::unique_ptr<ui::WorkbenchState> m_state;
     std::unique_ptr<ui::Computation> m_computation;
+    bool m_attentionShown = true; ///< the first view asked for is the attention view (or none was asked for)
     std::map<QString, std::unique_ptr<ui::View>> m_views; // destroyed before the computation they observe
 };
 
