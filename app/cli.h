@@ -80,6 +80,7 @@ private:
 
 /// The options each command declares, in the order its help lists them.
 const std::vector<OptionSpec>& schemesOptions();
+const std::vector<OptionSpec>& presetsOptions();
 const std::vector<OptionSpec>& computeOptions();
 const std::vector<OptionSpec>& benchOptions();
 const std::vector<OptionSpec>& windowOptions();
@@ -88,6 +89,7 @@ const std::vector<OptionSpec>& windowOptions();
 /// options (-platform, -style, ...) are declared too, so that only a real typo is refused, before Qt starts.
 struct WindowArgs {
     std::optional<std::string> screenshot, size, theme, scheme, computePath, maximise, dim, positions, fontScale;
+    std::optional<std::string> preset, config; ///< a model's state (--preset NAME, --config FILE)
     std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
     std::optional<std::string> display;  ///< -display NAME (X11)
     /// Qt's options as QApplication reads them ("-style", "Fusion" from "--style=Fusion"): the window passes

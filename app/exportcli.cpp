@@ -7,6 +7,7 @@
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
+#include "ui/presets.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
@@ -49,6 +50,7 @@ struct FigureRequest {
     std::optional<std::string> colormap;
     std::optional<std::string> term;
     std::optional<std::string> stateFile;
+    std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -168,6 +170,10 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             f.colormap = a.value(opt);
         } else if (opt == "--state") {
             f.stateFile = a.value(opt);
+        } else if (opt == "--preset") {
+            f.preset = a.value(opt);
+        } else if (opt == "--config") {
+            f.config = a.value(opt);
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
@@ -233,8 +239,10 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
-    if (!f.scheme && !f.stateFile)
-        throw InputError("export needs --scheme ID (see poslab schemes) or --state FILE.json");
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config)
+        throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE or --state FILE.json");
+    if (f.stateFile && (f.preset || f.config))
+        throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config") + " both give the state; give one");
     if (f.seed != 0)
         throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
                          "use poslab compute scores --seed N");
@@ -259,6 +267,19 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         const QString why = scene.loadState(doc.object());
         if (!why.isEmpty())
             throw InputError("state " + path.toStdString() + ": " + why.toStdString());
+    }
+    // A model's state (its scheme, keys, head dim, heads and name); explicit options below win, and a
+    // different --scheme is refused rather than mixing the model's keys into another scheme.
+    if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath())) {
+        const ui::StateSetup m = ui::stateSetup(*model);
+        if (f.scheme && *f.scheme != m.scheme) {
+            std::string scheme = *f.scheme;
+            core::Overrides none;
+            ui::applyModelSetup(m, scheme, true, none); // throws the conflict message
+        }
+        const QString why = scene.loadState(*model);
+        if (!why.isEmpty())
+            throw InputError(m.model.value("name").toString().toStdString() + ": " + why.toStdString());
     }
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
@@ -546,6 +567,8 @@ const std::vector<OptionSpec>& exportOptions()
         {"--term", true, nullptr, "total"},
         {"--colormap", true, nullptr, "viridis"},
         {"--state", true, nullptr, "state.json"},
+        {"--preset", true, nullptr, "llama-3.1-8b"},
+        {"--config", true, nullptr, "config.json"},
         {"--size", true, nullptr, "12x8cm"},
         {"--dpi", true, nullptr, "144"},
         {"--theme", true, nullptr, "dark"},
@@ -572,7 +595,7 @@ std::string exportUsage()
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
-                [--cursor P] [--state FILE.json] [--term NAME]
+                [--cursor P] [--state FILE.json] [--preset NAME] [--config FILE] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
@@ -588,7 +611,9 @@ VIEW: table, clock, rotation, decay, attention. The format follows the extension
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state
-  starts from a workbench state saved by the window.
+  starts from a workbench state saved by the window. --preset NAME (poslab presets) or --config FILE (a
+  Hugging Face config.json) starts from a real model's scheme, keys, head dim and heads; explicit --set,
+  --dim and --heads win, a different --scheme is refused.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
   pixels a side. transparent: no background (PNG, SVG, PDF).
@@ -602,7 +627,7 @@ GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --a
   (--float-colour-scale: each frame its own). A key that does not apply is refused, as with --set.
 Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
-  dashes (font_scale), "softmax": true for flags. Outputs are relative to the batch file. A failing entry is
+  dashes (font_scale), "softmax": true for flags, "preset": NAME, "config": FILE. Outputs (and configs) are relative to the batch file. A failing entry is
   reported as "entry N (FILE): problem" and the others are still written.
 Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entry failed), 2 usage error.
 )";
