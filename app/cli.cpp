@@ -135,10 +135,11 @@ int runSchemes(Args& a, std::ostream& out)
 int runPresets(Args& a, std::ostream& out)
 {
     bool json = false;
+    std::optional<std::string> config;
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand())
-            throw InputError("unexpected argument '" + opt + "' for presets (known: --json)");
+            throw InputError("unexpected argument '" + opt + "' for presets (known: --json, --config FILE)");
         if (opt == "--help" || opt == "-h") {
             out << usage();
             return exitOk;
@@ -149,8 +150,13 @@ int runPresets(Args& a, std::ostream& out)
         }
         if (opt == "--json")
             json = true;
+        else if (opt == "--config")
+            config = a.value(opt);
     }
-    out << (json ? ui::presetsJson() : ui::presetsText());
+    if (config)
+        out << ui::modelConfigReport(QString::fromStdString(*config), json);
+    else
+        out << (json ? ui::presetsJson() : ui::presetsText());
     return exitOk;
 }
 
@@ -246,7 +252,10 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
         throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
     // A model (--preset NAME or --config FILE) brings its scheme, keys, head dim and heads; explicit --set,
     // --dim and --heads win, and a different --scheme is refused.
-    if (const auto state = ui::modelState(preset, config)) {
+    QStringList notices;
+    if (const auto state = ui::modelState(preset, config, {}, &notices)) {
+        for (const QString& n : notices)
+            err << "poslab: warning: " << n.toStdString() << " (not mapped)\n";
         const ui::StateSetup model = ui::stateSetup(*state);
         ui::applyModelSetup(model, req.scheme, haveScheme, req.overrides);
         haveScheme = true;
@@ -436,6 +445,8 @@ Usage:
   poslab                         open the window
   poslab schemes [--json]        list every scheme with its family, axes, citation and parameters
   poslab presets [--json]        real models' positional settings, each number with its source
+  poslab presets --config FILE [--json]
+                                 what a Hugging Face config.json maps to: keys used, not mapped, ignored
   poslab compute QUANTITY --scheme ID [--set KEY=VALUE]... [--dim D] [--positions SPEC]
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
@@ -505,6 +516,7 @@ const std::vector<OptionSpec>& presetsOptions()
 {
     static const std::vector<OptionSpec> options = {
         {"--json", false},
+        {"--config", true, nullptr, "config.json"},
         {"--help", false, "-h"},
         {"--version", false},
     };
@@ -741,7 +753,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
             Args a(rest, schemesOptions(), "for schemes (known: --json)");
             status = runSchemes(a, out);
         } else if (cmd == "presets") {
-            Args a(rest, presetsOptions(), "for presets (known: --json)");
+            Args a(rest, presetsOptions(), "for presets (known: --json, --config FILE)");
             status = runPresets(a, out);
         } else if (cmd == "compute") {
             Args a(rest, computeOptions(), "for compute; see poslab --help");

@@ -270,7 +270,10 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     }
     // A model's state (its scheme, keys, head dim, heads and name); explicit options below win, and a
     // different --scheme is refused rather than mixing the model's keys into another scheme.
-    if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath())) {
+    QStringList notices;
+    if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath(), &notices)) {
+        for (const QString& n : notices)
+            qWarning("poslab: warning: %s (not mapped)", qPrintable(n));
         const ui::StateSetup m = ui::stateSetup(*model);
         if (f.scheme && *f.scheme != m.scheme) {
             std::string scheme = *f.scheme;

@@ -214,7 +214,8 @@ StateSetup stateSetup(const QJsonObject& state)
 }
 
 std::optional<QJsonObject> modelState(const std::optional<std::string>& preset,
-                                      const std::optional<std::string>& configFile, const QString& base)
+                                      const std::optional<std::string>& configFile, const QString& base,
+                                      QStringList* notices)
 {
     if (preset && configFile)
         throw InputError("--preset and --config both set a model; give one");
@@ -223,7 +224,11 @@ std::optional<QJsonObject> modelState(const std::optional<std::string>& preset,
     if (configFile) {
         const QString path = base.isEmpty() ? QString::fromStdString(*configFile)
                                             : QDir(base).filePath(QString::fromStdString(*configFile));
-        return readModelConfig(path).state;
+        const ModelConfig config = readModelConfig(path);
+        if (notices)
+            for (const QString& u : config.unmapped)
+                *notices << path + QStringLiteral(": ") + u;
+        return config.state;
     }
     return std::nullopt;
 }
@@ -235,8 +240,12 @@ void applyModelSetup(const StateSetup& model, std::string& scheme, bool schemeGi
         throw InputError("--scheme " + scheme + " conflicts with " + (name.empty() ? "the model" : name)
                          + ", which uses scheme " + model.scheme + "; drop --scheme (or use --set to change its keys)");
     scheme = model.scheme;
-    core::Overrides merged = model.params;
-    merged.insert(merged.end(), overrides.begin(), overrides.end()); // explicit --set wins: resolved in order
+    // An explicit --set replaces the model's value of that key (the resolver refuses a key given twice).
+    core::Overrides merged;
+    for (const auto& kv : model.params)
+        if (std::none_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == kv.first; }))
+            merged.push_back(kv);
+    merged.insert(merged.end(), overrides.begin(), overrides.end());
     overrides = std::move(merged);
 }
 
@@ -279,6 +288,32 @@ std::string presetsText()
         }
         out += "    source: " + p.value("source").toString().toStdString() + "\n";
     }
+    return out;
+}
+
+std::string modelConfigReport(const QString& path, bool json)
+{
+    const ModelConfig c = readModelConfig(path);
+    if (json)
+        return QJsonDocument(QJsonObject{{"state", c.state}, {"used", QJsonArray::fromStringList(c.used)},
+                                         {"unmapped", QJsonArray::fromStringList(c.unmapped)},
+                                         {"ignored", QJsonArray::fromStringList(c.ignored)}})
+            .toJson(QJsonDocument::Indented)
+            .toStdString();
+    const QJsonObject state = c.state;
+    std::string out = path.toStdString() + "\n    scheme: " + state.value("scheme").toString().toStdString();
+    if (state.contains("dim"))
+        out += ", head dim " + std::to_string(state.value("dim").toInt());
+    if (state.contains("view"))
+        out += ", heads " + std::to_string(state.value("view").toObject().value("heads").toInt());
+    out += "\n   ";
+    const QJsonObject params = state.value("params").toObject();
+    for (auto it = params.begin(); it != params.end(); ++it)
+        out += " " + it.key().toStdString() + "=" + it.value().toString().toStdString();
+    out += "\n    used: " + c.used.join(QStringLiteral(", ")).toStdString() + "\n";
+    for (const QString& u : c.unmapped)
+        out += "    NOT MAPPED: " + u.toStdString() + "\n";
+    out += "    ignored: " + (c.ignored.isEmpty() ? std::string("none") : c.ignored.join(QStringLiteral(", ")).toStdString()) + "\n";
     return out;
 }
 

@@ -76,17 +76,23 @@ StateSetup stateSetup(const QJsonObject& state);
 /// Where a model's state comes from on a command line: `--preset NAME` or `--config FILE` (at most one).
 /// Returns the state object, or nullopt when neither is given. Throws core::InputError naming the problem
 /// (unknown preset, unreadable or malformed file, both given). @p base resolves a relative FILE (a batch file's
-/// folder); empty: the working directory.
+/// folder); empty: the working directory. @p notices, when given, receives one line per positional key of a
+/// config.json that PosLab could not map ("FILE: sliding_window: 4096: sliding-window attention is not
+/// modelled"), for the command line to print as warnings.
 std::optional<QJsonObject> modelState(const std::optional<std::string>& preset,
-                                      const std::optional<std::string>& configFile, const QString& base = {});
+                                      const std::optional<std::string>& configFile, const QString& base = {},
+                                      QStringList* notices = nullptr);
 
 /// Merges a model's setup with what the command line says explicitly: the scheme must agree (a different
-/// --scheme is refused rather than silently mixing a model's keys into another scheme), --set values follow
-/// the model's (so they win), --dim and --heads replace the model's. Throws core::InputError.
+/// --scheme is refused rather than silently mixing a model's keys into another scheme), an explicit --set
+/// replaces the model's value of its key, and --dim and --heads replace the model's. Throws core::InputError.
 void applyModelSetup(const StateSetup& model, std::string& scheme, bool schemeGiven, core::Overrides& overrides);
 
 /// `poslab presets`: one block per preset (id, name, scheme, key settings, unverified keys).
 std::string presetsText();
+/// `poslab presets --config FILE [--json]`: what a config.json maps to: the state, the keys used, the
+/// positional keys not mapped (with why) and the keys ignored. Throws core::InputError as readModelConfig.
+std::string modelConfigReport(const QString& path, bool json);
 /// `poslab presets --json`: {"presets": [{"id", "name", "hf_id", "scheme", "state": {...}, "preset": {the file}}]}.
 std::string presetsJson();
 
