@@ -370,9 +370,14 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                                       "scaling or none").arg(type));
             set("rope_type", type);
             if (type == QLatin1String("llama3"))
-                for (const char* k : {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"})
-                    if (const auto v = pick(k))
-                        set(QLatin1String(k), numberText(*v));
+                for (const char* k : {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
+                    // Hugging Face requires all four (_validate_llama3_parameters); PosLab's defaults would
+                    // silently be Llama 4 Scout's.
+                    const auto v = pick(k);
+                    if (!v)
+                        r.fail(QStringLiteral("rope type llama3 needs \"%1\" in %2").arg(QLatin1String(k), scPath.chopped(1)));
+                    set(QLatin1String(k), numberText(*v));
+                }
             const bool llama4 = modelType.startsWith("llama4");
             const auto tuning = r.flag(c, "attn_temperature_tuning", key("attn_temperature_tuning"), true);
             // Llama4TextConfig defaults to temperature tuning on; SmolLM3Config has no such key (none).
@@ -484,6 +489,31 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                     trained = *context;
                     r.use(scPath + "factor");
                 }
+            }
+            // Keys Hugging Face requires (modeling_rope_utils.py _validate_*): without them PosLab's defaults, which
+            // are real models' values, would stand in silently.
+            const auto need = [&](const char* k) {
+                if (!inScaling(k))
+                    r.fail(QStringLiteral("rope type %1 needs \"%2\" in %3").arg(type, QLatin1String(k), scPath.chopped(1)));
+            };
+            if (type == QLatin1String("linear") || type == QLatin1String("ntk") || type == QLatin1String("dynamic")
+                || type == QLatin1String("llama3"))
+                need("factor");
+            if (type == QLatin1String("llama3"))
+                for (const char* k : {"low_freq_factor", "high_freq_factor", "original_max_position_embeddings"})
+                    need(k);
+            if (type == QLatin1String("longrope")) {
+                need("short_factor");
+                need("long_factor");
+            }
+            if (type == QLatin1String("yarn") && !inScaling("factor")) {
+                // transformers 5: factor = max_position_embeddings / original_max_position_embeddings when absent.
+                if (!context || !trained)
+                    r.fail(QStringLiteral("rope type yarn without \"factor\" needs max_position_embeddings and "
+                                          "original_max_position_embeddings"));
+                set("factor", numberText(double(*context) / *trained));
+                r.notes << QStringLiteral("YaRN's factor %1 = max_position_embeddings / original_max_position_embeddings "
+                                          "(absent from the file; transformers 5 derives it so).").arg(numberText(double(*context) / *trained));
             }
         }
         if (const auto local = r.number(c, "rope_local_base_freq", key("rope_local_base_freq")))

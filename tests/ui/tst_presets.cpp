@@ -382,6 +382,11 @@ void TestPresets::configSpellings()
         "no_rope_layers": [1, 1, 1, 0, 1, 0, 1, 1], "rope_theta": 2000000.0})");
     QCOMPARE(odd.state.value("scheme").toString(), QStringLiteral("irope"));
     QVERIFY(odd.unmapped.join('\n').contains("no_rope_layers: does not follow"));
+    // YaRN without factor: transformers 5 takes max_position_embeddings / original_max_position_embeddings.
+    const ui::ModelConfig ratio = read(R"({"model_type": "qwen2", "head_dim": 128, "max_position_embeddings": 131072,
+        "rope_parameters": {"rope_type": "yarn", "rope_theta": 1000000.0, "original_max_position_embeddings": 32768}})");
+    QCOMPARE(param(ratio.state, "factor"), QStringLiteral("4"));
+    QVERIFY(ratio.state.value("model").toObject().value("notes").toString().contains("factor 4 = max_position_embeddings"));
     // A learned table: BERT.
     const ui::ModelConfig bert = read(R"({"model_type": "bert", "max_position_embeddings": 512, "hidden_size": 768,
         "num_attention_heads": 12, "num_hidden_layers": 12, "position_embedding_type": "absolute", "type_vocab_size": 2})");
@@ -436,6 +441,12 @@ void TestPresets::malformedConfigs_data()
                                          << "bad.json: \"rope_scaling.long_factor\" must be a list of numbers";
     QTest::newRow("unknown rope type") << QByteArray(R"({"model_type": "qwen2", "rope_scaling": {"type": "mrope"}})")
                                        << "bad.json: rope type 'mrope' is not one PosLab computes";
+    // Keys Hugging Face requires: without them PosLab's defaults (real models' values) would stand in silently.
+    QTest::newRow("llama3 without high_freq_factor") << QByteArray(R"({"model_type": "llama", "head_dim": 128,
+        "rope_scaling": {"rope_type": "llama3", "factor": 8.0, "low_freq_factor": 1.0, "original_max_position_embeddings": 8192}})")
+        << "bad.json: rope type llama3 needs \"high_freq_factor\" in rope_scaling";
+    QTest::newRow("linear without factor") << QByteArray(R"({"model_type": "llama", "head_dim": 128,
+        "rope_scaling": {"rope_type": "linear"}})") << "bad.json: rope type linear needs \"factor\" in rope_scaling";
     QTest::newRow("nothing positional") << QByteArray(R"({"model_type": "mamba", "hidden_size": 768})")
                                         << "bad.json: no positional settings PosLab recognises (model_type 'mamba')";
     QTest::newRow("theta out of range") << QByteArray(R"({"model_type": "llama", "head_dim": 64, "rope_theta": 5})")
