@@ -7,6 +7,7 @@
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 #include "core/io/writers.h"
+#include "ui/presets.h"
 
 #include <algorithm>
 #include <cctype>
@@ -131,6 +132,34 @@ int runSchemes(Args& a, std::ostream& out)
     return exitOk;
 }
 
+int runPresets(Args& a, std::ostream& out)
+{
+    bool json = false;
+    std::optional<std::string> config;
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (a.isOperand())
+            throw InputError("unexpected argument '" + opt + "' for presets (known: --json, --config FILE)");
+        if (opt == "--help" || opt == "-h") {
+            out << usage();
+            return exitOk;
+        }
+        if (opt == "--version") {
+            out << versionText();
+            return exitOk;
+        }
+        if (opt == "--json")
+            json = true;
+        else if (opt == "--config")
+            config = a.value(opt);
+    }
+    if (config)
+        out << ui::modelConfigReport(QString::fromStdString(*config), json);
+    else
+        out << (json ? ui::presetsJson() : ui::presetsText());
+    return exitOk;
+}
+
 int runCompute(Args& a, std::ostream& out, std::ostream& err)
 {
     core::ComputeRequest req;
@@ -147,6 +176,8 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     std::optional<int> samples;
     std::optional<std::string> anglesGiven;
     std::optional<std::string> normaliseGiven;
+    std::optional<std::string> preset, config;
+    bool dimGiven = false, headsGiven = false;
     bool shuffle = false;
     while (!a.done()) {
         const std::string opt = a.next();
@@ -167,8 +198,13 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             haveScheme = true;
         } else if (opt == "--set") {
             req.overrides.push_back(core::splitSetting(a.value(opt))); // resolved by core::resolveParams
+        } else if (opt == "--preset") {
+            preset = a.value(opt);
+        } else if (opt == "--config") {
+            config = a.value(opt);
         } else if (opt == "--dim") {
             req.context.dim = int(parseIntegerOption(opt, a.value(opt), 1, 65536));
+            dimGiven = true;
         } else if (opt == "--positions") {
             positions = a.value(opt);
             positionsGiven = positions;
@@ -187,6 +223,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
         } else if (opt == "--heads") {
             const std::string v = a.value(opt);
             req.heads = int(parseIntegerOption(opt, v, 1, core::maxHeads));
+            headsGiven = true;
         } else if (opt == "--seed") {
             seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
         } else if (opt == "--content") {
@@ -213,8 +250,25 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     }
     if (!haveQuantity)
         throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
+    // A model (--preset NAME or --config FILE) brings its scheme, keys, head dim and heads; explicit --set,
+    // --dim and --heads win, and a different --scheme is refused.
+    QStringList notices;
+    if (const auto state = ui::modelState(preset, config, {}, &notices)) {
+        for (const QString& n : notices)
+            err << "poslab: warning: " << n.toStdString() << " (not mapped)\n";
+        const ui::StateSetup model = ui::stateSetup(*state);
+        ui::applyModelSetup(model, req.scheme, haveScheme, req.overrides);
+        haveScheme = true;
+        if (model.dim && !dimGiven)
+            req.context.dim = *model.dim;
+        // Heads matter to bias, scores and decay only (compute refuses --heads elsewhere).
+        const bool perHead = req.quantity == core::Quantity::Bias || req.quantity == core::Quantity::Scores
+            || req.quantity == core::Quantity::Decay;
+        if (model.heads && !headsGiven && perHead)
+            req.heads = *model.heads;
+    }
     if (!haveScheme)
-        throw InputError("compute needs --scheme ID (see poslab schemes)");
+        throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
     // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
     const bool decay = req.quantity == core::Quantity::Decay;
     req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
@@ -393,6 +447,9 @@ Usage:
   poslab --state STRING          open the window on a shared state: a share string PL2..., a poslab:
                                  link (Edit > Copy state link), inline JSON or a session file
   poslab schemes [--json]        list every scheme with its family, axes, citation and parameters
+  poslab presets [--json]        real models' positional settings, each number with its source
+  poslab presets --config FILE [--json]
+                                 what a Hugging Face config.json maps to: keys used, not mapped, ignored
   poslab compute QUANTITY --scheme ID [--set KEY=VALUE]... [--dim D] [--positions SPEC]
                  [--vector V1,V2,...] [--seq-len L] [--format json|csv|npy] [-o FILE]
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
@@ -409,6 +466,9 @@ Usage:
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
   poslab --version               the version and the git revision it was built from
 
+Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Face config.json) instead of
+  --scheme, on compute, export, a batch entry ("preset", "config") and the window: the model's scheme, keys,
+  head dim and heads. Explicit --set, --dim and --heads win; a different --scheme is refused.
 Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
   after every command.
 
@@ -455,10 +515,23 @@ const std::vector<OptionSpec>& schemesOptions()
     return options;
 }
 
+const std::vector<OptionSpec>& presetsOptions()
+{
+    static const std::vector<OptionSpec> options = {
+        {"--json", false},
+        {"--config", true, nullptr, "config.json"},
+        {"--help", false, "-h"},
+        {"--version", false},
+    };
+    return options;
+}
+
 const std::vector<OptionSpec>& computeOptions()
 {
     static const std::vector<OptionSpec> options = {
         {"--scheme", true, nullptr, "sinusoidal"},
+        {"--preset", true, nullptr, "llama-3.1-8b"},
+        {"--config", true, nullptr, "config.json"},
         {"--set", true, nullptr, "base=500"},
         {"--dim", true, nullptr, "6"},
         {"--positions", true, nullptr, "0:3"},
@@ -506,6 +579,8 @@ const std::vector<OptionSpec>& windowOptions()
         {"--size", true, nullptr, "800x600"},
         {"--theme", true, nullptr, "dark"},
         {"--scheme", true, nullptr, "rope"},
+        {"--preset", true, nullptr, "llama-3.1-8b"},
+        {"--config", true, nullptr, "config.json"},
         {"--dim", true, nullptr, "32"},
         {"--positions", true, nullptr, "64"},
         {"--hide-panels", false},
@@ -554,7 +629,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
                 (session ? w.open : w.state) = opt;
                 continue;
             }
-            throw InputError("unknown command '" + opt + "'; commands: schemes, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, compute, export, bench (see poslab --help)");
         }
         if (opt == "--help" || opt == "-h")
             w.help = true;
@@ -572,6 +647,10 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.theme = a.value(opt);
         else if (opt == "--scheme")
             w.scheme = a.value(opt);
+        else if (opt == "--preset")
+            w.preset = a.value(opt);
+        else if (opt == "--config")
+            w.config = a.value(opt);
         else if (opt == "--dim")
             w.dim = a.value(opt);
         else if (opt == "--positions")
@@ -672,7 +751,7 @@ bool isHeadless(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& c = args[0];
-    return c == "schemes" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
+    return c == "schemes" || c == "presets" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
         || c == "--version";
 }
 
@@ -691,6 +770,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         } else if (cmd == "schemes") {
             Args a(rest, schemesOptions(), "for schemes (known: --json)");
             status = runSchemes(a, out);
+        } else if (cmd == "presets") {
+            Args a(rest, presetsOptions(), "for presets (known: --json, --config FILE)");
+            status = runPresets(a, out);
         } else if (cmd == "compute") {
             Args a(rest, computeOptions(), "for compute; see poslab --help");
             status = runCompute(a, out, err);
@@ -698,7 +780,7 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
             Args a(rest, benchOptions(), "for bench (known: --json, --large)");
             status = runBench(a, out, hooks);
         } else {
-            throw InputError("unknown command '" + cmd + "'; commands: schemes, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, compute, export, bench (see poslab --help)");
         }
         finishOutput(out);
         return status;

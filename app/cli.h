@@ -80,6 +80,7 @@ private:
 
 /// The options each command declares, in the order its help lists them.
 const std::vector<OptionSpec>& schemesOptions();
+const std::vector<OptionSpec>& presetsOptions();
 const std::vector<OptionSpec>& computeOptions();
 const std::vector<OptionSpec>& benchOptions();
 const std::vector<OptionSpec>& windowOptions();
@@ -91,6 +92,7 @@ struct WindowArgs {
     /// --state STRING (a share string, poslab: link, inline JSON or a file) and --open FILE / a FILE operand
     /// (a session: the window then saves back to it).
     std::optional<std::string> state, open;
+    std::optional<std::string> preset, config; ///< a model's state (--preset NAME, --config FILE)
     std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
     std::optional<std::string> display;  ///< -display NAME (X11)
     /// Qt's options as QApplication reads them ("-style", "Fusion" from "--style=Fusion"): the window passes

@@ -7,6 +7,7 @@
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
+#include "ui/presets.h"
 #include "ui/views/view.h"
 #include "ui/session.h"
 #include "ui/workbenchstate.h"
@@ -52,6 +53,7 @@ struct FigureRequest {
     std::optional<std::string> stateFile;
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
     bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
+    std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -178,6 +180,10 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                 throw InputError("--view-set '" + text + "' must be NAME=VALUE; view options: "
                                  + ui::viewPropertyNames().toStdString());
             f.viewSets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+        } else if (opt == "--preset") {
+            f.preset = a.value(opt);
+        } else if (opt == "--config") {
+            f.config = a.value(opt);
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
@@ -245,8 +251,10 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
-    if (!f.scheme && !f.stateFile)
-        throw InputError("export needs --scheme ID (see poslab schemes) or --state FILE.json");
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config)
+        throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE or --state FILE.json");
+    if (f.stateFile && (f.preset || f.config))
+        throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config") + " both give the state; give one");
     if (f.seed != 0)
         throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
                          "use poslab compute scores --seed N");
@@ -267,6 +275,22 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
             throw InputError("--state: " + why.toStdString());
         if (const QString why = scene.loadState(json); !why.isEmpty())
             throw InputError("state " + label.toStdString() + ": " + why.toStdString());
+    }
+    // A model's state (its scheme, keys, head dim, heads and name); explicit options below win, and a
+    // different --scheme is refused rather than mixing the model's keys into another scheme.
+    QStringList notices;
+    if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath(), &notices)) {
+        for (const QString& n : notices)
+            qWarning("poslab: warning: %s (not mapped)", qPrintable(n));
+        const ui::StateSetup m = ui::stateSetup(*model);
+        if (f.scheme && *f.scheme != m.scheme) {
+            std::string scheme = *f.scheme;
+            core::Overrides none;
+            ui::applyModelSetup(m, scheme, true, none); // throws the conflict message
+        }
+        const QString why = scene.loadState(*model);
+        if (!why.isEmpty())
+            throw InputError(m.model.value("name").toString().toStdString() + ": " + why.toStdString());
     }
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
@@ -592,6 +616,8 @@ const std::vector<OptionSpec>& exportOptions()
         {"--colormap", true, nullptr, "viridis"},
         {"--state", true, nullptr, "state.json"},
         {"--view-set", true, nullptr, "pendulum=true"},
+        {"--preset", true, nullptr, "llama-3.1-8b"},
+        {"--config", true, nullptr, "config.json"},
         {"--size", true, nullptr, "12x8cm"},
         {"--dpi", true, nullptr, "144"},
         {"--theme", true, nullptr, "dark"},
@@ -619,7 +645,7 @@ std::string exportUsage()
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
                 [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--view-set NAME=VALUE]...
-                [--term NAME]
+                [--preset NAME] [--config FILE] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
@@ -639,6 +665,8 @@ Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) 
   other options then change it. --view-set NAME=VALUE sets any view option: table_quantity, colormap,
   pendulum, clock_pairs, speed, key_distance, shift, softmax, causal, head, heads, content, sentence,
   attention_size, term, theme, font_scale.
+  --preset NAME (poslab presets) or --config FILE (a Hugging Face config.json) starts from a real model's
+  scheme, keys, head dim and heads; explicit --set, --dim and --heads win, a different --scheme is refused.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
   pixels a side. transparent: no background (PNG, SVG, PDF).
@@ -652,8 +680,9 @@ GIF: --frames (default 32) images at --fps (default 12), --loop 0 = forever. --a
   (--float-colour-scale: each frame its own). A key that does not apply is refused, as with --set.
 Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set": {"rope_theta": 500000},
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
-  dashes (font_scale), "softmax": true for flags, "view_set": {"NAME": VALUE}. An entry may be a state plus
-  an output: {"view": "decay", "state": {...} or "FILE.poslab" or "PL2...", "output": "decay.svg"}. Outputs are relative to the batch file. A failing entry is
+  dashes (font_scale), "softmax": true for flags, "view_set": {"NAME": VALUE}, "preset": NAME, "config":
+  FILE. An entry may be a state plus an output: {"view": "decay", "state": {...} or "FILE.poslab" or
+  "PL2...", "output": "decay.svg"}. Outputs, states and configs are relative to the batch file. A failing entry is
   reported as "entry N (FILE): problem" and the others are still written.
 Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entry failed), 2 usage error.
 )";

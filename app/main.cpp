@@ -11,6 +11,7 @@
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
 #include "ui/session.h"
+#include "ui/presets.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
@@ -115,6 +116,7 @@ int main(int argc, char** argv)
     int dim = 0, positions = 0;
     double fontScale = 0.0;
     bool hidePanels = false;
+    std::optional<QJsonObject> model; // --preset NAME or --config FILE: a real model's state
     std::vector<std::string> qtWords = {argc > 0 ? argv[0] : "poslab"}; // the program name and Qt's options
     try {
         const poslab::app::WindowArgs w = poslab::app::parseWindowArgs(args);
@@ -156,6 +158,16 @@ int main(int argc, char** argv)
         if (w.fontScale)
             fontScale = poslab::app::parseNumberOption("--font-scale", *w.fontScale);
         hidePanels = w.hidePanels;
+        // Read before Qt starts, so an unknown preset or a malformed config.json is one line and exit 2.
+        model = poslab::ui::modelState(w.preset, w.config);
+        if (model && (!openPath.isEmpty() || !stateText.isEmpty()))
+            throw poslab::core::InputError(std::string(w.preset ? "--preset" : "--config")
+                                           + " sets the whole state; it cannot be combined with a session or --state");
+        if (model) {
+            std::string id = scheme.toStdString();
+            poslab::core::Overrides none;
+            poslab::ui::applyModelSetup(poslab::ui::stateSetup(*model), id, !scheme.isEmpty(), none);
+        }
         qtWords.insert(qtWords.end(), w.qtArgs.begin(), w.qtArgs.end());
         if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu")
             throw poslab::core::InputError("--compute-path takes auto, cpu or gpu; got '" + computePath.toStdString()
@@ -184,6 +196,16 @@ int main(int argc, char** argv)
         window.setComputePath(computePath == "cpu"   ? poslab::gpu::ComputePath::Cpu
                               : computePath == "gpu" ? poslab::gpu::ComputePath::Gpu
                                                      : poslab::gpu::ComputePath::Auto);
+    if (model) {
+        const QString why = window.state()->fromJson(*model);
+        if (!why.isEmpty()) {
+            std::cerr << "poslab: " << why.toStdString() << "\n";
+            return poslab::app::exitUsage;
+        }
+        if (dim > 0)
+            window.state()->setDim(dim);
+        window.state()->undoStack()->clear();
+    }
     if (!openPath.isEmpty())
         window.openSession(openPath);
     if (!stateText.isEmpty())

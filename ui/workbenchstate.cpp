@@ -467,6 +467,16 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
     if (json.contains("model") && !json.value("model").isObject())
         return QStringLiteral("model must be an object");
     next.model = json.value("model").toObject();
+    if (!next.model.isEmpty() && !next.model.contains("set_up")) {
+        // A preset or config.json as loaded: what it sets is this state's scheme, dimension and parameters, so
+        // a later edit can be told apart ("Llama 3.1 8B, edited").
+        QJsonObject setUpParams;
+        for (const auto& [key, value] : overrides)
+            setUpParams.insert(QString::fromStdString(key), QString::fromStdString(next.params.value(key).toString()));
+        next.model.insert("set_up", QJsonObject{{"scheme", QString::fromStdString(next.scheme)},
+                                                {"dim", next.dim},
+                                                {"params", setUpParams}});
+    }
 
     if (json.contains("view") && !json.value("view").isObject())
         return QStringLiteral("view must be an object of view options");

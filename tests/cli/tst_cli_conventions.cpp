@@ -53,7 +53,8 @@ std::string windowFields(const std::vector<std::string>& args)
         const WindowArgs w = parseWindowArgs(args);
         std::string s = "|";
         for (const auto* v : {&w.screenshot, &w.size, &w.theme, &w.scheme, &w.computePath, &w.maximise, &w.dim,
-                              &w.positions, &w.fontScale, &w.platform, &w.display, &w.state, &w.open})
+                              &w.positions, &w.fontScale, &w.platform, &w.display, &w.state, &w.open,
+                              &w.preset, &w.config})
             s += (*v ? **v : std::string("<none>")) + "|";
         for (const std::string& q : w.qtArgs)
             s += "qt:" + q + "|";
@@ -114,6 +115,7 @@ void TestCliConventions::everyOptionTakesBothSpellings_data()
     rows("export", exportOptions());
     rows("window", windowOptions());
     rows("schemes", schemesOptions()); // none today; a new one is checked without editing this test
+    rows("presets", presetsOptions());
     rows("bench", benchOptions());
 }
 
@@ -185,6 +187,7 @@ void TestCliConventions::flagsRefuseAValue()
     };
     check("compute", computeOptions());
     check("schemes", schemesOptions());
+    check("presets", presetsOptions());
     check("bench", benchOptions());
     check("export", exportOptions());
     check("window", windowOptions());
@@ -216,7 +219,7 @@ void TestCliConventions::helpAndVersionOnEveryCommand()
     const QRegularExpression form(QStringLiteral("^poslab %1 \\(git ([0-9a-f]{4,40}|unknown)\\)\\n$")
                                       .arg(QRegularExpression::escape(QStringLiteral(POSLAB_PROJECT_VERSION))));
     QVERIFY2(form.match(QString::fromStdString(v.out)).hasMatch(), v.out.c_str());
-    for (const char* command : {"compute", "schemes", "bench"}) {
+    for (const char* command : {"compute", "schemes", "presets", "bench"}) {
         for (const char* help : {"--help", "-h"}) {
             const Outcome h = compute({command, help});
             QCOMPARE(h.status, 0);

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+// `poslab presets`, and --preset / --config on compute, export and batch entries (issue 11, "Real-model
+// presets"): a preset gives the same numbers and figures as the same settings typed out, explicit options win,
+// a conflicting --scheme is refused. Llama 3.1 8B's values: ../shared/PRESETS.md line 49 (rope_theta 500000;
+// rope_scaling llama3, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192; head_dim 128; 32 heads).
+#include "app/cli.h"
+#include "app/exportcli.h"
+#include "ui/presets.h"
+#include "ui/session.h"
+#include "ui/workbenchstate.h"
+
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <sstream>
+
+using namespace poslab::app;
+
+namespace {
+
+struct Outcome {
+    int status = -1;
+    std::string out, err;
+};
+
+Outcome cli(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    Outcome o;
+    o.status = runCli(args, out, err);
+    o.out = out.str();
+    o.err = err.str();
+    return o;
+}
+
+Outcome exportCli(const std::vector<std::string>& args)
+{
+    std::ostringstream out, err;
+    Outcome o;
+    o.status = runExportCli(args, out, err);
+    o.out = out.str();
+    o.err = err.str();
+    return o;
+}
+
+const std::vector<std::string> llama31 = {"--set", "rope_theta=500000", "--set", "rope_type=llama3", "--set", "factor=8",
+                                          "--set", "low_freq_factor=1", "--set", "high_freq_factor=4",
+                                          "--set", "original_max_position_embeddings=8192"};
+
+std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b)
+{
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
+QByteArray readAll(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCliPresets : public QObject {
+    Q_OBJECT
+private slots:
+    void listsPresets();
+    void presetEqualsExplicitSettings();
+    void explicitOptionsWin();
+    void conflictsAreRefused();
+    void configFile();
+    void exportWithPreset();
+    void batchEntries();
+};
+
+void TestCliPresets::listsPresets()
+{
+    const Outcome text = cli({"presets"});
+    QCOMPARE(text.status, exitOk);
+    QVERIFY(text.out.find("llama-3.1-8b  Llama 3.1 8B\n    scheme: rope, head dim 128, heads 32, layers 32, trained 8192, "
+                          "context 131072\n") != std::string::npos);
+    QVERIFY(text.out.find("factor=8") != std::string::npos);
+    QVERIFY(text.out.find("long_factor=[48 values]") != std::string::npos); // Phi-3's LongRoPE lists
+    QVERIFY(text.out.find("unverified: trained_length") != std::string::npos); // BLOOM's 2048, PRESETS.md line 41
+    const Outcome json = cli({"presets", "--json"});
+    QCOMPARE(json.status, exitOk);
+    const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
+    QCOMPARE(list.size(), 35);
+    bool found = false;
+    for (const QJsonValue& v : list) {
+        const QJsonObject p = v.toObject();
+        if (p.value("id").toString() != "llama-3.1-8b")
+            continue;
+        found = true;
+        const QJsonObject state = p.value("state").toObject();
+        QCOMPARE(state.value("dim").toInt(), 128);
+        QCOMPARE(state.value("params").toObject().value("factor").toString(), QStringLiteral("8"));
+        QCOMPARE(state.value("model").toObject().value("name").toString(), QStringLiteral("Llama 3.1 8B"));
+    }
+    QVERIFY(found);
+    QCOMPARE(cli({"presets", "extra"}).status, exitUsage);
+}
+
+void TestCliPresets::presetEqualsExplicitSettings()
+{
+    for (const char* q : {"frequencies", "cos"}) {
+        const Outcome preset = cli({"compute", q, "--preset", "llama-3.1-8b", "--positions", "0:9000:1000"});
+        const Outcome typed = cli(std::vector<std::string>{"compute", q, "--scheme", "rope", "--dim", "128", "--positions",
+                                                           "0:9000:1000"} + llama31);
+        QCOMPARE(preset.status, exitOk);
+        QCOMPARE(preset.out, typed.out);
+        QCOMPARE(preset.err, typed.err);
+    }
+    // Per-head quantities take the model's head count: ALiBi for BLOOM's 32 heads (PRESETS.md line 41).
+    const Outcome bloom = cli({"compute", "bias", "--preset", "bloom-7b1", "--positions", "0:3"});
+    const Outcome typed = cli({"compute", "bias", "--scheme", "alibi", "--dim", "128", "--heads", "32", "--positions", "0:3"});
+    QCOMPARE(bloom.status, exitOk);
+    QCOMPARE(bloom.out, typed.out);
+    // Case does not matter.
+    QCOMPARE(cli({"compute", "frequencies", "--preset", "Llama-3.1-8B"}).out,
+             cli({"compute", "frequencies", "--preset", "llama-3.1-8b"}).out);
+}
+
+void TestCliPresets::explicitOptionsWin()
+{
+    // --set after the model's keys: factor 16 with the rest of Llama 3.1's scaling.
+    const Outcome preset = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--set", "factor=16", "--dim", "64"});
+    std::vector<std::string> typedArgs = {"compute", "frequencies", "--scheme", "rope", "--dim", "64"};
+    for (std::size_t i = 0; i < llama31.size(); i += 2)
+        if (llama31[i + 1] != "factor=8")
+            typedArgs = typedArgs + std::vector<std::string>{llama31[i], llama31[i + 1]};
+    const Outcome typed = cli(typedArgs + std::vector<std::string>{"--set", "factor=16"});
+    QCOMPARE(typed.status, exitOk);
+    QCOMPARE(preset.status, exitOk);
+    QCOMPARE(preset.out, typed.out);
+    // The same scheme named explicitly is no conflict.
+    QCOMPARE(cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--scheme", "rope"}).out,
+             cli({"compute", "frequencies", "--preset", "llama-3.1-8b"}).out);
+}
+
+void TestCliPresets::conflictsAreRefused()
+{
+    const Outcome r = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--scheme", "sinusoidal"});
+    QCOMPARE(r.status, exitUsage);
+    QCOMPARE(r.err, std::string("poslab: --scheme sinusoidal conflicts with Llama 3.1 8B, which uses scheme rope; drop "
+                                "--scheme (or use --set to change its keys)\n"));
+    const Outcome unknown = cli({"compute", "frequencies", "--preset", "llama-9"});
+    QCOMPARE(unknown.status, exitUsage);
+    QVERIFY(unknown.err.rfind("poslab: unknown preset 'llama-9'; presets: bert-base, ", 0) == 0);
+    const Outcome both = cli({"compute", "frequencies", "--preset", "gpt2", "--config", "c.json"});
+    QCOMPARE(both.status, exitUsage);
+    QVERIFY(both.err.find("--preset and --config both") != std::string::npos);
+    // A key that does not apply to the model's rope_type is refused as with --set.
+    QCOMPARE(cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--set", "beta_fast=16"}).status, exitUsage);
+}
+
+void TestCliPresets::configFile()
+{
+    QTemporaryDir dir;
+    const QString path = dir.filePath("config.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model_type": "llama", "head_dim": 128, "num_attention_heads": 32, "num_hidden_layers": 32,
+        "max_position_embeddings": 131072, "rope_theta": 500000.0, "rope_scaling": {"factor": 8.0,
+        "low_freq_factor": 1.0, "high_freq_factor": 4.0, "original_max_position_embeddings": 8192, "rope_type": "llama3"}})");
+    f.close();
+    const Outcome config = cli({"compute", "frequencies", "--config", path.toStdString()});
+    QCOMPARE(config.status, exitOk);
+    QCOMPARE(config.out, cli({"compute", "frequencies", "--preset", "llama-3.1-8b"}).out);
+    // What the file maps to, and what it does not (Mistral-7B-v0.1's sliding window, PRESETS.md line 52).
+    const QString mistral = dir.filePath("mistral.json");
+    QFile m(mistral);
+    QVERIFY(m.open(QIODevice::WriteOnly));
+    m.write(R"({"model_type": "mistral", "hidden_size": 4096, "num_attention_heads": 32, "num_key_value_heads": 8,
+        "num_hidden_layers": 32, "max_position_embeddings": 32768, "rope_theta": 10000.0, "sliding_window": 4096,
+        "vocab_size": 32000})");
+    m.close();
+    const Outcome report = cli({"presets", "--config", mistral.toStdString()});
+    QCOMPARE(report.status, exitOk);
+    QVERIFY2(report.out.find("scheme: rope, head dim 128, heads 32\n    rope_theta=10000 rope_type=default\n") != std::string::npos,
+             report.out.c_str());
+    QVERIFY(report.out.find("NOT MAPPED: sliding_window: 4096: sliding-window attention is not modelled") != std::string::npos);
+    QVERIFY(report.out.find("ignored: num_key_value_heads, vocab_size") != std::string::npos);
+    const QJsonObject rj = QJsonDocument::fromJson(QByteArray::fromStdString(cli({"presets", "--config", mistral.toStdString(),
+                                                                                  "--json"}).out)).object();
+    QVERIFY(rj.value("used").toArray().contains(QJsonValue("rope_theta")));
+    QCOMPARE(rj.value("ignored").toArray(), (QJsonArray{"num_key_value_heads", "vocab_size"}));
+    QCOMPARE(rj.value("state").toObject().value("scheme").toString(), QStringLiteral("rope"));
+    // compute says what it left out, on stderr, and still computes.
+    const Outcome warned = cli({"compute", "frequencies", "--config", mistral.toStdString()});
+    QCOMPARE(warned.status, exitOk);
+    QVERIFY2(warned.err.find("poslab: warning: " + mistral.toStdString() + ": sliding_window: 4096") == 0, warned.err.c_str());
+    const QString bad = dir.filePath("bad.json");
+    QFile b(bad);
+    QVERIFY(b.open(QIODevice::WriteOnly));
+    b.write("{\"rope_theta\": ");
+    b.close();
+    const Outcome r = cli({"compute", "frequencies", "--config", bad.toStdString()});
+    QCOMPARE(r.status, exitUsage);
+    QVERIFY2(r.err.rfind("poslab: " + bad.toStdString() + ": not valid JSON", 0) == 0, r.err.c_str());
+}
+
+void TestCliPresets::exportWithPreset()
+{
+    // The figure from a preset is the figure from the same settings typed out (the export path loads the
+    // model's state: scheme, keys, head dim 128 and 32 heads), except that it names the model.
+    QTemporaryDir dir;
+    const std::string a = dir.filePath("a.svg").toStdString(), b = dir.filePath("b.svg").toStdString();
+    const Outcome preset = exportCli({"export", "decay", "--preset", "llama-3.1-8b", "-o", a});
+    QCOMPARE(preset.status, exitOk);
+    const Outcome typed = exportCli(std::vector<std::string>{"export", "decay", "--scheme", "rope", "--dim", "128",
+                                                             "--heads", "32", "-o", b} + llama31);
+    QCOMPARE(typed.status, exitOk);
+    const QByteArray fromPreset = readAll(QString::fromStdString(a)), fromTyped = readAll(QString::fromStdString(b));
+    QVERIFY(fromPreset.contains("<title>Dot product and decay \xe2\x80\x94 Llama 3.1 8B: RoPE")); // names the model
+    QVERIFY(!fromTyped.contains("Llama 3.1 8B"));
+    const std::string ja = dir.filePath("a.json").toStdString(), jb = dir.filePath("b.json").toStdString();
+    QCOMPARE(exportCli({"export", "decay", "--preset", "llama-3.1-8b", "-o", ja}).status, exitOk);
+    QCOMPARE(exportCli(std::vector<std::string>{"export", "decay", "--scheme", "rope", "--dim", "128", "--heads", "32",
+                                                "-o", jb} + llama31).status,
+             exitOk);
+    QCOMPARE(readAll(QString::fromStdString(ja)), readAll(QString::fromStdString(jb))); // the same numbers
+    // Issue 11's test: the preset and a session saved from it give identical files.
+    const std::string session = dir.filePath("llama.poslab").toStdString(), c2 = dir.filePath("c2.svg").toStdString();
+    {
+        poslab::ui::WorkbenchState st;
+        QCOMPARE(st.fromJson(*poslab::ui::modelState(std::string("llama-3.1-8b"), std::nullopt)), QString());
+        QCOMPARE(poslab::ui::writeSessionFile(QString::fromStdString(session), poslab::ui::mergeSession({}, st.toJson(), {})), QString());
+    }
+    QCOMPARE(exportCli({"export", "decay", "--state", session, "-o", c2}).status, exitOk);
+    QCOMPARE(readAll(QString::fromStdString(c2)), fromPreset);
+    const std::string c = dir.filePath("c.csv").toStdString(), d = dir.filePath("d.csv").toStdString();
+    QCOMPARE(exportCli({"export", "table", "--preset", "gpt2", "-o", c}).status, exitOk);
+    QCOMPARE(exportCli({"export", "table", "--scheme", "learned", "--set", "max_position_embeddings=1024", "--dim", "64",
+                        "--heads", "12", "--positions", "1024", "-o", d}).status, exitOk);
+    QCOMPARE(readAll(QString::fromStdString(c)), readAll(QString::fromStdString(d)));
+    const Outcome conflict = exportCli({"export", "table", "--preset", "llama-3.1-8b", "--scheme", "alibi", "-o", b});
+    QCOMPARE(conflict.status, exitUsage);
+    QVERIFY(conflict.err.find("--scheme alibi conflicts with Llama 3.1 8B") != std::string::npos);
+    const Outcome withState = exportCli({"export", "table", "--preset", "gpt2", "--state", "s.json", "-o", b});
+    QCOMPARE(withState.status, exitUsage);
+    QVERIFY(withState.err.find("--state and --preset both give the state") != std::string::npos);
+}
+
+void TestCliPresets::batchEntries()
+{
+    QTemporaryDir dir;
+    QFile config(dir.filePath("gpt2.json"));
+    QVERIFY(config.open(QIODevice::WriteOnly));
+    config.write(R"({"model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12})");
+    config.close();
+    QFile batch(dir.filePath("deck.json"));
+    QVERIFY(batch.open(QIODevice::WriteOnly));
+    batch.write(R"({"figures": [{"view": "table", "preset": "gpt2", "output": "p.csv"},
+                                {"view": "table", "config": "gpt2.json", "output": "c.csv"}]})");
+    batch.close();
+    const Outcome r = exportCli({"export", "--batch", dir.filePath("deck.json").toStdString()});
+    QCOMPARE(r.status, exitOk);
+    const QByteArray p = readAll(dir.filePath("p.csv"));
+    QVERIFY(!p.isEmpty());
+    QCOMPARE(readAll(dir.filePath("c.csv")), p); // the config relative to the batch file, the same model
+}
+
+QTEST_MAIN(TestCliPresets)
+#include "tst_cli_presets.moc"
