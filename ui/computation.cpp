@@ -723,6 +723,22 @@ core::ComputeResult DecayData::table(const Setup& setup) const
     return t;
 }
 
+std::optional<core::RotarySpec> Computation::rotarySpec(const Setup& setup)
+{
+    const core::SchemeDescriptor* s = core::findScheme(setup.scheme);
+    if (!s || !s->rotary)
+        return std::nullopt;
+    core::TableContext ctx;
+    ctx.dim = setup.dim;
+    ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
+    ctx.seqLen = setup.positionCount;
+    try {
+        return s->rotary(setup.params, ctx);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
 core::RotationPlanes Computation::rotationPlanes(const EncodingResult& result, core::Position m, core::Position n)
 {
     if (!result.rotary || !result.error.isEmpty())

@@ -21,6 +21,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace poslab::ui {
@@ -183,6 +184,9 @@ public:
     /// when @p everyDistance (the data export).
     static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
                                bool everyDistance);
+    /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
+    /// rotate or core refuses the set-up.
+    static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);
     /// The rotation view's seeded query and key (rotationSeed) rotated at @p m and @p n with @p result's sides;
     /// empty planes when @p result is not rotary or holds an error.
     static core::RotationPlanes rotationPlanes(const EncodingResult& result, core::Position m, core::Position n);

@@ -68,13 +68,7 @@ namespace {
 /// The rotary spec of the current set-up, or nothing when the scheme does not rotate or it cannot be built.
 std::optional<core::RotarySpec> currentSpec(const WorkbenchState& state)
 {
-    if (!state.scheme().rotary)
-        return std::nullopt;
-    try {
-        return state.scheme().rotary(state.params(), state.context());
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
+    return Computation::rotarySpec(state.setup());
 }
 
 } // namespace
