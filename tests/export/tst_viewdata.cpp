@@ -308,10 +308,12 @@ void TestViewData::registryNamesEveryView()
     QCOMPARE(views.size(), ui::viewRegistry().size());
     QCOMPARE(ExportScene::viewNames(),
              QStringList({"table", "clock", "rotation", "decay", "attention"}));
+    const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
+                             "Attention scores"};
     for (std::size_t i = 0; i < views.size(); ++i) {
         const ui::ViewEntry& e = ui::viewRegistry()[i];
         QCOMPARE(views[i]->exportName(), QString::fromLatin1(e.id));
-        QVERIFY(!views[i]->title().isEmpty());
+        QCOMPARE(views[i]->title(), titles[qsizetype(i)]);
         QCOMPARE(views[i]->metaObject(), e.type);
         QCOMPARE(ui::findView(views[i]->exportName()), &e);
         delete views[i];
