@@ -771,7 +771,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
                              "to dot-product and score curves only");
         DecaySeries row{"bucket_row",
                         "row delta of the relative-position table read at distance delta: clamp(bucket(delta), -s, "
-                        "s - 1), s = position_buckets",
+                        "s - 1), s = position_buckets (max_relative_positions when 0)",
                         std::vector<double>(n)};
         for (std::size_t t = 0; t < n; ++t)
             row.values[t] = double(debertaTableRow(params, r.distances[t]));

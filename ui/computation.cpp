@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace poslab::ui {
 
@@ -654,6 +655,8 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
             } else {
                 d.distances = sampledDistances(maxK, true);
                 curvesAt(core::DecayNormalisation::None, "bucket_row");
+                if (d.curves.empty())
+                    throw std::runtime_error("core gave DeBERTa no bucket-row curve");
                 bucket = d.curves.front().values;
                 d.curves.clear();
             }
