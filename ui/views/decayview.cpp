@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "core/encodingregistry.h"
+#include "core/encodings/deberta.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -247,7 +248,7 @@ void DecayView::recompute()
                            "lookup clamps \u03b4 to \u2212%4 \u2026 %5 (%4 = position_buckets), so every "
                            "longer distance reads row %5.")
                             .arg(b / 2)
-                            .arg(b / 2 + (b / 2 - 1))
+                            .arg(core::debertaTableRow(su.params, maxRel - 1))
                             .arg(maxRel - 1)
                             .arg(b)
                             .arg(b - 1);
