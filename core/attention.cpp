@@ -3,6 +3,7 @@
 
 #include "core/attentionkernel.h"
 #include "core/encodingregistry.h"
+#include "core/encodings/deberta.h"
 #include "core/encodings/relativecommon.h"
 #include "core/errors.h"
 #include "core/random.h"
@@ -471,12 +472,9 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
     std::optional<RotarySpec> specQ, specK;
     if (s.rotary && !r.drope) {
         TableContext ctx = tableContext(r, r.keys.maxValue() >= r.queries.maxValue() ? r.keys : r.queries);
-        specQ = s.rotary(params, ctx);
-        specK = specQ;
-        if (!specQ->xposZeta.empty()) {
-            specQ->xposDownscale = false;
-            specK->xposDownscale = true;
-        }
+        RotarySides sides = rotarySpecs(s, params, ctx);
+        specQ = std::move(sides.query);
+        specK = std::move(sides.key);
         for (const auto& sc : specQ->scalars)
             out.scalars.push_back(sc);
     }
@@ -744,9 +742,44 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
             out.push_back(std::move(c));
         }
     }
+    if (s.encoding && !s.frequencies && s.application == Application::Embedding && s.relation != Relation::None) {
+        // A table without per-pair frequencies (learned): no closed form, so the rows themselves,
+        // E(origin) . E(origin + delta) in double from the float32 rows; it depends on the origin.
+        std::vector<Position> rows{r.origin};
+        for (Position x : r.distances) {
+            if (r.origin + x < 0)
+                throw InputError("distance " + std::to_string(x) + " from origin " + std::to_string(r.origin)
+                                 + " is before position 0");
+            rows.push_back(r.origin + x);
+        }
+        TableContext tc;
+        tc.dim = r.headDim;
+        tc.positions = PositionList::list(rows);
+        const MatrixF e = s.encoding(params, tc);
+        DecaySeries dot{"dot", "E(p) . E(p + delta) at p = " + std::to_string(r.origin) + normText,
+                        std::vector<double>(n)};
+        for (std::size_t t = 0; t < n; ++t)
+            dot.values[t] = e.row(0).cast<double>().dot(e.row(Eigen::Index(t + 1)).cast<double>());
+        finish(dot, e.row(0).cast<double>().dot(e.row(0).cast<double>()));
+        out.push_back(std::move(dot));
+    }
+    if (s.id == "deberta") {
+        // DeBERTa's position terms read content (c2p, p2c), so no score curve exists; what depends on the distance
+        // alone is the row of the relative-position tables each distance reads (rel = query - key = delta).
+        if (normalise)
+            throw InputError("scheme deberta has a bucket-row curve (0 at distance 0); normalisation at_zero applies "
+                             "to dot-product and score curves only");
+        DecaySeries row{"bucket_row",
+                        "row delta of the relative-position table read at distance delta: clamp(bucket(delta), -s, "
+                        "s - 1), s = position_buckets (max_relative_positions when 0)",
+                        std::vector<double>(n)};
+        for (std::size_t t = 0; t < n; ++t)
+            row.values[t] = double(debertaTableRow(params, r.distances[t]));
+        out.push_back(std::move(row));
+    }
     if (out.empty())
-        throw InputError("scheme " + s.id + " has no decay curve (it has none of: an additive sinusoid, a rotation, "
-                         "a score bias)");
+        throw InputError("scheme " + s.id + " has no decay curve (it has none of: an additive table, a rotation, "
+                         "a score bias, DeBERTa's bucket rows)");
     return out;
 }
 

@@ -174,7 +174,7 @@ struct DecayRequest {
     /// Distances delta = query position - key position, in tokens: positive means the key is delta tokens
     /// before the query (what a causal model sees); negative values are allowed (bidirectional T5).
     std::vector<Position> distances;
-    Position origin = 0;         ///< the earlier of the two positions (matters for FIRE only)
+    Position origin = 0;         ///< the earlier of the two positions (learned tables and FIRE depend on it)
     /// Content model of the rotary "score" curve: Constant ("ones", the default: q = k = (1, ..., 1)),
     /// Random ("random": the mean over @c samples seeded N(0, 1) vectors, @c content.seed), or Sentence (the
     /// first @c samples words' embeddings).
@@ -197,6 +197,9 @@ std::string_view decayContentName(const ContentSpec& content);
 ///     random model; xPos multiplies pair i by zeta_i^(delta/scale_base) (query delta tokens after the key;
 ///     the centre cancels). And "bound" = RoFormer's relative upper bound (1/(r/2)) sum_{j=1}^{r/2} |S_j|,
 ///     S_j = sum_{l<j} exp(i delta theta_l) (Su et al. 2021, section 3.4.3 and figure 2), content-free;
+///   - additive tables without frequencies (learned): "dot" = E(origin).E(origin+delta) from the rows, in double;
+///   - DeBERTa: "bucket_row" = the row of the relative-position tables read at delta (debertaTableRow), no
+///     normalisation (InputError for AtZero);
 ///   - score-bias schemes (ALiBi, T5, Kerple, Sandwich, FIRE): "bias_head_h", the bias of head h between a
 ///     query and a key delta tokens before it (the later one at origin + |delta|), in nats; these have no
 ///     normalisation (InputError for AtZero).

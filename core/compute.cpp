@@ -279,6 +279,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         d.heads = request.heads;
         d.content = request.content;
         d.samples = request.samples;
+        d.origin = request.origin;
         d.normalisation = request.normalisation;
         checkSize(double(rows) * 8.0 * (request.heads + 2), limits, "a decay curve over " + std::to_string(rows) + " distances");
         d.distances.reserve(rows);

@@ -35,6 +35,8 @@ struct ComputeRequest {
     /// given), averaged over @c samples vectors when random; each curve divided by its value at distance 0
     /// when @c normalisation is AtZero. See decayCurves().
     int samples = 16;
+    /// Decay: the earlier of the two positions (learned tables: E(origin) . E(origin + delta); FIRE's bias).
+    Position origin = 0;
     DecayNormalisation normalisation = DecayNormalisation::None;
     bool softmax = false;                                       ///< scores: probabilities instead of logits
     bool drope = false;                                         ///< DroPE: skip the rotation of rotary schemes

@@ -203,7 +203,9 @@ std::vector<Quantity> SchemeDescriptor::quantities() const
     if (buckets)
         q.push_back(Quantity::Buckets);
     q.push_back(Quantity::Scores); // every scheme goes through the attention-score engine
-    if ((encoding && frequencies) || rotary || bias)
+    // decayCurves(): sinusoids, learned tables, rotations, biases, and DeBERTa's bucket rows.
+    const bool table = encoding && (frequencies || (application == Application::Embedding && relation != Relation::None));
+    if (table || rotary || bias || id == "deberta")
         q.push_back(Quantity::Decay);
     return q;
 }

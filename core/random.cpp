@@ -33,4 +33,13 @@ double SeededRandom::normal()
     return r * std::cos(a);
 }
 
+std::vector<double> seededNormals(std::uint64_t seed, std::size_t count)
+{
+    SeededRandom rng(seed);
+    std::vector<double> out(count);
+    for (double& x : out)
+        x = rng.normal();
+    return out;
+}
+
 } // namespace poslab::core

@@ -4,7 +4,9 @@
 /// A seeded generator whose sequence is the same on every platform and compiler (std::normal_distribution
 /// is implementation-defined, so it is not used): SplitMix64 for bits, Box-Muller for normals.
 
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace poslab::core {
 
@@ -23,5 +25,9 @@ private:
     double m_spare = 0.0;
     bool m_hasSpare = false;
 };
+
+/// @p count standard normal values N(0, 1) from SeededRandom(@p seed), in draw order: the same numbers on every
+/// platform and standard library (what a figure's "seeded random q and k" need).
+std::vector<double> seededNormals(std::uint64_t seed, std::size_t count);
 
 } // namespace poslab::core

@@ -97,6 +97,49 @@ void rotateInPlace(const RotarySpec& spec, Position p, std::span<double> v)
     }
 }
 
+RotarySides rotarySpecs(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
+{
+    if (!scheme.rotary)
+        throw InputError("scheme " + scheme.id + " does not rotate queries and keys");
+    RotarySides sides;
+    sides.query = scheme.rotary(params, ctx);
+    sides.key = sides.query;
+    if (!sides.query.xposZeta.empty()) {
+        sides.query.xposDownscale = false;
+        sides.key.xposDownscale = true;
+    }
+    return sides;
+}
+
+RotationPlanes rotationPlanes(const RotarySides& sides, std::span<const double> q, std::span<const double> k,
+                              Position m, Position n)
+{
+    const int d = sides.query.headDim;
+    if (int(q.size()) != d || int(k.size()) != d)
+        throw InputError("the query and key need " + std::to_string(d) + " values each; got "
+                         + std::to_string(q.size()) + " and " + std::to_string(k.size()));
+    RotationPlanes out;
+    out.queryBefore.assign(q.begin(), q.end());
+    out.keyBefore.assign(k.begin(), k.end());
+    out.query.assign(q.begin(), q.end());
+    out.key.assign(k.begin(), k.end());
+    rotateInPlace(sides.query, m, out.query);
+    rotateInPlace(sides.key, n, out.key);
+    for (int i = 0; i < d; ++i)
+        out.score += out.query[std::size_t(i)] * out.key[std::size_t(i)];
+    const int pairs = int(sides.query.invFreq.size());
+    for (int i = 0; i < pairs; ++i) {
+        const auto [a, b] = pairDims(sides.query.layout, sides.query.rotaryDim, i);
+        const double theta = sides.query.invFreq[std::size_t(i)];
+        out.pairScore.push_back(out.query[std::size_t(a)] * out.key[std::size_t(a)]
+                                + out.query[std::size_t(b)] * out.key[std::size_t(b)]);
+        out.queryAngle.push_back(wrapAngle(m, theta));
+        out.keyAngle.push_back(wrapAngle(n, theta));
+        out.gapAngle.push_back(wrapAngle(m - n, theta));
+    }
+    return out;
+}
+
 MatrixD rotateVector(const RotarySpec& spec, const PositionList& positions, std::span<const double> v)
 {
     if (int(v.size()) != spec.headDim)

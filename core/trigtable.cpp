@@ -5,6 +5,7 @@
 #include <atomic>
 #include <cfloat>
 #include <cmath>
+#include <limits>
 #include <cstdint>
 #include <numbers>
 #include <thread>
@@ -607,6 +608,24 @@ MatrixF wrappedAngles(std::span<const double> freq, const PositionList& position
         k.angleRows(freq.data(), pairs, positions, m.data(), r0, r1);
     });
     return m;
+}
+
+HandReading handAt(double t, double omega)
+{
+    HandReading h;
+    const bool whole = t == std::floor(t) && std::abs(t) < 9.0e15;
+    h.angle = whole ? wrapAngle(Position(t), omega) : std::fmod(t * omega, 2.0 * std::numbers::pi);
+    if (h.angle < 0.0)
+        h.angle += 2.0 * std::numbers::pi;
+    h.sine = std::sin(h.angle);
+    h.cosine = std::cos(h.angle);
+    h.period = wavelength(omega);
+    return h;
+}
+
+double wavelength(double omega)
+{
+    return omega == 0.0 ? std::numeric_limits<double>::infinity() : 2.0 * std::numbers::pi / std::abs(omega);
 }
 
 } // namespace poslab::core

@@ -65,4 +65,19 @@ MatrixF wrappedAngles(std::span<const double> freq, const PositionList& position
 /// reduced by a two-part 2*pi, so the result is within a few 1e-16 rad of (p * omega mod 2*pi).
 double wrapAngle(Position p, double omega);
 
+/// One clock hand (pair i of frequency omega) at a time @p t that may fall between tokens (an animation): the
+/// angle t * omega reduced to [0, 2 pi) (wrapAngle() when t is a whole position, else fmod), the encoding's
+/// values sin and cos of that angle (Vaswani et al. 2017, section 3.5: PE(p, 2i) = sin(p omega_i), PE(p, 2i+1) =
+/// cos(p omega_i)), and the period 2 pi / omega in tokens (infinity when omega is 0: the hand never turns).
+struct HandReading {
+    double angle = 0.0;  ///< radians, [0, 2 pi)
+    double sine = 0.0;   ///< sin(angle)
+    double cosine = 1.0; ///< cos(angle)
+    double period = 0.0; ///< tokens per turn, 2 pi / omega
+};
+HandReading handAt(double t, double omega);
+
+/// The wavelength 2 pi / omega in tokens of a pair turning @p omega rad/token; infinity for omega = 0.
+double wavelength(double omega);
+
 } // namespace poslab::core

@@ -3,6 +3,9 @@
 
 #include "core/compute.h"
 #include "core/encodingregistry.h"
+#include "core/encodings/alibi.h"
+#include "core/params.h"
+#include "core/random.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
 
@@ -11,6 +14,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace poslab::ui {
 
@@ -437,6 +441,7 @@ std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup,
         int cols = setup.dim;
         if (s.rotary) {
             spec = s.rotary(setup.params, ctx);
+            r->sides = core::rotarySpecs(s, setup.params, ctx);
             cols = int(spec.invFreq.size());
         }
         // Only the rows the window needs, at about display resolution, when the table is large.
@@ -572,6 +577,190 @@ double Computation::exactValue(const EncodingResult& r, int position, int column
     } catch (const std::exception&) {
         return std::nan("");
     }
+}
+
+core::ComputeRequest Computation::request(const Setup& setup)
+{
+    const core::SchemeDescriptor& scheme = core::schemeOrThrow(setup.scheme);
+    core::ComputeRequest req;
+    req.scheme = scheme.id;
+    for (const auto& [key, value] : setup.params.values()) {
+        const core::ParamSpec* spec = scheme.param(key);
+        // Only what is in force, against the default under the current choices: a remembered value of a key that
+        // does not apply (YaRN's factor after switching back to plain RoPE) changes nothing, and the resolver
+        // refuses it as --set would.
+        if (spec && !(value == core::defaultValue(*spec, setup.params)) && core::applies(*spec, setup.params))
+            req.overrides.emplace_back(key, value.toString());
+    }
+    const int n = std::max(1, setup.positionCount);
+    req.context.dim = setup.dim;
+    req.context.positions = core::PositionList::range(0, n);
+    req.context.seqLen = n;
+    return req;
+}
+
+namespace {
+
+/// Distances 0..maxK: every one for an export, else at most about 400 of them (close to the chart's plot width at
+/// the default size; Qt Charts costs about a microsecond per point per frame).
+std::vector<core::Position> sampledDistances(core::Position maxK, bool everyDistance)
+{
+    std::vector<core::Position> ks;
+    const core::Position stride = everyDistance ? 1 : std::max<core::Position>(1, (maxK + 1 + 399) / 400);
+    for (core::Position k = 0; k <= maxK; k += stride)
+        ks.push_back(k);
+    if (ks.back() != maxK)
+        ks.push_back(maxK);
+    return ks;
+}
+
+} // namespace
+
+DecayData Computation::decayData(const Setup& su, const ViewOptions& options, core::Position cursor,
+                                 bool everyDistance)
+{
+    DecayData d;
+    try {
+        const core::SchemeDescriptor& s = core::schemeOrThrow(su.scheme);
+        core::ComputeRequest base = request(su);
+        base.quantity = core::Quantity::Decay;
+        base.content.kind = core::ContentKind::Constant; // q = k = (1, ..., 1): `compute decay` without --content
+        if (s.bias)
+            base.heads = std::max(1, options.heads);
+        const core::Position rows = std::max(1, su.positionCount);
+        // core::compute at d.distances; @p only keeps one curve (empty: all of them).
+        auto curvesAt = [&](core::DecayNormalisation normalisation, const std::string& only) {
+            core::ComputeRequest r = base;
+            r.context.positions = core::PositionList::list(d.distances);
+            r.normalisation = normalisation;
+            r.origin = d.origin;
+            const core::ComputeResult res = core::compute(r);
+            const std::size_t cols = res.columns.size(), n = d.distances.size();
+            for (std::size_t c = 0; c < cols; ++c) {
+                if (!only.empty() && res.columns[c] != only)
+                    continue;
+                core::DecaySeries series{res.columns[c], c < res.columnLabels.size() ? res.columnLabels[c] : res.columns[c],
+                                         std::vector<double>(n)};
+                for (std::size_t i = 0; i < n; ++i)
+                    series.values[i] = res.data[i * cols + c];
+                d.curves.push_back(std::move(series));
+            }
+        };
+        const bool t5 = s.bias && su.params.has("relative_attention_num_buckets");
+        const bool deberta = su.scheme == "deberta";
+        if (t5 || deberta) {
+            // Buckets are exact near 0 and logarithmic beyond: a log distance axis shows each one, and the distances
+            // where the bucket changes are marked. The bucket of every distance up to maxK comes from core: T5's
+            // bucket of rel = key - query = -k (compute buckets, one key at 0), DeBERTa's table row.
+            d.logDistance = true;
+            const core::Position maxK = std::max<core::Position>(1, std::min<core::Position>(rows - 1, 4096));
+            std::vector<double> bucket;
+            if (t5) {
+                core::ComputeRequest b = base;
+                b.quantity = core::Quantity::Buckets;
+                b.heads = 1;
+                b.context.positions = core::PositionList::range(0, maxK + 1);
+                b.keys = core::PositionList::list({0});
+                bucket = core::compute(b).data;
+            } else {
+                d.distances = sampledDistances(maxK, true);
+                curvesAt(core::DecayNormalisation::None, "bucket_row");
+                if (d.curves.empty())
+                    throw std::runtime_error("core gave DeBERTa no bucket-row curve");
+                bucket = d.curves.front().values;
+                d.curves.clear();
+            }
+            d.distances.clear();
+            if (everyDistance)
+                d.distances.push_back(0); // an exact export has every distance; the log axis itself starts at 1
+            for (core::Position k = 1; k <= maxK; ++k) {
+                const bool edge = bucket[std::size_t(k)] != bucket[std::size_t(k - 1)];
+                if (edge)
+                    d.edges.push_back(double(k));
+                // Every distance up to 64, then about 60 per decade, and every edge.
+                if (everyDistance || k <= 64 || edge || k == maxK
+                    || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
+                    d.distances.push_back(k);
+            }
+            curvesAt(core::DecayNormalisation::None, {});
+        } else if (s.bias && !s.rotary && !s.encoding) {
+            d.distances = sampledDistances(std::max<core::Position>(1, std::min<core::Position>(rows - 1, 4096)),
+                                           everyDistance);
+            curvesAt(core::DecayNormalisation::None, {});
+        } else if (s.rotary) {
+            // The score of q = k = (1, ..., 1) divided by its value at distance 0 (xPos's zeta_i^(k/scale_base)
+            // included), and RoFormer's bound as the paper's figure 2 draws it, not normalised.
+            d.distances = sampledDistances(std::max<core::Position>(1, rows - 1), everyDistance);
+            curvesAt(core::DecayNormalisation::AtZero, "score");
+            curvesAt(core::DecayNormalisation::None, "bound");
+        } else if (s.encoding) {
+            // Sinusoids: PE(p).PE(p+k) for any p; learned tables: rows p (the cursor) and p + k.
+            if (!s.frequencies) {
+                d.origin = std::clamp<core::Position>(cursor, 0, rows - 1);
+                for (core::Position k : sampledDistances(std::max<core::Position>(1, rows - 1 - d.origin), everyDistance))
+                    if (d.origin + k < rows)
+                        d.distances.push_back(k);
+            } else {
+                d.distances = sampledDistances(std::max<core::Position>(1, rows - 1), everyDistance);
+            }
+            curvesAt(core::DecayNormalisation::None, "dot");
+        }
+        if (su.scheme == "alibi")
+            d.slopes = core::alibiSlopes(base.heads);
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
+        d.curves.clear();
+    }
+    return d;
+}
+
+core::ComputeResult DecayData::table(const Setup& setup) const
+{
+    core::ComputeResult t;
+    t.quantity = "decay_curves";
+    t.scheme = setup.scheme;
+    t.params = setup.params;
+    const std::size_t rows = distances.size(), cols = curves.size() + 1;
+    t.shape = {rows, cols};
+    t.axes = {"distance", "curve"};
+    t.columns.push_back("distance");
+    for (const core::DecaySeries& c : curves)
+        t.columns.push_back(c.label);
+    t.data.assign(rows * cols, std::nan(""));
+    for (std::size_t i = 0; i < rows; ++i) {
+        t.data[i * cols] = double(distances[i]);
+        for (std::size_t c = 0; c < curves.size(); ++c)
+            if (i < curves[c].values.size())
+                t.data[i * cols + c + 1] = curves[c].values[i];
+    }
+    return t;
+}
+
+std::optional<core::RotarySpec> Computation::rotarySpec(const Setup& setup)
+{
+    const core::SchemeDescriptor* s = core::findScheme(setup.scheme);
+    if (!s || !s->rotary)
+        return std::nullopt;
+    core::TableContext ctx;
+    ctx.dim = setup.dim;
+    ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
+    ctx.seqLen = setup.positionCount;
+    try {
+        return s->rotary(setup.params, ctx);
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+}
+
+core::RotationPlanes Computation::rotationPlanes(const EncodingResult& result, core::Position m, core::Position n)
+{
+    if (!result.rotary || !result.error.isEmpty())
+        return {};
+    const std::size_t d = std::size_t(result.sides.query.headDim);
+    // Seeded content, the same every time for a given d and on every platform, so a lecture can refer to "this q".
+    const std::vector<double> v = core::seededNormals(rotationSeed, 2 * d);
+    const std::span<const double> all(v);
+    return core::rotationPlanes(result.sides, all.first(d), all.subspan(d), m, n);
 }
 
 } // namespace poslab::ui

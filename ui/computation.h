@@ -7,6 +7,8 @@
 /// worker gets a copy of the set-up and hands back a new result.
 
 #include "core/attention.h"
+#include "core/compute.h"
+#include "core/rotary.h"
 #include "core/scheme.h"
 #include "core/types.h"
 #include "ui/gpu/tableengine.h"
@@ -19,6 +21,7 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace poslab::ui {
@@ -31,6 +34,9 @@ struct EncodingResult {
     QString error;                   ///< non-empty when core refused the request
     bool rotary = false;
     core::RotarySpec spec;           ///< rotary schemes: frequencies, layout, attention factor, seqLen
+    /// Rotary schemes: the query and key rotations of a score (core::rotarySpecs: xPos scales the query up and
+    /// the key down whatever its "side" parameter; the same spec twice otherwise).
+    core::RotarySides sides;
     QStringList warnings;            ///< accepted-but-unusual settings (core::schemeWarnings), for a note
     std::vector<double> frequencies; ///< per pair, rad/token (sinusoidal or rotary); empty for none
     /// positions x columns: the additive encoding (positions x d) or, for rotary schemes, the chosen
@@ -91,6 +97,29 @@ struct AttentionOutput {
     double milliseconds = 0.0;
 };
 
+/// The decay view's curves at its distances: what it draws and, at every distance, what its data export writes.
+/// Every value comes from core::compute (Quantity::Decay, or Buckets for T5's bucket edges), as `poslab compute
+/// decay` computes it.
+struct DecayData {
+    QString error;                          ///< non-empty when core refused; then no curve
+    std::vector<core::Position> distances;  ///< the distances k sampled (query k tokens after the key)
+    /// core's curves at @c distances (core::DecaySeries keys: "dot", "score", "bound", "bias_head_h",
+    /// "bucket_row"): rotary "score" divided by its value at k = 0 (normalisation at_zero), "bound" as RoFormer's
+    /// figure 2 draws it (normalisation none); the others as they are.
+    std::vector<core::DecaySeries> curves;
+    std::vector<double> edges;              ///< bucketed schemes (T5, DeBERTa): distances where the bucket changes
+    bool logDistance = false;               ///< bucketed schemes: a log distance axis
+    core::Position origin = 0;              ///< learned tables: the earlier position p (the cursor)
+    std::vector<double> slopes;             ///< ALiBi: each head's slope m_h (from core::compute's scalars)
+
+    /// The export table: distances x (1 + curves), column 0 the distance, then one column per curve named
+    /// "key: formula".
+    core::ComputeResult table(const Setup& setup) const;
+};
+
+/// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
+inline constexpr std::uint64_t rotationSeed = 20210420;
+
 class Computation : public QObject {
     Q_OBJECT
 public:
@@ -148,6 +177,21 @@ public:
     void setSynchronousAttention(bool on);
     /// Blocks until the attention worker is idle and its result delivered (tests).
     void waitForAttention();
+    /// The request `poslab compute` runs for @p setup: its scheme, the parameters that differ from their defaults
+    /// and apply (as --set would give them), dimension, positions 0 .. N-1 and sequence length N. The quantity
+    /// is left at Encoding for the caller to set.
+    static core::ComputeRequest request(const Setup& setup);
+    /// The decay view's curves for @p setup (heads from @p options, learned tables at the earlier position
+    /// @p cursor): about 400 distances (a log axis with every bucket edge for T5 and DeBERTa), or every distance
+    /// when @p everyDistance (the data export).
+    static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
+                               bool everyDistance);
+    /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
+    /// rotate or core refuses the set-up.
+    static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);
+    /// The rotation view's seeded query and key (rotationSeed) rotated at @p m and @p n with @p result's sides;
+    /// empty planes when @p result is not rotary or holds an error.
+    static core::RotationPlanes rotationPlanes(const EncodingResult& result, core::Position m, core::Position n);
     /// The latest attention scores.
     std::shared_ptr<const AttentionOutput> attention() const { return m_attention; }
 

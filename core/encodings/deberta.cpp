@@ -40,6 +40,20 @@ long long debertaBucket(long long rel, int bucketSize, int maxPosition, BucketPr
 }
 
 namespace {
+int spanOf(const ParamSet& p);
+} // namespace
+
+long long debertaTableRow(const ParamSet& p, long long rel)
+{
+    const BucketPrecision precision =
+        p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
+    const long long span = spanOf(p);
+    return std::clamp(debertaBucket(rel, int(p.integer("position_buckets")), int(p.integer("max_relative_positions")),
+                                    precision),
+                      -span, span - 1);
+}
+
+namespace {
 
 int spanOf(const ParamSet& p)
 {

@@ -36,6 +36,13 @@ enum class BucketPrecision {
 long long debertaBucket(long long rel, int bucketSize, int maxPosition,
                         BucketPrecision precision = BucketPrecision::Float32);
 
+/// The row of the relative-position tables K^r, Q^r that a query reads for a key @p rel = query - key tokens
+/// before it, centred: clamp(debertaBucket(rel), -s, s - 1) with s = position_buckets (or
+/// max_relative_positions when position_buckets is 0), so that the index c above is this + s (HF
+/// DisentangledSelfAttention.disentangled_attention_bias: torch.clamp(relative_pos + att_span, 0, att_span * 2 - 1)).
+/// @p params are complete DeBERTa parameters.
+long long debertaTableRow(const ParamSet& params, long long rel);
+
 SchemeDescriptor debertaScheme();
 
 } // namespace poslab::core

@@ -4,6 +4,7 @@
 #include "core/encodingregistry.h"
 #include "core/encodings/rope.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::core {
@@ -13,6 +14,11 @@ bool iropeUsesRope(int layer, int interval) { return (layer + 1) % interval != 0
 double llama4AttnScale(Position p, double floorScale, double attnScale)
 {
     return std::log(std::floor((double(p) + 1.0) / floorScale) + 1.0) * attnScale + 1.0;
+}
+
+Position llama4FirstTemperedPosition(double floorScale)
+{
+    return std::max<Position>(0, Position(std::ceil(floorScale)) - 1);
 }
 
 namespace {

@@ -24,6 +24,9 @@ bool iropeUsesRope(int layer, int nopeLayerInterval);
 
 /// Llama 4's attention temperature for the query at position @c p.
 double llama4AttnScale(Position p, double floorScale, double attnScale);
+/// The first position whose temperature is above 1 (for attnScale > 0): floor((p + 1)/floorScale) >= 1, i.e.
+/// p = ceil(floorScale) - 1 (at least 0).
+Position llama4FirstTemperedPosition(double floorScale);
 
 SchemeDescriptor iropeScheme();
 

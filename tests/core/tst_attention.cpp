@@ -5,6 +5,8 @@
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 
+#include "core/random.h"
+
 #include <QTest>
 
 #include <cmath>
@@ -14,6 +16,8 @@ using namespace poslab::core;
 class TestAttention : public QObject {
     Q_OBJECT
 private slots:
+    void decayOfLearnedTablesAndDebertaRows();
+    void seededNormalsAreSplitMixBoxMuller();
     void softmaxRowsSumToOne_data();
     void softmaxRowsSumToOne();
     void causalMaskHolds();
@@ -332,6 +336,72 @@ void TestAttention::onlyHeadAndSkippedOutputs()
     QCOMPARE(a.heads[0].index, 5);
     QCOMPARE(a.heads[0].probabilities.size(), Eigen::Index(0));
     QCOMPARE(a.heads[0].scalars[0].second, std::exp2(-6.0));
+}
+
+
+void TestAttention::decayOfLearnedTablesAndDebertaRows()
+{
+    // Learned tables have no closed form: the curve is E(p) . E(p + delta) from the table's own rows (computed here
+    // in long double from the scheme's encoding, one row at a time).
+    DecayRequest d;
+    d.scheme = "learned";
+    d.headDim = 8;
+    d.origin = 3;
+    d.distances = {0, 1, 5};
+    const auto learned = poslab::core::decayCurves(d);
+    QCOMPARE(learned.size(), std::size_t(1));
+    QCOMPARE(learned[0].key, std::string("dot"));
+    const SchemeDescriptor& s = schemeOrThrow("learned");
+    auto row = [&](Position p) {
+        TableContext ctx;
+        ctx.dim = 8;
+        ctx.positions = PositionList::list({p});
+        return s.encoding(defaultParams(s), ctx);
+    };
+    for (std::size_t t = 0; t < 3; ++t) {
+        const MatrixF a = row(3), b = row(3 + d.distances[t]);
+        long double want = 0;
+        for (int c = 0; c < 8; ++c)
+            want += (long double)a(0, c) * b(0, c);
+        QVERIFY(std::fabs(learned[0].values[t] - want) < 1e-15L);
+    }
+    d.distances = {-4};
+    QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d)); // before position 0
+    // DeBERTa: the row of the relative-position table read at distance delta, clamp(bucket(delta), -256, 255) at
+    // position_buckets 256 (HF disentangled_attention_bias: torch.clamp(relative_pos + att_span, 0, 2 att_span - 1)).
+    // Buckets from make_log_bucket_position: 200 -> 169, 511 -> 255, 1000 -> 317 (clamped to 255), -1000 -> -317.
+    d.scheme = "deberta";
+    d.origin = 0;
+    d.distances = {0, 200, 511, 1000, -1000};
+    const auto rows = poslab::core::decayCurves(d);
+    QCOMPARE(rows.size(), std::size_t(1));
+    QCOMPARE(rows[0].key, std::string("bucket_row"));
+    QCOMPARE(rows[0].values, (std::vector<double>{0, 169, 255, 255, -256}));
+    d.normalisation = DecayNormalisation::AtZero;
+    QVERIFY_THROWS_EXCEPTION(InputError, poslab::core::decayCurves(d)); // 0 at distance 0
+}
+
+void TestAttention::seededNormalsAreSplitMixBoxMuller()
+{
+    // SplitMix64 (Steele, Lea, Flood 2014; Vigna's splitmix64.c) for bits, 53-bit uniforms, Box-Muller pairs
+    // (cos first, then sin): the same numbers on every standard library, unlike std::normal_distribution.
+    std::uint64_t state = 20210420;
+    auto bits = [&] {
+        std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+        return z ^ (z >> 31);
+    };
+    std::vector<double> want;
+    while (want.size() < 6) {
+        const double u1 = 1.0 - double(bits() >> 11) * 0x1.0p-53, u2 = double(bits() >> 11) * 0x1.0p-53;
+        const double r = std::sqrt(-2.0 * std::log(u1));
+        want.push_back(r * std::cos(2.0 * M_PI * u2));
+        want.push_back(r * std::sin(2.0 * M_PI * u2));
+    }
+    const std::vector<double> got = seededNormals(20210420, 6);
+    for (std::size_t i = 0; i < 6; ++i)
+        QVERIFY(std::fabs(got[i] - want[i]) < 1e-15);
 }
 
 QTEST_APPLESS_MAIN(TestAttention)

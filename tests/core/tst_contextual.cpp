@@ -15,6 +15,7 @@ using namespace poslab::core;
 class TestContextual : public QObject {
     Q_OBJECT
 private slots:
+    void llama4FirstTemperedPositionIsWhereTheScaleRises();
     void copeWorkedExample();
     void copeEngineTerms();
     void copePositionLogitsBeforeOrAfterDivision();
@@ -222,6 +223,21 @@ void TestContextual::dropeRemovesTheRotation()
         for (int j = 0; j <= i; ++j)
             QCOMPARE(dropped.heads[0].logits(i, j), none.heads[0].logits(i, j));
     QVERIFY(std::fabs(rotated.heads[0].logits(9, 2) - none.heads[0].logits(9, 2)) > 1e-6f);
+}
+
+
+void TestContextual::llama4FirstTemperedPositionIsWhereTheScaleRises()
+{
+    // Meta's Llama 4 (HF modeling_llama4.py _get_attn_scale): log(floor((p + 1) / floor_scale) + 1) * attn_scale + 1,
+    // which leaves 1 while p + 1 < floor_scale.
+    for (double fs : {8192.0, 1.0, 10.5}) {
+        const Position first = llama4FirstTemperedPosition(fs);
+        QVERIFY(llama4AttnScale(first, fs, 0.1) > 1.0);
+        if (first > 0)
+            QCOMPARE(llama4AttnScale(first - 1, fs, 0.1), 1.0);
+    }
+    QCOMPARE(llama4FirstTemperedPosition(8192.0), Position(8191));
+    QCOMPARE(llama4FirstTemperedPosition(10.5), Position(10));
 }
 
 QTEST_APPLESS_MAIN(TestContextual)

@@ -120,6 +120,7 @@ PositionList makePositions(const std::vector<Position>& spec, bool isList)
 class TestTrigTable : public QObject {
     Q_OBJECT
 private slots:
+    void clockHandsAndWavelengths();
     void wrapAngleIsReducedAndExact();
     void fastMatchesReference_data();
     void fastMatchesReference();
@@ -364,6 +365,25 @@ void TestTrigTable::automaticThreadCount()
     const int big = trigTableThreads(65536, 256);
     QVERIFY(big >= 1);
     QVERIFY(big <= int(std::max(1u, std::thread::hardware_concurrency())));
+}
+
+
+void TestTrigTable::clockHandsAndWavelengths()
+{
+    // A hand turns by p * omega (Vaswani et al. 2017, section 3.5: PE(p, 2i) = sin(p omega_i)); its period is
+    // 2 pi / omega tokens.
+    const double pi = std::numbers::pi;
+    HandReading h = handAt(7.0, 1.0);
+    QVERIFY(std::fabs(h.angle - (7.0 - 2 * pi)) < 1e-15);
+    QVERIFY(std::fabs(h.sine - std::sin(7.0)) < 1e-15 && std::fabs(h.cosine - std::cos(7.0)) < 1e-15);
+    QVERIFY(std::fabs(h.period - 2 * pi) < 1e-15);
+    h = handAt(2.5, pi); // between tokens: 2.5 pi = pi/2 past a full turn
+    QVERIFY(std::fabs(h.angle - pi / 2) < 1e-12);
+    QVERIFY(std::fabs(h.sine - 1.0) < 1e-12);
+    QCOMPARE(wavelength(1e-4), 2 * pi / 1e-4);
+    QVERIFY(std::isinf(wavelength(0.0)));
+    QVERIFY(std::isinf(handAt(5.0, 0.0).period));
+    QCOMPARE(handAt(5.0, 0.0).angle, 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestTrigTable)

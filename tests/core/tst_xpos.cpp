@@ -9,6 +9,8 @@
 
 #include <QTest>
 
+#include <numbers>
+
 #include <cmath>
 
 using namespace poslab::core;
@@ -80,6 +82,8 @@ std::vector<long double> torchscaleRow(const std::vector<double>& x, int L, int 
 class TestXpos : public QObject {
     Q_OBJECT
 private slots:
+    void rotarySpecsScaleQueryUpKeyDown();
+    void rotationPlanesSplitTheScoreByPair();
     void zetaValues();
     void frequenciesAreRopes();
     void centreMatchesTorchscale();
@@ -252,6 +256,75 @@ void TestXpos::centringIsAParameter()
     const double st = dot(rotated(tq, 7, q), rotated(tk, 3, k));
     const double sa = dot(rotated(aq, 7, q), rotated(ak, 3, k));
     QVERIFY(std::fabs(st - sa) < 1e-10 * (1 + std::fabs(sa)));
+}
+
+
+void TestXpos::rotarySpecsScaleQueryUpKeyDown()
+{
+    // Sun et al. 2022, eq. 11 (torchscale XPOS.forward: queries scaled by zeta^(n/gamma), keys with
+    // downscale=True by its inverse): the score's two sides, whatever the "side" the table shows.
+    TableContext ctx;
+    ctx.dim = 8;
+    ctx.positions = PositionList::range(0, 100);
+    const SchemeDescriptor& s = schemeOrThrow("xpos");
+    const ParamSet keySide = resolveParams(s, {{"side", "key"}, {"centring", "absolute"}}, ctx);
+    const RotarySides sides = rotarySpecs(s, keySide, ctx);
+    for (int i = 0; i < 4; ++i) {
+        const long double zeta = (2.0L * i + 0.4L * 8) / (1.4L * 8);
+        const long double up = std::pow(zeta, 30.0L / 512.0L);
+        QVERIFY(std::fabs(xposScale(sides.query, i, 30) - up) < 1e-14L);
+        QVERIFY(std::fabs(xposScale(sides.key, i, 30) - 1.0L / up) < 1e-14L);
+    }
+    // Plain RoPE: the same rotation on both sides, no scale.
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    const RotarySides plain = rotarySpecs(rope, defaultParams(rope), ctx);
+    QCOMPARE(plain.query.invFreq, plain.key.invFreq);
+    QVERIFY(plain.query.xposZeta.empty() && plain.key.xposZeta.empty());
+    QVERIFY_THROWS_EXCEPTION(InputError, rotarySpecs(schemeOrThrow("alibi"), ParamSet(), ctx));
+}
+
+void TestXpos::rotationPlanesSplitTheScoreByPair()
+{
+    // RoFormer (Su et al. 2021) eq. 13-14 with GPT-NeoX's half-split pairs (i, i + d/2), HF rotate_half:
+    // q'_a = q_a cos(m theta_i) - q_b sin(m theta_i), q'_b = q_b cos(m theta_i) + q_a sin(m theta_i),
+    // theta_i = 10000^(-2i/d); xPos multiplies pair i of the query by zeta_i^(m/gamma), of the key by zeta_i^(-n/gamma).
+    const int d = 8;
+    for (const char* id : {"rope", "xpos"}) {
+        TableContext ctx;
+        ctx.dim = d;
+        ctx.positions = PositionList::range(0, 64);
+        const SchemeDescriptor& s = schemeOrThrow(id);
+        Overrides sets{{"layout", "half_split"}};
+        if (std::string(id) == "xpos")
+            sets.emplace_back("centring", "absolute");
+        const ParamSet p = resolveParams(s, sets, ctx);
+        const RotarySides sides = rotarySpecs(s, p, ctx);
+        const std::vector<double> q = testVector(d, 1), k = testVector(d, 2);
+        const Position m = 37, n = 30;
+        const RotationPlanes pl = rotationPlanes(sides, q, k, m, n);
+        long double total = 0;
+        for (int i = 0; i < d / 2; ++i) {
+            const long double theta = std::pow(10000.0L, -2.0L * i / d);
+            const long double zeta = (2.0L * i + 0.4L * d) / (1.4L * d);
+            const long double sq = std::string(id) == "xpos" ? std::pow(zeta, m / 512.0L) : 1.0L;
+            const long double sk = std::string(id) == "xpos" ? std::pow(zeta, -n / 512.0L) : 1.0L;
+            const int a = i, b = i + d / 2;
+            const long double qa = sq * (q[a] * std::cos(m * theta) - q[b] * std::sin(m * theta));
+            const long double qb = sq * (q[b] * std::cos(m * theta) + q[a] * std::sin(m * theta));
+            const long double ka = sk * (k[a] * std::cos(n * theta) - k[b] * std::sin(n * theta));
+            const long double kb = sk * (k[b] * std::cos(n * theta) + k[a] * std::sin(n * theta));
+            QVERIFY(std::fabs(pl.query[a] - qa) < 1e-12L && std::fabs(pl.key[b] - kb) < 1e-12L);
+            QVERIFY(std::fabs(pl.pairScore[std::size_t(i)] - (qa * ka + qb * kb)) < 1e-12L);
+            total += qa * ka + qb * kb;
+            const long double gap = std::fmod((m - n) * theta, 2.0L * std::numbers::pi_v<long double>);
+            QVERIFY(std::fabs(pl.gapAngle[std::size_t(i)] - gap) < 1e-12L);
+            QVERIFY(std::fabs(pl.queryAngle[std::size_t(i)]
+                              - std::fmod(m * theta, 2.0L * std::numbers::pi_v<long double>)) < 1e-12L);
+        }
+        QVERIFY(std::fabs(pl.score - total) < 1e-12L);
+        QCOMPARE(pl.queryBefore, q);
+        QCOMPARE(pl.keyBefore, k);
+    }
 }
 
 QTEST_APPLESS_MAIN(TestXpos)

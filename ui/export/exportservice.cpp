@@ -9,7 +9,7 @@
 #include "ui/export/exportscene.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/figuretitle.h"
-#include "ui/views/decayview.h"
+#include "ui/views/viewlist.h"
 #include "ui/views/view.h"
 #include "ui/session.h"
 #include "ui/workbenchstate.h"
@@ -796,80 +796,11 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
     try {
         if (!view.isApplicable())
             throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for " + scheme.id);
-        if (name == QLatin1String("decay")) {
-            // The decay view's curves are its own computation (normalised scores, the RoFormer bound, one
-            // curve per head): export exactly what is plotted.
-            auto* decay = qobject_cast<ui::DecayView*>(&view);
-            if (!decay || decay->curves().empty())
-                throw core::RefusedError("the decay view has no curve for " + scheme.id);
-            // Every distance, not the ~400 the chart draws: a table of numbers should not skip rows.
-            const std::vector<ui::DecayView::Curve> curves = decay->exactCurves();
-            const std::size_t rows = std::size_t(curves.front().points.size());
-            data.quantity = "decay_curves";
-            data.scheme = scheme.id;
-            data.params = state.params();
-            data.shape = {rows, curves.size() + 1};
-            data.axes = {"distance", "curve"};
-            data.columns.push_back("distance");
-            for (const auto& c : curves)
-                data.columns.push_back(c.name.toStdString());
-            data.data.assign(rows * (curves.size() + 1), std::nan(""));
-            for (std::size_t i = 0; i < rows; ++i) {
-                data.data[i * (curves.size() + 1)] = curves.front().points[qsizetype(i)].x();
-                for (std::size_t c = 0; c < curves.size(); ++c)
-                    if (qsizetype(i) < curves[c].points.size())
-                        data.data[i * (curves.size() + 1) + c + 1] = curves[c].points[qsizetype(i)].y();
-            }
-        } else {
-            core::ComputeRequest req;
-            req.scheme = scheme.id;
-            for (const auto& [key, value] : state.params().values()) {
-                const core::ParamSpec* spec = scheme.param(key);
-                // Only what is in force, against the default under the current choices: a remembered value of a
-                // key that does not apply (YaRN's factor after switching back to plain RoPE) changes nothing,
-                // and the resolver refuses it as --set would.
-                if (spec && !(value == core::defaultValue(*spec, state.params()))
-                    && core::applies(*spec, state.params()))
-                    req.overrides.emplace_back(key, value.toString());
-            }
-            const int n = std::max(1, state.positionCount());
-            req.context.dim = state.dim();
-            req.context.positions = core::PositionList::range(0, n);
-            req.context.seqLen = n;
-            const ui::ViewOptions& o = state.viewOptions();
-            if (name == QLatin1String("attention")) {
-                req.quantity = core::Quantity::Scores;
-                req.heads = std::max(1, o.heads);
-                req.softmax = o.softmax;
-                req.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
-                int q = std::max(1, std::min(o.attentionSize, n));
-                switch (o.content) {
-                case ui::AttentionContent::Random: req.content.kind = core::ContentKind::Random; break;
-                case ui::AttentionContent::Constant: req.content.kind = core::ContentKind::Constant; break;
-                case ui::AttentionContent::Sentence:
-                    req.content = core::parseContent(o.sentence.toStdString(), 0);
-                    q = std::max<int>(1, int(core::sentenceWords(req.content).size()));
-                    break;
-                }
-                req.context.positions = core::PositionList::range(0, q);
-                r.notes << QStringLiteral("all %1 heads (heads x queries x keys); the figure shows head %2")
-                               .arg(req.heads)
-                               .arg(o.head);
-            } else if (name == QLatin1String("table") && scheme.rotary) {
-                switch (o.tableQuantity) {
-                case ui::TableQuantity::Cos: req.quantity = core::Quantity::Cos; break;
-                case ui::TableQuantity::Sin: req.quantity = core::Quantity::Sin; break;
-                case ui::TableQuantity::Angle: req.quantity = core::Quantity::Angles; break;
-                }
-            } else if (name == QLatin1String("table")) {
-                req.quantity = core::Quantity::Encoding;
-            } else if (scheme.has(core::Quantity::Angles)) {
-                req.quantity = core::Quantity::Angles; // clock hands and rotation planes turn by p * theta_i
-            } else {
-                req.quantity = core::Quantity::Encoding;
-            }
-            data = core::compute(req);
-        }
+        // The registry's numbers for the view: what `poslab compute` gives for the same state.
+        const ui::ViewEntry* entry = ui::findView(name);
+        if (!entry)
+            throw core::InputError("unknown view '" + name.toStdString() + "'");
+        data = entry->data(state, &r.notes);
         if (out == core::OutputFormat::Csv)
             return csvWithHeader(data);
         std::ostringstream os;

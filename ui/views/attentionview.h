@@ -24,8 +24,6 @@ public:
     QString contentNote() const;
     AttentionView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    QString title() const override { return tr("Attention scores"); }
-    QString exportName() const override { return QStringLiteral("attention"); }
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {12.0, 9.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/clockview.h"
 
+#include "core/trigtable.h"
+
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 
@@ -161,13 +163,13 @@ QString ClockView::hoverReadout() const
         // From the current state, so it follows the cursor and every parameter change.
         const double t = m_state->animationTime();
         const double w = freq[std::size_t(i)];
-        const double angle = std::fmod(t * w, 2 * M_PI);
-        const QString period = w > 0 ? tr("period %1").arg(formatTokens(2 * M_PI / w)) : tr("never turns");
+        const core::HandReading hand = core::handAt(t, w);
+        const QString period = w > 0 ? tr("period %1").arg(formatTokens(hand.period)) : tr("never turns");
         return tr("pair %1  \u00b7  \u03c9 = %2 rad/token  \u00b7  %3  \u00b7  at p = %4 the hand is at %5\u00b0 "
                   "(sin %6, cos %7)")
             .arg(i)
             .arg(formatNumber(w, 4), period, QString::number(t, 'f', t == std::floor(t) ? 0 : 2),
-                 formatNumber(angle * 180.0 / M_PI, 4), formatNumber(std::sin(angle), 4), formatNumber(std::cos(angle), 4));
+                 formatNumber(hand.angle * 180.0 / M_PI, 4), formatNumber(hand.sine, 4), formatNumber(hand.cosine, 4));
     }
     return {};
 }
@@ -236,15 +238,15 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     auto periodWordings = [this](double w) {
         if (!(w > 0))
             return QStringList{tr("never turns")};
-        const QString tokens = formatTokens(2 * M_PI / w);
-        return QStringList{tr("period %1").arg(tokens), tokens, formatNumber(2 * M_PI / w, 4)};
+        const QString tokens = formatTokens(core::wavelength(w));
+        return QStringList{tr("period %1").arg(tokens), tokens, formatNumber(core::wavelength(w), 4)};
     };
     double wantFull = 0, wantBare = 0;
     for (int i : pairs) {
         const double w = freq[std::size_t(i)];
-        const QString period = w > 0 ? formatNumber(2 * M_PI / w, 4) : tr("never turns");
+        const QString period = w > 0 ? formatNumber(core::wavelength(w), 4) : tr("never turns");
         wantFull = std::max({wantFull, lfm.horizontalAdvance(tr("pair %1").arg(i)),
-                             pfm.horizontalAdvance(w > 0 ? formatTokens(2 * M_PI / w) : period)});
+                             pfm.horizontalAdvance(w > 0 ? formatTokens(core::wavelength(w)) : period)});
         wantBare = std::max({wantBare, lfm.horizontalAdvance(QString::number(i)), pfm.horizontalAdvance(period)});
     }
     auto bestGrid = [&](double want) {
@@ -290,7 +292,8 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     for (int k = 0; k < n; ++k) {
         const int i = pairs[std::size_t(k)];
         const double w = freq[std::size_t(i)];
-        const double angle = std::fmod(t * w, 2 * M_PI);
+        const core::HandReading reading = core::handAt(t, w);
+        const double angle = reading.angle;
         const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
         if (onScreen())
             m_cells.emplace_back(cell, i);
@@ -324,7 +327,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
             const double L = R * 1.7;
             const QPointF pivot(c.x(), c.y() - R * 0.85);
             const double maxSwing = M_PI / 3;
-            const double phi = maxSwing * std::sin(angle);
+            const double phi = maxSwing * reading.sine;
             p.setPen(QPen(th.grid, 1.2 * s, Qt::DashLine));
             p.setBrush(Qt::NoBrush);
             p.drawArc(QRectF(pivot.x() - L, pivot.y() - L, 2 * L, 2 * L), int((270 - 60) * 16), int(120 * 16));

@@ -25,8 +25,6 @@ class ClockView : public View {
 public:
     ClockView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    QString title() const override { return tr("Clock hands"); }
-    QString exportName() const override { return QStringLiteral("clock"); }
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {12.0, 8.5}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;

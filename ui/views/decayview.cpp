@@ -3,11 +3,7 @@
 
 #include "core/attention.h"
 #include "core/encodingregistry.h"
-#include "core/encodings/alibi.h"
 #include "core/encodings/deberta.h"
-#include "core/encodings/t5.h"
-#include "core/rotary.h"
-#include "core/trigtable.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -43,20 +39,6 @@
 namespace poslab::ui {
 namespace {
 
-/// Sampled distances 0..maxK, at most about 400 of them (close to the chart's plot width at
-/// the default size; Qt Charts costs about a microsecond per point per frame, and strokes the path again
-/// whenever the axis range changes).
-std::vector<core::Position> distances(core::Position maxK)
-{
-    std::vector<core::Position> ks;
-    const core::Position stride = std::max<core::Position>(1, (maxK + 1 + 399) / 400);
-    for (core::Position k = 0; k <= maxK; k += stride)
-        ks.push_back(k);
-    if (ks.back() != maxK)
-        ks.push_back(maxK);
-    return ks;
-}
-
 /// An ALiBi slope as its exact fraction where it is one over a whole number (1/2 ... 1/256 for 8 heads, Press
 /// et al. 2022 section 3), else in the figures' number format.
 QString slopeText(double m)
@@ -84,50 +66,6 @@ QString shortYTitle(const QString& title)
 }
 
 } // namespace
-
-std::vector<core::Position> DecayView::bucketDistances(core::Position maxK,
-                                                      const std::function<long long(core::Position)>& bucketOf)
-{
-    // Bucketed schemes (T5, DeBERTa) go on a log distance axis that shows each bucket; the distances where the
-    // bucket changes are marked.
-    m_logX = true;
-    std::vector<core::Position> ks;
-    if (m_everyDistance)
-        ks.push_back(0); // an exact export has every distance; the log axis itself starts at 1
-    long long previous = bucketOf(0);
-    for (core::Position k = 1; k <= maxK; ++k) {
-        const long long bucket = bucketOf(k);
-        const bool edge = bucket != previous;
-        previous = bucket;
-        if (edge)
-            m_edges.push_back(double(k));
-        // Every distance up to 64, then about 60 per decade, and every edge.
-        if (m_everyDistance || k <= 64 || edge || k == maxK
-            || std::floor(std::log10(double(k)) * 60) != std::floor(std::log10(double(k - 1)) * 60))
-            ks.push_back(k);
-    }
-    return ks;
-}
-
-std::vector<core::Position> DecayView::distances(core::Position maxK) const
-{
-    if (!m_everyDistance)
-        return poslab::ui::distances(maxK); // the chart's ~400 samples (the free function above)
-    std::vector<core::Position> ks(std::size_t(maxK) + 1);
-    for (core::Position k = 0; k <= maxK; ++k)
-        ks[std::size_t(k)] = k;
-    return ks;
-}
-
-std::vector<DecayView::Curve> DecayView::exactCurves()
-{
-    m_everyDistance = true;
-    recompute();
-    std::vector<Curve> exact = m_curves;
-    m_everyDistance = false;
-    recompute();
-    return exact;
-}
 
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
@@ -275,159 +213,95 @@ void DecayView::recompute()
     if (!s)
         return;
     const QString who = QString::fromStdString(su.scheme);
-    if (su.scheme == "deberta") {
-        // DeBERTa's position terms read content (c2p, p2c), so no score curve exists; what depends on distance
-        // alone is the row of the relative-position table each distance reads: core's make_log_bucket_position
-        // (rel = query - key = k for a key k tokens back), exact up to b/2 and logarithmic beyond.
-        try {
-            const int b = int(su.params.integer("position_buckets"));
-            const int maxRel = int(su.params.integer("max_relative_positions"));
-            const core::BucketPrecision precision = su.params.choice("bucket_precision") == "float64"
-                ? core::BucketPrecision::Float64
-                : core::BucketPrecision::Float32;
-            const core::Position maxK = std::max(1, std::min(su.positionCount - 1, 4096));
-            // The row read: c2p's clamp(delta + span, 0, 2 span - 1) - span, span = position_buckets (or
-            // max_relative_positions without buckets), as in HF DisentangledSelfAttention.disentangled_attention_bias.
-            const long long span = b > 0 ? b : maxRel;
-            auto bucketOf = [&](core::Position k) {
-                return std::clamp(core::debertaBucket(k, b, maxRel, precision), -span, span - 1);
-            };
-            const std::vector<core::Position> ks = bucketDistances(maxK, bucketOf);
-            Curve curve{tr("%1: relative-position bucket \u03b4 read at distance k").arg(who), {}};
-            for (core::Position k : ks)
-                curve.points.append(QPointF(double(k), double(bucketOf(k))));
-            m_curves.push_back(std::move(curve));
-            for (const QPointF& pt : m_curves.front().points)
-                if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
-                    m_edgePoints.append(pt);
-            m_yTitle = tr("bucket \u03b4 (row of the position table)");
-            if (b > 0)
-                m_caption = tr("DeBERTa's scores mix position with content (c2p, p2c), so this shows the row of the "
-                               "relative-position table each distance reads: its own row up to b/2 = %1, then "
-                               "log-spaced rows reaching %2 at k = %3 = max_relative_positions \u2212 1, and the "
-                               "lookup clamps \u03b4 to \u2212%4 \u2026 %5 (%4 = position_buckets), so every "
-                               "longer distance reads row %5.")
-                                .arg(b / 2)
-                                .arg(b / 2 + (b / 2 - 1))
-                                .arg(maxRel - 1)
-                                .arg(b)
-                                .arg(b - 1);
-        } catch (const std::exception&) {
-            m_curves.clear();
-        }
+    // Every number comes from core through the one service; this view names and draws the curves.
+    const DecayData data = Computation::decayData(su, m_state->viewOptions(), m_state->cursor(), false);
+    if (!data.error.isEmpty() || data.curves.empty()) {
         rebuildSeries();
         return;
     }
-    if (!s->rotary && !s->encoding) {
-        // Score-bias schemes (ALiBi, T5, Kerple, FIRE, Sandwich): the engine's bias of each head.
-        try {
-            core::DecayRequest req;
-            req.scheme = su.scheme;
-            req.params = su.params;
-            req.headDim = su.dim;
-            req.heads = std::max(1, m_state->viewOptions().heads);
-            const core::Position maxK = std::max(1, std::min(su.positionCount - 1, 4096));
-            const bool t5 = su.params.has("relative_attention_num_buckets");
-            if (t5) {
-                // T5's buckets are exact up to n/2 and logarithmic beyond: a log distance axis shows each one,
-                // and the distances where the bucket changes (core's t5Bucket, rel = -k) are marked.
-                const bool bidi = su.params.flag("bidirectional");
-                const int n = int(su.params.integer("relative_attention_num_buckets"));
-                const int maxD = int(su.params.integer("relative_attention_max_distance"));
-                req.distances = bucketDistances(maxK, [&](core::Position k) { return core::t5Bucket(-k, bidi, n, maxD); });
-            } else {
-                req.distances = distances(maxK);
-            }
-            const auto series = core::decayCurves(req);
-            // ALiBi's legend names each head's slope, the one number that sets its line.
-            const std::vector<double> slopes =
-                su.scheme == "alibi" ? core::alibiSlopes(req.heads) : std::vector<double>{};
-            // Heads whose curves are identical (parameters shared by every head, as Kerple's r1 and r2 are
-            // here) are one curve: eight equal lines would suggest eight different heads.
-            const bool shared = series.size() > 1 && std::all_of(series.begin(), series.end(), [&](const auto& c) {
-                return c.values == series.front().values;
-            });
-            int shown = 0;
-            for (const auto& c : series) {
-                if (shown >= 8 || (shared && shown >= 1))
-                    break;
-                QString name = QString::fromStdString(c.label);
-                if (shared)
-                    name = tr("%1: all %2 heads alike (its parameters are shared, not per head)")
-                               .arg(who)
-                               .arg(series.size());
-                else if (std::size_t(shown) < slopes.size())
-                    name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
-                const QString brief = shared ? QString()
-                    : std::size_t(shown) < slopes.size()
-                    ? (shown == 0 ? QStringLiteral("m = ") : QString()) + slopeText(slopes[std::size_t(shown)])
-                                                         : QStringLiteral("h%1").arg(shown);
-                ++shown;
-                Curve curve{name, {}, brief};
-                for (std::size_t i = 0; i < c.values.size() && i < req.distances.size(); ++i)
-                    curve.points.append(QPointF(double(req.distances[i]), c.values[i]));
-                m_curves.push_back(std::move(curve));
-            }
-            if (t5 && !m_curves.empty())
-                for (const QPointF& pt : m_curves.front().points)
-                    if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
-                        m_edgePoints.append(pt);
-            m_yTitle = tr("bias added to the logit (nats)");
-            if (t5)
-                // The values are the scheme's seeded draws (core t5BiasTable), not a trained T5's: say so on the
-                // figure, where a learner reads the curve.
-                m_caption = tr("T5 learns one bias per bucket and head; these are seeded random values (seed %1), "
-                               "not a trained model's. Each step is one bucket; \u25aa marks where the next begins.")
-                                .arg(su.params.integer("seed"));
-        } catch (const std::exception& e) {
-            m_curves.clear();
+    m_logX = data.logDistance;
+    m_edges = data.edges;
+    auto curveOf = [&](const core::DecaySeries& series, const QString& name, const QString& brief = {}) {
+        Curve c{name, {}, brief};
+        for (std::size_t i = 0; i < series.values.size() && i < data.distances.size(); ++i)
+            c.points.append(QPointF(double(data.distances[i]), series.values[i]));
+        return c;
+    };
+    auto markEdges = [&] {
+        for (const QPointF& pt : m_curves.front().points)
+            if (std::binary_search(m_edges.begin(), m_edges.end(), pt.x()))
+                m_edgePoints.append(pt);
+    };
+    const core::DecaySeries& first = data.curves.front();
+    if (first.key == "bucket_row") {
+        // DeBERTa's position terms read content (c2p, p2c), so no score curve exists; what depends on distance
+        // alone is the row of the relative-position table each distance reads (core's debertaTableRow).
+        m_curves.push_back(curveOf(first, tr("%1: relative-position bucket \u03b4 read at distance k").arg(who)));
+        markEdges();
+        m_yTitle = tr("bucket \u03b4 (row of the position table)");
+        const int b = int(su.params.integer("position_buckets"));
+        const int maxRel = int(su.params.integer("max_relative_positions"));
+        if (b > 0)
+            m_caption = tr("DeBERTa's scores mix position with content (c2p, p2c), so this shows the row of the "
+                           "relative-position table each distance reads: its own row up to b/2 = %1, then "
+                           "log-spaced rows reaching %2 at k = %3 = max_relative_positions \u2212 1, and the "
+                           "lookup clamps \u03b4 to \u2212%4 \u2026 %5 (%4 = position_buckets), so every "
+                           "longer distance reads row %5.")
+                            .arg(b / 2)
+                            .arg(core::debertaTableRow(su.params, maxRel - 1))
+                            .arg(maxRel - 1)
+                            .arg(b)
+                            .arg(b - 1);
+    } else if (first.key.rfind("bias_head_", 0) == 0) {
+        // Score-bias schemes (ALiBi, T5, Kerple, FIRE, Sandwich): the engine's bias of each head. Heads whose
+        // curves are identical (parameters shared by every head, as Kerple's r1 and r2 are here) are one curve:
+        // eight equal lines would suggest eight different heads. ALiBi's legend names each head's slope.
+        const auto& series = data.curves;
+        const bool shared = series.size() > 1 && std::all_of(series.begin(), series.end(), [&](const auto& c) {
+            return c.values == series.front().values;
+        });
+        const std::vector<double>& slopes = data.slopes;
+        int shown = 0;
+        for (const auto& c : series) {
+            if (shown >= 8 || (shared && shown >= 1))
+                break;
+            QString name = QStringLiteral("head %1").arg(shown);
+            if (shared)
+                name = tr("%1: all %2 heads alike (its parameters are shared, not per head)").arg(who).arg(series.size());
+            else if (std::size_t(shown) < slopes.size())
+                name += QStringLiteral(" (m = %1)").arg(slopeText(slopes[std::size_t(shown)]));
+            const QString brief = shared ? QString()
+                : std::size_t(shown) < slopes.size()
+                ? (shown == 0 ? QStringLiteral("m = ") : QString()) + slopeText(slopes[std::size_t(shown)])
+                : QStringLiteral("h%1").arg(shown);
+            ++shown;
+            m_curves.push_back(curveOf(c, name, brief));
         }
-    } else if (s->rotary && m_result->rotary) {
-        // Both curves from core's one decay function: the score of q = k = (1, ..., 1) ("ones") divided by its
-        // value at distance 0 (xPos's zeta_i^(k/scale_base) included), and RoFormer's bound as the paper's
-        // figure 2 draws it, not normalised.
-        const auto ds = distances(std::max(1, su.positionCount - 1));
-        const core::RotarySpec& qs = m_result->spec;
-        core::DecayRequest req;
-        req.scheme = su.scheme;
-        req.params = su.params;
-        req.headDim = su.dim;
-        req.distances = ds;
-        req.content.kind = core::ContentKind::Constant;
-        // One call gives both curves (a slider drag recomputes them every frame): the bound as it is, the score
-        // divided by its value at k = 0, which is what core's at_zero normalisation does (ds starts at 0).
-        std::vector<core::DecaySeries> all;
-        auto curveOf = [&](const std::string& key, const QString& name, bool atZero) {
-            Curve c{name, {}};
-            for (const auto& series : all)
-                if (series.key == key && !series.values.empty()) {
-                    const double zero = atZero ? series.values.front() : 1.0;
-                    if (zero == 0.0 || !std::isfinite(zero))
-                        throw std::runtime_error("the score is 0 at distance 0");
-                    for (std::size_t i = 0; i < series.values.size() && i < ds.size(); ++i)
-                        c.points.append(QPointF(double(ds[i]), series.values[i] / zero));
-                }
-            return c;
-        };
-        try {
-            req.normalisation = core::DecayNormalisation::None;
-            all = core::decayCurves(req);
-            m_curves.push_back(curveOf("score", tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who), true));
-            Curve bound = curveOf("bound", tr("RoFormer bound (dotted, right axis)"), false);
-            if (!bound.points.isEmpty()) {
+        if (m_logX && !m_curves.empty())
+            markEdges();
+        m_yTitle = tr("bias added to the logit (nats)");
+        if (su.params.has("relative_attention_num_buckets"))
+            // The values are the scheme's seeded draws (core t5BiasTable), not a trained T5's: say so on the
+            // figure, where a learner reads the curve.
+            m_caption = tr("T5 learns one bias per bucket and head; these are seeded random values (seed %1), "
+                           "not a trained model's. Each step is one bucket; \u25aa marks where the next begins.")
+                            .arg(su.params.integer("seed"));
+    } else if (first.key == "score") {
+        // The score of q = k = (1, ..., 1) divided by its value at distance 0, and RoFormer's bound as the paper's
+        // figure 2 draws it, not normalised (both from core's decay curves).
+        m_curves.push_back(curveOf(first, tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who)));
+        for (const auto& c : data.curves)
+            if (c.key == "bound") {
                 m_rightCurve = int(m_curves.size());
-                m_curves.push_back(std::move(bound));
+                m_curves.push_back(curveOf(c, tr("RoFormer bound (dotted, right axis)")));
                 m_y2Title = tr("RoFormer bound, not normalised");
             }
-        } catch (const std::exception&) {
-            m_curves.clear();
-            m_rightCurve = -1;
-        }
         m_yTitle = tr("score \u00f7 score at k = 0");
         if (m_rightCurve >= 0) {
             double least = std::numeric_limits<double>::infinity();
             for (const QPointF& p : m_curves[std::size_t(m_rightCurve)].points)
                 least = std::min(least, p.y());
+            const core::RotarySpec& qs = m_result->spec;
             // The claim first (a short figure may show only the first line), then what the right axis is.
             const QString law = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
                                    "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
@@ -442,48 +316,10 @@ void DecayView::recompute()
                           .arg(su.dim)
                       + QLatin1Char(' ') + law;
         }
-    } else if (s->frequencies && !m_result->frequencies.empty()) {
-        // PE(p).PE(p+k) = sum_i cos(k w_i), any p: core's "dot" curve.
-        const auto ds = distances(std::max(1, su.positionCount - 1));
-        Curve dot{tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who), {}};
-        try {
-            core::DecayRequest req;
-            req.scheme = su.scheme;
-            req.params = su.params;
-            req.headDim = su.dim;
-            req.distances = ds;
-            for (const auto& c : core::decayCurves(req))
-                if (c.key == "dot")
-                    for (std::size_t i = 0; i < c.values.size() && i < ds.size(); ++i)
-                        dot.points.append(QPointF(double(ds[i]), c.values[i]));
-        } catch (const std::exception&) {
-            dot.points.clear();
-        }
-        m_curves.push_back(std::move(dot));
-        m_yTitle = tr("dot product");
-    } else if (s->encoding && m_result->table.rows() > 0) {
-        // Rows p and p + k straight from core: the table on display may be sampled (every k-th position).
-        const core::Position rows = std::max(1, su.positionCount);
-        const core::Position p = std::min<core::Position>(m_state->cursor(), rows - 1);
-        const auto ds = distances(std::max<core::Position>(1, rows - 1 - p));
-        std::vector<core::Position> wanted{p};
-        for (core::Position k : ds)
-            if (p + k < rows)
-                wanted.push_back(p + k);
-        Curve dot{tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(p), {}};
-        try {
-            core::TableContext ctx;
-            ctx.dim = su.dim;
-            ctx.positions = core::PositionList::list(wanted);
-            ctx.seqLen = su.positionCount;
-            const core::MatrixF e = s->encoding(su.params, ctx);
-            for (Eigen::Index r = 1; r < e.rows(); ++r)
-                dot.points.append(QPointF(double(wanted[std::size_t(r)] - p),
-                                          double(e.row(0).cast<double>().dot(e.row(r).cast<double>()))));
-        } catch (const std::exception&) {
-            dot.points.clear();
-        }
-        m_curves.push_back(std::move(dot));
+    } else if (first.key == "dot") {
+        m_curves.push_back(curveOf(first, s->frequencies
+                                              ? tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who)
+                                              : tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(data.origin)));
         m_yTitle = tr("dot product");
     }
     rebuildSeries();

@@ -36,8 +36,6 @@ class DecayView : public View {
 public:
     DecayView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    QString title() const override { return tr("Dot product and decay"); }
-    QString exportName() const override { return QStringLiteral("decay"); }
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {12.0, 9.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
@@ -77,8 +75,6 @@ public:
     void clearPins();
     int pinCount() const { return int(m_pins.size()); }
     QChart* chart() const { return m_chart; }
-    /// The same curves at every distance (the chart plots about 400 of them); the data export writes these.
-    std::vector<Curve> exactCurves();
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -89,9 +85,6 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
-    /// Distances 0..maxK: about 400 of them for the chart, every one while exactCurves() runs.
-    std::vector<core::Position> distances(core::Position maxK) const;
-    bool m_everyDistance = false; ///< exactCurves() is running
     void recompute();
     void rebuildSeries();
     void applyTheme();
@@ -103,10 +96,6 @@ private:
     void applyFonts(double sizeFactor);
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
-    /// Distances for a log axis over 1..maxK (0 too in an exact export) with every bucket edge of @p bucketOf
-    /// recorded in m_edges; sets m_logX.
-    std::vector<core::Position> bucketDistances(core::Position maxK,
-                                                const std::function<long long(core::Position)>& bucketOf);
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
     void showChartIfRoom();
     /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner

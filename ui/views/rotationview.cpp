@@ -3,7 +3,6 @@
 
 #include "core/encodingregistry.h"
 #include "core/rotary.h"
-#include "core/trigtable.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/views/clockview.h"
@@ -20,7 +19,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <random>
 
 namespace poslab::ui {
 
@@ -49,35 +47,8 @@ void RotationView::resultChanged()
     m_dimPair.clear();
     if (!m_result || !m_result->rotary || !m_result->error.isEmpty())
         return;
-    const int d = m_result->setup.dim;
-    // Seeded content, the same every time for a given d, so a lecture can refer to "this q".
-    std::mt19937_64 rng(20210420);
-    std::normal_distribution<double> normal(0.0, 1.0);
-    m_q.resize(std::size_t(d));
-    m_k.resize(std::size_t(d));
-    for (auto& x : m_q)
-        x = normal(rng);
-    for (auto& x : m_k)
-        x = normal(rng);
-    m_qSpec = m_kSpec = m_result->spec;
-    const core::SchemeDescriptor* s = core::findScheme(m_result->setup.scheme);
-    if (s && s->rotary && m_result->setup.params.has("side")) {
-        // xPos scales the query by zeta^(p/scale_base) and the key by its inverse: build both sides.
-        core::TableContext ctx;
-        ctx.dim = d;
-        ctx.positions = core::PositionList::range(0, std::max(1, m_result->setup.positionCount));
-        ctx.seqLen = m_result->setup.positionCount;
-        core::ParamSet qp = m_result->setup.params, kp = m_result->setup.params;
-        qp.set("side", core::ParamValue::word("query"));
-        kp.set("side", core::ParamValue::word("key"));
-        try {
-            m_qSpec = s->rotary(qp, ctx);
-            m_kSpec = s->rotary(kp, ctx);
-        } catch (const std::exception&) {
-            return;
-        }
-    }
-    m_dimPair.assign(std::size_t(d), -1);
+    m_qSpec = m_result->sides.query;
+    m_dimPair.assign(std::size_t(m_result->setup.dim), -1);
     for (int i = 0; i < m_qSpec.rotaryDim / 2; ++i) {
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
         m_dimPair[std::size_t(a)] = m_dimPair[std::size_t(b)] = i;
@@ -148,12 +119,10 @@ QString RotationView::headerText() const
     return h;
 }
 
-std::vector<double> RotationView::rotated(const std::vector<double>& v, const core::RotarySpec& spec,
-                                          core::Position p) const
+core::RotationPlanes RotationView::planes(bool shifted) const
 {
-    std::vector<double> out = v;
-    core::rotateInPlace(spec, p, out);
-    return out;
+    const auto [m, n] = positions(shifted);
+    return Computation::rotationPlanes(*m_result, m, n);
 }
 
 std::pair<core::Position, core::Position> RotationView::positions(bool shifted) const
@@ -169,13 +138,7 @@ double RotationView::score(bool shifted) const
 {
     if (!m_valid)
         return 0.0;
-    const auto [m, n] = positions(shifted);
-    const auto q = rotated(m_q, m_qSpec, m);
-    const auto k = rotated(m_k, m_kSpec, n);
-    double sum = 0.0;
-    for (std::size_t i = 0; i < q.size(); ++i)
-        sum += q[i] * k[i];
-    return sum;
+    return planes(shifted).score;
 }
 
 std::vector<int> RotationView::shownPairs() const
@@ -308,20 +271,19 @@ QString RotationView::hoverReadout() const
         const auto [ms, ns] = positions(true);
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
         const double theta = m_qSpec.invFreq[std::size_t(i)];
-        const auto q = rotated(m_q, m_qSpec, ms);
-        const auto k = rotated(m_k, m_kSpec, ns);
-        const double part = q[std::size_t(a)] * k[std::size_t(a)] + q[std::size_t(b)] * k[std::size_t(b)];
+        const core::RotationPlanes pl = planes(true);
+        const std::size_t at = std::size_t(i);
         auto deg = [](double rad) { return formatNumber(rad * 180.0 / M_PI, 4) + QStringLiteral("\u00b0"); };
         return tr("pair %1 (dims %2, %3)  \u00b7  \u03b8 = %4 rad/token  \u00b7  q turned %5 (m = %6), k turned %7 "
                   "(n = %8), apart %9  \u00b7  q\u00b7k part %10")
             .arg(i)
             .arg(a)
             .arg(b)
-            .arg(formatNumber(theta, 4), deg(core::wrapAngle(ms, theta)))
+            .arg(formatNumber(theta, 4), deg(pl.queryAngle[at]))
             .arg(ms)
-            .arg(deg(core::wrapAngle(ns, theta)))
+            .arg(deg(pl.keyAngle[at]))
             .arg(ns)
-            .arg(deg(core::wrapAngle(ms - ns, theta)), formatNumber(part, 4));
+            .arg(deg(pl.gapAngle[at]), formatNumber(pl.pairScore[at], 4));
     }
     return {};
 }
@@ -347,7 +309,6 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const double s = sizeScale(target);
     const double pad = 8 * s;
     const auto [m, n] = positions(false);
-    const auto [ms, ns] = positions(true);
     const int r = m_state->viewOptions().shift;
     const double sc = score(false), scs = score(true);
 
@@ -403,8 +364,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         }
     }
     const double cw = area.width() / cols, ch = area.height() / rows;
-    const auto qm = rotated(m_q, m_qSpec, ms);
-    const auto kn = rotated(m_k, m_kSpec, ns);
+    const core::RotationPlanes pl = planes(true);
+    const std::vector<double>&qm = pl.query, &kn = pl.key, &q0 = pl.queryBefore, &k0 = pl.keyBefore;
     // Plane labels: one wording level for every cell (the longest all of them hold, with a gap).
     const QFont bold = th.font(10 * s, true);
     const QFontMetricsF lf(bold);
@@ -413,9 +374,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         return QStringList{tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i), QString::number(i)};
     };
     auto partWordings = [&](int i) {
-        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
         const QString th3 = formatNumber(m_qSpec.invFreq[std::size_t(i)], 3);
-        const QString part = formatNumber(qm[std::size_t(a)] * kn[std::size_t(a)] + qm[std::size_t(b)] * kn[std::size_t(b)], 3);
+        const QString part = formatNumber(pl.pairScore[std::size_t(i)], 3);
         return QStringList{tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
                            tr("\u03b8 %1").arg(th3)};
     };
@@ -439,8 +399,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
             m_cells.emplace_back(cell, i);
         const double R = std::max(6.0, std::min(cw, ch - labelH) * 0.42);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2);
-        const double q0x = m_q[std::size_t(a)], q0y = m_q[std::size_t(b)];
-        const double k0x = m_k[std::size_t(a)], k0y = m_k[std::size_t(b)];
+        const double q0x = q0[std::size_t(a)], q0y = q0[std::size_t(b)];
+        const double k0x = k0[std::size_t(a)], k0y = k0[std::size_t(b)];
         const double q1x = qm[std::size_t(a)], q1y = qm[std::size_t(b)];
         const double k1x = kn[std::size_t(a)], k1y = kn[std::size_t(b)];
         const double norm = std::max({std::hypot(q0x, q0y), std::hypot(k0x, k0y), std::hypot(q1x, q1y),
@@ -452,10 +412,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         p.drawLine(QPointF(c.x() - R, c.y()), QPointF(c.x() + R, c.y()));
         p.drawLine(QPointF(c.x(), c.y() - R), QPointF(c.x(), c.y() + R));
         // Angle arcs: from the unrotated vector, sweeping m*theta_i (query) and n*theta_i (key).
-        const double theta = m_qSpec.invFreq[std::size_t(i)];
-        auto arc = [&](double x0, double y0, core::Position pos, double radius, const QColor& col) {
+        auto arc = [&](double x0, double y0, double sweep, double radius, const QColor& col) {
             const double start = std::atan2(y0, x0);
-            const double sweep = core::wrapAngle(pos, theta);
             QColor cc = col;
             cc.setAlphaF(0.85);
             p.setPen(QPen(cc, 1.6 * s));
@@ -463,8 +421,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
             p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius),
                       int(std::lround(start / M_PI * 180 * 16)), int(std::lround(sweep / M_PI * 180 * 16)));
         };
-        arc(q0x, q0y, ms, R * 0.35, th.accent);
-        arc(k0x, k0y, ns, R * 0.5, th.accent2);
+        arc(q0x, q0y, pl.queryAngle[std::size_t(i)], R * 0.35, th.accent);
+        arc(k0x, k0y, pl.keyAngle[std::size_t(i)], R * 0.5, th.accent2);
         auto arrow = [&](QPointF tip, const QColor& col, qreal width, Qt::PenStyle style) {
             p.setPen(QPen(col, width, style, Qt::RoundCap));
             p.drawLine(c, tip);

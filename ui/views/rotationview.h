@@ -24,8 +24,6 @@ class RotationView : public View {
 public:
     RotationView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    QString title() const override { return tr("RoPE rotation planes"); }
-    QString exportName() const override { return QStringLiteral("rotation"); }
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {14.0, 12.5}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
@@ -61,11 +59,11 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
-    std::vector<double> rotated(const std::vector<double>& v, const core::RotarySpec& spec, core::Position p) const;
+    /// The seeded q and k rotated at the shown positions (Computation::rotationPlanes), with or without the shift.
+    core::RotationPlanes planes(bool shifted) const;
     void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;
 
-    std::vector<double> m_q, m_k;      ///< content vectors (seeded), length d
-    core::RotarySpec m_qSpec, m_kSpec; ///< equal except for xPos (query and key scale oppositely)
+    core::RotarySpec m_qSpec;          ///< the query side's rotation (frequencies, layout, xPos centre)
     std::vector<int> m_dimPair;        ///< dimension -> pair (-1 beyond r), from core::pairDims
     bool m_valid = false;
     QWidget* m_controls = nullptr;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/tableview.h"
 
+#include "core/trigtable.h"
+
 #include "core/rotary.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
@@ -219,7 +221,7 @@ TableView::Aliasing TableView::aliasing(double pixelRows) const
     const auto& w = m_result->frequencies;
     a.columns = int(w.size());
     for (int i = 0; i < int(w.size()); ++i)
-        if (w[std::size_t(i)] > 0 && 2 * M_PI / w[std::size_t(i)] < 4.0 * a.perPixel) {
+        if (w[std::size_t(i)] > 0 && core::wavelength(w[std::size_t(i)]) < 4.0 * a.perPixel) {
             ++a.fast;
             a.last = i;
         }
@@ -352,7 +354,7 @@ QString TableView::readout(int row, int col) const
     s += QStringLiteral("  \u00b7  value %1").arg(QString::number(v, 'g', 7));
     if (pair >= 0 && pair < int(m_result->frequencies.size()) && m_result->frequencies[std::size_t(pair)] > 0)
         s += tr("  \u00b7  wavelength 2\u03c0/\u03c9 = %1")
-                 .arg(formatTokens(2 * M_PI / m_result->frequencies[std::size_t(pair)]));
+                 .arg(formatTokens(core::wavelength(m_result->frequencies[std::size_t(pair)])));
     if (m_result->rowStep > 1) {
         const int k = m_result->rowStep;
         const int shown = m_result->rowStart + (row - m_result->rowStart) / k * k;

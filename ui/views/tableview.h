@@ -25,8 +25,6 @@ class TableView : public View {
 public:
     TableView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    QString title() const override { return tr("Encoding table"); }
-    QString exportName() const override { return QStringLiteral("table"); }
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {13.0, 10.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;

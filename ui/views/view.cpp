@@ -5,6 +5,9 @@
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
+#include "ui/views/viewlist.h"
+
+#include <QCoreApplication>
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -33,6 +36,28 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
     connect(state, &WorkbenchState::schemeChanged, this, &View::refresh);
 }
 
+namespace {
+const ViewEntry* entryOf(const QMetaObject* type)
+{
+    for (const ViewEntry& e : viewRegistry())
+        if (e.type == type)
+            return &e;
+    return nullptr;
+}
+} // namespace
+
+QString View::title() const
+{
+    const ViewEntry* e = entryOf(metaObject());
+    return e ? QCoreApplication::translate("poslab::ui::View", e->title) : QString();
+}
+
+QString View::exportName() const
+{
+    const ViewEntry* e = entryOf(metaObject());
+    return e ? QString::fromLatin1(e->id) : QString();
+}
+
 QString View::notApplicableReason() const
 {
     return tr("%1 has nothing to show here; pick another view or scheme.").arg(shortSchemeName(m_state->scheme()));
@@ -43,13 +68,7 @@ namespace {
 /// The rotary spec of the current set-up, or nothing when the scheme does not rotate or it cannot be built.
 std::optional<core::RotarySpec> currentSpec(const WorkbenchState& state)
 {
-    if (!state.scheme().rotary)
-        return std::nullopt;
-    try {
-        return state.scheme().rotary(state.params(), state.context());
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
+    return Computation::rotarySpec(state.setup());
 }
 
 } // namespace
@@ -72,7 +91,7 @@ QString View::noRotationReason() const
         const int p = m_state->cursor();
         const double s = core::llama4AttnScale(p, fs, params.real("attn_scale"));
         applies = tr("What applies: the query temperature, s = %1 at p = %2 (above 1 from p = %3).")
-                      .arg(formatNumber(s, 6), formatNumber(p, 7), formatNumber(std::ceil(fs) - 1, 7));
+                      .arg(formatNumber(s, 6), formatNumber(p, 7), formatNumber(double(core::llama4FirstTemperedPosition(fs)), 7));
     } else {
         applies = tr("Temperature tuning is off: only the causal mask carries order here.");
     }

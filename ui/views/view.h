@@ -27,10 +27,11 @@ class View : public QWidget {
 public:
     View(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
-    /// Title shown in the view's frame ("Encoding table").
-    virtual QString title() const = 0;
-    /// Name used by export and the command line ("table", "clock", "decay", "rotation", "attention").
-    virtual QString exportName() const = 0;
+    /// Title shown in the view's frame ("Encoding table"), from the view registry (viewlist.h).
+    QString title() const;
+    /// Name used by export and the command line ("table", "clock", "decay", "rotation", "attention"), from the
+    /// view registry (viewlist.h).
+    QString exportName() const;
     /// True when the view has something to show for @p scheme.
     virtual bool supports(const core::SchemeDescriptor& scheme) const = 0;
     bool isApplicable() const { return supports(m_state->scheme()); }

@@ -1,23 +1,129 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/viewlist.h"
 
+#include "core/errors.h"
+#include "ui/computation.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/clockview.h"
 #include "ui/views/decayview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
+#include "ui/workbenchstate.h"
+
+#include <algorithm>
 
 namespace poslab::ui {
+namespace {
+
+template <class V>
+View* make(WorkbenchState* state, Computation* computation)
+{
+    return new V(state, computation);
+}
+
+/// The table's quantity: the additive encoding, or for rotary schemes the chosen cos, sin or angle table.
+core::ComputeResult tableData(const WorkbenchState& state, QStringList*)
+{
+    core::ComputeRequest req = Computation::request(state.setup());
+    req.quantity = core::Quantity::Encoding;
+    if (state.scheme().rotary) {
+        switch (state.viewOptions().tableQuantity) {
+        case TableQuantity::Cos: req.quantity = core::Quantity::Cos; break;
+        case TableQuantity::Sin: req.quantity = core::Quantity::Sin; break;
+        case TableQuantity::Angle: req.quantity = core::Quantity::Angles; break;
+        }
+    }
+    return core::compute(req);
+}
+
+/// Clock hands and rotation planes turn by p * theta_i: the angles (the encoding for additive sinusoids).
+core::ComputeResult angleData(const WorkbenchState& state, QStringList*)
+{
+    core::ComputeRequest req = Computation::request(state.setup());
+    req.quantity = state.scheme().has(core::Quantity::Angles) ? core::Quantity::Angles : core::Quantity::Encoding;
+    return core::compute(req);
+}
+
+/// Every distance of the plotted curves (the chart draws about 400 of them).
+core::ComputeResult decayData(const WorkbenchState& state, QStringList*)
+{
+    const DecayData d = Computation::decayData(state.setup(), state.viewOptions(), state.cursor(), true);
+    if (!d.error.isEmpty())
+        throw core::RefusedError("the decay view has no curve for " + state.setup().scheme + ": "
+                                 + d.error.toStdString());
+    if (d.curves.empty())
+        throw core::RefusedError("the decay view has no curve for " + state.setup().scheme);
+    return d.table(state.setup());
+}
+
+/// Every head's scores (heads x queries x keys); the figure shows one.
+core::ComputeResult attentionData(const WorkbenchState& state, QStringList* notes)
+{
+    const ViewOptions& o = state.viewOptions();
+    core::ComputeRequest req = Computation::request(state.setup());
+    req.quantity = core::Quantity::Scores;
+    req.heads = std::max(1, o.heads);
+    req.softmax = o.softmax;
+    req.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
+    const int n = std::max(1, state.positionCount());
+    int q = std::max(1, std::min(o.attentionSize, n));
+    switch (o.content) {
+    case AttentionContent::Random: req.content.kind = core::ContentKind::Random; break;
+    case AttentionContent::Constant: req.content.kind = core::ContentKind::Constant; break;
+    case AttentionContent::Sentence:
+        req.content = core::parseContent(o.sentence.toStdString(), 0);
+        q = std::max<int>(1, int(core::sentenceWords(req.content).size()));
+        break;
+    }
+    req.context.positions = core::PositionList::range(0, q);
+    if (notes)
+        *notes << QStringLiteral("all %1 heads (heads x queries x keys); the figure shows head %2")
+                      .arg(req.heads)
+                      .arg(o.head);
+    return core::compute(req);
+}
+
+} // namespace
+
+const std::vector<ViewEntry>& viewRegistry()
+{
+    static const std::vector<ViewEntry> entries{
+        {"table", QT_TRANSLATE_NOOP("poslab::ui::View", "Encoding table"), &TableView::staticMetaObject,
+         make<TableView>, tableData},
+        {"clock", QT_TRANSLATE_NOOP("poslab::ui::View", "Clock hands"), &ClockView::staticMetaObject,
+         make<ClockView>, angleData},
+        {"rotation", QT_TRANSLATE_NOOP("poslab::ui::View", "RoPE rotation planes"), &RotationView::staticMetaObject,
+         make<RotationView>, angleData},
+        {"decay", QT_TRANSLATE_NOOP("poslab::ui::View", "Dot product and decay"), &DecayView::staticMetaObject,
+         make<DecayView>, decayData},
+        {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
+         make<AttentionView>, attentionData},
+    };
+    return entries;
+}
+
+const ViewEntry* findView(QStringView id)
+{
+    for (const ViewEntry& e : viewRegistry())
+        if (id == QLatin1String(e.id))
+            return &e;
+    return nullptr;
+}
+
+QStringList viewIds()
+{
+    QStringList ids;
+    for (const ViewEntry& e : viewRegistry())
+        ids << QLatin1String(e.id);
+    return ids;
+}
 
 std::vector<View*> createViews(WorkbenchState* state, Computation* computation)
 {
-    return {
-        new TableView(state, computation),
-        new ClockView(state, computation),
-        new RotationView(state, computation),
-        new DecayView(state, computation),
-        new AttentionView(state, computation),
-    };
+    std::vector<View*> views;
+    for (const ViewEntry& e : viewRegistry())
+        views.push_back(e.create(state, computation));
+    return views;
 }
 
 } // namespace poslab::ui

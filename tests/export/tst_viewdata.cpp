@@ -1,0 +1,343 @@
+// SPDX-License-Identifier: MIT
+// GUI and CLI give the same numbers (issue 11, "Views only draw"): for every scheme of core's registry and every
+// view of the view registry, the view's data export (ExportService::renderData through an ExportScene, the path of
+// the window's File > Export and of `poslab export`) equals what `poslab compute` prints for the same state, run
+// in-process through runCli. The decay and attention views' plotted numbers (the decay view's curves, the
+// attention view's head) are checked against the same CLI output. Same code path, same doubles: tolerance 0.
+// The CLI arguments are written here from the state, independently of the registry's own mapping.
+#include "core/encodingregistry.h"
+#include "tests/cli/clirun.h"
+#include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/export/exportservice.h"
+#include "ui/views/decayview.h"
+#include "ui/views/view.h"
+#include "ui/views/viewlist.h"
+#include "ui/workbenchstate.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTest>
+
+#include <cmath>
+#include <optional>
+
+using namespace poslab;
+using namespace poslab::exporting;
+
+class TestViewData : public QObject {
+    Q_OBJECT
+private slots:
+    void everyViewMatchesTheCliForEveryScheme_data();
+    void everyViewMatchesTheCliForEveryScheme();
+    void registryNamesEveryView();
+    void skipsAreRecorded();
+
+private:
+    QStringList m_skips; ///< "view on scheme: why", every view that does not apply
+};
+
+namespace {
+
+constexpr int dim = 16;
+constexpr int positions = 24;
+
+/// JSON numbers, null (a masked or NaN entry) as NaN.
+std::vector<double> numbers(const QJsonArray& a)
+{
+    std::vector<double> v;
+    v.reserve(std::size_t(a.size()));
+    for (const QJsonValue& x : a)
+        v.push_back(x.isNull() ? std::nan("") : x.toDouble());
+    return v;
+}
+
+/// Exactly equal, NaN equal to NaN; the first difference in @p why.
+bool same(const std::vector<double>& a, const std::vector<double>& b, QString* why)
+{
+    if (a.size() != b.size()) {
+        *why = QStringLiteral("%1 values vs %2").arg(a.size()).arg(b.size());
+        return false;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (!(a[i] == b[i] || (std::isnan(a[i]) && std::isnan(b[i])))) {
+            *why = QStringLiteral("entry %1: %2 vs %3").arg(i).arg(a[i], 0, 'g', 17).arg(b[i], 0, 'g', 17);
+            return false;
+        }
+    return true;
+}
+
+/// `poslab compute QUANTITY --scheme S --dim D --positions 0:COUNT --set k=v ... EXTRA` as JSON; fails the test when it
+/// does not succeed.
+QJsonObject compute(const std::string& quantity, const std::string& scheme, const core::Overrides& sets,
+                    const std::vector<std::string>& extra, QString* error, int count = positions)
+{
+    std::vector<std::string> args{"compute", quantity, "--scheme", scheme, "--dim", std::to_string(dim),
+                                  "--positions", "0:" + std::to_string(count), "--format", "json"};
+    for (const auto& [k, v] : sets) {
+        args.push_back("--set");
+        args.push_back(k + "=" + v);
+    }
+    args.insert(args.end(), extra.begin(), extra.end());
+    const test::Run r = test::run(args);
+    if (r.status != 0) {
+        QString line;
+        for (const std::string& a : args)
+            line += QString::fromStdString(a) + QLatin1Char(' ');
+        *error = line + QStringLiteral("-> ") + QString::fromStdString(r.err);
+        return {};
+    }
+    return r.json();
+}
+
+/// The column named @p key of a CLI decay result (distances x curves).
+std::vector<double> column(const QJsonObject& json, const QString& key)
+{
+    const QJsonArray cols = json.value(QStringLiteral("columns")).toArray();
+    const std::vector<double> data = numbers(json.value(QStringLiteral("data")).toArray());
+    const std::size_t n = std::size_t(cols.size());
+    for (std::size_t c = 0; c < n; ++c)
+        if (cols[qsizetype(c)].toString() == key) {
+            std::vector<double> out;
+            for (std::size_t i = c; i < data.size(); i += n)
+                out.push_back(data[i]);
+            return out;
+        }
+    return {};
+}
+
+std::string contentArg(const ui::ViewOptions& o)
+{
+    switch (o.content) {
+    case ui::AttentionContent::Random: return "random";
+    case ui::AttentionContent::Constant: return "constant";
+    case ui::AttentionContent::Sentence: return o.sentence.toStdString();
+    }
+    return {};
+}
+
+} // namespace
+
+void TestViewData::everyViewMatchesTheCliForEveryScheme_data()
+{
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("sets"); // k=v,k=v
+    for (const core::SchemeDescriptor& s : core::schemes())
+        QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id) << QString();
+    // Variants whose numbers take other paths: YaRN's attention factor, xPos's table on the key side (the views
+    // still rotate the query up and the key down), the interleaved layout, an iRoPE NoPE layer, a bidirectional T5.
+    QTest::newRow("rope yarn") << "rope" << "rope_type=yarn,factor=4";
+    QTest::newRow("xpos key side") << "xpos" << "side=key,centring=absolute";
+    QTest::newRow("rope interleaved") << "rope" << "layout=interleaved";
+    QTest::newRow("irope nope layer") << "irope" << "layer=3";
+    QTest::newRow("t5 bidirectional") << "t5" << "bidirectional=true";
+}
+
+void TestViewData::everyViewMatchesTheCliForEveryScheme()
+{
+    QFETCH(QString, scheme);
+    QFETCH(QString, sets);
+    core::Overrides overrides;
+    for (const QString& kv : sets.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        overrides.emplace_back(kv.section(QLatin1Char('='), 0, 0).toStdString(),
+                               kv.section(QLatin1Char('='), 1).toStdString());
+    const std::string id = scheme.toStdString();
+    const QString row = QString::fromUtf8(QTest::currentDataTag());
+
+    for (const ui::ViewEntry& entry : ui::viewRegistry()) {
+        const QString view = QString::fromLatin1(entry.id);
+        ExportScene scene;
+        ui::WorkbenchState& state = scene.state();
+        QCOMPARE(state.setScheme(scheme), QString());
+        ui::Setup setup = state.setup();
+        setup.dim = dim;
+        setup.positionCount = positions;
+        core::TableContext ctx;
+        ctx.dim = dim;
+        ctx.positions = core::PositionList::range(0, positions);
+        ctx.seqLen = positions;
+        setup.params = core::resolveParams(core::schemeOrThrow(id), overrides, ctx);
+        state.applySetup(setup);
+        // The CLI has no option for the decay origin of learned tables (E(p).E(p+k)): p = 0 is its default.
+        state.setCursor(0);
+        QString error;
+        ui::View* v = scene.view(view, &error);
+        QVERIFY2(v, qPrintable(error));
+        settle(scene.computation());
+        if (!v->isApplicable()) {
+            m_skips << QStringLiteral("%1 on %2: the view does not apply").arg(view, row);
+            continue;
+        }
+        const ui::ViewOptions& o = state.viewOptions();
+        const core::SchemeDescriptor& s = state.scheme();
+
+        exporting::ExportResult result;
+        const QByteArray gui = ExportService::renderData(*v, state, Format::Json, &result);
+        const QString where = QStringLiteral("%1 view on %2").arg(view, row);
+        QVERIFY2(result.ok(), qPrintable(where + QStringLiteral(": ") + result.message));
+        const QJsonObject guiJson = QJsonDocument::fromJson(gui).object();
+        const std::vector<double> guiData = numbers(guiJson.value(QStringLiteral("data")).toArray());
+        // A layer that rotates nothing (an iRoPE NoPE layer) draws its reason instead of a plot; its numbers are
+        // still the CLI's (an empty table, a flat score).
+        const bool drawn = v->noRotationReason().isEmpty();
+        if (!drawn)
+            m_skips << QStringLiteral("%1 on %2: plotted-number check (no rotation on this layer)").arg(view, row);
+
+        QString why;
+        if (view == QLatin1String("decay")) {
+            // Column 0 the distance, then one column per curve: rotary "score" normalised at distance 0 (compute
+            // decay --normalise at_zero) and "bound" as it is; every other curve as it is.
+            const QJsonArray shape = guiJson.value(QStringLiteral("shape")).toArray();
+            const std::size_t rows = std::size_t(shape[0].toInt()), cols = std::size_t(shape[1].toInt());
+            std::vector<std::string> extra{"--content", "constant"};
+            if (s.bias)
+                extra.insert(extra.end(), {"--heads", std::to_string(o.heads)});
+            const QJsonObject plain = compute("decay", id, overrides, extra, &error);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            std::optional<QJsonObject> atZero;
+            std::vector<double> distance;
+            for (std::size_t i = 0; i < rows; ++i)
+                distance.push_back(guiData[i * cols]);
+            std::vector<double> every;
+            for (int k = 0; k < positions; ++k)
+                every.push_back(k);
+            QVERIFY2(same(distance, every, &why), qPrintable(where + QStringLiteral(", distances: ") + why));
+            const QJsonArray names = guiJson.value(QStringLiteral("columns")).toArray();
+            QCOMPARE(std::size_t(names.size()), cols);
+            std::vector<double> firstCurve; // the CLI's values of the export's first curve (the chart's first)
+            for (std::size_t c = 1; c < cols; ++c) {
+                const QString key = names[qsizetype(c)].toString().section(QStringLiteral(": "), 0, 0);
+                std::vector<double> mine;
+                for (std::size_t i = 0; i < rows; ++i)
+                    mine.push_back(guiData[i * cols + c]);
+                QJsonObject cli = plain;
+                if (key == QLatin1String("score")) {
+                    if (!atZero) {
+                        std::vector<std::string> z = extra;
+                        z.insert(z.end(), {"--normalise", "at_zero"});
+                        atZero = compute("decay", id, overrides, z, &error);
+                        QVERIFY2(error.isEmpty(), qPrintable(error));
+                    }
+                    cli = *atZero;
+                }
+                const std::vector<double> theirs = column(cli, key);
+                QVERIFY2(!theirs.empty(), qPrintable(where + QStringLiteral(": the CLI has no curve ") + key));
+                QVERIFY2(same(mine, theirs, &why), qPrintable(where + QStringLiteral(", curve ") + key + ": " + why));
+                if (c == 1)
+                    firstCurve = theirs;
+            }
+            // What the chart draws: each point of its first curve is the CLI's value at that distance.
+            auto* decay = qobject_cast<ui::DecayView*>(v);
+            QVERIFY(decay);
+            if (!drawn)
+                continue;
+            QVERIFY2(!decay->curves().empty(), qPrintable(where));
+            for (const QPointF& pt : decay->curves().front().points) {
+                const auto k = std::size_t(pt.x());
+                QVERIFY2(k < firstCurve.size() && pt.y() == firstCurve[k],
+                         qPrintable(where + QStringLiteral(", plotted point at k = %1: %2 vs %3")
+                                                .arg(pt.x())
+                                                .arg(pt.y(), 0, 'g', 17)
+                                                .arg(k < firstCurve.size() ? firstCurve[k] : std::nan(""), 0, 'g', 17)));
+            }
+            continue;
+        }
+
+        std::string quantity;
+        std::vector<std::string> extra;
+        int count = positions;
+        if (view == QLatin1String("table")) {
+            quantity = !s.rotary ? "encoding"
+                : o.tableQuantity == ui::TableQuantity::Cos ? "cos"
+                : o.tableQuantity == ui::TableQuantity::Sin ? "sin"
+                                                             : "angles";
+        } else if (view == QLatin1String("clock") || view == QLatin1String("rotation")) {
+            quantity = s.rotary ? "angles" : "encoding";
+        } else {
+            QCOMPARE(view, QStringLiteral("attention"));
+            quantity = "scores";
+            extra = {"--heads", std::to_string(o.heads), "--mask", o.causal ? "causal" : "bidirectional", "--content",
+                     contentArg(o)};
+            if (o.softmax)
+                extra.push_back("--softmax");
+            // Queries = keys = the first attentionSize positions, or one per word of the sentence.
+            count = o.content == ui::AttentionContent::Sentence
+                ? int(core::sentenceWords(core::parseContent(contentArg(o), 0)).size())
+                : std::min(o.attentionSize, positions);
+        }
+        const QJsonObject cli = compute(quantity, id, overrides, extra, &error, count);
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        QCOMPARE(guiJson.value(QStringLiteral("shape")), cli.value(QStringLiteral("shape")));
+        const std::vector<double> cliData = numbers(cli.value(QStringLiteral("data")).toArray());
+        QVERIFY2(same(guiData, cliData, &why), qPrintable(where + QStringLiteral(": ") + why));
+
+        if (view == QLatin1String("attention")) {
+            // The heatmap's head (computed for the figure on its own path, one head) against the CLI's.
+            const auto a = scene.computation().attention();
+            QVERIFY2(a && a->error.isEmpty(), qPrintable(where + (a ? QStringLiteral(": ") + a->error : QString())));
+            if (!a->term.isEmpty())
+                continue; // one named part: the CLI prints the total
+            const QJsonArray shape = cli.value(QStringLiteral("shape")).toArray();
+            const auto lq = std::size_t(shape[1].toInt()), lk = std::size_t(shape[2].toInt());
+            QCOMPARE(std::size_t(a->matrix.rows()), lq);
+            QCOMPARE(std::size_t(a->matrix.cols()), lk);
+            const std::size_t base = std::size_t(o.head) * lq * lk;
+            for (std::size_t i = 0; i < lq; ++i)
+                for (std::size_t j = 0; j < lk; ++j) {
+                    const float mine = a->matrix(Eigen::Index(i), Eigen::Index(j));
+                    const double theirs = cliData[base + i * lk + j];
+                    QVERIFY2((std::isnan(mine) && std::isnan(theirs)) || mine == float(theirs),
+                             qPrintable(where + QStringLiteral(", head %1 (%2, %3): %4 vs %5")
+                                                    .arg(o.head)
+                                                    .arg(i)
+                                                    .arg(j)
+                                                    .arg(double(mine), 0, 'g', 9)
+                                                    .arg(theirs, 0, 'g', 9)));
+                }
+        }
+    }
+}
+
+void TestViewData::registryNamesEveryView()
+{
+    // One registry: the window's views, the export names and the titles come from the same entries.
+    ui::WorkbenchState state;
+    ui::Computation computation(&state);
+    const std::vector<ui::View*> views = ui::createViews(&state, &computation);
+    QCOMPARE(views.size(), ui::viewRegistry().size());
+    QCOMPARE(ExportScene::viewNames(),
+             QStringList({"table", "clock", "rotation", "decay", "attention"}));
+    const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
+                             "Attention scores"};
+    for (std::size_t i = 0; i < views.size(); ++i) {
+        const ui::ViewEntry& e = ui::viewRegistry()[i];
+        QCOMPARE(views[i]->exportName(), QString::fromLatin1(e.id));
+        QCOMPARE(views[i]->title(), titles[qsizetype(i)]);
+        QCOMPARE(views[i]->metaObject(), e.type);
+        QCOMPARE(ui::findView(views[i]->exportName()), &e);
+        delete views[i];
+    }
+    QVERIFY(!ui::findView(u"nonsense"));
+    QString error;
+    ExportScene scene;
+    QVERIFY(!scene.view(QStringLiteral("nonsense"), &error));
+    QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention"));
+}
+
+void TestViewData::skipsAreRecorded()
+{
+    // Every skip says which view on which scheme and why; views that apply nowhere would be a registry error.
+    QVERIFY(!m_skips.isEmpty());
+    for (const QString& s : m_skips)
+        qInfo("skipped: %s", qPrintable(s));
+    for (const ui::ViewEntry& e : ui::viewRegistry()) {
+        int skipped = 0;
+        for (const QString& s : m_skips)
+            skipped += s.startsWith(QLatin1String(e.id) + QLatin1Char(' '));
+        QVERIFY2(skipped < int(core::schemes().size()), e.id);
+    }
+}
+
+QTEST_MAIN(TestViewData)
+#include "tst_viewdata.moc"
