@@ -81,7 +81,7 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source)
     json::ParseLimits jl;
     jl.maxBytes = std::size_t(safetensorsMaxHeaderSize);
     jl.maxDepth = 8; // a valid header is 3 deep: {name: {shape: [...]}}
-    jl.maxValues = 4000000;
+    jl.maxValues = 1000000; // a shard of 100,000 tensors has about 800,000; each parsed value is about 112 bytes
     json::Value root;
     try {
         root = json::parse(text, jl);
