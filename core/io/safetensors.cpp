@@ -214,7 +214,9 @@ TensorTable readSafetensorsTable(const ByteSource& source, const std::string& te
             if (t.shape.size() == 2 && elementTypeOf(t.dtype))
                 candidates.push_back(&t);
         if (candidates.size() != 1)
-            throwFileError(name, "choose a tensor (table_tensor); " + listTables(h));
+            throwFileError(name, listTables(h) == "it holds no 2-D tensor"
+                                     ? std::string("holds no 2-D tensor, and a position table is 2-D")
+                                     : "choose a tensor (table_tensor); " + listTables(h));
         chosen = candidates.front();
     } else {
         for (const auto& t : h.tensors)

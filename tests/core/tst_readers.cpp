@@ -99,6 +99,7 @@ private slots:
     void npyRefusals();
     void npyMemoryCap();
     void safetensorsSeveralTensors();
+    void safetensorsReferenceWriterBytes();
     void safetensorsChoosingATensor();
     void safetensorsMalformed_data();
     void safetensorsMalformed();
@@ -402,6 +403,28 @@ void TestReaders::safetensorsSeveralTensors()
     for (int i = 0; i < 6; ++i)
         QCOMPARE(emb.values(i / 3, i % 3), bf[i]);
     QVERIFY(std::signbit(emb.values(1, 0)));
+}
+
+void TestReaders::safetensorsReferenceWriterBytes()
+{
+    // The bytes the reference writer produces in its own tests (huggingface/safetensors safetensors/src/tensor.rs,
+    // test_serialization and test_empty): N = 64, the header, then float32 0..5.
+    const std::string header = "{\"attn.0\":{\"dtype\":\"F32\",\"shape\":[1,2,3],\"data_offsets\":[0,24]}}";
+    QCOMPARE(header.size(), std::size_t(64));
+    const std::string file = le(64, 8) + header + f32Bytes({0, 1, 2, 3, 4, 5});
+    const SafetensorsHeader h = readSafetensorsHeader(*memorySource(file, "ref.safetensors"));
+    QCOMPARE(h.tensors.size(), std::size_t(1));
+    QCOMPARE(h.tensors[0].name, std::string("attn.0"));
+    QCOMPARE(h.tensors[0].dtype, std::string("F32"));
+    QCOMPARE(h.tensors[0].shape, (std::vector<std::uint64_t>{1, 2, 3}));
+    QCOMPARE(h.tensors[0].end, std::uint64_t(24));
+    QCOMPARE(h.dataStart, std::uint64_t(72));
+    expectInputError([&] { stTable(file, "attn.0", "ref.safetensors"); },
+                     {"ref.safetensors: attn.0: shape [1, 2, 3] has 3 dimensions"});
+    // test_empty: no tensors, the header "{}" padded with six spaces to 8 bytes.
+    const std::string empty = le(8, 8) + "{}      ";
+    QVERIFY(readSafetensorsHeader(*memorySource(empty, "e.safetensors")).tensors.empty());
+    expectInputError([&] { stTable(empty, "", "e.safetensors"); }, {"e.safetensors: holds no 2-D tensor, and a position table is 2-D"});
 }
 
 void TestReaders::safetensorsChoosingATensor()
