@@ -166,7 +166,7 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
         for (const auto& c : spec->appliesWhen) {
             std::string vals;
             for (const auto& v : c.values)
-                vals += (vals.empty() ? "" : " or ") + v;
+                vals += (vals.empty() ? "" : " or ") + (v.empty() ? std::string("empty") : v); // a text such as table_file
             cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
             const std::string current = params.has(c.key) ? params.value(c.key).toString() : std::string("unset");
             if (now.empty() && std::find(c.values.begin(), c.values.end(), current) == c.values.end())

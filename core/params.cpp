@@ -70,6 +70,7 @@ std::string_view paramTypeName(ParamType type)
     case ParamType::Choice: return "choice";
     case ParamType::Bool: return "bool";
     case ParamType::RealList: return "list of reals";
+    case ParamType::Text: return "text";
     }
     return "?";
 }
@@ -79,6 +80,7 @@ ParamValue ParamValue::integer(long long v) { ParamValue p; p.type = ParamType::
 ParamValue ParamValue::boolean(bool v) { ParamValue p; p.type = ParamType::Bool; p.number = v ? 1.0 : 0.0; return p; }
 ParamValue ParamValue::word(std::string v) { ParamValue p; p.type = ParamType::Choice; p.choice = std::move(v); return p; }
 ParamValue ParamValue::reals(std::vector<double> v) { ParamValue p; p.type = ParamType::RealList; p.list = std::move(v); return p; }
+ParamValue ParamValue::textValue(std::string v) { ParamValue p; p.type = ParamType::Text; p.text = std::move(v); return p; }
 
 std::string ParamValue::toString() const
 {
@@ -96,6 +98,7 @@ std::string ParamValue::toString() const
         }
         return s;
     }
+    case ParamType::Text: return text;
     }
     return {};
 }
@@ -108,6 +111,7 @@ ParamValue defaultValue(const ParamSpec& spec)
     case ParamType::Bool: return ParamValue::boolean(spec.defaultNumber != 0.0);
     case ParamType::Choice: return ParamValue::word(spec.defaultChoice);
     case ParamType::RealList: return ParamValue::reals(spec.defaultList);
+    case ParamType::Text: return ParamValue::textValue(spec.defaultText);
     }
     return {};
 }
@@ -122,6 +126,9 @@ ParamValue defaultValue(const ParamSpec& spec, const ParamSet& params)
 
 ParamValue parseParamValue(const ParamSpec& spec, std::string_view text)
 {
+    // A path or a name is taken as given (a file name may begin or end with a space); checkValue() bounds it.
+    if (spec.type == ParamType::Text)
+        return ParamValue::textValue(std::string(text));
     const std::string t = trim(text);
     auto fail = [&](const std::string& expected) -> ParamValue {
         throw InputError("parameter " + spec.key + ": '" + t + "' is not " + expected);
@@ -170,6 +177,7 @@ ParamValue parseParamValue(const ParamSpec& spec, std::string_view text)
         }
         return ParamValue::reals(std::move(values));
     }
+    case ParamType::Text: break; // handled above
     }
     return {};
 }
@@ -203,6 +211,18 @@ std::string checkValue(const ParamSpec& spec, const ParamValue& value)
                     + " is out of range; allowed: " + rangeText(spec);
         }
         return {};
+    case ParamType::Text: {
+        if (double(value.text.size()) > spec.maximum)
+            return "parameter " + spec.key + " is " + std::to_string(value.text.size()) + " bytes long; allowed: at most "
+                + formatShort(spec.maximum);
+        for (std::size_t i = 0; i < value.text.size(); ++i) {
+            const auto c = static_cast<unsigned char>(value.text[i]);
+            if (c < 0x20 || c == 0x7f)
+                return "parameter " + spec.key + " holds a control character (byte " + std::to_string(i + 1)
+                    + "); allowed: one line of text";
+        }
+        return {};
+    }
     }
     return {};
 }
@@ -223,6 +243,7 @@ long long ParamSet::integer(std::string_view key) const { return (long long)valu
 bool ParamSet::flag(std::string_view key) const { return value(key).number != 0.0; }
 const std::string& ParamSet::choice(std::string_view key) const { return value(key).choice; }
 const std::vector<double>& ParamSet::list(std::string_view key) const { return value(key).list; }
+const std::string& ParamSet::text(std::string_view key) const { return value(key).text; }
 
 ParamSpec realParam(std::string key, double def, double min, double max, std::string doc, bool log)
 {
@@ -267,6 +288,18 @@ ParamSpec listParam(std::string key, std::vector<double> def, double min, double
     ParamSpec s = realParam(std::move(key), 0.0, min, max, std::move(doc));
     s.type = ParamType::RealList;
     s.defaultList = std::move(def);
+    return s;
+}
+
+ParamSpec textParam(std::string key, std::string def, std::size_t maxBytes, std::string doc)
+{
+    ParamSpec s;
+    s.key = std::move(key);
+    s.type = ParamType::Text;
+    s.defaultText = std::move(def);
+    s.minimum = 0.0;
+    s.maximum = double(maxBytes);
+    s.doc = std::move(doc);
     return s;
 }
 

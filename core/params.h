@@ -22,9 +22,10 @@ enum class ParamType {
     Choice,   ///< one of a fixed list of words
     Bool,     ///< true or false
     RealList, ///< a list of doubles, each within [minimum, maximum]; its allowed length is checked by the scheme
+    Text,     ///< any one-line text (a file path, a tensor name) of at most maximum bytes
 };
 
-/// Name of a type as shown to the user ("real", "integer", "choice", "bool", "list of reals").
+/// Name of a type as shown to the user ("real", "integer", "choice", "bool", "list of reals", "text").
 std::string_view paramTypeName(ParamType type);
 
 /// A parameter value; which member is meaningful depends on @c type.
@@ -33,14 +34,17 @@ struct ParamValue {
     double number = 0.0;        ///< Real, Integer, Bool (0 or 1)
     std::string choice;         ///< Choice
     std::vector<double> list;   ///< RealList
+    std::string text;           ///< Text
 
     static ParamValue real(double v);
     static ParamValue integer(long long v);
     static ParamValue boolean(bool v);
     static ParamValue word(std::string v);
     static ParamValue reals(std::vector<double> v);
+    static ParamValue textValue(std::string v);
 
-    /// Text form that parseParamValue() reads back unchanged ("10000", "yarn", "true", "1,1.5,2").
+    /// Text form that parseParamValue() reads back unchanged ("10000", "yarn", "true", "1,1.5,2"; a Text value
+    /// is itself, spaces included).
     std::string toString() const;
     bool operator==(const ParamValue&) const = default;
 };
@@ -69,8 +73,9 @@ struct ParamSpec {
     std::string defaultChoice;            ///< default for Choice
     std::vector<std::string> choices;     ///< allowed words for Choice
     std::vector<double> defaultList;      ///< default for RealList
+    std::string defaultText;              ///< default for Text
     double minimum = 0.0;                 ///< inclusive lower bound (Real, Integer, list elements)
-    double maximum = 0.0;                 ///< inclusive upper bound
+    double maximum = 0.0;                 ///< inclusive upper bound; for Text the most bytes allowed
     bool logarithmic = false;             ///< the GUI uses a logarithmic slider
     std::vector<ParamCondition> appliesWhen; ///< all must hold; empty means always
     std::vector<ChoiceDefault> defaultsWhen; ///< defaults that replace the plain one under a choice (first wins)
@@ -84,7 +89,8 @@ ParamValue defaultValue(const ParamSpec& spec);
 ParamValue defaultValue(const ParamSpec& spec, const ParamSet& params);
 
 /// Parses the text form of a value for @c spec. Throws InputError naming the key, the text and what is
-/// allowed. Does not check the range (see checkValue()).
+/// allowed. Does not check the range (see checkValue()). Surrounding spaces are trimmed, except for Text,
+/// which is taken as given.
 ParamValue parseParamValue(const ParamSpec& spec, std::string_view text);
 
 /// Returns an empty string when @c value is allowed for @c spec, otherwise one line naming the key, the
@@ -103,6 +109,7 @@ public:
     bool flag(std::string_view key) const;
     const std::string& choice(std::string_view key) const;
     const std::vector<double>& list(std::string_view key) const;
+    const std::string& text(std::string_view key) const;
 
     const std::map<std::string, ParamValue, std::less<>>& values() const { return m_values; }
     bool operator==(const ParamSet&) const = default;
@@ -117,6 +124,8 @@ ParamSpec intParam(std::string key, long long def, long long min, long long max,
 ParamSpec boolParam(std::string key, bool def, std::string doc);
 ParamSpec choiceParam(std::string key, std::string def, std::vector<std::string> choices, std::string doc);
 ParamSpec listParam(std::string key, std::vector<double> def, double min, double max, std::string doc);
+/// A Text parameter of at most @c maxBytes bytes, without control characters.
+ParamSpec textParam(std::string key, std::string def, std::size_t maxBytes, std::string doc);
 /// Returns @c spec restricted to when choice @c key is one of @c values.
 ParamSpec when(ParamSpec spec, std::string key, std::vector<std::string> values);
 /// Returns @c spec with the default @c def while choice @c key is @c value (a number for Real, Integer, Bool).

@@ -316,6 +316,23 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
         });
         break;
     }
+    case core::ParamType::Text: {
+        // A path or a name, set when editing finishes (Return or leaving the field); core reads the file and
+        // says what is wrong with it under the field.
+        r->edit = new QLineEdit(r->box);
+        r->edit->setObjectName(QStringLiteral("edit_") + key);
+        r->edit->setPlaceholderText(tr("empty = none"));
+        r->edit->setMaxLength(int(spec.maximum));
+        r->edit->setClearButtonEnabled(true);
+        r->edit->setToolTip(tip);
+        grid->addWidget(r->edit, 1, 0, 1, 2);
+        grid->addWidget(r->reset, 1, 2);
+        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
+            if (raw->edit->isModified())
+                applyText(*raw, raw->edit->text());
+        });
+        break;
+    }
     }
     grid->setColumnStretch(0, 1);
     r->message = new QLabel(r->box);

@@ -66,6 +66,7 @@ std::string paramJson(const ParamValue& v)
     case ParamType::Integer: return formatNumber(v.number);
     case ParamType::Bool: return v.number != 0.0 ? "true" : "false";
     case ParamType::Choice: return jsonString(v.choice);
+    case ParamType::Text: return jsonString(v.text);
     case ParamType::RealList: {
         std::string s = "[";
         for (std::size_t i = 0; i < v.list.size(); ++i)
@@ -217,6 +218,8 @@ std::string specJson(const ParamSpec& p)
     if (p.type == ParamType::Real || p.type == ParamType::Integer || p.type == ParamType::RealList)
         s += ",\"min\":" + formatNumber(p.minimum) + ",\"max\":" + formatNumber(p.maximum)
             + ",\"logarithmic\":" + (p.logarithmic ? "true" : "false");
+    if (p.type == ParamType::Text)
+        s += ",\"max_length\":" + formatNumber(p.maximum);
     if (p.type == ParamType::Choice) {
         s += ",\"choices\":[";
         for (std::size_t i = 0; i < p.choices.size(); ++i)
@@ -303,6 +306,8 @@ void writeSchemesText(std::ostream& out)
                 out << ":";
                 for (const auto& c : p.choices)
                     out << ' ' << c;
+            } else if (p.type == ParamType::Text) {
+                out << ", at most " << formatNumber(p.maximum) << " bytes";
             } else if (p.type != ParamType::Bool) {
                 out << " in [" << formatNumber(p.minimum) << ", " << formatNumber(p.maximum) << "]";
             }
@@ -312,7 +317,7 @@ void writeSchemesText(std::ostream& out)
             if (!p.appliesWhen.empty()) {
                 out << " when " << p.appliesWhen[0].key << " in {";
                 for (std::size_t j = 0; j < p.appliesWhen[0].values.size(); ++j)
-                    out << (j ? "," : "") << p.appliesWhen[0].values[j];
+                    out << (j ? "," : "") << (p.appliesWhen[0].values[j].empty() ? "\"\"" : p.appliesWhen[0].values[j]);
                 out << "}";
             }
             out << "\n        " << p.doc << "\n";

@@ -164,6 +164,12 @@ void TestRegistry::boundsEnforced_data()
             } else if (p.type == ParamType::RealList) {
                 QTest::newRow((row + "=nan").c_str())
                     << QString::fromStdString(s.id) << QString::fromStdString(p.key) << QString("1,x");
+            } else if (p.type == ParamType::Text) {
+                // One byte past the allowed length, and a line break (messages and files are one line).
+                QTest::newRow((row + "=long").c_str()) << QString::fromStdString(s.id) << QString::fromStdString(p.key)
+                                                       << QString(qsizetype(p.maximum) + 1, QChar('a'));
+                QTest::newRow((row + "=newline").c_str())
+                    << QString::fromStdString(s.id) << QString::fromStdString(p.key) << QString("a\nb");
             }
         }
 }

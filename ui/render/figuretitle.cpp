@@ -19,6 +19,7 @@ QString valueText(const core::ParamValue& v)
     case core::ParamType::Bool: return v.number != 0 ? QStringLiteral("on") : QStringLiteral("off");
     case core::ParamType::Choice: return QString::fromStdString(v.choice);
     case core::ParamType::RealList: return QStringLiteral("[%1 values]").arg(v.list.size());
+    case core::ParamType::Text: return QString::fromStdString(v.text).section(QLatin1Char('/'), -1); // a file name, not its folder
     }
     return {};
 }

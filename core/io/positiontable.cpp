@@ -1,0 +1,114 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/positiontable.h"
+
+#include "core/errors.h"
+#include "core/io/npy.h"
+#include "core/io/safetensors.h"
+
+#include <atomic>
+#include <deque>
+#include <filesystem>
+#include <mutex>
+
+namespace poslab::core {
+
+namespace {
+
+struct CacheKey {
+    std::string path;
+    std::string tensor;
+    std::filesystem::file_time_type mtime;
+    std::uintmax_t size = 0;
+    bool operator==(const CacheKey&) const = default;
+};
+
+struct Cache {
+    std::mutex mutex;
+    std::deque<std::pair<CacheKey, std::shared_ptr<const PositionTable>>> entries; // newest first
+};
+
+Cache& cache()
+{
+    static Cache c;
+    return c;
+}
+
+constexpr std::size_t cacheEntries = 4;
+constexpr std::size_t cacheBytes = std::size_t(512) << 20;
+std::atomic<long long> reads{0};
+
+bool endsWith(const std::string& s, std::string_view suffix)
+{
+    return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::shared_ptr<const PositionTable> readTable(const std::string& path, const std::string& tensor, const Limits& limits)
+{
+    const std::unique_ptr<ByteSource> source = openFileSource(path);
+    const bool npyMagic = source->size() >= 6 && source->read(0, 6) == "\x93NUMPY";
+    TensorTable t = npyMagic || endsWith(path, ".npy") ? readNpyTable(*source, limits)
+                                                       : readSafetensorsTable(*source, tensor, limits);
+    auto table = std::make_shared<PositionTable>();
+    table->values = t.values.cast<float>();
+    table->type = t.type;
+    table->source = std::move(t.source);
+    ++reads;
+    return table;
+}
+
+} // namespace
+
+std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, const std::string& tensor,
+                                                       const Limits& limits)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    CacheKey key;
+    key.path = path;
+    key.mtime = fs::last_write_time(path, ec);
+    if (ec)
+        throwFileError(path, "cannot open: " + ec.message());
+    key.size = fs::file_size(path, ec);
+    if (ec)
+        throwFileError(path, fs::is_directory(path) ? std::string("is a folder, not a file")
+                                                    : "cannot read its size: " + ec.message());
+    // The tensor name means nothing for an .npy file; keep it out of the key so that changing it does not
+    // reread the file.
+    const bool npyName = endsWith(path, ".npy");
+    key.tensor = npyName ? std::string() : tensor;
+    Cache& c = cache();
+    {
+        std::lock_guard lock(c.mutex);
+        for (auto it = c.entries.begin(); it != c.entries.end(); ++it)
+            if (it->first == key) {
+                auto table = it->second;
+                c.entries.erase(it);
+                c.entries.emplace_front(key, table);
+                return table;
+            }
+    }
+    // Read outside the lock: a large file does not block other lookups. Two threads asking for the same new
+    // file may both read it; the second result replaces the first.
+    std::shared_ptr<const PositionTable> table = readTable(path, tensor, limits);
+    std::lock_guard lock(c.mutex);
+    std::erase_if(c.entries, [&](const auto& e) { return e.first == key; });
+    c.entries.emplace_front(key, table);
+    // A handful of tables, and no more than cacheBytes beyond the newest (a real position table is a few MB;
+    // GPT-2's 1024 x 768 is 3 MB as float32).
+    auto bytes = [](const auto& e) { return std::size_t(e.second->values.size()) * sizeof(float); };
+    std::size_t total = 0;
+    for (const auto& e : c.entries)
+        total += bytes(e);
+    while (c.entries.size() > 1 && (c.entries.size() > cacheEntries || total > cacheBytes)) {
+        total -= bytes(c.entries.back());
+        c.entries.pop_back();
+    }
+    return table;
+}
+
+long long positionTableReads()
+{
+    return reads.load();
+}
+
+} // namespace poslab::core

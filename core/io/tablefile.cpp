@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+#include "core/io/tablefile.h"
+
+#include "core/errors.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+
+namespace poslab::core {
+
+std::string_view elementTypeName(ElementType type)
+{
+    switch (type) {
+    case ElementType::Float32: return "float32";
+    case ElementType::Float16: return "float16";
+    case ElementType::BFloat16: return "bfloat16";
+    case ElementType::Float64: return "float64";
+    }
+    return "?";
+}
+
+std::size_t elementSize(ElementType type)
+{
+    switch (type) {
+    case ElementType::Float32: return 4;
+    case ElementType::Float16: return 2;
+    case ElementType::BFloat16: return 2;
+    case ElementType::Float64: return 8;
+    }
+    return 1;
+}
+
+double halfToDouble(std::uint16_t bits)
+{
+    // IEEE 754-2008 binary16 (section 3.4): sign, 5-bit biased exponent (bias 15), 10-bit fraction.
+    const bool negative = (bits & 0x8000u) != 0;
+    const int exponent = (bits >> 10) & 0x1f;
+    const int fraction = bits & 0x3ff;
+    double v;
+    if (exponent == 0)
+        v = std::ldexp(double(fraction), -24); // subnormal: 2^-14 * f/1024
+    else if (exponent == 31)
+        v = fraction == 0 ? HUGE_VAL : std::nan("");
+    else
+        v = std::ldexp(double(1024 + fraction), exponent - 25); // 2^(e-15) * (1024+f)/1024
+    return negative ? -v : v;
+}
+
+double bfloat16ToDouble(std::uint16_t bits)
+{
+    const std::uint32_t word = std::uint32_t(bits) << 16;
+    float f;
+    std::memcpy(&f, &word, sizeof f);
+    return double(f);
+}
+
+namespace {
+
+class FileSource final : public ByteSource {
+public:
+    FileSource(const std::string& path, std::uint64_t size) : ByteSource(path), m_size(size), m_in(path, std::ios::binary)
+    {
+        if (!m_in)
+            throwFileError(path, std::string("cannot open: ") + std::strerror(errno));
+    }
+    std::uint64_t size() const override { return m_size; }
+    std::string read(std::uint64_t offset, std::size_t count) const override
+    {
+        std::string out(count, '\0');
+        m_in.clear();
+        m_in.seekg(std::streamoff(offset));
+        m_in.read(out.data(), std::streamsize(count));
+        if (!m_in || std::uint64_t(m_in.gcount()) != count)
+            throwFileError(name(), "cannot read " + std::to_string(count) + " bytes at byte " + std::to_string(offset)
+                                       + " (the file changed while it was read?)");
+        return out;
+    }
+
+private:
+    std::uint64_t m_size;
+    mutable std::ifstream m_in;
+};
+
+class MemorySource final : public ByteSource {
+public:
+    MemorySource(std::string_view bytes, std::string name) : ByteSource(std::move(name)), m_bytes(bytes) {}
+    std::uint64_t size() const override { return m_bytes.size(); }
+    std::string read(std::uint64_t offset, std::size_t count) const override
+    {
+        return std::string(m_bytes.substr(std::size_t(offset), count));
+    }
+
+private:
+    std::string_view m_bytes;
+};
+
+} // namespace
+
+std::unique_ptr<ByteSource> openFileSource(const std::string& path)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::file_status st = fs::status(path, ec);
+    if (ec || !fs::exists(st))
+        throwFileError(path, "cannot open: " + (ec ? ec.message() : std::string("No such file or directory")));
+    if (fs::is_directory(st))
+        throwFileError(path, "is a folder, not a file");
+    if (!fs::is_regular_file(st))
+        throwFileError(path, "is not a regular file");
+    const std::uintmax_t size = fs::file_size(path, ec);
+    if (ec)
+        throwFileError(path, "cannot read its size: " + ec.message());
+    return std::make_unique<FileSource>(path, std::uint64_t(size));
+}
+
+std::unique_ptr<ByteSource> memorySource(std::string_view bytes, std::string name)
+{
+    return std::make_unique<MemorySource>(bytes, std::move(name));
+}
+
+void throwFileError(const std::string& name, const std::string& what)
+{
+    throw InputError(name + ": " + what);
+}
+
+std::string shapeText(const std::vector<std::uint64_t>& shape, bool pythonTuple)
+{
+    std::string s = pythonTuple ? "(" : "[";
+    for (std::size_t i = 0; i < shape.size(); ++i) {
+        s += (i ? ", " : "");
+        s += std::to_string(shape[i]);
+    }
+    if (pythonTuple && shape.size() == 1)
+        s += ",";
+    return s + (pythonTuple ? ")" : "]");
+}
+
+std::uint64_t elementCount(const std::vector<std::uint64_t>& shape, const std::string& name, const std::string& what)
+{
+    std::uint64_t n = 1;
+    for (std::uint64_t d : shape)
+        if (__builtin_mul_overflow(n, d, &n))
+            throwFileError(name, what + " " + shapeText(shape, false) + " has more than 2^64 elements (its product "
+                                     "overflows; the header is corrupt)");
+    return n;
+}
+
+void checkTableSize(std::uint64_t rows, std::uint64_t cols, const std::string& name, const Limits& limits)
+{
+    const double bytes = double(rows) * double(cols) * double(sizeof(double));
+    if (bytes > double(limits.maxBytes))
+        throw RefusedError(name + ": a " + std::to_string(rows) + " x " + std::to_string(cols) + " table would take "
+                           + formatBytes(bytes) + " as doubles, more than the memory cap of "
+                           + formatBytes(double(limits.maxBytes)));
+}
+
+MatrixD decodeTable(std::string_view bytes, std::uint64_t rows, std::uint64_t cols, ElementType type,
+                    const std::string& name)
+{
+    const std::size_t size = elementSize(type);
+    MatrixD out(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
+    double* dst = out.data();
+    const std::uint64_t count = rows * cols;
+    for (std::uint64_t i = 0; i < count; ++i, p += size) {
+        // Little-endian by construction (assembled byte by byte), whatever the host's byte order.
+        std::uint64_t word = 0;
+        for (std::size_t b = 0; b < size; ++b)
+            word |= std::uint64_t(p[b]) << (8 * b);
+        double v;
+        switch (type) {
+        case ElementType::Float16: v = halfToDouble(std::uint16_t(word)); break;
+        case ElementType::BFloat16: v = bfloat16ToDouble(std::uint16_t(word)); break;
+        case ElementType::Float32: {
+            const auto w = std::uint32_t(word);
+            float f;
+            std::memcpy(&f, &w, sizeof f);
+            v = double(f);
+            break;
+        }
+        case ElementType::Float64: std::memcpy(&v, &word, sizeof v); break;
+        default: v = 0.0;
+        }
+        if (!std::isfinite(v)) {
+            static const char hex[] = "0123456789abcdef";
+            std::string pattern = "0x";
+            for (int shift = int(size) * 8 - 4; shift >= 0; shift -= 4)
+                pattern += hex[(word >> shift) & 15];
+            throwFileError(name, "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "] is "
+                                     + (std::isnan(v) ? "NaN" : (v > 0 ? "+infinity" : "-infinity")) + " ("
+                                     + std::string(elementTypeName(type)) + " " + pattern
+                                     + "); a position table must hold finite numbers");
+        }
+        dst[i] = v;
+    }
+    return out;
+}
+
+} // namespace poslab::core
