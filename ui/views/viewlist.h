@@ -32,6 +32,9 @@ struct ViewEntry {
     /// these); @p notes receives lines worth telling the user (may be null). Throws core::InputError or
     /// core::RefusedError. Call only where the view applies to the state's scheme (View::isApplicable()).
     core::ComputeResult (*data)(const WorkbenchState& state, QStringList* notes);
+    /// In the window's grid of five (table, clock, rotation, decay, attention); the other views have a tab of
+    /// their own above the grid (the window's view tabs) and show one at a time.
+    bool inGrid = true;
 };
 
 /// Every view, in the window's grid order.
