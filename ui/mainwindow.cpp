@@ -37,6 +37,9 @@
 #include <QGuiApplication>
 #include <QMessageBox>
 #include <QSettings>
+#include <QStackedWidget>
+#include <QTabBar>
+#include <QVBoxLayout>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -201,17 +204,14 @@ MainWindow::~MainWindow()
     delete m_clock;
 }
 
-View* MainWindow::view(const QString& name) const
-{
-    for (View* v : m_views)
-        if (v->exportName() == name)
-            return v;
-    return nullptr;
-}
 
 void MainWindow::buildViews()
 {
-    m_views = createViews(m_state, m_computation);
+    // The grid's five views now; each other view of the registry gets a tab above the grid and is created when
+    // its tab is first opened (a hidden view would still compute on every change).
+    for (const ViewEntry& e : viewRegistry())
+        if (e.inGrid)
+            m_views.push_back(e.create(m_state, m_computation));
     m_vertical = new QSplitter(Qt::Vertical, this);
     m_vertical->setObjectName(QStringLiteral("viewsVertical"));
     m_top = new QSplitter(Qt::Horizontal, m_vertical);
@@ -227,11 +227,77 @@ void MainWindow::buildViews()
     }
     m_vertical->setStretchFactor(0, 1);
     m_vertical->setStretchFactor(1, 1);
-    setCentralWidget(m_vertical);
+
+    auto* central = new QWidget(this);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    m_viewTabs = new QTabBar(central);
+    m_viewTabs->setObjectName(QStringLiteral("viewTabs"));
+    m_viewTabs->setDocumentMode(true);
+    m_viewTabs->setExpanding(false);
+    m_viewTabs->addTab(tr("Workbench"));
+    m_viewTabs->setTabData(0, QString());
+    m_viewTabs->setTabToolTip(0, tr("The five live views together"));
+    for (const ViewEntry& e : viewRegistry())
+        if (!e.inGrid) {
+            const int i = m_viewTabs->addTab(View::tr(e.title));
+            m_viewTabs->setTabData(i, QString::fromLatin1(e.id));
+        }
+    m_viewTabs->setVisible(m_viewTabs->count() > 1);
+    m_pages = new QStackedWidget(central);
+    m_pages->addWidget(m_vertical);
+    column->addWidget(m_viewTabs);
+    column->addWidget(m_pages, 1);
+    connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int i) {
+        const QString id = m_viewTabs->tabData(i).toString();
+        showPage(id.isEmpty() ? nullptr : view(id));
+    });
+    setCentralWidget(central);
+}
+
+View* MainWindow::view(const QString& name)
+{
+    for (View* v : m_views)
+        if (v->exportName() == name)
+            return v;
+    // A view of its own tab, created on first use.
+    const ViewEntry* e = findView(name);
+    if (!e || e->inGrid)
+        return nullptr;
+    View* v = e->create(m_state, m_computation);
+    m_views.push_back(v);
+    auto* frame = new ViewFrame(v);
+    frame->setMaximiseVisible(false);
+    m_frames.push_back(frame);
+    m_pages->addWidget(frame);
+    return v;
+}
+
+void MainWindow::showPage(View* v)
+{
+    const bool own = v && findView(v->exportName()) && !findView(v->exportName())->inGrid;
+    QWidget* page = m_vertical;
+    if (own)
+        for (ViewFrame* f : m_frames)
+            if (f->view() == v)
+                page = f;
+    m_pages->setCurrentWidget(page);
+    m_ownPage = own ? v : nullptr;
+    for (int i = 0; i < m_viewTabs->count(); ++i)
+        if (m_viewTabs->tabData(i).toString() == (own ? v->exportName() : QString())) {
+            QSignalBlocker b(m_viewTabs);
+            m_viewTabs->setCurrentIndex(i);
+        }
 }
 
 void MainWindow::setMaximisedView(View* v)
 {
+    if (v && findView(v->exportName()) && !findView(v->exportName())->inGrid) {
+        showPage(v); // a view of its own tab is always shown whole
+        return;
+    }
+    showPage(nullptr);
     m_maximised = v;
     for (ViewFrame* f : m_frames) {
         f->setVisible(!v || f->view() == v);
@@ -552,7 +618,7 @@ void MainWindow::saveLayout() const
     s.setValue("layout/vertical", m_vertical->saveState());
     s.setValue("layout/top", m_top->saveState());
     s.setValue("layout/bottom", m_bottom->saveState());
-    s.setValue("layout/maximised", m_maximised ? m_maximised->exportName() : QString());
+    s.setValue("layout/maximised", maximisedView() ? maximisedView()->exportName() : QString());
     s.setValue("view/theme", m_state->viewOptions().theme == ThemeKind::Dark ? "dark" : "light");
     s.setValue("view/fontScale", m_state->viewOptions().fontScale);
 }
@@ -796,7 +862,7 @@ void MainWindow::newSession()
 
 QJsonObject MainWindow::layoutJson() const
 {
-    return QJsonObject{{"maximised", m_maximised ? m_maximised->exportName() : QString()},
+    return QJsonObject{{"maximised", maximisedView() ? maximisedView()->exportName() : QString()},
                        {"side_panels", sidePanelsVisible()}};
 }
 

@@ -18,6 +18,8 @@ class QActionGroup;
 class QDockWidget;
 class QLabel;
 class QMenu;
+class QStackedWidget;
+class QTabBar;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -47,12 +49,13 @@ public:
     ParameterPanel* parameterPanel() const { return m_panel; }
     SchemePicker* schemePicker() const { return m_picker; }
     const std::vector<View*>& views() const { return m_views; }
-    /// The view with this export name, or nullptr.
-    View* view(const QString& name) const;
+    /// The view with this export name (a view of its own tab is created on first use), or nullptr.
+    View* view(const QString& name);
 
-    /// Shows only @p view in the grid (nullptr: all of them again).
+    /// Shows only @p view in the grid (nullptr: all of them again); a view of its own tab opens that tab.
     void setMaximisedView(View* view);
-    View* maximisedView() const { return m_maximised; }
+    /// The view shown alone: a grid view maximised, or the view of the open tab; nullptr for the whole grid.
+    View* maximisedView() const { return m_ownPage ? m_ownPage : m_maximised; }
 
     /// Which path computes sin/cos tables (Settings > Compute tables on). @p remember stores it in
     /// QSettings for the next start (the menu does; the --compute-path option does not).
@@ -114,6 +117,7 @@ private:
     void restoreLayout();
     void tick();
     void buildFileMenu();
+    void showPage(View* view);
     void rememberRecent(const QString& path);
     void updateTitle();
     /// True when there is nothing unsaved to lose, or the user chose to save or discard it.
@@ -156,6 +160,9 @@ private:
     QAction* m_larger = nullptr;
     QAction* m_fullScreen = nullptr;
     QMenu* m_fileMenu = nullptr;
+    QTabBar* m_viewTabs = nullptr;
+    QStackedWidget* m_pages = nullptr;
+    View* m_ownPage = nullptr; ///< the view of the open tab (not the grid's)
     QString m_sessionPath;
     QJsonObject m_sessionKept; ///< the session file as opened: its unknown keys are written back
 };

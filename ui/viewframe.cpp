@@ -132,7 +132,14 @@ QSize ViewFrame::minimumSizeHint() const
 void ViewFrame::mouseDoubleClickEvent(QMouseEvent* e)
 {
     if (m_header->geometry().contains(e->position().toPoint()))
-        emit maximiseRequested(m_view, !m_maximised);
+        if (m_canMaximise)
+            emit maximiseRequested(m_view, !m_maximised);
+}
+
+void ViewFrame::setMaximiseVisible(bool on)
+{
+    m_canMaximise = on;
+    m_max->setVisible(on);
 }
 
 } // namespace poslab::ui

@@ -20,6 +20,8 @@ public:
     explicit ViewFrame(View* view, QWidget* parent = nullptr);
     View* view() const { return m_view; }
     void setMaximised(bool on);
+    /// Hides the maximise button (a view of its own tab is always whole) and ignores double clicks.
+    void setMaximiseVisible(bool on);
     /// At most this small a minimum, whatever the font scale (see minimumSizeHint()).
     static constexpr int minimumFrameWidth = 200;
     static constexpr int minimumFrameHeight = 140;
@@ -42,6 +44,7 @@ private:
     bool m_wrapped = false;
     void placeControls(bool wrapped);
     bool m_maximised = false;
+    bool m_canMaximise = true;
 };
 
 } // namespace poslab::ui
