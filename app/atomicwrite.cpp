@@ -100,6 +100,31 @@ struct Temporary {
     }
 };
 
+void throwWriteError(const std::string& path, int error, const char* after)
+{
+    throw core::RefusedError("writing " + path + " failed: " + reason(error) + after);
+}
+
+void writeInPlace(const std::string& path, const std::function<void(std::ostream&)>& body)
+{
+    Temporary file; // path left empty: nothing to remove
+    file.fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+    if (file.fd < 0) {
+        const int error = errno;
+        throw core::InputError("cannot write " + path + ": " + reason(error));
+    }
+    FdBuffer buffer(file.fd);
+    std::ostream stream(&buffer);
+    body(stream);
+    stream.flush();
+    if (!stream)
+        throwWriteError(path, buffer.error(), "");
+    const int fd = file.fd;
+    file.fd = -1;
+    if (::close(fd) != 0 && errno != EINTR)
+        throwWriteError(path, errno, "");
+}
+
 } // namespace
 
 void writeAtomically(const std::string& path, const std::function<void(std::ostream&)>& body)
@@ -112,6 +137,13 @@ void writeAtomically(const std::string& path, const std::function<void(std::ostr
         throw core::InputError("cannot write " + path + ": folder " + dir.string() + " does not exist");
     if (fs::is_directory(target, ec))
         throw core::InputError("cannot write " + path + ": it is a folder");
+    // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file over it
+    // would replace /dev/null itself for root.
+    struct stat existing {};
+    if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+        writeInPlace(path, body);
+        return;
+    }
 
     // A unique name opened exclusively: O_EXCL fails on any existing name, a symbolic link included, so a
     // link planted there is never followed (O_NOFOLLOW says the same for readers of this code).
@@ -144,28 +176,22 @@ void writeAtomically(const std::string& path, const std::function<void(std::ostr
     if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode))
         ::fchmod(temp.fd, old.st_mode & 07777);
 
+    const char* unchanged = "; the old file, if any, is unchanged";
     FdBuffer buffer(temp.fd);
     {
         std::ostream stream(&buffer);
         body(stream); // an exception leaves through ~Temporary, which removes the file
         stream.flush();
         if (!stream)
-            throw core::RefusedError("writing " + path + " failed: " + reason(buffer.error())
-                                     + "; the old file, if any, is unchanged");
+            throwWriteError(path, buffer.error(), unchanged);
     }
     // A full disk on some file systems (NFS, quotas) shows only here.
-    if (::fsync(temp.fd) != 0 && errno != EINVAL && errno != EROFS) {
-        const int error = errno;
-        throw core::RefusedError("writing " + path + " failed: " + reason(error)
-                                 + "; the old file, if any, is unchanged");
-    }
+    if (::fsync(temp.fd) != 0 && errno != EINVAL && errno != EROFS)
+        throwWriteError(path, errno, unchanged);
     const int fd = temp.fd;
     temp.fd = -1;
-    if (::close(fd) != 0 && errno != EINTR) {
-        const int error = errno;
-        throw core::RefusedError("writing " + path + " failed: " + reason(error)
-                                 + "; the old file, if any, is unchanged");
-    }
+    if (::close(fd) != 0 && errno != EINTR)
+        throwWriteError(path, errno, unchanged);
     if (::rename(temp.path.c_str(), path.c_str()) != 0) {
         const int error = errno;
         throw core::RefusedError("cannot write " + path + ": " + reason(error) + " (renaming " + temp.path

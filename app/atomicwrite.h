@@ -19,7 +19,8 @@ namespace poslab::app {
 /// O_CREAT | O_EXCL | O_NOFOLLOW (a name that exists, a symbolic link included, is skipped for another),
 /// mode 0666 less the umask, or the mode of the file it replaces. After @p body the data are flushed and
 /// fsync'ed, the temporary is closed and renamed over @p path; a symbolic link at @p path itself is
-/// replaced, not written through.
+/// replaced, not written through. A @p path that is a device, pipe or socket (/dev/null, /dev/stdout, a
+/// FIFO) is written in place instead, never replaced.
 ///
 /// Throws core::InputError when @p path cannot be written at all (its folder is missing, it is a folder,
 /// the folder refuses a new file: the system's reason is named) and core::RefusedError when writing fails

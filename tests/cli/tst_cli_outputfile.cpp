@@ -84,6 +84,7 @@ private slots:
     void concurrentWritersEachLeaveAWholeFile();
     void writeFailureNamesTheReasonAndKeepsTheOldFile();
     void permissionsFollowTheUmaskOrTheReplacedFile();
+    void devicesAreWrittenInPlace();
 };
 
 void TestCliOutputFile::plantedSymlinkIsNotFollowed()
@@ -186,6 +187,31 @@ void TestCliOutputFile::permissionsFollowTheUmaskOrTheReplacedFile()
     QCOMPARE(::stat(fresh.toLocal8Bit().constData(), &st), 0);
     QCOMPARE(st.st_mode & 0777, mode_t(0640));
     QCOMPARE(rowsOf(fresh), 5);
+}
+
+void TestCliOutputFile::devicesAreWrittenInPlace()
+{
+    // A device, pipe or socket is written in place: a rename over it would replace it with a regular file
+    // (over /dev/null, for root). Shown with a FIFO of the test's own, read by cat.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString fifo = dir.filePath("pipe.json");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QProcess reader;
+    reader.start(QStringLiteral("cat"), {fifo});
+    QVERIFY(reader.waitForStarted());
+    const Binary b = runBinary(computeTable(fifo, 16));
+    QVERIFY2(b.code == exitOk, b.err.constData());
+    if (!reader.waitForFinished(10000)) {
+        reader.kill();
+        QFAIL("nothing was written to the FIFO");
+    }
+    const QJsonDocument doc = QJsonDocument::fromJson(reader.readAllStandardOutput());
+    QCOMPARE(doc.object().value(QStringLiteral("shape")).toArray().at(0).toInt(), 16);
+    struct stat st {};
+    QCOMPARE(::lstat(fifo.toLocal8Bit().constData(), &st), 0);
+    QVERIFY(S_ISFIFO(st.st_mode));
+    QCOMPARE(othersIn(dir.path(), {"pipe.json"}), QStringList());
 }
 
 QTEST_GUILESS_MAIN(TestCliOutputFile)
