@@ -140,7 +140,8 @@ void writeAtomically(const std::string& path, const std::function<void(std::ostr
     // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file over it
     // would replace /dev/null itself for root.
     struct stat existing {};
-    if (::stat(path.c_str(), &existing) == 0 && !S_ISREG(existing.st_mode)) {
+    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    if (exists && !S_ISREG(existing.st_mode)) {
         writeInPlace(path, body);
         return;
     }
@@ -172,9 +173,8 @@ void writeAtomically(const std::string& path, const std::function<void(std::ostr
         throw core::InputError("cannot write " + path + ": " + reason(openError) + " (creating a file in folder "
                                + dir.string() + ")");
     // Replacing a file keeps its permissions, as QSaveFile does.
-    struct stat old {};
-    if (::stat(path.c_str(), &old) == 0 && S_ISREG(old.st_mode))
-        ::fchmod(temp.fd, old.st_mode & 07777);
+    if (exists)
+        ::fchmod(temp.fd, existing.st_mode & 07777);
 
     const char* unchanged = "; the old file, if any, is unchanged";
     FdBuffer buffer(temp.fd);
