@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli.h"
 
+#include "app/atomicwrite.h"
+
 #include "core/attention.h"
 #include "core/bench.h"
 #include "core/compute.h"
@@ -18,7 +20,6 @@
 #include <functional>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -71,40 +72,6 @@ std::size_t parseBytes(const std::string& text)
     if (!(number * mult >= 1.0 && number * mult <= 9.2e18))
         throw InputError("--max-memory '" + text + "' is out of range; give 1 byte to 8 EiB (e.g. 512MiB, 4GiB)");
     return std::size_t(number * mult);
-}
-
-// Writes through a temporary file renamed at the end, so a failure never leaves a partial file.
-void writeOutput(const std::string& path, const std::function<void(std::ostream&)>& body)
-{
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    std::error_code ec;
-    if (!fs::is_directory(dir, ec))
-        throw InputError("cannot write " + path + ": folder " + dir.string() + " does not exist");
-    if (fs::is_directory(target, ec))
-        throw InputError("cannot write " + path + ": it is a folder");
-    std::string tempName = ".";
-    tempName += target.filename().string();
-    tempName += ".part";
-    const fs::path temp = dir / tempName;
-    {
-        std::ofstream f(temp, std::ios::binary | std::ios::trunc);
-        if (!f)
-            throw InputError("cannot write " + path + ": permission denied or read-only folder");
-        body(f);
-        f.flush();
-        if (!f) {
-            f.close();
-            fs::remove(temp, ec);
-            throw core::RefusedError("writing " + path + " failed (disk full?)");
-        }
-    }
-    fs::rename(temp, target, ec);
-    if (ec) {
-        fs::remove(temp, ec);
-        throw InputError("cannot write " + path + ": " + ec.message());
-    }
 }
 
 int runSchemes(Args& a, std::ostream& out)
@@ -325,7 +292,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     if (output.empty() || output == "-")
         core::write(out, result, *format);
     else
-        writeOutput(output, [&](std::ostream& f) { core::write(f, result, *format); });
+        writeAtomically(output, [&](std::ostream& f) { core::write(f, result, *format); });
     return exitOk;
 }
 

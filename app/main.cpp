@@ -17,6 +17,7 @@
 #include <QApplication>
 #include <QDir>
 #include <QJsonObject>
+#include <QIcon>
 #include <QMenu>
 #include <QMenuBar>
 #include <QStatusBar>
@@ -37,6 +38,13 @@ void setUpApplication()
     QApplication::setApplicationName("PosLab");
     QApplication::setOrganizationName("PosLab");
     QApplication::setStyle(QStyleFactory::create(QStringLiteral("Fusion")));
+    // The icon every window shows (compiled in from resources/icons), and the launcher it belongs to: the
+    // desktop file's name is the Wayland app id and lets the shell match the window to the installed entry.
+    QIcon icon;
+    for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
+        icon.addFile(QStringLiteral(":/icons/hicolor/%1x%1/apps/io.github.poslab.PosLab.png").arg(size), QSize(size, size));
+    QApplication::setWindowIcon(icon);
+    QGuiApplication::setDesktopFileName(QStringLiteral("io.github.poslab.PosLab"));
 }
 
 /// `poslab bench`: core figures first, then the workbench frame times from a scripted slider sweep.

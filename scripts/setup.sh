@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Shared set-up for run.sh and test.sh: installs missing Debian packages (as root, via apt-get), then
-# configures and builds PosLab in ./build. Quick when everything is already there.
+# configures and builds PosLab in ./build. Quick when everything is already there. `--no-build` stops after
+# the packages (scripts/test.sh --sanitize builds elsewhere).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libeigen3-dev libgl-dev
-          libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev xvfb xauth)
+          libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev xvfb xauth
+          desktop-file-utils appstream dpkg-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -25,6 +27,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
+if [ "${1:-}" = --no-build ]; then
+  exit 0
+fi
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ ! -f build/CMakeCache.txt ]; then
   cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null

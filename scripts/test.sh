@@ -1,9 +1,44 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Installs what is missing, builds, and runs every test (CTest sets QT_QPA_PLATFORM=offscreen itself).
+#
+# scripts/test.sh --sanitize: the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer in
+# build-sanitize/ (-O1 -g, frame pointers kept); the first error of either ends the test that hit it, with
+# its stack, and leaks are reported at exit. Extra arguments go to ctest (e.g. -R tst_cli to run a few).
+# One exception: tst_heatmaprenderer runs without leak detection. Its only report is 112 bytes that the X11
+# GL driver allocates and keeps when Mesa unloads it before exit (ASan can no longer name the library);
+# every other check of ASan and UBSan still applies to it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/setup.sh
 jobs=$(nproc 2>/dev/null || echo 2)
-cd build
-ctest --output-on-failure -j"$jobs"
+if [ "${1:-}" != --sanitize ]; then
+  scripts/setup.sh
+  cd build
+  exec ctest --output-on-failure -j"$jobs" "$@"
+fi
+shift
+scripts/setup.sh --no-build
+flags="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
+dir=build-sanitize
+if [ ! -f "$dir/CMakeCache.txt" ]; then
+  cmake -S . -B "$dir" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS_DEBUG="-O1 -g" \
+        -DCMAKE_CXX_FLAGS="$flags" -DCMAKE_EXE_LINKER_FLAGS="$flags" -DCMAKE_SHARED_LINKER_FLAGS="$flags" \
+        -DPOSLAB_TEST_TIMEOUT=1500 >/dev/null
+fi
+echo "PosLab: building with AddressSanitizer and UndefinedBehaviorSanitizer in $dir/ (log: $dir/build.log)"
+if ! cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1; then
+  tail -n 60 "$dir/build.log" >&2
+  echo "PosLab: the sanitizer build failed; the whole log is $dir/build.log" >&2
+  exit 1
+fi
+export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1"
+export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
+cd "$dir"
+if [ $# -gt 0 ]; then
+  exec ctest --output-on-failure -j"$jobs" "$@"
+fi
+status=0
+ctest --output-on-failure -j"$jobs" -E '^tst_heatmaprenderer$' || status=1
+ASAN_OPTIONS="halt_on_error=1:detect_leaks=0:check_initialization_order=1" \
+  ctest --output-on-failure -R '^tst_heatmaprenderer$' || status=1
+exit $status
