@@ -11,6 +11,8 @@
 #include "core/io/writers.h"
 #include "ui/presets.h"
 
+#include <QUrl>
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -588,12 +590,15 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
-            // `poslab lecture.poslab` (a file manager's Open with), `poslab poslab:PL2...` (a link): a session
-            // or a state; any other word is a mistyped command.
-            const bool session = opt.size() > 7 && opt.compare(opt.size() - 7, 7, ".poslab") == 0;
-            const bool link = opt.rfind("poslab:", 0) == 0 || opt.rfind("PL2.", 0) == 0;
+            // `poslab lecture.poslab` (a file manager's Open with; the launcher's %U gives file:///...),
+            // `poslab poslab:PL2...` (a link): a session or a state; any other word is a mistyped command.
+            std::string word = opt;
+            if (word.rfind("file://", 0) == 0)
+                word = QUrl(QString::fromStdString(word)).toLocalFile().toStdString();
+            const bool session = word.size() > 7 && word.compare(word.size() - 7, 7, ".poslab") == 0;
+            const bool link = word.rfind("poslab:", 0) == 0 || word.rfind("PL2.", 0) == 0;
             if ((session || link) && !w.open && !w.state) {
-                (session ? w.open : w.state) = opt;
+                (session ? w.open : w.state) = word;
                 continue;
             }
             throw InputError("unknown command '" + opt + "'; commands: schemes, presets, compute, export, bench (see poslab --help)");

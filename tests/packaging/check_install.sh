@@ -79,7 +79,7 @@ if command -v desktop-file-validate >/dev/null; then
 else
   echo "note: desktop-file-validate is missing; checking the required keys only"
 fi
-for key in "Type=Application" "Name=PosLab" "Exec=poslab %F" "Icon=$id" "MimeType=application/x-poslab-session;"; do
+for key in "Type=Application" "Name=PosLab" "Exec=poslab %U" "Icon=$id" "MimeType=application/x-poslab-session;x-scheme-handler/poslab;"; do
   grep -qx "$key" "$desktop" || fail "$desktop lacks the line $key"
 done
 grep -q "^Categories=Education;Science;" "$desktop" || fail "$desktop: Categories do not start with Education;Science;"

@@ -3,6 +3,7 @@
 // entry (one generic test over the property table, not one per knob); undo and redo cover view options; a
 // version-1 state file (tests/data/state-v1.json, in the form PosLab wrote before sessions existed) opens;
 // unknown keys survive a save; share strings and files that are malformed are refused with one line.
+#include "app/cli.h"
 #include "app/exportcli.h"
 #include "ui/export/exportservice.h"
 #include "ui/session.h"
@@ -75,6 +76,7 @@ private slots:
     void badInputIsRefusedWithOneLine();
     void sessionSaveIsAtomic();
     void exportFromStateEqualsExportFromOptions();
+    void windowOperands();
 };
 
 void TestSession::everyPropertyRoundTrips_data()
@@ -347,6 +349,17 @@ void TestSession::exportFromStateEqualsExportFromOptions()
     QFile fa(QString::fromStdString(a)), fb(QString::fromStdString(b));
     QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
     QCOMPARE(fa.readAll(), fb.readAll());
+}
+
+void TestSession::windowOperands()
+{
+    // A file manager passes a session as a path (%F) or a file:// URL (%U); a browser passes a poslab: link.
+    QCOMPARE(*app::parseWindowArgs({"/tmp/a b.poslab"}).open, std::string("/tmp/a b.poslab"));
+    QCOMPARE(*app::parseWindowArgs({"file:///tmp/a%20b.poslab"}).open, std::string("/tmp/a b.poslab"));
+    QCOMPARE(*app::parseWindowArgs({"poslab:PL2.abc"}).state, std::string("poslab:PL2.abc"));
+    QCOMPARE(*app::parseWindowArgs({"PL2.abc"}).state, std::string("PL2.abc"));
+    QVERIFY_THROWS_EXCEPTION(std::exception, app::parseWindowArgs({"lecture.txt"}));
+    QVERIFY_THROWS_EXCEPTION(std::exception, app::parseWindowArgs({"a.poslab", "b.poslab"}));
 }
 
 int main(int argc, char** argv)
