@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "ui/modelconfig.h"
+#include "ui/presets.h"
 #include "ui/session.h"
 
 #include "ui/computation.h"
@@ -36,6 +38,9 @@
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QMessageBox>
+#include <QInputDialog>
+#include <QJsonArray>
+#include <QLineEdit>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QTabBar>
@@ -50,6 +55,7 @@
 #include <QUndoStack>
 
 #include <algorithm>
+#include <map>
 
 namespace poslab::ui {
 namespace {
@@ -771,6 +777,24 @@ void MainWindow::buildFileMenu()
     saveAs->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S));
     saveAs->setObjectName(QStringLiteral("actionSaveAs"));
     m_fileMenu->addSeparator();
+    QAction* config = m_fileMenu->addAction(tr("Open model &config\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open a Hugging Face config.json"), QDir::homePath(),
+                                                          tr("Model configs (*.json);;All files (*)"));
+        if (!path.isEmpty())
+            openModelConfig(path);
+    });
+    config->setObjectName(QStringLiteral("actionOpenConfig"));
+    config->setToolTip(tr("Show a real model's positional settings from its config.json"));
+    QAction* table = m_fileMenu->addAction(tr("Open position &table\u2026"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(
+            this, tr("Open a learned position table"), QDir::homePath(),
+            tr("Position tables (*.npy *.safetensors);;All files (*)"));
+        if (!path.isEmpty())
+            openPositionTable(path);
+    });
+    table->setObjectName(QStringLiteral("actionOpenTable"));
+    table->setToolTip(tr("A learned position table from a .npy file or a tensor of a .safetensors file"));
+    m_fileMenu->addSeparator();
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName(QStringLiteral("menuEdit"));
@@ -787,6 +811,108 @@ void MainWindow::buildFileMenu()
     });
     pasteState->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
     pasteState->setObjectName(QStringLiteral("actionPasteState"));
+
+    // Presets: real models, grouped by scheme, each with its name and id.
+    QMenu* presetMenu = menuBar()->addMenu(tr("&Presets"));
+    presetMenu->setObjectName(QStringLiteral("menuPresets"));
+    std::map<QString, QMenu*> groups;
+    for (const QJsonObject& p : presets()) {
+        const QString schemeId = p.value(QLatin1String("scheme")).toString();
+        const core::SchemeDescriptor* scheme = core::findScheme(schemeId.toStdString());
+        const QString group = scheme ? QString::fromStdString(scheme->name) : schemeId;
+        QMenu*& sub = groups[group];
+        if (!sub)
+            sub = new QMenu(group, presetMenu);
+        const QString id = p.value(QLatin1String("id")).toString();
+        QAction* a = sub->addAction(p.value(QLatin1String("name")).toString(), this, [this, id] { loadPreset(id); });
+        a->setObjectName(QStringLiteral("preset:") + id);
+        a->setToolTip(p.value(QLatin1String("source")).toString());
+    }
+    for (auto& [name, sub] : groups)
+        presetMenu->addMenu(sub);
+    presetMenu->setToolTipsVisible(true);
+}
+
+QString MainWindow::loadModelState(const QJsonObject& state, const QString& what)
+{
+    if (const QString problem = m_state->fromJson(state, true); !problem.isEmpty()) {
+        showMessage(tr("Cannot load %1: %2").arg(what, problem), true);
+        return problem;
+    }
+    const QJsonObject model = state.value(QLatin1String("model")).toObject();
+    QStringList unverified;
+    for (const QJsonValue& v : model.value(QLatin1String("unverified")).toArray())
+        unverified << v.toString();
+    QString text = tr("%1: %2, head dim %3").arg(model.value(QLatin1String("name")).toString(what), m_state->schemeId())
+                       .arg(m_state->dim());
+    if (!unverified.isEmpty())
+        text += tr("; unverified in the sources: %1").arg(unverified.join(QStringLiteral(", ")));
+    text += tr(" (Ctrl+Z goes back)");
+    showMessage(text, false);
+    return {};
+}
+
+QString MainWindow::loadPreset(const QString& id)
+{
+    const std::optional<QJsonObject> preset = findPreset(id);
+    if (!preset) {
+        const QString problem = tr("unknown preset '%1'").arg(id);
+        showMessage(problem, true);
+        return problem;
+    }
+    return loadModelState(presetState(*preset), id);
+}
+
+QString MainWindow::openModelConfig(const QString& path)
+{
+    ModelConfig config;
+    try {
+        config = readModelConfig(path);
+    } catch (const std::exception& e) {
+        const QString problem = QString::fromStdString(e.what());
+        showMessage(problem, true);
+        return problem;
+    }
+    if (const QString problem = loadModelState(config.state, QFileInfo(path).fileName()); !problem.isEmpty())
+        return problem;
+    QString text = m_message->text();
+    text += tr(" \u2014 used %1 keys").arg(config.used.size());
+    if (!config.unmapped.isEmpty())
+        text += tr("; not shown: %1").arg(config.unmapped.join(QStringLiteral("; ")));
+    showMessage(text, !config.unmapped.isEmpty());
+    return {};
+}
+
+QString MainWindow::openPositionTable(const QString& path)
+{
+    // The learned scheme reads the file itself (core's .npy / .safetensors readers): choose the scheme, then
+    // the file; a .safetensors file with several tables asks which tensor.
+    QString tensor;
+    if (path.endsWith(QLatin1String(".safetensors"), Qt::CaseInsensitive)) {
+        bool ok = false;
+        tensor = QInputDialog::getText(this, tr("Tensor"),
+                                       tr("Name of the position table in the file (e.g. wpe.weight, "
+                                          "embeddings.position_embeddings.weight; empty: the only 2-D tensor)"),
+                                       QLineEdit::Normal, QString(), &ok);
+        if (!ok)
+            return tr("cancelled");
+    }
+    QUndoStack* undo = m_state->undoStack();
+    undo->beginMacro(tr("Open position table"));
+    QString problem = m_state->setScheme(QStringLiteral("learned"));
+    if (problem.isEmpty())
+        problem = m_state->setParamText(QStringLiteral("table_tensor"), tensor);
+    if (problem.isEmpty())
+        problem = m_state->setParamText(QStringLiteral("table_file"), path);
+    undo->endMacro();
+    if (!problem.isEmpty()) {
+        if (undo->canUndo() && undo->undoText() == tr("Open position table"))
+            undo->undo(); // nothing half-done stays
+        showMessage(problem, true);
+        return problem;
+    }
+    showMessage(tr("Learned table from %1").arg(QDir::toNativeSeparators(path)), false);
+    return {};
 }
 
 QString MainWindow::openSession(const QString& path)

@@ -86,6 +86,12 @@ public:
     QString saveSession(const QString& path);
     /// Loads a share string, poslab: link or inline JSON (Edit > Paste state, --state). Undoable.
     QString loadStateText(const QString& text);
+    /// Loads a real model's preset (Presets menu, --preset); unverified values are named in the status bar.
+    QString loadPreset(const QString& id);
+    /// Loads a Hugging Face config.json (File > Open model config); keys it could not show are named.
+    QString openModelConfig(const QString& path);
+    /// Shows a learned position table from a .npy file or a .safetensors tensor (File > Open position table).
+    QString openPositionTable(const QString& path);
     /// A new workbench state (File > New): the default scheme and options; the layout stays. Undoable.
     void newSession();
     /// The session file in use, empty when untitled.
@@ -118,6 +124,7 @@ private:
     void tick();
     void buildFileMenu();
     void showPage(View* view);
+    QString loadModelState(const QJsonObject& state, const QString& what);
     void rememberRecent(const QString& path);
     void updateTitle();
     /// True when there is nothing unsaved to lose, or the user chose to save or discard it.

@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "core/errors.h"
+#include "ui/render/figuretitle.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -338,6 +339,13 @@ QString WorkbenchState::setPropertyText(const QString& name, const QString& text
     if (const QString problem = parseProperty(*p, text, &v); !problem.isEmpty())
         return refuse(problem);
     return setProperty(name, v, mergeable);
+}
+
+QString WorkbenchState::figureLabel() const
+{
+    const QString variant = variantLabel(*m_scheme, m_setup.params);
+    const QString model = modelLabel();
+    return model.isEmpty() ? variant : QStringLiteral("%1 \u00b7 %2").arg(model, variant);
 }
 
 QString WorkbenchState::modelLabel() const

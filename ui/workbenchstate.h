@@ -93,6 +93,9 @@ public:
     /// "Llama 3.1 8B" when the set-up is the model's; "Llama 3.1 8B, edited" once a parameter, the scheme's
     /// variant or the dimension differs from what the model set; empty without a model.
     QString modelLabel() const;
+    /// The heading of every figure: the scheme's variant ("RoPE · Llama 3 ×8, trained 8,192"), after the model's
+    /// name when the set-up came from one ("Llama 3.1 8B · RoPE · ...").
+    QString figureLabel() const;
 
     // --- setters of the set-up: validated, undoable. Each returns an empty string on success, otherwise
     // the message shown to the user (and emits refused()). Nothing is clamped.

@@ -165,8 +165,10 @@ HeaderTexts AttentionView::headerTexts() const
     if (!m_output)
         return {};
     const core::SchemeDescriptor* scheme = core::findScheme(m_output->setup.scheme);
-    const QString variant = scheme ? variantLabel(*scheme, m_output->setup.params)
-                                   : QString::fromStdString(m_output->setup.scheme);
+    // The computed set-up's variant (the state may have moved on while the scores compute), after the model.
+    QString variant = scheme ? variantLabel(*scheme, m_output->setup.params) : QString::fromStdString(m_output->setup.scheme);
+    if (const QString model = m_state->modelLabel(); !model.isEmpty() && m_output->setup.scheme == m_state->setup().scheme)
+        variant = QStringLiteral("%1 \u00b7 %2").arg(model, variant);
     const QString what = !m_output->term.isEmpty() ? m_output->termLabel
                          : m_output->softmax      ? tr("softmax")
                                                   : tr("logits");

@@ -204,7 +204,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const int digits = int(std::floor(std::log10(std::max(1.0, std::abs(t))))) + (t == std::floor(t) ? 1 : 3);
     const QString pos = formatNumber(t, std::max(digits, 1));
     const QString where = tr("position p = %1").arg(pos), whereShort = tr("p = %1").arg(pos);
-    const QString variant = variantLabel(m_state->scheme(), m_state->params());
+    const QString variant = m_state->figureLabel();
     const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
     const double headerBottom = drawHeader(
         text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,

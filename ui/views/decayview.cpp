@@ -613,7 +613,7 @@ void DecayView::rebuildSeries()
     showChartIfRoom();
     fitAxisLabels();
     m_chart->setTitle(m_curves.empty() ? QString()
-                                       : tr("%1 \u00b7 d = %2").arg(variantLabel(m_state->scheme(), m_state->params()))
+                                       : tr("%1 \u00b7 d = %2").arg(m_state->figureLabel())
                                              .arg(m_state->dim()));
     updateReadout();
 }

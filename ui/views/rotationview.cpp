@@ -315,7 +315,7 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     // Header: the variant and m - n first (what the distance box sets), then the two scores. The note says
     // when the key is held at position 0 and names xPos's centre.
     TextLayout text(p, target);
-    const QString variant = variantLabel(m_state->scheme(), m_state->params());
+    const QString variant = m_state->figureLabel();
     const QString d = formatNumber(m - n, 7), mm = formatNumber(m, 7), nn = formatNumber(n, 7);
     const QString where = tr("m \u2212 n = %1: query m = %2, key n = %3").arg(d, mm, nn);
     const QString whereMid = tr("m \u2212 n = %1: m = %2, n = %3").arg(d, mm, nn);

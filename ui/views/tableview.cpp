@@ -288,7 +288,7 @@ HeaderTexts TableView::headerTexts() const
         return {};
     const QString rows = formatNumber(m_result->totalRows, 7), cols = formatNumber(m_result->totalCols, 7);
     const QString unit = m_result->rotary ? tr("pairs") : tr("dims");
-    return {variantLabel(m_state->scheme(), m_state->params()),
+    return {m_state->figureLabel(),
             {m_result->tableLabel},
             {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
 }
