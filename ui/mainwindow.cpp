@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/mainwindow.h"
 
+#include "core/io/positiontable.h"
 #include "ui/modelconfig.h"
 #include "ui/presets.h"
 #include "ui/session.h"
@@ -897,9 +898,25 @@ QString MainWindow::openPositionTable(const QString& path)
         if (!ok)
             return tr("cancelled");
     }
+    // The file fixes the dimension (its columns) and the positions it covers (its rows): read it first (core
+    // caches it, so the scheme's own read costs nothing), then set all of them as one undo step.
+    std::shared_ptr<const core::PositionTable> loaded;
+    try {
+        loaded = core::loadPositionTable(path.toStdString(), tensor.toStdString());
+    } catch (const std::exception& e) {
+        const QString problem = QString::fromStdString(e.what());
+        showMessage(problem, true);
+        return problem;
+    }
+    const int cols = int(loaded->values.cols());
+    const int rows = int(std::min<Eigen::Index>(loaded->values.rows(), WorkbenchState::maxPositionCount));
     QUndoStack* undo = m_state->undoStack();
     undo->beginMacro(tr("Open position table"));
     QString problem = m_state->setScheme(QStringLiteral("learned"));
+    if (problem.isEmpty())
+        problem = m_state->setDim(cols);
+    if (problem.isEmpty())
+        problem = m_state->setPositionCount(rows);
     if (problem.isEmpty())
         problem = m_state->setParamText(QStringLiteral("table_tensor"), tensor);
     if (problem.isEmpty())
@@ -911,7 +928,11 @@ QString MainWindow::openPositionTable(const QString& path)
         showMessage(problem, true);
         return problem;
     }
-    showMessage(tr("Learned table from %1").arg(QDir::toNativeSeparators(path)), false);
+    showMessage(tr("Learned table from %1: %2 positions \u00d7 %3 dimensions")
+                    .arg(QString::fromStdString(loaded->source))
+                    .arg(loaded->values.rows())
+                    .arg(cols),
+                false);
     return {};
 }
 

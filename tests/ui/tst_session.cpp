@@ -5,7 +5,9 @@
 // unknown keys survive a save; share strings and files that are malformed are refused with one line.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "tests/tablefiles.h"
 #include "ui/export/exportservice.h"
+#include "ui/mainwindow.h"
 #include "ui/session.h"
 #include "ui/viewproperties.h"
 #include "ui/workbenchstate.h"
@@ -77,6 +79,8 @@ private slots:
     void sessionSaveIsAtomic();
     void exportFromStateEqualsExportFromOptions();
     void windowOperands();
+    void windowSessions();
+    void windowModelsAndTables();
 };
 
 void TestSession::everyPropertyRoundTrips_data()
@@ -360,6 +364,74 @@ void TestSession::windowOperands()
     QCOMPARE(*app::parseWindowArgs({"PL2.abc"}).state, std::string("PL2.abc"));
     QVERIFY_THROWS_EXCEPTION(std::exception, app::parseWindowArgs({"lecture.txt"}));
     QVERIFY_THROWS_EXCEPTION(std::exception, app::parseWindowArgs({"a.poslab", "b.poslab"}));
+}
+
+void TestSession::windowSessions()
+{
+    QTemporaryDir dir;
+    MainWindow w(nullptr, false);
+    QVERIFY(w.sessionPath().isEmpty());
+    QCOMPARE(w.state()->setScheme("alibi"), QString());
+    QCOMPARE(w.state()->setProperty("heads", 4), QString());
+    w.setMaximisedView(w.view("attention"));
+    const QString path = dir.filePath("lecture"); // the extension is added
+    QCOMPARE(w.saveSession(path), QString());
+    QCOMPARE(w.sessionPath(), dir.filePath("lecture.poslab"));
+    QVERIFY(w.windowTitle().startsWith("lecture.poslab"));
+    QVERIFY(!w.windowTitle().contains('*'));
+    QCOMPARE(w.state()->setProperty("heads", 6), QString());
+    QVERIFY(w.windowTitle().contains('*')); // modified since saved
+    // Another window opens it: scheme, view options and layout come back; Ctrl+Z returns to before.
+    MainWindow other(nullptr, false);
+    QCOMPARE(other.openSession(dir.filePath("lecture.poslab")), QString());
+    QCOMPARE(other.state()->schemeId(), QString("alibi"));
+    QCOMPARE(other.state()->viewOptions().heads, 4);
+    QCOMPARE(other.maximisedView(), other.view("attention"));
+    QVERIFY(other.recentSessions().contains(dir.filePath("lecture.poslab")));
+    other.state()->undoStack()->undo();
+    QCOMPARE(other.state()->schemeId(), QString("rope"));
+    // A malformed file changes nothing and says what is wrong.
+    const QString bad = dir.filePath("bad.poslab");
+    poslab::test::writeFile(bad.toStdString(), "{\"scheme\": \"rope\", \"dim\": 3.5}");
+    const QString why = other.openSession(bad);
+    QVERIFY2(why.contains("bad.poslab") && why.contains("dim is not an integer"), qPrintable(why));
+    QCOMPARE(other.state()->schemeId(), QString("rope"));
+    // Paste state: a share link from the first window.
+    QCOMPARE(other.loadStateText(shareLink(*w.state())), QString());
+    QCOMPARE(other.state()->viewOptions().heads, 6);
+}
+
+void TestSession::windowModelsAndTables()
+{
+    QTemporaryDir dir;
+    MainWindow w(nullptr, false);
+    QCOMPARE(w.loadPreset("llama-3.1-8b"), QString());
+    QCOMPARE(w.state()->modelLabel(), QString("Llama 3.1 8B"));
+    QCOMPARE(w.state()->params().choice("rope_type"), std::string("llama3"));
+    QVERIFY(w.state()->figureLabel().startsWith("Llama 3.1 8B \u00b7 RoPE"));
+    QVERIFY(w.loadPreset("nosuch").contains("unknown preset 'nosuch'"));
+    // A config.json written from PRESETS.md's Qwen2.5-7B-Instruct YaRN values.
+    const QString config = dir.filePath("config.json");
+    poslab::test::writeFile(config.toStdString(),
+                          R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28,
+                              "num_hidden_layers": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+                              "rope_scaling": {"type": "yarn", "factor": 4.0,
+                                               "original_max_position_embeddings": 32768}})");
+    QCOMPARE(w.openModelConfig(config), QString());
+    QCOMPARE(w.state()->params().choice("rope_type"), std::string("yarn"));
+    QCOMPARE(w.state()->params().real("factor"), 4.0);
+    QCOMPARE(w.state()->dim(), 128);
+    // A learned table from a .npy file: 3 positions x 2 dimensions, float32.
+    const QString npy = dir.filePath("wpe.npy");
+    poslab::test::writeFile(npy.toStdString(), poslab::test::npy(poslab::test::npyDict("<f4", "(3, 2)"),
+                                                             poslab::test::f32Bytes({1, 2, 3, 4, 5, 6})));
+    QCOMPARE(w.openPositionTable(npy), QString());
+    QCOMPARE(w.state()->schemeId(), QString("learned"));
+    QCOMPARE(w.state()->params().value("table_file").toString(), npy.toStdString());
+    QCOMPARE(w.state()->dim(), 2);           // the file's columns
+    QCOMPARE(w.state()->positionCount(), 3); // and rows
+    QVERIFY(w.openPositionTable(dir.filePath("missing.npy")).contains("missing.npy"));
+    QCOMPARE(w.state()->params().value("table_file").toString(), npy.toStdString()); // nothing half-done
 }
 
 int main(int argc, char** argv)
