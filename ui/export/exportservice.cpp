@@ -32,6 +32,10 @@
 #include <QSvgRenderer>
 
 #include <algorithm>
+#include <ostream>
+#include <streambuf>
+#include <functional>
+#include <cstring>
 #include <cmath>
 #include <optional>
 #include <sstream>
@@ -423,14 +427,91 @@ QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, con
     return img;
 }
 
+/// A std::streambuf that hands everything to a QIODevice (the QSaveFile of a data export) in 64 KiB blocks, so
+/// that a gigabyte of JSON is never held in memory twice. A failed write sets the stream's badbit.
+class DeviceBuffer : public std::streambuf {
+public:
+    explicit DeviceBuffer(QIODevice* device) : m_device(device) { setp(m_buffer, m_buffer + sizeof m_buffer); }
+    ~DeviceBuffer() override { sync(); }
+
+protected:
+    int overflow(int c) override
+    {
+        if (sync() != 0)
+            return traits_type::eof();
+        if (c != traits_type::eof()) {
+            *pptr() = char(c);
+            pbump(1);
+        }
+        return traits_type::not_eof(c);
+    }
+    int sync() override
+    {
+        const qint64 n = pptr() - pbase();
+        if (n > 0 && m_device->write(pbase(), n) != n)
+            return -1;
+        setp(m_buffer, m_buffer + sizeof m_buffer);
+        return 0;
+    }
+
+private:
+    QIODevice* m_device;
+    char m_buffer[1 << 16];
+};
+
+/// Passes core's CSV through to @p next with a label in front of every line (the row's index along each row
+/// axis), without holding the body: a table of a million rows streams.
+class RowLabelBuffer : public std::streambuf {
+public:
+    RowLabelBuffer(std::streambuf* next, std::function<std::string(std::size_t)> label)
+        : m_next(next), m_label(std::move(label))
+    {
+    }
+
+protected:
+    std::streamsize xsputn(const char* s, std::streamsize n) override
+    {
+        std::streamsize done = 0;
+        while (done < n) {
+            if (m_lineStart) {
+                const std::string label = m_label(m_row) + ",";
+                if (m_next->sputn(label.data(), std::streamsize(label.size())) != std::streamsize(label.size()))
+                    return done;
+                m_lineStart = false;
+            }
+            const char* end = static_cast<const char*>(std::memchr(s + done, '\n', std::size_t(n - done)));
+            const std::streamsize len = end ? (end - (s + done)) + 1 : n - done;
+            if (m_next->sputn(s + done, len) != len)
+                return done;
+            done += len;
+            if (end) {
+                m_lineStart = true;
+                ++m_row;
+            }
+        }
+        return done;
+    }
+    int overflow(int c) override
+    {
+        if (c == traits_type::eof())
+            return traits_type::not_eof(c);
+        const char ch = char(c);
+        return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
+    }
+    int sync() override { return m_next->pubsync(); }
+
+private:
+    std::streambuf* m_next;
+    std::function<std::string(std::size_t)> m_label;
+    bool m_lineStart = true;
+    std::size_t m_row = 0;
+};
+
 /// core's CSV (numbers only, one line per row of the last axis) with a header row naming every column, and
 /// for tables one leading column per row axis (position; head and query) so that every row says what it is.
 /// The views show positions 0 to N-1, so the row index along each axis is the position itself.
-QByteArray csvWithHeader(const core::ComputeResult& data)
+void writeCsvWithHeader(std::ostream& os, const core::ComputeResult& data)
 {
-    std::ostringstream os;
-    core::write(os, data, core::OutputFormat::Csv);
-    const std::string body = os.str();
     auto quoted = [](const std::string& s) {
         if (s.find_first_of(",\"\n") == std::string::npos)
             return s;
@@ -439,12 +520,13 @@ QByteArray csvWithHeader(const core::ComputeResult& data)
             q += c == '"' ? std::string("\"\"") : std::string(1, c);
         return q + "\"";
     };
-    std::string out;
+    std::string header;
     if (!data.columns.empty()) { // the decay curves: the first column is already the distance
         for (std::size_t c = 0; c < data.columns.size(); ++c)
-            out += (c ? "," : "") + quoted(data.columns[c]);
-        out += "\n" + body;
-        return QByteArray::fromStdString(out);
+            header += (c ? "," : "") + quoted(data.columns[c]);
+        os << header << "\n";
+        core::write(os, data, core::OutputFormat::Csv);
+        return;
     }
     const std::size_t rank = data.shape.size();
     const std::size_t rowAxes = rank >= 2 ? rank - 1 : 1;
@@ -452,18 +534,15 @@ QByteArray csvWithHeader(const core::ComputeResult& data)
         return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i);
     };
     for (std::size_t i = 0; i < rowAxes; ++i)
-        out += (i ? "," : "") + quoted(axisName(i));
+        header += (i ? "," : "") + quoted(axisName(i));
     if (rank >= 2) {
         for (std::size_t j = 0; j < data.shape.back(); ++j)
-            out += "," + quoted(axisName(rank - 1) + " " + std::to_string(j));
+            header += "," + quoted(axisName(rank - 1) + " " + std::to_string(j));
     } else {
-        out += ",value";
+        header += ",value";
     }
-    out += "\n";
-    std::size_t row = 0, at = 0;
-    while (at < body.size()) {
-        const std::size_t end = body.find('\n', at);
-        const std::size_t stop = end == std::string::npos ? body.size() : end;
+    os << header << "\n";
+    RowLabelBuffer labels(os.rdbuf(), [&](std::size_t row) {
         std::string label;
         std::size_t rest = row;
         for (std::size_t i = rowAxes; i-- > 0;) {
@@ -471,11 +550,13 @@ QByteArray csvWithHeader(const core::ComputeResult& data)
             label = std::to_string(rest % n) + (label.empty() ? "" : "," + label);
             rest /= n;
         }
-        out += label + "," + body.substr(at, stop - at) + "\n";
-        at = stop + 1;
-        ++row;
-    }
-    return QByteArray::fromStdString(out);
+        return label;
+    });
+    std::ostream labelled(&labels);
+    core::write(labelled, data, core::OutputFormat::Csv);
+    labelled.flush();
+    if (!labelled)
+        os.setstate(std::ios::badbit);
 }
 
 /// Sets one value of an animation sweep on the state. Returns an error message or empty.
@@ -775,24 +856,20 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
 
 // ---------------------------------------------------------------------------------------------- data
 
-QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
-                                     ExportResult* result)
+ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& state, Format format,
+                                      std::ostream& out)
 {
-    ExportResult local;
-    ExportResult& r = result ? *result : local;
-    r = ExportResult{};
-    core::OutputFormat out = core::OutputFormat::Json;
+    ExportResult r;
+    core::OutputFormat kind = core::OutputFormat::Json;
     switch (format) {
-    case Format::Csv: out = core::OutputFormat::Csv; break;
-    case Format::Json: out = core::OutputFormat::Json; break;
-    case Format::Npy: out = core::OutputFormat::Npy; break;
+    case Format::Csv: kind = core::OutputFormat::Csv; break;
+    case Format::Json: kind = core::OutputFormat::Json; break;
+    case Format::Npy: kind = core::OutputFormat::Npy; break;
     default:
-        r = failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
-        return {};
+        return failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
     }
     const QString name = view.exportName();
     const core::SchemeDescriptor& scheme = state.scheme();
-    core::ComputeResult data;
     try {
         if (!view.isApplicable())
             throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for " + scheme.id);
@@ -800,13 +877,13 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
         const ui::ViewEntry* entry = ui::findView(name);
         if (!entry)
             throw core::InputError("unknown view '" + name.toStdString() + "'");
-        data = entry->data(state, &r.notes);
-        if (out == core::OutputFormat::Csv)
-            return csvWithHeader(data);
-        std::ostringstream os;
-        core::write(os, data, out);
-        const std::string s = os.str();
-        return QByteArray(s.data(), qsizetype(s.size()));
+        const core::ComputeResult data = entry->data(state, &r.notes);
+        // Written straight to @p out (the file, for an export): the numbers are held once, as core computed them.
+        if (kind == core::OutputFormat::Csv)
+            writeCsvWithHeader(out, data);
+        else
+            core::write(out, data, kind);
+        out.flush();
     } catch (const core::InputError& e) {
         r = failed(Failure::Usage, QString::fromUtf8(e.what()));
     } catch (const core::RefusedError& e) {
@@ -816,7 +893,20 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
     } catch (const std::exception& e) {
         r = failed(Failure::Refused, QString::fromUtf8(e.what()));
     }
-    return {};
+    return r;
+}
+
+QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
+                                     ExportResult* result)
+{
+    std::ostringstream os;
+    ExportResult r = writeData(view, state, format, os);
+    if (result)
+        *result = r;
+    if (!r.ok())
+        return {};
+    const std::string s = os.str();
+    return QByteArray(s.data(), qsizetype(s.size()));
 }
 
 // ---------------------------------------------------------------------------------------------- files
@@ -870,8 +960,33 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
     ExportOptions o = options;
     o.format = *byName;
     ExportResult r;
-    const QByteArray bytes = isFigure(o.format) ? renderFigure(view, state, computation, o, &r)
-                                                : (settle(computation), renderData(view, state, o.format, &r));
+    if (!isFigure(o.format)) {
+        // The numbers stream into the file (a million-row table is never held as text in memory).
+        settle(computation);
+        QSaveFile file(path);
+        if (!file.open(QIODevice::WriteOnly))
+            return failed(Failure::Usage, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
+        {
+            DeviceBuffer buffer(&file);
+            std::ostream out(&buffer);
+            r = writeData(view, state, o.format, out);
+            out.flush();
+            if (r.ok() && !out) {
+                const QString why = file.errorString();
+                file.cancelWriting();
+                return failed(Failure::Usage, QStringLiteral("writing %1 failed: %2").arg(path, why));
+            }
+        }
+        if (!r.ok()) {
+            file.cancelWriting();
+            return r;
+        }
+        r.bytes = file.size();
+        if (!file.commit())
+            return failed(Failure::Usage, QStringLiteral("writing %1 failed: %2").arg(path, file.errorString()));
+        return r;
+    }
+    const QByteArray bytes = renderFigure(view, state, computation, o, &r);
     if (!r.ok())
         return r;
     if (QString why = writeFile(path, bytes); !why.isEmpty())

@@ -23,6 +23,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <iosfwd>
 #include <optional>
 
 namespace poslab::ui {
@@ -145,6 +146,8 @@ public:
     /// attention views with the state's set-up, and the plotted curves for the decay view.
     static QByteArray renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
                                  ExportResult* result);
+    /// The same numbers written to @p out as they are formatted (a data export streams them into its file).
+    static ExportResult writeData(ui::View& view, const ui::WorkbenchState& state, Format format, std::ostream& out);
 
     /// Renders (figure or data by @p options.format) and writes @p path through QSaveFile.
     static ExportResult exportView(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
