@@ -133,8 +133,16 @@ void writeAtomically(const std::string& path, const std::function<void(std::ostr
     const fs::path target(path);
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     std::error_code ec;
-    if (!fs::is_directory(dir, ec))
+    if (!fs::is_directory(dir, ec)) {
+        // Name the part of the path that is wrong: a file where a folder should be, or the missing folder.
+        for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
+            if (fs::exists(p, ec) && !fs::is_directory(p, ec))
+                throw core::InputError("cannot write " + path + ": " + p.string() + " is a file, not a folder");
+            if (p == p.parent_path())
+                break;
+        }
         throw core::InputError("cannot write " + path + ": folder " + dir.string() + " does not exist");
+    }
     if (fs::is_directory(target, ec))
         throw core::InputError("cannot write " + path + ": it is a folder");
     // A device, pipe or socket (/dev/null, /dev/stdout, a FIFO) is written in place: renaming a file over it

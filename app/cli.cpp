@@ -727,6 +727,30 @@ bool isHeadless(const std::vector<std::string>& args)
         || c == "--version";
 }
 
+std::string messageLine(const std::string& message)
+{
+    std::string out;
+    out.reserve(std::min<std::size_t>(message.size(), 4096));
+    for (std::size_t i = 0; i < message.size();) {
+        const char c = message[i];
+        if (c == '\'') {
+            const std::size_t close = message.find('\'', i + 1);
+            if (close != std::string::npos && close - i - 1 > 80) {
+                // Keep whole UTF-8 characters: cut before a continuation byte.
+                std::size_t cut = i + 1 + 60;
+                while (cut > i + 1 && (static_cast<unsigned char>(message[cut]) & 0xC0) == 0x80)
+                    --cut;
+                out += message.substr(i, cut - i) + "\u2026 (" + std::to_string(close - i - 1) + " characters)'";
+                i = close + 1;
+                continue;
+            }
+        }
+        out += c == '\n' || c == '\r' ? ' ' : c;
+        ++i;
+    }
+    return out;
+}
+
 int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err, const CliHooks& hooks)
 {
     try {
@@ -757,10 +781,10 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         finishOutput(out);
         return status;
     } catch (const core::InputError& e) {
-        err << "poslab: " << e.what() << "\n";
+        err << "poslab: " << messageLine(e.what()) << "\n";
         return exitUsage;
     } catch (const core::RefusedError& e) {
-        err << "poslab: " << e.what() << "\n";
+        err << "poslab: " << messageLine(e.what()) << "\n";
         return exitRefused;
     } catch (const std::bad_alloc&) {
         err << "poslab: out of memory; ask for a smaller table\n";

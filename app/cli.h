@@ -30,6 +30,11 @@ struct CliHooks {
     std::function<std::vector<core::BenchFigure>(bool large)> extraBenchmarks;
 };
 
+/// @p message made fit for one line on a terminal: a quoted value longer than 80 characters (a pasted table, a
+/// runaway batch value) is shortened to its start and its length ('yyyy… (200000 characters)'), and line breaks
+/// become spaces. Every "poslab: ..." line goes through it.
+std::string messageLine(const std::string& message);
+
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 

@@ -519,6 +519,13 @@ std::vector<std::string> entryArguments(const QJsonObject& entry)
             ? std::string("-o")
             : "--" + QString(key).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
         if (v.isBool()) {
+            // true/false only for the flags (softmax, float_colour_scale); an option that takes a value
+            // would otherwise read the next word ("--dim '-o' is not an integer").
+            const auto spec = std::find_if(exportOptions().begin(), exportOptions().end(),
+                                           [&](const OptionSpec& o) { return option == o.name; });
+            if (spec != exportOptions().end() && spec->takesValue)
+                throw InputError("\"" + key.toStdString() + "\" takes a value (e.g. " + spec->example
+                                 + "), not true or false");
             if (v.toBool())
                 args.push_back(option);
             continue;
@@ -558,6 +565,10 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         throw InputError("batch file " + file + " lists no figures");
     // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
     const QDir base = QFileInfo(f).absoluteDir();
+    const QJsonValue outside = doc.isObject() ? doc.object().value(QStringLiteral("allow_outside")) : QJsonValue();
+    if (!outside.isUndefined() && !outside.isBool())
+        throw InputError("batch file " + file + ": \"allow_outside\" must be true or false");
+    const bool allowOutside = outside.toBool(false);
     int failures = 0;
     for (qsizetype i = 0; i < figures.size(); ++i) {
         QJsonObject entry = defaults;
@@ -571,6 +582,13 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         try {
             if (!figures.at(i).isObject())
                 throw InputError("must be a JSON object");
+            // Outputs stay in the deck's folder unless the deck says otherwise: a deck someone sent must not
+            // write ../../.bashrc. The message names the resolved path.
+            const QString resolved = QDir::cleanPath(base.absoluteFilePath(name));
+            if (!allowOutside && !resolved.startsWith(QDir::cleanPath(base.absolutePath()) + QLatin1Char('/')))
+                throw InputError("output " + resolved.toStdString() + " is outside the batch file's folder "
+                                 + QDir::cleanPath(base.absolutePath()).toStdString()
+                                 + "; add \"allow_outside\": true to the batch file to write there");
             const FigureRequest fr = parseFigure(entryArguments(entry));
             if (fr.help || fr.version || fr.batch)
                 throw InputError("\"help\", \"version\" and \"batch\" are not figure options");
@@ -584,7 +602,7 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             err << "poslab: " << label << ": out of memory\n";
         } catch (const std::exception& e) {
             ++failures;
-            err << "poslab: " << label << ": " << e.what() << "\n";
+            err << "poslab: " << messageLine(label + ": " + e.what()) << "\n";
         }
     }
     if (failures) {
@@ -682,7 +700,8 @@ Batch: {"defaults": {...}, "figures": [{"view": "table", "scheme": "rope", "set"
   "size": "1600x900", "theme": "dark", "output": "table.svg"}, ...]}; keys are the options above without
   dashes (font_scale), "softmax": true for flags, "view_set": {"NAME": VALUE}, "preset": NAME, "config":
   FILE. An entry may be a state plus an output: {"view": "decay", "state": {...} or "FILE.poslab" or
-  "PL2...", "output": "decay.svg"}. Outputs, states and configs are relative to the batch file. A failing entry is
+  "PL2...", "output": "decay.svg"}. Outputs, states and configs are relative to the batch file; an output
+  outside its folder (../x.png, /tmp/x.png) needs "allow_outside": true at the top level. A failing entry is
   reported as "entry N (FILE): problem" and the others are still written.
 Exit status: 0 success, 1 refused (size too large, nothing to show, a batch entry failed), 2 usage error.
 )";
@@ -749,16 +768,16 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
         exportFigure(*single, QDir::current());
         return exitOk;
     } catch (const InputError& e) {
-        err << "poslab: " << e.what() << "\n";
+        err << "poslab: " << messageLine(e.what()) << "\n";
         return exitUsage;
     } catch (const RefusedError& e) {
-        err << "poslab: " << e.what() << "\n";
+        err << "poslab: " << messageLine(e.what()) << "\n";
         return exitRefused;
     } catch (const std::bad_alloc&) {
         err << "poslab: out of memory; ask for a smaller figure\n";
         return exitRefused;
     } catch (const std::exception& e) {
-        err << "poslab: " << e.what() << "\n";
+        err << "poslab: " << messageLine(e.what()) << "\n";
         return exitRefused;
     }
 }

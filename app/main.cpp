@@ -183,10 +183,10 @@ int main(int argc, char** argv)
         if (const std::string why = poslab::app::noDisplayReason(w.platform, w.display); !why.empty())
             throw poslab::core::InputError(why);
     } catch (const poslab::core::InputError& e) {
-        std::cerr << "poslab: " << e.what() << "\n";
+        std::cerr << "poslab: " << poslab::app::messageLine(e.what()) << "\n";
         return poslab::app::exitUsage;
     } catch (const poslab::core::RefusedError& e) {
-        std::cerr << "poslab: " << e.what() << "\n";
+        std::cerr << "poslab: " << poslab::app::messageLine(e.what()) << "\n";
         return poslab::app::exitRefused;
     }
     // QApplication reads Qt's options (-platform, -style, ...), which it keeps a reference to.

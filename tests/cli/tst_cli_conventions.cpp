@@ -99,6 +99,7 @@ private slots:
     void noDisplayReasonFollowsThePlatform();
     void exportCapMessageNamesNoMissingOption();
     void outOfRangeFigureOptionsAreUsageErrors();
+    void messagesAndBatchPaths();
 };
 
 void TestCliConventions::everyOptionTakesBothSpellings_data()
@@ -378,4 +379,42 @@ void TestCliConventions::outOfRangeFigureOptionsAreUsageErrors()
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)
+void TestCliConventions::messagesAndBatchPaths()
+{
+    // Issue 14, item 10. A long quoted value is shortened in the message, never echoed whole.
+    const std::string longValue(200000, 'y');
+    const std::string shortened = messageLine("parameter rope_theta: '" + longValue + "' is not a real number");
+    QVERIFY2(shortened.size() < 200, shortened.c_str());
+    QVERIFY(shortened.find("(200000 characters)' is not a real number") != std::string::npos);
+    QCOMPARE(messageLine("a\nb 'short' c"), std::string("a b 'short' c"));
+    // Batch: true for an option that takes a value, and an output outside the deck's folder.
+    QTemporaryDir dir;
+    QDir(dir.path()).mkdir("deck");
+    const QString deck = dir.filePath("deck/deck.json");
+    auto writeDeck = [&](const QByteArray& json) {
+        QFile f(deck);
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(json);
+    };
+    writeDeck(R"({"figures": [{"view": "table", "scheme": "rope", "dim": true, "output": "a.csv"}]})");
+    Binary r = runBinary({"export", "--batch", deck});
+    QCOMPARE(r.code, exitRefused);
+    QVERIFY2(r.err.contains("\"dim\" takes a value (e.g. 64), not true or false"), r.err.constData());
+    writeDeck(R"({"figures": [{"view": "table", "scheme": "rope", "dim": 8, "positions": 4, "output": "../out.csv"}]})");
+    r = runBinary({"export", "--batch", deck});
+    QCOMPARE(r.code, exitRefused);
+    const QString resolved = QDir::cleanPath(dir.filePath("out.csv"));
+    QVERIFY2(r.err.contains(("output " + resolved + " is outside the batch file's folder").toUtf8()), r.err.constData());
+    QVERIFY(!QFile::exists(dir.filePath("out.csv")));
+    writeDeck(R"({"allow_outside": true,
+                  "figures": [{"view": "table", "scheme": "rope", "dim": 8, "positions": 4, "output": "../out.csv"}]})");
+    r = runBinary({"export", "--batch", deck});
+    QCOMPARE(r.code, exitOk);
+    QVERIFY(QFile::exists(dir.filePath("out.csv")));
+    // -o through a file where a folder should be names the file.
+    const Binary b2 = runBinary({"compute", "frequencies", "--scheme", "rope", "-o", dir.filePath("out.csv") + "/x.json"});
+    QCOMPARE(b2.code, exitUsage);
+    QVERIFY2(b2.err.contains("out.csv is a file, not a folder"), b2.err.constData());
+}
+
 #include "tst_cli_conventions.moc"
