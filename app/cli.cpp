@@ -148,6 +148,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     std::optional<std::string> preset, config;
     bool dimGiven = false, headsGiven = false;
     bool shuffle = false;
+    bool seqLenGiven = false, maskGiven = false;
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
@@ -181,6 +182,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             req.vector = parseVector(a.value(opt));
         } else if (opt == "--seq-len") {
             req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
+            seqLenGiven = true;
         } else if (opt == "--format") {
             format = core::parseOutputFormat(a.value(opt));
         } else if (opt == "-o" || opt == "--output") {
@@ -213,6 +215,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             req.drope = true;
         } else if (opt == "--mask") {
             req.mask = core::parseMask(a.value(opt));
+            maskGiven = true;
         } else {
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
@@ -238,6 +241,21 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
+    // Options of other quantities are refused, never ignored (issue 14): each names where it applies.
+    const auto onlyFor = [&](bool given, std::initializer_list<core::Quantity> where, const char* option) {
+        if (!given || std::find(where.begin(), where.end(), req.quantity) != where.end())
+            return;
+        std::string names;
+        for (core::Quantity q : where)
+            names += (names.empty() ? "" : ", ") + std::string(core::quantityName(q));
+        throw InputError(std::string(option) + " applies to " + names + " only, not to "
+                         + std::string(core::quantityName(req.quantity)));
+    };
+    onlyFor(maskGiven, {core::Quantity::Bias, core::Quantity::Buckets, core::Quantity::Scores}, "--mask");
+    onlyFor(contentGiven.has_value(), {core::Quantity::Scores, core::Quantity::Decay}, "--content");
+    onlyFor(shuffle, {core::Quantity::Scores, core::Quantity::Decay}, "--shuffle");
+    onlyFor(req.drope, {core::Quantity::Scores}, "--drope");
+    onlyFor(seed != 0, {core::Quantity::Scores, core::Quantity::Decay}, "--seed");
     // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
     const bool decay = req.quantity == core::Quantity::Decay;
     req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
@@ -289,6 +307,14 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
                              "or give --format");
     }
     const core::ComputeResult result = core::compute(req, limits);
+    if (seqLenGiven) {
+        // Only dynamic NTK, LongRoPE and xPos read a sequence length; core reports it when it did.
+        const bool read = std::any_of(result.labels.begin(), result.labels.end(),
+                                      [](const auto& l) { return l.first == "seq_len_source"; });
+        if (!read)
+            throw InputError("--seq-len is not read by " + req.scheme + " with these parameters; dynamic NTK "
+                             "(rope_type=dynamic), LongRoPE (rope_type=longrope) and xPos read a sequence length");
+    }
     for (const std::string& w : result.warnings)
         err << "poslab: warning: " << w << "\n";
     if (output.empty() || output == "-")

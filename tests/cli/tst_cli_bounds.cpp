@@ -44,6 +44,19 @@ private slots:
         QTest::newRow("vector with cos") << QStringList{"compute", "cos", "--scheme", "rope", "--dim", "4",
                                                         "--positions", "0:2", "--vector", "1,0,0,0"}
                                          << "--vector applies to rotate only, not to cos";
+        QTest::newRow("mask with encoding") << (enc + QStringList{"--mask", "causal"})
+                                            << "--mask applies to bias, buckets, scores only, not to encoding";
+        QTest::newRow("content with encoding") << (enc + QStringList{"--content", "constant"})
+                                               << "--content applies to scores, decay only, not to encoding";
+        QTest::newRow("drope with frequencies")
+            << QStringList{"compute", "frequencies", "--scheme", "rope", "--dim", "8", "--drope"}
+            << "--drope applies to scores only, not to frequencies";
+        QTest::newRow("seed with bias") << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4",
+                                                       "--seed", "3"}
+                                        << "--seed applies to scores, decay only, not to bias";
+        QTest::newRow("seq-len unread") << QStringList{"compute", "frequencies", "--scheme", "rope", "--dim", "8",
+                                                       "--seq-len", "100"}
+                                        << "--seq-len is not read by rope with these parameters";
     }
 
     void refusedWithOneLine()
