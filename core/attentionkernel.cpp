@@ -9,7 +9,7 @@ namespace poslab::core::kernel {
 // Declarations of the per-ISA copies (defined in attentionkernel_<isa>.cpp).
 #define POSLAB_DECLARE_KERNELS(ns)                                                                         \
     namespace ns {                                                                                         \
-    void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha);               \
+    void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc);      \
     void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);                                    \
     void boxMuller(const float* u1, const float* u2, float* out, int n);                                   \
     }
@@ -58,14 +58,16 @@ Isa isa()
 
 } // namespace
 
-void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha)
+void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc)
 {
+    if (ldc <= 0)
+        ldc = n;
     switch (isa()) {
 #if defined(__x86_64__) || defined(_M_X64)
-    case Isa::Avx512: avx512::gemmNT(a, b, c, m, n, k, alpha); return;
-    case Isa::Avx2: avx2::gemmNT(a, b, c, m, n, k, alpha); return;
+    case Isa::Avx512: avx512::gemmNT(a, b, c, m, n, k, alpha, ldc); return;
+    case Isa::Avx2: avx2::gemmNT(a, b, c, m, n, k, alpha, ldc); return;
 #endif
-    default: generic::gemmNT(a, b, c, m, n, k, alpha); return;
+    default: generic::gemmNT(a, b, c, m, n, k, alpha, ldc); return;
     }
 }
 

@@ -11,8 +11,9 @@
 
 namespace poslab::core::kernel {
 
-/// C (m x n) = alpha * A (m x k) * B (n x k)^T; all row-major and contiguous.
-void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha);
+/// C (m x n) = alpha * A (m x k) * B (n x k)^T; all row-major; A and B contiguous, C's rows @p ldc floats apart
+/// (0: n, contiguous), so that a block of C's leading columns can be computed alone (the causal triangle).
+void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc = 0);
 
 /// Row-wise softmax of C (m x n) in place over the entries whose mask byte is 1 (mask may be null: all
 /// visible). Masked entries become NaN; a row without visible entries becomes all NaN.

@@ -21,6 +21,8 @@ private slots:
     void softmaxRowsSumToOne_data();
     void softmaxRowsSumToOne();
     void causalMaskHolds();
+    void causalTriangleEqualsMaskedSquare_data();
+    void causalTriangleEqualsMaskedSquare();
     void softmaxIgnoresRowShift();
     void ropeScoresDependOnlyOnOffset();
     void sentenceRepeatedWordsShareVector();
@@ -402,6 +404,67 @@ void TestAttention::seededNormalsAreSplitMixBoxMuller()
     const std::vector<double> got = seededNormals(20210420, 6);
     for (std::size_t i = 0; i < 6; ++i)
         QVERIFY(std::fabs(got[i] - want[i]) < 1e-15);
+}
+
+void TestAttention::causalTriangleEqualsMaskedSquare_data()
+{
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("queries");
+    QTest::addColumn<QString>("keys");
+    // 300 rows: more than one block of the triangle product; keys ascending (the triangle), out of order
+    // (the general mask), queries descending (a binary search per row).
+    QTest::newRow("rope") << "rope" << "0:300" << "0:300";
+    QTest::newRow("alibi (bias added)") << "alibi" << "0:300" << "0:300";
+    QTest::newRow("keys offset") << "rope" << "100:400" << "0:500";
+    QTest::newRow("keys unsorted") << "rope" << "5,3,9,1,7" << "9,0,4,8,2,6";
+    QTest::newRow("queries descending") << "sinusoidal" << "299,150,7,0" << "0:300";
+}
+
+void TestAttention::causalTriangleEqualsMaskedSquare()
+{
+    // The causal product skips what no row can see (issue 14); every visible logit must equal the one of
+    // the full square, and every masked one is NaN (key position > query position).
+    QFETCH(QString, scheme);
+    QFETCH(QString, queries);
+    QFETCH(QString, keys);
+    AttentionRequest r;
+    r.scheme = scheme.toStdString();
+    r.headDim = 32;
+    r.heads = 2;
+    r.queries = PositionList::parse(queries.toStdString());
+    r.keys = PositionList::parse(keys.toStdString());
+    r.wantProbabilities = true;
+    r.mask = MaskKind::Bidirectional;
+    const AttentionResult square = attentionScores(r);
+    r.mask = MaskKind::Causal;
+    const AttentionResult causal = attentionScores(r);
+    for (std::size_t h = 0; h < causal.heads.size(); ++h) {
+        const MatrixF& a = causal.heads[h].logits;
+        const MatrixF& b = square.heads[h].logits;
+        for (Eigen::Index i = 0; i < a.rows(); ++i)
+            for (Eigen::Index j = 0; j < a.cols(); ++j) {
+                const bool visible = r.keys[std::size_t(j)] <= r.queries[std::size_t(i)];
+                if (!visible) {
+                    QVERIFY2(std::isnan(a(i, j)), qPrintable(QString("head %1 (%2, %3)").arg(h).arg(i).arg(j)));
+                    QVERIFY(std::isnan(causal.heads[h].probabilities(i, j)));
+                } else {
+                    QVERIFY2(std::abs(a(i, j) - b(i, j)) <= 1e-5f * std::max(1.0f, std::abs(b(i, j))),
+                             qPrintable(QString("head %1 (%2, %3): %4 vs %5").arg(h).arg(i).arg(j).arg(a(i, j)).arg(b(i, j))));
+                }
+            }
+        // Each visible row of probabilities sums to one.
+        for (Eigen::Index i = 0; i < a.rows(); ++i) {
+            double sum = 0;
+            bool any = false;
+            for (Eigen::Index j = 0; j < a.cols(); ++j)
+                if (!std::isnan(causal.heads[h].probabilities(i, j))) {
+                    sum += causal.heads[h].probabilities(i, j);
+                    any = true;
+                }
+            if (any)
+                QVERIFY(std::abs(sum - 1.0) < 1e-5);
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestAttention)
