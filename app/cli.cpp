@@ -579,6 +579,7 @@ const std::vector<OptionSpec>& windowOptions()
         {"--dim", true, nullptr, "32"},
         {"--positions", true, nullptr, "64"},
         {"--hide-panels", false},
+        {"--first-frame", false},
         {"--font-scale", true, nullptr, "1.5"},
         {"--maximise", true, nullptr, "table"},
         {"--state", true, nullptr, "PL2.eJyrVkpOLE7NS8lMS1WyUipKzUvPz8vJLEktyk8rSk1RslLKS8xNBQBl-gjV"},
@@ -635,6 +636,8 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.version = true;
         else if (opt == "--hide-panels")
             w.hidePanels = true;
+        else if (opt == "--first-frame")
+            w.firstFrame = true;
         else if (opt == "--compute-path")
             w.computePath = a.value(opt);
         else if (opt == "--screenshot")

@@ -97,6 +97,9 @@ struct WindowArgs {
     /// --state STRING (a share string, poslab: link, inline JSON or a file) and --open FILE / a FILE operand
     /// (a session: the window then saves back to it).
     std::optional<std::string> state, open;
+    /// Hidden, for `poslab bench`'s startup_ms: print "painted" on stdout once the window's first frame is
+    /// painted, then quit.
+    bool firstFrame = false;
     std::optional<std::string> preset, config; ///< a model's state (--preset NAME, --config FILE)
     std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
     std::optional<std::string> display;  ///< -display NAME (X11)
