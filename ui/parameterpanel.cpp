@@ -8,6 +8,8 @@
 #include <QComboBox>
 #include <QEvent>
 #include <QGridLayout>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSlider>
@@ -143,6 +145,12 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     m_modelTitle = new QLabel(tr("Model"), this);
     m_modelTitle->setObjectName(QStringLiteral("panelHeading"));
     outer->addWidget(m_modelTitle);
+    m_modelNote = new QLabel(this);
+    m_modelNote->setObjectName(QStringLiteral("modelNote"));
+    m_modelNote->setWordWrap(true);
+    m_modelNote->setTextFormat(Qt::PlainText);
+    m_modelNote->hide();
+    outer->addWidget(m_modelNote);
     m_modelBox = new QVBoxLayout;
     m_modelBox->setSpacing(4);
     outer->addLayout(m_modelBox);
@@ -451,6 +459,29 @@ void ParameterPanel::syncValues()
         r->box->setVisible(core::applies(r->spec, params));
     }
     syncSequenceLength();
+    syncModel();
+}
+
+void ParameterPanel::syncModel()
+{
+    const QJsonObject& model = m_state->model();
+    const QString label = m_state->modelLabel();
+    if (label.isEmpty()) {
+        m_modelNote->hide();
+        return;
+    }
+    QStringList unverified;
+    for (const QJsonValue& v : model.value(QLatin1String("unverified")).toArray())
+        unverified << v.toString();
+    QString text = label;
+    if (!unverified.isEmpty())
+        text += QLatin1Char('\n') + tr("Unverified in the sources: %1").arg(unverified.join(QStringLiteral(", ")));
+    m_modelNote->setText(text);
+    QString tip = model.value(QLatin1String("source")).toString();
+    if (const QString notes = model.value(QLatin1String("notes")).toString(); !notes.isEmpty())
+        tip += QStringLiteral("\n\n") + notes;
+    m_modelNote->setToolTip(tip);
+    m_modelNote->show();
 }
 
 void ParameterPanel::syncSequenceLength()

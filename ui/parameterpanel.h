@@ -93,6 +93,9 @@ private:
     QLabel* m_modelTitle = nullptr;
     QLabel* m_schemeTitle = nullptr;
     QLabel* m_seqLen = nullptr;
+    /// The real model the set-up came from (name, source, values the sources leave unverified); hidden without.
+    QLabel* m_modelNote = nullptr;
+    void syncModel();
     QLabel* m_warnings = nullptr;
     std::vector<core::ParamSpec> m_modelSpecs;
     std::vector<std::unique_ptr<Row>> m_modelRows;

@@ -8,11 +8,13 @@
 #include "tests/tablefiles.h"
 #include "ui/export/exportservice.h"
 #include "ui/mainwindow.h"
+#include "ui/parameterpanel.h"
 #include "ui/session.h"
 #include "ui/viewproperties.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
+#include <QLabel>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -410,6 +412,15 @@ void TestSession::windowModelsAndTables()
     QCOMPARE(w.state()->params().choice("rope_type"), std::string("llama3"));
     QVERIFY(w.state()->figureLabel().startsWith("Llama 3.1 8B \u00b7 RoPE"));
     QVERIFY(w.loadPreset("nosuch").contains("unknown preset 'nosuch'"));
+    // The parameter panel names the model and what its sources leave unverified (PRESETS.md marks Phi-3's
+    // rope_theta and factor lists so).
+    QCOMPARE(w.loadPreset("phi-3-mini-128k-instruct"), QString());
+    const auto* note = w.parameterPanel()->findChild<QLabel*>("modelNote");
+    QVERIFY(note && !note->isHidden());
+    QVERIFY2(note->text().contains("Unverified in the sources: rope_theta, long_factor, short_factor"),
+             qPrintable(note->text()));
+    QCOMPARE(w.state()->setScheme("alibi"), QString());
+    QVERIFY(note->isHidden());
     // A config.json written from PRESETS.md's Qwen2.5-7B-Instruct YaRN values.
     const QString config = dir.filePath("config.json");
     poslab::test::writeFile(config.toStdString(),
