@@ -175,8 +175,14 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     // counts on the bands), the scale panel's title joins its legend and the pair axis keeps its ticks only.
     const bool tight = target.height() < 22 * QFontMetricsF(th.font(9.5 * s)).height();
     HeaderTexts header{variantLabel(m_state->scheme(), m_state->params()), {}, {}};
-    if (!tight) {
-        header.detail = {lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
+    const QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
+    if (tight) {
+        // L still in the header when it fits on the title's line.
+        const double w = target.width() - 2 * pad;
+        if (headerHeight(w, th, s, {header.title, {lengthWords.back()}, {}}) <= headerHeight(w, th, s, header))
+            header.detail = {lengthWords.back()};
+    } else {
+        header.detail = lengthWords;
         header.note = {tr("pairs: %1 \u00b7 %2 turn inside T").arg(bandsLine).arg(t.turning()), tr("pairs: %1").arg(bandsLine),
                        bandsLine};
     }
@@ -395,11 +401,25 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
     };
     // Bottom right of the wavelength panel (the curves rise to the right, so it is free) above the band names.
-    // (Only where the panel is tall enough for it to stay clear of the lines.)
-    if (wave.height() >= 5.5 * lfm.height())
-        drawLegend(QRectF(wave.left(), wave.top(), wave.width(), wave.height() - lfm.height() * 1.3),
-               {{tr("before: default RoPE, same \u03b8"), th.muted, 1.6}, {tr("after: this scheme"), th.accent, 2.2}},
-               true, true);
+    // (Only where it stays clear of both curves: the curves' points and midpoints under its box.)
+    const auto clearOfCurves = [&](const QRectF& box) {
+        for (int i = 0; i < n; ++i)
+            for (double f : {0.0, 0.5}) {
+                if (i + f > n - 1)
+                    continue;
+                const double x = xOf(i + f);
+                if (x < box.left() - 4 * s || x > box.right() + 4 * s)
+                    continue;
+                const core::ExtensionPair& a = t.pairs[std::size_t(i)];
+                const core::ExtensionPair& b = t.pairs[std::size_t(std::min(n - 1, i + 1))];
+                for (const auto& [u, v] : {std::pair{a.wavelengthOld, b.wavelengthOld}, std::pair{a.wavelengthNew, b.wavelengthNew}}) {
+                    const double y = f == 0.0 ? wy.y(u) : (wy.y(u) + wy.y(v)) / 2;
+                    if (y > box.top() - 2 * s && y < box.bottom() + 2 * s)
+                        return false;
+                }
+            }
+        return true;
+    };
     {
         double x = legendBox.left() + legendIndent, y = legendBox.top();
         bool firstRow = true;
@@ -433,7 +453,6 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
         return wave.right();
     };
-    const double lineH = lfm.height();
     const auto hline = [&](double v, const QColor& c, Qt::PenStyle style, double width, const QStringList& words,
                            bool preferAbove) {
         if (!(v > 0))
@@ -444,12 +463,23 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         p.setPen(QPen(c, width * s, style));
         p.drawLine(QPointF(wave.left(), y), QPointF(wave.right(), y));
         const double left = reach(v, false), right = reach(v, true);
-        const QRectF above(wave.left() + 3 * s, y - lineH - 1 * s, std::max(0.0, left - wave.left() - 6 * s), lineH);
-        const QRectF below(right + 3 * s, y + 1 * s, std::max(0.0, wave.right() - right - 6 * s), lineH);
-        const QRectF first = preferAbove ? above : below, second = preferAbove ? below : above;
-        const Qt::Alignment a1 = preferAbove ? Qt::AlignLeft : Qt::AlignRight, a2 = preferAbove ? Qt::AlignRight : Qt::AlignLeft;
-        if (text.draw(first, a1 | Qt::AlignVCenter, labelFont, c, words, TextLayout::Fit::Drop).isEmpty())
-            text.draw(second, a2 | Qt::AlignVCenter, labelFont, c, words, TextLayout::Fit::Drop);
+        // Above the line at the left end, or below it at the right end, with the wordings that fit the room.
+        const auto place = [&](bool above) {
+            // An em in from the plot's edge: the layout keeps that gap to the axis's tick labels.
+            const double inset = lfm.height();
+            const double room = above ? left - wave.left() - inset - 3 * s : wave.right() - right - 6 * s;
+            QStringList fitting;
+            for (const QString& w : words)
+                if (lfm.horizontalAdvance(w) <= room)
+                    fitting << w;
+            if (fitting.isEmpty())
+                return false;
+            const QPointF anchor = above ? QPointF(wave.left() + inset, y - 1 * s) : QPointF(wave.right() - 3 * s, y + 1 * s);
+            const Qt::Alignment a = above ? Qt::AlignLeft | Qt::AlignBottom : Qt::AlignRight | Qt::AlignTop;
+            return !text.drawAt(anchor, a, labelFont, c, fitting).isEmpty();
+        };
+        if (!place(preferAbove))
+            place(!preferAbove);
         return y;
     };
     const QString lengthWhere = m_data.lengthFromPositions ? tr("positions") : tr("target_length");
@@ -461,8 +491,12 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
                                   tr("L = %1").arg(lengthText), tr("L")},
                                  true);
     const QString trainedText = formatNumber(double(t.trainedLength), 7);
+    // core says "given" for a window it was handed: here the preset's trained_length or the view's.
+    const QString trainedSource = t.trainedSource != "given" ? QString::fromStdString(t.trainedSource)
+        : m_data.trainedFromModel                            ? tr("the model's trained length")
+                                                             : tr("trained_length");
     hline(double(t.trainedLength), th.foreground, Qt::DashLine, 1.4,
-          {tr("trained window T = %1 (%2)").arg(trainedText, QString::fromStdString(t.trainedSource)),
+          {tr("trained window T = %1 (%2)").arg(trainedText, trainedSource),
            tr("trained window T = %1").arg(trainedText), tr("trained T = %1").arg(trainedText), tr("T = %1").arg(trainedText)},
           true);
     if (t.method == "llama3" || t.method == "yarn") {
@@ -500,6 +534,43 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
                   labelFont, th.foreground, words, TextLayout::Fit::Drop);
     }
 
+    const std::vector<Entry> waveEntries{{tr("before: default RoPE, same \u03b8"), th.muted, 1.6},
+                                         {tr("after: this scheme"), th.accent, 2.2}};
+    double legendW = 0;
+    for (const Entry& e : waveEntries)
+        legendW = std::max(legendW, lfm.horizontalAdvance(e.name) + 30 * s);
+    // Bottom right (above the band names), else top left; each only where it is clear of the curves and the labels.
+    const QRectF waveLegendArea(wave.left(), wave.top(), wave.width(), wave.height() - lfm.height() * 1.3);
+    const QRectF corners[] = {
+        QRectF(waveLegendArea.right() - legendW, waveLegendArea.bottom() - 2 * lfm.height(), legendW, 2 * lfm.height()),
+        QRectF(waveLegendArea.left(), waveLegendArea.top() + 3 * s, legendW, 2 * lfm.height())};
+    bool waveLegendDrawn = false;
+    for (int k = 0; k < 2 && !waveLegendDrawn; ++k)
+        if (wave.height() >= 5.5 * lfm.height() && clearOfCurves(corners[k]) && text.isFree(corners[k])) {
+            drawLegend(waveLegendArea, waveEntries, true, k == 0);
+            waveLegendDrawn = true;
+        }
+    if (!waveLegendDrawn) {
+        // In the title's row, right-aligned, short: "-- before  — after".
+        double x = wave.right();
+        const struct {
+            QString name;
+            QColor colour;
+            double width;
+            Qt::PenStyle style;
+        } shortEntries[] = {{tr("after"), th.accent, 2.2, Qt::SolidLine}, {tr("before"), th.muted, 1.6, Qt::DashLine}};
+        for (const auto& e : shortEntries) {
+            const double w = lfm.horizontalAdvance(e.name);
+            const QRectF r = text.draw(QRectF(x - w, plots.top(), w, titleH), Qt::AlignRight | Qt::AlignVCenter, labelFont,
+                                       th.foreground, {e.name}, TextLayout::Fit::Drop);
+            if (r.isEmpty())
+                break;
+            p.setPen(QPen(e.colour, e.width * s, e.style));
+            p.drawLine(QPointF(r.left() - 4 * s - 16 * s, plots.top() + titleH / 2), QPointF(r.left() - 4 * s, plots.top() + titleH / 2));
+            x = r.left() - 4 * s - 16 * s - lfm.height() * 0.6;
+        }
+    }
+
     if (narrow) {
         // No room for the circle: its numbers in one line under the plots.
         const core::ExtensionPair& q = t.pairs[std::size_t(m_data.pair)];
@@ -517,7 +588,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
             ? tr("pair %1%2").arg(pair).arg(m_data.automaticPair ? tr(" (automatic)") : QString())
             : tr("pair %1 (automatic)").arg(pair);
         text.draw(QRectF(circlePanel.left(), cy, circlePanel.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, boldFont,
-                  th.foreground, {tr("angles met, %1").arg(pairTitle), pairTitle});
+                  th.foreground, {tr("angles met, %1").arg(pairTitle), pairTitle, tr("pair %1").arg(pair)});
         cy += titleH;
         if (!m_data.pairError.isEmpty()) {
             const QRectF r = text.drawWrapped(QRectF(circlePanel.left(), cy, circlePanel.width(), lfm.height() * 3),
@@ -539,16 +610,20 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
             p.setPen(QPen(th.grid, ring, Qt::SolidLine, Qt::FlatCap));
             p.drawEllipse(arcBox);
             // Qt's angles: 1/16 degree, counter-clockwise from 3 o'clock; the hand starts at 12 and turns clockwise.
-            const auto arc = [&](double from, double to, const QColor& c, double w) {
+            const auto arc = [&](const QRectF& box, double from, double to, const QColor& c, double w) {
                 if (!(to > from))
                     return;
                 p.setPen(QPen(c, w, Qt::SolidLine, Qt::FlatCap));
                 const int start = int(std::lround((90.0 - from * 180.0 / std::numbers::pi) * 16.0));
                 const int span = -int(std::lround((to - from) * 180.0 / std::numbers::pi * 16.0));
-                p.drawArc(arcBox, start, span);
+                p.drawArc(box, start, span);
             };
-            arc(0.0, cp.arcTrained, th.accent, ring);
-            arc(cp.arcTrained, cp.arcNow, th.cursor, ring * 1.5);
+            // Outer ring: the arc met in training; inner ring: the arc met at L, its new part (past the outer
+            // ring's end) drawn wider.
+            const QRectF inner = arcBox.adjusted(1.6 * ring, 1.6 * ring, -1.6 * ring, -1.6 * ring);
+            arc(arcBox, 0.0, cp.arcTrained, th.accent, ring);
+            arc(inner, 0.0, cp.arcNow, th.cursor, ring * 0.6);
+            arc(inner, cp.arcTrained, cp.arcNow, th.cursor, ring * 1.2);
             p.setPen(QPen(th.muted, 1.0 * s));
             p.drawLine(QPointF(arcBox.center().x(), arcBox.top() - ring), QPointF(arcBox.center().x(), arcBox.top() + ring));
             text.drawAt(QPointF(arcBox.center().x() + 3 * s, arcBox.top() - ring), Qt::AlignLeft | Qt::AlignBottom, tickFont,
