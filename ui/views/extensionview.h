@@ -25,6 +25,8 @@ public:
     bool supports(const core::SchemeDescriptor& scheme) const override;
     /// The numbers drawn (tests read them).
     const ExtensionData& data() const { return m_data; }
+    /// The height of the inference-length line in the last on-screen paint (-1: not drawn): where a drag starts.
+    double lengthMarkerY() const { return m_lengthY; }
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
