@@ -198,7 +198,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     const QRectF area(target.left() + pad, headerBottom + pad * 0.5, target.width() - 2 * pad,
                       target.bottom() - pad - headerBottom - pad * 0.5);
     // Narrow: no circle panel; the chosen pair's numbers take one line under the plots.
-    const bool narrow = area.width() < 30 * lfm.height();
+    const bool narrow = area.width() < 24 * lfm.height();
     const double circleW = narrow ? 0.0 : std::min(std::max(area.width() * 0.3, 10 * lfm.height()), area.width() * 0.42);
     const QRectF plots(area.left(), area.top(), area.width() - (narrow ? 0.0 : circleW + pad),
                        area.height() - (narrow ? lfm.height() * 1.2 : 0.0));
@@ -453,6 +453,11 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
         return wave.right();
     };
+    // Every horizontal line's height, so that no label sits across another line.
+    std::vector<double> lineYs;
+    for (double v : {double(t.length), double(t.trainedLength), t.edgeShort, t.edgeLong})
+        if (v > 0)
+            lineYs.push_back(wy.y(v));
     const auto hline = [&](double v, const QColor& c, Qt::PenStyle style, double width, const QStringList& words,
                            bool preferAbove) {
         if (!(v > 0))
@@ -464,22 +469,38 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         p.drawLine(QPointF(wave.left(), y), QPointF(wave.right(), y));
         const double left = reach(v, false), right = reach(v, true);
         // Above the line at the left end, or below it at the right end, with the wordings that fit the room.
-        const auto place = [&](bool above) {
-            // An em in from the plot's edge: the layout keeps that gap to the axis's tick labels.
+        // Four places: above the line at its left end and below it at its right end stay clear of the curves (both
+        // rise with the pair index); above-right and below-left may cross a curve. Each keeps clear of the other
+        // lines unless @p anyway.
+        const auto place = [&](int where, bool anyway) {
+            // An em in from the plot's left edge: the layout keeps that gap to the axis's tick labels.
             const double inset = lfm.height();
-            const double room = above ? left - wave.left() - inset - 3 * s : wave.right() - right - 6 * s;
+            const bool above = where == 0 || where == 2;
+            const bool atLeft = where == 0 || where == 3;
+            const double room = where == 0 ? left - wave.left() - inset - 3 * s
+                : where == 1                ? wave.right() - right - 6 * s
+                                            : wave.width() - inset - 3 * s;
             QStringList fitting;
             for (const QString& w : words)
                 if (lfm.horizontalAdvance(w) <= room)
                     fitting << w;
             if (fitting.isEmpty())
                 return false;
-            const QPointF anchor = above ? QPointF(wave.left() + inset, y - 1 * s) : QPointF(wave.right() - 3 * s, y + 1 * s);
-            const Qt::Alignment a = above ? Qt::AlignLeft | Qt::AlignBottom : Qt::AlignRight | Qt::AlignTop;
+            const double top = above ? y - 1 * s - lfm.height() : y + 1 * s, bottom = top + lfm.height();
+            if (!anyway)
+                for (double ly : lineYs)
+                    if (std::abs(ly - y) > 0.5 && ly > top && ly < bottom)
+                        return false;
+            const QPointF anchor(atLeft ? wave.left() + inset : wave.right() - 3 * s, above ? y - 1 * s : y + 1 * s);
+            const Qt::Alignment a = (atLeft ? Qt::AlignLeft : Qt::AlignRight) | (above ? Qt::AlignBottom : Qt::AlignTop);
             return !text.drawAt(anchor, a, labelFont, c, fitting).isEmpty();
         };
-        if (!place(preferAbove))
-            place(!preferAbove);
+        const int order[] = {preferAbove ? 0 : 1, preferAbove ? 1 : 0, 2, 3};
+        bool placed = false;
+        for (bool anyway : {false, true})
+            for (int where : order)
+                if (!placed)
+                    placed = place(where, anyway);
         return y;
     };
     const QString lengthWhere = m_data.lengthFromPositions ? tr("positions") : tr("target_length");
