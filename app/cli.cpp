@@ -183,6 +183,8 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
         } else if (opt == "--seq-len") {
             req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
             seqLenGiven = true;
+        } else if (opt == "--trained-length") {
+            req.trainedLength = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
         } else if (opt == "--format") {
             format = core::parseOutputFormat(a.value(opt));
         } else if (opt == "-o" || opt == "--output") {
@@ -238,6 +240,9 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             || req.quantity == core::Quantity::Decay;
         if (model.heads && !headsGiven && perHead)
             req.heads = *model.heads;
+        // The extension table's trained window, for models whose parameters name none (Llama 2's 4096).
+        if (req.quantity == core::Quantity::Extension && !req.trainedLength && model.model.contains("trained_length"))
+            req.trainedLength = model.model.value("trained_length").toInteger();
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
@@ -450,11 +455,12 @@ Usage:
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
                  [--shuffle] [--drope] [--term NAME] [--angles exact|reduced]
-                 [--samples N] [--normalise none|at_zero]
+                 [--samples N] [--normalise none|at_zero] [--trained-length T]
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
-                                 a figure of one view: table, clock, decay, rotation, attention
+                                 a figure of one view: table, clock, decay, rotation, attention,
+                                 extension
                                  (poslab export --help lists every option)
   poslab export --batch FILE.json  many figures in one process
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
@@ -467,7 +473,7 @@ Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Fa
 Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
   after every command.
 
-QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
+QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay, extension
           (which ones a scheme has: poslab schemes).
 SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of a --content sentence). --dim defaults to 64 (the head dimension
       for scores).
@@ -493,6 +499,14 @@ decay: rotary schemes give "score" (q . R(delta theta) k with q = k) and "bound"
   random (the mean over --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides
   each curve by its value at distance 0. The JSON names "content_model", "normalisation" and every column
   ("column_labels"); the CSV starts with a header row.
+extension: one row per rotary pair: omega_old (rope_type default, same rope_theta), omega_new (the scheme's, at
+  sequence length L), wavelengths 2 pi / omega in tokens, scale omega_old / omega_new, the band (llama3: kept,
+  blended, divided; yarn: extrapolated, ramp, interpolated; see "column_labels"), the turns and arcs met over
+  the trained window T (positions 0..T-1, omega_old) and over L (positions 0..L-1, omega_new), the new
+  fraction of the circle, and the scale of PI, NTK-aware, dynamic NTK, YaRN and Llama 3 at the same theta,
+  factor and T. L is the sequence length (--seq-len, else the largest position + 1). T is
+  original_max_position_embeddings (llama3, yarn, longrope) or max_position_embeddings (dynamic); for the
+  others --trained-length T, else L / factor (linear, ntk) or L.
 Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
   a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
@@ -532,6 +546,7 @@ const std::vector<OptionSpec>& computeOptions()
         {"--positions", true, nullptr, "0:3"},
         {"--vector", true, nullptr, "1,2,3,4,5,6,7,8"},
         {"--seq-len", true, nullptr, "16"},
+        {"--trained-length", true, nullptr, "8192"},
         {"--format", true, nullptr, "csv"},
         {"--output", true, "-o", "-"},
         {"--max-memory", true, nullptr, "100B"},

@@ -3,6 +3,7 @@
 
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/extension.h"
 #include "core/attention.h"
 #include "core/rotary.h"
 
@@ -184,6 +185,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     only(request.heads != 1, {Quantity::Bias, Quantity::Scores, Quantity::Decay}, "--heads");
     only(request.softmax, {Quantity::Scores}, "--softmax");
     only(!request.vector.empty(), {Quantity::Rotate}, "--vector");
+    only(request.trainedLength.has_value(), {Quantity::Extension}, "--trained-length");
     if (attention && (request.heads < 1 || request.heads > maxHeads))
         throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
                          + std::to_string(maxHeads));
@@ -307,6 +309,11 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         result.labels.push_back({"normalisation", std::string(decayNormalisationName(request.normalisation))});
         result.axes = {"distance", "curve"};
         return result;
+    }
+    case Quantity::Extension: {
+        const ExtensionTable t = extensionTable(scheme, result.params, ctx.dim, effectiveSeqLen(ctx), request.trainedLength);
+        result.labels.push_back({"seq_len_source", seqLenSource(ctx)});
+        return extensionResult(t, std::move(result));
     }
     }
     throw InputError("unsupported quantity");

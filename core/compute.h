@@ -43,6 +43,9 @@ struct ComputeRequest {
     /// scores: one named term instead of the total (Transformer-XL's four terms, DeBERTa's c2p and p2c,
     /// CoPE's gates and positions, ...); empty for the total. An unknown name lists the scheme's terms.
     std::string term;
+    /// Extension: the trained window T for schemes whose parameters name none (default, linear, ntk, xPos); the
+    /// inference length L is effectiveSeqLen(context). See extension.h.
+    std::optional<Position> trainedLength;
 };
 
 struct ComputeResult {

@@ -736,6 +736,45 @@ core::ComputeResult DecayData::table(const Setup& setup) const
     return t;
 }
 
+core::ComputeRequest Computation::extensionRequest(const Setup& setup, const ViewOptions& options)
+{
+    core::ComputeRequest req = request(setup);
+    req.quantity = core::Quantity::Extension;
+    if (options.targetLength > 0)
+        req.context.seqLen = options.targetLength;
+    if (options.trainedLength > 0)
+        req.trainedLength = options.trainedLength;
+    else if (setup.model.contains(QStringLiteral("trained_length")))
+        req.trainedLength = setup.model.value(QStringLiteral("trained_length")).toInteger();
+    return req;
+}
+
+ExtensionData Computation::extensionData(const Setup& setup, const ViewOptions& options)
+{
+    ExtensionData d;
+    const core::ComputeRequest req = extensionRequest(setup, options);
+    d.lengthFromPositions = options.targetLength <= 0;
+    d.trainedFromModel = options.trainedLength <= 0 && req.trainedLength.has_value();
+    try {
+        const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);
+        d.table = core::extensionTable(s, setup.params, setup.dim, core::effectiveSeqLen(req.context), req.trainedLength);
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
+        return d;
+    }
+    const int pairs = int(d.table.pairs.size());
+    d.automaticPair = options.extensionPair < 0;
+    d.pair = d.automaticPair ? d.table.automaticPair : options.extensionPair;
+    if (d.pair >= pairs) {
+        d.pairError = QStringLiteral("extension_pair %1 does not exist: this set-up has %2 pairs (0 to %3)")
+                          .arg(d.pair)
+                          .arg(pairs)
+                          .arg(pairs - 1);
+        d.pair = d.table.automaticPair;
+    }
+    return d;
+}
+
 std::optional<core::RotarySpec> Computation::rotarySpec(const Setup& setup)
 {
     const core::SchemeDescriptor* s = core::findScheme(setup.scheme);

@@ -8,6 +8,7 @@
 
 #include "core/attention.h"
 #include "core/compute.h"
+#include "core/extension.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
 #include "core/types.h"
@@ -117,6 +118,18 @@ struct DecayData {
     core::ComputeResult table(const Setup& setup) const;
 };
 
+/// The extension view's numbers: core::extensionTable for the state's rotary set-up at the inference length L, as
+/// `poslab compute extension` computes them (Computation::extensionRequest).
+struct ExtensionData {
+    QString error;                 ///< non-empty when core refused (then the table is empty)
+    core::ExtensionTable table;
+    int pair = 0;                  ///< the pair the circle shows: extension_pair, or the table's automatic pair
+    bool automaticPair = true;     ///< extension_pair is -1
+    QString pairError;             ///< extension_pair names a pair the set-up does not have
+    bool lengthFromPositions = true; ///< L is the state's positions (target_length 0)
+    bool trainedFromModel = false; ///< T is the preset's trained_length
+};
+
 /// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
 inline constexpr std::uint64_t rotationSeed = 20210420;
 
@@ -186,6 +199,12 @@ public:
     /// when @p everyDistance (the data export).
     static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
                                bool everyDistance);
+    /// The request `poslab compute extension` runs for the extension view: request(setup) with the sequence length
+    /// L = target_length (0: the positions) and, for schemes whose parameters name no trained window, T =
+    /// trained_length, else the model's trained_length.
+    static core::ComputeRequest extensionRequest(const Setup& setup, const ViewOptions& options);
+    /// The extension view's table for @p setup and @p options (the same set-up as extensionRequest()).
+    static ExtensionData extensionData(const Setup& setup, const ViewOptions& options);
     /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
     /// rotate or core refuses the set-up.
     static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);

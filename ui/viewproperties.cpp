@@ -138,6 +138,23 @@ std::vector<ViewProperty> makeProperties()
                 true, &ViewOptions::attentionSize)),
         attention(text("term", QStringLiteral("term (attention view)"),
              QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term)),
+        // --- extension view ---
+        integer("extension_pair", QStringLiteral("pair (extension view)"),
+                QStringLiteral("The pair whose arcs of angles met in training and at the inference length the circle "
+                               "shows; -1: the fastest pair that never completes a turn in training"),
+                -1, 4095, true, &ViewOptions::extensionPair),
+        choice("extension_methods", QStringLiteral("methods (extension view)"),
+               QStringLiteral("Scale curves of every method (PI, NTK-aware, dynamic NTK, YaRN, Llama 3) at the scheme's "
+                              "theta, factor and trained window, or of this scheme only"),
+               {QStringLiteral("all"), QStringLiteral("scheme")}, &ViewOptions::extensionMethods),
+        integer("target_length", QStringLiteral("inference length (extension view)"),
+                QStringLiteral("Inference length L of the extension view, also the sequence length of dynamic NTK and "
+                               "LongRoPE there; 0: the state's positions"),
+                0, maxDistance, true, &ViewOptions::targetLength),
+        integer("trained_length", QStringLiteral("trained length (extension view)"),
+                QStringLiteral("Trained window T for schemes whose parameters name none (default, linear, ntk, xPos); "
+                               "0: a preset's trained length, else L / factor or L"),
+                0, maxDistance, true, &ViewOptions::trainedLength),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

@@ -24,6 +24,9 @@ enum class TableQuantity { Cos, Sin, Angle };
 enum class ColorMapChoice { Auto, Viridis, Cividis, Diverging };
 /// Content fed to the attention view.
 enum class AttentionContent { Random, Constant, Sentence };
+/// Which scale curves the extension view draws: every method at the scheme's theta, factor and window, or only
+/// the scheme's own.
+enum class ExtensionMethods { All, Scheme };
 
 /// The values of every view option. Read it through WorkbenchState::viewOptions(); change it through
 /// WorkbenchState::setViewOptions() or setProperty() (both undoable).
@@ -51,6 +54,15 @@ struct ViewOptions {
     /// attention view: one named part of the logits (Transformer-XL's terms, DeBERTa's c2p, CoPE's gates);
     /// empty shows the whole score
     QString term;
+    // --- extension view (context-extension lab) ---
+    /// the pair whose seen and unseen arcs the circle shows; -1: the fastest pair that never turns in training
+    int extensionPair = -1;
+    ExtensionMethods extensionMethods = ExtensionMethods::All; ///< the scale panel's curves
+    /// inference length L (also dynamic NTK's and LongRoPE's sequence length); 0: the state's positions
+    int targetLength = 0;
+    /// trained window T for schemes whose parameters name none (default, linear, ntk, xPos); 0: the model's
+    /// (a preset's trained_length), else L / factor or L
+    int trainedLength = 0;
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

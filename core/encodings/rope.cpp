@@ -49,6 +49,30 @@ double yarnFactor(const ParamSet& params)
     return params.real("factor");
 }
 
+double yarnRamp(int pair, double low, double high)
+{
+    if (low == high)
+        high += 0.001; // the reference's guard against a zero-width ramp
+    return std::clamp((double(pair) - low) / (high - low), 0.0, 1.0);
+}
+
+Llama3Weight llama3Weight(double wavelen, double lowFreqFactor, double highFreqFactor, double oldContext)
+{
+    const double lowFreqWavelen = oldContext / lowFreqFactor;
+    const double highFreqWavelen = oldContext / highFreqFactor;
+    if (wavelen < highFreqWavelen)
+        return {Llama3Weight::Kept, 1.0}; // high frequency: unchanged
+    if (wavelen > lowFreqWavelen)
+        return {Llama3Weight::Divided, 0.0}; // low frequency: interpolated
+    // Medium band. With low_freq_factor == high_freq_factor it shrinks to the one wavelength
+    // old_context / low_freq_factor, where the smooth factor is 0/0: Meta's apply_scaling asserts and
+    // Hugging Face's torch.where yields NaN. We keep the unscaled frequency there (the limit from the
+    // high-frequency side) so no table ever holds a NaN.
+    if (highFreqFactor == lowFreqFactor)
+        return {Llama3Weight::Blended, 1.0};
+    return {Llama3Weight::Blended, (oldContext / wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor)};
+}
+
 namespace {
 
 void scaleAll(std::vector<double>& f, double by)
@@ -84,12 +108,9 @@ void applyYarn(const ParamSet& params, int r, double base, std::vector<double>& 
     // The reference clamps with the rotary dimension r (not r/2 - 1); kept so the ramps are identical.
     low = std::max(low, 0.0);
     high = std::min(high, double(r - 1));
-    if (low == high)
-        high += 0.001; // the reference's guard against a zero-width ramp
     const int pairs = r / 2;
     for (int i = 0; i < pairs; ++i) {
-        const double ramp = std::clamp((double(i) - low) / (high - low), 0.0, 1.0);
-        const double extrapolation = 1.0 - ramp; // 1: keep the original frequency; 0: interpolate
+        const double extrapolation = 1.0 - yarnRamp(i, low, high); // 1: keep the original frequency; 0: interpolate
         const double orig = f[std::size_t(i)];
         f[std::size_t(i)] = (orig / factor) * (1.0 - extrapolation) + orig * extrapolation;
     }
@@ -117,21 +138,8 @@ void applyLlama3(const ParamSet& params, std::vector<double>& f, RotarySpec& spe
     const double lowFreqWavelen = oldContext / lowFreqFactor;
     const double highFreqWavelen = oldContext / highFreqFactor;
     for (double& w : f) {
-        const double wavelen = 2.0 * std::numbers::pi / w;
-        if (wavelen < highFreqWavelen)
-            continue; // high frequency: unchanged
-        if (wavelen > lowFreqWavelen) {
-            w /= factor; // low frequency: interpolated
-            continue;
-        }
-        // Medium band. With low_freq_factor == high_freq_factor it shrinks to the one wavelength
-        // old_context / low_freq_factor, where the smooth factor is 0/0: Meta's apply_scaling asserts and
-        // Hugging Face's torch.where yields NaN. We keep the unscaled frequency there (the limit from the
-        // high-frequency side) so no table ever holds a NaN.
-        if (highFreqFactor == lowFreqFactor)
-            continue;
-        const double smooth = (oldContext / wavelen - lowFreqFactor) / (highFreqFactor - lowFreqFactor);
-        w = (1.0 - smooth) * w / factor + smooth * w;
+        const Llama3Weight k = llama3Weight(2.0 * std::numbers::pi / w, lowFreqFactor, highFreqFactor, oldContext);
+        w = (1.0 - k.smooth) * w / factor + k.smooth * w;
     }
     spec.scalars.push_back({"low_freq_wavelen", lowFreqWavelen});
     spec.scalars.push_back({"high_freq_wavelen", highFreqWavelen});

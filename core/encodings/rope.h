@@ -59,6 +59,22 @@ double yarnGetMscale(double scale, double mscale = 1.0);
 ///   d * ln(L / (rotations * 2 * pi)) / (2 * ln(base)).
 double yarnCorrectionDim(double rotations, int rotaryDim, double base, double originalMax);
 
+/// YaRN's ramp of pair @p pair between the correction dimensions @p low and @p high (after the floor/ceil and the
+/// clamp): clamp((pair - low) / (high - low), 0, 1), 0 = extrapolated (frequency kept), 1 = interpolated (divided
+/// by s). Hugging Face _compute_yarn_parameters linear_ramp_factor (with its guard: low == high widens to
+/// high + 0.001); the frequency is theta_i * ((1 - ramp) + ramp / s).
+double yarnRamp(int pair, double low, double high);
+
+/// Llama 3.1's band of a pair whose unscaled wavelength is @p wavelen tokens (Hugging Face
+/// _compute_llama3_parameters; meta-llama/llama-models apply_scaling): Kept when wavelen < O / high_freq_factor,
+/// Divided (theta_i / factor) when wavelen > O / low_freq_factor, Blended between (both edges inclusive) with
+/// theta_i * ((1 - smooth) / factor + smooth), smooth = (O / wavelen - low) / (high - low).
+struct Llama3Weight {
+    enum Band { Kept, Blended, Divided } band = Kept;
+    double smooth = 1.0; ///< 1 kept, 0 divided; in between for Blended (1 when low == high: no NaN)
+};
+Llama3Weight llama3Weight(double wavelen, double lowFreqFactor, double highFreqFactor, double oldContext);
+
 /// YaRN's scale s: the factor parameter, or max_position_embeddings / original_max_position_embeddings when
 /// factor_source is "max_position_ratio".
 double yarnFactor(const ParamSet& params);

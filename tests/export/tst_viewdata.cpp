@@ -171,6 +171,14 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
         }
         const ui::ViewOptions& o = state.viewOptions();
         const core::SchemeDescriptor& s = state.scheme();
+        if (view == QLatin1String("extension") && !v->noRotationReason().isEmpty()) {
+            // No pairs to extend: the view draws the reason, and `compute extension` refuses the same set-up.
+            QVERIFY(!compute("extension", id, overrides, {}, &error).contains(QStringLiteral("data")));
+            QVERIFY2(error.contains(QStringLiteral("NoPE")), qPrintable(error));
+            error.clear();
+            m_skips << QStringLiteral("%1 on %2: no rotation on this layer (compute refuses it too)").arg(view, row);
+            continue;
+        }
 
         exporting::ExportResult result;
         const QByteArray gui = ExportService::renderData(*v, state, Format::Json, &result);
@@ -254,6 +262,11 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
                                                              : "angles";
         } else if (view == QLatin1String("clock") || view == QLatin1String("rotation")) {
             quantity = s.rotary ? "angles" : "encoding";
+        } else if (view == QLatin1String("extension")) {
+            // L = the positions (target_length 0), no trained window given (trained_length 0, no preset).
+            QCOMPARE(o.targetLength, 0);
+            QCOMPARE(o.trainedLength, 0);
+            quantity = "extension";
         } else {
             QCOMPARE(view, QStringLiteral("attention"));
             quantity = "scores";
@@ -307,9 +320,9 @@ void TestViewData::registryNamesEveryView()
     const std::vector<ui::View*> views = ui::createViews(&state, &computation);
     QCOMPARE(views.size(), ui::viewRegistry().size());
     QCOMPARE(ExportScene::viewNames(),
-             QStringList({"table", "clock", "rotation", "decay", "attention"}));
+             QStringList({"table", "clock", "rotation", "decay", "attention", "extension"}));
     const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
-                             "Attention scores"};
+                             "Attention scores", "Context-extension lab"};
     for (std::size_t i = 0; i < views.size(); ++i) {
         const ui::ViewEntry& e = ui::viewRegistry()[i];
         QCOMPARE(views[i]->exportName(), QString::fromLatin1(e.id));
@@ -322,7 +335,7 @@ void TestViewData::registryNamesEveryView()
     QString error;
     ExportScene scene;
     QVERIFY(!scene.view(QStringLiteral("nonsense"), &error));
-    QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention"));
+    QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention, extension"));
 }
 
 void TestViewData::skipsAreRecorded()

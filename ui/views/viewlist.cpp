@@ -6,6 +6,7 @@
 #include "ui/views/attentionview.h"
 #include "ui/views/clockview.h"
 #include "ui/views/decayview.h"
+#include "ui/views/extensionview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
 #include "ui/workbenchstate.h"
@@ -83,6 +84,16 @@ core::ComputeResult attentionData(const WorkbenchState& state, QStringList* note
     return core::compute(req);
 }
 
+/// One row per rotary pair (core/extension.h), as `poslab compute extension` with the view's L and T.
+core::ComputeResult extensionData(const WorkbenchState& state, QStringList* notes)
+{
+    const core::ComputeRequest req = Computation::extensionRequest(state.setup(), state.viewOptions());
+    if (notes)
+        *notes << QStringLiteral("every pair (pairs x columns); the circle shows pair %1")
+                      .arg(Computation::extensionData(state.setup(), state.viewOptions()).pair);
+    return core::compute(req);
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -98,6 +109,8 @@ const std::vector<ViewEntry>& viewRegistry()
          make<DecayView>, decayData},
         {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
          make<AttentionView>, attentionData},
+        {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
+         make<ExtensionView>, extensionData, false},
     };
     return entries;
 }

@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file extensionview.h
+/// The context-extension lab (issue 12): for a rotary set-up, each pair's wavelength 2 pi / omega in tokens on a
+/// log axis, before (rope_type default, same theta) and after the scheme's scaling, against the trained window T
+/// and the inference length L (a draggable line: target_length); the method's bands shaded with their edges in
+/// tokens (Llama 3: O/high_freq_factor and O/low_freq_factor; YaRN: O/beta_fast and O/beta_slow); the scale
+/// omega_old / omega_new per pair for PI, NTK-aware, dynamic NTK, YaRN and Llama 3 at the same theta, factor and
+/// window (or this scheme only: extension_methods); and for one pair (extension_pair) the arc of angles met in
+/// training against the arc met at L on a circle, with the fraction that is new. Every number is core's
+/// (core/extension.h through Computation::extensionData); the view only draws.
+
+#include "ui/views/view.h"
+
+#include <QRectF>
+
+namespace poslab::ui {
+
+class ExtensionView : public View {
+    Q_OBJECT
+public:
+    ExtensionView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    QSizeF minimumRoom() const override { return {16.0, 11.0}; }
+    bool supports(const core::SchemeDescriptor& scheme) const override;
+    /// The numbers drawn (tests read them).
+    const ExtensionData& data() const { return m_data; }
+    /// The height of the inference-length line in the last on-screen paint (-1: not drawn): where a drag starts.
+    double lengthMarkerY() const { return m_lengthY; }
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    QString notApplicableReason() const override;
+    bool needsRotation() const override { return true; }
+    void resultChanged() override { recompute(); }
+    void mousePressEvent(QMouseEvent* e) override;
+    void mouseMoveEvent(QMouseEvent* e) override;
+    void mouseReleaseEvent(QMouseEvent* e) override;
+
+private:
+    void recompute();
+    /// The inference length at the on-screen height @p y of the wavelength plot (drawn last on screen).
+    double lengthAtY(double y) const;
+
+    ExtensionData m_data;
+    // Geometry of the last on-screen paint (for dragging the L line).
+    QRectF m_wavePlot;
+    double m_logLo = 0.0, m_logHi = 1.0;
+    double m_lengthY = -1.0;
+    bool m_dragging = false;
+};
+
+} // namespace poslab::ui
