@@ -244,6 +244,8 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             req.drope = true;
         } else if (opt == "--mask") {
             req.mask = core::parseMask(a.value(opt));
+        } else if (opt == "--dtype") {
+            req.dtype = core::parseFloatFormat(a.value(opt));
         } else {
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
@@ -455,7 +457,7 @@ Usage:
                  [--max-memory SIZE] [--keys SPEC] [--heads H] [--seed N]
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
                  [--shuffle] [--drope] [--term NAME] [--angles exact|reduced]
-                 [--samples N] [--normalise none|at_zero]
+                 [--samples N] [--normalise none|at_zero] [--dtype float32|float16|bfloat16]
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
@@ -472,7 +474,7 @@ Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Fa
 Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
   after every command.
 
-QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay
+QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay, precision
           (which ones a scheme has: poslab schemes).
 SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of a --content sentence). --dim defaults to 64 (the head dimension
       for scores).
@@ -498,6 +500,11 @@ decay: rotary schemes give "score" (q . R(delta theta) k with q = k) and "bound"
   random (the mean over --samples N seeded vectors, default 16) or a sentence; --normalise at_zero divides
   each curve by its value at distance 0. The JSON names "content_model", "normalisation" and every column
   ("column_labels"); the CSV starts with a header row.
+precision: rotary schemes, one row per pair: what rounding the angles p * omega_i to --dtype (default
+  bfloat16; IEEE 754 binary16 for float16, round to nearest even) leaves at the --positions, for two
+  pipelines: round_angle (p * omega in double, rounded once) and low_precision (p and omega held in the
+  dtype, their product rounded in it): distinct angles and (cos, sin) values, the first position whose
+  angle or (cos, sin) equals the next one's, and the first p with ulp(p * omega) > omega.
 Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
   a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
@@ -552,6 +559,7 @@ const std::vector<OptionSpec>& computeOptions()
         {"--term", true, nullptr, "c2p"},
         {"--drope", false},
         {"--mask", true, nullptr, "bidirectional"},
+        {"--dtype", true, nullptr, "float16"},
         {"--help", false, "-h"},
         {"--version", false},
     };

@@ -6,6 +6,7 @@
 
 #include "core/attention.h"
 #include "core/limits.h"
+#include "core/precision.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
 
@@ -43,6 +44,9 @@ struct ComputeRequest {
     /// scores: one named term instead of the total (Transformer-XL's four terms, DeBERTa's c2p and p2c,
     /// CoPE's gates and positions, ...); empty for the total. An unknown name lists the scheme's terms.
     std::string term;
+    /// Precision: the format whose rounding is emulated (--dtype); bfloat16, the dtype of today's checkpoints,
+    /// when not given.
+    std::optional<FloatFormat> dtype;
 };
 
 struct ComputeResult {

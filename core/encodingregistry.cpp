@@ -197,6 +197,7 @@ std::vector<Quantity> SchemeDescriptor::quantities() const
         q.push_back(Quantity::Cos);
         q.push_back(Quantity::Sin);
         q.push_back(Quantity::Rotate);
+        q.push_back(Quantity::Precision);
     }
     if (bias || (score && scoreHasBias))
         q.push_back(Quantity::Bias);
@@ -277,7 +278,7 @@ constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Encoding, "encoding"}, {Quantity::Frequencies, "frequencies"}, {Quantity::Angles, "angles"},
     {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
     {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
-    {Quantity::Decay, "decay"},
+    {Quantity::Decay, "decay"},       {Quantity::Precision, "precision"},
 };
 } // namespace
 

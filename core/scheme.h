@@ -72,8 +72,9 @@ struct RotarySpec {
 ///   Bias:    heads x queries x keys, the position part added to the logits (needs the score engine);
 ///   Buckets: queries x keys, the bucket or clipped-distance index of each pair;
 ///   Scores:  heads x queries x keys, attention logits (or probabilities with --softmax);
-///   Decay:   distances x curves, score or dot product against the distance (see attention.h).
-enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay };
+///   Decay:   distances x curves, score or dot product against the distance (see attention.h);
+///   Precision: pairs x columns, what float32/float16/bfloat16 rounding leaves of the angles (see precision.h).
+enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Precision };
 std::string_view quantityName(Quantity q);
 /// Throws InputError listing the known names.
 Quantity parseQuantity(std::string_view name);
