@@ -138,6 +138,15 @@ std::vector<ViewProperty> makeProperties()
                 true, &ViewOptions::attentionSize)),
         attention(text("term", QStringLiteral("term (attention view)"),
              QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term)),
+        // precision view
+        choice("dtype", QStringLiteral("dtype (precision view)"),
+               QStringLiteral("The format whose rounding the precision view emulates (IEEE 754 binary16, bfloat16, "
+                              "binary32; round to nearest even)"),
+               {QStringLiteral("float32"), QStringLiteral("float16"), QStringLiteral("bfloat16")}, &ViewOptions::dtype),
+        choice("angle_pipeline", QStringLiteral("angle pipeline (precision view)"),
+               QStringLiteral("round_angle: p * omega in double, rounded once; low_precision: p and omega held in the "
+                              "dtype and their product rounded in it"),
+               {QStringLiteral("round_angle"), QStringLiteral("low_precision")}, &ViewOptions::anglePipeline),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,
