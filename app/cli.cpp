@@ -461,7 +461,8 @@ Usage:
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
-                                 a figure of one view: table, clock, decay, rotation, attention
+                                 a figure of one view: table, clock, decay, rotation, attention,
+                                 buckets, precision
                                  (poslab export --help lists every option)
   poslab export --batch FILE.json  many figures in one process
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,

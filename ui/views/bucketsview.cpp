@@ -95,7 +95,7 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
     const std::vector<double> yTicks = niceTicks(double(lo), double(hi), 6);
     double yLabelW = 0;
     for (double v : yTicks)
-        yLabelW = std::max(yLabelW, tfm.horizontalAdvance(formatNumber(v, 7)));
+        yLabelW = std::max(yLabelW, tfm.horizontalAdvance(signedText(core::Position(std::llround(v)))));
     const double edgeRows = 2 * efm.height() * 1.15;
     const double halfX = tfm.horizontalAdvance(signedText(-n)) / 2;
     const QRectF plot(target.left() + pad + std::max(yLabelW + 6 * s, halfX), headerBottom + lfm.height() * 1.2 + edgeRows,
@@ -141,6 +141,13 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
         text.drawAt(QPointF(area.left() - 4 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted,
                     {signedText(core::Position(std::llround(v)))});
     }
+    if (b.tableSpan > 0) {
+        // DeBERTa: the attention reads table rows -s .. s - 1; buckets past them clamp.
+        p.setPen(QPen(th.accent3, 1.2 * s, Qt::DotLine));
+        for (double row : {double(b.tableSpan - 1), -double(b.tableSpan)})
+            if (row >= double(lo) && row <= double(hi))
+                p.drawLine(QPointF(area.left(), Y(row)), QPointF(area.right(), Y(row)));
+    }
     if (ex1 - ex0 > 1) {
         // Over the grid, on the region's own colour, so no line runs through the words.
         const QString words = tr("one bucket per distance");
@@ -152,13 +159,6 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
             p.fillRect(box, exact);
             text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted, {words}, TextLayout::Fit::Drop);
         }
-    }
-    if (b.tableSpan > 0) {
-        // DeBERTa: the attention reads table rows -s .. s - 1; buckets past them clamp.
-        p.setPen(QPen(th.accent3, 1.2 * s, Qt::DotLine));
-        for (double row : {double(b.tableSpan - 1), -double(b.tableSpan)})
-            if (row >= double(lo) && row <= double(hi))
-                p.drawLine(QPointF(area.left(), Y(row)), QPointF(area.right(), Y(row)));
     }
     text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()),
               Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground,

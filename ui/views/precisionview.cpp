@@ -109,35 +109,15 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
         QColor colour;
         QStringList words;
     };
+    // The long wordings only where the figure has room for them beside two readable panels.
+    const bool roomy = target.height() > 26 * lfm.height();
     const std::vector<Key> keys{
-        {th.accent, {tr("first p with angle(p) = angle(p+1)"), tr("angle collapse")}},
-        {th.accent2, {tr("first p with the same (cos, sin) as p+1"), tr("(cos, sin) collapse")}},
-        {th.accent3, {tr("spacing of p\u00b7\u03c9 exceeds \u03c9 from p"), tr("ulp > \u03c9")}},
+        {th.accent, {tr("first p with angle(p) = angle(p+1)"), tr("angle collapse"), tr("angle")}},
+        {th.accent2, {tr("first p with the same (cos, sin) as p+1"), tr("(cos, sin) collapse"), tr("(cos, sin)")}},
+        {th.accent3, {tr("spacing of p\u00b7\u03c9 exceeds \u03c9 from p"), tr("ulp > \u03c9"), tr("ulp > \u03c9")}},
     };
-    // Keys that do not fit the row start a new one.
-    double x = target.left() + pad;
-    for (const Key& k : keys) {
-        const double sw = lfm.height() * 0.6;
-        QRectF drawn;
-        for (int attempt = 0; attempt < 2 && drawn.isEmpty(); ++attempt) {
-            if (attempt == 1) {
-                if (x == target.left() + pad)
-                    break;
-                x = target.left() + pad;
-                y += lfm.height() * 1.1;
-            }
-            const QRectF box(x + sw + 4 * s, y, target.right() - pad - x - sw - 4 * s, lfm.height());
-            drawn = text.draw(box, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, k.words,
-                              TextLayout::Fit::Drop);
-        }
-        if (drawn.isEmpty())
-            continue;
-        p.setPen(Qt::NoPen);
-        p.setBrush(k.colour);
-        p.drawEllipse(QPointF(x + sw / 2, y + lfm.height() / 2), sw / 2, sw / 2);
-        x = drawn.right() + 12 * s;
-    }
-    y += lfm.height() * 1.4;
+    if (roomy)
+        y += lfm.height() * 1.4; // the legend's row (drawn below, once the panels are placed)
 
     // Two panels sharing the pair axis.
     double topMax = double(m_data.positions);
@@ -150,15 +130,56 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
     const double left = target.left() + pad + yLabelW + 6 * s;
     const double right = target.right() - pad;
     const double bottomAll = target.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.3;
-    const double gap = lfm.height() * 1.6;
-    const double total = std::max(20.0, bottomAll - y - gap - lfm.height());
+    const double gap = lfm.height() * (roomy ? 1.6 : 1.0);
+    // Two panel titles (one line each above the panels) and the gap between the panels.
+    const double total = std::max(20.0, bottomAll - y - gap - 2 * lfm.height());
     const QRectF top(left, y + lfm.height(), std::max(10.0, right - left), total * 0.58);
     const QRectF bot(left, top.bottom() + gap + lfm.height(), top.width(), total * 0.42);
     const auto X = [&](int i) { return top.left() + (i + 0.5) / pairs * top.width(); };
 
     // Top: positions on a log axis.
-    text.draw(QRectF(target.left() + pad, top.top() - lfm.height() * 1.05, top.width(), lfm.height()),
-              Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted, {tr("position p (log scale)"), tr("position p")});
+    const QRectF topTitle = text.draw(QRectF(target.left() + pad, top.top() - lfm.height() * 1.05, top.width(), lfm.height()),
+                                      Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
+                                      {tr("position p (log scale)"), tr("position p")});
+    // The legend: its own row when the figure is roomy, else on the top panel's title row.
+    {
+        double legendY = roomy ? top.top() - lfm.height() * 2.4 : top.top() - lfm.height() * 1.05;
+        double& y = legendY;
+    // Keys that do not fit the row start a new one.
+        double x = roomy ? target.left() + pad : topTitle.right() + 16 * s;
+        // One wording level for every key: the longest at which the whole row fits (the short ones on a crowded row).
+        int level = roomy ? 0 : 1;
+        for (; level < 2; ++level) {
+            double need = 0;
+            for (const Key& k : keys)
+                need += lfm.height() * 0.6 + 4 * s + lfm.horizontalAdvance(k.words[level]) + 12 * s;
+            if (x + need <= target.right() - pad)
+                break;
+        }
+        for (const Key& k : keys) {
+            const double sw = lfm.height() * 0.6;
+            QRectF drawn;
+            for (int attempt = 0; attempt < (roomy ? 2 : 1) && drawn.isEmpty(); ++attempt) {
+                if (attempt == 1) {
+                    if (x == target.left() + pad)
+                        break;
+                    x = target.left() + pad;
+                    y += lfm.height() * 1.1;
+                }
+                const QRectF box(x + sw + 4 * s, y, target.right() - pad - x - sw - 4 * s, lfm.height());
+                drawn = text.draw(box, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+                                  k.words.mid(level), TextLayout::Fit::Drop);
+            }
+            if (drawn.isEmpty())
+                continue;
+            // The (cos, sin) key is a ring, as its marks are.
+            const bool ring = k.colour == th.accent2;
+            p.setPen(ring ? QPen(k.colour, 1.6 * s) : QPen(Qt::NoPen));
+            p.setBrush(ring ? QBrush(Qt::NoBrush) : QBrush(k.colour));
+            p.drawEllipse(QPointF(x + sw / 2, y + lfm.height() / 2), sw / 2, sw / 2);
+            x = drawn.right() + 12 * s;
+        }
+    }
     p.fillRect(top, th.panel);
     const auto Ytop = [&](double v) { return top.bottom() - std::log10(std::max(1.0, v)) / decades * top.height(); };
     for (int k = 0; k <= int(decades); ++k) {
