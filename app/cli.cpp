@@ -218,6 +218,8 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
         } else if (opt == "--mask") {
             req.mask = core::parseMask(a.value(opt));
             maskGiven = true;
+        } else if (opt == "--dtype") {
+            req.dtype = core::parseFloatFormat(a.value(opt));
         } else {
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
@@ -456,11 +458,12 @@ Usage:
                  [--content random|constant|"a sentence"] [--softmax] [--mask causal|bidirectional]
                  [--shuffle] [--drope] [--term NAME] [--angles exact|reduced]
                  [--samples N] [--normalise none|at_zero] [--trained-length T]
+                 [--dtype float32|float16|bfloat16]
                                  the numbers behind the views
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
                                  a figure of one view: table, clock, decay, rotation, attention,
-                                 extension
+                                 extension, buckets, precision (and more: poslab export --help)
                                  (poslab export --help lists every option)
   poslab export --batch FILE.json  many figures in one process
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
@@ -473,7 +476,7 @@ Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Fa
 Options: --opt VALUE and --opt=VALUE are the same; -- ends the options; -h/--help and --version work
   after every command.
 
-QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay, extension
+QUANTITY: encoding, frequencies, angles, cos, sin, rotate, bias, buckets, scores, decay, extension, precision
           (which ones a scheme has: poslab schemes).
 SPEC: a:b (half-open), a:b:step, or p1,p2,... (default 0:64, or one per word of a --content sentence). --dim defaults to 64 (the head dimension
       for scores).
@@ -507,6 +510,11 @@ extension: one row per rotary pair: omega_old (rope_type default, same rope_thet
   factor and T. L is the sequence length (--seq-len, else the largest position + 1). T is
   original_max_position_embeddings (llama3, yarn, longrope) or max_position_embeddings (dynamic); for the
   others --trained-length T, else L / factor (linear, ntk) or L.
+precision: rotary schemes, one row per pair: what rounding the angles p * omega_i to --dtype (default
+  bfloat16; IEEE 754 binary16 for float16, round to nearest even) leaves at the --positions, for two
+  pipelines: round_angle (p * omega in double, rounded once) and low_precision (p and omega held in the
+  dtype, their product rounded in it): distinct angles and (cos, sin) values, the first position whose
+  angle or (cos, sin) equals the next one's, and the first p with ulp(p * omega) > omega.
 Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
   a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
@@ -562,6 +570,7 @@ const std::vector<OptionSpec>& computeOptions()
         {"--term", true, nullptr, "c2p"},
         {"--drope", false},
         {"--mask", true, nullptr, "bidirectional"},
+        {"--dtype", true, nullptr, "float16"},
         {"--help", false, "-h"},
         {"--version", false},
     };

@@ -673,9 +673,11 @@ std::string exportUsage()
 
 Options: --opt VALUE and --opt=VALUE are the same; -- ends the options (a VIEW may follow it).
 
-VIEW: table, clock, rotation, decay, attention, extension. The format follows the extension; .csv/.json/.npy
-  write the numbers behind the view (decay: the plotted curves at every distance; attention: scores of every
-  head; extension: poslab compute extension at L = target_length or the positions).
+VIEW: table, clock, rotation, decay, attention, extension, buckets (T5, DeBERTa), precision (rotary schemes;
+  --view-set dtype=float32|float16|bfloat16, angle_pipeline=round_angle|low_precision). The format follows the
+  extension; .csv/.json/.npy write the numbers behind the view (decay: the plotted curves at every distance;
+  attention: scores of every head; extension: poslab compute extension at L = target_length or the positions;
+  buckets: compute buckets of one query at N - 1 and keys 0..2N - 2; precision: compute precision --dtype D).
   A CSV starts with a header row, and each row of a table with its position (attention: head, query).
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless

@@ -186,6 +186,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     only(request.softmax, {Quantity::Scores}, "--softmax");
     only(!request.vector.empty(), {Quantity::Rotate}, "--vector");
     only(request.trainedLength.has_value(), {Quantity::Extension}, "--trained-length");
+    only(request.dtype.has_value(), {Quantity::Precision}, "--dtype");
     if (attention && (request.heads < 1 || request.heads > maxHeads))
         throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
                          + std::to_string(maxHeads));
@@ -271,6 +272,63 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         result.shape = {std::size_t(m.rows()), std::size_t(m.cols())};
         result.data.assign(m.data(), m.data() + m.size());
         result.axes = {"query", "key"};
+        return result;
+    }
+    case Quantity::Precision: {
+        const RotarySpec spec = scheme.rotary(result.params, ctx);
+        const FloatFormat format = request.dtype.value_or(FloatFormat::BFloat16);
+        const double pairs = double(spec.invFreq.size());
+        checkSize(double(rows) * 40.0, limits, "the precision analysis of " + std::to_string(rows) + " positions");
+        checkWork(double(rows) * std::max(1.0, pairs) * 2.0 * (40.0 + std::log2(double(rows) + 1.0)), limits,
+                  "the precision analysis of " + std::to_string(rows) + " positions x " + std::to_string(int(pairs))
+                      + " pairs");
+        const PrecisionAnalysis a[2] = {analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle),
+                                        analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision)};
+        const std::string f(floatFormatName(format));
+        result.columns = {"omega"};
+        result.columnLabels = {"omega: the pair's angular frequency, rad/token (double)"};
+        for (const PrecisionAnalysis& x : a) {
+            const std::string p(anglePipelineName(x.pipeline));
+            const std::string how = x.pipeline == AnglePipeline::RoundAngle
+                ? "angle = " + f + "(p * omega), p * omega in double"
+                : "angle = " + f + "(" + f + "(p) * " + f + "(omega))";
+            result.columns.insert(result.columns.end(),
+                                  {p + ":omega_used", p + ":distinct_angles", p + ":distinct_cos_sin",
+                                   p + ":first_angle_collapse", p + ":first_cos_sin_collapse", p + ":resolution_position"});
+            result.columnLabels.insert(
+                result.columnLabels.end(),
+                {p + ":omega_used: the angle step per token, " + (x.pipeline == AnglePipeline::RoundAngle ? "omega" : f + "(omega)"),
+                 p + ":distinct_angles: distinct angles over the positions; " + how,
+                 p + ":distinct_cos_sin: distinct (cos, sin) over the positions, each " + f + "(cos(angle)), " + f
+                     + "(sin(angle))",
+                 p + ":first_angle_collapse: first position whose angle equals the next position's (null: none)",
+                 p + ":first_cos_sin_collapse: first position whose (cos, sin) equals the next position's (null: none)",
+                 p + ":resolution_position: first p >= 1 with ulp(p * omega_used) > omega_used in " + f
+                     + " (null: beyond 2^31 - 1)"});
+        }
+        const std::size_t cols = result.columns.size(), n = spec.invFreq.size();
+        const auto opt = [](const std::optional<Position>& v) { return v ? double(*v) : std::nan(""); };
+        result.data.reserve(n * cols);
+        for (std::size_t i = 0; i < n; ++i) {
+            result.data.push_back(spec.invFreq[i]);
+            for (const PrecisionAnalysis& x : a) {
+                const PairPrecision& pp = x.pairs[i];
+                result.data.insert(result.data.end(),
+                                   {pp.omegaUsed, double(pp.distinctAngles), double(pp.distinctCosSin),
+                                    opt(pp.firstAngleCollapse), opt(pp.firstCosSinCollapse), opt(pp.resolutionPosition)});
+            }
+        }
+        result.shape = {n, cols};
+        result.axes = {"pair", "column"};
+        result.labels.push_back({"angle_format", f});
+        for (const PrecisionAnalysis& x : a) {
+            const std::string p(anglePipelineName(x.pipeline));
+            result.scalars.push_back({p + ":distinct_positions", double(x.distinctPositions)});
+            result.scalars.push_back({p + ":first_vector_collapse", opt(x.firstVectorCollapse)});
+            result.scalars.push_back({p + ":vector_collapses", double(x.vectorCollapses)});
+            result.scalars.push_back({p + ":first_non_finite", opt(x.firstNonFinite)});
+        }
+        addSpecScalars(result, spec, ctx);
         return result;
     }
     case Quantity::Decay: {

@@ -6,6 +6,7 @@
 
 #include "core/attention.h"
 #include "core/limits.h"
+#include "core/precision.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
 
@@ -46,6 +47,9 @@ struct ComputeRequest {
     /// Extension: the trained window T for schemes whose parameters name none (default, linear, ntk, xPos); the
     /// inference length L is effectiveSeqLen(context). See extension.h.
     std::optional<Position> trainedLength;
+    /// Precision: the format whose rounding is emulated (--dtype); bfloat16, the dtype of today's checkpoints,
+    /// when not given.
+    std::optional<FloatFormat> dtype;
 };
 
 struct ComputeResult {

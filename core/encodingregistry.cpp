@@ -198,6 +198,7 @@ std::vector<Quantity> SchemeDescriptor::quantities() const
         q.push_back(Quantity::Sin);
         q.push_back(Quantity::Rotate);
         q.push_back(Quantity::Extension);
+        q.push_back(Quantity::Precision);
     }
     if (bias || (score && scoreHasBias))
         q.push_back(Quantity::Bias);
@@ -279,6 +280,7 @@ constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
     {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
     {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},
+    {Quantity::Decay, "decay"},       {Quantity::Precision, "precision"},
 };
 } // namespace
 

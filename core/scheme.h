@@ -73,8 +73,9 @@ struct RotarySpec {
 ///   Buckets: queries x keys, the bucket or clipped-distance index of each pair;
 ///   Scores:  heads x queries x keys, attention logits (or probabilities with --softmax);
 ///   Decay:   distances x curves, score or dot product against the distance (see attention.h);
-///   Extension: pairs x columns, what a rotary scheme's rope_type does to each pair (see extension.h).
-enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Extension };
+///   Extension: pairs x columns, what a rotary scheme's rope_type does to each pair (see extension.h);
+///   Precision: pairs x columns, what float32/float16/bfloat16 rounding leaves of the angles (see precision.h).
+enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Extension, Precision };
 std::string_view quantityName(Quantity q);
 /// Throws InputError listing the known names.
 Quantity parseQuantity(std::string_view name);

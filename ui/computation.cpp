@@ -4,6 +4,7 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/alibi.h"
+#include "core/errors.h"
 #include "core/params.h"
 #include "core/random.h"
 #include "core/rotary.h"
@@ -771,6 +772,36 @@ ExtensionData Computation::extensionData(const Setup& setup, const ViewOptions& 
                           .arg(pairs)
                           .arg(pairs - 1);
         d.pair = d.table.automaticPair;
+    }
+    return d;
+}
+
+BucketData Computation::bucketData(const Setup& setup)
+{
+    BucketData d;
+    d.maxDistance = std::max(1, setup.positionCount - 1);
+    try {
+        d.profile = core::bucketProfile(setup.scheme, setup.params, d.maxDistance);
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
+    }
+    return d;
+}
+
+PrecisionData Computation::precisionData(const Setup& setup, const ViewOptions& options)
+{
+    PrecisionData d;
+    d.positions = std::max(1, setup.positionCount);
+    try {
+        const core::ComputeRequest req = request(setup);
+        const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);
+        if (!s.rotary)
+            throw core::InputError("scheme " + s.id + " does not rotate");
+        const core::ParamSet params = core::resolveParams(s, req.overrides, req.context);
+        const core::RotarySpec spec = s.rotary(params, req.context);
+        d.analysis = core::analysePrecision(spec.invFreq, req.context.positions, options.dtype, options.anglePipeline);
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
     }
     return d;
 }

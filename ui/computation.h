@@ -7,6 +7,8 @@
 /// worker gets a copy of the set-up and hands back a new result.
 
 #include "core/attention.h"
+#include "core/buckets.h"
+#include "core/precision.h"
 #include "core/compute.h"
 #include "core/extension.h"
 #include "core/rotary.h"
@@ -130,6 +132,20 @@ struct ExtensionData {
     bool trainedFromModel = false; ///< T is the preset's trained_length
 };
 
+/// The buckets view's numbers: core's bucket profile of T5 or DeBERTa over distances 1..maxDistance each way.
+struct BucketData {
+    QString error;                   ///< non-empty when core refused; then no profile
+    core::Position maxDistance = 1;  ///< positionCount - 1 (at least 1)
+    core::BucketProfile profile;
+};
+
+/// The precision view's numbers: core's analysis of the angles at positions 0..positionCount-1.
+struct PrecisionData {
+    QString error;                   ///< non-empty when core refused
+    core::Position positions = 0;    ///< positions 0..positions-1
+    core::PrecisionAnalysis analysis;
+};
+
 /// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
 inline constexpr std::uint64_t rotationSeed = 20210420;
 
@@ -205,6 +221,11 @@ public:
     static core::ComputeRequest extensionRequest(const Setup& setup, const ViewOptions& options);
     /// The extension view's table for @p setup and @p options (the same set-up as extensionRequest()).
     static ExtensionData extensionData(const Setup& setup, const ViewOptions& options);
+    /// The buckets view's profile for @p setup (core::bucketProfile over distances up to positionCount - 1).
+    static BucketData bucketData(const Setup& setup);
+    /// The precision view's analysis for @p setup in the format and pipeline of @p options (core::analysePrecision
+    /// of the rotary frequencies at positions 0 .. positionCount - 1, as `poslab compute precision` computes it).
+    static PrecisionData precisionData(const Setup& setup, const ViewOptions& options);
     /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
     /// rotate or core refuses the set-up.
     static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);

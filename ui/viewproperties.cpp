@@ -155,6 +155,15 @@ std::vector<ViewProperty> makeProperties()
                 QStringLiteral("Trained window T for schemes whose parameters name none (default, linear, ntk, xPos); "
                                "0: a preset's trained length, else L / factor or L"),
                 0, maxDistance, true, &ViewOptions::trainedLength),
+        // precision view
+        choice("dtype", QStringLiteral("dtype (precision view)"),
+               QStringLiteral("The format whose rounding the precision view emulates (IEEE 754 binary16, bfloat16, "
+                              "binary32; round to nearest even)"),
+               {QStringLiteral("float32"), QStringLiteral("float16"), QStringLiteral("bfloat16")}, &ViewOptions::dtype),
+        choice("angle_pipeline", QStringLiteral("angle pipeline (precision view)"),
+               QStringLiteral("round_angle: p * omega in double, rounded once; low_precision: p and omega held in the "
+                              "dtype and their product rounded in it"),
+               {QStringLiteral("round_angle"), QStringLiteral("low_precision")}, &ViewOptions::anglePipeline),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

@@ -6,6 +6,7 @@
 /// property here; serialisation (sessions, share strings, batch entries), undo, animation sweeps, the export
 /// dialog and the command line all enumerate this one table instead of listing the knobs by hand.
 
+#include "core/precision.h"
 #include "ui/render/theme.h"
 
 #include <QJsonValue>
@@ -63,6 +64,10 @@ struct ViewOptions {
     /// trained window T for schemes whose parameters name none (default, linear, ntk, xPos); 0: the model's
     /// (a preset's trained_length), else L / factor or L
     int trainedLength = 0;
+    /// precision view: the format whose rounding it emulates (bfloat16, the dtype of today's checkpoints)
+    core::FloatFormat dtype = core::FloatFormat::BFloat16;
+    /// precision view: which pipeline forms the rounded angle (core/precision.h)
+    core::AnglePipeline anglePipeline = core::AnglePipeline::LowPrecision;
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

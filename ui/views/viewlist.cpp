@@ -4,9 +4,11 @@
 #include "core/errors.h"
 #include "ui/computation.h"
 #include "ui/views/attentionview.h"
+#include "ui/views/bucketsview.h"
 #include "ui/views/clockview.h"
 #include "ui/views/decayview.h"
 #include "ui/views/extensionview.h"
+#include "ui/views/precisionview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
 #include "ui/workbenchstate.h"
@@ -94,6 +96,30 @@ core::ComputeResult extensionData(const WorkbenchState& state, QStringList* note
     return core::compute(req);
 }
 
+/// The bucket of every relative position -N..N (N = positionCount - 1): one query at N, keys 0..2N, as `poslab compute
+/// buckets --positions N --keys 0:2N+1` prints them.
+core::ComputeResult bucketsData(const WorkbenchState& state, QStringList* notes)
+{
+    core::ComputeRequest req = Computation::request(state.setup());
+    req.quantity = core::Quantity::Buckets;
+    const core::Position n = std::max(1, state.positionCount() - 1);
+    req.context.positions = core::PositionList::list({n});
+    req.keys = core::PositionList::range(0, 2 * n + 1);
+    if (notes)
+        *notes << QStringLiteral("one query at %1, keys 0..%2: relative positions -%1..%1").arg(n).arg(2 * n);
+    return core::compute(req);
+}
+
+/// The precision analysis of every pair at positions 0..N-1 in the view's dtype (both pipelines), as `poslab compute
+/// precision --dtype D` prints it.
+core::ComputeResult precisionData(const WorkbenchState& state, QStringList*)
+{
+    core::ComputeRequest req = Computation::request(state.setup());
+    req.quantity = core::Quantity::Precision;
+    req.dtype = state.viewOptions().dtype;
+    return core::compute(req);
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -111,6 +137,10 @@ const std::vector<ViewEntry>& viewRegistry()
          make<AttentionView>, attentionData},
         {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
          make<ExtensionView>, extensionData, false},
+        {"buckets", QT_TRANSLATE_NOOP("poslab::ui::View", "Distance buckets"), &BucketsView::staticMetaObject,
+         make<BucketsView>, bucketsData, false},
+        {"precision", QT_TRANSLATE_NOOP("poslab::ui::View", "Angle precision"), &PrecisionView::staticMetaObject,
+         make<PrecisionView>, precisionData, false},
     };
     return entries;
 }
