@@ -388,7 +388,7 @@ void PipelineView::renderNope(QPainter& p, const QRectF& target)
     }
     double y = left.bottom() - notesH;
     text.draw(QRectF(left.left(), y, left.width(), em * 1.1), Qt::AlignLeft | Qt::AlignVCenter, small, th.foreground,
-              {tr("no mask: max |O\u2032\u209c \u2212 O\u209a\u208d\u209c\u208e| = %1 (rounding)").arg(formatNumber(d.equivarianceError, 2)),
+              {tr("no mask: max |O\u2032(t) \u2212 O(\u03c0(t))| = %1 (rounding)").arg(formatNumber(d.equivarianceError, 2)),
                tr("no mask: max difference %1").arg(formatNumber(d.equivarianceError, 2)),
                tr("no mask: %1").arg(formatNumber(d.equivarianceError, 2))});
     y += em * 1.15;
