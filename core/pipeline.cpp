@@ -112,8 +112,8 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
         out.entryText = "a bias of the query and key positions is added to the logits; q and k carry no position";
         break;
     case PositionEntry::Terms:
-        out.entryText = s.rotary ? "this layer does not rotate; the queries are scaled by a temperature s(p) that grows "
-                                   "with the position (s = 1 for p < floor_scale - 1)"
+        out.entryText = s.rotary ? "the queries are scaled by a temperature s(p) that grows with the position (s = 1 for "
+                                   "p < floor_scale - 1); nothing is rotated"
                                  : "the scheme's score adds position terms to the logits (they read q or k)";
         break;
     case PositionEntry::Mask:
