@@ -114,7 +114,8 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
     case PositionEntry::Terms:
         out.entryText = s.rotary ? "the queries are scaled by a temperature s(p) that grows with the position (s = 1 for "
                                    "p < floor_scale - 1); nothing is rotated"
-                                 : "the scheme's score adds position terms to the logits (they read q or k)";
+                                 : "the scheme's score adds position terms to the logits inside attention; q and k themselves "
+                                   "carry no position";
         break;
     case PositionEntry::Mask:
         out.entryText = "no position anywhere: only the causal mask, by hiding later keys, carries order";
