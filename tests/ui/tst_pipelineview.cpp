@@ -11,6 +11,7 @@
 #include "ui/views/pipelineview.h"
 #include "ui/workbenchstate.h"
 
+#include <QComboBox>
 #include <QImage>
 #include <QPainter>
 #include <QTest>
@@ -157,7 +158,11 @@ void TestPipelineView::pipelineNopeModeAndNoCollisions()
     View* view = scene.view(QStringLiteral("pipeline"));
     auto* pv = qobject_cast<PipelineView*>(view);
     QVERIFY(pv);
-    QVERIFY(state.setPropertyText(QStringLiteral("pipeline_mode"), QStringLiteral("nope")).isEmpty());
+    // The header's mode box sets the view property (undoable like every view option).
+    auto* box = pv->controls()->findChild<QComboBox*>(QStringLiteral("pipelineMode"));
+    QVERIFY(box);
+    box->setCurrentIndex(1);
+    QCOMPARE(state.property(QStringLiteral("pipeline_mode")).toInt(), int(PipelineMode::Nope));
     QVERIFY(pv->data().nope.has_value());
     QVERIFY(pv->data().nope->equivarianceError < 1e-12);
     QVERIFY(state.setPropertyText(QStringLiteral("nope_positions"), QStringLiteral("0")).contains(QStringLiteral("out of range")));

@@ -6,7 +6,11 @@
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
+#include <QComboBox>
 #include <QFontMetricsF>
+#include <QHBoxLayout>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -107,6 +111,39 @@ void PipelineView::recompute()
         const ColorMap map(unit ? ColorMapKind::Viridis : ColorMapKind::Diverging);
         m_images.push_back(matrixToImage(st.values, map, m_data.ranges[i], masked));
     }
+}
+
+QWidget* PipelineView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* mode = new QComboBox(m_controls);
+    mode->setObjectName(QStringLiteral("pipelineMode"));
+    mode->addItems({tr("stages"), tr("NoPE and the mask")});
+    auto* pair = new QSpinBox(m_controls);
+    pair->setObjectName(QStringLiteral("pipelinePair"));
+    pair->setPrefix(tr("pair "));
+    pair->setRange(0, core::maxPipelinePair);
+    pair->setToolTip(tr("The rotation pair drawn where adding and rotating are compared"));
+    lay->addWidget(mode);
+    lay->addWidget(pair);
+    auto sync = [this, mode, pair] {
+        const ViewOptions& o = m_state->viewOptions();
+        QSignalBlocker b1(mode), b2(pair);
+        mode->setCurrentIndex(int(o.pipelineMode));
+        pair->setValue(o.pipelinePair);
+        pair->setVisible(o.pipelineMode == PipelineMode::Stages);
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(mode, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_state->setProperty(QStringLiteral("pipeline_mode"), i); });
+    connect(pair, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("pipeline_pair"), v, true); });
+    return m_controls;
 }
 
 int PipelineView::stageIndex(const QString& key) const

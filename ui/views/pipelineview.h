@@ -30,6 +30,8 @@ public:
     const PipelineData& data() const { return m_data; }
     /// The stage keys of the panels drawn, in order (a subset of the pipeline's stages).
     QStringList panelKeys() const;
+    /// The mode (stages or NoPE) and the pair of the added-vs-rotated plane, as view properties.
+    QWidget* controls() override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -42,6 +44,7 @@ private:
     int stageIndex(const QString& key) const;
 
     PipelineData m_data;
+    QWidget* m_controls = nullptr;
     std::vector<QImage> m_images; ///< one per stage of m_data.pipeline (or the two NoPE outputs)
 };
 
