@@ -148,7 +148,7 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
     std::optional<std::string> preset, config;
     bool dimGiven = false, headsGiven = false;
     bool shuffle = false;
-    bool seqLenGiven = false, maskGiven = false;
+    bool maskGiven = false;
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
@@ -182,7 +182,6 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
             req.vector = parseVector(a.value(opt));
         } else if (opt == "--seq-len") {
             req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
-            seqLenGiven = true;
         } else if (opt == "--trained-length") {
             req.trainedLength = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
         } else if (opt == "--format") {
@@ -314,14 +313,6 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
                              "or give --format");
     }
     const core::ComputeResult result = core::compute(req, limits);
-    if (seqLenGiven) {
-        // Only dynamic NTK, LongRoPE and xPos read a sequence length; core reports it when it did.
-        const bool read = std::any_of(result.labels.begin(), result.labels.end(),
-                                      [](const auto& l) { return l.first == "seq_len_source"; });
-        if (!read)
-            throw InputError("--seq-len is not read by " + req.scheme + " with these parameters; dynamic NTK "
-                             "(rope_type=dynamic), LongRoPE (rope_type=longrope) and xPos read a sequence length");
-    }
     for (const std::string& w : result.warnings)
         err << "poslab: warning: " << w << "\n";
     if (output.empty() || output == "-")

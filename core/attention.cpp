@@ -95,17 +95,30 @@ ContentSpec parseContent(std::string_view text, std::uint64_t seed)
     return c;
 }
 
+std::vector<std::size_t> sentenceOrder(const ContentSpec& content)
+{
+    if (content.kind != ContentKind::Sentence)
+        return {};
+    std::vector<std::size_t> order(splitWords(content.sentence).size());
+    std::iota(order.begin(), order.end(), std::size_t(0));
+    if (content.shuffle && order.size() > 1) {
+        // Fisher-Yates with the content seed: the same seed gives the same permutation.
+        SeededRandom rng(mixSeed(content.seed, 0x5BF1E));
+        for (std::size_t i = order.size() - 1; i > 0; --i)
+            std::swap(order[i], order[std::size_t(rng.nextBits() % (i + 1))]);
+    }
+    return order;
+}
+
 std::vector<std::string> sentenceWords(const ContentSpec& content)
 {
     if (content.kind != ContentKind::Sentence)
         return {};
-    std::vector<std::string> words = splitWords(content.sentence);
-    if (content.shuffle && words.size() > 1) {
-        // Fisher-Yates with the content seed: the same seed gives the same permutation.
-        SeededRandom rng(mixSeed(content.seed, 0x5BF1E));
-        for (std::size_t i = words.size() - 1; i > 0; --i)
-            std::swap(words[i], words[std::size_t(rng.nextBits() % (i + 1))]);
-    }
+    const std::vector<std::string> given = splitWords(content.sentence);
+    std::vector<std::string> words;
+    words.reserve(given.size());
+    for (std::size_t i : sentenceOrder(content))
+        words.push_back(given[i]);
     return words;
 }
 
@@ -341,6 +354,13 @@ void fillRandom(MatrixF& m, const PositionList& pos, std::uint64_t seed, int hea
     });
 }
 
+/// What contentRows() used for Sentence content (attentionScores with a trace).
+struct ContentTrace {
+    MatrixF embedding;  // positions x d
+    MatrixF input;      // positions x d: embedding + additive
+    MatrixF projection; // d x d
+};
+
 struct Content {
     std::vector<std::string> words;      // Sentence only
     MatrixF embeddings;                  // Sentence: one row per distinct word... indexed by wordRow
@@ -364,10 +384,26 @@ Content prepareContent(const ContentSpec& spec, int d)
     return c;
 }
 
+} // namespace
+
+MatrixD sentenceProjection(std::uint64_t seed, int d, int head, int side)
+{
+    return seededNormal(d, d, 1.0 / std::sqrt(double(d)), seed, mixSeed(0x9E0, std::uint64_t(head), std::uint64_t(side)));
+}
+
+MatrixF sentenceEmbeddings(const ContentSpec& spec, int d)
+{
+    return prepareContent(spec, d).embeddings;
+}
+
+namespace {
+
 /// Lq x d (or Lk x d) content for one head and side (0 = query, 1 = key), before the position enters,
 /// except for additive schemes where @c additive (positions x d, or empty) is added to the embedding.
+/// Sentence content: when @p trace is given, it receives the embeddings, the input x (embedding + additive)
+/// and the projection W, as used.
 MatrixF contentRows(const ContentSpec& spec, const Content& content, const PositionList& pos, int d, int head, int side,
-                    const MatrixF& additive)
+                    const MatrixF& additive, ContentTrace* trace = nullptr)
 {
     MatrixF m(Eigen::Index(pos.size()), d);
     switch (spec.kind) {
@@ -385,13 +421,17 @@ MatrixF contentRows(const ContentSpec& spec, const Content& content, const Posit
         MatrixF x(Eigen::Index(pos.size()), d);
         for (std::size_t r = 0; r < pos.size(); ++r)
             x.row(Eigen::Index(r)) = content.embeddings.row(content.wordRow[std::size_t(pos[r])]);
+        if (trace)
+            trace->embedding = x;
         if (additive.size())
             x += additive;
         // q = Wq_h x, k = Wk_h x with seeded projections N(0, 1/d).
-        const MatrixF w = seededNormal(d, d, 1.0 / std::sqrt(double(d)), spec.seed,
-                                       mixSeed(0x9E0, std::uint64_t(head), std::uint64_t(side)))
-                              .cast<float>();
+        const MatrixF w = sentenceProjection(spec.seed, d, head, side).cast<float>();
         m.noalias() = x * w.transpose();
+        if (trace) {
+            trace->input = std::move(x);
+            trace->projection = w;
+        }
         return m;
     }
     }
@@ -550,7 +590,7 @@ double attentionWork(const AttentionRequest& r)
 
 void maskedSoftmax(MatrixF& logits, const MaskMatrix& mask) { softmaxParallel(logits, mask.size() ? &mask : nullptr); }
 
-AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
+AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits, AttentionTrace* trace)
 {
     validateAttention(r);
     const SchemeDescriptor& s = schemeOf(r);
@@ -604,19 +644,41 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
     for (int h = h0; h < h1; ++h) {
         AttentionHead head;
         head.index = h;
-        MatrixF q = contentRows(r.content, content, r.queries, d, h, 0, addQ);
-        MatrixF k = contentRows(r.content, content, r.keys, d, h, 1, addK);
+        // The trace (the pipeline view) records the first head computed, from the very matrices used here.
+        const bool tracing = trace && h == h0;
+        ContentTrace ctq, ctk;
+        MatrixF q = contentRows(r.content, content, r.queries, d, h, 0, addQ, tracing ? &ctq : nullptr);
+        MatrixF k = contentRows(r.content, content, r.keys, d, h, 1, addK, tracing ? &ctk : nullptr);
+        if (tracing) {
+            trace->embedding = std::move(ctq.embedding);
+            trace->position = addQ;
+            trace->input = std::move(ctq.input);
+            trace->wq = std::move(ctq.projection);
+            trace->wk = std::move(ctk.projection);
+            trace->q = q;
+            trace->k = k;
+        }
         if (specQ) {
             rotateRows(q, *specQ, r.queries);
             rotateRows(k, *specK, r.keys);
+            if (tracing && specQ->rotaryDim > 0) { // an iRoPE NoPE layer rotates nothing
+                trace->qRotated = q;
+                trace->kRotated = k;
+            }
         }
-        if (causalEnds)
+        // The triangle leaves the masked entries NaN; a traced head (the pipeline view) keeps the whole product.
+        const bool triangle = causalEnds && !tracing;
+        if (triangle)
             gemmNTTriangle(q, k, head.logits, scale, *causalEnds);
         else
             gemmNTParallel(q, k, head.logits, scale);
+        if (tracing)
+            trace->contentLogits = head.logits;
         if (s.bias) {
             MatrixF b = s.bias(params, pc, h).cast<float>();
             head.logits += b;
+            if (tracing)
+                trace->bias = b;
             if (r.wantTerms)
                 head.bias = std::move(b);
         }
@@ -655,6 +717,11 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
             }(), h);
             head.scalars.push_back({"slope", -one(0, 0)});
         }
+        if (tracing) {
+            trace->logits = head.logits;
+            if (s.score && head.bias.size())
+                trace->bias = head.bias;
+        }
         if (r.wantProbabilities) {
             allocate(head.probabilities, head.logits.rows(), head.logits.cols());
             head.probabilities = head.logits;
@@ -662,7 +729,7 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits)
         }
         if (r.mask == MaskKind::Causal) {
             const std::vector<int>* tails = prefix ? &*prefix : nullptr;
-            if (!(causalEnds && prefix)) // the triangle product already wrote NaN after each prefix
+            if (!(triangle && prefix)) // the triangle product already wrote NaN after each prefix
                 applyMaskNaN(head.logits, out.mask, tails);
             applyMaskNaN(head.bias, out.mask, tails);
             for (auto& t : head.terms)

@@ -75,6 +75,9 @@ ContentSpec parseContent(std::string_view text, std::uint64_t seed);
 
 /// The words of a Sentence content, in position order (after the shuffle when asked); empty otherwise.
 std::vector<std::string> sentenceWords(const ContentSpec& content);
+/// Sentence content: for each position t, the index in the typed sentence of the word placed there (the
+/// identity unless @c shuffle; a seeded Fisher-Yates permutation otherwise). Empty for other content.
+std::vector<std::size_t> sentenceOrder(const ContentSpec& content);
 
 /// Most heads one request may ask for.
 inline constexpr int maxHeads = 1024;
@@ -122,6 +125,8 @@ struct AttentionResult {
     std::vector<std::pair<std::string, double>> scalars; ///< e.g. "rope_layer" for iRoPE
 };
 
+struct AttentionTrace; // below: the intermediate matrices of one head
+
 /// Bytes the request would allocate (every requested matrix of every head, plus the mask and the work
 /// buffers), computed without allocating anything.
 double attentionBytes(const AttentionRequest& request);
@@ -137,7 +142,32 @@ void validateAttention(const AttentionRequest& request);
 /// @c limits.maxBytes; checked before allocating, the message gives the size). Uses every core for large
 /// requests. Cost: about 3 ms per head at 512 x 512 with probabilities and terms on a 2-core machine, so a
 /// view that shows one head should set @c onlyHead; 4096 x 4096 x 128 logits take about 45 ms.
-AttentionResult attentionScores(const AttentionRequest& request, const Limits& limits = {});
+/// @p trace, when given, receives the first computed head's intermediate matrices (AttentionTrace).
+AttentionResult attentionScores(const AttentionRequest& request, const Limits& limits = {},
+                                AttentionTrace* trace = nullptr);
+
+/// The intermediate matrices of one head, recorded by attentionScores() when given a trace (the pipeline view,
+/// core/pipeline.h): the very matrices the engine computed, so the stages end in the engine's own weights.
+/// Recorded for the first head computed (request.onlyHead, or head 0). Shapes: L = Lq (query side), d = headDim.
+struct AttentionTrace {
+    MatrixF embedding;     ///< Lq x d: token embeddings e(w_t) of the query positions (Sentence content only)
+    MatrixF position;      ///< Lq x d: additive position vectors PE(t) (sinusoidal, learned); empty otherwise
+    MatrixF input;         ///< Lq x d: x_t = e(w_t) + PE(t) (Sentence content only)
+    MatrixF wq, wk;        ///< d x d: the head's projections W_Q, W_K (Sentence content only); q = W_Q x
+    MatrixF q, k;          ///< Lq x d, Lk x d: queries and keys before any rotation
+    MatrixF qRotated, kRotated; ///< after the rotation (rotary schemes, not DroPE); empty otherwise
+    MatrixF contentLogits; ///< Lq x Lk: q.k / sqrt(d) of the (rotated) q and k, before any bias or score hook
+    MatrixF bias;          ///< Lq x Lk: the position bias added (bias schemes; score schemes that report one)
+    MatrixF logits;        ///< Lq x Lk: everything added up, before the mask (finite everywhere)
+};
+
+/// The seeded projection of Sentence content for head @p head: W (d x d, entries N(0, 1/d)); side 0 is W_Q,
+/// side 1 W_K (q = W_Q x, k = W_K x, as the engine uses them), side 2 a value projection W_V (used by the
+/// pipeline's NoPE demonstration only).
+MatrixD sentenceProjection(std::uint64_t seed, int d, int head, int side);
+/// Sentence content: one row per word (position order, after the shuffle), the seeded embedding e(w) ~ N(0, 1)^d
+/// as float32 (the engine's x before the position enters). Empty for other content.
+MatrixF sentenceEmbeddings(const ContentSpec& content, int d);
 
 /// Row-wise softmax over the visible entries of @c logits (Lq x Lk); masked entries NaN. In place.
 /// Subtracts each row's maximum first, so adding a constant to a row leaves the result unchanged.

@@ -158,6 +158,8 @@ struct SchemeDescriptor {
     Application application = Application::Nothing;
     Origin origin = Origin::None;
     std::string citation;      ///< paper
+    /// Year of the cited paper (the first year in @c citation): where the scheme sits in the family map's time line.
+    int year = 0;
     std::string reference;     ///< reference implementation (repo/file)
     std::string formula;       ///< plain-text formula shown in the GUI and CLI
     std::string summary;       ///< one sentence for the scheme list

@@ -11,10 +11,12 @@
 #include "core/precision.h"
 #include "core/compute.h"
 #include "core/extension.h"
+#include "core/pipeline.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
 #include "core/types.h"
 #include "ui/gpu/tableengine.h"
+#include "ui/render/colormap.h"
 #include "ui/workbenchstate.h"
 
 #include <QObject>
@@ -146,6 +148,25 @@ struct PrecisionData {
     core::PrecisionAnalysis analysis;
 };
 
+/// The pipeline view's numbers, every one from core (core/pipeline.h): the stages of the attention pipeline for
+/// the state's sentence, the rotary vs additive comparison at the followed row, and in the NoPE mode the
+/// permutation and causal-mask demonstrations.
+struct PipelineData {
+    QString error;                            ///< non-empty when core refused; then nothing else is set
+    core::PipelineRequest request;            ///< what was computed (the data export writes it with the stages)
+    core::PipelineResult pipeline;            ///< the stages, ending in `compute scores --softmax`'s weights
+    std::vector<ValueRange> ranges;           ///< per stage, its colour range: [0, 1] for the mask and weights,
+                                              ///< else [-a, a] with a the largest |value| (diverging map)
+    int followed = 0;                         ///< the query row followed through every stage
+    QString followNote;                       ///< non-empty when the cursor lies past the sentence
+    std::optional<core::PositionVectorDemo> vector; ///< the same vector added to and rotated, at the followed row
+    QString vectorError;                      ///< why there is no comparison (an odd dimension)
+    std::optional<core::NopeDemo> nope;       ///< the NoPE demonstrations (PipelineMode::Nope only)
+    ValueRange nopeRange;                     ///< colour range of both NoPE output matrices, [-a, a]
+    /// The data export: the stages (pipelineTable), or in the NoPE mode the causal-mask table (nopeTable).
+    core::ComputeResult table(const Setup& setup, const ViewOptions& options) const;
+};
+
 /// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
 inline constexpr std::uint64_t rotationSeed = 20210420;
 
@@ -226,6 +247,9 @@ public:
     /// The precision view's analysis for @p setup in the format and pipeline of @p options (core::analysePrecision
     /// of the rotary frequencies at positions 0 .. positionCount - 1, as `poslab compute precision` computes it).
     static PrecisionData precisionData(const Setup& setup, const ViewOptions& options);
+    /// The pipeline view's numbers for @p setup and @p options (sentence, mask, heads, head, the pipeline options)
+    /// with the cursor's query row followed (the last word when the cursor lies past the sentence).
+    static PipelineData pipelineData(const Setup& setup, const ViewOptions& options, int cursor);
     /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
     /// rotate or core refuses the set-up.
     static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);

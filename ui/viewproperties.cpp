@@ -2,6 +2,7 @@
 #include "ui/viewproperties.h"
 
 #include "core/attention.h"
+#include "core/pipeline.h"
 #include "core/types.h"
 
 #include <QLocale>
@@ -164,6 +165,16 @@ std::vector<ViewProperty> makeProperties()
                QStringLiteral("round_angle: p * omega in double, rounded once; low_precision: p and omega held in the "
                               "dtype and their product rounded in it"),
                {QStringLiteral("round_angle"), QStringLiteral("low_precision")}, &ViewOptions::anglePipeline),
+        // --- pipeline view
+        choice("pipeline_mode", QStringLiteral("mode (pipeline view)"),
+               QStringLiteral("The stages of one attention layer, or the NoPE demonstrations (permutation, causal mask)"),
+               {QStringLiteral("stages"), QStringLiteral("nope")}, &ViewOptions::pipelineMode),
+        integer("pipeline_pair", QStringLiteral("pair (pipeline view)"),
+                QStringLiteral("The rotation pair drawn where the pipeline view compares adding and rotating"), 0,
+                double(core::maxPipelinePair), true, &ViewOptions::pipelinePair),
+        integer("nope_positions", QStringLiteral("positions (pipeline view, NoPE mode)"),
+                QStringLiteral("Positions of the NoPE mode's causal-mask plot (uniform attention, weight 1/(i+1))"), 1,
+                4096, true, &ViewOptions::nopePositions),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

@@ -29,6 +29,9 @@ enum class AttentionContent { Random, Constant, Sentence };
 /// the scheme's own.
 enum class ExtensionMethods { All, Scheme };
 
+/// What the pipeline view shows: the stages of one attention layer, or the NoPE demonstrations.
+enum class PipelineMode { Stages, Nope };
+
 /// The values of every view option. Read it through WorkbenchState::viewOptions(); change it through
 /// WorkbenchState::setViewOptions() or setProperty() (both undoable).
 struct ViewOptions {
@@ -68,6 +71,10 @@ struct ViewOptions {
     core::FloatFormat dtype = core::FloatFormat::BFloat16;
     /// precision view: which pipeline forms the rounded angle (core/precision.h)
     core::AnglePipeline anglePipeline = core::AnglePipeline::LowPrecision;
+    // --- pipeline view (its sentence, mask and heads are the attention view's: sentence, causal, heads, head)
+    PipelineMode pipelineMode = PipelineMode::Stages; ///< pipeline view: the stages, or the NoPE demonstrations
+    int pipelinePair = 0;           ///< pipeline view: the rotation pair drawn in the added-vs-rotated plane
+    int nopePositions = 32;         ///< pipeline view, NoPE mode: positions of the causal-mask (1/(i+1)) plot
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

@@ -60,6 +60,7 @@ SchemeDescriptor alibiScheme()
     s.origin = Origin::Fixed;
     s.citation = "Press, Smith, Lewis 2022, Train Short, Test Long: Attention with Linear Biases Enables Input "
                  "Length Extrapolation (ICLR 2022), section 3";
+    s.year = 2022;
     s.reference = "ofirpress/attention_with_linear_biases fairseq/models/transformer.py get_slopes";
     s.formula = "score(i,j) = q_i.k_j/sqrt(d) - m_h (i - j)  (|i - j| when bidirectional);  P = 2^floor(log2 H): "
                 "m_h = 2^(-8(h+1)/P) for h < P, then m_(P+k) = 2^(-4(2k+1)/P) for k < H - P (every other slope "

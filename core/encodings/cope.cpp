@@ -90,6 +90,7 @@ SchemeDescriptor copeScheme()
     s.origin = Origin::Learned;
     s.citation = "Golovneva, Wang, Weston, Sukhbaatar 2024, Contextual Position Encoding: Learning to Count "
                  "What's Important (arXiv:2405.18719), section 3";
+    s.year = 2024;
     s.reference = "facebookresearch/RAM projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward";
     s.formula = "g_ij = sigmoid(q_i.k_j/sqrt(d)),  p_ij = sum_{t=j}^{i} g_it,  "
                 "score = q_i.k_j/sqrt(d) + interp(q_i.e[floor p], q_i.e[ceil p])  (position logits added after "

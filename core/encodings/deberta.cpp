@@ -139,6 +139,7 @@ SchemeDescriptor debertaScheme()
     s.origin = Origin::Learned;
     s.citation = "He, Liu, Gao, Chen 2021, DeBERTa: Decoding-enhanced BERT with Disentangled Attention (ICLR), "
                  "section 3.1, eq. 4";
+    s.year = 2021;
     s.reference = "huggingface/transformers src/transformers/models/deberta_v2/modeling_deberta_v2.py "
                   "make_log_bucket_position, build_relative_position, disentangled_attention_bias";
     s.formula = "A_ij = (q_i.k_j + q_i.K^r[delta(i,j)] + k_j.Q^r[delta(i,j)]) / sqrt(3d),  "

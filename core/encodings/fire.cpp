@@ -88,6 +88,7 @@ SchemeDescriptor fireScheme()
     s.origin = Origin::Learned;
     s.citation = "Li et al. 2023, Functional Interpolation for Relative Positions Improves Long Context "
                  "Transformers (ICLR 2024), section 3.2";
+    s.year = 2023;
     s.reference = "mcleish7/arithmetic cramming/architectures/embeddings.py FIRE (after the paper's pseudocode)";
     s.formula = "b_h(i,j) = MLP_h( psi(|i-j|) / psi(max(L, i)) ),  psi(x) = ln(c x + 1)";
     s.summary = "Normalises the distance by the query position (progressive interpolation), so every length maps "

@@ -89,6 +89,7 @@ SchemeDescriptor iropeScheme()
     s.origin = Origin::Fixed;
     s.citation = "Meta 2025, The Llama 4 herd (ai.meta.com/blog/llama-4-multimodal-intelligence); temperature "
                  "tuning after Nakanishi 2025, Scalable-Softmax Is Superior for Attention (arXiv:2501.19399)";
+    s.year = 2025;
     s.reference = "huggingface/transformers src/transformers/models/llama4/modeling_llama4.py Llama4TextAttention "
                   "(attn_temperature_tuning), configuration_llama4.py (no_rope_layers)";
     s.formula = "layer l: RoPE if (l+1) % k != 0 (interleaved pairs, rope_theta, llama3 scaling: theta_i / factor "

@@ -46,6 +46,7 @@ SchemeDescriptor kerpleScheme()
     s.origin = Origin::Learned;
     s.citation = "Chi, Fan, Ramadge, Rudnicky 2022, KERPLE: Kernelized Relative Positional Embedding for Length "
                  "Extrapolation (NeurIPS 2022), section 4.2";
+    s.year = 2022;
     s.reference = "chijames/KERPLE megatron/mpu/layers.py ParallelKerpleLog, ParallelKerplePower";
     s.formula = "log: b = -r1 ln(1 + r2 |i-j|);   power: b = -r1 |i-j|^r2 (0 < r2 <= 2)";
     s.summary = "Generalises ALiBi with a kernel of the distance: the log variant decays fast nearby and slowly far "

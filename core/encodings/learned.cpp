@@ -147,6 +147,7 @@ SchemeDescriptor learnedScheme()
     s.origin = Origin::Learned;
     s.citation = "Gehring et al. 2017 (ConvS2S); Devlin et al. 2019 (BERT); Radford et al. 2019 (GPT-2). "
                  "Hierarchical extension: Su 2020, kexue.fm/archives/7947";
+    s.year = 2017;
     s.reference = "openai/gpt-2 src/model.py (wpe, stddev 0.01); huggingface/transformers "
                   "models/gpt2/modeling_gpt2.py (initializer_range 0.02)";
     s.formula = "x_p = e(token_p) + P[p],  P = a trained table (table_file), or P[p] ~ N(0, init_std^2) at "

@@ -21,6 +21,7 @@ SchemeDescriptor nopeScheme()
     s.origin = Origin::None;
     s.citation = "Kazemnejad et al. 2023, The Impact of Positional Encoding on Length Generalization in "
                  "Transformers (NeurIPS 2023)";
+    s.year = 2023;
     s.reference = "github.com/McGill-NLP/length-generalization";
     s.formula = "x_p = e(token_p)   (nothing added; only the causal mask orders tokens)";
     s.summary = "Adds nothing. Without a causal mask attention is permutation-equivariant; with one, "

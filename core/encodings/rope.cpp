@@ -285,6 +285,7 @@ SchemeDescriptor ropeScheme()
     s.citation = "Su et al. 2021, RoFormer: Enhanced Transformer with Rotary Position Embedding, eq. 34; "
                  "scaling: Chen et al. 2023 (PI), bloc97 2023 (NTK-aware), Peng et al. 2023 (YaRN), "
                  "Meta 2024 (Llama 3.1), Ding et al. 2024 (LongRoPE)";
+    s.year = 2021;
     s.reference = "huggingface/transformers src/transformers/modeling_rope_utils.py; "
                   "src/transformers/models/llama/modeling_llama.py (rotate_half)";
     s.formula = "q'_m = R(m*theta) q_m,  k'_n = R(n*theta) k_n,  <q'_m, k'_n> = Re[sum_i q_i conj(k_i) "

@@ -57,6 +57,7 @@ SchemeDescriptor sandwichScheme()
     s.citation = "Chi, Fan, Rudnicky, Ramadge 2023, Dissecting Transformer Length Extrapolation via the Lens of "
                  "Receptive Field Analysis (ACL 2023); the formula follows the cited NeMo code, as the paper's "
                  "equation was not available to check";
+    s.year = 2023;
     s.reference = "NVIDIA/NeMo nemo/collections/nlp/modules/common/megatron/position_embedding/sandwich_relative_"
                   "position_embedding.py SandwichRelativePositionEmbedding.forward (followed exactly)";
     s.formula = "b_h(i,j) = (sum_{t=1}^{d'/2} cos((i-j) w_t) - d'/2) / (8(h+1)/H),  w_t = base^(-2t/d')  "

@@ -82,6 +82,7 @@ SchemeDescriptor shawScheme()
     s.origin = Origin::Learned;
     s.citation = "Shaw, Uszkoreit, Vaswani 2018, Self-Attention with Relative Position Representations (NAACL), "
                  "section 3, eq. 3-5";
+    s.year = 2018;
     s.reference = "tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py "
                   "_generate_relative_positions_matrix, dot_product_attention_relative";
     s.formula = "e_ij = q_i . (k_j + a^K[clip(j - i, -k, k)]) / sqrt(d);  z_i = sum_j alpha_ij (v_j + a^V[clip(j - i)])";

@@ -61,6 +61,7 @@ SchemeDescriptor sinusoidalScheme()
     s.application = Application::Embedding;
     s.origin = Origin::Fixed;
     s.citation = "Vaswani et al. 2017, Attention Is All You Need, section 3.5";
+    s.year = 2017;
     s.reference = "tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py get_timing_signal_1d; "
                   "facebookresearch/fairseq fairseq/modules/sinusoidal_positional_embedding.py";
     s.formula = "PE(p,2i) = sin(p / base^(2i/d)),  PE(p,2i+1) = cos(p / base^(2i/d))";

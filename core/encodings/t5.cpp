@@ -101,6 +101,7 @@ SchemeDescriptor t5Scheme()
     s.origin = Origin::Learned;
     s.citation = "Raffel et al. 2020, Exploring the Limits of Transfer Learning with a Unified Text-to-Text "
                  "Transformer (JMLR), section 2.1";
+    s.year = 2020;
     s.reference = "huggingface/transformers src/transformers/models/t5/modeling_t5.py "
                   "T5Attention._relative_position_bucket, compute_bias";
     s.formula = "score(i,j) = q_i.k_j/sqrt(d) + b_h[bucket(pos_j - pos_i)]   (relative position = key - query; "

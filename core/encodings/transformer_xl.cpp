@@ -85,10 +85,13 @@ SchemeDescriptor transformerXlScheme()
     s.family = "relative, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
-    s.application = Application::Mixed;
+    // All four terms are added to the attention score (Dai et al. 2019, section 3.3: "inject the relative
+    // positional information dynamically into the attention score"); nothing is added to the input or rotated.
+    s.application = Application::ScoreBias;
     s.origin = Origin::Mixed;
     s.citation = "Dai et al. 2019, Transformer-XL: Attentive Language Models Beyond a Fixed-Length Context (ACL), "
                  "section 3.3";
+    s.year = 2019;
     s.reference = "kimiyoung/transformer-xl pytorch/mem_transformer.py RelPartialLearnableMultiHeadAttn, "
                   "PositionalEmbedding";
     s.formula = "A_ij = q_i.k_j + q_i.W_R R_{i-j} + u.k_j + v.W_R R_{i-j}   (all / sqrt(d); R sinusoidal)";

@@ -69,6 +69,7 @@ SchemeDescriptor xposScheme()
     s.application = Application::QueryKeyRotation;
     s.origin = Origin::Fixed;
     s.citation = "Sun et al. 2022, A Length-Extrapolatable Transformer, section 3.2";
+    s.year = 2022;
     s.reference = "microsoft/torchscale torchscale/component/xpos_relative_position.py";
     s.formula = "q'_m = zeta^((m - c)/scale_base) R(m*theta) q,  k'_n = zeta^(-(n - c)/scale_base) R(n*theta) k,  "
                 "zeta_i = (2i + 0.4d) / (1.4d);  c = ceil(L/2) for L = largest position + 1 (torchscale) or 0 "

@@ -269,6 +269,7 @@ void writeSchemesJson(std::ostream& out)
             << jsonString(s.family) << ",\"axes\":{\"relation\":" << jsonString(relationName(s.relation))
             << ",\"applied_to\":" << jsonString(applicationName(s.application))
             << ",\"origin\":" << jsonString(originName(s.origin)) << "},\"citation\":" << jsonString(s.citation)
+            << ",\"year\":" << s.year
             << ",\"reference\":" << jsonString(s.reference) << ",\"formula\":" << jsonString(s.formula)
             << ",\"summary\":" << jsonString(s.summary);
         if (!s.relativePosition.empty())

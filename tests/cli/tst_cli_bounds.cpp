@@ -54,9 +54,6 @@ private slots:
         QTest::newRow("seed with bias") << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4",
                                                        "--seed", "3"}
                                         << "--seed applies to scores, decay only, not to bias";
-        QTest::newRow("seq-len unread") << QStringList{"compute", "frequencies", "--scheme", "rope", "--dim", "8",
-                                                       "--seq-len", "100"}
-                                        << "--seq-len is not read by rope with these parameters";
     }
 
     void refusedWithOneLine()

@@ -13,6 +13,7 @@
 #include "ui/views/bucketsview.h"
 #include "ui/views/decayview.h"
 #include "ui/views/precisionview.h"
+#include "ui/views/pipelineview.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
@@ -319,6 +320,65 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             }
             continue;
         }
+        if (view == QLatin1String("pipeline")) {
+            // The last stage (the weights of the figure's head) is `compute scores --softmax` for the state's sentence,
+            // mask, heads and sequence length (the state's positions, as the attention view computes), at that head.
+            const std::vector<std::string> extra{"--heads", std::to_string(o.heads), "--mask",
+                                                 o.causal ? "causal" : "bidirectional", "--content", o.sentence.toStdString(),
+                                                 "--softmax", "--seq-len", std::to_string(positions)};
+            const int words = int(core::sentenceWords(core::parseContent(o.sentence.toStdString(), 0)).size());
+            const QJsonObject cli = compute("scores", id, overrides, extra, &error, words);
+            QVERIFY2(error.isEmpty(), qPrintable(error));
+            const std::vector<double> cliData = numbers(cli.value(QStringLiteral("data")).toArray());
+            // The stage names are the top-level labels stage_0, stage_1, ...
+            int weights = -1;
+            for (auto it = guiJson.begin(); it != guiJson.end(); ++it)
+                if (it.key().startsWith(QLatin1String("stage_")) && it.value().toString().startsWith(QLatin1String("weights:")))
+                    weights = it.key().mid(6).toInt();
+            QVERIFY2(weights >= 0, qPrintable(where + QStringLiteral(": no weights stage")));
+            std::vector<double> mine;
+            for (std::size_t r = 0; r + 3 < guiData.size(); r += 4)
+                if (guiData[r] == weights)
+                    mine.push_back(guiData[r + 3]);
+            const std::size_t cells = std::size_t(words) * std::size_t(words);
+            const std::vector<double> theirs(cliData.begin() + std::ptrdiff_t(std::size_t(o.head) * cells),
+                                             cliData.begin() + std::ptrdiff_t(std::size_t(o.head + 1) * cells));
+            QVERIFY2(same(mine, theirs, &why), qPrintable(where + QStringLiteral(", weights: ") + why));
+            // What the view draws: the same numbers.
+            auto* pv = qobject_cast<ui::PipelineView*>(v);
+            QVERIFY(pv);
+            const core::PipelineStage* drawn = pv->data().pipeline.stage("weights");
+            QVERIFY2(drawn, qPrintable(where));
+            // The view holds the engine's float32 matrix; the CLI prints each float with 9 significant digits.
+            QCOMPARE(std::size_t(drawn->values.size()), theirs.size());
+            for (std::size_t i = 0; i < theirs.size(); ++i) {
+                const float m = drawn->values.data()[i];
+                QVERIFY2((std::isnan(m) && std::isnan(theirs[i])) || m == float(theirs[i]),
+                         qPrintable(where + QStringLiteral(", drawn weight %1: %2 vs %3").arg(i).arg(double(m), 0, 'g', 9).arg(theirs[i], 0, 'g', 9)));
+            }
+            continue;
+        }
+        if (view == QLatin1String("families")) {
+            // Each scheme's axes and year as `poslab schemes --json` prints them.
+            const test::Run r = test::run({"schemes", "--json"});
+            QCOMPARE(r.status, 0);
+            const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
+            QCOMPARE(std::size_t(list.size()), core::schemes().size());
+            QCOMPARE(guiData.size(), core::schemes().size() * 4);
+            for (qsizetype i = 0; i < list.size(); ++i) {
+                const QJsonObject sj = list[i].toObject();
+                const QJsonObject axes = sj.value(QStringLiteral("axes")).toObject();
+                const std::size_t b = std::size_t(i) * 4;
+                QCOMPARE(QString::fromLatin1(core::relationName(core::Relation(int(guiData[b])))),
+                         axes.value(QStringLiteral("relation")).toString());
+                QCOMPARE(QString::fromLatin1(core::applicationName(core::Application(int(guiData[b + 1])))),
+                         axes.value(QStringLiteral("applied_to")).toString());
+                QCOMPARE(QString::fromLatin1(core::originName(core::Origin(int(guiData[b + 2])))),
+                         axes.value(QStringLiteral("origin")).toString());
+                QCOMPARE(guiData[b + 3], sj.value(QStringLiteral("year")).toDouble());
+            }
+            continue;
+        }
 
         std::string quantity;
         std::vector<std::string> extra;
@@ -388,9 +448,11 @@ void TestViewData::registryNamesEveryView()
     const std::vector<ui::View*> views = ui::createViews(&state, &computation);
     QCOMPARE(views.size(), ui::viewRegistry().size());
     QCOMPARE(ExportScene::viewNames(),
-             QStringList({"table", "clock", "rotation", "decay", "attention", "extension", "buckets", "precision"}));
+             QStringList({"table", "clock", "rotation", "decay", "attention", "extension", "buckets", "precision",
+                          "pipeline", "families"}));
     const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
-                             "Attention scores", "Context-extension lab", "Distance buckets", "Angle precision"};
+                             "Attention scores", "Context-extension lab", "Distance buckets", "Angle precision",
+                             "Attention pipeline", "Family map"};
     for (std::size_t i = 0; i < views.size(); ++i) {
         const ui::ViewEntry& e = ui::viewRegistry()[i];
         QCOMPARE(views[i]->exportName(), QString::fromLatin1(e.id));
@@ -404,7 +466,7 @@ void TestViewData::registryNamesEveryView()
     ExportScene scene;
     QVERIFY(!scene.view(QStringLiteral("nonsense"), &error));
     QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention, extension, "
-                                   "buckets, precision"));
+                                   "buckets, precision, pipeline, families"));
 }
 
 void TestViewData::skipsAreRecorded()

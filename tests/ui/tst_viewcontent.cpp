@@ -202,6 +202,14 @@ private slots:
                 QVERIFY(svg.contains(temperature));
                 continue;
             }
+            // The pipeline draws the layer's stages (its sentence's positions, not the cursor's, set the temperature);
+            // the family map places every scheme and has no layer.
+            if (v->exportName() == "pipeline") {
+                QVERIFY2(svg.contains("NoPE, no rotation"), "pipeline view does not say the layer has no rotation");
+                continue;
+            }
+            if (v->exportName() == "families")
+                continue;
             QVERIFY2(svg.contains("This layer has no rotation"), qPrintable(v->exportName()));
             QVERIFY2(v->noRotationReason().contains(QStringLiteral("s = %1").arg(temperature)),
                      qPrintable(v->noRotationReason()));

@@ -9,6 +9,8 @@
 #include "ui/views/decayview.h"
 #include "ui/views/extensionview.h"
 #include "ui/views/precisionview.h"
+#include "ui/views/familiesview.h"
+#include "ui/views/pipelineview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
 #include "ui/workbenchstate.h"
@@ -120,6 +122,40 @@ core::ComputeResult precisionData(const WorkbenchState& state, QStringList*)
     return core::compute(req);
 }
 
+/// The pipeline's stages (stage, row, column, value), whose last stage is `compute scores --softmax` for the
+/// state's sentence, mask, heads and head; in the NoPE mode the causal-mask table.
+core::ComputeResult pipelineData(const WorkbenchState& state, QStringList* notes)
+{
+    const PipelineData d = Computation::pipelineData(state.setup(), state.viewOptions(), state.cursor());
+    if (notes && d.error.isEmpty() && !d.nope)
+        *notes << QStringLiteral("every stage of head %1 (stage, row, column, value); the stage names are the labels "
+                                 "stage_0, stage_1, ...")
+                      .arg(d.request.head);
+    return d.table(state.setup(), state.viewOptions());
+}
+
+/// Every scheme's place on the three axes and its year: schemes x (relation, application, origin, year), each
+/// axis as the index of core's enum (relationName(), applicationName(), originName() name them).
+core::ComputeResult familiesData(const WorkbenchState&, QStringList*)
+{
+    core::ComputeResult c;
+    c.quantity = "families";
+    c.axes = {"scheme", "field"};
+    c.columns = {"relation", "application", "origin", "year"};
+    c.columnLabels = {"relation: 0 none, 1 absolute, 2 relative, 3 contextual, 4 mixed",
+                      "application: 0 nothing, 1 embedding, 2 query/key rotation, 3 score bias, 4 keys/values, 5 mixed",
+                      "origin: 0 none, 1 fixed, 2 learned, 3 mixed", "year of the cited paper"};
+    for (const core::SchemeDescriptor& s : core::schemes()) {
+        c.data.insert(c.data.end(), {double(int(s.relation)), double(int(s.application)), double(int(s.origin)),
+                                     double(s.year)});
+        c.labels.push_back({"axes_" + s.id, std::string(core::relationName(s.relation)) + ", "
+                                      + std::string(core::applicationName(s.application)) + ", "
+                                      + std::string(core::originName(s.origin)) + ", " + std::to_string(s.year)});
+    }
+    c.shape = {core::schemes().size(), 4};
+    return c;
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -141,6 +177,10 @@ const std::vector<ViewEntry>& viewRegistry()
          make<BucketsView>, bucketsData, false},
         {"precision", QT_TRANSLATE_NOOP("poslab::ui::View", "Angle precision"), &PrecisionView::staticMetaObject,
          make<PrecisionView>, precisionData, false},
+        {"pipeline", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention pipeline"), &PipelineView::staticMetaObject,
+         make<PipelineView>, pipelineData, false},
+        {"families", QT_TRANSLATE_NOOP("poslab::ui::View", "Family map"), &FamiliesView::staticMetaObject,
+         make<FamiliesView>, familiesData, false},
     };
     return entries;
 }
