@@ -244,6 +244,10 @@ int runCompute(Args& a, std::ostream& out, std::ostream& err)
         // The extension table's trained window, for models whose parameters name none (Llama 2's 4096).
         if (req.quantity == core::Quantity::Extension && !req.trainedLength && model.model.contains("trained_length"))
             req.trainedLength = model.model.value("trained_length").toInteger();
+        // ... and its inference length: the model's context, as the extension view takes it (--seq-len wins).
+        if (req.quantity == core::Quantity::Extension && !req.context.seqLen
+            && model.model.value("context_length").toInteger() > 0)
+            req.context.seqLen = model.model.value("context_length").toInteger();
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
@@ -500,7 +504,8 @@ extension: one row per rotary pair: omega_old (rope_type default, same rope_thet
   fraction of the circle, and the scale of PI, NTK-aware, dynamic NTK, YaRN and Llama 3 at the same theta,
   factor and T. L is the sequence length (--seq-len, else the largest position + 1). T is
   original_max_position_embeddings (llama3, yarn, longrope) or max_position_embeddings (dynamic); for the
-  others --trained-length T, else L / factor (linear, ntk) or L.
+  others --trained-length T, else L / factor (linear, ntk) or L. With --preset/--config, L defaults to the
+  model's context length and T to its trained length.
 precision: rotary schemes, one row per pair: what rounding the angles p * omega_i to --dtype (default
   bfloat16; IEEE 754 binary16 for float16, round to nearest even) leaves at the --positions, for two
   pipelines: round_angle (p * omega in double, rounded once) and low_precision (p and omega held in the

@@ -809,6 +809,8 @@ core::ComputeRequest Computation::extensionRequest(const Setup& setup, const Vie
     req.quantity = core::Quantity::Extension;
     if (options.targetLength > 0)
         req.context.seqLen = options.targetLength;
+    else if (setup.model.value(QStringLiteral("context_length")).toInteger() > 0)
+        req.context.seqLen = setup.model.value(QStringLiteral("context_length")).toInteger(); // a model's own L
     if (options.trainedLength > 0)
         req.trainedLength = options.trainedLength;
     else if (setup.model.contains(QStringLiteral("trained_length")))
@@ -820,7 +822,8 @@ ExtensionData Computation::extensionData(const Setup& setup, const ViewOptions& 
 {
     ExtensionData d;
     const core::ComputeRequest req = extensionRequest(setup, options);
-    d.lengthFromPositions = options.targetLength <= 0;
+    d.lengthFromModel = options.targetLength <= 0 && setup.model.value(QStringLiteral("context_length")).toInteger() > 0;
+    d.lengthFromPositions = options.targetLength <= 0 && !d.lengthFromModel;
     d.trainedFromModel = options.trainedLength <= 0 && req.trainedLength.has_value();
     try {
         const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);

@@ -130,7 +130,8 @@ struct ExtensionData {
     int pair = 0;                  ///< the pair the circle shows: extension_pair, or the table's automatic pair
     bool automaticPair = true;     ///< extension_pair is -1
     QString pairError;             ///< extension_pair names a pair the set-up does not have
-    bool lengthFromPositions = true; ///< L is the state's positions (target_length 0)
+    bool lengthFromPositions = true; ///< L is the state's positions (target_length 0, no model)
+    bool lengthFromModel = false;  ///< L is the model's context_length (target_length 0)
     bool trainedFromModel = false; ///< T is the preset's trained_length
 };
 

@@ -75,7 +75,7 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
     const QString variantShort = t5 ? (bidirectional ? tr("bidirectional") : tr("causal")) : tr("rows \u00b1%1").arg(b.tableSpan);
     const double headerBottom = drawHeader(
         text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-        {variantLabel(m_state->scheme(), m_state->params()),
+        {m_state->figureLabel(),
          {tr("bucket of relative position %1").arg(rel), tr("bucket of %1").arg(rel), tr("buckets")},
          {variant, variantShort}});
 

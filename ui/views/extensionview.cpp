@@ -174,7 +174,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     // Tight (large text): the header keeps the title only (L is on its line and in the circle panel, the band
     // counts on the bands), the scale panel's title joins its legend and the pair axis keeps its ticks only.
     const bool tight = target.height() < 22 * QFontMetricsF(th.font(9.5 * s)).height();
-    HeaderTexts header{variantLabel(m_state->scheme(), m_state->params()), {}, {}};
+    HeaderTexts header{m_state->figureLabel(), {}, {}};
     const QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
     if (tight) {
         // L still in the header when it fits on the title's line.
@@ -503,7 +503,9 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
                     placed = place(where, anyway);
         return y;
     };
-    const QString lengthWhere = m_data.lengthFromPositions ? tr("positions") : tr("target_length");
+    const QString lengthWhere = m_data.lengthFromPositions ? tr("positions")
+                                : m_data.lengthFromModel   ? tr("the model's context")
+                                                           : tr("target_length");
     m_lengthY = -1.0;
     const QString lengthText = formatNumber(double(t.length), 7);
     const double lengthY = hline(double(t.length), th.cursor, Qt::SolidLine, 1.6,

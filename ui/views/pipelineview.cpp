@@ -204,7 +204,7 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
 
     // Header: the variant; where the position enters; head and mask.
     const QString where = QString::fromLatin1(core::positionEntryName(pl.entry).data());
-    const HeaderTexts header{variantLabel(scheme, m_state->params()),
+    const HeaderTexts header{m_state->figureLabel(),
                              {tr("position enters: %1").arg(where), where},
                              {tr("head %1 of %2 \u00b7 %3").arg(m_data.request.head).arg(m_data.request.heads)
                                   .arg(causal ? tr("causal") : tr("bidirectional")),

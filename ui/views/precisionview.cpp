@@ -79,7 +79,7 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
         note << tr("no two neighbours share a rotation") << tr("no shared rotation");
     const double headerBottom = drawHeader(
         text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-        {variantLabel(m_state->scheme(), m_state->params()),
+        {m_state->figureLabel(),
          {tr("%1 angles, positions 0\u2013%2").arg(dtype, lastPos), tr("%1, 0\u2013%2").arg(dtype, lastPos), dtype},
          note});
     const QFont tickFont = th.font(9.5 * s);
