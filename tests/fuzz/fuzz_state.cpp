@@ -16,6 +16,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <unistd.h>
 
 namespace {
@@ -27,6 +28,8 @@ QString sessionPath()
         if (fd < 0)
             std::abort();
         close(fd);
+        static std::string made = name;
+        std::atexit([] { unlink(made.c_str()); }); // libFuzzer ends a timed run with exit()
         return QString::fromLocal8Bit(name);
     }();
     return path;
