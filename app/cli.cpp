@@ -591,6 +591,7 @@ const std::vector<OptionSpec>& windowOptions()
     static const std::vector<OptionSpec> options = {
         {"--compute-path", true, nullptr, "cpu"},
         {"--screenshot", true, nullptr, "shot.png"},
+        {"--soak", true, nullptr, "60"},
         {"--size", true, nullptr, "800x600"},
         {"--theme", true, nullptr, "dark"},
         {"--scheme", true, nullptr, "rope"},
@@ -662,6 +663,8 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.computePath = a.value(opt);
         else if (opt == "--screenshot")
             w.screenshot = a.value(opt);
+        else if (opt == "--soak")
+            w.soak = a.value(opt);
         else if (opt == "--size")
             w.size = a.value(opt);
         else if (opt == "--theme")

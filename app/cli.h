@@ -94,6 +94,8 @@ const std::vector<OptionSpec>& windowOptions();
 /// options (-platform, -style, ...) are declared too, so that only a real typo is refused, before Qt starts.
 struct WindowArgs {
     std::optional<std::string> screenshot, size, theme, scheme, computePath, maximise, dim, positions, fontScale;
+    /// --soak SECONDS (hidden, for scripts/soak.sh): play and sweep for that long, sampling resident memory.
+    std::optional<std::string> soak;
     /// --state STRING (a share string, poslab: link, inline JSON or a file) and --open FILE / a FILE operand
     /// (a session: the window then saves back to it).
     std::optional<std::string> state, open;

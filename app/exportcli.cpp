@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "app/exportcli.h"
 
+#include "app/batchfile.h"
 #include "app/cli.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
@@ -457,124 +458,19 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     return r;
 }
 
-/// A batch entry's JSON object as command-line arguments ("font_scale": 2 -> --font-scale 2).
-std::vector<std::string> entryArguments(const QJsonObject& entry)
-{
-    std::vector<std::string> args;
-    if (entry.contains(QStringLiteral("view")))
-        args.push_back(entry.value(QStringLiteral("view")).toString().toStdString());
-    for (auto it = entry.begin(); it != entry.end(); ++it) {
-        const QString key = it.key();
-        const QJsonValue v = it.value();
-        if (key == QLatin1String("view"))
-            continue;
-        if (key == QLatin1String("state") && v.isObject()) { // a batch entry is a state plus an output
-            args.push_back("--state");
-            args.push_back(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
-            continue;
-        }
-        if (key == QLatin1String("view_set")) {
-            if (!v.isObject())
-                throw InputError("\"view_set\" must be an object {\"NAME\": VALUE}");
-            const QJsonObject sets = v.toObject();
-            for (auto s = sets.begin(); s != sets.end(); ++s) {
-                const QJsonValue sv = s.value();
-                const QString text = sv.isString() ? sv.toString()
-                    : sv.isBool()                  ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                                   : QString::number(sv.toDouble(), 'g', 17);
-                args.push_back("--view-set");
-                args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
-            }
-            continue;
-        }
-        if (key == QLatin1String("set")) {
-            if (v.isObject()) {
-                const QJsonObject sets = v.toObject();
-                for (auto s = sets.begin(); s != sets.end(); ++s) {
-                    const QJsonValue sv = s.value();
-                    QString text = sv.isString() ? sv.toString()
-                        : sv.isBool()            ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                        : sv.isArray()           ? QString()
-                                                 : QString::number(sv.toDouble(), 'g', 17);
-                    if (sv.isArray()) {
-                        QStringList parts;
-                        for (const QJsonValue& x : sv.toArray())
-                            parts << QString::number(x.toDouble(), 'g', 17);
-                        text = parts.join(QLatin1Char(','));
-                    }
-                    args.push_back("--set");
-                    args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
-                }
-            } else if (v.isArray()) {
-                for (const QJsonValue& x : v.toArray()) {
-                    args.push_back("--set");
-                    args.push_back(x.toString().toStdString());
-                }
-            } else {
-                throw InputError("\"set\" must be an object {\"KEY\": VALUE} or a list of \"KEY=VALUE\"");
-            }
-            continue;
-        }
-        const std::string option = key == QLatin1String("output") || key == QLatin1String("o")
-            ? std::string("-o")
-            : "--" + QString(key).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
-        if (v.isBool()) {
-            // true/false only for the flags (softmax, float_colour_scale); an option that takes a value
-            // would otherwise read the next word ("--dim '-o' is not an integer").
-            const auto spec = std::find_if(exportOptions().begin(), exportOptions().end(),
-                                           [&](const OptionSpec& o) { return option == o.name; });
-            if (spec != exportOptions().end() && spec->takesValue)
-                throw InputError("\"" + key.toStdString() + "\" takes a value (e.g. " + spec->example
-                                 + "), not true or false");
-            if (v.toBool())
-                args.push_back(option);
-            continue;
-        }
-        args.push_back(option);
-        if (v.isString())
-            args.push_back(v.toString().toStdString());
-        else if (v.isDouble())
-            args.push_back(QString::number(v.toDouble(), 'g', 17).toStdString());
-        else
-            throw InputError("\"" + key.toStdString() + "\" must be a string, number or true/false");
-    }
-    return args;
-}
-
 int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
 {
     QFile f(QString::fromStdString(file));
     if (!f.open(QIODevice::ReadOnly))
         throw InputError("cannot read batch file " + file + ": " + f.errorString().toStdString());
-    QJsonParseError pe;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &pe);
-    if (doc.isNull())
-        throw InputError("batch file " + file + " is not JSON: " + pe.errorString().toStdString() + " at byte "
-                         + std::to_string(pe.offset));
-    QJsonArray figures;
-    QJsonObject defaults;
-    if (doc.isArray()) {
-        figures = doc.array();
-    } else {
-        figures = doc.object().value(QStringLiteral("figures")).toArray();
-        defaults = doc.object().value(QStringLiteral("defaults")).toObject();
-        if (!doc.object().contains(QStringLiteral("figures")))
-            throw InputError("batch file " + file + " needs a \"figures\" list (or is a list itself)");
-    }
-    if (figures.isEmpty())
-        throw InputError("batch file " + file + " lists no figures");
+    const BatchFile batch = parseBatchFile(f.readAll(), file);
+    const QJsonArray& figures = batch.figures;
     // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
     const QDir base = QFileInfo(f).absoluteDir();
-    const QJsonValue outside = doc.isObject() ? doc.object().value(QStringLiteral("allow_outside")) : QJsonValue();
-    if (!outside.isUndefined() && !outside.isBool())
-        throw InputError("batch file " + file + ": \"allow_outside\" must be true or false");
-    const bool allowOutside = outside.toBool(false);
+    const bool allowOutside = batch.allowOutside;
     int failures = 0;
     for (qsizetype i = 0; i < figures.size(); ++i) {
-        QJsonObject entry = defaults;
-        const QJsonObject own = figures.at(i).toObject();
-        for (auto it = own.begin(); it != own.end(); ++it)
-            entry.insert(it.key(), it.value());
+        const QJsonObject entry = batchEntry(batch, i);
         QString name = entry.value(QStringLiteral("output")).toString(entry.value(QStringLiteral("o")).toString());
         if (name.isEmpty())
             name = QStringLiteral("no output");
@@ -589,6 +485,18 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
                 throw InputError("output " + resolved.toStdString() + " is outside the batch file's folder "
                                  + QDir::cleanPath(base.absolutePath()).toStdString()
                                  + "; add \"allow_outside\": true to the batch file to write there");
+            // true/false only for the flags (softmax, float_colour_scale); an option that takes a value
+            // would otherwise read the next word ("--dim '-o' is not an integer").
+            for (auto it = entry.begin(); it != entry.end(); ++it) {
+                if (!it.value().isBool())
+                    continue;
+                const std::string option = "--" + QString(it.key()).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
+                const auto spec = std::find_if(exportOptions().begin(), exportOptions().end(),
+                                               [&](const OptionSpec& o) { return option == o.name; });
+                if (spec != exportOptions().end() && spec->takesValue)
+                    throw InputError("\"" + it.key().toStdString() + "\" takes a value (e.g. " + spec->example
+                                     + "), not true or false");
+            }
             const FigureRequest fr = parseFigure(entryArguments(entry));
             if (fr.help || fr.version || fr.batch)
                 throw InputError("\"help\", \"version\" and \"batch\" are not figure options");

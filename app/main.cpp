@@ -3,6 +3,7 @@
 // for the workbench's frame figures); otherwise the window opens.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "app/soak.h"
 #include "core/errors.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportservice.h"
@@ -154,10 +155,10 @@ int main(int argc, char** argv)
     // even without a display, never Qt's platform plug-in abort. --compute-path auto|cpu|gpu: which path
     // computes sin/cos tables this run (the Settings menu remembers a choice; this option does not). Hidden
     // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
-    // [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]. Qt's own options (-platform,
-    // -style, ...) pass through to QApplication.
+    // [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
+    // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText;
-    int dim = 0, positions = 0;
+    int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
     bool hidePanels = false, firstFrame = false;
     std::optional<QJsonObject> model; // --preset NAME or --config FILE: a real model's state
@@ -174,6 +175,8 @@ int main(int argc, char** argv)
                 to = QString::fromStdString(*v);
         };
         text(w.screenshot, screenshot);
+        if (w.soak)
+            soakSeconds = int(poslab::app::parseIntegerOption("--soak", *w.soak, 1, 7 * 24 * 3600));
         text(w.size, size);
         text(w.theme, theme);
         text(w.scheme, scheme);
@@ -308,6 +311,8 @@ int main(int argc, char** argv)
         static FirstPaint probe;
         window.installEventFilter(&probe);
     }
+    if (soakSeconds > 0)
+        poslab::app::startSoak(window, soakSeconds);
     window.show();
     return app.exec();
 }

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs what is missing, builds, and runs every test (CTest sets QT_QPA_PLATFORM=offscreen itself).
+# Installs what is missing, builds, and runs every test (CTest sets QT_QPA_PLATFORM=offscreen itself; the
+# soak check, label soak, runs the window for a minute under Xvfb), then each fuzz target for 4 seconds
+# (scripts/fuzz.sh, built in build-fuzz/ with clang). Extra arguments go to ctest, and then no fuzzing runs.
 #
 # scripts/test.sh --sanitize: the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer in
 # build-sanitize/ (-O1 -g, frame pointers kept); the first error of either ends the test that hit it, with
@@ -13,8 +15,14 @@ cd "$(dirname "$0")/.."
 jobs=$(nproc 2>/dev/null || echo 2)
 if [ "${1:-}" != --sanitize ]; then
   scripts/setup.sh
-  cd build
-  exec ctest --output-on-failure -j"$jobs" "$@"
+  status=0
+  (cd build && ctest --output-on-failure -j"$jobs" "$@") || status=1
+  # Then every fuzz target for 4 seconds over its corpus (scripts/fuzz.sh; skipped with one line without
+  # clang or libFuzzer). Not when arguments pick some tests.
+  if [ $# -eq 0 ]; then
+    scripts/fuzz.sh --seconds 4 || status=1
+  fi
+  exit $status
 fi
 shift
 scripts/setup.sh --no-build

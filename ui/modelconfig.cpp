@@ -49,11 +49,36 @@ QString numberText(double x)
     return QString::number(x, 'g', QLocale::FloatingPointShortest);
 }
 
+/// @p text on one line: a control character the file put into a key or value it quotes (a newline in
+/// "model_type") is written as its JSON escape (\n, \t, \u001b), so the message stays one line.
+QString oneLine(const QString& text)
+{
+    QString out;
+    out.reserve(text.size());
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (u == u'\n')
+            out += QLatin1String("\\n");
+        else if (u == u'\r')
+            out += QLatin1String("\\r");
+        else if (u == u'\t')
+            out += QLatin1String("\\t");
+        else if (u < 0x20 || u == 0x7f || u == 0x2028 || u == 0x2029)
+            out += QStringLiteral("\\u%1").arg(int(u), 4, 16, QLatin1Char('0'));
+        else
+            out += c;
+    }
+    return out;
+}
+
 class Reader {
 public:
     Reader(QString name) : m_name(std::move(name)) {}
 
-    [[noreturn]] void fail(const QString& what) const { throw InputError((m_name + QStringLiteral(": ") + what).toStdString()); }
+    [[noreturn]] void fail(const QString& what) const
+    {
+        throw InputError(oneLine(m_name + QStringLiteral(": ") + what).toStdString());
+    }
 
     // Typed getters: absent or null -> nullopt; the wrong type -> one message naming the file and the key.
     std::optional<double> number(const QJsonObject& o, const QString& key, const QString& path)

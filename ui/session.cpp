@@ -71,10 +71,18 @@ QString decodeShareText(const QString& text, QJsonObject* state)
             return QStringLiteral("share string version %1 is not known to this PosLab (it reads PL2)").arg(body.mid(2, 1));
         return QStringLiteral("not a PosLab share string (it starts with PL2.)");
     }
-    const QByteArray payload = body.mid(sharePrefix.size()).toLatin1();
-    for (char c : payload)
-        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '='))
-            return QStringLiteral("share string has a character that is not base64url: '%1'").arg(QChar::fromLatin1(c));
+    // Checked as text, so the message names the character given (not toLatin1's '?'), and one that does not
+    // print (a newline, a tab) by its code point, keeping the message on one line.
+    const QString payloadText = body.mid(sharePrefix.size());
+    for (const QChar c : payloadText) {
+        const char16_t u = c.unicode();
+        if (!(u < 128 && (std::isalnum(int(u)) || u == u'-' || u == u'_' || u == u'=')))
+            return QStringLiteral("share string has a character that is not base64url: %1")
+                .arg(c.isPrint() && !c.isSpace() && !c.isSurrogate()
+                         ? QLatin1Char('\'') + c + QLatin1Char('\'')
+                         : QStringLiteral("U+%1").arg(int(u), 4, 16, QLatin1Char('0')).toUpper());
+    }
+    const QByteArray payload = payloadText.toLatin1();
     const auto decoded = QByteArray::fromBase64Encoding(payload, QByteArray::Base64UrlEncoding
                                                                      | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)

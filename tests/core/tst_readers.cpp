@@ -310,6 +310,11 @@ void TestReaders::npyRefusals_data()
     row("fortran", npy(npyDict("<f4", "(2, 2)", true), f4x4), {"x.npy: Fortran (column-major) order", "C order"});
     row("int64", npy(npyDict("<i8", "(2, 1)"), f4x4), {"x.npy: dtype '<i8' (int64) is not supported"});
     row("complex", npy(npyDict("<c8", "(2, 1)"), f4x4), {"dtype '<c8' (complex64)"});
+    // Found by tests/fuzz/fuzz_npy: a byte count whose bits overflowed int (UB). 913032773 * 8 = 7304262184.
+    row("huge float size", npy(npyDict("<f913032773", "(2, 2)"), f4x4),
+        {"x.npy: dtype '<f913032773' (float7304262184) is not supported"});
+    row("float size past 2^64 bits", npy(npyDict("<f99999999999999999999", "(2, 2)"), f4x4),
+        {"x.npy: dtype '<f99999999999999999999' (float99999999999999999999) is not supported"});
     row("object", npy(npyDict("|O", "(2, 1)"), f4x4), {"dtype '|O' (Python objects)"});
     row("void4", npy(npyDict("|V4", "(2, 2)"), f4x4), {"dtype '|V4' (4-byte raw void)"});
     row("structured", npy("{'descr': [('a', '<f4')], 'fortran_order': False, 'shape': (4,), }", f4x4),

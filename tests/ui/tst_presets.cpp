@@ -453,6 +453,12 @@ void TestPresets::malformedConfigs_data()
                                         << "bad.json: parameter rope_theta = 5 is out of range";
     QTest::newRow("odd head dim") << QByteArray(R"({"model_type": "llama", "head_dim": 7, "rope_theta": 10000})")
                                   << "bad.json: rope needs an even dimension";
+    // Found by tests/fuzz/fuzz_modelconfig: a control character in a quoted value made the message two lines.
+    // It is written as its JSON escape instead (RFC 8259 section 7).
+    QTest::newRow("newline in model_type") << QByteArray(R"({"model_type": "mam\nba", "hidden_size": 768})")
+                                           << "bad.json: no positional settings PosLab recognises (model_type 'mam\\nba')";
+    QTest::newRow("tab and escape in rope type") << QByteArray(R"({"model_type": "qwen2", "rope_scaling": {"type": "m\trope\u001b"}})")
+                                                 << "bad.json: rope type 'm\\trope\\u001b' is not one PosLab computes";
 }
 
 void TestPresets::malformedConfigs()

@@ -284,6 +284,11 @@ void TestSession::badInputIsRefusedWithOneLine_data()
     QTest::addColumn<QString>("says");
     QTest::newRow("not a share string") << "PL3.abc" << "share string version 3 is not known";
     QTest::newRow("not base64") << "PL2.ab$cd" << "not base64url: '$'";
+    // Found by tests/fuzz/fuzz_state: a newline inside a share string was quoted as is (a two-line message),
+    // and a character outside Latin-1 was named '?'. Now: the code point, or the character itself.
+    QTest::newRow("newline inside") << "PL2.ab\ncd" << "not base64url: U+000A";
+    QTest::newRow("tab inside") << "PL2.ab\tcd" << "not base64url: U+0009";
+    QTest::newRow("euro sign") << QString::fromUtf8("PL2.ab\u20accd") << QString::fromUtf8("not base64url: '\u20ac'");
     QTest::newRow("cut short") << "PL2.eJ" << "too short";
     // qCompress's length header claiming 2 GiB: refused before anything is allocated.
     QTest::newRow("claims 2 GiB") << "PL2." + QString::fromLatin1(QByteArray::fromHex("7fffffff789c0300000000")

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: MIT
+#include "app/batchfile.h"
+
+#include "core/errors.h"
+
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QJsonValue>
+#include <QStringList>
+
+namespace poslab::app {
+
+using core::InputError;
+
+BatchFile parseBatchFile(const QByteArray& bytes, const std::string& file)
+{
+    QJsonParseError pe;
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes, &pe);
+    if (doc.isNull())
+        throw InputError("batch file " + file + " is not JSON: " + pe.errorString().toStdString() + " at byte "
+                         + std::to_string(pe.offset));
+    QJsonArray figures;
+    QJsonObject defaults;
+    bool allowOutside = false;
+    if (doc.isObject()) {
+        const QJsonValue outside = doc.object().value(QStringLiteral("allow_outside"));
+        if (!outside.isUndefined() && !outside.isBool())
+            throw InputError("batch file " + file + ": \"allow_outside\" must be true or false");
+        allowOutside = outside.toBool(false);
+    }
+    if (doc.isArray()) {
+        figures = doc.array();
+    } else {
+        figures = doc.object().value(QStringLiteral("figures")).toArray();
+        defaults = doc.object().value(QStringLiteral("defaults")).toObject();
+        if (!doc.object().contains(QStringLiteral("figures")))
+            throw InputError("batch file " + file + " needs a \"figures\" list (or is a list itself)");
+    }
+    if (figures.isEmpty())
+        throw InputError("batch file " + file + " lists no figures");
+    return {figures, defaults, allowOutside};
+}
+
+QJsonObject batchEntry(const BatchFile& batch, qsizetype index)
+{
+    QJsonObject entry = batch.defaults;
+    const QJsonObject own = batch.figures.at(index).toObject();
+    for (auto it = own.begin(); it != own.end(); ++it)
+        entry.insert(it.key(), it.value());
+    return entry;
+}
+
+/// A batch entry's JSON object as command-line arguments ("font_scale": 2 -> --font-scale 2).
+std::vector<std::string> entryArguments(const QJsonObject& entry)
+{
+    std::vector<std::string> args;
+    if (entry.contains(QStringLiteral("view")))
+        args.push_back(entry.value(QStringLiteral("view")).toString().toStdString());
+    for (auto it = entry.begin(); it != entry.end(); ++it) {
+        const QString key = it.key();
+        const QJsonValue v = it.value();
+        if (key == QLatin1String("view"))
+            continue;
+        if (key == QLatin1String("state") && v.isObject()) { // a batch entry is a state plus an output
+            args.push_back("--state");
+            args.push_back(QJsonDocument(v.toObject()).toJson(QJsonDocument::Compact).toStdString());
+            continue;
+        }
+        if (key == QLatin1String("view_set")) {
+            if (!v.isObject())
+                throw InputError("\"view_set\" must be an object {\"NAME\": VALUE}");
+            const QJsonObject sets = v.toObject();
+            for (auto s = sets.begin(); s != sets.end(); ++s) {
+                const QJsonValue sv = s.value();
+                const QString text = sv.isString() ? sv.toString()
+                    : sv.isBool()                  ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                                   : QString::number(sv.toDouble(), 'g', 17);
+                args.push_back("--view-set");
+                args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
+            }
+            continue;
+        }
+        if (key == QLatin1String("set")) {
+            if (v.isObject()) {
+                const QJsonObject sets = v.toObject();
+                for (auto s = sets.begin(); s != sets.end(); ++s) {
+                    const QJsonValue sv = s.value();
+                    QString text = sv.isString() ? sv.toString()
+                        : sv.isBool()            ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                        : sv.isArray()           ? QString()
+                                                 : QString::number(sv.toDouble(), 'g', 17);
+                    if (sv.isArray()) {
+                        QStringList parts;
+                        for (const QJsonValue& x : sv.toArray())
+                            parts << QString::number(x.toDouble(), 'g', 17);
+                        text = parts.join(QLatin1Char(','));
+                    }
+                    args.push_back("--set");
+                    args.push_back((s.key() + QLatin1Char('=') + text).toStdString());
+                }
+            } else if (v.isArray()) {
+                for (const QJsonValue& x : v.toArray()) {
+                    args.push_back("--set");
+                    args.push_back(x.toString().toStdString());
+                }
+            } else {
+                throw InputError("\"set\" must be an object {\"KEY\": VALUE} or a list of \"KEY=VALUE\"");
+            }
+            continue;
+        }
+        const std::string option = key == QLatin1String("output") || key == QLatin1String("o")
+            ? std::string("-o")
+            : "--" + QString(key).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
+        if (v.isBool()) {
+            if (v.toBool())
+                args.push_back(option);
+            continue;
+        }
+        args.push_back(option);
+        if (v.isString())
+            args.push_back(v.toString().toStdString());
+        else if (v.isDouble())
+            args.push_back(QString::number(v.toDouble(), 'g', 17).toStdString());
+        else
+            throw InputError("\"" + key.toStdString() + "\" must be a string, number or true/false");
+    }
+    return args;
+}
+
+} // namespace poslab::app

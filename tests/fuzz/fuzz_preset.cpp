@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+// Fuzz target: presets (ui/presets.h) on arbitrary JSON: validatePreset never crashes; a preset it accepts
+// turns into a state (presetState) that the command line reads (stateSetup) and the window loads
+// (WorkbenchState::fromJson) without a problem.
+#include "core/errors.h"
+#include "ui/presets.h"
+#include "ui/workbenchstate.h"
+
+#include <QByteArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size)
+{
+    const QByteArray bytes(reinterpret_cast<const char*>(data), qsizetype(size));
+    const QJsonDocument doc = QJsonDocument::fromJson(bytes);
+    if (!doc.isObject())
+        return 0;
+    const QJsonObject preset = doc.object();
+    const QStringList problems = poslab::ui::validatePreset(preset);
+    const QJsonObject state = poslab::ui::presetState(preset); // must not crash on an invalid preset either
+    if (!problems.isEmpty())
+        return 0;
+    try {
+        (void)poslab::ui::stateSetup(state);
+    } catch (const poslab::core::InputError& e) {
+        std::fprintf(stderr, "a valid preset's state the command line refuses: %s\n", e.what());
+        std::abort();
+    }
+    poslab::ui::WorkbenchState workbench;
+    const QString why = workbench.fromJson(state);
+    if (!why.isEmpty()) {
+        std::fprintf(stderr, "a valid preset's state the window refuses: %s\n", qPrintable(why));
+        std::abort();
+    }
+    return 0;
+}
