@@ -993,24 +993,24 @@ std::vector<BenchFigure> attentionBenchmarks()
     big.mask = MaskKind::Bidirectional;
     big.wantProbabilities = false;
     big.wantTerms = false;
-    std::vector<double> times;
-    for (int rep = 0; rep < 5; ++rep) {
-        const auto t0 = clock::now();
-        const AttentionResult res = attentionScores(big);
-        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
-    }
+    // Wall times in ms of @p reps runs of one request.
+    const auto timeScores = [](const AttentionRequest& request, int reps) {
+        std::vector<double> ms;
+        for (int rep = 0; rep < reps; ++rep) {
+            const auto t0 = clock::now();
+            const AttentionResult res = attentionScores(request);
+            ms.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
+        }
+        return ms;
+    };
+    std::vector<double> times = timeScores(big, 5);
     figures.push_back({"scores_4096_ms", medianMs(times),
                        std::string("ms, median of 5: 4096 x 4096 RoPE logits, head dim 128, one head, random q/k drawn "
                                    "and rotated inside the timing (kernel: ")
                            + kernel::isaName() + ")"});
-    // The same with a causal mask: only the visible triangle is multiplied (blocks of 64 rows).
+    // The same with a causal mask: only the visible triangle is multiplied (blocks of 256 rows).
     big.mask = MaskKind::Causal;
-    times.clear();
-    for (int rep = 0; rep < 5; ++rep) {
-        const auto t0 = clock::now();
-        const AttentionResult res = attentionScores(big);
-        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
-    }
+    times = timeScores(big, 5);
     figures.push_back({"scores_4096_causal_ms", medianMs(times),
                        "ms, median of 5: as scores_4096_ms with a causal mask (the masked half is not multiplied)"});
 
@@ -1032,12 +1032,7 @@ std::vector<BenchFigure> attentionBenchmarks()
     view.heads = 8;
     view.queries = PositionList::range(0, 512);
     view.keys = PositionList::range(0, 512);
-    times.clear();
-    for (int rep = 0; rep < 5; ++rep) {
-        const auto t0 = clock::now();
-        const AttentionResult res = attentionScores(view);
-        times.push_back(std::chrono::duration<double, std::milli>(clock::now() - t0).count());
-    }
+    times = timeScores(view, 5);
     figures.push_back({"scores_512_ms", medianMs(times),
                        "ms, median of 5: 512 x 512 ALiBi, 8 heads, head dim 64, causal, logits + probabilities + bias"});
     return figures;

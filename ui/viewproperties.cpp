@@ -15,77 +15,56 @@ namespace {
 /// Largest attention matrix side (the workbench's position limit).
 constexpr int maxAttentionSize = 1 << 20;
 
-ViewProperty integer(QString name, QString label, QString doc, double lo, double hi, bool animatable,
-                     int ViewOptions::*member)
+/// A property of plain member @p member: kind, range and the member read and written as a QVariant of type T
+/// (an enum member is stored as its index).
+template <typename T, typename Member>
+ViewProperty member(QString name, PropertyKind kind, QString label, QString doc, double lo, double hi,
+                    Member ViewOptions::*m)
 {
     ViewProperty p;
     p.name = std::move(name);
-    p.kind = PropertyKind::Integer;
+    p.kind = kind;
     p.label = std::move(label);
     p.doc = std::move(doc);
     p.minimum = lo;
     p.maximum = hi;
+    p.get = [m](const ViewOptions& o) { return QVariant::fromValue(T(o.*m)); };
+    p.set = [m](ViewOptions& o, const QVariant& v) { o.*m = Member(v.value<T>()); };
+    return p;
+}
+
+ViewProperty integer(QString name, QString label, QString doc, double lo, double hi, bool animatable,
+                     int ViewOptions::*m)
+{
+    ViewProperty p = member<int>(std::move(name), PropertyKind::Integer, std::move(label), std::move(doc), lo, hi, m);
     p.animatable = animatable;
-    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
-    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toInt(); };
     return p;
 }
 
 ViewProperty real(QString name, QString label, QString doc, double lo, double hi, bool animatable,
-                  double ViewOptions::*member)
+                  double ViewOptions::*m)
 {
-    ViewProperty p;
-    p.name = std::move(name);
-    p.kind = PropertyKind::Real;
-    p.label = std::move(label);
-    p.doc = std::move(doc);
-    p.minimum = lo;
-    p.maximum = hi;
+    ViewProperty p = member<double>(std::move(name), PropertyKind::Real, std::move(label), std::move(doc), lo, hi, m);
     p.animatable = animatable;
-    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
-    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toDouble(); };
     return p;
 }
 
-ViewProperty boolean(QString name, QString label, QString doc, bool ViewOptions::*member)
+ViewProperty boolean(QString name, QString label, QString doc, bool ViewOptions::*m)
 {
-    ViewProperty p;
-    p.name = std::move(name);
-    p.kind = PropertyKind::Bool;
-    p.label = std::move(label);
-    p.doc = std::move(doc);
-    p.maximum = 1;
-    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
-    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toBool(); };
-    return p;
+    return member<bool>(std::move(name), PropertyKind::Bool, std::move(label), std::move(doc), 0, 1, m);
 }
 
-ViewProperty text(QString name, QString label, QString doc, int minLength, int maxLength, QString ViewOptions::*member)
+ViewProperty text(QString name, QString label, QString doc, int minLength, int maxLength, QString ViewOptions::*m)
 {
-    ViewProperty p;
-    p.name = std::move(name);
-    p.kind = PropertyKind::Text;
-    p.label = std::move(label);
-    p.doc = std::move(doc);
-    p.minimum = minLength;
-    p.maximum = maxLength;
-    p.get = [member](const ViewOptions& o) { return QVariant(o.*member); };
-    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = v.toString(); };
-    return p;
+    return member<QString>(std::move(name), PropertyKind::Text, std::move(label), std::move(doc), minLength, maxLength, m);
 }
 
 template <typename Enum>
-ViewProperty choice(QString name, QString label, QString doc, QStringList words, Enum ViewOptions::*member)
+ViewProperty choice(QString name, QString label, QString doc, QStringList words, Enum ViewOptions::*m)
 {
-    ViewProperty p;
-    p.name = std::move(name);
-    p.kind = PropertyKind::Choice;
-    p.label = std::move(label);
-    p.doc = std::move(doc);
-    p.maximum = double(words.size() - 1);
+    ViewProperty p = member<int>(std::move(name), PropertyKind::Choice, std::move(label), std::move(doc), 0,
+                                 double(words.size() - 1), m);
     p.words = std::move(words);
-    p.get = [member](const ViewOptions& o) { return QVariant(int(o.*member)); };
-    p.set = [member](ViewOptions& o, const QVariant& v) { o.*member = Enum(v.toInt()); };
     return p;
 }
 
