@@ -7,7 +7,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libeigen3-dev libgl-dev
-          libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev xvfb xauth
+          libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev zlib1g-dev xvfb xauth
           desktop-file-utils appstream dpkg-dev
           clang libclang-rt-14-dev)   # the fuzz targets (scripts/fuzz.sh): clang++ and libFuzzer
 missing=()

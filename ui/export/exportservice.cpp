@@ -7,6 +7,7 @@
 #include "core/io/writers.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/export/pngwriter.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/figuretitle.h"
 #include "ui/views/viewlist.h"
@@ -20,7 +21,6 @@
 #include <QFileInfo>
 #include <QFontMetricsF>
 #include <QGuiApplication>
-#include <QImageWriter>
 #include <QLocale>
 #include <QMimeData>
 #include <QPageSize>
@@ -787,18 +787,14 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
         QImage img = renderImage(view, state, options, &why);
         if (img.isNull())
             return fail(Failure::Refused, why);
-        img.setText(QStringLiteral("Title"), options.title.isEmpty() ? defaultTitle(view, state) : options.title);
-        img.setText(QStringLiteral("Description"), describe(state));
-        img.setText(QStringLiteral("Software"), QStringLiteral("PosLab"));
-        QByteArray out;
-        QBuffer buffer(&out);
-        buffer.open(QIODevice::WriteOnly);
-        QImageWriter writer(&buffer, "png");
-        // zlib level 1 (Qt maps quality q to level (100 - q) * 9 / 91): figures are flat colour and lines,
-        // so the file grows by a few percent and writing gets several times faster.
-        writer.setQuality(85);
-        if (!writer.write(img))
-            return fail(Failure::Refused, QStringLiteral("PNG encoding failed: %1").arg(writer.errorString()));
+        PngOptions png;
+        png.text = {{QStringLiteral("Title"), options.title.isEmpty() ? defaultTitle(view, state) : options.title},
+                    {QStringLiteral("Description"), describe(state)},
+                    {QStringLiteral("Software"), QStringLiteral("PosLab")}};
+        QString pngError;
+        const QByteArray out = encodePng(img, png, &pngError);
+        if (out.isEmpty())
+            return fail(Failure::Refused, QStringLiteral("PNG encoding failed: %1").arg(pngError));
         r.pixels = img.size();
         return out;
     }
