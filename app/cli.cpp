@@ -115,7 +115,7 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
 }
 
 /// {p:NAME} in a lesson's text: the value of NAME in the step's full state (a state field, a scheme parameter or a
-/// view property), else NAME itself (the state leaves it at the workbench's default).
+/// view property), else NAME itself (the state leaves it at the workbench's default, which the window shows).
 QString fillStateFields(const QString& text, const QJsonObject& state)
 {
     static const QRegularExpression field(QStringLiteral("\\{p:([^}]+)\\}"));
@@ -130,9 +130,9 @@ QString fillStateFields(const QString& text, const QJsonObject& state)
             v = state.value("params").toObject().value(name);
         if (v.isUndefined())
             v = state.value("view").toObject().value(name);
-        out += v.isString() ? name + QStringLiteral(" = ") + v.toString()
-            : v.isDouble()  ? name + QStringLiteral(" = ") + lessons::formatValue(v.toDouble())
-            : v.isBool()    ? name + QStringLiteral(" = ") + (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+        out += v.isString() ? v.toString()
+            : v.isDouble()  ? lessons::formatValue(v.toDouble())
+            : v.isBool()    ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                             : name;
         last = m.capturedEnd();
     }
