@@ -14,6 +14,7 @@
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QResizeEvent>
+#include <QScrollBar>
 #include <QScreen>
 #include <QLabel>
 #include <QLayout>
@@ -155,6 +156,17 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_formula->setForegroundRole(QPalette::Text);
     m_formula->setMargin(6);
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A typeset formula wider than the panel is shrunk, but not below minFormulaScale of the text size (a large
+    // font scale would undo itself); beyond that it scrolls sideways in a box of its own, so that the text
+    // around it keeps wrapping at the panel's width.
+    m_formulaScroll = new QScrollArea(info);
+    m_formulaScroll->setObjectName(QStringLiteral("schemeFormulaScroll"));
+    m_formulaScroll->setFrameShape(QFrame::NoFrame);
+    m_formulaScroll->setWidgetResizable(true);
+    m_formulaScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_formulaScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_formulaScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_formulaScroll->setWidget(m_formula);
     m_details = new QLabel(info);
     m_details->setObjectName(QStringLiteral("schemeDetails"));
     m_details->setWordWrap(true);
@@ -162,7 +174,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     infoLay->addWidget(m_info);
-    infoLay->addWidget(m_formula);
+    infoLay->addWidget(m_formulaScroll);
     infoLay->addWidget(m_details);
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);
@@ -251,8 +263,7 @@ void SchemePicker::keepFormulaInView()
         return;
     // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
     const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
-    const int formula = m_formula->pixmap().isNull() ? m_formula->heightForWidth(w) : m_formula->sizeHint().height();
-    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + formula);
+    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formulaScroll->maximumHeight());
     if (need > 0 && need != m_scroll->minimumHeight())
         m_scroll->setMinimumHeight(need);
 }
@@ -290,6 +301,7 @@ void SchemePicker::showFormula()
         if (!m_formula->pixmap().isNull() || m_formula->text() != m_formulaText)
             m_formula->setText(m_formulaText);
         m_formulaShown.clear();
+        m_formulaScroll->setFixedHeight(m_formula->heightForWidth(m_scroll->viewport()->width()));
     };
     if (m_formulaTex.isEmpty())
         return showPlain();
@@ -302,14 +314,17 @@ void SchemePicker::showFormula()
         - 2 * m_formula->margin() - 2 * m_formula->frameWidth();
     const double em = QFontInfo(font()).pixelSize();
     const double natural = formula.size(em).width();
-    const double fit = room > 0 && natural > room ? em * room / natural : em;
+    const double fit = room > 0 && natural > room ? std::max(minFormulaScale, room / natural) * em : em;
     const QColor ink = m_formula->palette().color(m_formula->foregroundRole());
     const QString key = m_formulaTex + QLatin1Char('|') + ink.name() + QLatin1Char('|') + QString::number(fit)
         + QLatin1Char('|') + QString::number(devicePixelRatioF());
-    if (key == m_formulaShown)
-        return;
-    m_formulaShown = key;
-    m_formula->setPixmap(QPixmap::fromImage(formula.image(fit, ink, devicePixelRatioF())));
+    if (key != m_formulaShown) {
+        m_formulaShown = key;
+        m_formula->setPixmap(QPixmap::fromImage(formula.image(fit, ink, devicePixelRatioF())));
+    }
+    const QSize hint = m_formula->sizeHint();
+    const bool sideways = hint.width() > m_scroll->viewport()->width();
+    m_formulaScroll->setFixedHeight(hint.height() + (sideways ? m_formulaScroll->horizontalScrollBar()->sizeHint().height() : 0));
 }
 
 void SchemePicker::changeEvent(QEvent* e)

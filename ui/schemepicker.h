@@ -7,7 +7,7 @@
 /// citation as tooltip; Up/Down move through the schemes. Below: the selected scheme's name and formula
 /// (always in view), then its summary, axes, citation and reference implementation, in colours that follow
 /// the theme. The formula is typeset (MathJax's SVG of the scheme's TeX in resources/formulas/schemes.json,
-/// drawn by ui/render/formula.h in the palette's text colour, shrunk to the panel's width where wider); the
+/// drawn by ui/render/formula.h in the palette's text colour, shrunk towards the panel's width where wider); the
 /// plain-text formula of core's scheme table is its tooltip, and shows instead where no SVG exists.
 
 #include <QWidget>
@@ -50,6 +50,9 @@ public:
     /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
     /// buckets" -> "T5").
     static QString shortName(const QString& name);
+    /// A typeset formula wider than the panel shrinks to fit, but not below this fraction of the text size;
+    /// wider still, it scrolls sideways.
+    static constexpr double minFormulaScale = 0.7;
     /// Family names go above their buttons when the list is narrower than this many average characters.
     static constexpr int stackBelowChars = 30;
 
@@ -71,6 +74,7 @@ private:
     QLabel* m_details = nullptr;
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
+    QScrollArea* m_formulaScroll = nullptr; ///< around m_formula: sideways only
     QBoxLayout* m_infoLayout = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
     bool m_stacked = false;

@@ -14,6 +14,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFile>
+#include <QFontInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -260,6 +261,11 @@ private slots:
             QVERIFY2(!label->pixmap().isNull(), qPrintable(id));
             // Within the panel's width, shrunk where needed; the plain-text formula is the tooltip.
             QVERIFY2(label->pixmap().deviceIndependentSize().width() <= label->width(), qPrintable(id));
+            // Shrunk to the panel's width, but never below the floor of the text size (then it scrolls sideways).
+            const double em = QFontInfo(picker.font()).pixelSize();
+            QVERIFY2(label->pixmap().deviceIndependentSize().height()
+                         >= SchemePicker::minFormulaScale * Formula(picker.formulaTex()).size(em).height() - 1,
+                     qPrintable(id));
             QCOMPARE(label->toolTip(), QString::fromStdString(s.formula));
             QVERIFY(picker.infoText().contains(QString::fromStdString(s.formula)));
             const QImage img = label->pixmap().toImage();
