@@ -21,7 +21,9 @@
 #include <QLabel>
 #include <QPainter>
 #include <QPixmap>
+#include <QSvgGenerator>
 #include <QSvgRenderer>
+#include <QBuffer>
 #include <QTest>
 
 #include <algorithm>
@@ -231,6 +233,25 @@ private slots:
             for (int x = 0; x < onDark.width(); ++x)
                 brightest = std::max(brightest, qGray(onDark.pixel(x, y)));
         QVERIFY(brightest > qGray(dark.background.rgb()) + 150);
+    }
+
+    void paintsVectorsIntoAnSvgExport()
+    {
+        // Painted into an SVG (or PDF) export the formula stays paths, in the colour asked for, not a bitmap.
+        const Formula f(schemeFormulaTex(QStringLiteral("sinusoidal")));
+        QVERIFY(f.isValid());
+        QBuffer buffer;
+        buffer.open(QIODevice::WriteOnly);
+        QSvgGenerator gen;
+        gen.setOutputDevice(&buffer);
+        gen.setSize(f.size(20).toSize() + QSize(2, 2));
+        QPainter p(&gen);
+        f.paint(&p, QPointF(1, 1), 20, QColor(0x12, 0x34, 0x56));
+        p.end();
+        const QByteArray svg = buffer.data();
+        QVERIFY(svg.count("<path") >= 10);
+        QVERIFY(!svg.contains("<image"));
+        QVERIFY(svg.contains("#123456"));
     }
 
     void missingFormulaShowsItsTex()
