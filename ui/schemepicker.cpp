@@ -3,13 +3,18 @@
 
 #include "core/encodingregistry.h"
 #include "ui/flowlayout.h"
+#include "ui/render/formula.h"
 #include "ui/workbenchstate.h"
 
 #include <QButtonGroup>
 #include <QEvent>
+#include <QFontInfo>
+#include <QPixmap>
+#include <QStyle>
 #include <QGridLayout>
 #include <QKeyEvent>
 #include <QResizeEvent>
+#include <QScrollBar>
 #include <QScreen>
 #include <QLabel>
 #include <QLayout>
@@ -139,16 +144,29 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
     // The formula in a box of its own: it fills with the palette's alternate base and writes in its text
-    // colour, so it follows the theme when it changes (colours written into rich text would not).
+    // colour, so it follows the theme when it changes (colours written into rich text would not); the typeset
+    // formula is drawn again in the new text colour.
     m_formula = new QLabel(info);
     m_formula->setObjectName(QStringLiteral("schemeFormula"));
     m_formula->setWordWrap(true);
     m_formula->setTextFormat(Qt::PlainText);
+    m_formula->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_formula->setAutoFillBackground(true);
     m_formula->setBackgroundRole(QPalette::AlternateBase);
     m_formula->setForegroundRole(QPalette::Text);
     m_formula->setMargin(6);
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A typeset formula wider than the panel is shrunk, but not below minFormulaScale of the text size (a large
+    // font scale would undo itself); beyond that it scrolls sideways in a box of its own, so that the text
+    // around it keeps wrapping at the panel's width.
+    m_formulaScroll = new QScrollArea(info);
+    m_formulaScroll->setObjectName(QStringLiteral("schemeFormulaScroll"));
+    m_formulaScroll->setFrameShape(QFrame::NoFrame);
+    m_formulaScroll->setWidgetResizable(true);
+    m_formulaScroll->setVerticalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    m_formulaScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    m_formulaScroll->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    m_formulaScroll->setWidget(m_formula);
     m_details = new QLabel(info);
     m_details->setObjectName(QStringLiteral("schemeDetails"));
     m_details->setWordWrap(true);
@@ -156,7 +174,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_details->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     infoLay->addWidget(m_info);
-    infoLay->addWidget(m_formula);
+    infoLay->addWidget(m_formulaScroll);
     infoLay->addWidget(m_details);
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);
@@ -192,7 +210,7 @@ QString SchemePicker::familyOf(const QString& id) const
 
 QString SchemePicker::infoText() const
 {
-    return m_info->text() + QLatin1Char('\n') + m_formula->text() + QLatin1Char('\n') + m_details->text();
+    return m_info->text() + QLatin1Char('\n') + m_formulaText + QLatin1Char('\n') + m_details->text();
 }
 
 void SchemePicker::step(int delta)
@@ -209,6 +227,7 @@ void SchemePicker::step(int delta)
 bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
 {
     if (m_scroll && watched == m_scroll->viewport() && e->type() == QEvent::Resize) {
+        showFormula();
         keepFormulaInView();
         return false;
     }
@@ -244,7 +263,7 @@ void SchemePicker::keepFormulaInView()
         return;
     // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
     const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
-    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formula->heightForWidth(w));
+    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formulaScroll->maximumHeight());
     if (need > 0 && need != m_scroll->minimumHeight())
         m_scroll->setMinimumHeight(need);
 }
@@ -274,6 +293,40 @@ void SchemePicker::arrangeLines(bool stacked)
         m_listScroll->updateGeometry();
 }
 
+void SchemePicker::showFormula()
+{
+    if (!m_scroll)
+        return;
+    const auto showPlain = [this] {
+        if (!m_formula->pixmap().isNull() || m_formula->text() != m_formulaText)
+            m_formula->setText(m_formulaText);
+        m_formulaShown.clear();
+        m_formulaScroll->setFixedHeight(m_formula->heightForWidth(m_scroll->viewport()->width()));
+    };
+    if (m_formulaTex.isEmpty())
+        return showPlain();
+    const Formula formula(m_formulaTex);
+    if (!formula.isValid())
+        return showPlain();
+    // The TeX at the body text's size, shrunk to fit where the panel is narrower. The width leaves room for a
+    // vertical scroll bar whether or not one shows, so that the bar coming or going cannot change the size.
+    const int room = m_scroll->width() - 2 * m_scroll->frameWidth() - style()->pixelMetric(QStyle::PM_ScrollBarExtent)
+        - 2 * m_formula->margin() - 2 * m_formula->frameWidth();
+    const double em = QFontInfo(font()).pixelSize();
+    const double natural = formula.size(em).width();
+    const double fit = room > 0 && natural > room ? std::max(minFormulaScale, room / natural) * em : em;
+    const QColor ink = m_formula->palette().color(m_formula->foregroundRole());
+    const QString key = m_formulaTex + QLatin1Char('|') + ink.name() + QLatin1Char('|') + QString::number(fit)
+        + QLatin1Char('|') + QString::number(devicePixelRatioF());
+    if (key != m_formulaShown) {
+        m_formulaShown = key;
+        m_formula->setPixmap(QPixmap::fromImage(formula.image(fit, ink, devicePixelRatioF())));
+    }
+    const QSize hint = m_formula->sizeHint();
+    const bool sideways = hint.width() > m_scroll->viewport()->width();
+    m_formulaScroll->setFixedHeight(hint.height() + (sideways ? m_formulaScroll->horizontalScrollBar()->sizeHint().height() : 0));
+}
+
 void SchemePicker::changeEvent(QEvent* e)
 {
     QWidget::changeEvent(e);
@@ -288,6 +341,10 @@ void SchemePicker::changeEvent(QEvent* e)
         mono.setStyleHint(QFont::Monospace);
         m_formula->setFont(mono);
     }
+    if (e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) {
+        showFormula();
+        keepFormulaInView();
+    }
 }
 
 void SchemePicker::syncSelection()
@@ -297,7 +354,11 @@ void SchemePicker::syncSelection()
     const auto& s = m_state->scheme();
     auto esc = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
     m_info->setText(esc(s.name));
-    m_formula->setText(QString::fromStdString(s.formula));
+    m_formulaText = QString::fromStdString(s.formula);
+    m_formulaTex = schemeFormulaTex(m_state->schemeId());
+    m_formula->setToolTip(m_formulaText);
+    m_formula->setAccessibleName(m_formulaText);
+    showFormula();
     m_details->setText(QStringLiteral("<p>%7</p>"
                                       "<p><b>%1</b> %2</p>"
                                       "<p><b>%3</b> %4</p>"

@@ -6,7 +6,9 @@
 /// on screen at once, even on a 1366 x 768 projector). Each button carries the scheme's full name, axes and
 /// citation as tooltip; Up/Down move through the schemes. Below: the selected scheme's name and formula
 /// (always in view), then its summary, axes, citation and reference implementation, in colours that follow
-/// the theme.
+/// the theme. The formula is typeset (MathJax's SVG of the scheme's TeX in resources/formulas/schemes.json,
+/// drawn by ui/render/formula.h in the palette's text colour, shrunk towards the panel's width where wider); the
+/// plain-text formula of core's scheme table is its tooltip, and shows instead where no SVG exists.
 
 #include <QWidget>
 
@@ -38,13 +40,19 @@ public:
     QString familyOf(const QString& id) const;
     /// The rich text of the info panel (tests read it).
     QString infoText() const;
-    /// The label showing the selected scheme's formula (a box in the theme's alternate base colour).
+    /// The label showing the selected scheme's formula (a box in the theme's alternate base colour): the
+    /// typeset formula as a pixmap, or the plain-text formula where the scheme has no typeset one.
     QLabel* formulaLabel() const { return m_formula; }
+    /// The TeX of the formula shown (empty when the plain text shows).
+    const QString& formulaTex() const { return m_formulaTex; }
 
     /// Short button text for a scheme name: the shorter of the name and its parenthesised part when it has
     /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
     /// buckets" -> "T5").
     static QString shortName(const QString& name);
+    /// A typeset formula wider than the panel shrinks to fit, but not below this fraction of the text size;
+    /// wider still, it scrolls sideways.
+    static constexpr double minFormulaScale = 0.7;
     /// Family names go above their buttons when the list is narrower than this many average characters.
     static constexpr int stackBelowChars = 30;
 
@@ -57,6 +65,7 @@ private:
     void step(int delta);
     void arrangeLines(bool stacked);
     void keepFormulaInView();
+    void showFormula();
     WorkbenchState* m_state;
     QWidget* m_list = nullptr;
     QButtonGroup* m_group = nullptr;
@@ -65,9 +74,13 @@ private:
     QLabel* m_details = nullptr;
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
+    QScrollArea* m_formulaScroll = nullptr; ///< around m_formula: sideways only
     QBoxLayout* m_infoLayout = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
     bool m_stacked = false;
+    QString m_formulaTex;
+    QString m_formulaText;  ///< core's plain-text formula
+    QString m_formulaShown; ///< tex, colour, em and width of the pixmap shown, to redraw only on a change
 };
 
 } // namespace poslab::ui
