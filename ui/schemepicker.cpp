@@ -3,8 +3,10 @@
 
 #include "core/encodingregistry.h"
 #include "ui/flowlayout.h"
+#include "ui/storypage.h"
 #include "ui/workbenchstate.h"
 
+#include <QAction>
 #include <QButtonGroup>
 #include <QEvent>
 #include <QGridLayout>
@@ -114,6 +116,11 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
                                QString::fromStdString(s.citation).toHtmlEscaped()));
         b->setAccessibleName(name);
         b->installEventFilter(this);
+        // The scheme's story page, from the button's context menu (issue 13).
+        auto* storyAction = new QAction(tr("Story of %1").arg(b->text()), b);
+        connect(storyAction, &QAction::triggered, this, [this, id] { StoryPage::open(id, this); });
+        b->addAction(storyAction);
+        b->setContextMenuPolicy(Qt::ActionsContextMenu);
         flow->addWidget(b);
         m_group->addButton(b);
     }
@@ -157,6 +164,17 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     infoLay->addWidget(m_info);
     infoLay->addWidget(m_formula);
+    // A link to the selected scheme's story page (issue 13), below the formula.
+    auto* story = new QLabel(info);
+    story->setObjectName(QStringLiteral("schemeStoryLink"));
+    story->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    connect(story, &QLabel::linkActivated, this, [this](const QString& id) { StoryPage::open(id, this); });
+    auto storyLink = [story, state] {
+        story->setText(QStringLiteral("<a href='%1'>%2</a>").arg(state->schemeId(), tr("The story of this scheme \u2192")));
+    };
+    connect(state, &WorkbenchState::schemeChanged, story, storyLink);
+    storyLink();
+    infoLay->addWidget(story);
     infoLay->addWidget(m_details);
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);
