@@ -272,10 +272,8 @@ StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor)
     if (!page) {
         page = new StoryPage(window);
         page->setWindowFlag(Qt::Window);
-        // The page takes the main window's font (its scale) and palette (its theme).
+        // The page takes the main window's font (its scale) and palette (its theme), now and when they change.
         page->setAttribute(Qt::WA_WindowPropagation);
-        if (window)
-            page->setFont(window->font());
         const QScreen* screen = window && window->screen() ? window->screen() : QGuiApplication::primaryScreen();
         const QRect avail = screen ? screen->availableGeometry() : QRect(0, 0, 1366, 768);
         const int w = std::min(avail.width(), std::max(720, 80 * page->fontMetrics().averageCharWidth()));

@@ -310,6 +310,12 @@ private slots:
         QVERIFY(page->isWindow());
         QVERIFY(page->isVisible());
         QCOMPARE(page->schemeId(), QStringLiteral("alibi"));
+        // It follows the window's font scale (the main window sets its font when A+ is pressed).
+        QFont larger = window.font();
+        larger.setPointSizeF(larger.pointSizeF() * 2);
+        window.setFont(larger);
+        QCOMPARE(page->font().pointSizeF(), larger.pointSizeF());
+        QCOMPARE(page->findChild<QLabel*>(QStringLiteral("storyProblem"))->font().pointSizeF(), larger.pointSizeF());
         // Each scheme's button carries a "Story of ..." action; it reuses the same page.
         QAbstractButton* rope = picker->button(QStringLiteral("rope"));
         QVERIFY(rope && !rope->actions().isEmpty());
