@@ -6,7 +6,6 @@
 #include "ui/storypage.h"
 #include "ui/workbenchstate.h"
 
-#include <QAction>
 #include <QButtonGroup>
 #include <QEvent>
 #include <QGridLayout>
@@ -15,6 +14,7 @@
 #include <QScreen>
 #include <QLabel>
 #include <QLayout>
+#include <QMenu>
 #include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -116,11 +116,14 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
                                QString::fromStdString(s.citation).toHtmlEscaped()));
         b->setAccessibleName(name);
         b->installEventFilter(this);
-        // The scheme's story page, from the button's context menu (issue 13).
-        auto* storyAction = new QAction(tr("Story of %1").arg(b->text()), b);
-        connect(storyAction, &QAction::triggered, this, [this, id] { StoryPage::open(id, this); });
-        b->addAction(storyAction);
-        b->setContextMenuPolicy(Qt::ActionsContextMenu);
+        // The scheme's story page, from the button's context menu (issue 13). A menu of its own: actions added
+        // to a tool button would give it a drop-down arrow.
+        b->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
+            QMenu menu(b);
+            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { StoryPage::open(id, this); });
+            menu.exec(b->mapToGlobal(at));
+        });
         flow->addWidget(b);
         m_group->addButton(b);
     }
@@ -134,6 +137,18 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_list->installEventFilter(this);
     m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
+    // The selected scheme's story page (issue 13), always in view between the list and the description. A flat
+    // button rather than a rich-text link, whose blue would not follow the dark theme.
+    auto* story = new QToolButton(this);
+    story->setObjectName(QStringLiteral("schemeStoryButton"));
+    story->setAutoRaise(true);
+    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(m_state->schemeId(), this); });
+    auto storyText = [story, state] {
+        story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(state->scheme().name))));
+    };
+    connect(state, &WorkbenchState::schemeChanged, story, storyText);
+    storyText();
+    lay->addWidget(story, 0, Qt::AlignLeft);
 
     auto* info = new QWidget(this);
     auto* infoLay = m_infoLayout = new QVBoxLayout(info);
@@ -164,17 +179,6 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_details->setTextInteractionFlags(Qt::TextSelectableByMouse);
     infoLay->addWidget(m_info);
     infoLay->addWidget(m_formula);
-    // A link to the selected scheme's story page (issue 13), below the formula.
-    auto* story = new QLabel(info);
-    story->setObjectName(QStringLiteral("schemeStoryLink"));
-    story->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    connect(story, &QLabel::linkActivated, this, [this](const QString& id) { StoryPage::open(id, this); });
-    auto storyLink = [story, state] {
-        story->setText(QStringLiteral("<a href='%1'>%2</a>").arg(state->schemeId(), tr("The story of this scheme \u2192")));
-    };
-    connect(state, &WorkbenchState::schemeChanged, story, storyLink);
-    storyLink();
-    infoLay->addWidget(story);
     infoLay->addWidget(m_details);
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);

@@ -19,6 +19,9 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QMenu>
+#include <QTimer>
+#include <QToolButton>
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
@@ -301,10 +304,11 @@ private slots:
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         state.setScheme(QStringLiteral("alibi"));
-        auto* link = picker->findChild<QLabel*>(QStringLiteral("schemeStoryLink"));
-        QVERIFY(link);
-        QVERIFY(link->text().contains(QStringLiteral("href='alibi'")));
-        emit link->linkActivated(QStringLiteral("alibi"));
+        auto* open = picker->findChild<QToolButton*>(QStringLiteral("schemeStoryButton"));
+        QVERIFY(open);
+        QCOMPARE(open->text(), QStringLiteral("The story of ALiBi \u2192"));
+        QVERIFY(open->isVisible()); // outside the description's scroll area: always in view
+        open->click();
         auto* page = window.findChild<StoryPage*>(QStringLiteral("storyPage"));
         QVERIFY(page);
         QVERIFY(page->isWindow());
@@ -316,10 +320,18 @@ private slots:
         window.setFont(larger);
         QCOMPARE(page->font().pointSizeF(), larger.pointSizeF());
         QCOMPARE(page->findChild<QLabel*>(QStringLiteral("storyProblem"))->font().pointSizeF(), larger.pointSizeF());
-        // Each scheme's button carries a "Story of ..." action; it reuses the same page.
+        // Each scheme's button has a context menu with "Story of ..."; it reuses the same page.
         QAbstractButton* rope = picker->button(QStringLiteral("rope"));
-        QVERIFY(rope && !rope->actions().isEmpty());
-        rope->actions().front()->trigger();
+        QVERIFY(rope);
+        QCOMPARE(rope->contextMenuPolicy(), Qt::CustomContextMenu);
+        QTimer::singleShot(0, [] {
+            auto* menu = qobject_cast<QMenu*>(QApplication::activePopupWidget());
+            QVERIFY(menu && menu->actions().size() == 1);
+            QCOMPARE(menu->actions().front()->text(), QStringLiteral("Story of RoPE"));
+            menu->actions().front()->trigger();
+            menu->close();
+        });
+        emit rope->customContextMenuRequested(QPoint(2, 2));
         QCOMPARE(window.findChildren<StoryPage*>().size(), 1);
         QCOMPARE(page->schemeId(), QStringLiteral("rope"));
         QVERIFY(page->timeline());
