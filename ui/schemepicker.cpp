@@ -4,6 +4,7 @@
 #include "core/encodingregistry.h"
 #include "ui/flowlayout.h"
 #include "ui/render/formula.h"
+#include "ui/storypage.h"
 #include "ui/workbenchstate.h"
 
 #include <QButtonGroup>
@@ -18,6 +19,7 @@
 #include <QScreen>
 #include <QLabel>
 #include <QLayout>
+#include <QMenu>
 #include <QScrollArea>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -119,6 +121,14 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
                                QString::fromStdString(s.citation).toHtmlEscaped()));
         b->setAccessibleName(name);
         b->installEventFilter(this);
+        // The scheme's story page, from the button's context menu (issue 13). A menu of its own: actions added
+        // to a tool button would give it a drop-down arrow.
+        b->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
+            QMenu menu(b);
+            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { StoryPage::open(id, this); });
+            menu.exec(b->mapToGlobal(at));
+        });
         flow->addWidget(b);
         m_group->addButton(b);
     }
@@ -132,6 +142,18 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_list->installEventFilter(this);
     m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
+    // The selected scheme's story page (issue 13), always in view between the list and the description. A flat
+    // button rather than a rich-text link, whose blue would not follow the dark theme.
+    auto* story = new QToolButton(this);
+    story->setObjectName(QStringLiteral("schemeStoryButton"));
+    story->setAutoRaise(true);
+    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(m_state->schemeId(), this); });
+    auto storyText = [story, state] {
+        story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(state->scheme().name))));
+    };
+    connect(state, &WorkbenchState::schemeChanged, story, storyText);
+    storyText();
+    lay->addWidget(story, 0, Qt::AlignLeft);
 
     auto* info = new QWidget(this);
     auto* infoLay = m_infoLayout = new QVBoxLayout(info);

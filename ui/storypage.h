@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file storypage.h
+/// The story page of a scheme (issue 13): a window of its own, opened from the scheme picker's "Story" link
+/// (and from the lesson browser through StoryPage::open), that reads top to bottom: the problem the scheme
+/// answered, its idea, its mechanism with the formula, what the papers found it good and bad at (each finding
+/// with its source), the real models that use it (computed from the presets, with their sources), what came
+/// next, for RoPE its rope_type variants and the timeline of the context-extension methods, and the sources.
+/// Text follows the application palette and font, so the theme and the font scale of the main window apply.
+
+#include "ui/stories.h"
+
+#include <QList>
+#include <QRect>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QScrollArea;
+class QVBoxLayout;
+
+namespace poslab::ui {
+
+/// The context-extension methods on a horizontal time axis: one dot per method, its name and date in a label
+/// that starts at the dot and reaches right, the labels stacked in rows so that no two overlap and no leader
+/// line crosses a label. Width-for-height: the rows it needs depend on its width.
+class TimelineWidget : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineWidget(QWidget* parent = nullptr);
+    void setEvents(const QList<TimelineEvent>& events);
+
+    /// The layout at width @p width: the axis, each event's dot x, its label rectangle and its row, and the
+    /// year ticks with their label rectangles (tests check that nothing overlaps or leaves the widget).
+    struct Layout {
+        int axisY = 0;
+        int axisLeft = 0;
+        int axisRight = 0;
+        QList<int> dotX;
+        QList<QRect> labels;
+        QList<int> rows;
+        QList<int> yearX;
+        QList<QRect> yearLabels;
+        QList<int> years;
+        int height = 0;
+    };
+    Layout layoutFor(int width) const;
+
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int width) const override;
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+protected:
+    void paintEvent(QPaintEvent* e) override;
+    void changeEvent(QEvent* e) override;
+
+private:
+    QStringList labelLines(int i) const;
+    QList<TimelineEvent> m_events;
+};
+
+class StoryPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit StoryPage(QWidget* parent = nullptr);
+
+    /// Opens the story page of scheme @p schemeId in the window of @p anchor's window (one page per main
+    /// window, created on first use, raised on later ones) and returns it.
+    static StoryPage* open(const QString& schemeId, QWidget* anchor);
+
+    /// The scheme shown.
+    QString schemeId() const { return m_schemeId; }
+    /// Every text label of the page (tests check that none is cut off).
+    QList<QLabel*> textLabels() const;
+    TimelineWidget* timeline() const { return m_timeline; }
+    QScrollArea* scrollArea() const { return m_scroll; }
+    /// The page's whole text (tests read it).
+    QString text() const;
+
+public slots:
+    /// Shows the story of scheme @p schemeId (an unknown id shows a line saying so).
+    void showStory(const QString& schemeId);
+
+protected:
+    void changeEvent(QEvent* e) override;
+
+private:
+    QLabel* addLabel(const QString& objectName, bool heading = false);
+    void applyFonts();
+    QString m_schemeId;
+    QComboBox* m_choice = nullptr;
+    QScrollArea* m_scroll = nullptr;
+    QWidget* m_body = nullptr;
+    QVBoxLayout* m_layout = nullptr;
+    TimelineWidget* m_timeline = nullptr;
+    QLabel* m_title = nullptr;
+    QLabel* m_formula = nullptr;
+    QList<QLabel*> m_headings;
+    QList<QLabel*> m_formulas;
+};
+
+} // namespace poslab::ui
