@@ -213,6 +213,9 @@ void TestLessons::allEqualDifferOrderDistinct()
     QVERIFY(!up.holds);
     QVERIFY2(up.reason.contains(QStringLiteral("not strictly increasing: value 1")), qPrintable(up.reason));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "order": "increasing"})").arg(p1, p2))).holds);
+    // Strict: a value and itself are in neither order.
+    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"values": [%1, %1], "order": "increasing"})").arg(sin))).holds);
+    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"values": [%1, %1], "order": "decreasing"})").arg(sin))).holds);
 
     // all: the first failing part is named.
     const lessons::CheckResult both = engine.check(checkOf(
