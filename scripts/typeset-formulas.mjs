@@ -5,7 +5,8 @@
 //   node scripts/typeset-formulas.mjs MATHJAX_DIR [--check]
 //
 // Formulas: the "formula" of every step of every resources/lessons/L*.json, and every value of
-// resources/formulas/schemes.json (scheme id -> TeX, shown in the scheme picker). Each one goes to
+// resources/formulas/schemes.json (scheme id -> TeX, shown in the scheme picker), and of every story page
+// (resources/stories/*.json: "formula", and each "variants" entry's). Each one goes to
 // resources/formulas/<sha1 of the TeX's UTF-8 bytes>.svg; resources/formulas/index.json maps TeX -> file and
 // records the MathJax version; resources/formulas/formulas.cmake lists the SVGs for the build. An SVG no formula
 // uses is deleted. A formula whose file exists and was made by the same MathJax version is not typeset again,
@@ -66,6 +67,19 @@ for (const f of lessonFiles) {
 const schemes = readJson(schemesFile);
 for (const [id, tex] of Object.entries(schemes))
     use(tex, `resources/formulas/schemes.json scheme ${id}`);
+// The scheme story pages: each story's formula and, for rope, each rope_type variant's.
+const storiesDir = path.join(root, 'resources', 'stories');
+const storyFiles = fs.existsSync(storiesDir)
+    ? fs.readdirSync(storiesDir).filter((f) => f.endsWith('.json') && f !== 'timeline.json').sort()
+    : [];
+for (const f of storyFiles) {
+    const story = readJson(path.join(storiesDir, f));
+    if (story.formula !== undefined)
+        use(story.formula, `resources/stories/${f}`);
+    for (const v of Array.isArray(story.variants) ? story.variants : [])
+        if (v && v.formula !== undefined)
+            use(v.formula, `resources/stories/${f} ${v.rope_type}`);
+}
 
 const sha1 = (tex) => createHash('sha1').update(tex, 'utf8').digest('hex');
 const old = fs.existsSync(indexFile) ? readJson(indexFile) : {};

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "ui/storypage.h"
 
+#include "ui/render/formula.h"
+
 #include "core/encodingregistry.h"
 #include "ui/stories.h"
 
 #include <QComboBox>
 #include <QEvent>
+#include <QFontInfo>
+#include <QPixmap>
 #include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -34,10 +38,20 @@ QString breakable(const QString& s)
 
 /// Shows TeX in @p label. Until the typeset formulas (ui/render/formula.h) are in, the TeX itself, in a
 /// monospace box; this one function is what changes when they are.
+/// The typeset formula (ui/render/formula.h) at the label's text size and colour; its TeX when none was typeset.
 void setFormula(QLabel* label, const QString& tex)
 {
-    label->setTextFormat(Qt::PlainText);
-    label->setText(tex);
+    label->setProperty("tex", tex);
+    const Formula formula(tex);
+    if (!formula.isValid()) {
+        label->setTextFormat(Qt::PlainText);
+        label->setText(tex);
+        return;
+    }
+    const double em = QFontInfo(label->font()).pixelSize();
+    label->setPixmap(QPixmap::fromImage(
+        formula.image(em, label->palette().color(QPalette::WindowText), label->devicePixelRatioF())));
+    label->setToolTip(tex);
 }
 
 QString dateText(const QDate& d) { return QLocale(QLocale::English).toString(d, QStringLiteral("d MMM yyyy")); }
@@ -437,8 +451,10 @@ void StoryPage::applyFonts()
     QFont mono = font();
     mono.setFamily(QStringLiteral("monospace"));
     mono.setStyleHint(QFont::Monospace);
-    for (QLabel* f : m_formulas)
+    for (QLabel* f : m_formulas) {
         f->setFont(mono);
+        setFormula(f, f->property("tex").toString());
+    }
 }
 
 void StoryPage::changeEvent(QEvent* e)

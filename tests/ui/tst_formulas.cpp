@@ -76,6 +76,20 @@ std::vector<std::pair<QString, QString>> allFormulas()
     const QJsonObject schemes = readObject(sourceDir + QStringLiteral("/resources/formulas/schemes.json"));
     for (auto it = schemes.begin(); it != schemes.end(); ++it)
         out.push_back({QStringLiteral("scheme ") + it.key(), it.value().toString()});
+    // The story pages (resources/stories/*.json): each story's formula and each rope_type variant's.
+    const QDir stories(sourceDir + QStringLiteral("/resources/stories"));
+    for (const QString& file : stories.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name)) {
+        if (file == QLatin1String("timeline.json"))
+            continue;
+        const QJsonObject story = readObject(stories.filePath(file));
+        if (story.contains(QStringLiteral("formula")))
+            out.push_back({QStringLiteral("story ") + file, story.value(QStringLiteral("formula")).toString()});
+        for (const QJsonValue& v : story.value(QStringLiteral("variants")).toArray())
+            if (v.toObject().contains(QStringLiteral("formula")))
+                out.push_back({QStringLiteral("story ") + file + QLatin1Char(' ')
+                                   + v.toObject().value(QStringLiteral("rope_type")).toString(),
+                               v.toObject().value(QStringLiteral("formula")).toString()});
+    }
     return out;
 }
 
