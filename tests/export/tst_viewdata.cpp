@@ -127,23 +127,29 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme_data()
 {
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<QString>("sets"); // k=v,k=v
+    QTest::addColumn<QString>("term"); // the attention view's named part of the logits
     for (const core::SchemeDescriptor& s : core::schemes())
-        QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id) << QString();
+        QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id) << QString() << QString();
     // Variants whose numbers take other paths: YaRN's attention factor, xPos's table on the key side (the views
     // still rotate the query up and the key down), the interleaved layout, an iRoPE NoPE layer, a bidirectional T5.
-    QTest::newRow("rope yarn") << "rope" << "rope_type=yarn,factor=4";
-    QTest::newRow("xpos key side") << "xpos" << "side=key,centring=absolute";
-    QTest::newRow("rope interleaved") << "rope" << "layout=interleaved";
-    QTest::newRow("irope nope layer") << "irope" << "layer=3";
-    QTest::newRow("t5 bidirectional") << "t5" << "bidirectional=true";
-    QTest::newRow("t5 causal") << "t5" << "bidirectional=false";
-    QTest::newRow("deberta small buckets") << "deberta" << "position_buckets=8,max_relative_positions=20";
+    QTest::newRow("rope yarn") << "rope" << "rope_type=yarn,factor=4" << QString();
+    QTest::newRow("xpos key side") << "xpos" << "side=key,centring=absolute" << QString();
+    QTest::newRow("rope interleaved") << "rope" << "layout=interleaved" << QString();
+    QTest::newRow("irope nope layer") << "irope" << "layer=3" << QString();
+    QTest::newRow("t5 bidirectional") << "t5" << "bidirectional=true" << QString();
+    QTest::newRow("t5 causal") << "t5" << "bidirectional=false" << QString();
+    QTest::newRow("deberta small buckets") << "deberta" << "position_buckets=8,max_relative_positions=20" << QString();
+    // One named part of the logits in the attention view: its data export is that part, as compute --term gives it.
+    QTest::newRow("transformer_xl term d") << "transformer_xl" << "" << "global_position";
+    QTest::newRow("cope term positions") << "cope" << "" << "positions";
+    QTest::newRow("deberta term c2p") << "deberta" << "" << "c2p";
 }
 
 void TestViewData::everyViewMatchesTheCliForEveryScheme()
 {
     QFETCH(QString, scheme);
     QFETCH(QString, sets);
+    QFETCH(QString, term);
     core::Overrides overrides;
     for (const QString& kv : sets.split(QLatin1Char(','), Qt::SkipEmptyParts))
         overrides.emplace_back(kv.section(QLatin1Char('='), 0, 0).toStdString(),
@@ -168,6 +174,8 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
         state.applySetup(setup);
         // The CLI has no option for the decay origin of learned tables (E(p).E(p+k)): p = 0 is its default.
         state.setCursor(0);
+        if (!term.isEmpty())
+            QCOMPARE(state.setPropertyText(QStringLiteral("term"), term), QString());
         QString error;
         ui::View* v = scene.view(view, &error);
         QVERIFY2(v, qPrintable(error));
@@ -400,7 +408,9 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             quantity = "scores";
             extra = {"--heads", std::to_string(o.heads), "--mask", o.causal ? "causal" : "bidirectional", "--content",
                      contentArg(o)};
-            if (o.softmax)
+            if (!o.term.isEmpty())
+                extra.insert(extra.end(), {"--term", o.term.toStdString()}); // a part of the logits: no softmax
+            else if (o.softmax)
                 extra.push_back("--softmax");
             // Queries = keys = the first attentionSize positions, or one per word of the sentence.
             count = o.content == ui::AttentionContent::Sentence
@@ -417,8 +427,7 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             // The heatmap's head (computed for the figure on its own path, one head) against the CLI's.
             const auto a = scene.computation().attention();
             QVERIFY2(a && a->error.isEmpty(), qPrintable(where + (a ? QStringLiteral(": ") + a->error : QString())));
-            if (!a->term.isEmpty())
-                continue; // one named part: the CLI prints the total
+            QCOMPARE(a->term, o.term);
             const QJsonArray shape = cli.value(QStringLiteral("shape")).toArray();
             const auto lq = std::size_t(shape[1].toInt()), lk = std::size_t(shape[2].toInt());
             QCOMPARE(std::size_t(a->matrix.rows()), lq);

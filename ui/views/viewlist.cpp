@@ -85,6 +85,20 @@ core::ComputeResult attentionData(const WorkbenchState& state, QStringList* note
         *notes << QStringLiteral("all %1 heads (heads x queries x keys); the figure shows head %2")
                       .arg(req.heads)
                       .arg(o.head);
+    // A named part of the logits (the view's term), as the figure draws it: logits, never a softmax of a part.
+    // A term this scheme does not have leaves the total, as the view does.
+    if (!o.term.isEmpty()) {
+        core::ComputeRequest part = req;
+        part.term = o.term.toStdString();
+        part.softmax = false;
+        try {
+            core::ComputeResult r = core::compute(part);
+            if (notes)
+                *notes << QStringLiteral("the term %1 of the logits").arg(o.term);
+            return r;
+        } catch (const core::InputError&) {
+        }
+    }
     return core::compute(req);
 }
 
