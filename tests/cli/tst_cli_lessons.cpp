@@ -14,6 +14,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -110,6 +111,9 @@ void TestCliLessons::checkPassesOnTheShippedLessons()
     const Outcome o = cli({"lessons", "--check"});
     QVERIFY2(o.status == 0, (o.out + o.err).c_str());
     QVERIFY2(o.out.find("all hold") != std::string::npos, o.out.c_str());
+    // --check alone prints the summary only (failures go to stderr).
+    QCOMPARE(std::count(o.out.begin(), o.out.end(), '\n'), 1);
+    QVERIFY2(o.out.rfind("lessons --check: ", 0) == 0, o.out.c_str());
     QVERIFY2(o.err.empty(), o.err.c_str());
     QCOMPARE(cli({"lessons", "--check=1"}).status, exitUsage);
 }
