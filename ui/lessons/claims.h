@@ -55,8 +55,9 @@ QString formatValue(double x);
 
 class ClaimEngine {
 public:
-    /// The cap on one probe's result (64 MiB of float64) and its work (about two seconds): a lesson shows
-    /// small worked examples; a probe past these is refused with core's message.
+    /// The cap on one probe's result (64 MiB of float64) and its work (2e10 operations, a few seconds on the
+    /// 2-core machine core/limits.h measures): a lesson shows small worked examples; a probe past these is refused
+    /// with core's message.
     static constexpr std::size_t maxResultBytes = std::size_t(64) << 20;
     static constexpr double maxWork = 2e10;
     /// The results the cache keeps at most (the oldest lines are computed again when needed).
