@@ -41,6 +41,8 @@ ColorMapKind AttentionView::mapKind() const
     case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
     case ColorMapChoice::Auto: break;
     }
+    if (sharesCompareRange() && m_heldRange->lo < 0 && m_heldRange->hi > 0)
+        return ColorMapKind::Diverging; // side by side: A's and B's range together spans 0
     return m_output && !m_output->softmax && m_output->lo < 0 && m_output->hi > 0 ? ColorMapKind::Diverging
                                                                                   : ColorMapKind::Viridis;
 }

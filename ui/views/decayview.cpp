@@ -834,7 +834,7 @@ void DecayView::paintEvent(QPaintEvent* e)
         const QRectF left = contentArea();
         const double gap = 6 * sizeScale(QRectF(rect()));
         compareTwin()->resize(std::max(1, int(width() - left.width() - gap)), height());
-        compareTwin()->render(p, QRectF(left.right() + gap, 0, width() - left.width() - gap, height()));
+        renderTwin(p, QRectF(left.right() + gap, 0, width() - left.width() - gap, height()));
     }
 }
 

@@ -118,6 +118,8 @@ ColorMapKind TableView::colorMapKind() const
     case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
     case ColorMapChoice::Auto: break;
     }
+    if (sharesCompareRange() && m_heldRange->lo < 0 && m_heldRange->hi > 0)
+        return ColorMapKind::Diverging; // side by side: A's and B's range together spans 0
     return m_result && m_result->signedValues ? ColorMapKind::Diverging : ColorMapKind::Viridis;
 }
 

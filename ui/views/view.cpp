@@ -272,11 +272,20 @@ void View::render(QPainter& painter, const QRectF& target)
     const QRectF right(left.right() + gap, area.top(), area.right() - left.right() - gap, area.height());
     painter.restore();
     renderSingle(painter, left);
-    m_twin->render(painter, right);
+    renderTwin(painter, right);
     painter.save();
     painter.setPen(QPen(th.grid, 1));
     painter.drawLine(QPointF(left.right() + gap / 2, area.top() + 4 * s), QPointF(left.right() + gap / 2, area.bottom() - 4 * s));
     painter.restore();
+}
+
+void View::renderTwin(QPainter& painter, const QRectF& target)
+{
+    if (!compareTwin())
+        return;
+    m_twin->m_onScreen = m_onScreen;
+    m_twin->render(painter, target);
+    m_twin->m_onScreen = false;
 }
 
 void View::renderSingle(QPainter& painter, const QRectF& target)

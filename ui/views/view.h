@@ -120,6 +120,11 @@ protected:
     /// Why the current compare mode cannot be drawn here (e.g. a difference of unlike data), one line; the view
     /// then shows it instead of a drawing. Empty when it can.
     virtual QString compareProblem() const { return {}; }
+    /// Draws B's half (the twin) into @p target, on screen when this view is (the twin's wording follows).
+    void renderTwin(QPainter& painter, const QRectF& target);
+    /// True while the colour scale is the range shared with B (side by side); with Auto colours the views then
+    /// take the diverging map when the shared range spans 0, so one colour means one value in both halves.
+    bool sharesCompareRange() const { return m_sharedRange && m_heldRange.has_value(); }
     /// Draws the view without compare halves (applicable, error, room checks, then renderContent()).
     void renderSingle(QPainter& painter, const QRectF& target);
     /// A new result arrived (m_result is set); recompute derived data here.
