@@ -331,7 +331,11 @@ void DecayView::recompute()
 
 void DecayView::compareChanged()
 {
-    recompute();
+    // B's curves are part of A's chart only in overlay and difference; side by side, B's half draws itself.
+    const bool drawsB = m_state->comparing() && !m_state->compareOwner() && drawsCompare(m_state->compareMode());
+    if (drawsB || m_drewCompare)
+        recompute();
+    m_drewCompare = drawsB;
     refresh();
 }
 

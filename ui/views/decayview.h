@@ -122,6 +122,7 @@ private:
     int m_rightCurve = -1;
     int m_rightFrom = -1;          ///< overlay: B's curves from this index on use the right axis (another quantity)
     QString m_compareProblem;      ///< why the compare mode cannot be drawn (difference of unlike curves)
+    bool m_drewCompare = false;    ///< the chart holds B's curves (overlay) or A - B (difference)
     bool m_logX = false;
     std::vector<double> m_edges;
     QList<QPointF> m_edgePoints;
