@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QSlider>
+#include <QJsonObject>
 #include <QUndoStack>
 
 #include <algorithm>
@@ -38,10 +39,12 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
 
     // Sweep rope_theta's slider back and forth, as a hand dragging it would.
     QSlider* slider = window.parameterPanel()->slider(QStringLiteral("rope_theta"));
-    std::vector<double> ms;
-    if (slider) {
+    const bool verbose = qEnvironmentVariableIsSet("POSLAB_BENCH_VERBOSE");
+    auto sweep = [&](const char* what) {
+        std::vector<double> ms;
+        if (!slider)
+            return ms;
         QElapsedTimer clock, part;
-        const bool verbose = qEnvironmentVariableIsSet("POSLAB_BENCH_VERBOSE");
         std::vector<double> partMs(window.views().size() + 2, 0.0);
         const int steps = 120;
         for (int k = 0; k < steps; ++k) {
@@ -51,6 +54,9 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
             slider->setValue(pos);
             QApplication::sendPostedEvents();
             window.computation()->flush();
+            if (state->comparing())
+                if (Computation* b = Computation::compareComputation(*state, *window.computation()))
+                    b->flush();
             partMs[0] += part.nsecsElapsed() / 1e6;
             // Paint every visible view now (children included: the chart), then let the event loop
             // deliver what else is pending (the panel's slider and text, the window's flush).
@@ -69,20 +75,35 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
             ms.push_back(clock.nsecsElapsed() / 1e6);
         }
         if (verbose) {
-            qInfo("per frame: set+compute %.2f ms, events %.2f ms", partMs[0] / steps, partMs[1] / steps);
+            qInfo("%s per frame: set+compute %.2f ms, events %.2f ms", what, partMs[0] / steps, partMs[1] / steps);
             for (std::size_t i = 0; i < window.views().size(); ++i)
                 qInfo("  %s paint %.2f ms", qPrintable(window.views()[i]->exportName()), partMs[i + 2] / steps);
         }
-    }
-    if (!ms.empty() && qEnvironmentVariableIsSet("POSLAB_BENCH_VERBOSE"))
+        std::sort(ms.begin(), ms.end());
+        return ms;
+    };
+    const std::vector<double> ms = sweep("one configuration");
+    if (!ms.empty() && verbose)
         qInfo("last table compute %.2f ms, last attention compute %.2f ms (worker thread)",
               window.computation()->result()->milliseconds, window.computation()->attention()->milliseconds);
+    // Two configurations visible: compare side by side, B a copy of A at half the dimension (B follows A's
+    // rope_theta, so every step recomputes and repaints both).
+    state->setCompare({CompareMode::SideBySide, QJsonObject{{"dim", 64}}});
+    for (int i = 0; i < 5; ++i)
+        QApplication::processEvents();
+    window.computation()->flush();
+    const std::vector<double> both = sweep("two configurations (compare side by side)");
     state->undoStack()->clear();
-    std::sort(ms.begin(), ms.end());
-    auto pct = [&](double q) { return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, std::size_t(q * (ms.size() - 1) + 0.5))]; };
+    auto pct = [](const std::vector<double>& ms, double q) {
+        return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, std::size_t(q * (ms.size() - 1) + 0.5))];
+    };
     return {
-        {"frame_ms_median", pct(0.5), "workbench: slider move to every visible view repainted, median (ms)"},
-        {"frame_ms_p95", pct(0.95), "workbench: slider move to every visible view repainted, 95th percentile (ms)"},
+        {"frame_ms_median", pct(ms, 0.5), "workbench: slider move to every visible view repainted, median (ms)"},
+        {"frame_ms_p95", pct(ms, 0.95), "workbench: slider move to every visible view repainted, 95th percentile (ms)"},
+        {"frame_ms_median_compare", pct(both, 0.5),
+         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, median (ms)"},
+        {"frame_ms_p95_compare", pct(both, 0.95),
+         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, 95th percentile (ms)"},
         {"frame_count", double(ms.size()), "workbench: frames in the scripted slider sweep"},
     };
 }

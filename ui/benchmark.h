@@ -11,7 +11,8 @@
 
 namespace poslab::ui {
 
-/// Needs a QApplication. Returns "frame_ms_median", "frame_ms_p95" (and "frame_count").
+/// Needs a QApplication. Returns "frame_ms_median", "frame_ms_p95" (and "frame_count"), then the same sweep with
+/// compare mode side by side (two configurations drawn): "frame_ms_median_compare", "frame_ms_p95_compare".
 std::vector<core::BenchFigure> runWorkbenchBenchmark();
 
 } // namespace poslab::ui

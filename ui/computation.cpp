@@ -902,4 +902,82 @@ core::RotationPlanes Computation::rotationPlanes(const EncodingResult& result, c
     return core::rotationPlanes(result.sides, all.first(d), all.subspan(d), m, n);
 }
 
+// ------------------------------------------------------------------------------------------ compare mode
+
+std::optional<core::Position> Computation::trainedLength(const Setup& setup, const ViewOptions& options)
+{
+    const core::SchemeDescriptor* s = core::findScheme(setup.scheme);
+    if (s && s->rotary)
+        if (const auto own = core::trainedLengthOf(*s, setup.params))
+            return own;
+    if (options.trainedLength > 0)
+        return core::Position(options.trainedLength);
+    if (const qint64 t = setup.model.value(QStringLiteral("trained_length")).toInteger(); t > 0)
+        return core::Position(t);
+    return std::nullopt;
+}
+
+Computation* Computation::compareComputation(WorkbenchState& a, const Computation& like)
+{
+    WorkbenchState* b = a.compareState();
+    if (!b)
+        return nullptr;
+    if (auto* c = b->findChild<Computation*>(QString(), Qt::FindDirectChildrenOnly))
+        return c;
+    auto* c = new Computation(b, b, like.m_attentionShown);
+    c->setSynchronousAttention(like.m_synchronousAttention);
+    c->setComputePath(like.computePath());
+    return c;
+}
+
+core::ComputeResult Computation::difference(const core::ComputeResult& a, const core::ComputeResult& b)
+{
+    if (a.quantity != b.quantity)
+        throw core::InputError("difference A - B: A gives " + a.quantity + ", B gives " + b.quantity);
+    const auto shapeText = [](const core::ComputeResult& r) {
+        std::string t;
+        for (std::size_t n : r.shape)
+            t += (t.empty() ? "" : " x ") + std::to_string(n);
+        return t;
+    };
+    if (a.shape != b.shape || a.data.size() != b.data.size())
+        throw core::InputError("difference A - B needs data of one shape: A is " + shapeText(a) + ", B is " + shapeText(b));
+    if (a.columns != b.columns)
+        throw core::InputError("difference A - B needs the same columns in A and B (A: " + std::to_string(a.columns.size())
+                               + ", B: " + std::to_string(b.columns.size()) + " named differently)");
+    core::ComputeResult d = a;
+    const std::size_t cols = a.shape.empty() ? 1 : a.shape.back();
+    for (std::size_t i = 0; i < d.data.size(); ++i) {
+        const std::size_t c = cols ? i % cols : 0;
+        if (c < a.columns.size() && a.columns[c] == "distance") {
+            if (a.data[i] != b.data[i])
+                throw core::InputError("difference A - B needs the same distances in A and B");
+            continue; // the coordinate, not a value
+        }
+        d.data[i] = a.data[i] - b.data[i];
+    }
+    d.quantity = a.quantity + "_difference";
+    d.float32 = false; // the difference of two float32 values is exact in double, rarely a float32
+    d.labels.push_back({"difference", "A - B, element by element (A: " + a.scheme + ", B: " + b.scheme + ")"});
+    d.scalars.clear();
+    d.warnings.insert(d.warnings.end(), b.warnings.begin(), b.warnings.end());
+    return d;
+}
+
+core::MatrixF Computation::difference(const core::MatrixF& a, const core::MatrixF& b)
+{
+    if (a.rows() != b.rows() || a.cols() != b.cols())
+        return {};
+    return a - b; // NaN - x and x - NaN stay NaN: a position masked in either is masked in the difference
+}
+
+ValueRange Computation::symmetricRange(const core::MatrixF& m)
+{
+    double a = 1e-30;
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        if (std::isfinite(m.data()[i]))
+            a = std::max(a, double(std::abs(m.data()[i])));
+    return {-a, a};
+}
+
 } // namespace poslab::ui

@@ -195,6 +195,26 @@ public:
     explicit Computation(WorkbenchState* state, QObject* parent = nullptr, bool attention = true);
     ~Computation() override;
 
+    /// The state this computation computes for.
+    WorkbenchState* state() const { return m_state; }
+    /// Configuration B's computation (compare mode): the computation of @p a's compareState(), created on first
+    /// use with @p like's attention settings and owned by B's state; nullptr when @p a is itself B.
+    static Computation* compareComputation(WorkbenchState& a, const Computation& like);
+    /// Element-wise A − B of two data exports of one view for the compare mode's difference: same shape and
+    /// column names required; a coordinate column (the decay table's "distance") stays A's, equal in both.
+    /// Throws core::InputError naming the mismatch.
+    static core::ComputeResult difference(const core::ComputeResult& a, const core::ComputeResult& b);
+    /// Element-wise A − B of two heatmaps of one shape (NaN where either is NaN: masked); empty when the shapes
+    /// differ.
+    static core::MatrixF difference(const core::MatrixF& a, const core::MatrixF& b);
+    /// The finite value range of @p m, symmetric about 0 ([-a, a], a the largest |value|, at least 1e-30).
+    static ValueRange symmetricRange(const core::MatrixF& m);
+
+    /// The trained window T the attention view marks: the scheme's own (original_max_position_embeddings of llama3,
+    /// yarn and longrope; max_position_embeddings of dynamic NTK, core::trainedLengthOf), else the view option
+    /// trained_length when set, else the model's trained_length (a preset); nullopt when none is known.
+    static std::optional<core::Position> trainedLength(const Setup& setup, const ViewOptions& options);
+
     /// The latest published result (never null after construction: the first one is computed at once).
     std::shared_ptr<const EncodingResult> result() const { return m_result; }
     bool isBusy() const { return m_busySerial != 0; }

@@ -111,6 +111,8 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     auto* right = m_parametersDock = new QDockWidget(tr("Parameters"), this);
     right->setObjectName(QStringLiteral("dockParameters"));
     right->setWidget(scroll);
+    m_pickerA = m_picker;
+    m_panelScrollA = scroll;
     right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, right);
     splitDockWidget(left, right, Qt::Vertical);
@@ -122,6 +124,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildActions();
     buildFileMenu();
     buildMenus();
+    buildCompareMenu();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -507,6 +510,104 @@ void MainWindow::buildMenus()
     add(tr("GPU (compute shaders)"), QStringLiteral("actionPathGpu"), gpu::ComputePath::Gpu,
         tr("Always use the OpenGL 4.3 compute shaders; falls back to the CPU, and says so, without them"));
     setComputePath(m_computation->computePath());
+}
+
+void MainWindow::buildCompareMenu()
+{
+    // Compare: configuration B beside A in every view. "Compare with…" copies A to B; the panels then edit B.
+    m_compareMenu = menuBar()->addMenu(tr("&Compare"));
+    m_compareMenu->setObjectName(QStringLiteral("menuCompare"));
+    m_compareMenu->setToolTipsVisible(true);
+    QAction* copy = m_compareMenu->addAction(tr("Compare &with\u2026 (B = a copy of A; the panels edit B)"), this, [this] {
+        if (m_state->compareWithCopy(m_state->comparing() ? m_state->compareMode() : CompareMode::SideBySide).isEmpty())
+            setEditsB(true);
+    });
+    copy->setObjectName(QStringLiteral("actionCompareWith"));
+    copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
+    m_compareMenu->addSeparator();
+    m_compareModes = new QActionGroup(this);
+    m_compareModes->setExclusive(true);
+    const std::pair<CompareMode, QString> modes[] = {
+        {CompareMode::Off, tr("Off (A only)")},
+        {CompareMode::SideBySide, tr("Side by side (A | B)")},
+        {CompareMode::Overlay, tr("Overlay (curves of A and B on shared axes)")},
+        {CompareMode::Difference, tr("Difference (A \u2212 B)")},
+    };
+    for (const auto& [mode, text] : modes) {
+        QAction* a = m_compareMenu->addAction(text);
+        a->setObjectName(QStringLiteral("actionCompare_") + compareModeWord(mode));
+        a->setCheckable(true);
+        a->setData(int(mode));
+        m_compareModes->addAction(a);
+        connect(a, &QAction::triggered, this, [this, mode] { m_state->setCompareMode(mode); });
+    }
+    m_compareMenu->addSeparator();
+    m_editGroup = new QActionGroup(this);
+    m_editGroup->setExclusive(true);
+    QAction* editA = m_compareMenu->addAction(tr("Panels edit configuration &A"), this, [this] { setEditsB(false); });
+    QAction* editB = m_compareMenu->addAction(tr("Panels edit configuration &B"), this, [this] { setEditsB(true); });
+    editA->setObjectName(QStringLiteral("actionEditA"));
+    editB->setObjectName(QStringLiteral("actionEditB"));
+    for (QAction* a : {editA, editB}) {
+        a->setCheckable(true);
+        m_editGroup->addAction(a);
+    }
+    editA->setChecked(true);
+    connect(m_state, &WorkbenchState::compareChanged, this, [this] {
+        if (!m_state->comparing() && m_editsB)
+            setEditsB(false);
+        syncCompareControls();
+    });
+    syncCompareControls();
+}
+
+void MainWindow::syncCompareControls()
+{
+    for (QAction* a : m_compareModes->actions())
+        a->setChecked(a->data().toInt() == int(m_state->compareMode()));
+    for (QAction* a : m_editGroup->actions()) {
+        a->setEnabled(m_state->comparing());
+        if (a->objectName() == QLatin1String("actionEditB"))
+            a->setChecked(m_editsB);
+        else
+            a->setChecked(!m_editsB);
+    }
+}
+
+void MainWindow::setEditsB(bool editB)
+{
+    editB = editB && m_state->comparing();
+    if (editB && !m_panelB) {
+        WorkbenchState* b = m_state->compareState();
+        m_pickerB = new SchemePicker(b, this);
+        m_panelB = new ParameterPanel(b, this);
+        auto* scroll = new PanelScroll(this);
+        scroll->setWidget(m_panelB);
+        scroll->setWidgetResizable(true);
+        scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+        m_panelScrollB = scroll;
+        m_pickerB->hide();
+        m_panelScrollB->hide();
+        connect(b, &WorkbenchState::refused, this, [this](const QString& msg) { showMessage(tr("B: %1").arg(msg), true); });
+    }
+    if (editB == m_editsB)
+        return;
+    m_editsB = editB;
+    // The docks show the picker and panel of the configuration being edited; the other pair waits hidden.
+    QWidget* picker = editB ? static_cast<QWidget*>(m_pickerB) : m_pickerA;
+    QWidget* panel = editB ? m_panelScrollB : m_panelScrollA;
+    (editB ? m_pickerA : static_cast<QWidget*>(m_pickerB))->hide();
+    (editB ? m_panelScrollA : m_panelScrollB)->hide();
+    m_schemesDock->setWidget(picker);
+    m_parametersDock->setWidget(panel);
+    picker->show();
+    panel->show();
+    m_schemesDock->setWindowTitle(editB ? tr("Schemes \u2014 editing B") : tr("Schemes"));
+    m_parametersDock->setWindowTitle(editB ? tr("Parameters \u2014 editing B") : tr("Parameters"));
+    syncCompareControls();
+    showMessage(editB ? tr("The panels edit configuration B; Compare > Panels edit configuration A goes back.")
+                      : tr("The panels edit configuration A."),
+                false);
 }
 
 void MainWindow::setComputePath(gpu::ComputePath p, bool remember)

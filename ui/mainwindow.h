@@ -103,6 +103,16 @@ public:
     /// Recently opened or saved sessions, newest first (QSettings; files that no longer exist are dropped).
     QStringList recentSessions() const;
 
+    // --- compare mode (Compare menu): configuration B beside A
+    /// The Compare menu (Compare with…, the modes, which configuration the panels edit).
+    QMenu* compareMenu() const { return m_compareMenu; }
+    /// Which configuration the scheme picker and the parameter panel edit: A (false) or B (true). B needs compare
+    /// mode on; turning compare off returns the panels to A.
+    void setEditsB(bool editB);
+    bool editsB() const { return m_editsB; }
+    /// The parameter panel that edits B (created on first use), or nullptr before.
+    ParameterPanel* parameterPanelB() const { return m_panelB; }
+
     /// The key that hides and shows the side panels (also in README's "Keys" line).
     static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
 
@@ -130,6 +140,8 @@ private:
     /// True when there is nothing unsaved to lose, or the user chose to save or discard it.
     bool settleUnsaved();
     void showMessage(const QString& text, bool problem);
+    void buildCompareMenu();
+    void syncCompareControls();
 
     WorkbenchState* m_state;
     Computation* m_computation;
@@ -172,6 +184,15 @@ private:
     View* m_ownPage = nullptr; ///< the view of the open tab (not the grid's)
     QString m_sessionPath;
     QJsonObject m_sessionKept; ///< the session file as opened: its unknown keys are written back
+    QMenu* m_compareMenu = nullptr;
+    QActionGroup* m_compareModes = nullptr;
+    QActionGroup* m_editGroup = nullptr;
+    QWidget* m_pickerA = nullptr;     ///< the docks' widgets for A (the scheme picker, the panel's scroll area)
+    QWidget* m_panelScrollA = nullptr;
+    SchemePicker* m_pickerB = nullptr;
+    ParameterPanel* m_panelB = nullptr;
+    QWidget* m_panelScrollB = nullptr;
+    bool m_editsB = false;
 };
 
 } // namespace poslab::ui

@@ -131,9 +131,10 @@ std::vector<ViewProperty> makeProperties()
                 QStringLiteral("Inference length L of the extension view, also the sequence length of dynamic NTK and "
                                "LongRoPE there; 0: the state's positions"),
                 0, maxDistance, true, &ViewOptions::targetLength),
-        integer("trained_length", QStringLiteral("trained length (extension view)"),
-                QStringLiteral("Trained window T for schemes whose parameters name none (default, linear, ntk, xPos); "
-                               "0: a preset's trained length, else L / factor or L"),
+        integer("trained_length", QStringLiteral("trained length (extension and attention views)"),
+                QStringLiteral("Trained window T for schemes whose parameters name none (default, linear, ntk, xPos, "
+                               "and the bias schemes in the attention view, which marks it); 0: a preset's trained "
+                               "length, else L / factor or L in the extension view"),
                 0, maxDistance, true, &ViewOptions::trainedLength),
         // precision view
         choice("dtype", QStringLiteral("dtype (precision view)"),

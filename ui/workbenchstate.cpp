@@ -78,7 +78,67 @@ private:
     QString m_mergeKey;
 };
 
+/// One undo step of compare mode: configuration B and the mode, before and after. Consecutive edits of one of
+/// B's parameters (a slider of B's panel dragged) merge.
+class CompareCommand : public QUndoCommand {
+public:
+    CompareCommand(WorkbenchState* state, CompareConfig before, CompareConfig after, const QString& text, QString mergeKey)
+        : m_state(state), m_before(std::move(before)), m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
+    {
+        setText(text);
+    }
+    void undo() override { m_state->applyCompare(m_before); }
+    void redo() override { m_state->applyCompare(m_after); }
+    int id() const override { return m_mergeKey.isEmpty() ? -1 : 3; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        const auto* o = static_cast<const CompareCommand*>(other);
+        if (o->m_mergeKey != m_mergeKey)
+            return false;
+        m_after = o->m_after;
+        setText(o->text());
+        return true;
+    }
+
+private:
+    WorkbenchState* m_state;
+    CompareConfig m_before;
+    CompareConfig m_after;
+    QString m_mergeKey;
+};
+
+/// The text a state file gives for a parameter (a string, a number or true/false), or nullopt.
+std::optional<QString> paramText(const QJsonValue& v)
+{
+    if (v.isString())
+        return v.toString();
+    if (v.isDouble())
+        return QString::number(v.toDouble(), 'g', 17);
+    if (v.isBool())
+        return v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    return std::nullopt;
+}
+
 } // namespace
+
+QString compareModeWord(CompareMode mode)
+{
+    switch (mode) {
+    case CompareMode::Off: return QStringLiteral("off");
+    case CompareMode::SideBySide: return QStringLiteral("side_by_side");
+    case CompareMode::Overlay: return QStringLiteral("overlay");
+    case CompareMode::Difference: return QStringLiteral("difference");
+    }
+    return {};
+}
+
+std::optional<CompareMode> compareModeFromWord(const QString& word)
+{
+    for (CompareMode m : {CompareMode::Off, CompareMode::SideBySide, CompareMode::Overlay, CompareMode::Difference})
+        if (compareModeWord(m) == word)
+            return m;
+    return std::nullopt;
+}
 
 AttentionContent teachingContent(const core::SchemeDescriptor& scheme)
 {
@@ -223,6 +283,7 @@ void WorkbenchState::applySetup(const Setup& setup)
             setCursor(setup.positionCount - 1);
     }
     emit setupChanged();
+    syncCompare();
 }
 
 void WorkbenchState::setCursor(int position)
@@ -234,6 +295,7 @@ void WorkbenchState::setCursor(int position)
         setAnimationTime(position);
     if (moved)
         emit cursorChanged(position);
+    syncCompareCursor();
 }
 
 void WorkbenchState::setAnimationTime(double t)
@@ -251,6 +313,7 @@ void WorkbenchState::setAnimationTime(double t)
         m_cursor = c;
         emit cursorChanged(c);
     }
+    syncCompareCursor();
 }
 
 void WorkbenchState::setPlaying(bool playing)
@@ -305,6 +368,7 @@ void WorkbenchState::applyViewOptions(const ViewOptions& options)
     for (const QString& name : changed)
         emit propertyChanged(name);
     emit viewOptionsChanged();
+    syncCompare();
 }
 
 QVariant WorkbenchState::property(const QString& name) const
@@ -345,7 +409,9 @@ QString WorkbenchState::figureLabel() const
 {
     const QString variant = variantLabel(*m_scheme, m_setup.params);
     const QString model = modelLabel();
-    return model.isEmpty() ? variant : QStringLiteral("%1 \u00b7 %2").arg(model, variant);
+    const QString label = model.isEmpty() ? variant : QStringLiteral("%1 \u00b7 %2").arg(model, variant);
+    const QString who = compareName();
+    return who.isEmpty() ? label : QStringLiteral("%1: %2").arg(who, label);
 }
 
 QString WorkbenchState::modelLabel() const
@@ -406,6 +472,8 @@ QJsonObject WorkbenchState::toJson(bool onlyChanged) const
         json.insert("view", view);
     if (!m_setup.model.isEmpty())
         json.insert("model", m_setup.model);
+    if (comparing())
+        json.insert("compare", QJsonObject{{"mode", compareModeWord(m_compare.mode)}, {"state", m_compare.state}});
     return json;
 }
 
@@ -507,20 +575,363 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
     if (cursor == notAnInt || cursor < 0 || cursor > next.positionCount - 1)
         return outOfRange(QStringLiteral("cursor"), cursor, 0, next.positionCount - 1);
 
+    // Configuration B (compare mode): absent is compare off; B's keys must load on top of this state.
+    CompareConfig compare;
+    if (json.contains("compare")) {
+        const QJsonValue c = json.value("compare");
+        if (!c.isObject())
+            return QStringLiteral("compare must be an object {\"mode\": side_by_side, overlay or difference, "
+                                  "\"state\": {configuration B}}");
+        const QJsonObject co = c.toObject();
+        const auto mode = compareModeFromWord(co.value("mode").toString());
+        if (!co.value("mode").isString() || !mode)
+            return QStringLiteral("compare.mode must be side_by_side, overlay, difference or off (got %1)")
+                .arg(QString::fromUtf8(QJsonDocument(QJsonArray{co.value("mode")}).toJson(QJsonDocument::Compact)).mid(1).chopped(1));
+        if (co.contains("state") && !co.value("state").isObject())
+            return QStringLiteral("compare.state must be an object in the state form (scheme, params, dim, view, ...)");
+        if (*mode != CompareMode::Off) {
+            compare = {*mode, co.value("state").toObject()};
+            Setup bSetup;
+            ViewOptions bOptions;
+            if (const QString problem = resolveCompare(next, o, compare.state, true, &bSetup, &bOptions); !problem.isEmpty())
+                return problem;
+        }
+    }
+
     if (undoable) {
         m_undo->beginMacro(tr("Load state"));
         if (!(next == m_setup))
             m_undo->push(new SetupCommand(this, m_setup, next, tr("Load state"), {}));
         pushViewOptions(o, false);
+        if (!(compare == m_compare))
+            m_undo->push(new CompareCommand(this, m_compare, compare, tr("Load state"), {}));
         m_undo->endMacro();
     } else {
         applySetup(next);
         if (o.content != teachingContent(*m_scheme))
             m_contentChosen = true;
         applyViewOptions(o);
+        applyCompare(compare);
     }
     setCursor(cursor);
     return {};
+}
+
+// ------------------------------------------------------------------------------------------ compare mode
+
+QString WorkbenchState::resolveCompare(const Setup& a, const ViewOptions& ao, const QJsonObject& b, bool strict,
+                                       Setup* setup, ViewOptions* options)
+{
+    const QString where = QStringLiteral("compare.state: ");
+    Setup next = a;
+    ViewOptions o = ao;
+    *setup = next;
+    *options = o;
+    if (b.contains("compare"))
+        return where + QStringLiteral("configuration B cannot hold a compare of its own");
+    const core::SchemeDescriptor* aScheme = core::findScheme(a.scheme);
+    const core::SchemeDescriptor* s = aScheme;
+    if (b.contains("scheme")) {
+        if (!b.value("scheme").isString())
+            return where + QStringLiteral("scheme must be a string naming a scheme (see poslab schemes)");
+        s = core::findScheme(b.value("scheme").toString().toStdString());
+        if (!s)
+            return where + QStringLiteral("unknown scheme '%1'").arg(b.value("scheme").toString());
+        next.scheme = s->id;
+    }
+    if (!s)
+        return where + QStringLiteral("unknown scheme");
+    const bool sameScheme = next.scheme == a.scheme;
+    // dim and positions: B's own, else A's (the limits of setDim and setPositionCount).
+    const auto integer = [&](const char* key, int fallback, long long lo, long long hi, int* out) -> QString {
+        const QJsonValue v = b.value(QLatin1String(key));
+        if (v.isUndefined()) {
+            *out = fallback;
+            return {};
+        }
+        const double x = v.toDouble(std::nan(""));
+        if (!(std::isfinite(x) && x == std::floor(x) && x >= double(lo) && x <= double(hi)))
+            return where + QStringLiteral("%1 must be a whole number from %2 to %3").arg(QLatin1String(key)).arg(lo).arg(hi);
+        *out = int(x);
+        return {};
+    };
+    if (QString p = integer("dim", a.dim, minDim, maxDim, &next.dim); !p.isEmpty())
+        return p;
+    if (s->needsEvenDim && next.dim % 2 && !b.contains("dim"))
+        ++next.dim;
+    if (QString p = integer("positions", a.positionCount, 1, maxPositionCount, &next.positionCount); !p.isEmpty())
+        return p;
+    // Parameters: A's with B's own on top while the scheme is A's; B's own on the defaults otherwise.
+    if (b.contains("params") && !b.value("params").isObject())
+        return where + QStringLiteral("params must be an object of key: value");
+    std::vector<std::pair<std::string, std::string>> overrides;
+    const QJsonObject params = b.value("params").toObject();
+    for (auto it = params.begin(); it != params.end(); ++it) {
+        const auto text = paramText(it.value());
+        if (!text)
+            return where + QStringLiteral("parameter %1 must be a string, a number or true/false").arg(it.key());
+        overrides.emplace_back(it.key().toStdString(), text->toStdString());
+    }
+    core::TableContext ctx;
+    ctx.dim = next.dim;
+    ctx.positions = core::PositionList::range(0, std::max(1, next.positionCount));
+    ctx.seqLen = next.positionCount;
+    QString problem;
+    try {
+        next.params = sameScheme ? core::resolveParams(*s, a.params, overrides, ctx) : core::resolveParams(*s, overrides, ctx);
+    } catch (const std::exception& e) {
+        problem = where + QString::fromStdString(e.what());
+        if (strict)
+            return problem;
+        // A changed under B (a parameter B set no longer applies): keep what still loads, one key at a time.
+        try {
+            next.params = sameScheme ? a.params : core::resolveParams(*s, {}, ctx);
+        } catch (const std::exception&) {
+            next.params = core::defaultParams(*s);
+        }
+        for (const auto& one : overrides) {
+            try {
+                next.params = core::resolveParams(*s, next.params, {one}, ctx);
+            } catch (const std::exception&) {
+            }
+        }
+    }
+    if (b.contains("model") && !b.value("model").isObject())
+        return where + QStringLiteral("model must be an object");
+    next.model = b.contains("model") ? b.value("model").toObject() : sameScheme ? a.model : QJsonObject();
+    // View options: A's, with B's own on top; B's scheme opens on its teaching content as A's does.
+    if (b.contains("view") && !b.value("view").isObject())
+        return where + QStringLiteral("view must be an object of view options");
+    if (!sameScheme && aScheme && ao.content == teachingContent(*aScheme))
+        o.content = teachingContent(*s);
+    const QJsonObject view = b.value("view").toObject();
+    for (const ViewProperty& p : viewProperties()) {
+        const QJsonValue value = view.value(p.name);
+        if (value.isUndefined())
+            continue;
+        QVariant converted;
+        if (const QString bad = convertProperty(p, value, &converted); !bad.isEmpty()) {
+            if (strict)
+                return where + bad;
+            continue;
+        }
+        p.set(o, converted);
+    }
+    if (const QString bad = checkViewOptions(o); !bad.isEmpty()) {
+        if (strict)
+            return where + bad;
+        o = ao;
+    }
+    *setup = std::move(next);
+    *options = o;
+    return problem;
+}
+
+QString WorkbenchState::compareName() const
+{
+    if (m_owner)
+        return m_owner->comparing() ? QStringLiteral("B") : QString();
+    return comparing() ? QStringLiteral("A") : QString();
+}
+
+QString WorkbenchState::pushCompare(const CompareConfig& next, const QString& text, const QString& mergeKey)
+{
+    if (next == m_compare)
+        return {};
+    m_undo->push(new CompareCommand(this, m_compare, next, text, mergeKey));
+    return {};
+}
+
+QString WorkbenchState::setCompare(const CompareConfig& config)
+{
+    if (m_owner)
+        return refuse(QStringLiteral("configuration B cannot compare with a configuration of its own"));
+    CompareConfig next = config;
+    if (next.mode != CompareMode::Off) {
+        Setup bSetup;
+        ViewOptions bOptions;
+        if (const QString problem = resolveCompare(m_setup, m_options, next.state, true, &bSetup, &bOptions);
+            !problem.isEmpty())
+            return refuse(problem);
+    }
+    QString text;
+    switch (next.mode) {
+    case CompareMode::Off: text = tr("Compare off"); break;
+    case CompareMode::SideBySide: text = tr("Compare side by side"); break;
+    case CompareMode::Overlay: text = tr("Compare overlaid"); break;
+    case CompareMode::Difference: text = tr("Compare: difference A \u2212 B"); break;
+    }
+    return pushCompare(next, text, {});
+}
+
+QString WorkbenchState::setCompareMode(CompareMode mode)
+{
+    return setCompare({mode, m_compare.state});
+}
+
+QString WorkbenchState::compareWithCopy(CompareMode mode)
+{
+    return setCompare({mode == CompareMode::Off ? CompareMode::SideBySide : mode, QJsonObject()});
+}
+
+void WorkbenchState::applyCompare(const CompareConfig& config)
+{
+    if (config == m_compare)
+        return;
+    const bool wasComparing = comparing();
+    m_compare = config;
+    syncCompare();
+    emit compareChanged();
+    if (m_mirror && wasComparing != comparing())
+        emit m_mirror->compareChanged(); // B's figure label gains or loses its "B: "
+}
+
+WorkbenchState* WorkbenchState::compareState()
+{
+    if (m_owner)
+        return nullptr;
+    if (!m_mirror) {
+        m_mirror = new WorkbenchState(this);
+        m_mirror->m_owner = this;
+        m_mirror->m_undo->setUndoLimit(1); // B's edits are undone on this state's stack
+        m_mirror->setObjectName(QStringLiteral("configurationB"));
+        connect(m_mirror, &WorkbenchState::setupChanged, this, [this] { takeMirrorSetup(); });
+        connect(m_mirror, &WorkbenchState::viewOptionsChanged, this, [this] { takeMirrorOptions(); });
+        connect(m_mirror, &WorkbenchState::cursorChanged, this, [this](int c) {
+            if (!m_syncing)
+                setCursor(c); // one cursor: moving it in a view of B moves A's
+        });
+        const CompareMode mode = m_compare.mode;
+        m_compare.mode = mode == CompareMode::Off ? CompareMode::SideBySide : mode; // sync once even when off
+        syncCompare();
+        m_compare.mode = mode;
+    }
+    return m_mirror;
+}
+
+void WorkbenchState::syncCompare()
+{
+    if (!m_mirror || !comparing())
+        return;
+    Setup setup;
+    ViewOptions options;
+    resolveCompare(m_setup, m_options, m_compare.state, false, &setup, &options);
+    const bool was = m_syncing;
+    m_syncing = true;
+    if (!(setup == m_mirror->m_setup))
+        m_mirror->applySetup(setup);
+    m_mirror->applyViewOptions(options);
+    m_syncing = was;
+    syncCompareCursor();
+}
+
+void WorkbenchState::syncCompareCursor()
+{
+    if (!m_mirror || !comparing())
+        return;
+    const bool was = m_syncing;
+    m_syncing = true;
+    if (m_time < m_mirror->positionCount())
+        m_mirror->setAnimationTime(m_time);
+    m_mirror->setCursor(m_cursor);
+    m_syncing = was;
+}
+
+void WorkbenchState::takeMirrorSetup()
+{
+    if (m_syncing || !m_mirror)
+        return;
+    Setup want;
+    ViewOptions wantOptions;
+    resolveCompare(m_setup, m_options, m_compare.state, false, &want, &wantOptions);
+    const Setup& now = m_mirror->m_setup;
+    if (now == want)
+        return;
+    const core::SchemeDescriptor* s = core::findScheme(now.scheme);
+    if (!s)
+        return;
+    QJsonObject b = m_compare.state;
+    QString text = tr("B: set-up"), mergeKey;
+    // The parameters in force, as toJson() writes them.
+    const auto inForce = [&](const core::ParamSet& ps, const std::string& key) {
+        const core::ParamSpec* spec = s->param(key);
+        return spec && ps.has(key) && core::applies(*spec, ps);
+    };
+    if (now.scheme != want.scheme) {
+        // A new scheme for B drops the old scheme's parameters; B keeps the ones that differ from the defaults.
+        b.insert("scheme", QString::fromStdString(now.scheme));
+        QJsonObject params;
+        for (const auto& spec : s->params)
+            if (inForce(now.params, spec.key) && !(now.params.value(spec.key) == core::defaultValue(spec, now.params)))
+                params.insert(QString::fromStdString(spec.key), QString::fromStdString(now.params.value(spec.key).toString()));
+        if (params.isEmpty())
+            b.remove("params");
+        else
+            b.insert("params", params);
+        text = tr("B: scheme %1").arg(QString::fromStdString(s->name));
+    } else {
+        QJsonObject params = b.value("params").toObject();
+        QStringList changed;
+        for (const auto& spec : s->params)
+            if (inForce(now.params, spec.key)
+                && (!want.params.has(spec.key) || !(want.params.value(spec.key) == now.params.value(spec.key)))) {
+                const QString key = QString::fromStdString(spec.key);
+                const QString value = QString::fromStdString(now.params.value(spec.key).toString());
+                params.insert(key, value);
+                changed << key;
+                text = QStringLiteral("B: %1 = %2").arg(key, value);
+            }
+        if (!params.isEmpty())
+            b.insert("params", params);
+        if (changed.size() == 1)
+            mergeKey = QStringLiteral("B:") + changed.front();
+    }
+    if (now.dim != want.dim) {
+        b.insert("dim", now.dim);
+        text = QStringLiteral("B: dimension = %1").arg(now.dim);
+        mergeKey = QStringLiteral("B:#dim");
+    }
+    if (now.positionCount != want.positionCount) {
+        b.insert("positions", now.positionCount);
+        text = QStringLiteral("B: positions = %1").arg(now.positionCount);
+        mergeKey = QStringLiteral("B:#positions");
+    }
+    if (!(now.model == want.model)) {
+        if (now.model.isEmpty())
+            b.remove("model");
+        else
+            b.insert("model", now.model);
+    }
+    pushCompare({m_compare.mode, b}, text, mergeKey);
+    syncCompare(); // what B could not take (nothing, normally) is put back
+}
+
+void WorkbenchState::takeMirrorOptions()
+{
+    if (m_syncing || !m_mirror)
+        return;
+    Setup want;
+    ViewOptions wantOptions;
+    resolveCompare(m_setup, m_options, m_compare.state, false, &want, &wantOptions);
+    // B's scheme is changing (its teaching content follows): takeMirrorSetup() records the change.
+    if (!(m_mirror->m_setup == want))
+        return;
+    const QStringList changed = changedProperties(wantOptions, m_mirror->m_options);
+    if (changed.isEmpty())
+        return;
+    QJsonObject b = m_compare.state;
+    QJsonObject view = b.value("view").toObject();
+    QString text, mergeKey;
+    for (const QString& name : changed) {
+        const ViewProperty* p = findViewProperty(name);
+        view.insert(name, propertyJson(*p, m_mirror->m_options));
+        text = QStringLiteral("B: %1 = %2").arg(name, propertyText(*p, m_mirror->m_options));
+        if (changed.size() == 1 && (p->kind == PropertyKind::Integer || p->kind == PropertyKind::Real))
+            mergeKey = QStringLiteral("B:view:") + name;
+    }
+    b.insert("view", view);
+    pushCompare({m_compare.mode, b}, text, mergeKey);
+    syncCompare();
 }
 
 } // namespace poslab::ui

@@ -14,6 +14,7 @@
 #include <QString>
 
 #include <map>
+#include <optional>
 #include <string>
 
 class QUndoStack;
@@ -37,6 +38,23 @@ struct Setup {
 /// logits then vary with position only), except CoPE, whose positions count content-gated keys, so constant
 /// content would make it a plain relative scheme: it opens on the sentence.
 AttentionContent teachingContent(const core::SchemeDescriptor& scheme);
+
+/// Compare mode: how configuration B is shown beside configuration A (issue 12). The JSON words are
+/// "side_by_side", "overlay" and "difference"; Off writes no "compare" key.
+enum class CompareMode { Off, SideBySide, Overlay, Difference };
+/// "off", "side_by_side", "overlay", "difference".
+QString compareModeWord(CompareMode mode);
+/// The mode named @p word, or nullopt.
+std::optional<CompareMode> compareModeFromWord(const QString& word);
+
+/// Configuration B of a workbench: the keys of the state form ("scheme", "params", "dim", "positions", "view",
+/// "model") that B sets; every key it leaves out is A's (the cursor always is). A "params" key is B's own value
+/// for that parameter; when B names no scheme, B has A's scheme and A's parameters except the ones B sets.
+struct CompareConfig {
+    CompareMode mode = CompareMode::Off;
+    QJsonObject state;
+    bool operator==(const CompareConfig&) const = default;
+};
 
 /// The cursor a new workbench opens at: not 0, where every hand points to 12 and every angle is 0.
 constexpr int teachingCursor = 37;
@@ -80,7 +98,7 @@ public:
     static constexpr int stateVersion = 2;
     /// Serialises everything but the undo history (sessions, share strings, lessons and batch export read this
     /// back): {"version", "scheme", "params", "dim", "positions", "cursor", "view": {every view property},
-    /// "model"}. @p onlyChanged: only what differs from a new workbench's state (share strings).
+    /// "model", "compare": {"mode", "state": B's own keys} while comparing}. @p onlyChanged: only what differs from a new workbench's state (share strings).
     QJsonObject toJson(bool onlyChanged = false) const;
     /// Restores a state written by toJson() (any version; keys it does not know are ignored, and a session
     /// keeps them); returns an error message, empty on success. Every size and index is checked against the
@@ -110,6 +128,35 @@ public:
     QString setPositionCount(int count);
     /// Applies a whole set-up (used by undo/redo and fromJson); no validation, no undo entry.
     void applySetup(const Setup& setup);
+
+    // --- compare mode (issue 12): configuration B, one more part of this one state (undoable, in toJson).
+    const CompareConfig& compare() const { return m_compare; }
+    CompareMode compareMode() const { return m_compare.mode; }
+    /// True while B is shown (the mode is not Off).
+    bool comparing() const { return m_compare.mode != CompareMode::Off; }
+    /// Sets B and the mode (undoable); refused (message, refused()) when B's keys do not load on top of A.
+    QString setCompare(const CompareConfig& config);
+    /// Sets the mode, keeping B (undoable). Turning compare on from Off keeps the B set before, if any.
+    QString setCompareMode(CompareMode mode);
+    /// "Compare with…": B becomes a copy of A (no key of its own) and the mode @p mode (side by side unless
+    /// given). The user then edits B through compareState().
+    QString compareWithCopy(CompareMode mode = CompareMode::SideBySide);
+    /// Configuration B as a whole state, kept in sync with this one: B's set-up and view options, this state's
+    /// cursor. Views of B and the panel that edits B observe it; its setters (setScheme, setParam, setDim,
+    /// setProperty, setCursor...) change this state's B (undoable here, on this state's stack). Created on
+    /// first use; owned by this state. Its figureLabel() starts with "B: ".
+    WorkbenchState* compareState();
+    /// The state this one is configuration B of, or nullptr.
+    WorkbenchState* compareOwner() const { return m_owner; }
+    /// "A" or "B" while comparing (this state or its owner), else empty.
+    QString compareName() const;
+    /// Applies a compare configuration with no validation and no undo entry (undo/redo).
+    void applyCompare(const CompareConfig& config);
+    /// Resolves B's keys @p b on top of A's set-up @p a and options @p ao: the set-up and view options B shows.
+    /// Returns an empty string or the first problem. @p strict: a key that does not load is an error (reading a
+    /// file); otherwise it is left out (A changed under B, e.g. a parameter B set no longer applies).
+    static QString resolveCompare(const Setup& a, const ViewOptions& ao, const QJsonObject& b, bool strict,
+                                  Setup* setup, ViewOptions* options);
 
     // --- view options: every one is a property of viewproperties.h, undoable like the set-up.
     /// The value of the view property @p name (int, double, bool or QString; a choice as its index), or an
@@ -147,6 +194,8 @@ signals:
     void viewOptionsChanged();
     /// One view property changed (emitted before viewOptionsChanged, once per changed property).
     void propertyChanged(const QString& name);
+    /// The compare configuration (mode or B) changed.
+    void compareChanged();
     /// A change was refused; @p message names the key and what is allowed.
     void refused(const QString& message);
 
@@ -163,6 +212,16 @@ private:
     bool m_playing = false;
     ViewOptions m_options;
     bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it
+    // compare mode
+    void syncCompare();
+    void syncCompareCursor();
+    void takeMirrorSetup();
+    void takeMirrorOptions();
+    QString pushCompare(const CompareConfig& next, const QString& text, const QString& mergeKey);
+    CompareConfig m_compare;
+    WorkbenchState* m_mirror = nullptr; ///< configuration B (compareState()), created on first use
+    WorkbenchState* m_owner = nullptr;  ///< for B: configuration A's state
+    bool m_syncing = false;             ///< applying A's change to B: B's signals are not B's edits
     QUndoStack* m_undo = nullptr;
 };
 

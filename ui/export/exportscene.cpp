@@ -73,6 +73,10 @@ void settle(ui::Computation& computation)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
     computation.waitForAttention();
     QCoreApplication::sendPostedEvents(&computation, QEvent::MetaCall);
+    // Compare mode: configuration B's computation too, so that B's half (or B's part of a difference) is current.
+    if (computation.state()->comparing())
+        if (ui::Computation* b = ui::Computation::compareComputation(*computation.state(), computation))
+            settle(*b);
 }
 
 } // namespace poslab::exporting

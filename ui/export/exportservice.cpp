@@ -873,7 +873,19 @@ ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& 
         const ui::ViewEntry* entry = ui::findView(name);
         if (!entry)
             throw core::InputError("unknown view '" + name.toStdString() + "'");
-        const core::ComputeResult data = entry->data(state, &r.notes);
+        core::ComputeResult data = entry->data(state, &r.notes);
+        if (state.comparing() && state.compareMode() == ui::CompareMode::Difference) {
+            // Difference mode: A's numbers minus B's, element by element (B computed the same way from its state).
+            ui::WorkbenchState* b = const_cast<ui::WorkbenchState&>(state).compareState();
+            if (!view.supports(b->scheme()))
+                throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for B's scheme "
+                                         + b->scheme().id + ": no difference A - B");
+            data = ui::Computation::difference(data, entry->data(*b, &r.notes));
+            r.notes << QStringLiteral("difference mode: the numbers are A \u2212 B, element by element");
+        } else if (state.comparing()) {
+            r.notes << QStringLiteral("compare mode: the data export writes configuration A's numbers (difference mode "
+                                      "writes A \u2212 B)");
+        }
         // Written straight to @p out (the file, for an export): the numbers are held once, as core computed them.
         if (kind == core::OutputFormat::Csv)
             writeCsvWithHeader(out, data);

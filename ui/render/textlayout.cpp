@@ -78,7 +78,11 @@ TextLayout::TextLayout(QPainter& painter, const QRectF& bounds)
 
 bool TextLayout::isFree(const QRectF& r) const
 {
-    const QRectF d = m_painter.transform().mapRect(r);
+    return isFreeOnDevice(m_painter.transform().mapRect(r));
+}
+
+bool TextLayout::isFreeOnDevice(const QRectF& d) const
+{
     const double eps = 0.01;
     if (!m_deviceBounds.adjusted(-eps, -eps, eps, eps).contains(d))
         return false;
@@ -167,8 +171,11 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
         if (bounded && (r.left() < box.left() - 0.01 || r.right() > box.right() + 0.01))
             continue;
         // The gap keeps neighbours apart; at the view's edges the text may sit flush.
-        const QRectF spaced = r.adjusted(-gap, 0, gap, 0).intersected(m_bounds.adjusted(0, -1, 0, 1));
-        if (isFree(r) && isFree(spaced)) {
+        // (On the device: a rotated label's painter coordinates are not the bounds' own, which lie elsewhere
+        // when the view is drawn away from the painter's origin, e.g. the right half of a compare figure.)
+        const QRectF spaced = m_painter.transform().mapRect(r.adjusted(-gap, 0, gap, 0))
+                                  .intersected(m_deviceBounds.adjusted(0, -1, 0, 1));
+        if (isFree(r) && isFreeOnDevice(spaced)) {
             paint(r, font, color, w, wordings.front());
             return r;
         }

@@ -96,6 +96,8 @@ public:
 
     /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text.
     bool isFree(const QRectF& r) const;
+    /// isFree() for a rectangle already in device coordinates.
+    bool isFreeOnDevice(const QRectF& deviceRect) const;
     /// The labels drawn elided, with their full text (painter coordinates at the time of drawing).
     struct Elided {
         QRectF rect;

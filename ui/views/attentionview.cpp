@@ -41,12 +41,16 @@ ColorMapKind AttentionView::mapKind() const
     case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
     case ColorMapChoice::Auto: break;
     }
+    if (sharesCompareRange() && m_heldRange->lo < 0 && m_heldRange->hi > 0)
+        return ColorMapKind::Diverging; // side by side: A's and B's range together spans 0
     return m_output && !m_output->softmax && m_output->lo < 0 && m_output->hi > 0 ? ColorMapKind::Diverging
                                                                                   : ColorMapKind::Viridis;
 }
 
 ValueRange AttentionView::valueRange() const
 {
+    if (m_diff)
+        return m_diffRange;
     if (m_heldRange)
         return *m_heldRange;
     return dataColourRange().value_or(ValueRange{});
@@ -78,11 +82,92 @@ void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
         m_termBox->setCurrentIndex(m_output->term.isEmpty() ? 0 : int(m_output->terms.indexOf(m_output->term)) + 1);
         m_termBox->setVisible(!m_output->terms.isEmpty());
     }
-    if (m_output && m_output->matrix.size() > 0)
+    m_diff.reset();
+    m_compareProblem.clear();
+    if (m_output && m_output->matrix.size() > 0 && differenceMode()) {
+        // A − B entry by entry, where both hold one size of scores of one kind (logits or probabilities).
+        const auto* twin = qobject_cast<AttentionView*>(compareTwin());
+        const auto b = twin ? twin->output() : nullptr;
+        if (!b || !b->error.isEmpty() || b->matrix.size() == 0)
+            m_compareProblem = tr("B has no attention scores%1.").arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
+        else if (b->matrix.rows() != m_output->matrix.rows() || b->matrix.cols() != m_output->matrix.cols())
+            m_compareProblem = tr("A difference needs one size: A is %1 \u00d7 %2, B is %3 \u00d7 %4.")
+                                   .arg(m_output->matrix.rows()).arg(m_output->matrix.cols()).arg(b->matrix.rows()).arg(b->matrix.cols());
+        else if (b->softmax != m_output->softmax || b->term != m_output->term)
+            m_compareProblem = tr("A difference needs one quantity: A shows %1, B shows %2.")
+                                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"),
+                                        b->softmax ? tr("probabilities") : tr("logits"));
+        else {
+            m_diff = Computation::difference(m_output->matrix, b->matrix);
+            m_diffRange = Computation::symmetricRange(*m_diff);
+        }
+    }
+    if (m_diff)
+        m_image = matrixToImage(*m_diff, ColorMap(ColorMapKind::Diverging), m_diffRange, theme().grid.rgb());
+    else if (m_output && m_output->matrix.size() > 0)
         m_image = matrixToImage(m_output->matrix, ColorMap(mapKind()), valueRange(), theme().grid.rgb());
     else
         m_image = QImage();
     refresh();
+}
+
+bool AttentionView::differenceMode() const
+{
+    return m_state->comparing() && !m_state->compareOwner() && m_state->compareMode() == CompareMode::Difference;
+}
+
+void AttentionView::compareChanged()
+{
+    if (differenceMode() || m_diff || !m_compareProblem.isEmpty())
+        takeOutput(m_output);
+    else
+        refresh();
+}
+
+void AttentionView::drawTrainedLength(QPainter& p, TextLayout& text, const QRectF& plot, double s) const
+{
+    if (!m_output)
+        return;
+    const auto trained = Computation::trainedLength(m_output->setup, m_state->viewOptions());
+    const long long n = m_output->matrix.rows();
+    if (!trained || *trained <= 0 || *trained >= n)
+        return; // only where the trained window ends inside the positions shown
+    const Theme th = theme();
+    const double cell = plot.height() / double(std::max<long long>(1, n));
+    const double at = double(*trained) * cell;
+    // Queries and keys past T are positions the model never met in training: hatched, the edge drawn on both axes.
+    QColor hatch = th.foreground;
+    hatch.setAlpha(110);
+    p.save();
+    p.setPen(Qt::NoPen);
+    p.setBrush(QBrush(hatch, Qt::BDiagPattern));
+    p.drawRect(QRectF(plot.left(), plot.top() + at, plot.width(), plot.height() - at));        // new queries
+    p.drawRect(QRectF(plot.left() + at, plot.top(), plot.width() - at, at));                   // new keys above them
+    p.setPen(QPen(th.accent2, 2 * s, Qt::DashLine));
+    p.drawLine(QPointF(plot.left() + at, plot.top()), QPointF(plot.left() + at, plot.bottom()));
+    p.drawLine(QPointF(plot.left(), plot.top() + at), QPointF(plot.right(), plot.top() + at));
+    p.restore();
+    const QFont f = th.font(9.5 * s, true);
+    const QFontMetricsF fm(f);
+    const QString t = formatNumber(double(*trained), 7);
+    const QRectF box(plot.left() + at + 4 * s, plot.top() + at + 4 * s, plot.right() - (plot.left() + at) - 8 * s,
+                     fm.height() * 1.2);
+    if (box.width() > fm.horizontalAdvance(QStringLiteral("new")) && box.bottom() < plot.bottom()) {
+        const QStringList words{tr("past trained T = %1: new").arg(t), tr("T = %1: new").arg(t), tr("new")};
+        QString shown;
+        for (const QString& w : words)
+            if (fm.horizontalAdvance(w) + 8 * s <= box.width()) {
+                shown = w;
+                break;
+            }
+        if (shown.isEmpty())
+            shown = words.back();
+        QRectF back(box.left(), box.top(), fm.horizontalAdvance(shown) + 8 * s, box.height());
+        QColor bg = th.background;
+        bg.setAlpha(225);
+        p.fillRect(back, bg);
+        text.draw(back.adjusted(4 * s, 0, -2 * s, 0), Qt::AlignLeft | Qt::AlignVCenter, f, th.accent2, {shown});
+    }
 }
 
 QWidget* AttentionView::controls()
@@ -169,9 +254,15 @@ HeaderTexts AttentionView::headerTexts() const
     QString variant = scheme ? variantLabel(*scheme, m_output->setup.params) : QString::fromStdString(m_output->setup.scheme);
     if (const QString model = m_state->modelLabel(); !model.isEmpty() && m_output->setup.scheme == m_state->setup().scheme)
         variant = QStringLiteral("%1 \u00b7 %2").arg(model, variant);
-    const QString what = !m_output->term.isEmpty() ? m_output->termLabel
-                         : m_output->softmax      ? tr("softmax")
-                                                  : tr("logits");
+    if (const QString who = m_state->compareName(); !who.isEmpty())
+        variant = QStringLiteral("%1: %2").arg(who, variant);
+    QString what = !m_output->term.isEmpty() ? m_output->termLabel
+                   : m_output->softmax      ? tr("softmax")
+                                            : tr("logits");
+    if (m_diff) {
+        variant = tr("%1 \u2212 %2").arg(variant, m_state->compareState()->figureLabel());
+        what = tr("difference A \u2212 B of the %1").arg(what);
+    }
     const QString head = tr("head %1 of %2").arg(m_output->head).arg(m_output->heads);
     QString slope;
     for (const auto& [key, value] : m_output->scalars)
@@ -241,6 +332,10 @@ QString AttentionView::readout(int row, int col) const
     if (!m_output->tokens.empty()) {
         q += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(row)]));
         k += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(col)]));
+    }
+    if (m_diff) {
+        const float d = (*m_diff)(row, col);
+        return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3").arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
     }
     return tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
         .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
@@ -320,10 +415,13 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
             p.drawLine(QPointF(l.plot.left(), (y0 + y1) / 2), QPointF(l.plot.right(), (y0 + y1) / 2));
         }
     }
-    drawColorBar(p, text, l.bar, ColorMap(mapKind()), valueRange(), th, QString(), s);
+    drawTrainedLength(p, text, l.plot, s);
+    drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
     QString foot;
     if (onScreen() && m_hover)
         foot = readout(m_hover->y(), m_hover->x());
+    if (foot.isEmpty() && m_diff)
+        foot = tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
     if (foot.isEmpty())
         foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
                    .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
@@ -337,7 +435,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)
 {
-    const Layout l = layoutFor(QRectF(rect()));
+    const Layout l = layoutFor(contentArea());
     std::optional<QPoint> h;
     if (m_output && l.plot.contains(e->position()) && m_output->matrix.rows() > 0) {
         const double cell = l.plot.height() / m_output->matrix.rows();

@@ -8,6 +8,7 @@
 
 #include "ui/render/colormap.h"
 #include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
 #include "ui/views/view.h"
 
 #include <optional>
@@ -38,6 +39,9 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void colourRangeChanged() override { takeOutput(m_output); }
+    bool drawsCompare(CompareMode mode) const override { return mode == CompareMode::Difference; }
+    void compareChanged() override;
+    QString compareProblem() const override { return m_diff ? QString() : m_compareProblem; }
 
 private:
     struct Layout {
@@ -56,6 +60,13 @@ private:
     std::optional<QPoint> m_hover;
     QWidget* m_controls = nullptr;
     QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts
+    // compare mode, difference: A's scores minus B's (Computation::difference); masked in either stays masked
+    bool differenceMode() const;
+    std::optional<core::MatrixF> m_diff;
+    ValueRange m_diffRange;
+    QString m_compareProblem;
+    /// Draws the trained window T on both axes, the positions past it hatched and labelled "new".
+    void drawTrainedLength(QPainter& p, TextLayout& text, const QRectF& plot, double scale) const;
 };
 
 } // namespace poslab::ui

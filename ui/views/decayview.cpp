@@ -4,6 +4,7 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/deberta.h"
+#include "core/errors.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -199,6 +200,8 @@ void DecayView::recompute()
 {
     m_curves.clear();
     m_rightCurve = -1;
+    m_rightFrom = -1;
+    m_compareProblem.clear();
     m_logX = false;
     m_edges.clear();
     m_edgePoints.clear();
@@ -322,7 +325,120 @@ void DecayView::recompute()
                                               : tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(data.origin)));
         m_yTitle = tr("dot product");
     }
+    addCompareCurves();
     rebuildSeries();
+}
+
+void DecayView::compareChanged()
+{
+    // B's curves are part of A's chart only in overlay and difference; side by side, B's half draws itself.
+    const bool drawsB = m_state->comparing() && !m_state->compareOwner() && drawsCompare(m_state->compareMode());
+    if (drawsB || m_drewCompare)
+        recompute();
+    m_drewCompare = drawsB;
+    refresh();
+}
+
+void DecayView::addCompareCurves()
+{
+    if (!m_state->comparing() || m_state->compareOwner() || !drawsCompare(m_state->compareMode()) || m_curves.empty())
+        return;
+    WorkbenchState* b = m_state->compareState();
+    const bool bHasCurve = supports(b->scheme()) && !(b->isRotary() && Computation::rotarySpec(b->setup())
+                                                                        && Computation::rotarySpec(b->setup())->rotaryDim == 0);
+    const DecayData bData = bHasCurve ? Computation::decayData(b->setup(), b->viewOptions(), b->cursor(), false) : DecayData{};
+    if (m_state->compareMode() == CompareMode::Difference) {
+        // A − B of the two export tables (Computation::difference), as the data export writes it.
+        const DecayData aData = Computation::decayData(m_result->setup, m_state->viewOptions(), m_state->cursor(), false);
+        std::vector<Curve> diff;
+        try {
+            if (!bHasCurve)
+                throw core::InputError(tr("B (%1) has no decay curve").arg(shortSchemeName(b->scheme())).toStdString());
+            const core::ComputeResult d = Computation::difference(aData.table(m_result->setup), bData.table(b->setup()));
+            const std::size_t cols = d.shape.size() == 2 ? d.shape[1] : 0;
+            for (std::size_t c = 1; c < cols; ++c) {
+                const std::string& key = aData.curves[c - 1].key;
+                if (key == "bound" || diff.size() >= 8)
+                    continue; // RoFormer's bound is an envelope, not a score: its difference says nothing
+                Curve curve{tr("A \u2212 B: %1").arg(QString::fromStdString(key)), {}, {}};
+                for (std::size_t r = 0; r < d.shape[0]; ++r)
+                    curve.points.append(QPointF(d.data[r * cols], d.data[r * cols + c]));
+                diff.push_back(std::move(curve));
+            }
+        } catch (const std::exception& e) {
+            m_compareProblem = QString::fromUtf8(e.what());
+        }
+        m_curves = std::move(diff);
+        m_rightCurve = -1;
+        m_edges.clear();
+        m_edgePoints.clear();
+        m_y2Title.clear();
+        m_yTitle = tr("%1, A \u2212 B").arg(m_yTitle);
+        m_caption = tr("Difference: A's curve minus B's at every distance (A: %1; B: %2).")
+                        .arg(m_state->figureLabel().mid(3), b->figureLabel().mid(3));
+        return;
+    }
+    // Overlay: A's curves solid, B's dashed, on one distance axis; RoFormer's bound is left out (one envelope per
+    // configuration would crowd the legend). B's curves share the left axis when they are the same quantity.
+    if (m_rightCurve >= 0) {
+        m_curves.erase(m_curves.begin() + m_rightCurve);
+        m_rightCurve = -1;
+        m_y2Title.clear();
+    }
+    const QString aLabel = m_state->figureLabel(), bLabel = b->figureLabel();
+    if (m_curves.size() == 1)
+        m_curves.front().name = aLabel;
+    else
+        for (Curve& c : m_curves) {
+            c.name = QStringLiteral("A: ") + c.name;
+            c.shortName = QStringLiteral("A ") + (c.shortName.isEmpty() ? c.name.mid(3) : c.shortName);
+        }
+    m_caption = tr("Overlay: A solid, B dashed, on one distance axis.");
+    if (!bHasCurve || !bData.error.isEmpty() || bData.curves.empty()) {
+        m_caption += QLatin1Char(' ')
+            + tr("B (%1) has no decay curve%2.")
+                  .arg(shortSchemeName(b->scheme()), bData.error.isEmpty() ? QString() : QStringLiteral(": ") + bData.error);
+        return;
+    }
+    const auto kind = [](const std::string& key) { return key.rfind("bias_head_", 0) == 0 ? std::string("bias") : key; };
+    std::vector<const core::DecaySeries*> bSeries;
+    for (const auto& c : bData.curves)
+        if (c.key != "bound" && bSeries.size() < 8)
+            bSeries.push_back(&c);
+    const bool shared = bSeries.size() > 1 && std::all_of(bSeries.begin(), bSeries.end(), [&](const auto* c) {
+        return c->values == bSeries.front()->values;
+    });
+    if (shared)
+        bSeries.erase(bSeries.begin() + 1, bSeries.end());
+    const std::size_t firstB = m_curves.size();
+    for (std::size_t h = 0; h < bSeries.size(); ++h) {
+        Curve c{bSeries.size() == 1 ? bLabel
+                                    : tr("B: head %1%2").arg(h).arg(h < bData.slopes.size()
+                                                                       ? QStringLiteral(" (m = %1)").arg(slopeText(bData.slopes[h]))
+                                                                       : QString()),
+                {}, {}, true};
+        if (bSeries.size() > 1)
+            c.shortName = h < bData.slopes.size() ? QStringLiteral("B ") + slopeText(bData.slopes[h]) : QStringLiteral("B h%1").arg(h);
+        for (std::size_t i = 0; i < bSeries[h]->values.size() && i < bData.distances.size(); ++i)
+            c.points.append(QPointF(double(bData.distances[i]), bSeries[h]->values[i]));
+        m_curves.push_back(std::move(c));
+    }
+    m_logX = m_logX || bData.logDistance;
+    const core::DecaySeries* aFirst = nullptr;
+    const DecayData aData = Computation::decayData(m_result->setup, m_state->viewOptions(), m_state->cursor(), false);
+    if (!aData.curves.empty())
+        aFirst = &aData.curves.front();
+    if (!aFirst || kind(aFirst->key) != kind(bData.curves.front().key)) {
+        // Another quantity (a normalised score against a bias in nats): B gets the right axis, named.
+        m_rightFrom = int(firstB);
+        const std::string k = kind(bData.curves.front().key);
+        m_y2Title = k == "bias"    ? tr("B: bias added to the logit (nats)")
+                    : k == "score" ? tr("B: score \u00f7 score at k = 0")
+                    : k == "dot"   ? tr("B: dot product")
+                                   : tr("B: bucket \u03b4");
+        m_yTitle = tr("A: %1").arg(m_yTitle);
+        m_caption += QLatin1Char(' ') + tr("A and B plot different quantities: B's curves use the right axis.");
+    }
 }
 
 void DecayView::pin()
@@ -520,7 +636,8 @@ void DecayView::rebuildSeries()
     // Okabe-Ito colours after the theme's three: distinguishable with colour-vision deficiency.
     const QColor colors[] = {th.accent, th.accent3, th.accent2, QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00),
                              QColor(0x56, 0xb4, 0xe9), QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99),
-                             QColor(0x00, 0x00, 0x00), QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
+                             th.kind == ThemeKind::Dark ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x00, 0x00, 0x00),
+                             QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
                              QColor(0x88, 0x88, 0x88)};
     auto xOf = [this](double k) { return m_logX ? std::log10(std::max(k, 1.0)) : k; };
     double lo = 0, hi = 0, maxX = 1, lo2 = 0, hi2 = 0;
@@ -541,15 +658,18 @@ void DecayView::rebuildSeries()
             maxX = std::max(maxX, p.x());
         }
     };
+    const auto onRight = [this](std::size_t i) {
+        return int(i) == m_rightCurve || (m_rightFrom >= 0 && int(i) >= m_rightFrom);
+    };
     for (std::size_t i = 0; i < m_curves.size(); ++i)
-        extend(m_curves[i], int(i) == m_rightCurve);
+        extend(m_curves[i], onRight(i));
     for (const auto& pin : m_pins)
         extend(pin.curve, false);
     // The data's extent; fitAxisLabels() turns it into axes whose tick labels fit the plot area.
     m_yData = {lo, hi};
-    m_y2Data = {std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
+    m_y2Data = m_rightFrom >= 0 ? std::pair{lo2, hi2} : std::pair{std::min(0.0, lo2), hi2}; // the bound from 0, as the paper's figure
     m_maxX = maxX;
-    m_y2->setVisible(m_rightCurve >= 0);
+    m_y2->setVisible(m_rightCurve >= 0 || m_rightFrom >= 0);
     m_xTitle = m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)") : tr("distance k (tokens)");
     m_x->setTitleText(m_xTitle);
     fitAxisLabels();
@@ -564,10 +684,10 @@ void DecayView::rebuildSeries()
             s->detachAxis(right ? static_cast<QAbstractAxis*>(m_y) : m_y2);
             s->attachAxis(right ? static_cast<QAbstractAxis*>(m_y2) : m_y);
         }
-        QPen pen(colors[idx % 12], pinned ? 2.0 : 2.6);
-        if (pinned)
+        QPen pen(colors[idx % 12], pinned || c.dashed ? 2.0 : 2.6);
+        if (pinned || c.dashed)
             pen.setStyle(Qt::DashLine);
-        if (right)
+        if (right && m_rightFrom < 0)
             pen.setStyle(Qt::DotLine);
         if (s->pen() != pen)
             s->setPen(pen);
@@ -585,7 +705,7 @@ void DecayView::rebuildSeries()
         ++idx;
     };
     for (std::size_t i = 0; i < m_curves.size(); ++i)
-        fill(m_curves[i], m_curves[i].name, false, int(i) == m_rightCurve);
+        fill(m_curves[i], m_curves[i].name, false, onRight(i));
     for (std::size_t i = 0; i < m_pins.size(); ++i)
         fill(m_pins[i].curve, pinLabels.value(qsizetype(i)), true, false);
     {
@@ -612,9 +732,13 @@ void DecayView::rebuildSeries()
     fitCaption();
     showChartIfRoom();
     fitAxisLabels();
-    m_chart->setTitle(m_curves.empty() ? QString()
-                                       : tr("%1 \u00b7 d = %2").arg(m_state->figureLabel())
-                                             .arg(m_state->dim()));
+    QString title = m_curves.empty() ? QString() : tr("%1 \u00b7 d = %2").arg(m_state->figureLabel()).arg(m_state->dim());
+    if (!m_curves.empty() && m_state->comparing() && !m_state->compareOwner() && drawsCompare(m_state->compareMode()))
+        title = m_state->compareMode() == CompareMode::Difference ? tr("Difference A \u2212 B \u00b7 d = %1").arg(m_state->dim())
+                : m_state->dim() == m_state->compareState()->dim()
+                ? tr("Overlay of A and B \u00b7 d = %1").arg(m_state->dim())
+                : tr("Overlay of A and B \u00b7 d = %1 and %2").arg(m_state->dim()).arg(m_state->compareState()->dim());
+    m_chart->setTitle(title);
     updateReadout();
 }
 
@@ -689,7 +813,10 @@ void DecayView::showChartIfRoom()
 {
     // The chart is a child widget: hide it (and its caption and read-out) where the view has no content or no
     // room for its labels, so the view's own pane shows instead (View::render says which).
-    const bool ok = hasContent() && m_result && hasRoom(QSizeF(size()));
+    const QRectF area = contentArea();
+    const bool ok = hasContent() && m_result && hasRoom(area.size()) && m_compareProblem.isEmpty();
+    if (auto* lay = layout(); lay && lay->contentsMargins().right() != int(width() - area.width()))
+        lay->setContentsMargins(0, 0, int(width() - area.width()), 0); // B's half is painted beside the chart
     if (m_chartView->isHidden() == ok || m_readout->isHidden() == ok) {
         m_chartView->setVisible(ok);
         m_readout->setVisible(ok);
@@ -706,11 +833,18 @@ void DecayView::paintEvent(QPaintEvent* e)
     }
     QPainter p(this);
     p.fillRect(rect(), theme().background);
+    if (showsHalves() && compareTwin()) {
+        // A's chart is the live widget on the left; B's half is drawn beside it.
+        const QRectF left = contentArea();
+        const double gap = 6 * sizeScale(QRectF(rect()));
+        compareTwin()->resize(std::max(1, int(width() - left.width() - gap)), height());
+        renderTwin(p, QRectF(left.right() + gap, 0, width() - left.width() - gap, height()));
+    }
 }
 
 void DecayView::render(QPainter& painter, const QRectF& target)
 {
-    const bool ok = hasContent() && m_result && hasRoom(target.size());
+    const bool ok = hasContent() && m_result && hasRoom(target.size()) && m_compareProblem.isEmpty();
     if (ok) {
         m_chartView->setVisible(true);
         m_readout->setVisible(true);
@@ -843,7 +977,7 @@ void DecayView::fitAxisLabels()
             setTicks(axis, lo, hi, ticks);
     };
     fitY(m_y, m_yData);
-    if (m_rightCurve >= 0)
+    if (m_rightCurve >= 0 || m_rightFrom >= 0)
         fitY(m_y2, m_y2Data);
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
     // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.

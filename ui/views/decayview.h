@@ -49,6 +49,7 @@ public:
         /// A compact legend name ("m = 1/2", "h3") for a legend moved into one row above a low plot; empty:
         /// the name.
         QString shortName = {};
+        bool dashed = false; ///< configuration B's curve in the compare overlay
     };
     /// The curves for the current state (main curve first, then the bound for rotary schemes), x = distance.
     const std::vector<Curve>& curves() const { return m_curves; }
@@ -83,8 +84,16 @@ protected:
     void resultChanged() override;
     void paintEvent(QPaintEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    bool drawsCompare(CompareMode mode) const override
+    {
+        return mode == CompareMode::Overlay || mode == CompareMode::Difference;
+    }
+    void compareChanged() override;
+    QString compareProblem() const override { return m_compareProblem; }
 
 private:
+    /// Compare mode: B's curves added to A's (overlay), or A's replaced by A − B (difference).
+    void addCompareCurves();
     void recompute();
     void rebuildSeries();
     void applyTheme();
@@ -111,6 +120,9 @@ private:
     std::vector<Curve> m_curves;
     std::vector<Pin> m_pins;
     int m_rightCurve = -1;
+    int m_rightFrom = -1;          ///< overlay: B's curves from this index on use the right axis (another quantity)
+    QString m_compareProblem;      ///< why the compare mode cannot be drawn (difference of unlike curves)
+    bool m_drewCompare = false;    ///< the chart holds B's curves (overlay) or A - B (difference)
     bool m_logX = false;
     std::vector<double> m_edges;
     QList<QPointF> m_edgePoints;

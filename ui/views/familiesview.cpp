@@ -219,7 +219,7 @@ QString FamiliesView::schemeAt(const QRectF& target, const QPointF& pos) const
 
 void FamiliesView::mousePressEvent(QMouseEvent* e)
 {
-    const QString id = schemeAt(QRectF(rect()), e->position());
+    const QString id = schemeAt(contentArea(), e->position());
     if (!id.isEmpty() && id != m_state->schemeId())
         m_state->setScheme(id);
 }

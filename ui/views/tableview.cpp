@@ -118,11 +118,15 @@ ColorMapKind TableView::colorMapKind() const
     case ColorMapChoice::Diverging: return ColorMapKind::Diverging;
     case ColorMapChoice::Auto: break;
     }
+    if (sharesCompareRange() && m_heldRange->lo < 0 && m_heldRange->hi > 0)
+        return ColorMapKind::Diverging; // side by side: A's and B's range together spans 0
     return m_result && m_result->signedValues ? ColorMapKind::Diverging : ColorMapKind::Viridis;
 }
 
 ValueRange TableView::valueRange() const
 {
+    if (m_showDiff)
+        return m_diffRange;
     if (m_heldRange)
         return *m_heldRange;
     return dataColourRange().value_or(ValueRange{});
@@ -141,12 +145,53 @@ std::optional<ValueRange> TableView::dataColourRange() const
     return ValueRange{m_result->lo - 1.0, m_result->hi + 1.0};
 }
 
+bool TableView::differenceMode() const
+{
+    return m_state->comparing() && !m_state->compareOwner() && m_state->compareMode() == CompareMode::Difference;
+}
+
+void TableView::compareChanged()
+{
+    if (differenceMode() || m_showDiff || !m_compareProblem.isEmpty())
+        rebuildImage();
+    else
+        refresh();
+}
+
 void TableView::rebuildImage()
 {
     m_imageMap = colorMapKind();
+    m_showDiff = false;
+    m_compareProblem.clear();
+    m_diff = {};
     if (!m_result || m_result->table.size() == 0) {
         m_image = QImage();
         return;
+    }
+    if (differenceMode()) {
+        // A − B cell by cell, where both tables hold the same positions and columns.
+        View* twin = compareTwin();
+        const auto b = twin ? twin->currentResult() : nullptr;
+        const auto shape = [&](const EncodingResult& r) {
+            return tr("%1 \u00d7 %2 %3").arg(formatNumber(r.totalRows, 7), formatNumber(r.totalCols, 7),
+                                           r.rotary ? tr("pairs") : tr("dims"));
+        };
+        if (!b || !b->error.isEmpty() || b->table.size() == 0)
+            m_compareProblem = tr("B has no encoding table%1.").arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
+        else if (b->totalRows != m_result->totalRows || b->totalCols != m_result->totalCols || b->rowStart != m_result->rowStart
+                 || b->rowStep != m_result->rowStep || b->table.rows() != m_result->table.rows())
+            m_compareProblem = tr("A difference needs tables of one shape: A is %1, B is %2.").arg(shape(*m_result), shape(*b));
+        else if (b->rotary != m_result->rotary || b->tableLabel != m_result->tableLabel)
+            m_compareProblem = tr("A difference needs one quantity: A shows %1, B shows %2.").arg(m_result->tableLabel, b->tableLabel);
+        else {
+            m_diff = Computation::difference(m_result->table, b->table);
+            m_diffRange = Computation::symmetricRange(m_diff);
+            m_imageMap = ColorMapKind::Diverging;
+            m_showDiff = true;
+            m_image = matrixToImage(m_diff, ColorMap(m_imageMap), m_diffRange);
+            refresh();
+            return;
+        }
     }
     m_image = matrixToImage(m_result->table, ColorMap(m_imageMap), valueRange());
     refresh();
@@ -182,7 +227,7 @@ void TableView::requestWindow()
 {
     if (m_window.isEmpty() || !m_computation)
         return;
-    const Layout l = layoutFor(QRectF(rect()));
+    const Layout l = layoutFor(contentArea());
     TableWindow w;
     w.rowBegin = int(std::floor(m_window.top()));
     w.rowEnd = int(std::ceil(m_window.bottom()));
@@ -288,6 +333,11 @@ HeaderTexts TableView::headerTexts() const
         return {};
     const QString rows = formatNumber(m_result->totalRows, 7), cols = formatNumber(m_result->totalCols, 7);
     const QString unit = m_result->rotary ? tr("pairs") : tr("dims");
+    if (m_showDiff)
+        return {tr("%1 \u2212 %2").arg(m_state->figureLabel(), m_state->compareState()->figureLabel()),
+                {tr("difference A \u2212 B of %1").arg(m_result->tableLabel), tr("A \u2212 B: %1").arg(m_result->tableLabel),
+                 tr("A \u2212 B")},
+                {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
     return {m_state->figureLabel(),
             {m_result->tableLabel},
             {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
@@ -328,7 +378,7 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
 
 std::optional<QPointF> TableView::toTable(const QPointF& pos) const
 {
-    const Layout l = layoutFor(QRectF(rect()));
+    const Layout l = layoutFor(contentArea());
     if (!l.plot.contains(pos) || m_window.isEmpty())
         return std::nullopt;
     return QPointF(m_window.left() + (pos.x() - l.plot.left()) / l.plot.width() * m_window.width(),
@@ -350,6 +400,13 @@ QString TableView::readout(int row, int col) const
         s += tr("dim %1").arg(col);
         if (pair >= 0)
             s += tr(" (pair %1)").arg(pair);
+    }
+    if (m_showDiff) {
+        // The difference image's cell: the sampled row that holds this position.
+        const int r = (row - m_result->rowStart) / std::max(1, m_result->rowStep);
+        if (r >= 0 && r < m_diff.rows() && col < m_diff.cols())
+            s += QStringLiteral("  \u00b7  A \u2212 B %1").arg(QString::number(m_diff(r, col), 'g', 7));
+        return s;
     }
     s += QStringLiteral("  \u00b7  value %1").arg(QString::number(v, 'g', 7));
     if (pair >= 0 && pair < int(m_result->frequencies.size()) && m_result->frequencies[std::size_t(pair)] > 0)
@@ -553,8 +610,10 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
     if (onScreen() && m_hover)
         foot = readout(m_hover->y(), m_hover->x());
     if (foot.isEmpty()) {
-        foot = tr("values %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4),
-                                                      colorMapName(m_imageMap));
+        foot = m_showDiff ? tr("A \u2212 B %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_diffRange.lo, 4), formatNumber(m_diffRange.hi, 4),
+                                                                       colorMapName(m_imageMap))
+                          : tr("values %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4),
+                                                                     colorMapName(m_imageMap));
         if (onScreen())
             foot += tr("  \u00b7  wheel zoom, drag pan, hover reads values");
     }
@@ -590,7 +649,7 @@ void TableView::mousePressEvent(QMouseEvent* e)
 void TableView::mouseMoveEvent(QMouseEvent* e)
 {
     if (m_dragFrom) {
-        const Layout l = layoutFor(QRectF(rect()));
+        const Layout l = layoutFor(contentArea());
         const QPointF d = e->position() - *m_dragFrom;
         setWindow(m_dragWindow.translated(-d.x() / l.plot.width() * m_dragWindow.width(),
                                           -d.y() / l.plot.height() * m_dragWindow.height()));

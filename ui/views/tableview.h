@@ -65,6 +65,9 @@ protected:
     void leaveEvent(QEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void colourRangeChanged() override { rebuildImage(); }
+    bool drawsCompare(CompareMode mode) const override { return mode == CompareMode::Difference; }
+    void compareChanged() override;
+    QString compareProblem() const override { return m_showDiff ? QString() : m_compareProblem; }
 
 private:
     struct Layout {
@@ -99,6 +102,12 @@ private:
     QWidget* m_controls = nullptr;
     QComboBox* m_quantity = nullptr;
     QComboBox* m_map = nullptr;
+    // compare mode, difference: A's table minus B's, cell by cell (Computation::difference)
+    bool differenceMode() const;
+    bool m_showDiff = false;
+    core::MatrixF m_diff;
+    ValueRange m_diffRange;
+    QString m_compareProblem;
 };
 
 } // namespace poslab::ui

@@ -34,6 +34,23 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
     });
     connect(state, &WorkbenchState::viewOptionsChanged, this, &View::refresh);
     connect(state, &WorkbenchState::schemeChanged, this, &View::refresh);
+    // Compare mode: a new mode or a new B redraws (B's own changes reach this view through its twin).
+    connect(state, &WorkbenchState::compareChanged, this, [this] {
+        if (m_state->compareOwner()) { // a view of B: its heading gains or loses "B: "; A's view keeps its range
+            compareChanged();
+            return;
+        }
+        if (m_state->comparing())
+            compareTwin();
+        if (!m_state->comparing() && m_sharedRange) {
+            m_sharedRange = false;
+            m_heldRange.reset();
+            colourRangeChanged();
+        }
+        shareCompareRange();
+        compareChanged();
+    });
+    connect(this, &View::refreshed, this, [this] { shareCompareRange(); });
 }
 
 namespace {
@@ -152,7 +169,126 @@ QString View::tooSmallReason() const
     return tr("for text \u00d7%1: \u2922 maximise, F9 panels, A\u2212").arg(formatNumber(theme().fontScale, 2));
 }
 
+View* View::compareTwin()
+{
+    if (m_twin || m_state->compareOwner())
+        return m_twin.get();
+    const ViewEntry* e = entryOf(metaObject());
+    Computation* b = e ? Computation::compareComputation(*m_state, *m_computation) : nullptr;
+    if (!b)
+        return nullptr;
+    m_twin.reset(e->create(m_state->compareState(), b));
+    // Never shown: it draws into the right half of this view (and sizes its child widgets as a half would).
+    m_twin->resize(std::max(1, width() / 2), std::max(1, height()));
+    connect(m_twin.get(), &View::refreshed, this, [this] {
+        shareCompareRange();
+        if (m_state->comparing())
+            compareChanged();
+    });
+    return m_twin.get();
+}
+
+bool View::showsHalves() const
+{
+    if (!m_state->comparing() || m_state->compareOwner())
+        return false;
+    const CompareMode mode = m_state->compareMode();
+    return mode == CompareMode::SideBySide || !drawsCompare(mode);
+}
+
+QRectF View::contentArea() const
+{
+    const QRectF all(rect());
+    if (!showsHalves())
+        return all;
+    const double gap = 6 * sizeScale(all);
+    return QRectF(all.left(), all.top(), (all.width() - gap) / 2, all.height());
+}
+
+QString View::compareNote() const
+{
+    if (!m_state->comparing() || m_state->compareOwner())
+        return {};
+    const CompareMode mode = m_state->compareMode();
+    if (mode == CompareMode::SideBySide || drawsCompare(mode))
+        return {};
+    return compareNoteFor(mode);
+}
+
+QString View::compareNoteFor(CompareMode mode) const
+{
+    return mode == CompareMode::Overlay
+        ? tr("Overlay: curve views only (decay); A | B here.")
+        : tr("Difference: table, attention and decay only; A | B here.");
+}
+
+void View::shareCompareRange()
+{
+    // Side by side, both colour scales span A's and B's data, so one colour means one value in both halves.
+    if (!m_twin || (m_heldRange && !m_sharedRange))
+        return; // no B, or a sweep holds the range
+    std::optional<ValueRange> shared;
+    if (showsHalves())
+        if (const auto a = dataColourRange(), b = m_twin->dataColourRange(); a && b)
+            shared = ValueRange{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+    const auto same = [](const std::optional<ValueRange>& x, const std::optional<ValueRange>& y) {
+        return x.has_value() == y.has_value() && (!x || (x->lo == y->lo && x->hi == y->hi));
+    };
+    if (!same(m_heldRange, shared)) {
+        m_sharedRange = shared.has_value();
+        m_heldRange = shared;
+        colourRangeChanged();
+    }
+    if (!same(m_twin->m_heldRange, shared) && (!m_twin->m_heldRange || m_twin->m_sharedRange || !shared)) {
+        m_twin->m_sharedRange = shared.has_value();
+        m_twin->m_heldRange = shared;
+        m_twin->colourRangeChanged();
+    }
+}
+
 void View::render(QPainter& painter, const QRectF& target)
+{
+    if (!showsHalves() || !compareTwin()) {
+        renderSingle(painter, target);
+        return;
+    }
+    // A | B: the view drawn twice at half the width, B's half from B's state (its heading starts "B: ").
+    painter.save();
+    painter.setClipRect(target);
+    const Theme th = theme();
+    painter.fillRect(target, th.background);
+    const double s = sizeScale(target);
+    QRectF area = target;
+    if (const QString note = compareNote(); !note.isEmpty()) {
+        const QFont f = th.font(10 * s);
+        const double h = QFontMetricsF(f).height() * 1.4;
+        TextLayout text(painter, target);
+        text.draw(QRectF(target.left() + 8 * s, target.top(), target.width() - 16 * s, h), Qt::AlignLeft | Qt::AlignVCenter,
+                  f, th.muted, {note});
+        area.setTop(target.top() + h);
+    }
+    const double gap = 6 * s;
+    const QRectF left(area.left(), area.top(), (area.width() - gap) / 2, area.height());
+    const QRectF right(left.right() + gap, area.top(), area.right() - left.right() - gap, area.height());
+    painter.restore();
+    renderSingle(painter, left);
+    renderTwin(painter, right);
+    painter.save();
+    painter.setPen(QPen(th.grid, 1));
+    painter.drawLine(QPointF(left.right() + gap / 2, area.top() + 4 * s), QPointF(left.right() + gap / 2, area.bottom() - 4 * s));
+    painter.restore();
+}
+
+void View::renderTwin(QPainter& painter, const QRectF& target)
+{
+    if (!compareTwin())
+        return;
+    m_twin->m_onScreen = m_onScreen;
+    m_twin->render(painter, target);
+    m_twin->m_onScreen = false;
+}
+
+void View::renderSingle(QPainter& painter, const QRectF& target)
 {
     painter.save();
     painter.setClipRect(target);
@@ -164,6 +300,8 @@ void View::render(QPainter& painter, const QRectF& target)
         drawNotApplicable(painter, target, theme(), tr("Cannot compute"), m_result->error);
     else if (const QString why = needsRotation() ? noRotationReason() : QString(); !why.isEmpty())
         drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), why);
+    else if (const QString problem = compareProblem(); !problem.isEmpty())
+        drawNotApplicable(painter, target, theme(), tr("Difference A \u2212 B not drawn"), problem);
     else if (!hasRoom(target.size()))
         drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
     else
@@ -186,6 +324,8 @@ void View::paintEvent(QPaintEvent*)
     QPainter p(this);
     m_onScreen = true;
     TextRecord record;
+    if (m_twin && m_twin->size() != QSize(std::max(1, width() / 2), std::max(1, height())))
+        m_twin->resize(std::max(1, width() / 2), std::max(1, height()));
     render(p, QRectF(rect()));
     m_onScreen = false;
     // Labels the layout had to cut keep their full text for a tooltip.

@@ -51,9 +51,26 @@ public:
     /// scale; nullopt lets it follow the data again.
     void holdColourRange(std::optional<ValueRange> range)
     {
+        m_sharedRange = false;
         m_heldRange = range;
         colourRangeChanged();
     }
+
+    // --- compare mode (issue 12)
+    /// The same view of configuration B (the state's compareState(), with B's own computation), created on first
+    /// use; nullptr for a view that shows B itself.
+    View* compareTwin();
+    /// The latest encoding result the view draws (B's for a twin).
+    std::shared_ptr<const EncodingResult> currentResult() const { return m_result; }
+    /// True when this view shows A and B in halves, A left and B right: side by side, or a mode the view does
+    /// not draw itself (with a one-line note saying so).
+    bool showsHalves() const;
+    /// The part of the widget this view's own drawing takes on screen: the whole widget, or the left half
+    /// while showsHalves() (mouse read-outs map through it).
+    QRectF contentArea() const;
+    /// The one line a view shows where it cannot draw the compare mode itself ("overlay: curve views only; A
+    /// and B are shown side by side"), empty where it draws the mode (or compare is off).
+    QString compareNote() const;
 
     /// How many times the view took in a change (tests and the benchmark read it).
     int refreshCount() const { return m_refreshes; }
@@ -93,6 +110,23 @@ protected:
     QString tooSmallReason() const;
     /// True when the content can be drawn: applicable, computed without error, and something to rotate.
     bool hasContent() const;
+    /// True for views that draw the compare mode @p mode themselves (overlay of curves, a difference heatmap);
+    /// every other mode, and side by side always, is drawn by render() as A | B.
+    virtual bool drawsCompare(CompareMode) const { return false; }
+    /// Why the view does not draw @p mode (overlay or difference) itself; the default names what does.
+    virtual QString compareNoteFor(CompareMode mode) const;
+    /// The state or B's set-up changed in a way that changes the compare drawing: recompute derived data here.
+    virtual void compareChanged() { refresh(); }
+    /// Why the current compare mode cannot be drawn here (e.g. a difference of unlike data), one line; the view
+    /// then shows it instead of a drawing. Empty when it can.
+    virtual QString compareProblem() const { return {}; }
+    /// Draws B's half (the twin) into @p target, on screen when this view is (the twin's wording follows).
+    void renderTwin(QPainter& painter, const QRectF& target);
+    /// True while the colour scale is the range shared with B (side by side); with Auto colours the views then
+    /// take the diverging map when the shared range spans 0, so one colour means one value in both halves.
+    bool sharesCompareRange() const { return m_sharedRange && m_heldRange.has_value(); }
+    /// Draws the view without compare halves (applicable, error, room checks, then renderContent()).
+    void renderSingle(QPainter& painter, const QRectF& target);
     /// A new result arrived (m_result is set); recompute derived data here.
     virtual void resultChanged() {}
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
@@ -113,6 +147,10 @@ protected:
 private:
     int m_refreshes = 0;
     bool m_onScreen = false;
+    std::unique_ptr<View> m_twin;   ///< compareTwin()
+    bool m_sharedRange = false;     ///< m_heldRange is the range shared with B (not a sweep's)
+    /// Side by side: both halves' colour scales take the union of A's and B's data ranges.
+    void shareCompareRange();
     std::vector<std::pair<QRectF, QString>> m_elided; ///< cut labels on screen and their full text
 
 };
