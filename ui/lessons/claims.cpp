@@ -43,11 +43,6 @@ std::string significant(double x, int digits)
     return buf;
 }
 
-QString number(double x)
-{
-    return formatValue(x);
-}
-
 /// The value of a check's number as typed (shortest exact form).
 QString typed(double x)
 {

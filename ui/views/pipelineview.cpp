@@ -199,7 +199,6 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     const double em = fm.height();
     TextLayout text(p, target);
     const core::PipelineResult& pl = m_data.pipeline;
-    const core::SchemeDescriptor& scheme = m_state->scheme();
     const bool causal = m_data.request.mask == core::MaskKind::Causal;
 
     // Header: the variant; where the position enters; head and mask.
