@@ -601,6 +601,7 @@ const std::vector<OptionSpec>& windowOptions()
         {"--positions", true, nullptr, "64"},
         {"--hide-panels", false},
         {"--first-frame", false},
+        {"--present", false},
         {"--font-scale", true, nullptr, "1.5"},
         {"--maximise", true, nullptr, "table"},
         {"--state", true, nullptr, "PL2.eJyrVkpOLE7NS8lMS1WyUipKzUvPz8vJLEktyk8rSk1RslLKS8xNBQBl-gjV"},
@@ -659,6 +660,8 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.hidePanels = true;
         else if (opt == "--first-frame")
             w.firstFrame = true;
+        else if (opt == "--present")
+            w.present = true;
         else if (opt == "--compute-path")
             w.computePath = a.value(opt);
         else if (opt == "--screenshot")

@@ -109,6 +109,8 @@ struct WindowArgs {
     /// these, and only these, to QApplication.
     std::vector<std::string> qtArgs;
     bool hidePanels = false;
+    /// --present (scripts/screenshot.sh, a lecture's launcher): open in presentation mode (F5).
+    bool present = false;
     bool help = false;
     bool version = false;
 };

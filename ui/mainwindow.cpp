@@ -7,7 +7,9 @@
 #include "ui/session.h"
 
 #include "ui/computation.h"
+#include "ui/helpmenu.h"
 #include "ui/parameterpanel.h"
+#include "ui/presentation.h"
 #include "ui/schemepicker.h"
 #include "ui/viewframe.h"
 #include "ui/views/clockview.h"
@@ -33,6 +35,7 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QDebug>
+#include <QDialog>
 #include <QClipboard>
 #include <QDir>
 #include <QFileDialog>
@@ -45,6 +48,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QTabBar>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 #include <QSlider>
 #include <QSpinBox>
@@ -122,6 +126,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildActions();
     buildFileMenu();
     buildMenus();
+    buildHelpMenu();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -458,12 +463,21 @@ void MainWindow::buildActions()
     add(Qt::Key_Home, [this] { m_state->setCursor(0); })->setObjectName(QStringLiteral("shortcutHome"));
     add(Qt::Key_End, [this] { m_state->setCursor(m_state->positionCount() - 1); })
         ->setObjectName(QStringLiteral("shortcutEnd"));
-    add(Qt::Key_Escape, [this] {
+    QAction* escape = add(Qt::Key_Escape, [this] {
         if (isFullScreen())
             showNormal();
         else
             setMaximisedView(nullptr);
     });
+    const std::pair<const char*, const char*> names[] = {
+        {"shortcutSpace", QT_TR_NOOP("Play / pause the position animation")},
+        {"shortcutLeft", QT_TR_NOOP("Previous position")},
+        {"shortcutRight", QT_TR_NOOP("Next position")},
+        {"shortcutHome", QT_TR_NOOP("First position")},
+        {"shortcutEnd", QT_TR_NOOP("Last position")}};
+    for (const auto& [name, text] : names)
+        findChild<QAction*>(QLatin1String(name))->setText(tr(text));
+    escape->setText(tr("Leave full screen, or show every view again"));
 }
 
 void MainWindow::buildMenus()
@@ -483,6 +497,11 @@ void MainWindow::buildMenus()
     viewMenu->addAction(m_smaller);
     viewMenu->addAction(m_larger);
     viewMenu->addAction(m_fullScreen);
+    m_present = viewMenu->addAction(tr("Presentation mode"), this, [this] { setPresenting(!isPresenting()); });
+    m_present->setObjectName(QStringLiteral("actionPresentation"));
+    m_present->setShortcut(presentationKey);
+    m_present->setToolTip(tr("Only the step's views, full screen, large type; Right/Left or a clicker's "
+                             "PageDown/PageUp step, Esc leaves (F5)"));
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->setObjectName(QStringLiteral("menuSettings"));
@@ -1066,6 +1085,108 @@ bool MainWindow::settleUnsaved()
     if (answer == QMessageBox::Save)
         return saveSession(m_sessionPath).isEmpty();
     return true;
+}
+
+void MainWindow::buildHelpMenu()
+{
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
+    QAction* lessons = help->addAction(tr("&Lessons"), this, &MainWindow::showLessons);
+    lessons->setObjectName(QStringLiteral("actionLessons"));
+    lessons->setShortcut(QKeySequence(Qt::Key_F1));
+    // A window of text beside the workbench (not modal: the keys can be tried while it is open).
+    auto showText = [this](const QString& name, const QString& title, const QString& html) {
+        if (auto* open = findChild<QDialog*>(name)) {
+            open->raise();
+            return;
+        }
+        auto* d = new QDialog(this);
+        d->setObjectName(name);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->setWindowTitle(title);
+        auto* text = new QTextBrowser(d);
+        text->setOpenExternalLinks(true);
+        text->setHtml(html);
+        auto* column = new QVBoxLayout(d);
+        column->addWidget(text);
+        d->resize(fontMetrics().averageCharWidth() * 70, fontMetrics().height() * 30);
+        d->show();
+    };
+    help->addAction(tr("&Keyboard shortcuts"), this, [this, showText] {
+        showText(QStringLiteral("shortcutsWindow"), tr("Keyboard shortcuts"), shortcutsHtml(this));
+    })->setObjectName(QStringLiteral("actionShortcuts"));
+    help->addAction(tr("&About PosLab"), this, [showText] {
+        showText(QStringLiteral("aboutWindow"), tr("About PosLab"), aboutHtml());
+    })->setObjectName(QStringLiteral("actionAbout"));
+}
+
+bool MainWindow::isPresenting() const { return m_presentation; }
+Presentation* MainWindow::presentation() const { return m_presentation; }
+FirstRunHint* MainWindow::firstRunHint() const { return m_hint; }
+
+bool MainWindow::offerFirstRunHint()
+{
+    if (m_hint || FirstRunHint::dismissed())
+        return false;
+    m_hint = new FirstRunHint(centralWidget());
+    connect(m_hint, &FirstRunHint::openLessons, this, &MainWindow::showLessons);
+    if (auto* column = qobject_cast<QVBoxLayout*>(centralWidget()->layout()))
+        column->insertWidget(0, m_hint);
+    m_hint->show();
+    return true;
+}
+
+void MainWindow::showLessons()
+{
+    if (!m_lessonsDock) {
+        showMessage(tr("The lessons are not part of this build"), true);
+        return;
+    }
+    m_lessonsDock->show();
+    m_lessonsDock->raise();
+}
+
+PresentationPage MainWindow::presentationPage() const
+{
+    PresentationPage page;
+    // Without a lesson: the workbench as it is, the view shown alone or the grid (their titles say the rest).
+    if (View* alone = maximisedView())
+        page.views << alone->exportName();
+    else
+        for (const ViewEntry& e : viewRegistry())
+            if (e.inGrid)
+                page.views << QString::fromLatin1(e.id);
+    return page;
+}
+
+void MainWindow::presentationStep(int delta)
+{
+    m_state->stepCursor(delta);
+    if (m_presentation)
+        m_presentation->setPage(presentationPage());
+}
+
+void MainWindow::setPresenting(bool on)
+{
+    if (on == isPresenting())
+        return;
+    if (!on) {
+        m_presentation->hide();
+        delete m_presentation; // gives the state its font scale back
+        activateWindow();
+        return;
+    }
+    m_presentation = new Presentation(m_state, m_computation, this);
+    connect(m_presentation, &Presentation::nextRequested, this, [this] { presentationStep(1); });
+    connect(m_presentation, &Presentation::backRequested, this, [this] { presentationStep(-1); });
+    connect(m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
+    m_presentation->setPage(presentationPage());
+    if (QScreen* sc = screen()) {
+        m_presentation->setScreen(sc);
+        m_presentation->setGeometry(sc->geometry());
+    }
+    m_presentation->showFullScreen();
+    m_presentation->activateWindow();
 }
 
 } // namespace poslab::ui

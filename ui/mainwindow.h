@@ -9,6 +9,7 @@
 
 #include <QJsonObject>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <array>
 #include <vector>
@@ -31,7 +32,11 @@ class QElapsedTimer;
 namespace poslab::ui {
 
 class Computation;
+class FirstRunHint;
+class LessonBrowser;
 class ParameterPanel;
+class Presentation;
+struct PresentationPage;
 class SchemePicker;
 class View;
 class ViewFrame;
@@ -106,6 +111,21 @@ public:
     /// The key that hides and shows the side panels (also in README's "Keys" line).
     static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
 
+    // --- classroom (issue 13): presentation mode, the Help menu, the first-run hint (ui/presentation.h,
+    // ui/helpmenu.h)
+    /// Enters presentation mode (F5): a full-screen window with only the current step's views (without an open
+    /// lesson: the view shown alone, else the grid), keyboard only; @p on false (Esc, F5) leaves it.
+    void setPresenting(bool on);
+    bool isPresenting() const;
+    Presentation* presentation() const;
+    static constexpr Qt::Key presentationKey = Qt::Key_F5;
+    /// Shows the first-run hint above the views unless a user dismissed it before (QSettings); the app calls it
+    /// on an interactive start only (never for --screenshot, --first-frame, --soak or tests). True when shown.
+    bool offerFirstRunHint();
+    FirstRunHint* firstRunHint() const;
+    /// Opens the lesson browser beside the views (Help > Lessons).
+    void showLessons();
+
 protected:
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
@@ -130,6 +150,9 @@ private:
     /// True when there is nothing unsaved to lose, or the user chose to save or discard it.
     bool settleUnsaved();
     void showMessage(const QString& text, bool problem);
+    void buildHelpMenu();
+    PresentationPage presentationPage() const;
+    void presentationStep(int delta);
 
     WorkbenchState* m_state;
     Computation* m_computation;
@@ -172,6 +195,11 @@ private:
     View* m_ownPage = nullptr; ///< the view of the open tab (not the grid's)
     QString m_sessionPath;
     QJsonObject m_sessionKept; ///< the session file as opened: its unknown keys are written back
+    QPointer<Presentation> m_presentation;
+    QPointer<FirstRunHint> m_hint;
+    QAction* m_present = nullptr;
+    QDockWidget* m_lessonsDock = nullptr;
+    LessonBrowser* m_lessons = nullptr;
 };
 
 } // namespace poslab::ui
