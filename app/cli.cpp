@@ -9,7 +9,13 @@
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 #include "core/io/writers.h"
+#include "ui/lessons/claims.h"
+#include "ui/lessons/lesson.h"
 #include "ui/presets.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QRegularExpression>
 
 #include <QUrl>
 
@@ -31,50 +37,6 @@ namespace poslab::app {
 namespace {
 
 using core::InputError;
-
-std::vector<double> parseVector(const std::string& text)
-{
-    std::vector<double> v;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t comma = text.find(',', start);
-        if (comma == std::string::npos)
-            comma = text.size();
-        const std::string part = text.substr(start, comma - start);
-        double x = 0;
-        auto [ptr, ec] = std::from_chars(part.data(), part.data() + part.size(), x);
-        if (part.empty() || ec != std::errc() || ptr != part.data() + part.size())
-            throw InputError("--vector: element " + std::to_string(v.size() + 1) + " '" + part + "' is not a number");
-        v.push_back(x);
-        start = comma + 1;
-    }
-    return v;
-}
-
-std::size_t parseBytes(const std::string& text)
-{
-    std::size_t i = 0;
-    while (i < text.size() && (std::isdigit((unsigned char)text[i]) || text[i] == '.'))
-        ++i;
-    double number = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + i, number);
-    const std::string unit = text.substr(i);
-    double mult = 0;
-    if (unit.empty() || unit == "B")
-        mult = 1;
-    else if (unit == "KiB" || unit == "K")
-        mult = 1024.0;
-    else if (unit == "MiB" || unit == "M")
-        mult = 1024.0 * 1024.0;
-    else if (unit == "GiB" || unit == "G")
-        mult = 1024.0 * 1024.0 * 1024.0;
-    if (i == 0 || ec != std::errc() || ptr != text.data() + i || mult == 0 || number <= 0)
-        throw InputError("--max-memory '" + text + "' is not a size (e.g. 512MiB, 4GiB, or bytes)");
-    // Beyond 2^63 bytes the conversion to size_t overflowed (a 0-byte cap); below 1 byte it truncated to 0.
-    if (!(number * mult >= 1.0 && number * mult <= 9.2e18))
-        throw InputError("--max-memory '" + text + "' is out of range; give 1 byte to 8 EiB (e.g. 512MiB, 4GiB)");
-    return std::size_t(number * mult);
-}
 
 int runSchemes(Args& a, std::ostream& out)
 {
@@ -129,201 +91,255 @@ int runPresets(Args& a, std::ostream& out)
     return exitOk;
 }
 
-int runCompute(Args& a, std::ostream& out, std::ostream& err)
+int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    core::ComputeRequest req;
-    bool haveQuantity = false;
-    std::optional<core::OutputFormat> format;
-    std::string output;
-    core::Limits limits;
-    bool haveScheme = false;
-    std::optional<std::string> positionsGiven;
-    std::string positions = "0:64";
-    std::optional<std::string> keys;
-    std::uint64_t seed = 0;
-    std::optional<std::string> contentGiven;
-    std::optional<int> samples;
-    std::optional<std::string> anglesGiven;
-    std::optional<std::string> normaliseGiven;
-    std::optional<std::string> preset, config;
-    bool dimGiven = false, headsGiven = false;
-    bool shuffle = false;
-    bool maskGiven = false;
-    while (!a.done()) {
-        const std::string opt = a.next();
-        if (a.isOperand()) {
-            if (haveQuantity)
-                throw InputError("unexpected argument '" + opt + "' (the quantity is already "
-                                 + std::string(core::quantityName(req.quantity)) + ")");
-            req.quantity = core::parseQuantity(opt);
-            haveQuantity = true;
-        } else if (opt == "--help" || opt == "-h") {
-            out << usage();
-            return exitOk;
-        } else if (opt == "--version") {
-            out << versionText();
-            return exitOk;
-        } else if (opt == "--scheme") {
-            req.scheme = a.value(opt);
-            haveScheme = true;
-        } else if (opt == "--set") {
-            req.overrides.push_back(core::splitSetting(a.value(opt))); // resolved by core::resolveParams
-        } else if (opt == "--preset") {
-            preset = a.value(opt);
-        } else if (opt == "--config") {
-            config = a.value(opt);
-        } else if (opt == "--dim") {
-            req.context.dim = int(parseIntegerOption(opt, a.value(opt), 1, 65536));
-            dimGiven = true;
-        } else if (opt == "--positions") {
-            positions = a.value(opt);
-            positionsGiven = positions;
-        } else if (opt == "--vector") {
-            req.vector = parseVector(a.value(opt));
-        } else if (opt == "--seq-len") {
-            req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
-        } else if (opt == "--trained-length") {
-            req.trainedLength = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
-        } else if (opt == "--format") {
-            format = core::parseOutputFormat(a.value(opt));
-        } else if (opt == "-o" || opt == "--output") {
-            output = a.value(opt);
-        } else if (opt == "--max-memory") {
-            limits.maxBytes = parseBytes(a.value(opt));
-        } else if (opt == "--keys") {
-            keys = a.value(opt);
-        } else if (opt == "--heads") {
-            const std::string v = a.value(opt);
-            req.heads = int(parseIntegerOption(opt, v, 1, core::maxHeads));
-            headsGiven = true;
-        } else if (opt == "--seed") {
-            seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
-        } else if (opt == "--content") {
-            contentGiven = a.value(opt);
-        } else if (opt == "--samples") {
-            samples = int(parseIntegerOption(opt, a.value(opt), 1, core::maxDecaySamples));
-        } else if (opt == "--angles") {
-            anglesGiven = a.value(opt);
-        } else if (opt == "--normalise") {
-            normaliseGiven = a.value(opt);
-        } else if (opt == "--softmax") {
-            req.softmax = true;
-        } else if (opt == "--shuffle") {
-            shuffle = true;
-        } else if (opt == "--term") {
-            req.term = a.value(opt);
-        } else if (opt == "--drope") {
-            req.drope = true;
-        } else if (opt == "--mask") {
-            req.mask = core::parseMask(a.value(opt));
-            maskGiven = true;
-        } else if (opt == "--dtype") {
-            req.dtype = core::parseFloatFormat(a.value(opt));
-        } else {
-            throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
-        }
+    // The one parser of compute lines (ui/computecommand.h), shared with the lessons' probes.
+    const ui::ComputeCommand command
+        = ui::parseComputeCommand(args, [&](const std::string& w) { err << "poslab: warning: " << w << "\n"; });
+    if (command.help) {
+        out << usage();
+        return exitOk;
     }
-    if (!haveQuantity)
-        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
-    // A model (--preset NAME or --config FILE) brings its scheme, keys, head dim and heads; explicit --set,
-    // --dim and --heads win, and a different --scheme is refused.
-    QStringList notices;
-    if (const auto state = ui::modelState(preset, config, {}, &notices)) {
-        for (const QString& n : notices)
-            err << "poslab: warning: " << n.toStdString() << " (not mapped)\n";
-        const ui::StateSetup model = ui::stateSetup(*state);
-        ui::applyModelSetup(model, req.scheme, haveScheme, req.overrides);
-        haveScheme = true;
-        if (model.dim && !dimGiven)
-            req.context.dim = *model.dim;
-        // Heads matter to bias, scores and decay only (compute refuses --heads elsewhere).
-        const bool perHead = req.quantity == core::Quantity::Bias || req.quantity == core::Quantity::Scores
-            || req.quantity == core::Quantity::Decay;
-        if (model.heads && !headsGiven && perHead)
-            req.heads = *model.heads;
-        // The extension table's trained window, for models whose parameters name none (Llama 2's 4096).
-        if (req.quantity == core::Quantity::Extension && !req.trainedLength && model.model.contains("trained_length"))
-            req.trainedLength = model.model.value("trained_length").toInteger();
-        // ... and its inference length: the model's context, as the extension view takes it (--seq-len wins).
-        if (req.quantity == core::Quantity::Extension && !req.context.seqLen
-            && model.model.value("context_length").toInteger() > 0)
-            req.context.seqLen = model.model.value("context_length").toInteger();
+    if (command.version) {
+        out << versionText();
+        return exitOk;
     }
-    if (!haveScheme)
-        throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
-    // Options of other quantities are refused, never ignored (issue 14): each names where it applies.
-    const auto onlyFor = [&](bool given, std::initializer_list<core::Quantity> where, const char* option) {
-        if (!given || std::find(where.begin(), where.end(), req.quantity) != where.end())
-            return;
-        std::string names;
-        for (core::Quantity q : where)
-            names += (names.empty() ? "" : ", ") + std::string(core::quantityName(q));
-        throw InputError(std::string(option) + " applies to " + names + " only, not to "
-                         + std::string(core::quantityName(req.quantity)));
-    };
-    onlyFor(maskGiven, {core::Quantity::Bias, core::Quantity::Buckets, core::Quantity::Scores}, "--mask");
-    onlyFor(contentGiven.has_value(), {core::Quantity::Scores, core::Quantity::Decay}, "--content");
-    onlyFor(shuffle, {core::Quantity::Scores, core::Quantity::Decay}, "--shuffle");
-    onlyFor(req.drope, {core::Quantity::Scores}, "--drope");
-    onlyFor(seed != 0, {core::Quantity::Scores, core::Quantity::Decay}, "--seed");
-    // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
-    const bool decay = req.quantity == core::Quantity::Decay;
-    req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
-    if (anglesGiven) {
-        if (req.quantity != core::Quantity::Angles)
-            throw InputError("--angles applies to compute angles only");
-        req.angles = core::parseAngleForm(*anglesGiven);
-    }
-    if ((samples || normaliseGiven) && !decay)
-        throw InputError(std::string(samples ? "--samples" : "--normalise") + " applies to compute decay only");
-    if (samples && req.content.kind == core::ContentKind::Constant)
-        throw InputError("--samples averages random or sentence content; ones (constant) content has one vector");
-    if (samples)
-        req.samples = *samples;
-    if (normaliseGiven)
-        req.normalisation = core::parseDecayNormalisation(*normaliseGiven);
-    // A sentence sets the default positions: one per word.
-    if (!positionsGiven && req.content.kind == core::ContentKind::Sentence)
-        positions = "0:" + std::to_string(core::sentenceWords(req.content).size());
-    req.context.positions = core::PositionList::parse(positions);
-    if (keys) {
-        try {
-            req.keys = core::PositionList::parse(*keys);
-        } catch (const InputError& e) {
-            throw InputError(std::string("--keys: ") + e.what());
-        }
-    }
-    if (shuffle && req.content.kind != core::ContentKind::Sentence)
-        throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
-    req.content.shuffle = shuffle;
-    if (format && !output.empty() && output != "-") {
-        // --format npy -o m.json wrote NumPy bytes into a .json file.
-        const std::string ext = std::filesystem::path(output).extension().string();
-        const char* want = *format == core::OutputFormat::Json ? ".json" : *format == core::OutputFormat::Csv ? ".csv" : ".npy";
-        if ((ext == ".json" || ext == ".csv" || ext == ".npy") && ext != want)
-            throw InputError("--format " + std::string(want + 1) + " does not match the extension of " + output
-                             + "; name the file " + want + " or drop --format");
-    }
-    if (!format) {
-        const std::string ext = std::filesystem::path(output).extension().string();
-        if (output.empty() || ext == ".json")
-            format = core::OutputFormat::Json;
-        else if (ext == ".csv")
-            format = core::OutputFormat::Csv;
-        else if (ext == ".npy")
-            format = core::OutputFormat::Npy;
-        else
-            throw InputError("cannot tell the format of " + output + " from its extension; use .json, .csv or .npy, "
-                             "or give --format");
-    }
-    const core::ComputeResult result = core::compute(req, limits);
+    const core::ComputeResult result = core::compute(command.request, command.limits);
     for (const std::string& w : result.warnings)
         err << "poslab: warning: " << w << "\n";
-    if (output.empty() || output == "-")
-        core::write(out, result, *format);
+    if (command.output.empty() || command.output == "-")
+        core::write(out, result, command.format);
     else
-        writeAtomically(output, [&](std::ostream& f) { core::write(f, result, *format); });
+        writeAtomically(command.output, [&](std::ostream& f) { core::write(f, result, command.format); });
     return exitOk;
+}
+
+/// {p:NAME} in a lesson's text: the value of NAME in the step's full state (a state field, a scheme parameter or a
+/// view property), else NAME itself (the state leaves it at the workbench's default).
+QString fillStateFields(const QString& text, const QJsonObject& state)
+{
+    static const QRegularExpression field(QStringLiteral("\\{p:([^}]+)\\}"));
+    QString out;
+    qsizetype last = 0;
+    for (auto it = field.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(last, m.capturedStart() - last);
+        const QString name = m.captured(1);
+        QJsonValue v = state.value(name);
+        if (v.isUndefined() || v.isObject())
+            v = state.value("params").toObject().value(name);
+        if (v.isUndefined())
+            v = state.value("view").toObject().value(name);
+        out += v.isString() ? name + QStringLiteral(" = ") + v.toString()
+            : v.isDouble()  ? name + QStringLiteral(" = ") + lessons::formatValue(v.toDouble())
+            : v.isBool()    ? name + QStringLiteral(" = ") + (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                            : name;
+        last = m.capturedEnd();
+    }
+    return out + text.mid(last);
+}
+
+/// A probe's JSON for `poslab lessons --json`: as written, plus its value (a number, a list, or null) and, when it
+/// gives none, why.
+QJsonObject probeJson(const lessons::Probe& p, const lessons::ProbeValue& v)
+{
+    QJsonObject o = p.json;
+    if (v.ok && !v.values.empty()) {
+        if (v.slice) {
+            QJsonArray a;
+            for (double x : v.values)
+                a.append(std::isfinite(x) ? QJsonValue(x) : QJsonValue());
+            o.insert("value", a);
+        } else {
+            o.insert("value", std::isfinite(v.values[0]) ? QJsonValue(v.values[0]) : QJsonValue());
+        }
+    } else {
+        o.insert("value", QJsonValue());
+    }
+    if (!v.error.isEmpty())
+        o.insert(v.ok ? "refusal" : "error", v.error);
+    return o;
+}
+
+/// "at [63, \"wavelength_old\"]", "scalar attention_factor", "refused with \"...\"".
+std::string probeWhere(const lessons::Probe& p)
+{
+    if (p.isRefusal())
+        return "refused with \"" + p.refused.toStdString() + "\"";
+    if (p.isScalar())
+        return "scalar " + p.scalar.toStdString();
+    return "at " + QJsonDocument(p.json.value("at").toArray()).toJson(QJsonDocument::Compact).toStdString();
+}
+
+int runLessons(Args& a, std::ostream& out, std::ostream& err)
+{
+    bool json = false, check = false;
+    std::optional<int> only;
+    while (!a.done()) {
+        const std::string opt = a.next();
+        if (a.isOperand())
+            throw InputError("unexpected argument '" + opt + "' for lessons (known: --json, --check, --lesson N)");
+        if (opt == "--help" || opt == "-h") {
+            out << usage();
+            return exitOk;
+        }
+        if (opt == "--version") {
+            out << versionText();
+            return exitOk;
+        }
+        if (opt == "--json")
+            json = true;
+        else if (opt == "--check")
+            check = true;
+        else if (opt == "--lesson")
+            only = int(parseIntegerOption(opt, a.value(opt), 1, 99));
+    }
+    if (only && !lessons::findLesson(*only)) {
+        QStringList numbers;
+        for (const lessons::Lesson& l : lessons::lessons())
+            numbers << QString::number(l.number);
+        throw InputError("--lesson " + std::to_string(*only) + ": no such lesson; lessons: "
+                         + (numbers.isEmpty() ? std::string("none") : numbers.join(QStringLiteral(", ")).toStdString()));
+    }
+    lessons::ClaimEngine engine;
+    int claims = 0, failures = 0;
+    QStringList failed;
+    // A file that does not read is a failure of --check too (its claims cannot be checked).
+    for (const QString& problem : lessons::lessonLoadProblems()) {
+        if (!only) {
+            failed << problem;
+            ++failures;
+        }
+    }
+    QJsonArray lessonsJson;
+    for (const lessons::Lesson& l : lessons::lessons()) {
+        if (only && l.number != *only)
+            continue;
+        const QList<lessons::ClaimReport> reports = lessons::checkLesson(l, engine);
+        auto verdict = [&](const QString& step, const QString& what) -> const lessons::ClaimReport* {
+            for (const lessons::ClaimReport& r : reports)
+                if (r.step == step && r.what == what)
+                    return &r;
+            return nullptr;
+        };
+        for (const lessons::ClaimReport& r : reports) {
+            ++claims;
+            if (!r.holds) {
+                ++failures;
+                failed << r.line();
+            }
+        }
+        QJsonArray stepsJson;
+        if (!json)
+            out << "L" << (l.number < 10 ? "0" : "") << l.number << "  " << l.title.toStdString() << "  (" << l.file.toStdString()
+                << ", " << l.steps.size() << " steps)\n";
+        for (int i = 0; i < l.steps.size(); ++i) {
+            const lessons::Step& s = l.steps[i];
+            const QJsonObject state = lessons::stepState(l, i);
+            const QString text = fillStateFields(engine.fillStepText(s, s.text), state);
+            QJsonArray noticesJson;
+            if (!json) {
+                out << "  " << s.id.toStdString() << "  " << s.title.toStdString() << "  [views: "
+                    << s.views.join(QStringLiteral(", ")).toStdString() << "]\n"
+                    << "      " << text.toStdString() << "\n";
+            }
+            for (const lessons::Notice& n : s.notice) {
+                const lessons::ClaimReport* r = verdict(s.id, QStringLiteral("notice ") + n.id);
+                const QString filled = fillStateFields(engine.fillNotice(n), state);
+                const QList<const lessons::Probe*> probes = n.probes();
+                if (json) {
+                    QJsonArray probesJson;
+                    for (const lessons::Probe* p : probes)
+                        probesJson.append(probeJson(*p, engine.probe(*p)));
+                    noticesJson.append(QJsonObject{{"id", n.id},
+                                                   {"text", filled},
+                                                   {"probes", probesJson},
+                                                   {"check", n.check.json},
+                                                   {"holds", r && r->holds},
+                                                   {"reason", r ? r->reason : QString()}});
+                    continue;
+                }
+                out << "    " << n.id.toStdString() << (r && !r->holds ? " (FAILS)" : "") << "  " << filled.toStdString() << "\n";
+                // One line per compute line, with every place the notice reads from it.
+                std::vector<std::pair<QString, std::string>> lines;
+                for (const lessons::Probe* p : probes) {
+                    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == p->compute; });
+                    if (it == lines.end())
+                        lines.emplace_back(p->compute, probeWhere(*p));
+                    else if (it->second.find(probeWhere(*p)) == std::string::npos)
+                        it->second += "; " + probeWhere(*p);
+                }
+                for (const auto& [line, where] : lines)
+                    out << "        poslab compute " << line.toStdString() << "   (" << where << ")\n";
+            }
+            if (json) {
+                QJsonObject stepJson{{"id", s.id},
+                                     {"title", s.title},
+                                     {"text", text},
+                                     {"views", QJsonArray::fromStringList(s.views)},
+                                     {"knobs", QJsonArray::fromStringList(s.knobs)},
+                                     {"state", state},
+                                     {"notice", noticesJson}};
+                if (!s.formula.isEmpty())
+                    stepJson.insert("formula", s.formula);
+                if (!s.doText.isEmpty())
+                    stepJson.insert("do", fillStateFields(engine.fillStepText(s, s.doText), state));
+                if (s.predict) {
+                    QJsonObject predict{{"prompt", s.predict->prompt}, {"kind", s.predict->kind}};
+                    if (s.predict->kind == QLatin1String("number")) {
+                        const lessons::Notice* n = s.findNotice(s.predict->answerNotice);
+                        const QList<const lessons::Probe*> probes = n->probes();
+                        predict.insert("answer", probeJson(*probes[s.predict->answerProbe], engine.probe(*probes[s.predict->answerProbe])));
+                    } else {
+                        predict.insert("choices", QJsonArray::fromStringList(s.predict->choices));
+                        predict.insert("answer", s.predict->answerChoice);
+                    }
+                    stepJson.insert("predict", predict);
+                }
+                stepsJson.append(stepJson);
+            }
+        }
+        const lessons::ClaimReport* puzzleVerdict = verdict(QString(), QStringLiteral("puzzle"));
+        if (json) {
+            QJsonObject lessonJson{{"number", l.number},
+                                   {"file", l.file},
+                                   {"title", l.title},
+                                   {"objective", l.objective},
+                                   {"resolves", QJsonArray::fromStringList(l.resolves)},
+                                   {"steps", stepsJson},
+                                   {"sources", QJsonArray::fromStringList(l.sources)}};
+            if (l.puzzle)
+                lessonJson.insert("puzzle", QJsonObject{{"prompt", l.puzzle->prompt},
+                                                        {"kind", l.puzzle->kind},
+                                                        {"answer", l.puzzle->answerText()},
+                                                        {"holds", puzzleVerdict && puzzleVerdict->holds},
+                                                        {"reason", puzzleVerdict ? puzzleVerdict->reason : QString()}});
+            if (!l.verify.isEmpty())
+                lessonJson.insert("verify", l.verify);
+            lessonsJson.append(lessonJson);
+        } else if (l.puzzle) {
+            out << "  puzzle" << (puzzleVerdict && !puzzleVerdict->holds ? " (FAILS)" : "") << "  "
+                << l.puzzle->prompt.toStdString() << "  (answer: " << l.puzzle->answerText().toStdString() << ")\n";
+        }
+    }
+    if (json) {
+        QJsonArray problems;
+        for (const QString& f : failed)
+            problems.append(f);
+        out << QJsonDocument(QJsonObject{{"lessons", lessonsJson},
+                                         {"claims", claims},
+                                         {"failures", problems}})
+                   .toJson(QJsonDocument::Indented)
+                   .toStdString();
+    }
+    if (!check)
+        return exitOk;
+    for (const QString& f : failed)
+        err << "poslab: claim fails: " << messageLine(f.toStdString()) << "\n";
+    if (!json)
+        out << "lessons --check: " << claims << " claims in " << (only ? 1 : lessons::lessons().size()) << " lesson(s); "
+            << (failures ? std::to_string(failures) + " fail" : std::string("all hold")) << "\n";
+    return failures ? exitRefused : exitOk;
 }
 
 int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
@@ -369,71 +385,6 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
 
 } // namespace
 
-Args::Args(const std::vector<std::string>& items, const std::vector<OptionSpec>& options, std::string unknownHint)
-    : m_items(items), m_options(options), m_unknownHint(std::move(unknownHint))
-{
-}
-
-std::string Args::next()
-{
-    if (m_inline) // a parser that took no value from "--opt=value" (cannot happen for a declared flag)
-        throw InputError("option takes no value: '=" + *m_inline + "'");
-    const std::string& word = m_items[m_at++];
-    m_operand = m_endOfOptions || word.empty() || word[0] != '-' || word == "-";
-    if (m_operand)
-        return word;
-    if (word == "--") {
-        m_endOfOptions = true; // done() said a word follows
-        return next();
-    }
-    const std::size_t eq = word.find('=');
-    const std::string name = word.substr(0, eq);
-    for (const OptionSpec& o : m_options) {
-        if (name != o.name && !(o.alias && name == o.alias))
-            continue;
-        if (eq != std::string::npos) {
-            if (!o.takesValue)
-                throw InputError("option " + std::string(o.name) + " takes no value (got '" + word + "')");
-            m_inline = word.substr(eq + 1);
-        }
-        return name; // as written: "-o" stays "-o", so messages name what the user typed
-    }
-    throw InputError("unknown option '" + word + "' " + m_unknownHint);
-}
-
-std::string Args::value(const std::string& option)
-{
-    if (m_inline) {
-        std::string v = std::move(*m_inline);
-        m_inline.reset();
-        return v;
-    }
-    if (done())
-        throw InputError("option " + option + " needs a value");
-    return m_items[m_at++];
-}
-
-long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max)
-{
-    long long v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size())
-        throw InputError(option + " '" + text + "' is not an integer");
-    if (v < min || v > max)
-        throw InputError(option + " " + text + " is out of range; allowed: " + std::to_string(min) + " to "
-                         + std::to_string(max));
-    return v;
-}
-
-double parseNumberOption(const std::string& option, const std::string& text)
-{
-    double v = 0;
-    auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
-    if (text.empty() || ec != std::errc() || ptr != text.data() + text.size() || !std::isfinite(v))
-        throw InputError(option + " '" + text + "' is not a number");
-    return v;
-}
-
 std::string usage()
 {
     return R"(PosLab: positional encodings of transformers, computed exactly and shown moving.
@@ -461,6 +412,14 @@ Usage:
                                  extension, buckets, precision (and more: poslab export --help)
                                  (poslab export --help lists every option)
   poslab export --batch FILE.json  many figures in one process
+  poslab lessons [--json] [--lesson N]
+                                 the lessons, their steps and each step's claims (notices) with their
+                                 values computed now and the poslab compute lines behind them
+  poslab lessons --check [--lesson N]
+                                 evaluate every claim (notice, prediction, puzzle) with core; exit 1 and
+                                 name each one that fails (lesson file, step, notice, reason)
+  poslab export --lesson N.M VIEW -o FILE
+                                 a lesson step's figure (its state, as --state; other options apply)
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
   poslab --version               the version and the git revision it was built from
@@ -539,34 +498,12 @@ const std::vector<OptionSpec>& presetsOptions()
     return options;
 }
 
-const std::vector<OptionSpec>& computeOptions()
+const std::vector<OptionSpec>& lessonsOptions()
 {
     static const std::vector<OptionSpec> options = {
-        {"--scheme", true, nullptr, "sinusoidal"},
-        {"--preset", true, nullptr, "llama-3.1-8b"},
-        {"--config", true, nullptr, "config.json"},
-        {"--set", true, nullptr, "base=500"},
-        {"--dim", true, nullptr, "6"},
-        {"--positions", true, nullptr, "0:3"},
-        {"--vector", true, nullptr, "1,2,3,4,5,6,7,8"},
-        {"--seq-len", true, nullptr, "16"},
-        {"--trained-length", true, nullptr, "8192"},
-        {"--format", true, nullptr, "csv"},
-        {"--output", true, "-o", "-"},
-        {"--max-memory", true, nullptr, "100B"},
-        {"--keys", true, nullptr, "0:2"},
-        {"--heads", true, nullptr, "3"},
-        {"--seed", true, nullptr, "7"},
-        {"--content", true, nullptr, "a b c"},
-        {"--samples", true, nullptr, "4"},
-        {"--angles", true, nullptr, "reduced"},
-        {"--normalise", true, nullptr, "at_zero"},
-        {"--softmax", false},
-        {"--shuffle", false},
-        {"--term", true, nullptr, "c2p"},
-        {"--drope", false},
-        {"--mask", true, nullptr, "bidirectional"},
-        {"--dtype", true, nullptr, "float16"},
+        {"--json", false},
+        {"--check", false},
+        {"--lesson", true, nullptr, "2"},
         {"--help", false, "-h"},
         {"--version", false},
     };
@@ -650,7 +587,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
                 (session ? w.open : w.state) = word;
                 continue;
             }
-            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench (see poslab --help)");
         }
         if (opt == "--help" || opt == "-h")
             w.help = true;
@@ -778,7 +715,7 @@ bool isHeadless(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& c = args[0];
-    return c == "schemes" || c == "presets" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
+    return c == "schemes" || c == "presets" || c == "lessons" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
         || c == "--version";
 }
 
@@ -825,13 +762,15 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
             Args a(rest, presetsOptions(), "for presets (known: --json, --config FILE)");
             status = runPresets(a, out);
         } else if (cmd == "compute") {
-            Args a(rest, computeOptions(), "for compute; see poslab --help");
-            status = runCompute(a, out, err);
+            status = runCompute(rest, out, err);
+        } else if (cmd == "lessons") {
+            Args a(rest, lessonsOptions(), "for lessons (known: --json, --check, --lesson N)");
+            status = runLessons(a, out, err);
         } else if (cmd == "bench") {
             Args a(rest, benchOptions(), "for bench (known: --json, --large)");
             status = runBench(a, out, hooks);
         } else {
-            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, lessons, compute, export, bench (see poslab --help)");
         }
         finishOutput(out);
         return status;

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file cli.h
-/// The headless command line: `poslab schemes`, `poslab compute`, `poslab bench`. It is a thin client of
+/// The headless command line: `poslab schemes`, `poslab presets`, `poslab lessons`, `poslab compute`, `poslab bench`. It is a thin client of
 /// core's services; the GUI uses the same ones.
 
 #include "core/bench.h"
+#include "ui/computecommand.h"
 
 #include <functional>
 #include <iosfwd>
@@ -38,55 +39,18 @@ std::string messageLine(const std::string& message);
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
-/// One option a command declares: its name, an optional short alias, and whether a value follows. Each
-/// command lists its options in one table (computeOptions(), exportOptions(), ...) that its parser, its
-/// cursor and the tests read.
-struct OptionSpec {
-    const char* name;           ///< "--dim"
-    bool takesValue = true;     ///< false for flags such as --softmax
-    const char* alias = nullptr; ///< "-o" for "--output", "-h" for "--help"
-    const char* example = "";   ///< a value the option accepts (the tests give it in both spellings)
-};
-
-/// Walks the words of a command line as GNU and Qt's QCommandLineParser do: `--opt value` and `--opt=value`
-/// are the same, and "--" ends the options (every later word is an operand). @c items and @c options must
-/// outlive the cursor.
-class Args {
-public:
-    /// @p unknownHint ends the message for an option @p options does not declare ("for compute; see
-    /// poslab --help" gives "unknown option '--frob' for compute; see poslab --help").
-    Args(const std::vector<std::string>& items, const std::vector<OptionSpec>& options, std::string unknownHint);
-    /// True when no word is left (a final "--" ends the options and leaves none).
-    bool done() const
-    {
-        return m_at >= m_items.size()
-            || (!m_endOfOptions && m_at + 1 == m_items.size() && m_items[m_at] == "--");
-    }
-    /// The next word: a declared option's name as written ("-o", or "--dim" from "--dim=8" with "8" kept for
-    /// value()), or an operand (isOperand()). Throws core::InputError for an
-    /// undeclared option and for a value given to a flag ("--softmax=1").
-    std::string next();
-    /// True when the word next() returned last is an operand: it does not start with '-', is "-" itself,
-    /// or comes after "--".
-    bool isOperand() const { return m_operand; }
-    /// The option's value: the text after '=' or the next word; throws core::InputError "option X needs a
-    /// value" at the end.
-    std::string value(const std::string& option);
-
-private:
-    const std::vector<std::string>& m_items;
-    const std::vector<OptionSpec>& m_options;
-    std::string m_unknownHint;
-    std::size_t m_at = 0;
-    std::optional<std::string> m_inline;
-    bool m_operand = false;
-    bool m_endOfOptions = false;
-};
+// The option walker and the compute parser live in ui/computecommand.h (shared with the lessons' probes and the
+// window); the command line names them here as it always has.
+using ui::Args;
+using ui::computeOptions;
+using ui::OptionSpec;
+using ui::parseIntegerOption;
+using ui::parseNumberOption;
 
 /// The options each command declares, in the order its help lists them.
 const std::vector<OptionSpec>& schemesOptions();
 const std::vector<OptionSpec>& presetsOptions();
-const std::vector<OptionSpec>& computeOptions();
+const std::vector<OptionSpec>& lessonsOptions();
 const std::vector<OptionSpec>& benchOptions();
 const std::vector<OptionSpec>& windowOptions();
 
@@ -129,11 +93,6 @@ std::string versionText();
 /// Flushes @p out and throws core::RefusedError naming the reason when anything written to it was lost
 /// (a full disk, /dev/full, a closed pipe): a command never reports success for output that did not arrive.
 void finishOutput(std::ostream& out, const std::string& what = "standard output");
-
-/// An integer option value within [min, max]. Throws core::InputError naming the option and the range.
-long long parseIntegerOption(const std::string& option, const std::string& text, long long min, long long max);
-/// A finite real option value. Throws core::InputError naming the option.
-double parseNumberOption(const std::string& option, const std::string& text);
 
 /// Usage text.
 std::string usage();

@@ -11,6 +11,7 @@
 #include "ui/presets.h"
 #include "ui/views/view.h"
 #include "ui/session.h"
+#include "ui/lessons/lesson.h"
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
@@ -52,6 +53,7 @@ struct FigureRequest {
     std::optional<std::string> colormap;
     std::optional<std::string> term;
     std::optional<std::string> stateFile;
+    std::optional<std::string> lesson; ///< --lesson N.M: the step's state (lessons::stepState), loaded like --state
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
     bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
     std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
@@ -174,6 +176,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             f.colormap = a.value(opt);
         } else if (opt == "--state") {
             f.stateFile = a.value(opt);
+        } else if (opt == "--lesson") {
+            f.lesson = a.value(opt);
         } else if (opt == "--view-set") {
             const std::string text = a.value(opt);
             const auto eq = text.find('=');
@@ -252,10 +256,15 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
-    if (!f.scheme && !f.stateFile && !f.preset && !f.config)
-        throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE or --state FILE.json");
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson)
+        throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
+                         "or --lesson N.M");
     if (f.stateFile && (f.preset || f.config))
         throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config") + " both give the state; give one");
+    if (f.lesson && (f.stateFile || f.preset || f.config))
+        throw InputError("--lesson and "
+                         + std::string(f.stateFile ? "--state" : f.preset ? "--preset" : "--config")
+                         + " both give the state; give one");
     if (f.seed != 0)
         throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
                          "use poslab compute scores --seed N");
@@ -276,6 +285,22 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
             throw InputError("--state: " + why.toStdString());
         if (const QString why = scene.loadState(json); !why.isEmpty())
             throw InputError("state " + label.toStdString() + ": " + why.toStdString());
+    }
+    if (f.lesson) {
+        // A lesson step's full state (FORMAT.md's merge rule over the lesson's steps up to it), then the same
+        // path as --state: the other options change it.
+        const lessons::Lesson* lesson = nullptr;
+        int index = 0;
+        if (!lessons::findStep(QString::fromStdString(*f.lesson), &lesson, &index)) {
+            QStringList ids;
+            for (const lessons::Lesson& l : lessons::lessons())
+                for (const lessons::Step& s : l.steps)
+                    ids << s.id;
+            throw InputError("--lesson: no step '" + *f.lesson + "'; steps: "
+                             + (ids.isEmpty() ? std::string("none") : ids.join(QStringLiteral(", ")).toStdString()));
+        }
+        if (const QString why = scene.loadState(lessons::stepState(*lesson, index)); !why.isEmpty())
+            throw InputError("lesson step " + *f.lesson + ": " + why.toStdString());
     }
     // A model's state (its scheme, keys, head dim, heads and name); explicit options below win, and a
     // different --scheme is refused rather than mixing the model's keys into another scheme.
@@ -317,11 +342,12 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     state.applySetup(setup);
 
     ui::ViewOptions o = state.viewOptions();
-    if (f.themeGiven || !f.stateFile)
+    const bool fromState = f.stateFile || f.lesson;
+    if (f.themeGiven || !fromState)
         o.theme = f.options.theme;
-    if (f.fontScaleGiven || !f.stateFile)
+    if (f.fontScaleGiven || !fromState)
         o.fontScale = f.options.fontScale;
-    if (f.softmax || !f.stateFile)
+    if (f.softmax || !fromState)
         o.softmax = f.softmax; // logits unless --softmax, as in poslab compute
     if (f.mask)
         o.causal = core::parseMask(*f.mask) == core::MaskKind::Causal;
@@ -541,6 +567,7 @@ const std::vector<OptionSpec>& exportOptions()
         {"--term", true, nullptr, "total"},
         {"--colormap", true, nullptr, "viridis"},
         {"--state", true, nullptr, "state.json"},
+        {"--lesson", true, nullptr, "2.1"},
         {"--view-set", true, nullptr, "pendulum=true"},
         {"--preset", true, nullptr, "llama-3.1-8b"},
         {"--config", true, nullptr, "config.json"},
@@ -570,7 +597,7 @@ std::string exportUsage()
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
-                [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--view-set NAME=VALUE]...
+                [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--lesson N.M] [--view-set NAME=VALUE]...
                 [--preset NAME] [--config FILE] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
@@ -591,7 +618,8 @@ Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) 
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state
   starts from a saved session, a share string or a poslab: link (Edit > Copy state link in the window); the
-  other options then change it. --view-set NAME=VALUE sets any view option: table_quantity, colormap,
+  other options then change it. --lesson N.M starts from the state of lesson step N.M (poslab lessons lists
+  them) in the same way. --view-set NAME=VALUE sets any view option: table_quantity, colormap,
   pendulum, clock_pairs, speed, key_distance, shift, softmax, causal, head, heads, content, sentence,
   attention_size, term, theme, font_scale.
   --preset NAME (poslab presets) or --config FILE (a Hugging Face config.json) starts from a real model's

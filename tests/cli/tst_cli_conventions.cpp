@@ -118,6 +118,7 @@ void TestCliConventions::everyOptionTakesBothSpellings_data()
     rows("schemes", schemesOptions()); // none today; a new one is checked without editing this test
     rows("presets", presetsOptions());
     rows("bench", benchOptions());
+    rows("lessons", lessonsOptions());
 }
 
 void TestCliConventions::everyOptionTakesBothSpellings()
@@ -190,6 +191,7 @@ void TestCliConventions::flagsRefuseAValue()
     check("schemes", schemesOptions());
     check("presets", presetsOptions());
     check("bench", benchOptions());
+    check("lessons", lessonsOptions());
     check("export", exportOptions());
     check("window", windowOptions());
 }
@@ -220,7 +222,7 @@ void TestCliConventions::helpAndVersionOnEveryCommand()
     const QRegularExpression form(QStringLiteral("^poslab %1 \\(git ([0-9a-f]{4,40}|unknown)\\)\\n$")
                                       .arg(QRegularExpression::escape(QStringLiteral(POSLAB_PROJECT_VERSION))));
     QVERIFY2(form.match(QString::fromStdString(v.out)).hasMatch(), v.out.c_str());
-    for (const char* command : {"compute", "schemes", "presets", "bench"}) {
+    for (const char* command : {"compute", "schemes", "presets", "bench", "lessons"}) {
         for (const char* help : {"--help", "-h"}) {
             const Outcome h = compute({command, help});
             QCOMPARE(h.status, 0);

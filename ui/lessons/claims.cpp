@@ -1,0 +1,474 @@
+// SPDX-License-Identifier: MIT
+#include "ui/lessons/claims.h"
+
+#include "core/errors.h"
+#include "ui/computecommand.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+namespace poslab::lessons {
+
+struct ClaimEngine::Entry {
+    std::shared_ptr<const core::ComputeResult> result;
+    std::string error;  ///< the message when compute (or the parser) refused
+    bool refused = false; ///< RefusedError (else InputError) when error is set
+};
+
+namespace {
+
+/// "1,234,567" from "1234567" (the integer part only).
+QString groupThousands(const QString& digits)
+{
+    QString out;
+    const int n = int(digits.size());
+    for (int i = 0; i < n; ++i) {
+        if (i > 0 && (n - i) % 3 == 0)
+            out += QLatin1Char(',');
+        out += digits[i];
+    }
+    return out;
+}
+
+/// @p x rounded to @p digits significant digits, in scientific form ("6.28319e+00"): two values are equal to
+/// that many digits when these strings are.
+std::string significant(double x, int digits)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, x);
+    return buf;
+}
+
+QString number(double x)
+{
+    return formatValue(x);
+}
+
+/// The value of a check's number as typed (shortest exact form).
+QString typed(double x)
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    // Shortest form that reads back the same.
+    for (int p = 1; p <= 17; ++p) {
+        char t[64];
+        std::snprintf(t, sizeof t, "%.*g", p, x);
+        if (std::strtod(t, nullptr) == x)
+            return QString::fromLatin1(t);
+    }
+    return QString::fromLatin1(buf);
+}
+
+QString probeLabel(const Probe& p, int k)
+{
+    return QStringLiteral("probe %1 (%2)").arg(k).arg(p.compute);
+}
+
+} // namespace
+
+QString formatValue(double x)
+{
+    if (std::isnan(x))
+        return QStringLiteral("NaN");
+    if (std::isinf(x))
+        return x > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    if (x == 0)
+        return QStringLiteral("0");
+    const double a = std::abs(x);
+    if (a < 1e-4 || a >= 1e15) {
+        // 3.16228e-05 -> 3.16228e-5
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "%.6g", x);
+        QString s = QString::fromLatin1(buf);
+        s.replace(QRegularExpression(QStringLiteral("e([+-])0*(\\d)")), QStringLiteral("e\\1\\2"));
+        s.replace(QStringLiteral("e+"), QStringLiteral("e"));
+        return s;
+    }
+    // Six significant digits in fixed notation, trailing zeros dropped, thousands grouped.
+    const int intDigits = a >= 1 ? int(std::floor(std::log10(a))) + 1 : 0;
+    int decimals = std::max(0, 6 - intDigits);
+    if (a < 1) // 0.000316228: six digits after the leading zeros
+        decimals = 6 - int(std::floor(std::log10(a))) - 1;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, a);
+    QString s = QString::fromLatin1(buf);
+    if (s.contains(QLatin1Char('.'))) {
+        while (s.endsWith(QLatin1Char('0')))
+            s.chop(1);
+        if (s.endsWith(QLatin1Char('.')))
+            s.chop(1);
+    }
+    const int dot = int(s.indexOf(QLatin1Char('.')));
+    const QString whole = dot < 0 ? s : s.left(dot);
+    s = groupThousands(whole) + (dot < 0 ? QString() : s.mid(dot));
+    return x < 0 ? QStringLiteral("-") + s : s;
+}
+
+QString ProbeValue::text() const
+{
+    if (!ok)
+        return QStringLiteral("?");
+    if (values.empty())
+        return QStringLiteral("refused");
+    if (!slice)
+        return formatValue(values[0]);
+    QStringList parts;
+    const std::size_t shown = std::min<std::size_t>(values.size(), 4);
+    for (std::size_t i = 0; i < shown; ++i)
+        parts << formatValue(values[i]);
+    if (values.size() > shown)
+        parts << QStringLiteral("\u2026 (%1 values)").arg(values.size());
+    return QStringLiteral("[") + parts.join(QStringLiteral(", ")) + QStringLiteral("]");
+}
+
+ClaimEngine::ClaimEngine() = default;
+ClaimEngine::~ClaimEngine() = default;
+
+std::shared_ptr<const core::ComputeResult> ClaimEngine::result(const QString& computeLine)
+{
+    const std::vector<std::string> words = ui::splitCommandLine(computeLine.toStdString());
+    // One cache key per word list, so spacing and quoting differences share an entry.
+    std::string key;
+    for (const std::string& w : words)
+        key += w + '\x1f';
+    auto& slot = m_cache[key];
+    if (!slot) {
+        slot = std::make_shared<Entry>();
+        try {
+            for (const std::string& w : words) {
+                const std::string name = w.substr(0, w.find('='));
+                if (name == "-o" || name == "--output" || name == "--format" || name == "-h" || name == "--help"
+                    || name == "--version")
+                    throw core::InputError("a probe's compute line gives numbers to the lesson; " + name
+                                           + " does not apply to it");
+            }
+            ui::ComputeCommand command = ui::parseComputeCommand(words);
+            // A lesson probes small worked examples; keep its cost to what a learner waits for.
+            command.limits.maxBytes = std::min(command.limits.maxBytes, maxResultBytes);
+            command.limits.maxWork = std::min(command.limits.maxWork, maxWork);
+            slot->result = std::make_shared<const core::ComputeResult>(core::compute(command.request, command.limits));
+        } catch (const core::RefusedError& e) {
+            slot->error = e.what();
+            slot->refused = true;
+        } catch (const core::InputError& e) {
+            slot->error = e.what();
+        } catch (const std::bad_alloc&) {
+            slot->error = "out of memory";
+            slot->refused = true;
+        }
+    }
+    if (!slot->result) {
+        if (slot->refused)
+            throw core::RefusedError(slot->error);
+        throw core::InputError(slot->error);
+    }
+    return slot->result;
+}
+
+ProbeValue ClaimEngine::probe(const Probe& p, const QString& answer)
+{
+    ProbeValue v;
+    v.slice = p.isSlice();
+    QString line = p.compute;
+    if (line.contains(QLatin1String("{answer}"))) {
+        if (answer.isEmpty()) {
+            v.error = QStringLiteral("{answer} is only known in a puzzle's check");
+            return v;
+        }
+        line.replace(QLatin1String("{answer}"), answer);
+    }
+    std::shared_ptr<const core::ComputeResult> r;
+    try {
+        r = result(line);
+    } catch (const std::exception& e) {
+        const QString message = QString::fromStdString(e.what());
+        if (p.isRefusal() && message.contains(p.refused)) {
+            v.ok = true;
+            v.error = message;
+        } else if (p.isRefusal()) {
+            v.error = QStringLiteral("refused with \"%1\", which does not contain \"%2\"").arg(message, p.refused);
+        } else {
+            v.error = QStringLiteral("poslab compute %1: %2").arg(line, message);
+        }
+        return v;
+    }
+    if (p.isRefusal()) {
+        v.error = QStringLiteral("computed without a refusal (expected one containing \"%1\")").arg(p.refused);
+        return v;
+    }
+    if (p.isScalar()) {
+        for (const auto& [name, value] : r->scalars) {
+            if (QString::fromStdString(name) == p.scalar) {
+                v.values = {value};
+                v.ok = true;
+                return v;
+            }
+        }
+        QStringList names;
+        for (const auto& s : r->scalars)
+            names << QString::fromStdString(s.first);
+        v.error = QStringLiteral("the result has no scalar '%1' (it has: %2)")
+                      .arg(p.scalar, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+        return v;
+    }
+    const std::vector<std::size_t>& shape = r->shape;
+    if (p.at.size() != qsizetype(shape.size())) {
+        v.error = QStringLiteral("\"at\" has %1 index(es) but the result has %2 axes (shape [%3])")
+                      .arg(p.at.size())
+                      .arg(shape.size())
+                      .arg([&] {
+                          QStringList s;
+                          for (std::size_t n : shape)
+                              s << QString::number(n);
+                          return s.join(QStringLiteral(", "));
+                      }());
+        return v;
+    }
+    // Resolve each axis to a list of indices ("*" is the whole axis), then walk them row-major.
+    std::vector<std::vector<std::size_t>> axes(shape.size());
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        const ProbeIndex& ix = p.at[qsizetype(k)];
+        const QString axisName = k < r->axes.size() ? QString::fromStdString(r->axes[k]) : QString::number(k);
+        if (ix.all) {
+            for (std::size_t i = 0; i < shape[k]; ++i)
+                axes[k].push_back(i);
+        } else if (!ix.column.isEmpty()) {
+            const auto it = std::find(r->columns.begin(), r->columns.end(), ix.column.toStdString());
+            if (k + 1 != shape.size() || it == r->columns.end()) {
+                QStringList names;
+                for (const std::string& c : r->columns)
+                    names << QString::fromStdString(c);
+                v.error = QStringLiteral("at[%1]: no column '%2' on axis '%3' (columns: %4)")
+                              .arg(k)
+                              .arg(ix.column, axisName, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+                return v;
+            }
+            axes[k].push_back(std::size_t(it - r->columns.begin()));
+        } else {
+            if (std::size_t(ix.index) >= shape[k]) {
+                v.error = QStringLiteral("at[%1] = %2 is outside axis '%3' (size %4)").arg(k).arg(ix.index).arg(axisName).arg(shape[k]);
+                return v;
+            }
+            axes[k].push_back(std::size_t(ix.index));
+        }
+    }
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        if (axes[k].empty()) {
+            v.error = QStringLiteral("at[%1]: the result's axis %1 is empty").arg(k);
+            return v;
+        }
+    }
+    std::vector<std::size_t> stride(shape.size(), 1);
+    for (std::size_t k = shape.size(); k-- > 1;)
+        stride[k - 1] = stride[k] * shape[k];
+    std::vector<std::size_t> at(shape.size(), 0);
+    while (true) {
+        std::size_t flat = 0;
+        for (std::size_t k = 0; k < shape.size(); ++k)
+            flat += axes[k][at[k]] * stride[k];
+        v.values.push_back(r->data[flat]);
+        std::size_t k = shape.size();
+        while (k > 0) {
+            --k;
+            if (++at[k] < axes[k].size())
+                break;
+            at[k] = 0;
+            if (k == 0) {
+                v.ok = true;
+                return v;
+            }
+        }
+    }
+}
+
+CheckResult ClaimEngine::check(const Check& c, const QString& answer)
+{
+    using Kind = Check::Kind;
+    if (c.kind == Kind::All) {
+        for (int i = 0; i < c.all.size(); ++i) {
+            const CheckResult r = check(c.all[i], answer);
+            if (!r.holds)
+                return {false, c.all.size() > 1 ? QStringLiteral("all[%1]: %2").arg(i).arg(r.reason) : r.reason};
+        }
+        return {true, QStringLiteral("all %1 checks hold").arg(c.all.size())};
+    }
+    QList<ProbeValue> values;
+    for (int k = 0; k < c.values.size(); ++k) {
+        ProbeValue v = probe(c.values[k], answer);
+        if (!v.ok)
+            return {false, c.values.size() > 1 ? QStringLiteral("probe %1: %2").arg(k).arg(v.error) : v.error};
+        if (c.kind != Kind::Refused) {
+            for (double x : v.values)
+                if (!std::isfinite(x))
+                    return {false, QStringLiteral("%1 gives %2, not a number to compare (a masked or undefined entry)")
+                                       .arg(probeLabel(c.values[k], k), formatValue(x))};
+        }
+        values << v;
+    }
+    // The numbers compared: the probes' values in order, or the one slice's.
+    std::vector<double> xs;
+    for (const ProbeValue& v : values)
+        xs.insert(xs.end(), v.values.begin(), v.values.end());
+    switch (c.kind) {
+    case Kind::Refused:
+        return {true, QStringLiteral("refused: %1").arg(values[0].error)};
+    case Kind::Equals: {
+        const double x = xs[0];
+        if (c.digits) {
+            const bool holds = significant(x, *c.digits) == significant(c.number, *c.digits);
+            return {holds, QStringLiteral("computed %1 (%2), %3 %4 to %5 significant digits")
+                               .arg(QString::fromStdString(significant(x, *c.digits)), typed(x),
+                                    holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number))
+                               .arg(*c.digits)};
+        }
+        const bool holds = std::abs(x - c.number) <= c.tol;
+        return {holds, QStringLiteral("computed %1, %2 %3 within %4")
+                           .arg(typed(x), holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number), typed(c.tol))};
+    }
+    case Kind::LessThan:
+    case Kind::GreaterThan: {
+        const bool less = c.kind == Kind::LessThan;
+        const bool holds = less ? xs[0] < c.number : xs[0] > c.number;
+        return {holds, QStringLiteral("computed %1, %2 %3 %4")
+                           .arg(typed(xs[0]), holds ? QString() : QStringLiteral("not"),
+                                less ? QStringLiteral("less than") : QStringLiteral("greater than"), typed(c.number))
+                           .simplified()};
+    }
+    case Kind::AllEqual: {
+        for (std::size_t i = 1; i < xs.size(); ++i)
+            if (!(std::abs(xs[i] - xs[0]) <= c.tol))
+                return {false, QStringLiteral("value %1 = %2 differs from value 0 = %3 by %4, more than tol %5")
+                                   .arg(i)
+                                   .arg(typed(xs[i]), typed(xs[0]), typed(std::abs(xs[i] - xs[0])), typed(c.tol))};
+        return {true, QStringLiteral("%1 values within %2 of %3").arg(xs.size()).arg(typed(c.tol), typed(xs[0]))};
+    }
+    case Kind::Differ: {
+        const double d = std::abs(xs[1] - xs[0]);
+        const bool holds = d > c.tol;
+        return {holds, QStringLiteral("%1 and %2 differ by %3, %4 more than tol %5")
+                           .arg(typed(xs[0]), typed(xs[1]), typed(d), holds ? QString() : QStringLiteral("not"), typed(c.tol))
+                           .simplified()};
+    }
+    case Kind::Order:
+        for (std::size_t i = 1; i < xs.size(); ++i)
+            if (!(c.increasing ? xs[i] > xs[i - 1] : xs[i] < xs[i - 1]))
+                return {false, QStringLiteral("not strictly %1: value %2 = %3 after value %4 = %5")
+                                   .arg(c.increasing ? QStringLiteral("increasing") : QStringLiteral("decreasing"))
+                                   .arg(i)
+                                   .arg(typed(xs[i]))
+                                   .arg(i - 1)
+                                   .arg(typed(xs[i - 1]))};
+        return {true, QStringLiteral("%1 values strictly %2").arg(xs.size()).arg(c.increasing ? QLatin1String("increasing") : QLatin1String("decreasing"))};
+    case Kind::Distinct: {
+        std::vector<double> sorted = xs;
+        std::sort(sorted.begin(), sorted.end());
+        int count = sorted.empty() ? 0 : 1;
+        for (std::size_t i = 1; i < sorted.size(); ++i)
+            if (sorted[i] - sorted[i - 1] > c.tol)
+                ++count;
+        return {count == c.distinct, QStringLiteral("%1 distinct values among %2 (tol %3), %4 %5")
+                                         .arg(count)
+                                         .arg(sorted.size())
+                                         .arg(typed(c.tol), count == c.distinct ? QStringLiteral("as claimed:") : QStringLiteral("not"))
+                                         .arg(c.distinct)};
+    }
+    case Kind::All:
+        break;
+    }
+    return {false, QStringLiteral("unknown check")};
+}
+
+QList<ProbeValue> ClaimEngine::noticeValues(const Notice& notice)
+{
+    QList<ProbeValue> out;
+    for (const Probe* p : notice.probes())
+        out << probe(*p);
+    return out;
+}
+
+QString ClaimEngine::fillNotice(const Notice& notice)
+{
+    const QList<const Probe*> probes = notice.probes();
+    static const QRegularExpression field(QStringLiteral("\\{v:(\\d+)\\}"));
+    QString out;
+    qsizetype last = 0;
+    for (auto it = field.globalMatch(notice.text); it.hasNext();) {
+        const auto m = it.next();
+        out += notice.text.mid(last, m.capturedStart() - last);
+        const int k = m.captured(1).toInt();
+        out += k < probes.size() ? probe(*probes[k]).text() : QStringLiteral("?");
+        last = m.capturedEnd();
+    }
+    return out + notice.text.mid(last);
+}
+
+QString ClaimEngine::fillStepText(const Step& step, const QString& text)
+{
+    static const QRegularExpression field(QStringLiteral("\\{v:([^}.]+)\\.(\\d+)\\}"));
+    QString out;
+    qsizetype last = 0;
+    for (auto it = field.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        out += text.mid(last, m.capturedStart() - last);
+        const Notice* n = step.findNotice(m.captured(1));
+        const int k = m.captured(2).toInt();
+        const QList<const Probe*> probes = n ? n->probes() : QList<const Probe*>{};
+        out += k < probes.size() ? probe(*probes[k]).text() : QStringLiteral("?");
+        last = m.capturedEnd();
+    }
+    return out + text.mid(last);
+}
+
+QString ClaimReport::line() const
+{
+    return file + (step.isEmpty() ? QString() : QStringLiteral(" step ") + step) + QLatin1Char(' ') + what
+        + QStringLiteral(": ") + reason;
+}
+
+QList<ClaimReport> checkLesson(const Lesson& lesson, ClaimEngine& engine)
+{
+    QList<ClaimReport> out;
+    for (const Step& s : lesson.steps) {
+        for (const Notice& n : s.notice) {
+            const CheckResult r = engine.check(n.check);
+            out << ClaimReport{lesson.file, s.id, QStringLiteral("notice ") + n.id, r.holds, r.reason};
+        }
+        if (!s.predict)
+            continue;
+        const Predict& p = *s.predict;
+        if (p.kind == QLatin1String("number")) {
+            const Notice* n = s.findNotice(p.answerNotice);
+            const QList<const Probe*> probes = n ? n->probes() : QList<const Probe*>{};
+            const ProbeValue v = p.answerProbe < probes.size() ? engine.probe(*probes[p.answerProbe]) : ProbeValue{};
+            const bool holds = v.ok && v.values.size() == 1 && std::isfinite(v.values[0]);
+            out << ClaimReport{lesson.file, s.id, QStringLiteral("predict"), holds,
+                               holds ? QStringLiteral("the answer is %1").arg(v.text())
+                                     : QStringLiteral("the answer (notice %1, probe %2) gives no number: %3")
+                                           .arg(p.answerNotice)
+                                           .arg(p.answerProbe)
+                                           .arg(v.error)};
+        }
+        if (p.check) {
+            const CheckResult r = engine.check(*p.check);
+            out << ClaimReport{lesson.file, s.id, QStringLiteral("predict check"), r.holds, r.reason};
+        }
+    }
+    if (lesson.puzzle) {
+        const Puzzle& z = *lesson.puzzle;
+        if (!z.check) {
+            out << ClaimReport{lesson.file, {}, QStringLiteral("puzzle"), false,
+                               QStringLiteral("the puzzle has no check; give one that proves the answer with core "
+                                              "(\"{answer}\" in a compute line stands for the answer)")};
+        } else {
+            const CheckResult r = engine.check(*z.check, z.answerText());
+            out << ClaimReport{lesson.file, {}, QStringLiteral("puzzle"), r.holds, r.reason};
+        }
+    }
+    return out;
+}
+
+} // namespace poslab::lessons

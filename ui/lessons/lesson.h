@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file lesson.h
+/// The lessons as data: the model of a lesson file (resources/lessons/FORMAT.md is the format, LNN.json the
+/// files, compiled in under :/lessons/), its reader, and the state a step loads. Qt Core only: the command line
+/// (`poslab lessons`, `poslab export --lesson`), the lesson browser and the tests share it. The claims are
+/// evaluated by ui/lessons/claims.h.
+///
+/// Reading is strict: a malformed entry is refused with one line naming the file, the step (or "puzzle") and the
+/// field ("L02.json: step 2.3: notice n1: check: \"digits\" must be a whole number from 1 to 17"), never
+/// skipped or guessed. The shipped files are read once (lessons()); a file that fails is left out and its
+/// message is in lessonLoadProblems(), which the tests assert is empty.
+///
+/// Typical use (the lesson browser):
+/// @code
+///   for (const lessons::Lesson& l : lessons::lessons()) {
+///       for (int s = 0; s < l.steps.size(); ++s) {
+///           QJsonObject state = lessons::stepState(l, s);  // full state: WorkbenchState::fromJson(state)
+///           const lessons::Step& step = l.steps[s];         // step.views, step.knobs, step.notice, ...
+///       }
+///   }
+///   const lessons::Step* step = lessons::findStep("2.3"); // "LESSON.STEP", as `poslab export --lesson 2.3`
+/// @endcode
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+namespace poslab::lessons {
+
+/// One index of a probe's "at": a row-major index into the result's shape (0-based, an index into the
+/// requested positions, not a position value), a column named by the result's "columns" ("score"), or "*" (the
+/// whole axis: the probe is then a slice).
+struct ProbeIndex {
+    int index = 0;    ///< when neither column nor all
+    QString column;   ///< a column's name (only meaningful on the last axis of a result with named columns)
+    bool all = false; ///< "*"
+};
+
+/// A number (or a slice of numbers) that `poslab compute` prints, or a refusal it gives. Exactly one of
+/// at / scalar / refused is set.
+struct Probe {
+    /// The arguments of `poslab compute` after the word "compute", shell-quoted ("scores --content \"a b\"").
+    /// In a puzzle's check, "{answer}" stands for the puzzle's answer (see Puzzle).
+    QString compute;
+    QList<ProbeIndex> at;  ///< "at": indices, one per axis of the result
+    QString scalar;        ///< "scalar": a named scalar of the result ("attention_factor")
+    QString refused;       ///< "refused": holds when compute is refused with a message containing this text
+    bool isRefusal() const { return !refused.isEmpty(); }
+    bool isScalar() const { return !scalar.isEmpty(); }
+    /// True when "at" has a "*": the probe's value is a list.
+    bool isSlice() const;
+    /// The probe as JSON, as written in the file (for `poslab lessons --json` and messages).
+    QJsonObject json;
+};
+
+/// A checkable claim about probes (FORMAT.md, "Checks"). Which fields matter depends on kind.
+struct Check {
+    enum class Kind {
+        Equals,      ///< values[0] equals number to `digits` significant digits, or within `tol`
+        LessThan,    ///< values[0] < number
+        GreaterThan, ///< values[0] > number
+        AllEqual,    ///< every value of values (or of the slice values[0]) within tol of the first
+        Differ,      ///< the first two values differ by more than tol
+        Order,       ///< values strictly increasing (increasing) or strictly decreasing
+        Distinct,    ///< the slice values[0] holds exactly `distinct` values (two closer than tol are one)
+        All,         ///< every check of `all` holds
+        Refused,     ///< values[0] is a refusal probe: the computation is refused with its text
+    };
+    Kind kind = Kind::Equals;
+    QList<Probe> values;       ///< "value" (one probe) or "values"
+    double number = 0;         ///< equals / less_than / greater_than
+    std::optional<int> digits; ///< equals: significant digits (1 to 17)
+    double tol = 0;            ///< equals (instead of digits), all_equal, differ, distinct: absolute tolerance
+    bool increasing = true;    ///< order
+    int distinct = 0;          ///< distinct
+    QList<Check> all;          ///< all
+    QJsonObject json;          ///< the check as written
+};
+
+/// A notice: a claim of a step. `{v:K}` in its text is the value of probes()[K].
+struct Notice {
+    QString id;   ///< "n1", unique within its step
+    QString text; ///< may hold {v:K} and {p:NAME}
+    Check check;
+    /// Every probe of the check, depth first in the order written ("value" or "values", then "all" in order):
+    /// the K of {v:K}.
+    QList<const Probe*> probes() const;
+};
+
+/// A prediction asked before "Try it" loads the step's state.
+struct Predict {
+    QString prompt;
+    QString kind;            ///< "number" or "choice"
+    // number: the answer is probe `answerProbe` of notice `answerNotice` of the same step; `digits` shown.
+    QString answerNotice;
+    int answerProbe = 0;
+    std::optional<int> digits;
+    // choice: `choices`, the index of the right one, and (optional) the notice that says why.
+    QStringList choices;
+    int answerChoice = -1;
+    QString whyNotice;
+    std::optional<Check> check; ///< optional extra check
+};
+
+/// The puzzle that ends a lesson. Its check proves the answer with core; in its probes' compute lines
+/// "{answer}" is replaced by the answer (a number in its shortest exact form, or the first accepted text), so
+/// a wrong answer key fails `poslab lessons --check`.
+struct Puzzle {
+    QString prompt;
+    QString kind;                 ///< "number", "choice" or "text"
+    double answerNumber = 0;      ///< number
+    std::optional<double> relative, absolute; ///< number: "accept" {"relative": r} or {"absolute": a}
+    QStringList choices;          ///< choice
+    int answerChoice = -1;        ///< choice: index into choices
+    QStringList answerTexts;      ///< text: accepted answers
+    std::optional<Check> check;
+    QString explain;
+    /// True when @p given is an accepted answer: within accept of the number (relative to the answer, default
+    /// relative 1e-9), the choice's index as text, or one of the texts compared case-insensitively with white
+    /// space collapsed.
+    bool accepts(const QString& given) const;
+    /// The answer as {answer} in a check's compute line replaces it.
+    QString answerText() const;
+};
+
+/// One step of a lesson.
+struct Step {
+    QString id;        ///< "2.1"
+    QString title;
+    QString text;      ///< may hold {v:nK.J} and {p:NAME}
+    QString formula;   ///< TeX, may be empty
+    QJsonObject state; ///< the partial state as written (see stepState for the full one)
+    QStringList views; ///< registry ids; the first is the main view
+    QStringList knobs; ///< scheme parameters, state fields and view properties the step unlocks
+    QString doText;    ///< "do"
+    std::optional<Predict> predict;
+    QList<Notice> notice;
+    /// The notice with this id, or nullptr.
+    const Notice* findNotice(const QString& id) const;
+};
+
+/// One lesson file.
+struct Lesson {
+    QString file;        ///< file name, "L02.json"
+    int number = 0;
+    QString title;
+    QString objective;
+    QStringList resolves;
+    QList<Step> steps;
+    std::optional<Puzzle> puzzle;
+    QStringList sources;
+    QJsonArray verify;   ///< [{"item", "finding", "source"}] as written (optional)
+};
+
+/// Reads one lesson file's bytes. Throws core::InputError with one line "FILE: step ID: FIELD: problem" for
+/// any malformed entry (wrong type, missing field, unknown kind, a {v:K} beyond the notice's probes, a duplicate
+/// id, a step id that does not start with the lesson's number). @p fileName names the file in messages.
+Lesson parseLesson(const QByteArray& bytes, const QString& fileName);
+
+/// Reads a lesson file from disk or from a resource path (":/lessons/L02.json"); throws as parseLesson.
+Lesson readLessonFile(const QString& path);
+
+/// Every shipped lesson (:/lessons/), sorted by number; read once. Files that fail are left out (see below).
+const QList<Lesson>& lessons();
+/// One line per shipped file that failed to read (see parseLesson), or a duplicate lesson number; empty when
+/// all is well.
+const QStringList& lessonLoadProblems();
+/// The shipped lesson with this number, or nullptr.
+const Lesson* findLesson(int number);
+/// The shipped step with this id ("2.3"), or nullptr; @p lesson and @p index receive where it is.
+const Step* findStep(const QString& id, const Lesson** lesson = nullptr, int* index = nullptr);
+
+/// The full state of step @p index of @p lesson (FORMAT.md's merge rule): starting from {} (a fresh
+/// workbench), each step's "state" up to and including @p index is applied in turn: top-level keys replace,
+/// "params" and "view" merge key by key, and a "scheme" that differs from the current one drops the old
+/// params (unless the same state names params too, which then apply to the new scheme). "version": 2 is
+/// added when no step gives one. Load the result with WorkbenchState::fromJson (keys absent from it take a
+/// fresh workbench's values there).
+QJsonObject stepState(const Lesson& lesson, int index);
+
+/// Applies a partial state @p partial on top of @p base by the merge rule above (one step of stepState).
+QJsonObject mergeState(const QJsonObject& base, const QJsonObject& partial);
+
+} // namespace poslab::lessons
