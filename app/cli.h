@@ -75,6 +75,8 @@ struct WindowArgs {
     bool hidePanels = false;
     /// --present (scripts/screenshot.sh, a lecture's launcher): open in presentation mode (F5).
     bool present = false;
+    /// --lesson N.M: open the lesson browser at that step and load it.
+    std::optional<std::string> lesson;
     bool help = false;
     bool version = false;
 };

@@ -156,9 +156,9 @@ int main(int argc, char** argv)
     // even without a display, never Qt's platform plug-in abort. --compute-path auto|cpu|gpu: which path
     // computes sin/cos tables this run (the Settings menu remembers a choice; this option does not). Hidden
     // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
-    // [--hide-panels] [--present] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
+    // [--hide-panels] [--present] [--lesson N.M] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
-    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText;
+    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
     bool hidePanels = false, firstFrame = false, present = false;
@@ -185,6 +185,7 @@ int main(int argc, char** argv)
         text(w.maximise, maximise);
         text(w.open, openPath);
         text(w.state, stateText);
+        text(w.lesson, lesson);
         // A session or state is read and checked before the window opens: a bad one is one line and exit 2.
         for (const QString& source : {openPath, stateText}) {
             if (source.isEmpty())
@@ -262,6 +263,12 @@ int main(int argc, char** argv)
         window.loadStateText(stateText);
     if (!openPath.isEmpty() || !stateText.isEmpty())
         window.state()->undoStack()->setClean();
+    if (!lesson.isEmpty()) {
+        if (const QString why = window.openLessonStep(lesson); !why.isEmpty()) {
+            std::cerr << "poslab: --lesson: " << why.toStdString() << "\n";
+            return poslab::app::exitUsage;
+        }
+    }
     if (!screenshot.isEmpty()) {
         const auto wh = size.split(QLatin1Char('x'));
         if (wh.size() == 2)

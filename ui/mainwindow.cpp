@@ -8,6 +8,7 @@
 
 #include "ui/computation.h"
 #include "ui/helpmenu.h"
+#include "ui/lessonbrowser.h"
 #include "ui/parameterpanel.h"
 #include "ui/presentation.h"
 #include "ui/schemepicker.h"
@@ -36,7 +37,9 @@
 #include <QScrollBar>
 #include <QDebug>
 #include <QDialog>
+#include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -49,6 +52,7 @@
 #include <QStackedWidget>
 #include <QTabBar>
 #include <QTextBrowser>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 #include <QSlider>
 #include <QSpinBox>
@@ -127,6 +131,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildFileMenu();
     buildMenus();
     buildHelpMenu();
+    buildLessons();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -213,6 +218,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
 
 MainWindow::~MainWindow()
 {
+    delete m_presentation; // before the state it gives its font scale back to (a child deleted before it)
     delete m_clock;
 }
 
@@ -1136,19 +1142,130 @@ bool MainWindow::offerFirstRunHint()
     return true;
 }
 
+void MainWindow::buildLessons()
+{
+    m_lessons = new LessonBrowser(m_state, this);
+    m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonsDock->setObjectName(QStringLiteral("dockLessons"));
+    m_lessonsDock->setWidget(m_lessons);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
+    m_lessonsDock->hide();
+    connect(m_lessons, &LessonBrowser::viewsRequested, this, &MainWindow::showStepViews);
+    connect(m_lessons, &LessonBrowser::lockChanged, this, &MainWindow::applyStepLock);
+    connect(m_lessons, &LessonBrowser::knobRequested, this, &MainWindow::focusKnob);
+    connect(m_lessons, &LessonBrowser::message, this, &MainWindow::showMessage);
+    connect(m_lessons, &LessonBrowser::stepShown, this, [this] {
+        if (m_presentation)
+            m_presentation->setPage(presentationPage());
+    });
+}
+
 void MainWindow::showLessons()
 {
-    if (!m_lessonsDock) {
-        showMessage(tr("The lessons are not part of this build"), true);
-        return;
-    }
     m_lessonsDock->show();
     m_lessonsDock->raise();
+}
+
+QString MainWindow::openLessonStep(const QString& id)
+{
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    if (!lessons::findStep(id, &lesson, &index))
+        return tr("no lesson step '%1' (steps are named LESSON.STEP, e.g. 2.1; poslab lessons lists them)").arg(id);
+    showLessons();
+    m_lessons->open(int(lesson - m_lessons->lessonList().constData()), index);
+    return m_lessons->needsGuess() ? QString() : m_lessons->tryIt();
+}
+
+void MainWindow::showStepViews(const QStringList& views)
+{
+    if (views.isEmpty())
+        return;
+    View* main = view(views.front());
+    if (main && !findView(views.front())->inGrid) {
+        showPage(main); // a view of its own tab
+        return;
+    }
+    showPage(nullptr);
+    m_maximised = nullptr;
+    for (ViewFrame* f : m_frames) {
+        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
+            continue;
+        f->setVisible(views.contains(f->view()->exportName()));
+        f->setMaximised(false);
+    }
+    for (QSplitter* row : {m_top, m_bottom}) {
+        bool any = false;
+        for (int i = 0; i < row->count(); ++i)
+            any = any || !row->widget(i)->isHidden();
+        row->setVisible(any);
+    }
+}
+
+void MainWindow::applyStepLock(const std::optional<QStringList>& unlocked)
+{
+    m_panel->setUnlocked(unlocked);
+    const auto open = [&](const char* knob) { return !unlocked || unlocked->contains(QLatin1String(knob)); };
+    const QString tip = ParameterPanel::lockedTip();
+    m_picker->setEnabled(open("scheme"));
+    m_picker->setToolTip(open("scheme") ? QString() : tip);
+    for (QWidget* w : {static_cast<QWidget*>(m_cursorSlider), static_cast<QWidget*>(m_cursorSpin)}) {
+        w->setEnabled(open("cursor"));
+        w->setToolTip(open("cursor") ? QString() : tip);
+    }
+}
+
+void MainWindow::focusKnob(const QString& name)
+{
+    QWidget* target = nullptr;
+    if (name == QLatin1String("cursor"))
+        target = m_cursorSpin;
+    else if (QLineEdit* e = m_panel->edit(name))
+        target = e;
+    else if (QWidget* c = m_panel->combo(name))
+        target = c;
+    else if (QWidget* b = m_panel->check(name))
+        target = b;
+    if (target) {
+        if (target != m_cursorSpin)
+            setSidePanelsVisible(true);
+        target->setFocus(Qt::OtherFocusReason);
+        return;
+    }
+    if (const ViewProperty* p = findViewProperty(name))
+        showMessage(tr("%1 (a view option) is %2").arg(p->label, propertyText(*p, m_state->viewOptions())), false);
 }
 
 PresentationPage MainWindow::presentationPage() const
 {
     PresentationPage page;
+    if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
+        // A lesson step: its views, its title, and its "Do" line or the prediction the room is asked for.
+        const lessons::Lesson& l = *m_lessons->lesson();
+        const lessons::Step* s = m_lessons->step();
+        const auto plain = [](const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); };
+        page.counter = tr("Lesson %1 \u00b7 %2 / %3").arg(l.number).arg(m_lessons->stepIndex() + 1).arg(l.steps.size());
+        if (s) {
+            page.heading = QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title);
+            page.views = s->views;
+            const QString choices = s->predict && !s->predict->choices.isEmpty()
+                                        ? QStringLiteral(" [%1]").arg(s->predict->choices.join(QStringLiteral(" \u00b7 ")))
+                                        : QString();
+            if (s->predict && m_lessons->needsGuess())
+                page.footer = tr("Predict: %1%2 (Right reveals)").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)), choices);
+            else if (s->predict)
+                page.footer = tr("Predict: %1 \u2014 the answer: %2").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)),
+                                                                        m_lessons->predictionAnswer());
+            else
+                page.footer = plain(m_lessons->liveText(s->doText, s, nullptr));
+        } else {
+            page.heading = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
+            page.counter = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
+            page.views = l.steps.isEmpty() ? QStringList() : l.steps.back().views;
+            page.footer = l.puzzle ? l.puzzle->prompt : QString();
+        }
+        return page;
+    }
     // Without a lesson: the workbench as it is, the view shown alone or the grid (their titles say the rest).
     if (View* alone = maximisedView())
         page.views << alone->exportName();
@@ -1161,7 +1278,21 @@ PresentationPage MainWindow::presentationPage() const
 
 void MainWindow::presentationStep(int delta)
 {
-    m_state->stepCursor(delta);
+    if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
+        // Next: a prediction the room was asked for is revealed first (its state loads), then the next step.
+        // Back: the step before, loaded as it was.
+        if (delta > 0 && m_lessons->needsGuess()) {
+            m_lessons->reveal();
+            m_lessons->tryIt();
+        } else if (delta > 0 ? m_lessons->next() : m_lessons->back()) {
+            if (delta < 0 && m_lessons->needsGuess())
+                m_lessons->reveal();
+            if (m_lessons->step() && !m_lessons->needsGuess())
+                m_lessons->tryIt();
+        }
+    } else {
+        m_state->stepCursor(delta);
+    }
     if (m_presentation)
         m_presentation->setPage(presentationPage());
 }

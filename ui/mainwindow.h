@@ -12,6 +12,7 @@
 #include <QPointer>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -125,6 +126,10 @@ public:
     FirstRunHint* firstRunHint() const;
     /// Opens the lesson browser beside the views (Help > Lessons).
     void showLessons();
+    LessonBrowser* lessonBrowser() const { return m_lessons; }
+    /// Opens the lesson browser at step @p id ("2.1") and loads it (unless it asks for a prediction first).
+    /// Returns an empty string, or why not (an unknown step, a state that does not load).
+    QString openLessonStep(const QString& id);
 
 protected:
     void closeEvent(QCloseEvent* e) override;
@@ -151,8 +156,16 @@ private:
     bool settleUnsaved();
     void showMessage(const QString& text, bool problem);
     void buildHelpMenu();
+    void buildLessons();
     PresentationPage presentationPage() const;
     void presentationStep(int delta);
+    /// Shows a lesson step's views: the grid views it names (the others hidden), or the tab of its main view.
+    void showStepViews(const QStringList& views);
+    /// The step lock: the panel's rows, the scheme picker and the cursor, editable only where @p unlocked names
+    /// them (nullopt: free play).
+    void applyStepLock(const std::optional<QStringList>& unlocked);
+    /// Puts the keyboard focus on the knob @p name (a {p:NAME} field of a lesson was clicked).
+    void focusKnob(const QString& name);
 
     WorkbenchState* m_state;
     Computation* m_computation;

@@ -212,14 +212,14 @@ void Presentation::updateFonts()
     // Pixel sizes from the screen's height: the same share of the screen on a projector and on a 4K monitor.
     const int h = std::max(height(), 360);
     QFont head = font();
-    head.setPixelSize(std::max(14, int(h * 0.034)));
+    head.setPixelSize(std::max(14, int(h * 0.045)));
     head.setBold(true);
     m_heading->setFont(head);
     QFont counter = head;
     counter.setBold(false);
     m_counter->setFont(counter);
     QFont foot = font();
-    foot.setPixelSize(std::max(12, int(h * 0.027)));
+    foot.setPixelSize(std::max(12, int(h * 0.036)));
     m_footer->setFont(foot);
     const int margin = std::max(8, h / 90);
     layout()->setContentsMargins(margin, margin / 2, margin, margin / 2);

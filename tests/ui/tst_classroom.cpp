@@ -13,6 +13,7 @@
 #include <QApplication>
 #include <QLineEdit>
 #include <QMouseEvent>
+#include <QPointer>
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
@@ -155,6 +156,19 @@ private slots:
         QVERIFY(w.isPresenting());
         QTest::keyClick(w.presentation(), Qt::Key_F5);
         QTRY_VERIFY(!w.isPresenting());
+    }
+
+    void windowClosedWhilePresenting()
+    {
+        // The presentation gives the state its font scale back when it goes: the window deletes it before the
+        // state (a use of the deleted state crashed poslab --present --screenshot now and then).
+        auto* w = new MainWindow(nullptr, false);
+        w->show();
+        w->setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(w->presentation()));
+        QPointer<Presentation> p = w->presentation();
+        delete w;
+        QVERIFY(!p);
     }
 
     void presentationFontScaleFollowsTheRoom()

@@ -7,6 +7,7 @@
 #include "core/encodingregistry.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/lessons/lesson.h"
 #include "ui/presentation.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
@@ -384,7 +385,7 @@ private slots:
     void presentationModeHasNoCollisions_data()
     {
         QTest::addColumn<QStringList>("views");
-        QTest::addColumn<QString>("scheme");
+        QTest::addColumn<QString>("scheme"); ///< a scheme id, or "lesson:2.1" for that step's state
         // Every view alone (presentation mode without a lesson shows the view shown alone), the pairs and
         // triples lesson steps use, and the whole grid.
         for (const QString& id : viewIds())
@@ -398,6 +399,10 @@ private slots:
             if (e.inGrid)
                 grid << QString::fromLatin1(e.id);
         QTest::newRow("grid") << grid << QStringLiteral("rope");
+        // Every lesson step as presentation mode shows it: its views on its state.
+        for (const lessons::Lesson& l : lessons::lessons())
+            for (const lessons::Step& st : l.steps)
+                QTest::newRow(qPrintable(QStringLiteral("lesson ") + st.id)) << st.views << QStringLiteral("lesson:") + st.id;
     }
 
     void presentationModeHasNoCollisions()
@@ -408,8 +413,15 @@ private slots:
         QFETCH(QString, scheme);
         exporting::ExportScene scene;
         WorkbenchState& state = scene.state();
-        QVERIFY(state.setScheme(scheme).isEmpty());
-        state.setCursor(37);
+        if (scheme.startsWith(QLatin1String("lesson:"))) {
+            const lessons::Lesson* lesson = nullptr;
+            int index = 0;
+            QVERIFY(lessons::findStep(scheme.mid(7), &lesson, &index));
+            QCOMPARE(state.fromJson(lessons::stepState(*lesson, index)), QString());
+        } else {
+            QVERIFY(state.setScheme(scheme).isEmpty());
+            state.setCursor(37);
+        }
         QStringList failures;
         for (QSize screen : {QSize(1280, 720), QSize(3840, 2160)}) {
             for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark}) {
