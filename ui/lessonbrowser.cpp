@@ -86,8 +86,13 @@ QWidget* makeFormula(const QString& tex, QWidget* parent)
 #endif
     auto* label = new QLabel(tex, parent);
     label->setObjectName(QStringLiteral("lessonFormula"));
+    label->setToolTip(tex);
     label->setTextFormat(Qt::PlainText);
     label->setWordWrap(true);
+    // TeX has long words: the dock's width decides, what does not fit is in the tooltip.
+    QSizePolicy p(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    p.setHeightForWidth(true);
+    label->setSizePolicy(p);
     label->setTextInteractionFlags(Qt::TextSelectableByMouse);
     label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
     return label;
@@ -682,9 +687,9 @@ void LessonBrowser::showPredict()
             b->setChecked(guess == QString::number(i) || (guess == QString(aloud) && i == p.answerChoice));
             b->setEnabled(guess.isEmpty());
             b->setAccessibleName(p.choices[i]);
-            auto* text = new QLabel(p.choices[i], row);
-            text->setWordWrap(true);
+            auto* text = wrapped(row, "predictChoiceText");
             text->setTextFormat(Qt::PlainText);
+            text->setText(p.choices[i]);
             text->setEnabled(guess.isEmpty());
             text->installEventFilter(this);
             text->setProperty("choiceButton", QVariant::fromValue(static_cast<QObject*>(b)));

@@ -1162,8 +1162,11 @@ void MainWindow::buildLessons()
 
 void MainWindow::showLessons()
 {
+    const bool first = m_lessonsDock->isHidden();
     m_lessonsDock->show();
     m_lessonsDock->raise();
+    if (first) // room for a sentence of a few words per line, at any font scale
+        resizeDocks({m_lessonsDock}, {fontMetrics().averageCharWidth() * 34}, Qt::Horizontal);
 }
 
 QString MainWindow::openLessonStep(const QString& id)
