@@ -10,6 +10,7 @@
 #include <QKeySequence>
 #include <QLabel>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QSet>
 #include <QToolButton>
@@ -60,8 +61,10 @@ QList<ShortcutEntry> shortcutList(const QWidget* root)
         for (const QKeySequence& k : a->shortcuts())
             keys << k.toString(QKeySequence::NativeText);
         QString what = cleanText(a->text());
-        if (what.isEmpty())
-            what = a->toolTip();
+        if (what.size() <= 3) { // a toolbar's "A+" says less than its tooltip, less the key it names
+            static const QRegularExpression key(QStringLiteral("\\s*\\([^()]*\\)$"));
+            what = QString(a->toolTip()).remove(key);
+        }
         out.push_back({keys.join(QStringLiteral(", ")), what});
     }
     return out;

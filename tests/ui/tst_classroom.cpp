@@ -63,6 +63,7 @@ private slots:
         QCOMPARE(find(QStringLiteral("F5")), QStringLiteral("Presentation mode"));
         QCOMPARE(find(QStringLiteral("F9")), QStringLiteral("Side panels (schemes and parameters)"));
         QCOMPARE(find(QStringLiteral("Right")), QStringLiteral("Next position"));
+        QCOMPARE(find(QStringLiteral("Ctrl+-")), QStringLiteral("Smaller text")); // "A\u2212" on the toolbar
         // Generated, not typed: a new key on an action is in the list, the old one is gone.
         auto* present = w.findChild<QAction*>(QStringLiteral("actionPresentation"));
         QVERIFY(present);
