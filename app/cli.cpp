@@ -115,7 +115,7 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
 }
 
 /// {p:NAME} in a lesson's text: the value of NAME in the step's full state (a state field, a scheme parameter or a
-/// view property), else NAME itself (the state leaves it at the workbench's default).
+/// view property), else NAME itself (the state leaves it at the workbench's default, which the window shows).
 QString fillStateFields(const QString& text, const QJsonObject& state)
 {
     static const QRegularExpression field(QStringLiteral("\\{p:([^}]+)\\}"));
@@ -130,9 +130,9 @@ QString fillStateFields(const QString& text, const QJsonObject& state)
             v = state.value("params").toObject().value(name);
         if (v.isUndefined())
             v = state.value("view").toObject().value(name);
-        out += v.isString() ? name + QStringLiteral(" = ") + v.toString()
-            : v.isDouble()  ? name + QStringLiteral(" = ") + lessons::formatValue(v.toDouble())
-            : v.isBool()    ? name + QStringLiteral(" = ") + (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+        out += v.isString() ? v.toString()
+            : v.isDouble()  ? lessons::formatValue(v.toDouble())
+            : v.isBool()    ? (v.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                             : name;
         last = m.capturedEnd();
     }
@@ -230,7 +230,8 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
             }
         }
         QJsonArray stepsJson;
-        if (!json)
+        const bool list = !json && !check; // --check alone prints the failures and a summary only
+        if (list)
             out << "L" << (l.number < 10 ? "0" : "") << l.number << "  " << l.title.toStdString() << "  (" << l.file.toStdString()
                 << ", " << l.steps.size() << " steps)\n";
         for (int i = 0; i < l.steps.size(); ++i) {
@@ -238,7 +239,7 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
             const QJsonObject state = lessons::stepState(l, i);
             const QString text = fillStateFields(engine.fillStepText(s, s.text), state);
             QJsonArray noticesJson;
-            if (!json) {
+            if (list) {
                 out << "  " << s.id.toStdString() << "  " << s.title.toStdString() << "  [views: "
                     << s.views.join(QStringLiteral(", ")).toStdString() << "]\n"
                     << "      " << text.toStdString() << "\n";
@@ -259,6 +260,8 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
                                                    {"reason", r ? r->reason : QString()}});
                     continue;
                 }
+                if (!list)
+                    continue;
                 out << "    " << n.id.toStdString() << (r && !r->holds ? " (FAILS)" : "") << "  " << filled.toStdString() << "\n";
                 // One line per compute line, with every place the notice reads from it.
                 std::vector<std::pair<QString, std::string>> lines;
@@ -317,9 +320,11 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
             if (!l.verify.isEmpty())
                 lessonJson.insert("verify", l.verify);
             lessonsJson.append(lessonJson);
-        } else if (l.puzzle) {
+        } else if (list && l.puzzle) {
+            const QString answer = l.puzzle->kind == QLatin1String("choice") ? l.puzzle->choices.value(l.puzzle->answerChoice)
+                                                                            : l.puzzle->answerText();
             out << "  puzzle" << (puzzleVerdict && !puzzleVerdict->holds ? " (FAILS)" : "") << "  "
-                << l.puzzle->prompt.toStdString() << "  (answer: " << l.puzzle->answerText().toStdString() << ")\n";
+                << l.puzzle->prompt.toStdString() << "  (answer: " << answer.toStdString() << ")\n";
         }
     }
     if (json) {

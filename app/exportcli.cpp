@@ -292,11 +292,19 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         const lessons::Lesson* lesson = nullptr;
         int index = 0;
         if (!lessons::findStep(QString::fromStdString(*f.lesson), &lesson, &index)) {
+            // Name the steps of the lesson asked for, or the lessons there are.
+            bool numbered = false;
+            const int number = QString::fromStdString(*f.lesson).section(QLatin1Char('.'), 0, 0).toInt(&numbered);
             QStringList ids;
-            for (const lessons::Lesson& l : lessons::lessons())
-                for (const lessons::Step& s : l.steps)
+            if (const lessons::Lesson* l = numbered ? lessons::findLesson(number) : nullptr) {
+                for (const lessons::Step& s : l->steps)
                     ids << s.id;
-            throw InputError("--lesson: no step '" + *f.lesson + "'; steps: "
+                throw InputError("--lesson: no step '" + *f.lesson + "'; lesson " + std::to_string(number)
+                                 + " has steps " + ids.join(QStringLiteral(", ")).toStdString());
+            }
+            for (const lessons::Lesson& l : lessons::lessons())
+                ids << QString::number(l.number);
+            throw InputError("--lesson: no step '" + *f.lesson + "' (give LESSON.STEP, e.g. 2.1); lessons: "
                              + (ids.isEmpty() ? std::string("none") : ids.join(QStringLiteral(", ")).toStdString()));
         }
         if (const QString why = scene.loadState(lessons::stepState(*lesson, index)); !why.isEmpty())

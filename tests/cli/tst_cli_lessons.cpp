@@ -4,6 +4,8 @@
 // 10000^(-14/16) rad per token (Vaswani et al. 2017, section 3.5).
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "ui/computecommand.h"
+#include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
 #include "ui/session.h"
 #include "ui/workbenchstate.h"
@@ -14,6 +16,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -58,6 +61,7 @@ private slots:
     void exportsAStepsFigure();
     void exportLessonConflictsAndTypos();
     void helpNamesTheCommands();
+    void probesAreWhatComputePrints();
 };
 
 void TestCliLessons::listsLessonsStepsAndClaims()
@@ -110,6 +114,9 @@ void TestCliLessons::checkPassesOnTheShippedLessons()
     const Outcome o = cli({"lessons", "--check"});
     QVERIFY2(o.status == 0, (o.out + o.err).c_str());
     QVERIFY2(o.out.find("all hold") != std::string::npos, o.out.c_str());
+    // --check alone prints the summary only (failures go to stderr).
+    QCOMPARE(std::count(o.out.begin(), o.out.end(), '\n'), 1);
+    QVERIFY2(o.out.rfind("lessons --check: ", 0) == 0, o.out.c_str());
     QVERIFY2(o.err.empty(), o.err.c_str());
     QCOMPARE(cli({"lessons", "--check=1"}).status, exitUsage);
 }
@@ -146,7 +153,13 @@ void TestCliLessons::exportLessonConflictsAndTypos()
 {
     const Outcome typo = exportCli({"export", "--lesson", "2.99", "clock", "-o", "/tmp/never.svg"});
     QCOMPARE(typo.status, exitUsage);
-    QVERIFY2(typo.err.find("--lesson: no step '2.99'; steps: 2.1, 2.2") != std::string::npos, typo.err.c_str());
+    QVERIFY2(typo.err.find("--lesson: no step '2.99'; lesson 2 has steps 2.1, 2.2, 2.3, 2.4, 2.5\n") != std::string::npos,
+             typo.err.c_str());
+    const Outcome lesson = exportCli({"export", "--lesson", "99.1", "clock", "-o", "/tmp/never.svg"});
+    QCOMPARE(lesson.status, exitUsage);
+    QVERIFY2(lesson.err.find("--lesson: no step '99.1' (give LESSON.STEP, e.g. 2.1); lessons: ") != std::string::npos
+                 && lesson.err.find(" 2") != std::string::npos,
+             lesson.err.c_str());
     const Outcome both = exportCli({"export", "--lesson", "2.1", "--preset", "gpt2", "clock", "-o", "/tmp/never.svg"});
     QCOMPARE(both.status, exitUsage);
     QVERIFY2(both.err.find("--lesson and --preset both give the state") != std::string::npos, both.err.c_str());
@@ -159,6 +172,36 @@ void TestCliLessons::helpNamesTheCommands()
     QVERIFY(help.find("poslab lessons --check") != std::string::npos);
     QVERIFY(help.find("poslab export --lesson N.M VIEW") != std::string::npos);
     QVERIFY(exportUsage().find("[--lesson N.M]") != std::string::npos);
+}
+
+void TestCliLessons::probesAreWhatComputePrints()
+{
+    // Every compute line of the shipped lessons gives the engine the numbers `poslab compute LINE` prints (the
+    // same parser and the same service): the JSON's data, value for value.
+    poslab::lessons::ClaimEngine engine;
+    QStringList lines;
+    for (const poslab::lessons::Lesson& l : poslab::lessons::lessons())
+        for (const poslab::lessons::Step& s : l.steps)
+            for (const poslab::lessons::Notice& n : s.notice)
+                for (const poslab::lessons::Probe* p : n.probes())
+                    if (!p->isRefusal() && !lines.contains(p->compute))
+                        lines << p->compute;
+    QVERIFY(!lines.isEmpty());
+    for (const QString& line : lines) {
+        std::vector<std::string> args = poslab::ui::splitCommandLine(line.toStdString());
+        args.insert(args.begin(), "compute");
+        const Outcome o = cli(args);
+        QVERIFY2(o.status == 0, (line.toStdString() + ": " + o.err).c_str());
+        const QJsonArray data = QJsonDocument::fromJson(QByteArray::fromStdString(o.out)).object().value("data").toArray();
+        const auto result = engine.result(line);
+        QCOMPARE(qsizetype(result->data.size()), data.size());
+        // A float32 result prints 9 significant digits, which read back to the same float.
+        for (qsizetype i = 0; i < data.size(); ++i)
+            if (!data[i].isNull()) // masked entries print null
+                QVERIFY2(result->float32 ? float(data[i].toDouble()) == float(result->data[std::size_t(i)])
+                                         : data[i].toDouble() == result->data[std::size_t(i)],
+                         qPrintable(line));
+    }
 }
 
 QTEST_MAIN(TestCliLessons)

@@ -103,6 +103,7 @@ private slots:
     void malformedEntries_data();
     void malformedEntries();
     void liveTextFilled();
+    void textPartsForTheBrowser();
     void mergeRule();
     void shippedLessonsRead();
     void shippedStepsLoad();
@@ -212,6 +213,9 @@ void TestLessons::allEqualDifferOrderDistinct()
     QVERIFY(!up.holds);
     QVERIFY2(up.reason.contains(QStringLiteral("not strictly increasing: value 1")), qPrintable(up.reason));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "order": "increasing"})").arg(p1, p2))).holds);
+    // Strict: a value and itself are in neither order.
+    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"values": [%1, %1], "order": "increasing"})").arg(sin))).holds);
+    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"values": [%1, %1], "order": "decreasing"})").arg(sin))).holds);
 
     // all: the first failing part is named.
     const lessons::CheckResult both = engine.check(checkOf(
@@ -403,6 +407,21 @@ void TestLessons::liveTextFilled()
     QCOMPARE(engine.fillNotice(s.notice[1]), QStringLiteral("Pair 1 turns 0.316228 rad per token."));
     QCOMPARE(s.notice[0].probes().size(), 1);
     QCOMPARE(engine.noticeValues(s.notice[2]).value(0).text(), QStringLiteral("?"));
+}
+
+void TestLessons::textPartsForTheBrowser()
+{
+    using Kind = lessons::TextPart::Kind;
+    const QList<lessons::TextPart> parts = lessons::textParts(QStringLiteral("Hand 0 turns {v:n1.0} rad at {p:base}; {v:2}{x:y}."));
+    QCOMPARE(parts.size(), 7);
+    QVERIFY(parts[0].kind == Kind::Text && parts[0].text == QStringLiteral("Hand 0 turns "));
+    QVERIFY(parts[1].kind == Kind::Value && parts[1].notice == QStringLiteral("n1") && parts[1].probe == 0);
+    QVERIFY(parts[2].kind == Kind::Text && parts[2].text == QStringLiteral(" rad at "));
+    QVERIFY(parts[3].kind == Kind::Field && parts[3].text == QStringLiteral("base"));
+    QVERIFY(parts[4].kind == Kind::Text && parts[4].text == QStringLiteral("; "));
+    QVERIFY(parts[5].kind == Kind::Value && parts[5].notice.isEmpty() && parts[5].probe == 2);
+    QVERIFY(parts[6].kind == Kind::Text && parts[6].text == QStringLiteral("{x:y}."));
+    QCOMPARE(lessons::textParts(QStringLiteral("x {x:y} z")).size(), 1);
 }
 
 void TestLessons::mergeRule()

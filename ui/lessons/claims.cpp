@@ -137,7 +137,18 @@ std::shared_ptr<const core::ComputeResult> ClaimEngine::result(const QString& co
         key += w + '\x1f';
     auto& slot = m_cache[key];
     if (!slot) {
+        // Keep the cache's results under maxCachedBytes: forget the oldest lines first (a --check of every
+        // lesson reads hundreds of lines, each once or a few times in a row).
+        while (m_cachedBytes > maxCachedBytes && !m_order.empty()) {
+            const auto old = m_cache.find(m_order.front());
+            m_order.pop_front();
+            if (old != m_cache.end() && old->second && old->second->result) {
+                m_cachedBytes -= old->second->result->data.size() * sizeof(double);
+                m_cache.erase(old);
+            }
+        }
         slot = std::make_shared<Entry>();
+        m_order.push_back(key);
         try {
             for (const std::string& w : words) {
                 const std::string name = w.substr(0, w.find('='));
@@ -151,9 +162,14 @@ std::shared_ptr<const core::ComputeResult> ClaimEngine::result(const QString& co
             command.limits.maxBytes = std::min(command.limits.maxBytes, maxResultBytes);
             command.limits.maxWork = std::min(command.limits.maxWork, maxWork);
             slot->result = std::make_shared<const core::ComputeResult>(core::compute(command.request, command.limits));
+            m_cachedBytes += slot->result->data.size() * sizeof(double);
         } catch (const core::RefusedError& e) {
             slot->error = e.what();
             slot->refused = true;
+            // core's message suggests --max-memory, which cannot raise a probe's cap: say what can.
+            if (slot->error.find("memory cap of 64.0 MiB") != std::string::npos)
+                slot->error += "; a lesson probe is capped at 64 MiB: ask for the rows it reads (e.g. --positions 999 "
+                               "--keys 0:1000)";
         } catch (const core::InputError& e) {
             slot->error = e.what();
         } catch (const std::bad_alloc&) {

@@ -21,6 +21,7 @@
 #include <QList>
 #include <QString>
 
+#include <deque>
 #include <map>
 #include <memory>
 #include <vector>
@@ -54,10 +55,13 @@ QString formatValue(double x);
 
 class ClaimEngine {
 public:
-    /// The cap on one probe's result (64 MiB of float64) and its work (about two seconds): a lesson shows
-    /// small worked examples; a probe past these is refused with core's message.
+    /// The cap on one probe's result (64 MiB of float64) and its work (2e10 operations, a few seconds on the
+    /// 2-core machine core/limits.h measures): a lesson shows small worked examples; a probe past these is refused
+    /// with core's message.
     static constexpr std::size_t maxResultBytes = std::size_t(64) << 20;
     static constexpr double maxWork = 2e10;
+    /// The results the cache keeps at most (the oldest lines are computed again when needed).
+    static constexpr std::size_t maxCachedBytes = std::size_t(256) << 20;
 
     ClaimEngine();
     ~ClaimEngine();
@@ -77,12 +81,14 @@ public:
     /// computed before; throws core::InputError or core::RefusedError as compute does (and remembers that too).
     std::shared_ptr<const core::ComputeResult> result(const QString& computeLine);
 
-    /// Compute lines evaluated so far (cache entries); for tests and statistics.
+    /// Compute lines in the cache; for tests and statistics.
     int computedLines() const { return int(m_cache.size()); }
 
 private:
     struct Entry;
     std::map<std::string, std::shared_ptr<Entry>> m_cache;
+    std::deque<std::string> m_order; ///< cache keys, oldest first
+    std::size_t m_cachedBytes = 0;
 };
 
 /// One claim of a lesson and whether it holds.

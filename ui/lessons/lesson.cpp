@@ -564,6 +564,32 @@ QString Puzzle::answerText() const
     return answerTexts.value(0);
 }
 
+QList<TextPart> textParts(const QString& text)
+{
+    static const QRegularExpression live(QStringLiteral("\\{v:(?:([^}.]+)\\.)?(\\d+)\\}|\\{p:([^}]+)\\}"));
+    QList<TextPart> parts;
+    auto plain = [&](const QString& t) {
+        if (t.isEmpty())
+            return;
+        if (!parts.isEmpty() && parts.last().kind == TextPart::Kind::Text)
+            parts.last().text += t;
+        else
+            parts << TextPart{TextPart::Kind::Text, t, {}, 0};
+    };
+    qsizetype last = 0;
+    for (auto it = live.globalMatch(text); it.hasNext();) {
+        const auto m = it.next();
+        plain(text.mid(last, m.capturedStart() - last));
+        if (m.capturedLength(3) > 0)
+            parts << TextPart{TextPart::Kind::Field, m.captured(3), {}, 0};
+        else
+            parts << TextPart{TextPart::Kind::Value, m.captured(0), m.captured(1), m.captured(2).toInt()};
+        last = m.capturedEnd();
+    }
+    plain(text.mid(last));
+    return parts;
+}
+
 Lesson parseLesson(const QByteArray& bytes, const QString& fileName)
 {
     Reader r(fileName);

@@ -157,6 +157,20 @@ struct Lesson {
     QJsonArray verify;   ///< [{"item", "finding", "source"}] as written (optional)
 };
 
+/// One piece of a text with live fields (FORMAT.md): plain text, a computed value ({v:K} in a notice's text,
+/// {v:nID.K} in a step's text or do line) or a state field ({p:NAME}). The lesson browser draws values and fields
+/// as links; ClaimEngine fills the values.
+struct TextPart {
+    enum class Kind { Text, Value, Field };
+    Kind kind = Kind::Text;
+    QString text;   ///< Text: the text itself; Field: NAME; Value: the field as written ("{v:n1.0}")
+    QString notice; ///< Value: the notice id, empty for {v:K} (the notice whose text it is)
+    int probe = 0;  ///< Value: K, the index into Notice::probes()
+};
+/// Splits @p text into its parts, in order (adjacent plain text is one part). The reader has already refused
+/// malformed fields in shipped files; here an unknown {x:...} stays plain text.
+QList<TextPart> textParts(const QString& text);
+
 /// Reads one lesson file's bytes. Throws core::InputError with one line "FILE: step ID: FIELD: problem" for
 /// any malformed entry (wrong type, missing field, unknown kind, a {v:K} beyond the notice's probes, a duplicate
 /// id, a step id that does not start with the lesson's number). @p fileName names the file in messages.
