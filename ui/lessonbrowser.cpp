@@ -23,7 +23,6 @@
 #include <QLocale>
 #include <QPushButton>
 #include <QRadioButton>
-#include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
 #include <QToolTip>
@@ -545,39 +544,33 @@ QString LessonBrowser::probeValue(const lessons::Notice& notice, int k) const
 
 QString LessonBrowser::liveText(const QString& text, const lessons::Step* s, const lessons::Notice* notice) const
 {
-    static const QRegularExpression field(QStringLiteral("\\{(p|v):([^}]+)\\}"));
+    // The live fields as the lesson model splits them (lessons::textParts): {p:NAME} the knob's current value,
+    // {v:K} a value of this notice, {v:nID.K} a value of notice nID of the step.
     QString out;
-    qsizetype from = 0;
-    for (auto it = field.globalMatch(text); it.hasNext();) {
-        const QRegularExpressionMatch m = it.next();
-        out += text.mid(from, m.capturedStart() - from).toHtmlEscaped();
-        from = m.capturedEnd();
-        const QString what = m.captured(2);
-        if (m.captured(1) == QLatin1String("p")) {
-            out += QStringLiteral("<a href=\"p:%1\">%2</a>").arg(what.toHtmlEscaped(), knobValue(what).toHtmlEscaped());
-            continue;
+    for (const lessons::TextPart& part : lessons::textParts(text)) {
+        switch (part.kind) {
+        case lessons::TextPart::Kind::Text:
+            out += part.text.toHtmlEscaped();
+            break;
+        case lessons::TextPart::Kind::Field:
+            out += QStringLiteral("<a href=\"p:%1\">%2</a>").arg(part.text.toHtmlEscaped(), knobValue(part.text).toHtmlEscaped());
+            break;
+        case lessons::TextPart::Kind::Value: {
+            const lessons::Notice* n = part.notice.isEmpty() ? notice : (s ? s->findNotice(part.notice) : nullptr);
+            if (!n) {
+                out += QStringLiteral("?");
+                break;
+            }
+            const QList<const lessons::Probe*> probes = n->probes();
+            const QString line = part.probe >= 0 && part.probe < probes.size()
+                                     ? QStringLiteral("poslab compute ") + probes[part.probe]->compute
+                                     : QString();
+            out += QStringLiteral("<a href=\"cmd:%1\"><b>%2</b></a>")
+                       .arg(QString::fromUtf8(QUrl::toPercentEncoding(line)), probeValue(*n, part.probe).toHtmlEscaped());
+            break;
         }
-        // {v:K} in a notice; {v:nI.K} in a step's text refers to notice nI of the same step.
-        const lessons::Notice* n = notice;
-        QString index = what;
-        if (const int dot = int(what.indexOf(QLatin1Char('.'))); dot > 0 && s) {
-            n = s->findNotice(what.left(dot));
-            index = what.mid(dot + 1);
         }
-        bool ok = false;
-        const int k = index.toInt(&ok);
-        if (!n || !ok) {
-            out += QStringLiteral("?");
-            continue;
-        }
-        QString line;
-        const QList<const lessons::Probe*> probes = n->probes();
-        if (k >= 0 && k < probes.size())
-            line = QStringLiteral("poslab compute ") + probes[k]->compute;
-        out += QStringLiteral("<a href=\"cmd:%1\"><b>%2</b></a>")
-                   .arg(QString::fromUtf8(QUrl::toPercentEncoding(line)), probeValue(*n, k).toHtmlEscaped());
     }
-    out += text.mid(from).toHtmlEscaped();
     return out;
 }
 
