@@ -589,10 +589,13 @@ void MainWindow::applyTheme()
         pal.setColor(QPalette::ToolTipText, t.foreground);
         pal.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
         pal.setColor(QPalette::HighlightedText, Qt::white);
+        pal.setColor(QPalette::Link, QColor(0x7c, 0xb8, 0xff)); // the lessons' live values, readable on dark
+        pal.setColor(QPalette::LinkVisited, QColor(0x7c, 0xb8, 0xff));
         pal.setColor(QPalette::PlaceholderText, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::Highlight, t.grid); // a locked slider looks locked
     }
     QApplication::setPalette(pal);
     QFont f = QApplication::font();
