@@ -543,6 +543,8 @@ const std::vector<OptionSpec>& windowOptions()
         {"--positions", true, nullptr, "64"},
         {"--hide-panels", false},
         {"--first-frame", false},
+        {"--present", false},
+        {"--lesson", true, nullptr, "2.1"},
         {"--font-scale", true, nullptr, "1.5"},
         {"--maximise", true, nullptr, "table"},
         {"--state", true, nullptr, "PL2.eJyrVkpOLE7NS8lMS1WyUipKzUvPz8vJLEktyk8rSk1RslLKS8xNBQBl-gjV"},
@@ -601,6 +603,10 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.hidePanels = true;
         else if (opt == "--first-frame")
             w.firstFrame = true;
+        else if (opt == "--present")
+            w.present = true;
+        else if (opt == "--lesson")
+            w.lesson = a.value(opt);
         else if (opt == "--compute-path")
             w.computePath = a.value(opt);
         else if (opt == "--screenshot")

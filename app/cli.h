@@ -73,6 +73,10 @@ struct WindowArgs {
     /// these, and only these, to QApplication.
     std::vector<std::string> qtArgs;
     bool hidePanels = false;
+    /// --present (scripts/screenshot.sh, a lecture's launcher): open in presentation mode (F5).
+    bool present = false;
+    /// --lesson N.M: open the lesson browser at that step and load it.
+    std::optional<std::string> lesson;
     bool help = false;
     bool version = false;
 };

@@ -12,6 +12,7 @@
 #include "ui/benchmark.h"
 #include "ui/mainwindow.h"
 #include "ui/session.h"
+#include "ui/presentation.h"
 #include "ui/presets.h"
 #include "ui/workbenchstate.h"
 
@@ -155,12 +156,12 @@ int main(int argc, char** argv)
     // even without a display, never Qt's platform plug-in abort. --compute-path auto|cpu|gpu: which path
     // computes sin/cos tables this run (the Settings menu remembers a choice; this option does not). Hidden
     // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
-    // [--hide-panels] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
+    // [--hide-panels] [--present] [--lesson N.M] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
-    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText;
+    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
-    bool hidePanels = false, firstFrame = false;
+    bool hidePanels = false, firstFrame = false, present = false;
     std::optional<QJsonObject> model; // --preset NAME or --config FILE: a real model's state
     std::vector<std::string> qtWords = {argc > 0 ? argv[0] : "poslab"}; // the program name and Qt's options
     try {
@@ -184,6 +185,7 @@ int main(int argc, char** argv)
         text(w.maximise, maximise);
         text(w.open, openPath);
         text(w.state, stateText);
+        text(w.lesson, lesson);
         // A session or state is read and checked before the window opens: a bad one is one line and exit 2.
         for (const QString& source : {openPath, stateText}) {
             if (source.isEmpty())
@@ -205,6 +207,7 @@ int main(int argc, char** argv)
         if (w.fontScale)
             fontScale = poslab::app::parseNumberOption("--font-scale", *w.fontScale);
         hidePanels = w.hidePanels;
+        present = w.present;
         firstFrame = w.firstFrame;
         // Read before Qt starts, so an unknown preset or a malformed config.json is one line and exit 2.
         model = poslab::ui::modelState(w.preset, w.config);
@@ -260,6 +263,12 @@ int main(int argc, char** argv)
         window.loadStateText(stateText);
     if (!openPath.isEmpty() || !stateText.isEmpty())
         window.state()->undoStack()->setClean();
+    if (!lesson.isEmpty()) {
+        if (const QString why = window.openLessonStep(lesson); !why.isEmpty()) {
+            std::cerr << "poslab: --lesson: " << why.toStdString() << "\n";
+            return poslab::app::exitUsage;
+        }
+    }
     if (!screenshot.isEmpty()) {
         const auto wh = size.split(QLatin1Char('x'));
         if (wh.size() == 2)
@@ -286,7 +295,8 @@ int main(int argc, char** argv)
             window.state()->setCursor(37);
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
-            const bool ok = window.grab().save(screenshot);
+            QWidget* shown = window.isPresenting() ? static_cast<QWidget*>(window.presentation()) : &window;
+            const bool ok = shown->grab().save(screenshot);
             std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString() << "\n";
             QApplication::exit(ok ? 0 : 1);
         });
@@ -313,6 +323,10 @@ int main(int argc, char** argv)
     }
     if (soakSeconds > 0)
         poslab::app::startSoak(window, soakSeconds);
+    if (screenshot.isEmpty() && !firstFrame && soakSeconds == 0)
+        window.offerFirstRunHint(); // a person's start: where the lessons are, until dismissed
     window.show();
+    if (present)
+        window.setPresenting(true);
     return app.exec();
 }

@@ -7,7 +7,10 @@
 #include "ui/session.h"
 
 #include "ui/computation.h"
+#include "ui/helpmenu.h"
+#include "ui/lessonbrowser.h"
 #include "ui/parameterpanel.h"
+#include "ui/presentation.h"
 #include "ui/schemepicker.h"
 #include "ui/viewframe.h"
 #include "ui/views/clockview.h"
@@ -33,7 +36,10 @@
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QDebug>
+#include <QDialog>
+#include <QCheckBox>
 #include <QClipboard>
+#include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -45,6 +51,8 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QTabBar>
+#include <QTextBrowser>
+#include <QTextDocumentFragment>
 #include <QVBoxLayout>
 #include <QSlider>
 #include <QSpinBox>
@@ -125,6 +133,8 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildFileMenu();
     buildMenus();
     buildCompareMenu();
+    buildHelpMenu();
+    buildLessons();
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -211,6 +221,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
 
 MainWindow::~MainWindow()
 {
+    delete m_presentation; // before the state it gives its font scale back to (a child deleted before it)
     delete m_clock;
 }
 
@@ -461,12 +472,21 @@ void MainWindow::buildActions()
     add(Qt::Key_Home, [this] { m_state->setCursor(0); })->setObjectName(QStringLiteral("shortcutHome"));
     add(Qt::Key_End, [this] { m_state->setCursor(m_state->positionCount() - 1); })
         ->setObjectName(QStringLiteral("shortcutEnd"));
-    add(Qt::Key_Escape, [this] {
+    QAction* escape = add(Qt::Key_Escape, [this] {
         if (isFullScreen())
             showNormal();
         else
             setMaximisedView(nullptr);
     });
+    const std::pair<const char*, const char*> names[] = {
+        {"shortcutSpace", QT_TR_NOOP("Play / pause the position animation")},
+        {"shortcutLeft", QT_TR_NOOP("Previous position")},
+        {"shortcutRight", QT_TR_NOOP("Next position")},
+        {"shortcutHome", QT_TR_NOOP("First position")},
+        {"shortcutEnd", QT_TR_NOOP("Last position")}};
+    for (const auto& [name, text] : names)
+        findChild<QAction*>(QLatin1String(name))->setText(tr(text));
+    escape->setText(tr("Leave full screen, or show every view again"));
 }
 
 void MainWindow::buildMenus()
@@ -486,6 +506,11 @@ void MainWindow::buildMenus()
     viewMenu->addAction(m_smaller);
     viewMenu->addAction(m_larger);
     viewMenu->addAction(m_fullScreen);
+    m_present = viewMenu->addAction(tr("Presentation mode"), this, [this] { setPresenting(!isPresenting()); });
+    m_present->setObjectName(QStringLiteral("actionPresentation"));
+    m_present->setShortcut(presentationKey);
+    m_present->setToolTip(tr("Only the step's views, full screen, large type; Right/Left or a clicker's "
+                             "PageDown/PageUp step, Esc leaves (F5)"));
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->setObjectName(QStringLiteral("menuSettings"));
@@ -665,10 +690,13 @@ void MainWindow::applyTheme()
         pal.setColor(QPalette::ToolTipText, t.foreground);
         pal.setColor(QPalette::Highlight, QColor(0x2f, 0x6f, 0xb5));
         pal.setColor(QPalette::HighlightedText, Qt::white);
+        pal.setColor(QPalette::Link, QColor(0x7c, 0xb8, 0xff)); // the lessons' live values, readable on dark
+        pal.setColor(QPalette::LinkVisited, QColor(0x7c, 0xb8, 0xff));
         pal.setColor(QPalette::PlaceholderText, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::Text, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::ButtonText, t.muted);
         pal.setColor(QPalette::Disabled, QPalette::WindowText, t.muted);
+        pal.setColor(QPalette::Disabled, QPalette::Highlight, t.grid); // a locked slider looks locked
     }
     QApplication::setPalette(pal);
     QFont f = QApplication::font();
@@ -1167,6 +1195,236 @@ bool MainWindow::settleUnsaved()
     if (answer == QMessageBox::Save)
         return saveSession(m_sessionPath).isEmpty();
     return true;
+}
+
+void MainWindow::buildHelpMenu()
+{
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->setObjectName(QStringLiteral("menuHelp"));
+    QAction* lessons = help->addAction(tr("&Lessons"), this, &MainWindow::showLessons);
+    lessons->setObjectName(QStringLiteral("actionLessons"));
+    lessons->setShortcut(QKeySequence(Qt::Key_F1));
+    // A window of text beside the workbench (not modal: the keys can be tried while it is open).
+    auto showText = [this](const QString& name, const QString& title, const QString& html) {
+        if (auto* open = findChild<QDialog*>(name)) {
+            open->raise();
+            return;
+        }
+        auto* d = new QDialog(this);
+        d->setObjectName(name);
+        d->setAttribute(Qt::WA_DeleteOnClose);
+        d->setWindowTitle(title);
+        auto* text = new QTextBrowser(d);
+        text->setOpenExternalLinks(true);
+        text->setHtml(html);
+        auto* column = new QVBoxLayout(d);
+        column->addWidget(text);
+        d->resize(fontMetrics().averageCharWidth() * 70, fontMetrics().height() * 30);
+        d->show();
+    };
+    help->addAction(tr("&Keyboard shortcuts"), this, [this, showText] {
+        showText(QStringLiteral("shortcutsWindow"), tr("Keyboard shortcuts"), shortcutsHtml(this));
+    })->setObjectName(QStringLiteral("actionShortcuts"));
+    help->addAction(tr("&About PosLab"), this, [showText] {
+        showText(QStringLiteral("aboutWindow"), tr("About PosLab"), aboutHtml());
+    })->setObjectName(QStringLiteral("actionAbout"));
+}
+
+bool MainWindow::isPresenting() const { return m_presentation; }
+Presentation* MainWindow::presentation() const { return m_presentation; }
+FirstRunHint* MainWindow::firstRunHint() const { return m_hint; }
+
+bool MainWindow::offerFirstRunHint()
+{
+    if (m_hint || FirstRunHint::dismissed())
+        return false;
+    m_hint = new FirstRunHint(centralWidget());
+    connect(m_hint, &FirstRunHint::openLessons, this, &MainWindow::showLessons);
+    if (auto* column = qobject_cast<QVBoxLayout*>(centralWidget()->layout()))
+        column->insertWidget(0, m_hint);
+    m_hint->show();
+    return true;
+}
+
+void MainWindow::buildLessons()
+{
+    m_lessons = new LessonBrowser(m_state, this);
+    m_lessonsDock = new QDockWidget(tr("Lessons"), this);
+    m_lessonsDock->setObjectName(QStringLiteral("dockLessons"));
+    m_lessonsDock->setWidget(m_lessons);
+    addDockWidget(Qt::RightDockWidgetArea, m_lessonsDock);
+    m_lessonsDock->hide();
+    connect(m_lessons, &LessonBrowser::viewsRequested, this, &MainWindow::showStepViews);
+    connect(m_lessons, &LessonBrowser::lockChanged, this, &MainWindow::applyStepLock);
+    connect(m_lessons, &LessonBrowser::knobRequested, this, &MainWindow::focusKnob);
+    connect(m_lessons, &LessonBrowser::message, this, &MainWindow::showMessage);
+    connect(m_lessons, &LessonBrowser::stepShown, this, [this] {
+        if (m_presentation)
+            m_presentation->setPage(presentationPage());
+    });
+}
+
+void MainWindow::showLessons()
+{
+    const bool first = m_lessonsDock->isHidden();
+    m_lessonsDock->show();
+    m_lessonsDock->raise();
+    if (first) // room for a sentence of a few words per line, at any font scale
+        resizeDocks({m_lessonsDock}, {fontMetrics().averageCharWidth() * 34}, Qt::Horizontal);
+}
+
+QString MainWindow::openLessonStep(const QString& id)
+{
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    if (!lessons::findStep(id, &lesson, &index))
+        return tr("no lesson step '%1' (steps are named LESSON.STEP, e.g. 2.1; poslab lessons lists them)").arg(id);
+    showLessons();
+    m_lessons->open(int(lesson - m_lessons->lessonList().constData()), index);
+    return m_lessons->needsGuess() ? QString() : m_lessons->tryIt();
+}
+
+void MainWindow::showStepViews(const QStringList& views)
+{
+    if (views.isEmpty())
+        return;
+    View* main = view(views.front());
+    if (main && !findView(views.front())->inGrid) {
+        showPage(main); // a view of its own tab
+        return;
+    }
+    showPage(nullptr);
+    m_maximised = nullptr;
+    for (ViewFrame* f : m_frames) {
+        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
+            continue;
+        f->setVisible(views.contains(f->view()->exportName()));
+        f->setMaximised(false);
+    }
+    for (QSplitter* row : {m_top, m_bottom}) {
+        bool any = false;
+        for (int i = 0; i < row->count(); ++i)
+            any = any || !row->widget(i)->isHidden();
+        row->setVisible(any);
+    }
+}
+
+void MainWindow::applyStepLock(const std::optional<QStringList>& unlocked)
+{
+    m_panel->setUnlocked(unlocked);
+    const auto open = [&](const char* knob) { return !unlocked || unlocked->contains(QLatin1String(knob)); };
+    const QString tip = ParameterPanel::lockedTip();
+    m_picker->setEnabled(open("scheme"));
+    m_picker->setToolTip(open("scheme") ? QString() : tip);
+    for (QWidget* w : {static_cast<QWidget*>(m_cursorSlider), static_cast<QWidget*>(m_cursorSpin)}) {
+        w->setEnabled(open("cursor"));
+        w->setToolTip(open("cursor") ? QString() : tip);
+    }
+}
+
+void MainWindow::focusKnob(const QString& name)
+{
+    QWidget* target = nullptr;
+    if (name == QLatin1String("cursor"))
+        target = m_cursorSpin;
+    else if (QLineEdit* e = m_panel->edit(name))
+        target = e;
+    else if (QWidget* c = m_panel->combo(name))
+        target = c;
+    else if (QWidget* b = m_panel->check(name))
+        target = b;
+    if (target) {
+        if (target != m_cursorSpin)
+            setSidePanelsVisible(true);
+        target->setFocus(Qt::OtherFocusReason);
+        return;
+    }
+    if (const ViewProperty* p = findViewProperty(name))
+        showMessage(tr("%1 (a view option) is %2").arg(p->label, propertyText(*p, m_state->viewOptions())), false);
+}
+
+PresentationPage MainWindow::presentationPage() const
+{
+    PresentationPage page;
+    if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
+        // A lesson step: its views, its title, and its "Do" line or the prediction the room is asked for.
+        const lessons::Lesson& l = *m_lessons->lesson();
+        const lessons::Step* s = m_lessons->step();
+        const auto plain = [](const QString& html) { return QTextDocumentFragment::fromHtml(html).toPlainText(); };
+        page.counter = tr("Lesson %1 \u00b7 %2 / %3").arg(l.number).arg(m_lessons->stepIndex() + 1).arg(l.steps.size());
+        if (s) {
+            page.heading = QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title);
+            page.views = s->views;
+            const QString choices = s->predict && !s->predict->choices.isEmpty()
+                                        ? QStringLiteral(" [%1]").arg(s->predict->choices.join(QStringLiteral(" \u00b7 ")))
+                                        : QString();
+            if (s->predict && m_lessons->needsGuess())
+                page.footer = tr("Predict: %1%2 (Right reveals)").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)), choices);
+            else if (s->predict)
+                page.footer = tr("Predict: %1 \u2014 the answer: %2").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)),
+                                                                        m_lessons->predictionAnswer());
+            else
+                page.footer = plain(m_lessons->liveText(s->doText, s, nullptr));
+        } else {
+            page.heading = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
+            page.counter = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
+            page.views = l.steps.isEmpty() ? QStringList() : l.steps.back().views;
+            page.footer = l.puzzle ? l.puzzle->prompt : QString();
+        }
+        return page;
+    }
+    // Without a lesson: the workbench as it is, the view shown alone or the grid (their titles say the rest).
+    if (View* alone = maximisedView())
+        page.views << alone->exportName();
+    else
+        for (const ViewEntry& e : viewRegistry())
+            if (e.inGrid)
+                page.views << QString::fromLatin1(e.id);
+    return page;
+}
+
+void MainWindow::presentationStep(int delta)
+{
+    if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
+        // Next: a prediction the room was asked for is revealed first (its state loads), then the next step.
+        // Back: the step before, loaded as it was.
+        if (delta > 0 && m_lessons->needsGuess()) {
+            m_lessons->reveal();
+            m_lessons->tryIt();
+        } else if (delta > 0 ? m_lessons->next() : m_lessons->back()) {
+            if (delta < 0 && m_lessons->needsGuess())
+                m_lessons->reveal();
+            if (m_lessons->step() && !m_lessons->needsGuess())
+                m_lessons->tryIt();
+        }
+    } else {
+        m_state->stepCursor(delta);
+    }
+    if (m_presentation)
+        m_presentation->setPage(presentationPage());
+}
+
+void MainWindow::setPresenting(bool on)
+{
+    if (on == isPresenting())
+        return;
+    if (!on) {
+        m_presentation->hide();
+        delete m_presentation; // gives the state its font scale back
+        activateWindow();
+        return;
+    }
+    m_presentation = new Presentation(m_state, m_computation, this);
+    connect(m_presentation, &Presentation::nextRequested, this, [this] { presentationStep(1); });
+    connect(m_presentation, &Presentation::backRequested, this, [this] { presentationStep(-1); });
+    connect(m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
+    m_presentation->setPage(presentationPage());
+    if (QScreen* sc = screen()) {
+        m_presentation->setScreen(sc);
+        m_presentation->setGeometry(sc->geometry());
+    }
+    m_presentation->showFullScreen();
+    m_presentation->activateWindow();
 }
 
 } // namespace poslab::ui

@@ -9,8 +9,10 @@
 
 #include <QJsonObject>
 #include <QMainWindow>
+#include <QPointer>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -31,7 +33,11 @@ class QElapsedTimer;
 namespace poslab::ui {
 
 class Computation;
+class FirstRunHint;
+class LessonBrowser;
 class ParameterPanel;
+class Presentation;
+struct PresentationPage;
 class SchemePicker;
 class View;
 class ViewFrame;
@@ -116,6 +122,25 @@ public:
     /// The key that hides and shows the side panels (also in README's "Keys" line).
     static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
 
+    // --- classroom (issue 13): presentation mode, the Help menu, the first-run hint (ui/presentation.h,
+    // ui/helpmenu.h)
+    /// Enters presentation mode (F5): a full-screen window with only the current step's views (without an open
+    /// lesson: the view shown alone, else the grid), keyboard only; @p on false (Esc, F5) leaves it.
+    void setPresenting(bool on);
+    bool isPresenting() const;
+    Presentation* presentation() const;
+    static constexpr Qt::Key presentationKey = Qt::Key_F5;
+    /// Shows the first-run hint above the views unless a user dismissed it before (QSettings); the app calls it
+    /// on an interactive start only (never for --screenshot, --first-frame, --soak or tests). True when shown.
+    bool offerFirstRunHint();
+    FirstRunHint* firstRunHint() const;
+    /// Opens the lesson browser beside the views (Help > Lessons).
+    void showLessons();
+    LessonBrowser* lessonBrowser() const { return m_lessons; }
+    /// Opens the lesson browser at step @p id ("2.1") and loads it (unless it asks for a prediction first).
+    /// Returns an empty string, or why not (an unknown step, a state that does not load).
+    QString openLessonStep(const QString& id);
+
 protected:
     void closeEvent(QCloseEvent* e) override;
     void showEvent(QShowEvent* e) override;
@@ -142,6 +167,17 @@ private:
     void showMessage(const QString& text, bool problem);
     void buildCompareMenu();
     void syncCompareControls();
+    void buildHelpMenu();
+    void buildLessons();
+    PresentationPage presentationPage() const;
+    void presentationStep(int delta);
+    /// Shows a lesson step's views: the grid views it names (the others hidden), or the tab of its main view.
+    void showStepViews(const QStringList& views);
+    /// The step lock: the panel's rows, the scheme picker and the cursor, editable only where @p unlocked names
+    /// them (nullopt: free play).
+    void applyStepLock(const std::optional<QStringList>& unlocked);
+    /// Puts the keyboard focus on the knob @p name (a {p:NAME} field of a lesson was clicked).
+    void focusKnob(const QString& name);
 
     WorkbenchState* m_state;
     Computation* m_computation;
@@ -193,6 +229,11 @@ private:
     ParameterPanel* m_panelB = nullptr;
     QWidget* m_panelScrollB = nullptr;
     bool m_editsB = false;
+    QPointer<Presentation> m_presentation;
+    QPointer<FirstRunHint> m_hint;
+    QAction* m_present = nullptr;
+    QDockWidget* m_lessonsDock = nullptr;
+    LessonBrowser* m_lessons = nullptr;
 };
 
 } // namespace poslab::ui

@@ -460,6 +460,39 @@ void ParameterPanel::syncValues()
     }
     syncSequenceLength();
     syncModel();
+    applyLock();
+}
+
+void ParameterPanel::setUnlocked(const std::optional<QStringList>& unlocked)
+{
+    m_unlocked = unlocked;
+    applyLock();
+}
+
+bool ParameterPanel::isLocked(const QString& key) const
+{
+    const Row* r = row(key);
+    return r && !r->box->isEnabledTo(this);
+}
+
+void ParameterPanel::applyLock()
+{
+    for (const auto* rows : {&m_modelRows, &m_rows})
+        for (const auto& r : *rows) {
+            const bool open = !m_unlocked || m_unlocked->contains(QString::fromStdString(r->spec.key));
+            if (open == r->box->isEnabledTo(this))
+                continue;
+            r->box->setEnabled(open);
+            // A disabled row still shows its tooltip: say why it is grey (each widget's own tip comes back).
+            for (QWidget* w : r->box->findChildren<QWidget*>()) {
+                if (!open) {
+                    w->setProperty("unlockedTip", w->toolTip());
+                    w->setToolTip(lockedTip() + (w->toolTip().isEmpty() ? QString() : QStringLiteral("\n\n") + w->toolTip()));
+                } else {
+                    w->setToolTip(w->property("unlockedTip").toString());
+                }
+            }
+        }
 }
 
 void ParameterPanel::syncModel()

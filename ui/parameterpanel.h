@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QCheckBox;
@@ -57,6 +58,12 @@ public:
     /// The "Model" heading and the scheme's heading (tests compare their size with the body text).
     QLabel* headings(int i) const { return i == 0 ? m_modelTitle : m_schemeTitle; }
 
+    /// Step lock (lessons): only the rows named in @p unlocked (dim, positions, parameter keys) stay editable, the
+    /// others are disabled and say lockedTip(); nullopt unlocks every row (free play).
+    void setUnlocked(const std::optional<QStringList>& unlocked);
+    bool isLocked(const QString& key) const;
+    static QString lockedTip() { return tr("Free play unlocks this"); }
+
     /// Headings are this much larger than the panel's text.
     static constexpr double headingScale = 1.15;
     /// Numbers may use an exponent from this magnitude up, where it is short ("no exponent below 1e7").
@@ -100,6 +107,8 @@ private:
     std::vector<core::ParamSpec> m_modelSpecs;
     std::vector<std::unique_ptr<Row>> m_modelRows;
     std::vector<std::unique_ptr<Row>> m_rows;
+    std::optional<QStringList> m_unlocked; ///< see setUnlocked()
+    void applyLock();
 };
 
 } // namespace poslab::ui

@@ -54,7 +54,7 @@ std::string windowFields(const std::vector<std::string>& args)
         std::string s = "|";
         for (const auto* v : {&w.screenshot, &w.size, &w.theme, &w.scheme, &w.computePath, &w.maximise, &w.dim,
                               &w.positions, &w.fontScale, &w.platform, &w.display, &w.state, &w.open,
-                              &w.preset, &w.config, &w.soak})
+                              &w.preset, &w.config, &w.soak, &w.lesson})
             s += (*v ? **v : std::string("<none>")) + "|";
         for (const std::string& q : w.qtArgs)
             s += "qt:" + q + "|";

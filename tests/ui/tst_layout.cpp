@@ -7,10 +7,13 @@
 #include "core/encodingregistry.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
+#include "ui/lessons/lesson.h"
+#include "ui/presentation.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/view.h"
+#include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
 
 #include <QElapsedTimer>
@@ -376,6 +379,87 @@ private slots:
         qDebug().noquote() << scheme << renders << "renders in" << clock.elapsed() << "ms";
         if (failures.size() > 12)
             failures = failures.mid(0, 12) << QStringLiteral("... and more");
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void presentationModeHasNoCollisions_data()
+    {
+        QTest::addColumn<QStringList>("views");
+        QTest::addColumn<QString>("scheme"); ///< a scheme id, or "lesson:2.1" for that step's state
+        // Every view alone (presentation mode without a lesson shows the view shown alone), the pairs and
+        // triples lesson steps use, and the whole grid.
+        for (const QString& id : viewIds())
+            QTest::newRow(qPrintable(id)) << QStringList{id} << QStringLiteral("rope");
+        QTest::newRow("clock+table") << QStringList{"clock", "table"} << QStringLiteral("sinusoidal");
+        QTest::newRow("attention+decay") << QStringList{"attention", "decay"} << QStringLiteral("alibi");
+        QTest::newRow("rotation+decay+attention") << QStringList{"rotation", "decay", "attention"} << QStringLiteral("rope");
+        QTest::newRow("extension+decay+table") << QStringList{"extension", "decay", "table"} << QStringLiteral("rope");
+        QStringList grid;
+        for (const ViewEntry& e : viewRegistry())
+            if (e.inGrid)
+                grid << QString::fromLatin1(e.id);
+        QTest::newRow("grid") << grid << QStringLiteral("rope");
+        // Every lesson step as presentation mode shows it: its views on its state.
+        for (const lessons::Lesson& l : lessons::lessons())
+            for (const lessons::Step& st : l.steps)
+                QTest::newRow(qPrintable(QStringLiteral("lesson ") + st.id)) << st.views << QStringLiteral("lesson:") + st.id;
+    }
+
+    void presentationModeHasNoCollisions()
+    {
+        // Presentation mode (F5) on a 1280 x 720 projector and a 4K screen: the views at the sizes and the font
+        // scale the presentation gives them, light and dark, with the same checks as the figures above.
+        QFETCH(QStringList, views);
+        QFETCH(QString, scheme);
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        if (scheme.startsWith(QLatin1String("lesson:"))) {
+            const lessons::Lesson* lesson = nullptr;
+            int index = 0;
+            QVERIFY(lessons::findStep(scheme.mid(7), &lesson, &index));
+            QCOMPARE(state.fromJson(lessons::stepState(*lesson, index)), QString());
+        } else {
+            QVERIFY(state.setScheme(scheme).isEmpty());
+            state.setCursor(37);
+        }
+        QStringList failures;
+        for (QSize screen : {QSize(1280, 720), QSize(3840, 2160)}) {
+            for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark}) {
+                ViewOptions o = state.viewOptions();
+                o.theme = theme;
+                state.applyViewOptions(o);
+                Presentation show(&state, &scene.computation());
+                show.resize(screen);
+                show.setPage({QStringLiteral("heading"), QStringLiteral("1 / 1"), QString(), views});
+                show.show();
+                QCoreApplication::processEvents();
+                QCOMPARE(int(show.views().size()), int(views.size()));
+                exporting::settle(scene.computation());
+                // Up to three views fit a 720-line projector at a lecture font scale.
+                if (views.size() <= 3)
+                    QVERIFY2(show.fontScale() >= 1.3, qPrintable(QStringLiteral("%1 at %2x%3: font scale %4")
+                                                                      .arg(views.join(QLatin1Char('+')))
+                                                                      .arg(screen.width()).arg(screen.height())
+                                                                      .arg(show.fontScale())));
+                for (View* v : show.views()) {
+                    QVERIFY(v->width() > 0 && v->height() > 0);
+                    const Rendered r = renderRecorded(*v, v->size());
+                    QStringList found = textCollisions(r.items);
+                    found << strayRuns(r, 1.5);
+                    for (const DrawnText& item : r.items)
+                        if (item.fullText.contains(QStringLiteral("Too small")))
+                            found << QStringLiteral("says it is too small at %1x%2").arg(v->width()).arg(v->height());
+                    if (!found.isEmpty())
+                        failures << QStringLiteral("%1 in %2 at %3x%4 (%5, font scale %6): %7")
+                                        .arg(v->exportName(), views.join(QLatin1Char('+')))
+                                        .arg(screen.width()).arg(screen.height())
+                                        .arg(theme == ThemeKind::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
+                                        .arg(show.fontScale())
+                                        .arg(found.join(QStringLiteral("; ")));
+                }
+                show.hide();
+            }
+        }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     }
 

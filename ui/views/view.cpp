@@ -156,7 +156,14 @@ double View::roomUnit(const QSizeF& size) const
 
 bool View::hasRoom(const QSizeF& size) const
 {
-    const double em = roomUnit(size);
+    return hasRoomAt(size, theme().fontScale);
+}
+
+bool View::hasRoomAt(const QSizeF& size, double fontScale) const
+{
+    // roomUnit()'s line of body text, at @p fontScale.
+    const Theme t = Theme::of(m_state->viewOptions().theme, fontScale);
+    const double em = QFontMetricsF(t.font(10 * sizeScale(QRectF(QPointF(0, 0), size)))).height();
     const QSizeF need = minimumRoom();
     return size.width() >= need.width() * em && size.height() >= need.height() * em;
 }

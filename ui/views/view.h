@@ -83,6 +83,9 @@ public:
     /// One line for views that still draw on such a layer (attention): "layer 3: NoPE, no rotation · ...".
     QString noRotationSummary() const;
 
+    /// True when @p size holds minimumRoom() at font scale @p fontScale (presentation mode picks its scale so).
+    bool hasRoomAt(const QSizeF& size, double fontScale) const;
+
     QSize sizeHint() const override { return {520, 380}; }
     QSize minimumSizeHint() const override { return {200, 150}; }
 

@@ -1,0 +1,288 @@
+// SPDX-License-Identifier: MIT
+// The lesson browser (issue 13): every step of every shipped lesson is reached in presentation mode by the
+// keyboard alone and loads its state without error; a prediction blocks "Try it" until a guess is committed;
+// the step lock disables a knob the step does not name and free play enables it; the puzzle's answer is
+// checked; progress is remembered.
+#include "ui/lessonbrowser.h"
+#include "ui/lessons/lesson.h"
+#include "ui/mainwindow.h"
+#include "ui/parameterpanel.h"
+#include "ui/presentation.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSet>
+#include <QSettings>
+#include <QSlider>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+/// With POSLAB_SHOTS=DIR set, saves @p w as DIR/NAME.png to look at (under Xvfb: QT_QPA_PLATFORM=xcb).
+void shoot(QWidget* w, const QString& name)
+{
+    const QByteArray dir = qgetenv("POSLAB_SHOTS");
+    if (!dir.isEmpty())
+        w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+int totalSteps()
+{
+    int n = 0;
+    for (const lessons::Lesson& l : lessons::lessons())
+        n += int(l.steps.size());
+    return n;
+}
+
+/// The first step (lesson index, step index) for which @p want holds.
+template <typename F>
+std::pair<int, int> findStep(F want)
+{
+    const auto& all = lessons::lessons();
+    for (int i = 0; i < all.size(); ++i)
+        for (int s = 0; s < all[i].steps.size(); ++s)
+            if (want(all[i].steps[s]))
+                return {i, s};
+    return {-1, -1};
+}
+
+} // namespace
+
+class TestLessonBrowser : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir m_settings;
+
+private slots:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true);
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
+        QApplication::setOrganizationName(QStringLiteral("PosLabTest"));
+        QApplication::setApplicationName(QStringLiteral("tst_lessonbrowser"));
+        QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
+        QVERIFY2(!lessons::lessons().isEmpty(), "no lessons are compiled in");
+    }
+
+    void presentationReachesEveryStepByKeyboard()
+    {
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showLessons();
+        LessonBrowser* b = w.lessonBrowser();
+        QVERIFY(b);
+        QStringList problems;
+        connect(b, &LessonBrowser::message, this, [&](const QString& text, bool problem) {
+            if (problem)
+                problems << text;
+        });
+        QVERIFY(b->open(0));
+        QTest::keyClick(&w, Qt::Key_F5);
+        QVERIFY(w.isPresenting());
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        // The first step: reveal (if it asks) and load, as Right does on every later step.
+        if (b->needsGuess())
+            QTest::keyClick(p, Qt::Key_Right);
+        else
+            QVERIFY(b->tryIt().isEmpty());
+        QSet<QString> loaded;
+        const auto record = [&] {
+            const lessons::Step* s = b->step();
+            if (!s || b->needsGuess())
+                return;
+            // The state on screen is the step's: its scheme, dimension and cursor, and its views in the presentation.
+            const QJsonObject want = lessons::stepState(*b->lesson(), b->stepIndex());
+            QCOMPARE(w.state()->schemeId(), want.value(QLatin1String("scheme")).toString());
+            if (want.contains(QLatin1String("dim")))
+                QCOMPARE(w.state()->dim(), want.value(QLatin1String("dim")).toInt());
+            if (want.contains(QLatin1String("cursor")))
+                QCOMPARE(w.state()->cursor(), want.value(QLatin1String("cursor")).toInt());
+            QStringList shown;
+            for (View* v : p->views())
+                shown << v->exportName();
+            QCOMPARE(shown, s->views);
+            loaded.insert(s->id);
+        };
+        record();
+        // Right and a clicker's PageDown, alternately, to the end of the last lesson.
+        const int presses = 3 * (totalSteps() + int(lessons::lessons().size())) + 5;
+        for (int i = 0; i < presses; ++i) {
+            QTest::keyClick(p, i % 2 ? Qt::Key_PageDown : Qt::Key_Right);
+            record();
+        }
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QStringList missing;
+        for (const lessons::Lesson& l : lessons::lessons())
+            for (const lessons::Step& s : l.steps)
+                if (!loaded.contains(s.id))
+                    missing << s.id;
+        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("never loaded: ") + missing.join(QStringLiteral(", "))));
+        QCOMPARE(b->lessonIndex(), int(lessons::lessons().size()) - 1);
+        shoot(p, QStringLiteral("presentation-last"));
+        // Left and PageUp go all the way back.
+        for (int i = 0; i < presses; ++i)
+            QTest::keyClick(p, i % 2 ? Qt::Key_PageUp : Qt::Key_Left);
+        QCOMPARE(b->lessonIndex(), 0);
+        QCOMPARE(b->stepIndex(), 0);
+        QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
+    }
+
+    void windowWithLessonsFitsAProjector()
+    {
+        // The lessons beside the views at font scale 2 still fit a 1366-pixel-wide screen.
+        MainWindow w(nullptr, false);
+        w.showLessons();
+        ViewOptions o = w.state()->viewOptions();
+        o.fontScale = 2.0;
+        w.state()->setViewOptions(o);
+        QCoreApplication::processEvents();
+        QVERIFY2(w.minimumSizeHint().width() <= 1366 && w.minimumSize().width() <= 1366,
+                 qPrintable(QStringLiteral("%1").arg(std::max(w.minimumSizeHint().width(), w.minimumSize().width()))));
+        // Every step's text, prediction, notices and puzzle wrap inside the dock: nothing is cut at its right edge.
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        LessonBrowser* b = w.lessonBrowser();
+        auto* scroll = b->findChild<QScrollArea*>();
+        QVERIFY(scroll);
+        QStringList wide;
+        for (int l = 0; l < lessons::lessons().size(); ++l)
+            for (int s = 0; s <= lessons::lessons()[l].steps.size(); ++s) {
+                if (!b->open(l, s))
+                    continue;
+                QCoreApplication::processEvents();
+                const int need = scroll->widget()->minimumSizeHint().width();
+                if (need > scroll->viewport()->width())
+                    wide << QStringLiteral("%1 step %2: %3 > %4").arg(l).arg(s).arg(need).arg(scroll->viewport()->width());
+            }
+        shoot(&w, QStringLiteral("lessons-scale2"));
+        QVERIFY2(wide.isEmpty(), qPrintable(wide.join(QLatin1Char('\n'))));
+    }
+
+    void predictBlocksTryIt()
+    {
+        const auto [li, si] = findStep([](const lessons::Step& s) { return s.predict.has_value(); });
+        if (li < 0)
+            QSKIP("no shipped step asks for a prediction yet");
+        WorkbenchState state;
+        LessonBrowser b(&state);
+        QVERIFY(b.open(li, si));
+        QVERIFY(b.needsGuess());
+        QVERIFY(!b.tryButton()->isEnabled());
+        const int undoBefore = state.undoStack()->count();
+        QVERIFY(!b.tryIt().isEmpty()); // refused, nothing loaded
+        QCOMPARE(state.undoStack()->count(), undoBefore);
+        const lessons::Predict& p = *b.step()->predict;
+        if (p.kind == QLatin1String("number")) {
+            QVERIFY(!b.commitGuess(QStringLiteral("a lot")).isEmpty());
+            QVERIFY(b.needsGuess());
+            QVERIFY(b.commitGuess(QStringLiteral("0.5")).isEmpty());
+        } else {
+            QVERIFY(!b.commitGuess(QString::number(p.choices.size())).isEmpty());
+            QVERIFY(b.commitGuess(QStringLiteral("0")).isEmpty());
+        }
+        QVERIFY(!b.needsGuess());
+        QVERIFY(b.tryButton()->isEnabled());
+        QVERIFY(!b.predictionAnswer().isEmpty());
+        QVERIFY(b.tryIt().isEmpty());
+        QCOMPARE(state.undoStack()->count(), undoBefore + 1); // one undo step
+    }
+
+    void stepLockAndFreePlay()
+    {
+        // A step that does not name dim: its row is locked after Try it, free play unlocks it.
+        const auto [li, si] = findStep([](const lessons::Step& s) { return !s.predict && !s.knobs.contains(QLatin1String("dim")); });
+        QVERIFY(li >= 0);
+        MainWindow w(nullptr, false);
+        LessonBrowser* b = w.lessonBrowser();
+        QVERIFY(b->open(li, si));
+        QVERIFY(b->tryIt().isEmpty());
+        QVERIFY(b->unlockedKnobs().has_value());
+        QVERIFY(w.parameterPanel()->isLocked(QStringLiteral("dim")));
+        QVERIFY(w.parameterPanel()->slider(QStringLiteral("dim"))->toolTip().startsWith(ParameterPanel::lockedTip()));
+        for (const QString& knob : b->step()->knobs)
+            QVERIFY2(!w.parameterPanel()->isLocked(knob), qPrintable(knob));
+        QTest::mouseClick(b->freePlayButton(), Qt::LeftButton);
+        QVERIFY(!b->unlockedKnobs().has_value());
+        QVERIFY(!w.parameterPanel()->isLocked(QStringLiteral("dim")));
+        QVERIFY(w.parameterPanel()->slider(QStringLiteral("dim"))->isEnabledTo(w.parameterPanel()));
+    }
+
+    void puzzleChecksTheAnswer()
+    {
+        int li = -1;
+        for (int i = 0; i < lessons::lessons().size() && li < 0; ++i)
+            if (lessons::lessons()[i].puzzle)
+                li = i;
+        if (li < 0)
+            QSKIP("no shipped lesson has a puzzle yet");
+        const lessons::Lesson& l = lessons::lessons()[li];
+        WorkbenchState state;
+        LessonBrowser b(&state);
+        QVERIFY(b.open(li, int(l.steps.size())));
+        QVERIFY(b.onPuzzle());
+        QVERIFY(!b.tryIt().isEmpty()); // the puzzle has no state of its own
+        QVERIFY(!b.answerPuzzle(QStringLiteral("certainly not this")));
+        const QString right = l.puzzle->kind == QLatin1String("choice") ? QString::number(l.puzzle->answerChoice)
+                                                                         : l.puzzle->answerText();
+        QString message;
+        QVERIFY2(b.answerPuzzle(right, &message), qPrintable(right + QStringLiteral(": ") + message));
+        QVERIFY(!b.unlockedKnobs().has_value()); // then free play
+    }
+
+    void progressIsRemembered()
+    {
+        const auto [li, si] = findStep([](const lessons::Step& s) { return !s.predict; });
+        QVERIFY(li >= 0);
+        QSettings().remove(QStringLiteral("lessons"));
+        {
+            WorkbenchState state;
+            LessonBrowser b(&state);
+            QCOMPARE(b.stepsDone(li), 0);
+            QVERIFY(b.open(li, si));
+            QVERIFY(b.tryIt().isEmpty());
+            QCOMPARE(b.stepsDone(li), 1);
+        }
+        WorkbenchState state;
+        LessonBrowser again(&state);
+        QCOMPARE(again.stepsDone(li), 1);
+    }
+
+    void liveFieldsShowTheState()
+    {
+        // {p:NAME} shows the knob's current value and follows it.
+        WorkbenchState state;
+        LessonBrowser b(&state);
+        lessons::Step s;
+        s.id = QStringLiteral("0.1");
+        QVERIFY(state.setScheme(QStringLiteral("rope")).isEmpty());
+        QVERIFY(state.setDim(64).isEmpty());
+        const QString text = b.liveText(QStringLiteral("d = {p:dim}, theta {p:rope_theta}, p = {p:cursor} <x>"), &s, nullptr);
+        QVERIFY2(text.contains(QStringLiteral(">64</a>")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral(">10000</a>")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral(">%1</a>").arg(state.cursor())), qPrintable(text));
+        QVERIFY(text.contains(QStringLiteral("&lt;x&gt;"))); // the rest is text, escaped
+        QVERIFY(state.setDim(32).isEmpty());
+        QVERIFY(b.liveText(QStringLiteral("{p:dim}"), &s, nullptr).contains(QStringLiteral(">32</a>")));
+    }
+};
+
+QTEST_MAIN(TestLessonBrowser)
+#include "tst_lessonbrowser.moc"
