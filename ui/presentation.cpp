@@ -187,7 +187,7 @@ void Presentation::layoutStage()
     for (double s : scales) {
         bool all = true;
         for (std::size_t i = 0; i < m_views.size(); ++i)
-            all = all && m_views[i]->hasRoomAt(QSizeF(rects[i].size()), s);
+            all = all && m_views[i]->wholeHasRoomAt(QSizeF(rects[i].size()), s);
         if (all) {
             scale = s;
             break;

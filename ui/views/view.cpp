@@ -168,6 +168,20 @@ bool View::hasRoomAt(const QSizeF& size, double fontScale) const
     return size.width() >= need.width() * em && size.height() >= need.height() * em;
 }
 
+bool View::wholeHasRoomAt(const QSizeF& size, double fontScale) const
+{
+    if (!showsHalves())
+        return hasRoomAt(size, fontScale);
+    // As render() splits it: a note line of 1.4 body lines (when there is a note), a gap of 6 px grown with the
+    // figure, two halves.
+    const Theme t = Theme::of(m_state->viewOptions().theme, fontScale);
+    const QRectF all(QPointF(0, 0), size);
+    const double s = sizeScale(all);
+    const double note = compareNote().isEmpty() ? 0.0 : QFontMetricsF(t.font(10 * s)).height() * 1.4;
+    const QSizeF half((size.width() - 6 * s) / 2, size.height() - note);
+    return hasRoomAt(half, fontScale);
+}
+
 QString View::tooSmallReason() const
 {
     // Short: it has to fit the small panel it is shown in (the layout cuts the rest, with a tooltip on screen).

@@ -85,6 +85,9 @@ public:
 
     /// True when @p size holds minimumRoom() at font scale @p fontScale (presentation mode picks its scale so).
     bool hasRoomAt(const QSizeF& size, double fontScale) const;
+    /// hasRoomAt() for the whole view at @p size: while it shows A | B (showsHalves()), each half, below the
+    /// compare note, must have room.
+    bool wholeHasRoomAt(const QSizeF& size, double fontScale) const;
 
     QSize sizeHint() const override { return {520, 380}; }
     QSize minimumSizeHint() const override { return {200, 150}; }
