@@ -181,6 +181,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                 throw InputError("--view-set '" + text + "' must be NAME=VALUE; view options: "
                                  + ui::viewPropertyNames().toStdString());
             f.viewSets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+        } else if (opt == "--run") { // the lengthlab view's run file (poslab train -o FILE)
+            f.viewSets.emplace_back("run_file", a.value(opt));
         } else if (opt == "--preset") {
             f.preset = a.value(opt);
         } else if (opt == "--config") {
@@ -252,7 +254,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
-    if (!f.scheme && !f.stateFile && !f.preset && !f.config)
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config && f.view != "lengthlab") // the lab draws a run file
         throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE or --state FILE.json");
     if (f.stateFile && (f.preset || f.config))
         throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config") + " both give the state; give one");
@@ -393,6 +395,9 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     }
     if (const QString why = ui::checkViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());
+    if (f.view == "lengthlab") // a run file that cannot be read is one line, not a figure of the message
+        if (const ui::LengthLabData d = ui::Computation::lengthLabData(o); !d.error.isEmpty())
+            throw InputError(d.error.toStdString());
     if (const QString why = state.setViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());
     if (f.cursor) {
@@ -542,6 +547,7 @@ const std::vector<OptionSpec>& exportOptions()
         {"--colormap", true, nullptr, "viridis"},
         {"--state", true, nullptr, "state.json"},
         {"--view-set", true, nullptr, "pendulum=true"},
+        {"--run", true, nullptr, "run.json"},
         {"--preset", true, nullptr, "llama-3.1-8b"},
         {"--config", true, nullptr, "config.json"},
         {"--size", true, nullptr, "12x8cm"},
@@ -570,7 +576,7 @@ std::string exportUsage()
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--dim D] [--positions N|0:N] [--keys N|0:N]
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
-                [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--view-set NAME=VALUE]...
+                [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--view-set NAME=VALUE]... [--run run.json]
                 [--preset NAME] [--config FILE] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
