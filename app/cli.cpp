@@ -2,6 +2,7 @@
 #include "app/cli.h"
 
 #include "app/atomicwrite.h"
+#include "app/traincli.h"
 
 #include "core/attention.h"
 #include "core/bench.h"
@@ -369,6 +370,7 @@ int runBench(Args& a, std::ostream& out, const CliHooks& hooks)
             large = true;
     }
     std::vector<core::BenchFigure> figures = core::runCoreBenchmarks();
+    figures.push_back(trainStepBenchmark());
     if (hooks.extraBenchmarks)
         for (auto& f : hooks.extraBenchmarks(large))
             figures.push_back(std::move(f));
@@ -428,6 +430,7 @@ Usage:
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
   poslab --version               the version and the git revision it was built from
+)" + trainUsage() + R"(
 
 Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Face config.json) instead of
   --scheme, on compute, export, a batch entry ("preset", "config") and the window: the model's scheme, keys,
@@ -593,7 +596,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
                 (session ? w.open : w.state) = word;
                 continue;
             }
-            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench (see poslab --help)");
         }
         if (opt == "--help" || opt == "-h")
             w.help = true;
@@ -723,7 +726,7 @@ bool isHeadless(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& c = args[0];
-    return c == "schemes" || c == "presets" || c == "lessons" || c == "compute" || c == "bench" || c == "export" || c == "--help" || c == "-h" || c == "help"
+    return c == "schemes" || c == "presets" || c == "lessons" || c == "compute" || c == "bench" || c == "export" || c == "train" || c == "train-bench" || c == "--help" || c == "-h" || c == "help"
         || c == "--version";
 }
 
@@ -777,8 +780,13 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         } else if (cmd == "bench") {
             Args a(rest, benchOptions(), "for bench (known: --json, --large)");
             status = runBench(a, out, hooks);
+        } else if (cmd == "train") {
+            status = runTrainCommand(rest, out, err);
+        } else if (cmd == "train-bench") {
+            status = runTrainBenchCommand(rest, out, err);
         } else {
-            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, lessons, compute, export, bench (see poslab --help)");
+            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, lessons, compute, export, bench, train, "
+                             "train-bench (see poslab --help)");
         }
         finishOutput(out);
         return status;

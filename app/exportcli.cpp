@@ -185,6 +185,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                 throw InputError("--view-set '" + text + "' must be NAME=VALUE; view options: "
                                  + ui::viewPropertyNames().toStdString());
             f.viewSets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
+        } else if (opt == "--run") { // the lengthlab view's run file (poslab train -o FILE)
+            f.viewSets.emplace_back("run_file", a.value(opt));
         } else if (opt == "--preset") {
             f.preset = a.value(opt);
         } else if (opt == "--config") {
@@ -256,7 +258,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
-    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson)
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab") // the lab draws a run file
         throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
                          "or --lesson N.M");
     if (f.stateFile && (f.preset || f.config))
@@ -427,6 +429,9 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     }
     if (const QString why = ui::checkViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());
+    if (f.view == "lengthlab") // a run file that cannot be read is one line, not a figure of the message
+        if (const ui::LengthLabData d = ui::Computation::lengthLabData(o); !d.error.isEmpty())
+            throw InputError(d.error.toStdString());
     if (const QString why = state.setViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());
     if (f.cursor) {
@@ -577,6 +582,7 @@ const std::vector<OptionSpec>& exportOptions()
         {"--state", true, nullptr, "state.json"},
         {"--lesson", true, nullptr, "2.1"},
         {"--view-set", true, nullptr, "pendulum=true"},
+        {"--run", true, nullptr, "run.json"},
         {"--preset", true, nullptr, "llama-3.1-8b"},
         {"--config", true, nullptr, "config.json"},
         {"--size", true, nullptr, "12x8cm"},
@@ -606,6 +612,7 @@ std::string exportUsage()
                 [--heads H] [--head h] [--content random|constant|"a sentence"] [--softmax]
                 [--mask causal|bidirectional] [--table cos|sin|angle] [--colormap auto|viridis|cividis|diverging]
                 [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--lesson N.M] [--view-set NAME=VALUE]...
+                [--run run.json]
                 [--preset NAME] [--config FILE] [--term NAME]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]

@@ -5,6 +5,7 @@
 #include "app/exportcli.h"
 #include "app/soak.h"
 #include "core/errors.h"
+#include "ui/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
@@ -188,7 +189,7 @@ int main(int argc, char** argv)
         text(w.lesson, lesson);
         // A session or state is read and checked before the window opens: a bad one is one line and exit 2.
         for (const QString& source : {openPath, stateText}) {
-            if (source.isEmpty())
+            if (source.isEmpty() || (source == openPath && poslab::ui::Computation::isRunFile(openPath)))
                 continue;
             QJsonObject json;
             QString label;

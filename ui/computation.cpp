@@ -13,6 +13,7 @@
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
+#include <QFile>
 
 #include <algorithm>
 #include <cmath>
@@ -873,6 +874,40 @@ PrecisionData Computation::precisionData(const Setup& setup, const ViewOptions& 
         d.error = QString::fromStdString(e.what());
     }
     return d;
+}
+
+LengthLabData Computation::lengthLabData(const ViewOptions& options)
+{
+    LengthLabData d;
+    d.file = options.runFile;
+    if (options.runFile.isEmpty()) {
+        d.error = QObject::tr("No run file: train with poslab train -o run.json, then open it (File > Open or "
+                              "poslab --open run.json)");
+        return d;
+    }
+    QFile f(options.runFile);
+    if (!f.open(QIODevice::ReadOnly)) {
+        d.error = QObject::tr("cannot read %1: %2").arg(options.runFile, f.errorString());
+        return d;
+    }
+    const QByteArray bytes = f.read(qint64(16) << 20);
+    try {
+        d.curves = core::train::lengthCurves(core::train::readRuns(std::string_view(bytes.constData(), std::size_t(bytes.size()))),
+                                             core::train::LengthMetric(int(options.lengthMetric)));
+    } catch (const std::exception& e) {
+        d.error = QObject::tr("%1: %2").arg(options.runFile, QString::fromStdString(e.what()));
+    }
+    return d;
+}
+
+bool Computation::isRunFile(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    // The writer puts "format" first: the first kilobyte says it.
+    const QByteArray head = f.read(1024);
+    return head.contains("\"format\": \"poslab-train-runs\"");
 }
 
 std::optional<core::RotarySpec> Computation::rotarySpec(const Setup& setup)

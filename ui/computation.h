@@ -14,6 +14,7 @@
 #include "core/pipeline.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
+#include "core/train/trainer.h"
 #include "core/types.h"
 #include "ui/gpu/tableengine.h"
 #include "ui/render/colormap.h"
@@ -171,6 +172,14 @@ struct PipelineData {
 /// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
 inline constexpr std::uint64_t rotationSeed = 20210420;
 
+/// The lengthlab view's numbers: the run file named by the view option run_file, read and summarised by core
+/// (core::train::readRuns, lengthCurves).
+struct LengthLabData {
+    QString error;                    ///< non-empty when there is no file or it cannot be read
+    QString file;
+    core::train::LengthCurves curves;
+};
+
 class Computation : public QObject {
     Q_OBJECT
 public:
@@ -268,6 +277,10 @@ public:
     /// The precision view's analysis for @p setup in the format and pipeline of @p options (core::analysePrecision
     /// of the rotary frequencies at positions 0 .. positionCount - 1, as `poslab compute precision` computes it).
     static PrecisionData precisionData(const Setup& setup, const ViewOptions& options);
+    /// The lengthlab view's curves from the run file options.runFile in the measure options.lengthMetric.
+    static LengthLabData lengthLabData(const ViewOptions& options);
+    /// True when @p path is a run file of poslab train (a JSON object whose "format" is "poslab-train-runs").
+    static bool isRunFile(const QString& path);
     /// The pipeline view's numbers for @p setup and @p options (sentence, mask, heads, head, the pipeline options)
     /// with the cursor's query row followed (the last word when the cursor lies past the sentence).
     static PipelineData pipelineData(const Setup& setup, const ViewOptions& options, int cursor);

@@ -859,7 +859,7 @@ void MainWindow::buildFileMenu()
 {
     m_fileMenu = menuBar()->addMenu(tr("&File"));
     m_fileMenu->setObjectName(QStringLiteral("menuFile"));
-    const QString filter = tr("PosLab sessions (*.%1);;JSON states (*.json);;All files (*)").arg(QLatin1String(sessionExtension));
+    const QString filter = tr("PosLab sessions (*.%1);;JSON states and training runs (*.json);;All files (*)").arg(QLatin1String(sessionExtension));
     QAction* newAction = m_fileMenu->addAction(tr("&New"), this, [this] {
         if (settleUnsaved())
             newSession();
@@ -1067,6 +1067,16 @@ QString MainWindow::openPositionTable(const QString& path)
 
 QString MainWindow::openSession(const QString& path)
 {
+    if (Computation::isRunFile(path)) { // a poslab train run file: the length lab draws it
+        ViewOptions o = m_state->viewOptions();
+        o.runFile = QFileInfo(path).absoluteFilePath();
+        m_state->setViewOptions(o);
+        for (int i = 0; i < m_viewTabs->count(); ++i)
+            if (m_viewTabs->tabData(i).toString() == QLatin1String("lengthlab"))
+                m_viewTabs->setCurrentIndex(i);
+        showMessage(tr("Opened the training runs %1 in the length lab").arg(QDir::toNativeSeparators(path)), false);
+        return {};
+    }
     QJsonObject json;
     QString problem = readSessionFile(path, &json);
     if (problem.isEmpty()) {

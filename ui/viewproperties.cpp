@@ -155,6 +155,15 @@ std::vector<ViewProperty> makeProperties()
         integer("nope_positions", QStringLiteral("positions (pipeline view, NoPE mode)"),
                 QStringLiteral("Positions of the NoPE mode's causal-mask plot (uniform attention, weight 1/(i+1))"), 1,
                 4096, true, &ViewOptions::nopePositions),
+        // --- lengthlab view
+        text("run_file", QStringLiteral("run file (lengthlab view)"),
+             QStringLiteral("The run file written by poslab train -o FILE whose accuracy against length the view draws"),
+             0, 4096, &ViewOptions::runFile),
+        choice("length_metric", QStringLiteral("measure (lengthlab view)"),
+               QStringLiteral("exact_match: share of sequences with every answer token right; token_accuracy: share of "
+                              "answer tokens right; loss: cross-entropy of the answer tokens"),
+               {QStringLiteral("exact_match"), QStringLiteral("token_accuracy"), QStringLiteral("loss")},
+               &ViewOptions::lengthMetric),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

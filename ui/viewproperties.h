@@ -31,6 +31,8 @@ enum class ExtensionMethods { All, Scheme };
 
 /// What the pipeline view shows: the stages of one attention layer, or the NoPE demonstrations.
 enum class PipelineMode { Stages, Nope };
+/// lengthlab view: what it plots against the test length (core::train::LengthMetric's order).
+enum class LengthMetricChoice { ExactMatch, TokenAccuracy, Loss };
 
 /// The values of every view option. Read it through WorkbenchState::viewOptions(); change it through
 /// WorkbenchState::setViewOptions() or setProperty() (both undoable).
@@ -75,6 +77,9 @@ struct ViewOptions {
     PipelineMode pipelineMode = PipelineMode::Stages; ///< pipeline view: the stages, or the NoPE demonstrations
     int pipelinePair = 0;           ///< pipeline view: the rotation pair drawn in the added-vs-rotated plane
     int nopePositions = 32;         ///< pipeline view, NoPE mode: positions of the causal-mask (1/(i+1)) plot
+    // --- lengthlab view (length-generalisation lab)
+    QString runFile;                ///< lengthlab view: the run file (poslab train -o FILE) it draws; empty: none
+    LengthMetricChoice lengthMetric = LengthMetricChoice::ExactMatch; ///< lengthlab view: the plotted measure
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

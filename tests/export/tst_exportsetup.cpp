@@ -5,6 +5,7 @@
 #include "app/cli.h"
 #include "app/exportcli.h"
 #include "core/encodingregistry.h"
+#include "core/train/trainer.h"
 #include "ui/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportscene.h"
@@ -22,6 +23,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <fstream>
 #include <sstream>
 
 using namespace poslab;
@@ -434,8 +436,18 @@ void TestExportSetup::recommendedSlideSettingsWork()
     for (const QString& view : ExportScene::viewNames()) {
         const QString png = m_dir.filePath(QStringLiteral("slide-%1.png").arg(view));
         const QString size = QStringLiteral("%1x%2").arg(w).arg(h);
-        const Run r = exportCli(
-            {view, "--scheme", view == QLatin1String("buckets") ? "t5" : "rope", "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png});
+        QStringList args{view, "--scheme", view == QLatin1String("buckets") ? "t5" : "rope", "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png};
+        if (view == QLatin1String("lengthlab")) { // it draws a run file of poslab train
+            const QString run = m_dir.filePath(QStringLiteral("run.json"));
+            core::train::RunResult rr;
+            rr.config.scheme = "alibi";
+            for (int L : {10, 20, 40})
+                rr.lengths.push_back({L, 10.0 / L, 0.5 + 5.0 / L, 0.1 * L, false});
+            std::ofstream f(run.toStdString());
+            core::train::writeRuns(f, {rr});
+            args << "--run" << run;
+        }
+        const Run r = exportCli(args);
         QVERIFY2(r.status == app::exitOk, qPrintable(view + r.err));
         const QImage img(png);
         QCOMPARE(img.size(), QSize(w, h));

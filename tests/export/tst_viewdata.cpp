@@ -21,7 +21,9 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QTemporaryDir>
 #include <QTest>
+#include <QFile>
 
 #include <cmath>
 #include <optional>
@@ -121,6 +123,23 @@ std::string contentArg(const ui::ViewOptions& o)
     return {};
 }
 
+/// A run file of `poslab train` (two schemes, two seeds each, a few steps), written once per test run.
+QString lengthRunFile()
+{
+    static QTemporaryDir dir;
+    static QString path;
+    if (path.isEmpty()) {
+        path = dir.filePath(QStringLiteral("run.json"));
+        const test::Run r = test::run({"train", "--scheme", "nope,alibi", "--seed", "1,2", "--steps", "3", "--batch", "4",
+                                       "--width", "16", "--heads", "2", "--layers", "1", "--train-len", "2", "--test-lens",
+                                       "2,4", "--eval-samples", "4", "--eval-every", "0", "--threads", "1", "--quiet", "-o",
+                                       path.toStdString()});
+        if (r.status != 0)
+            qFatal("poslab train failed: %s", r.err.c_str());
+    }
+    return path;
+}
+
 } // namespace
 
 void TestViewData::everyViewMatchesTheCliForEveryScheme_data()
@@ -195,6 +214,11 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             continue;
         }
 
+        if (view == QLatin1String("lengthlab")) { // it draws a run file, whatever the scheme
+            ui::ViewOptions lo = state.viewOptions();
+            lo.runFile = lengthRunFile();
+            QCOMPARE(state.setViewOptions(lo), QString());
+        }
         exporting::ExportResult result;
         const QByteArray gui = ExportService::renderData(*v, state, Format::Json, &result);
         const QString where = QStringLiteral("%1 view on %2").arg(view, row);
@@ -366,6 +390,38 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             }
             continue;
         }
+        if (view == QLatin1String("lengthlab")) {
+            // Every seed's exact match per test length as `poslab train` wrote it, then each scheme's mean,
+            // computed here from the file.
+            QFile f(lengthRunFile());
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            const QJsonArray runs = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
+            std::vector<double> expected;
+            for (const QString scheme : {QStringLiteral("nope"), QStringLiteral("alibi")}) {
+                std::vector<double> sum(2, 0.0);
+                int seeds = 0;
+                for (const QJsonValue& r : runs) {
+                    if (r.toObject().value(QStringLiteral("scheme")).toString() != scheme)
+                        continue;
+                    const QJsonArray acc = r.toObject().value(QStringLiteral("accuracy")).toArray();
+                    QCOMPARE(acc.size(), 2);
+                    for (int i = 0; i < 2; ++i) {
+                        const double x = acc[i].toObject().value(QStringLiteral("exact_match")).toDouble();
+                        expected.push_back(x);
+                        sum[std::size_t(i)] += x;
+                    }
+                    ++seeds;
+                }
+                QCOMPARE(seeds, 2);
+                for (double x : sum)
+                    expected.push_back(x / seeds);
+            }
+            QCOMPARE(guiJson.value(QStringLiteral("shape")).toArray(), QJsonArray({6, 2}));
+            QCOMPARE(guiData.size(), expected.size());
+            for (std::size_t i = 0; i < expected.size(); ++i)
+                QVERIFY2(std::fabs(guiData[i] - expected[i]) < 1e-12, qPrintable(where));
+            continue;
+        }
         if (view == QLatin1String("families")) {
             // Each scheme's axes and year as `poslab schemes --json` prints them.
             const test::Run r = test::run({"schemes", "--json"});
@@ -458,10 +514,10 @@ void TestViewData::registryNamesEveryView()
     QCOMPARE(views.size(), ui::viewRegistry().size());
     QCOMPARE(ExportScene::viewNames(),
              QStringList({"table", "clock", "rotation", "decay", "attention", "extension", "buckets", "precision",
-                          "pipeline", "families"}));
+                          "pipeline", "families", "lengthlab"}));
     const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
                              "Attention scores", "Context-extension lab", "Distance buckets", "Angle precision",
-                             "Attention pipeline", "Family map"};
+                             "Attention pipeline", "Family map", "Length generalisation"};
     for (std::size_t i = 0; i < views.size(); ++i) {
         const ui::ViewEntry& e = ui::viewRegistry()[i];
         QCOMPARE(views[i]->exportName(), QString::fromLatin1(e.id));
@@ -475,7 +531,7 @@ void TestViewData::registryNamesEveryView()
     ExportScene scene;
     QVERIFY(!scene.view(QStringLiteral("nonsense"), &error));
     QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention, extension, "
-                                   "buckets, precision, pipeline, families"));
+                                   "buckets, precision, pipeline, families, lengthlab"));
 }
 
 void TestViewData::skipsAreRecorded()

@@ -5,6 +5,7 @@
 // from the TextRecord the layout helper writes; a recording paint device captures every glyph run the
 // painter really drew, so text that bypassed the helper is caught too.
 #include "core/encodingregistry.h"
+#include "core/train/trainer.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/lessons/lesson.h"
@@ -20,12 +21,15 @@
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTextItem>
 #include <QHelpEvent>
 #include <QToolTip>
 
 #include <cmath>
+#include <fstream>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -159,6 +163,31 @@ struct Case {
 };
 
 } // namespace
+
+/// A run file of poslab train with RoPE's curve, for the lengthlab view (it draws a run file, not the scheme).
+QString labRunFile()
+{
+    static QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("run.json"));
+    if (!QFile::exists(path)) {
+        poslab::core::train::RunResult r;
+        r.config.scheme = "rope";
+        for (int L : {10, 20, 40, 80})
+            r.lengths.push_back({L, 10.0 / L, 0.5 + 5.0 / L, 0.01 * L, false});
+        std::ofstream f(path.toStdString());
+        poslab::core::train::writeRuns(f, {r});
+    }
+    return path;
+}
+
+void useLabRunFile(WorkbenchState& state, const QString& view)
+{
+    if (view != QLatin1String("lengthlab"))
+        return;
+    ViewOptions o = state.viewOptions();
+    o.runFile = labRunFile();
+    state.setViewOptions(o);
+}
 
 class TestLayout : public QObject {
     Q_OBJECT
@@ -485,6 +514,7 @@ private slots:
             // Views without anything for RoPE (the buckets view) are checked on T5.
             const bool rope = scene.view(name)->supports(core::schemeOrThrow("rope"));
             state.setScheme(rope ? QStringLiteral("rope") : QStringLiteral("t5"));
+            useLabRunFile(state, name);
             const QString small = fullTexts(name, QSize(300, 200), 2.0);
             QVERIFY2(small.contains(QStringLiteral("Too small")), qPrintable(name + QStringLiteral(": ") + small));
             // An export names what to change there (no window keys), with the scale it was asked for.
@@ -506,6 +536,7 @@ private slots:
         for (const QString& name : exporting::ExportScene::viewNames()) {
             View* v = scene.view(name);
             scene.state().setScheme(v->supports(core::schemeOrThrow("rope")) ? QStringLiteral("rope") : QStringLiteral("t5"));
+            useLabRunFile(scene.state(), name);
             exporting::settle(scene.computation());
             const Rendered recorded = renderRecorded(*v, QSize(1366, 768));
             QImage img(1366, 768, QImage::Format_RGB32);

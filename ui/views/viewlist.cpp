@@ -10,6 +10,7 @@
 #include "ui/views/extensionview.h"
 #include "ui/views/precisionview.h"
 #include "ui/views/familiesview.h"
+#include "ui/views/lengthlabview.h"
 #include "ui/views/pipelineview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
@@ -170,6 +171,38 @@ core::ComputeResult familiesData(const WorkbenchState&, QStringList*)
     return c;
 }
 
+/// The lengthlab view's curves (core::train::lengthCurves of the run file): rows = every seed's curve and then
+/// each scheme's mean, columns = the test lengths; NaN where a run has no such length.
+core::ComputeResult lengthLabData(const WorkbenchState& state, QStringList* notes)
+{
+    const LengthLabData d = Computation::lengthLabData(state.viewOptions());
+    if (!d.error.isEmpty())
+        throw core::RefusedError("the lengthlab view has nothing to draw: " + d.error.toStdString());
+    const core::train::LengthCurves& c = d.curves;
+    core::ComputeResult r;
+    r.quantity = "lengthlab";
+    r.axes = {"curve", "test_length"};
+    for (int L : c.lengths)
+        r.columns.push_back(std::to_string(L));
+    std::size_t rows = 0;
+    for (const auto& g : c.groups) {
+        for (std::size_t k = 0; k < g.values.size(); ++k) {
+            r.data.insert(r.data.end(), g.values[k].begin(), g.values[k].end());
+            r.labels.push_back({"curve_" + std::to_string(rows++), g.label + " seed " + std::to_string(g.seeds[k])});
+        }
+        r.data.insert(r.data.end(), g.mean.begin(), g.mean.end());
+        r.labels.push_back({"curve_" + std::to_string(rows++), g.label + " mean"});
+    }
+    r.shape = {rows, c.lengths.size()};
+    r.labels.push_back({"measure", std::string(core::train::lengthMetricName(c.metric))});
+    r.labels.push_back({"task", c.task});
+    for (int L : c.trainLens)
+        r.scalars.push_back({"train_len", double(L)});
+    if (notes)
+        *notes << QStringLiteral("every seed's curve, then each scheme's mean (curves x test lengths)");
+    return r;
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -195,6 +228,8 @@ const std::vector<ViewEntry>& viewRegistry()
          make<PipelineView>, pipelineData, false},
         {"families", QT_TRANSLATE_NOOP("poslab::ui::View", "Family map"), &FamiliesView::staticMetaObject,
          make<FamiliesView>, familiesData, false},
+        {"lengthlab", QT_TRANSLATE_NOOP("poslab::ui::View", "Length generalisation"), &LengthLabView::staticMetaObject,
+         make<LengthLabView>, lengthLabData, false},
     };
     return entries;
 }

@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file ops.h
+/// The operations of the lab's tiny transformer, forward and backward written by hand (in the spirit of
+/// karpathy/llm.c train_gpt2.c: layernorm_forward/backward, attention_forward/backward, gelu_forward/backward,
+/// crossentropy_softmax_backward). Templates over the scalar: float for training, double for the finite-difference
+/// tests (tests/core/tst_train_grad.cpp). Matrices are row-major, row = token.
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numbers>
+
+namespace poslab::core::train {
+
+template <typename T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <typename T>
+using MapMat = Eigen::Map<Mat<T>>;
+template <typename T>
+using CMapMat = Eigen::Map<const Mat<T>>;
+template <typename T>
+using MapVec = Eigen::Map<Vec<T>>;
+template <typename T>
+using CMapVec = Eigen::Map<const Vec<T>>;
+
+inline constexpr double layerNormEps = 1e-5; ///< PyTorch nn.LayerNorm's default
+
+/// y = (x - mean) / sqrt(var + eps) * w + b per row (biased variance, as nn.LayerNorm). Keeps mean and
+/// rstd = 1/sqrt(var + eps) per row for the backward pass.
+template <typename T, typename In>
+void layerNormForward(const In& x, const CMapVec<T>& w, const CMapVec<T>& b, Mat<T>& y, Vec<T>& mean, Vec<T>& rstd)
+{
+    const Eigen::Index n = x.rows(), d = x.cols();
+    y.resize(n, d);
+    mean.resize(n);
+    rstd.resize(n);
+    for (Eigen::Index r = 0; r < n; ++r) {
+        const T m = x.row(r).mean();
+        const T v = (x.row(r).array() - m).square().mean();
+        const T s = T(1) / std::sqrt(v + T(layerNormEps));
+        mean[r] = m;
+        rstd[r] = s;
+        y.row(r) = (((x.row(r).array() - m) * s) * w.transpose().array() + b.transpose().array()).matrix();
+    }
+}
+
+/// Adds dL/dx to @p dx and dL/dw, dL/db to @p dw, @p db.
+template <typename T, typename In>
+void layerNormBackward(const Mat<T>& dy, const In& x, const CMapVec<T>& w, const Vec<T>& mean, const Vec<T>& rstd,
+                       Mat<T>& dx, MapVec<T> dw, MapVec<T> db)
+{
+    const Eigen::Index n = x.rows(), d = x.cols();
+    Eigen::Array<T, 1, Eigen::Dynamic> xhat(d), dxhat(d);
+    for (Eigen::Index r = 0; r < n; ++r) {
+        xhat = (x.row(r).array() - mean[r]) * rstd[r];
+        dxhat = dy.row(r).array() * w.transpose().array();
+        dw.transpose().array() += dy.row(r).array() * xhat;
+        db.transpose().array() += dy.row(r).array();
+        const T m1 = dxhat.mean();
+        const T m2 = (dxhat * xhat).mean();
+        dx.row(r).array() += rstd[r] * (dxhat - m1 - xhat * m2);
+    }
+}
+
+/// GELU, tanh approximation (Hendrycks and Gimpel 2016; PyTorch approximate="tanh", llm.c gelu_forward).
+template <typename T>
+T gelu(T x)
+{
+    const T k = T(std::sqrt(2.0 / std::numbers::pi));
+    return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
+}
+template <typename T>
+T geluGrad(T x)
+{
+    const T k = T(std::sqrt(2.0 / std::numbers::pi));
+    const T th = std::tanh(k * (x + T(0.044715) * x * x * x));
+    return T(0.5) * (T(1) + th) + T(0.5) * x * (T(1) - th * th) * k * (T(1) + T(3 * 0.044715) * x * x);
+}
+
+/// One head of causal attention: S = Q K^T * scale + bias (bias T x T, may be empty), keys after the query
+/// masked, P = softmax(S) per row, O = P V. Q, K: T x dh; V: T x dv. Keeps P.
+template <typename T, typename A, typename B, typename C, typename Bias>
+void attentionForward(const A& q, const B& k, const C& v, const Bias* bias, T scale, Mat<T>& p, Mat<T>& o)
+{
+    const Eigen::Index n = q.rows();
+    p.noalias() = (q * k.transpose()) * scale;
+    if (bias)
+        p += *bias;
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const T mx = p.row(i).head(i + 1).maxCoeff();
+        T sum = 0;
+        for (Eigen::Index j = 0; j <= i; ++j) {
+            const T e = std::exp(p(i, j) - mx);
+            p(i, j) = e;
+            sum += e;
+        }
+        p.row(i).head(i + 1) /= sum;
+        p.row(i).tail(n - i - 1).setZero();
+    }
+    o.noalias() = p * v;
+}
+
+/// Backward of attentionForward: given dO, returns dQ, dK, dV (assigned) and dS (the gradient of the scores, which
+/// is also the gradient of the bias; masked entries 0).
+template <typename T, typename A, typename B, typename C>
+void attentionBackward(const Mat<T>& dO, const A& q, const B& k, const C& v, const Mat<T>& p, T scale, Mat<T>& dq,
+                       Mat<T>& dk, Mat<T>& dv, Mat<T>& ds)
+{
+    Mat<T> dp = dO * v.transpose();
+    dv.noalias() = p.transpose() * dO;
+    ds.resize(p.rows(), p.cols());
+    for (Eigen::Index i = 0; i < p.rows(); ++i) {
+        const T dot = (dp.row(i).array() * p.row(i).array()).sum();
+        ds.row(i).array() = p.row(i).array() * (dp.row(i).array() - dot);
+    }
+    dq.noalias() = (ds * k) * scale;
+    dk.noalias() = (ds.transpose() * q) * scale;
+}
+
+/// Rotates the pairs (a_i, b_i) of each row t in place: a' = a c - b s, b' = b c + a s with c = cos(t, i),
+/// s = sin(t, i) (Hugging Face apply_rotary_pos_emb: x cos + rotate_half(x) sin). @p inverse applies the
+/// transpose (the backward pass of the forward rotation). Column offset @p col0 selects the head.
+template <typename T, typename M>
+void rotateRows(M& x, Eigen::Index col0, const Mat<T>& cosT, const Mat<T>& sinT, const int* pairA, const int* pairB,
+                int pairs, int period, bool inverse)
+{
+    for (Eigen::Index r = 0; r < x.rows(); ++r) {
+        const Eigen::Index t = r % period;
+        for (int i = 0; i < pairs; ++i) {
+            const T c = cosT(t, i), s = inverse ? -sinT(t, i) : sinT(t, i);
+            T& a = x(r, col0 + pairA[i]);
+            T& b = x(r, col0 + pairB[i]);
+            const T na = a * c - b * s, nb = b * c + a * s;
+            a = na;
+            b = nb;
+        }
+    }
+}
+
+/// Softmax cross-entropy of one row of @p n logits against @p target: returns -log softmax(logits)[target] and
+/// writes d(loss)/d(logits) * @p weight into @p dlogits (softmax - onehot, scaled). Plain loops over contiguous
+/// rows (a row of a row-major matrix).
+template <typename T>
+T crossEntropy(const T* logits, int n, int target, T weight, T* dlogits)
+{
+    T mx = logits[0];
+    for (int j = 1; j < n; ++j)
+        mx = std::max(mx, logits[j]);
+    T sum = 0;
+    for (int j = 0; j < n; ++j)
+        sum += std::exp(logits[j] - mx);
+    const T lse = mx + std::log(sum);
+    for (int j = 0; j < n; ++j)
+        dlogits[j] = weight * std::exp(logits[j] - lse);
+    dlogits[target] -= weight;
+    return lse - logits[target];
+}
+
+} // namespace poslab::core::train

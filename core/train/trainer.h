@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file trainer.h
+/// Trains the lab's tiny transformer (model.h) on a task (tasks.h) with AdamW and measures accuracy against test
+/// length: what `poslab train` runs and writes, and what the lengthlab view draws from a run file.
+///   Training examples: batch sequences per step, each of a task length drawn uniformly from 1..L_train, right
+///   padded; the loss is the mean cross-entropy over the answer tokens only.
+///   Evaluation at a test length L: evalSamples sequences of exactly length L (the same sequences for every
+///   scheme and step: they depend on the seed and L only), teacher-forced; exact match = every answer token of
+///   the sequence is the argmax (the same test as greedy decoding), token accuracy = answer tokens right.
+///   A learned table has no rows past the longest trained sequence: such a length is reported with
+///   no_position_rows = true and accuracy 0.
+/// Same seed, same machine, same numbers: examples come from mixSeed(seed, ...) streams and the gradient is
+/// summed chunk by chunk in a fixed order whatever the thread count.
+
+#include "core/encodingregistry.h"
+#include "core/train/tasks.h"
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace poslab::core::train {
+
+struct TrainConfig {
+    std::string scheme = "rope";
+    Overrides overrides;      ///< --set KEY=VALUE (the scheme's parameters, as everywhere in PosLab)
+    Overrides testOverrides;  ///< --test-set KEY=VALUE: applied at evaluation only (e.g. RoPE's rope_type=linear)
+    Task task = Task::Copy;
+    int trainLen = 10;
+    std::vector<int> testLens; ///< empty: 1..8 x trainLen
+    int steps = 2000;
+    double seconds = 0.0;      ///< > 0: stop after this much training time instead (whichever comes first)
+    std::uint64_t seed = 1;
+    int layers = 2, width = 64, heads = 4, batch = 64, vocab = 8;
+    double lr = 3e-3, weightDecay = 0.01, beta1 = 0.9, beta2 = 0.999, eps = 1e-8; ///< torch.optim.AdamW's defaults
+    bool gelu = true, tied = false;
+    int evalSamples = 256;
+    int evalEvery = 100;       ///< steps between checks of exact match at the trained length (0: none)
+    bool stopAt95 = false;     ///< stop once exact match at the trained length reaches 95%
+    int threads = 2;
+    double maxBytes = double(512u << 20); ///< memory cap, checked before anything is allocated
+};
+
+struct LengthPoint {
+    int length = 0;
+    double exactMatch = 0.0, tokenAccuracy = 0.0, loss = 0.0;
+    bool noPositionRows = false;
+};
+
+struct LossPoint {
+    int step = 0;
+    double seconds = 0.0, loss = 0.0;
+};
+
+struct CheckPoint {
+    int step = 0;
+    double seconds = 0.0, exactMatch = 0.0;
+};
+
+/// One training run: its settings, curves and the final accuracy against length.
+struct RunResult {
+    TrainConfig config;
+    std::vector<std::pair<std::string, std::string>> params; ///< resolved scheme parameters (key, text)
+    std::vector<LossPoint> loss;
+    std::vector<CheckPoint> checks;   ///< exact match at the trained length during training
+    std::vector<LengthPoint> lengths; ///< final evaluation
+    int stepsDone = 0;
+    double trainSeconds = 0.0;        ///< time in training steps (evaluation excluded)
+    double stepMs = 0.0;
+    std::optional<double> secondsTo95; ///< training seconds until exact match at L_train first reached 0.95
+    std::string stop;                 ///< "steps", "seconds", "target", "cancelled", or the divergence message
+    bool diverged = false;
+};
+
+struct Progress {
+    int step = 0, steps = 0;
+    double seconds = 0.0, loss = 0.0;
+    std::optional<double> exactAtTrain;
+};
+
+/// Checks sizes and the scheme and the memory cap before anything is allocated; throws InputError (bad
+/// settings: width not divisible by heads, unknown scheme...) or RefusedError (over the memory cap).
+void validate(const TrainConfig& config);
+
+/// Trains and evaluates. @p progress is called after each logged step (every 10 steps and at checks);
+/// @p cancel stops at the next step. A NaN or infinite loss stops the run with stop = "loss is nan at step N"
+/// and diverged = true, keeping the curves so far (the final evaluation is then skipped).
+RunResult trainRun(const TrainConfig& config, const std::function<void(const Progress&)>& progress = {},
+                   const std::atomic<bool>* cancel = nullptr);
+
+/// The run file: {"format": "poslab-train-runs", "version": 1, "runs": [...]}.
+void writeRuns(std::ostream& out, const std::vector<RunResult>& runs);
+/// Reads a run file; throws InputError naming the problem.
+std::vector<RunResult> readRuns(std::string_view text);
+
+/// What the lengthlab view plots: one curve per run (a seed) and the mean per scheme, on the union of the test
+/// lengths. Runs of one scheme with different settings (--set) are separate groups.
+enum class LengthMetric { ExactMatch, TokenAccuracy, Loss };
+std::string_view lengthMetricName(LengthMetric m); ///< "exact_match", "token_accuracy", "loss"
+
+struct LengthCurves {
+    LengthMetric metric = LengthMetric::ExactMatch;
+    std::vector<int> lengths;        ///< sorted union of every run's test lengths
+    std::vector<int> trainLens;      ///< the distinct trained lengths (one when the runs agree)
+    std::string task;                ///< the task, or "mixed"
+    struct Group {
+        std::string scheme;          ///< scheme id
+        std::string label;           ///< scheme id plus its --set and --test-set words, if any
+        std::vector<std::uint64_t> seeds;
+        std::vector<std::vector<double>> values; ///< per seed, per length: NaN where the run has no such length
+        std::vector<double> mean;    ///< mean over the seeds that have the length (NaN when none)
+        std::vector<bool> noPositionRows; ///< per length: some seed had no position rows there
+        int diverged = 0;            ///< seeds whose training diverged (no curve)
+    };
+    std::vector<Group> groups;       ///< in order of first appearance
+};
+LengthCurves lengthCurves(const std::vector<RunResult>& runs, LengthMetric metric);
+
+/// "1:81" style SPEC or "1,2,4" to test lengths (each >= 1); throws InputError.
+std::vector<int> parseLengths(std::string_view spec);
+
+} // namespace poslab::core::train

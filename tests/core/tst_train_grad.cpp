@@ -1,0 +1,444 @@
+// SPDX-License-Identifier: MIT
+// The length lab's hand-written backward passes (core/train) against central finite differences in double:
+//   each operation of ops.h alone (LayerNorm, GELU, causal attention with a bias, the rotary rotation,
+//   softmax cross-entropy), then the whole network's gradient for every trainable scheme, every parameter
+//   block sampled, every trainable position parameter (learned table rows, T5 bucket biases, Kerple r1/r2,
+//   FIRE's MLP) checked in full.
+// Bound: |analytic - numeric| <= 1e-6 + 1e-5 * max(|analytic|, |numeric|) with step h = 1e-6 on double
+// (central differences have error O(h^2) ~ 1e-12 times the third derivative, plus rounding ~ 1e-16 / h = 1e-10).
+// Also: the rotation matches core::rotateVector (the views' rotation), training is reproducible from its seed
+// (identical curves, whatever the thread count), bad sizes are refused before allocation, a learned table
+// reports lengths past its rows, and a diverging run names the step and keeps its curve.
+#include "core/encodingregistry.h"
+#include "core/errors.h"
+#include "core/random.h"
+#include "core/rotary.h"
+#include "core/train/model.h"
+#include "core/train/ops.h"
+#include "core/train/tasks.h"
+#include "core/train/trainer.h"
+
+#include <QRegularExpression>
+#include <QTest>
+
+#include <cmath>
+#include <functional>
+#include <sstream>
+
+using namespace poslab::core;
+using namespace poslab::core::train;
+
+namespace {
+
+constexpr double fdStep = 1e-6;
+
+bool close(double a, double n) { return std::fabs(a - n) <= 1e-6 + 1e-5 * std::max(std::fabs(a), std::fabs(n)); }
+
+Mat<double> randomMat(int r, int c, std::uint64_t seed, double scale = 1.0)
+{
+    SeededRandom rng(seed);
+    Mat<double> m(r, c);
+    for (Eigen::Index i = 0; i < m.size(); ++i)
+        m.data()[i] = rng.normal() * scale;
+    return m;
+}
+
+/// Checks d f / d x[i] (analytic) against central differences of f for every element of x.
+void checkAll(const char* what, Mat<double>& x, const Mat<double>& analytic, const std::function<double()>& f)
+{
+    for (Eigen::Index i = 0; i < x.size(); ++i) {
+        const double keep = x.data()[i];
+        x.data()[i] = keep + fdStep;
+        const double up = f();
+        x.data()[i] = keep - fdStep;
+        const double down = f();
+        x.data()[i] = keep;
+        const double numeric = (up - down) / (2 * fdStep);
+        if (!close(analytic.data()[i], numeric))
+            QFAIL(qPrintable(QString("%1[%2]: analytic %3, numeric %4").arg(what).arg(i).arg(analytic.data()[i], 0, 'g', 12).arg(numeric, 0, 'g', 12)));
+    }
+}
+
+Batch testBatch(Task task, int vocab, const std::vector<int>& lengths, std::uint64_t seed)
+{
+    const Vocabulary voc{taskSymbols(task, vocab)};
+    int T = 1;
+    std::vector<Example> ex;
+    for (std::size_t i = 0; i < lengths.size(); ++i) {
+        ex.push_back(makeExample(task, lengths[i], vocab, seed + i));
+        T = std::max(T, int(ex.back().tokens.size()) - 1);
+    }
+    Batch b;
+    b.n = int(lengths.size());
+    b.T = T;
+    b.tokens.assign(std::size_t(b.n * T), voc.pad());
+    b.targets.assign(std::size_t(b.n * T), voc.pad());
+    b.weights.assign(std::size_t(b.n * T), 0.0f);
+    double count = 0;
+    for (int s = 0; s < b.n; ++s)
+        for (std::size_t t = 0; t + 1 < ex[std::size_t(s)].tokens.size(); ++t) {
+            const std::size_t r = std::size_t(s * T) + t;
+            b.tokens[r] = ex[std::size_t(s)].tokens[t];
+            b.targets[r] = ex[std::size_t(s)].tokens[t + 1];
+            if (ex[std::size_t(s)].answer[t + 1]) {
+                b.weights[r] = 1.0f;
+                ++count;
+            }
+        }
+    b.normaliser = count;
+    return b;
+}
+
+ParamSet paramsFor(const std::string& id, const Overrides& o, int headDim)
+{
+    return resolveParams(schemeOrThrow(id), o, TableContext{headDim, PositionList::range(0, 1), std::nullopt});
+}
+
+} // namespace
+
+class TrainGradTest : public QObject {
+    Q_OBJECT
+private slots:
+    void layerNorm()
+    {
+        Mat<double> x = randomMat(5, 7, 1), w = randomMat(7, 1, 2), b = randomMat(7, 1, 3), r = randomMat(5, 7, 4);
+        auto f = [&] {
+            Mat<double> y;
+            Vec<double> m, s;
+            layerNormForward<double>(x, CMapVec<double>(w.data(), 7), CMapVec<double>(b.data(), 7), y, m, s);
+            return (y.array() * r.array()).sum();
+        };
+        Mat<double> y;
+        Vec<double> m, s;
+        layerNormForward<double>(x, CMapVec<double>(w.data(), 7), CMapVec<double>(b.data(), 7), y, m, s);
+        Mat<double> dx = Mat<double>::Zero(5, 7), dw = Mat<double>::Zero(7, 1), db = Mat<double>::Zero(7, 1);
+        layerNormBackward<double>(r, x, CMapVec<double>(w.data(), 7), m, s, dx, MapVec<double>(dw.data(), 7),
+                                  MapVec<double>(db.data(), 7));
+        checkAll("layernorm x", x, dx, f);
+        checkAll("layernorm w", w, dw, f);
+        checkAll("layernorm b", b, db, f);
+        // The forward pass itself: nn.LayerNorm's (x - mean) / sqrt(biased var + 1e-5) * w + b.
+        const double mean = x.row(2).mean();
+        const double var = (x.row(2).array() - mean).square().mean();
+        QVERIFY(std::fabs(y(2, 3) - ((x(2, 3) - mean) / std::sqrt(var + 1e-5) * w(3) + b(3))) < 1e-12);
+    }
+
+    void gelu()
+    {
+        // Hendrycks and Gimpel 2016, tanh form: 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
+        for (double x : {-3.0, -0.7, 0.0, 0.4, 2.5}) {
+            const double ref = 0.5 * x * (1 + std::tanh(std::sqrt(2 / M_PI) * (x + 0.044715 * x * x * x)));
+            QVERIFY(std::fabs(train::gelu(x) - ref) < 1e-15);
+            const double numeric = (train::gelu(x + fdStep) - train::gelu(x - fdStep)) / (2 * fdStep);
+            QVERIFY2(close(geluGrad(x), numeric), qPrintable(QString::number(x)));
+        }
+    }
+
+    void attentionWithBias()
+    {
+        const int T = 6, dh = 4;
+        Mat<double> q = randomMat(T, dh, 10), k = randomMat(T, dh, 11), v = randomMat(T, 3, 12), bias = randomMat(T, T, 13),
+                    r = randomMat(T, 3, 14);
+        const double scale = 0.5;
+        auto f = [&] {
+            Mat<double> p, o;
+            attentionForward<double>(q, k, v, &bias, scale, p, o);
+            return (o.array() * r.array()).sum();
+        };
+        Mat<double> p, o, dq, dk, dv, ds;
+        attentionForward<double>(q, k, v, &bias, scale, p, o);
+        // Causal softmax, row 3, independently: exp(s_3j) / sum_{j' <= 3} exp(s_3j').
+        double z = 0;
+        for (int j = 0; j <= 3; ++j)
+            z += std::exp(q.row(3).dot(k.row(j)) * scale + bias(3, j));
+        QVERIFY(std::fabs(p(3, 1) - std::exp(q.row(3).dot(k.row(1)) * scale + bias(3, 1)) / z) < 1e-14);
+        QCOMPARE(p(3, 4), 0.0);
+        attentionBackward<double>(r, q, k, v, p, scale, dq, dk, dv, ds);
+        checkAll("attention q", q, dq, f);
+        checkAll("attention k", k, dk, f);
+        checkAll("attention v", v, dv, f);
+        // The bias gradient is dS; entries after the query have none (masked).
+        Mat<double> dsMasked = ds;
+        checkAll("attention bias", bias, dsMasked, f);
+    }
+
+    void rotationIsCoresAndItsTransposeIsTheBackward()
+    {
+        for (const char* id : {"rope", "xpos"}) {
+            const int hd = 8, T = 5;
+            const ParamSet prm = paramsFor(id, {}, hd);
+            const PositionList pos = PositionList::range(0, T);
+            const RotarySides sides = rotarySpecs(schemeOrThrow(id), prm, TableContext{hd, pos, std::nullopt});
+            const Mat<double> c = rotaryCos(sides.query, pos).cast<double>(), s = rotarySin(sides.query, pos).cast<double>();
+            std::vector<int> a, b;
+            for (int i = 0; i < hd / 2; ++i) {
+                const auto [pa, pb] = pairDims(sides.query.layout, sides.query.rotaryDim, i);
+                a.push_back(pa);
+                b.push_back(pb);
+            }
+            std::vector<double> v0(hd);
+            for (int i = 0; i < hd; ++i)
+                v0[std::size_t(i)] = 0.3 * i - 1.0;
+            Mat<double> x(T, hd);
+            for (int t = 0; t < T; ++t)
+                for (int i = 0; i < hd; ++i)
+                    x(t, i) = v0[std::size_t(i)];
+            rotateRows<double>(x, 0, c, s, a.data(), b.data(), hd / 2, T, false);
+            const MatrixD ref = rotateVector(sides.query, pos, v0); // core's rotation, the rotation view's
+            QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-6, id); // cos/sin tables are float32
+            // Backward = transpose: <R x, y> = <x, R^T y>.
+            Mat<double> x1 = randomMat(T, hd, 20), y1 = randomMat(T, hd, 21);
+            Mat<double> rx = x1, rty = y1;
+            rotateRows<double>(rx, 0, c, s, a.data(), b.data(), hd / 2, T, false);
+            rotateRows<double>(rty, 0, c, s, a.data(), b.data(), hd / 2, T, true);
+            QVERIFY(std::fabs((rx.array() * y1.array()).sum() - (x1.array() * rty.array()).sum()) < 1e-12);
+        }
+    }
+
+    void crossEntropyGradient()
+    {
+        Mat<double> logits = randomMat(1, 9, 30);
+        Mat<double> d(1, 9);
+        const double loss = crossEntropy<double>(logits.data(), 9, 4, 1.0, d.data());
+        double z = 0;
+        for (int j = 0; j < 9; ++j)
+            z += std::exp(logits(0, j));
+        QVERIFY(std::fabs(loss - (std::log(z) - logits(0, 4))) < 1e-13);
+        checkAll("cross-entropy", logits, d, [&] {
+            Mat<double> dd(1, 9);
+            return crossEntropy<double>(logits.data(), 9, 4, 1.0, dd.data());
+        });
+    }
+
+    void networkGradient_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::addColumn<QString>("set");
+        QTest::addColumn<bool>("tied");
+        QTest::addColumn<bool>("gelu");
+        for (const std::string& id : trainableSchemes())
+            QTest::newRow(id.c_str()) << QString::fromStdString(id) << QString() << false << true;
+        QTest::newRow("kerple power") << "kerple" << "variant=power,r2=1.3" << false << true;
+        QTest::newRow("rope tied relu") << "rope" << "" << true << false;
+    }
+
+    void networkGradient()
+    {
+        QFETCH(QString, scheme);
+        QFETCH(QString, set);
+        QFETCH(bool, tied);
+        QFETCH(bool, gelu);
+        ModelConfig c;
+        c.layers = 2;
+        c.width = 16;
+        c.heads = 2;
+        c.vocab = Vocabulary{5}.size();
+        c.tied = tied;
+        c.gelu = gelu;
+        c.learnedRows = 12;
+        c.seed = 7;
+        Overrides o;
+        if (!set.isEmpty())
+            for (const QString& kv : set.split(','))
+                o.push_back(splitSetting(kv.toStdString()));
+        const std::string id = scheme.toStdString();
+        const SchemeDescriptor& sd = schemeOrThrow(id);
+        const ParamSet prm = paramsFor(id, o, sd.bias || sd.rotary ? c.width / c.heads : c.width);
+        Network<double> net(c, sd, prm);
+        net.initialise();
+        // Move the parameters off their symmetric start (zero biases, unit LayerNorm) so every path matters.
+        SeededRandom rng(99);
+        for (double& w : net.params())
+            w += 0.05 * rng.normal();
+        net.constrain();
+        const Batch b = testBatch(Task::Copy, 5, {5, 3, 4}, 42); // 11 input tokens at most (< 12 learned rows)
+        std::vector<double> grad;
+        const double loss0 = net.run(b, &grad, 2);
+        QVERIFY2(std::isfinite(loss0), qPrintable(QString::number(loss0)));
+        for (const ParamLayout::Block& blk : net.layout().blocks)
+            for (std::size_t k = 0; k < blk.size; ++k)
+                if (!std::isfinite(grad[blk.offset + k]))
+                    QFAIL(qPrintable(QString("gradient of %1[%2] is not finite").arg(QString::fromStdString(blk.name)).arg(k)));
+        std::vector<double> grad1;
+        net.run(b, &grad1, 1);
+        for (std::size_t i = 0; i < grad.size(); ++i)
+            if (grad[i] != grad1[i])
+                QFAIL(qPrintable(QString("thread count changed gradient %1: %2 vs %3").arg(i).arg(grad[i], 0, 'g', 17).arg(grad1[i], 0, 'g', 17)));
+        int checked = 0;
+        for (const ParamLayout::Block& blk : net.layout().blocks) {
+            const bool full = blk.name.rfind("pos.", 0) == 0; // every trainable position parameter
+            const std::size_t count = full ? blk.size : std::min<std::size_t>(blk.size, 5);
+            for (std::size_t k = 0; k < count; ++k) {
+                const std::size_t i = blk.offset + (full ? k : (k * 7919 + 13) % blk.size);
+                double& w = net.params()[i];
+                const double keep = w;
+                w = keep + fdStep;
+                const double up = net.run(b, nullptr, 1);
+                w = keep - fdStep;
+                const double down = net.run(b, nullptr, 1);
+                w = keep;
+                const double numeric = (up - down) / (2 * fdStep);
+                if (!close(grad[i], numeric))
+                    QFAIL(qPrintable(QString("%1 %2[%3]: analytic %4, numeric %5").arg(scheme, QString::fromStdString(blk.name))
+                                         .arg(i - blk.offset).arg(grad[i], 0, 'g', 12).arg(numeric, 0, 'g', 12)));
+                ++checked;
+            }
+        }
+        QVERIFY(checked > 50);
+        // The trainable position parameters do receive gradient (a test that could not fail otherwise).
+        for (const ParamLayout::Block& blk : net.layout().blocks)
+            if (blk.name.rfind("pos.", 0) == 0) {
+                double norm = 0;
+                for (std::size_t k = 0; k < blk.size; ++k)
+                    norm += std::fabs(grad[blk.offset + k]);
+                QVERIFY2(norm > 0, blk.name.c_str());
+            }
+    }
+
+    void tasksAreWhatTheySay()
+    {
+        const Example copy = makeExample(Task::Copy, 4, 8, 5);
+        QCOMPARE(int(copy.tokens.size()), 9);
+        QCOMPARE(copy.tokens[4], 8); // SEP = vocab
+        for (int i = 0; i < 4; ++i) {
+            QCOMPARE(copy.tokens[std::size_t(5 + i)], copy.tokens[std::size_t(i)]);
+            QCOMPARE(int(copy.answer[std::size_t(5 + i)]), 1);
+            QCOMPARE(int(copy.answer[std::size_t(i)]), 0);
+        }
+        const Example rev = makeExample(Task::Reverse, 3, 8, 5);
+        for (int i = 0; i < 3; ++i)
+            QCOMPARE(rev.tokens[std::size_t(4 + i)], rev.tokens[std::size_t(2 - i)]);
+        const Example add = makeExample(Task::Addition, 3, 8, 9);
+        auto value = [](const std::vector<int>& t, int from, int n) {
+            long v = 0;
+            for (int i = n - 1; i >= 0; --i)
+                v = v * 10 + t[std::size_t(from + i)];
+            return v;
+        };
+        QCOMPARE(value(add.tokens, 8, 4), value(add.tokens, 0, 3) + value(add.tokens, 4, 3));
+        const Example rec = makeExample(Task::Recall, 5, 4, 3);
+        const int q = rec.tokens[11];
+        int expect = -1;
+        for (int i = 0; i < 5; ++i)
+            if (rec.tokens[std::size_t(2 * i)] == q)
+                expect = rec.tokens[std::size_t(2 * i + 1)];
+        QCOMPARE(rec.tokens[12], expect);
+        QCOMPARE(makeExample(Task::Copy, 6, 8, 77).tokens, makeExample(Task::Copy, 6, 8, 77).tokens);
+    }
+
+    void reproducible()
+    {
+        TrainConfig c;
+        c.scheme = "alibi";
+        c.steps = 12;
+        c.batch = 20;
+        c.width = 16;
+        c.heads = 2;
+        c.trainLen = 4;
+        c.testLens = {4, 8};
+        c.evalSamples = 20;
+        c.evalEvery = 6;
+        c.seed = 3;
+        const RunResult a = trainRun(c);
+        c.threads = 3;
+        const RunResult b = trainRun(c);
+        QCOMPARE(int(a.loss.size()), 12);
+        for (std::size_t i = 0; i < a.loss.size(); ++i)
+            QCOMPARE(a.loss[i].loss, b.loss[i].loss); // exactly equal
+        for (std::size_t i = 0; i < a.lengths.size(); ++i) {
+            QCOMPARE(a.lengths[i].tokenAccuracy, b.lengths[i].tokenAccuracy);
+            QCOMPARE(a.lengths[i].loss, b.lengths[i].loss);
+        }
+        c.seed = 4;
+        const RunResult d = trainRun(c);
+        QVERIFY(d.loss[0].loss != a.loss[0].loss);
+        QVERIFY(a.loss.back().loss < a.loss.front().loss); // it learns
+    }
+
+    void refusals()
+    {
+        TrainConfig c;
+        c.width = 30;
+        c.heads = 4;
+        try {
+            validate(c);
+            QFAIL("width 30 with 4 heads was accepted");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()), QString("--width 30 is not divisible by --heads 4"));
+        }
+        c = TrainConfig{};
+        c.testLens = {20000};
+        QVERIFY_THROWS_EXCEPTION(RefusedError, validate(c));
+        c = TrainConfig{};
+        c.scheme = "cope";
+        QVERIFY_THROWS_EXCEPTION(InputError, validate(c));
+    }
+
+    void learnedHasNoRowsPastTraining()
+    {
+        TrainConfig c;
+        c.scheme = "learned";
+        c.steps = 2;
+        c.batch = 8;
+        c.width = 16;
+        c.heads = 2;
+        c.trainLen = 3;
+        c.testLens = {3, 4};
+        c.evalSamples = 8;
+        c.evalEvery = 0;
+        const RunResult r = trainRun(c);
+        QCOMPARE(r.lengths.size(), std::size_t(2));
+        QVERIFY(!r.lengths[0].noPositionRows);
+        QVERIFY(r.lengths[1].noPositionRows);
+        QCOMPARE(r.lengths[1].exactMatch, 0.0);
+    }
+
+    void divergenceNamesTheStep()
+    {
+        TrainConfig c;
+        c.scheme = "nope";
+        c.steps = 50;
+        c.batch = 8;
+        c.width = 16;
+        c.heads = 2;
+        c.trainLen = 3;
+        c.testLens = {3};
+        c.evalSamples = 8;
+        c.evalEvery = 0;
+        c.lr = 1e38; // AdamW moves every weight by about lr per step: float32 overflows at once
+        const RunResult r = trainRun(c);
+        QVERIFY(r.diverged);
+        QVERIFY2(QString::fromStdString(r.stop).contains(QRegularExpression("^loss is (nan|infinite) at step \\d+")),
+                 r.stop.c_str());
+        QCOMPARE(int(r.loss.size()), r.stepsDone);
+        QVERIFY(r.stepsDone >= 1);
+        QVERIFY(r.lengths.empty());
+    }
+
+    void runFileRoundTrip()
+    {
+        TrainConfig c;
+        c.scheme = "rope";
+        c.steps = 3;
+        c.batch = 8;
+        c.width = 16;
+        c.heads = 2;
+        c.trainLen = 3;
+        c.testLens = {3, 6};
+        c.evalSamples = 8;
+        c.evalEvery = 0;
+        const RunResult r = trainRun(c);
+        std::ostringstream out;
+        writeRuns(out, {r, r});
+        const std::vector<RunResult> back = readRuns(out.str());
+        QCOMPARE(back.size(), std::size_t(2));
+        QCOMPARE(back[0].config.scheme, std::string("rope"));
+        QCOMPARE(back[1].lengths.size(), std::size_t(2));
+        QCOMPARE(back[1].lengths[1].length, 6);
+        QVERIFY(std::fabs(back[0].lengths[0].tokenAccuracy - r.lengths[0].tokenAccuracy) < 1e-12);
+        QVERIFY_THROWS_EXCEPTION(InputError, readRuns("{\"format\": \"other\"}"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TrainGradTest)
+#include "tst_train_grad.moc"

@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/lengthlabview.h"
+
+#include "core/encodingregistry.h"
+#include "ui/render/figuretitle.h"
+#include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
+
+#include <QFileInfo>
+#include <QFontMetricsF>
+#include <QPainter>
+#include <QPainterPath>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+
+/// Okabe and Ito's colour-blind-safe palette, then four more: one colour per scheme, in the run file's order.
+QColor groupColour(std::size_t i, const Theme& th)
+{
+    static const QColor light[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+                                   QColor(230, 159, 0), QColor(86, 180, 233), QColor(120, 120, 120), QColor(140, 86, 75),
+                                   QColor(148, 103, 189), QColor(188, 189, 34), QColor(23, 190, 207)};
+    QColor c = light[i % (sizeof light / sizeof light[0])];
+    if (th.kind == ThemeKind::Dark)
+        c = c.lighter(125);
+    return c;
+}
+
+QString schemeTitle(const std::string& id)
+{
+    const core::SchemeDescriptor* s = core::findScheme(id);
+    return s ? shortSchemeName(*s) : QString::fromStdString(id);
+}
+
+} // namespace
+
+LengthLabView::LengthLabView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
+        const ViewOptions& o = m_state->viewOptions();
+        if (o.runFile != m_file || o.lengthMetric != m_metric)
+            resultChanged();
+        else
+            refresh();
+    });
+    resultChanged();
+}
+
+void LengthLabView::resultChanged()
+{
+    m_file = m_state->viewOptions().runFile;
+    m_metric = m_state->viewOptions().lengthMetric;
+    m_data = Computation::lengthLabData(m_state->viewOptions());
+    refresh();
+}
+
+void LengthLabView::render(QPainter& painter, const QRectF& target)
+{
+    // The lab does not depend on the workbench's scheme: it draws whatever the run file holds.
+    painter.save();
+    painter.setClipRect(target);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    if (!hasRoom(target.size()))
+        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
+    else
+        renderContent(painter, target);
+    painter.restore();
+}
+
+void LengthLabView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_data.error.isEmpty()) {
+        drawNotApplicable(p, target, th, tr("Length generalisation"), m_data.error);
+        return;
+    }
+    const core::train::LengthCurves& c = m_data.curves;
+    if (c.lengths.empty() || c.groups.empty()) {
+        drawNotApplicable(p, target, th, tr("Length generalisation"), tr("The run file has no accuracy to draw"));
+        return;
+    }
+    const double s = sizeScale(target);
+    const double pad = 8 * s;
+    TextLayout text(p, target);
+    const bool loss = c.metric == core::train::LengthMetric::Loss;
+    const QString measure = c.metric == core::train::LengthMetric::ExactMatch ? tr("exact match")
+        : c.metric == core::train::LengthMetric::TokenAccuracy                  ? tr("token accuracy")
+                                                                                 : tr("loss");
+    std::size_t maxSeeds = 0;
+    for (const auto& g : c.groups)
+        maxSeeds = std::max(maxSeeds, g.seeds.size());
+    QString trained;
+    for (int L : c.trainLens)
+        trained += (trained.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(L);
+    const double headerBottom = drawHeader(
+        text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+        {tr("Length generalisation \u00b7 %1").arg(QString::fromStdString(c.task)),
+         {tr("%1 against test length").arg(measure), measure},
+         {tr("trained at length %1; thin: each seed, thick: mean of %2").arg(trained).arg(maxSeeds),
+          tr("trained at %1").arg(trained)}});
+
+    const QFont tickFont = th.font(9.5 * s);
+    const QFont labelFont = th.font(10 * s);
+    const QFont legendFont = th.font(10 * s, true);
+    const QFontMetricsF tfm(tickFont), lfm(labelFont), gfm(legendFont);
+
+    // Legend column at the right: one entry per scheme (and setting).
+    struct Entry {
+        QString label;
+        QColor colour;
+    };
+    std::vector<Entry> entries;
+    bool anyNoRows = false;
+    for (std::size_t i = 0; i < c.groups.size(); ++i) {
+        const auto& g = c.groups[i];
+        QString label = schemeTitle(g.scheme) + QString::fromStdString(g.label.substr(g.scheme.size()));
+        if (g.diverged)
+            label += tr(" (%1 diverged)").arg(g.diverged);
+        entries.push_back({label, groupColour(i, th)});
+        anyNoRows = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
+    }
+    double legendW = 0;
+    for (const Entry& e : entries)
+        legendW = std::max(legendW, gfm.horizontalAdvance(e.label));
+    legendW += gfm.height() * 1.6 + pad;
+    legendW = std::min(legendW, target.width() * 0.32);
+
+    // Y range.
+    double yMax = 1.0;
+    if (loss) {
+        yMax = 0.0;
+        for (const auto& g : c.groups)
+            for (const auto& v : g.values)
+                for (double x : v)
+                    if (std::isfinite(x))
+                        yMax = std::max(yMax, x);
+        yMax = yMax > 0 ? yMax * 1.05 : 1.0;
+    }
+    const std::vector<double> yTicks = niceTicks(0.0, yMax, 5);
+    auto yLabel = [&](double v) { return loss ? formatNumber(v, 3) : QStringLiteral("%1%").arg(formatNumber(100.0 * v, 3)); };
+    double yLabelW = 0;
+    for (double v : yTicks)
+        yLabelW = std::max(yLabelW, tfm.horizontalAdvance(yLabel(v)));
+    const double xMin = 0.0, xMax = double(c.lengths.back());
+    const QRectF plot(target.left() + pad + lfm.height() * 1.3 + yLabelW + 4 * s, headerBottom + lfm.height() * 1.2,
+                      0, 0);
+    QRectF area = plot;
+    area.setRight(target.right() - pad - legendW - pad);
+    area.setBottom(target.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.3);
+    if (area.width() < 40 * s || area.height() < 40 * s) {
+        drawNotApplicable(p, target, th, tr("Too small"), tooSmallReason());
+        return;
+    }
+    p.fillRect(area, th.panel);
+    const auto X = [&](double L) { return area.left() + (L - xMin) / (xMax - xMin) * area.width(); };
+    const auto Y = [&](double v) { return area.bottom() - std::clamp(v / yMax, 0.0, 1.02) * area.height(); };
+
+    // Grid and ticks.
+    for (double v : yTicks) {
+        if (v > yMax * 1.0001)
+            continue;
+        p.setPen(QPen(th.grid, 1.0 * s));
+        p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
+        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted, {yLabel(v)});
+    }
+    const double widest = tfm.horizontalAdvance(QString::number(c.lengths.back())) + tfm.height();
+    const std::vector<double> xTicks = niceTicks(xMin, xMax, std::clamp(int(area.width() / widest), 2, 10));
+    for (double v : xTicks) {
+        if (v < xMin || v > xMax)
+            continue;
+        p.setPen(QPen(th.grid, 1.0 * s));
+        p.drawLine(QPointF(X(v), area.top()), QPointF(X(v), area.bottom()));
+        text.drawAt(QPointF(X(v), area.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted,
+                    {formatNumber(v, 4)});
+    }
+    text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()),
+              Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted,
+              {tr("test length L (task length; the copy sequence is 2L + 1 tokens)"), tr("test length L")});
+    p.save();
+    p.translate(target.left() + pad, area.center().y());
+    p.rotate(-90);
+    text.draw(QRectF(-area.height() / 2, 0, area.height(), lfm.height()), Qt::AlignHCenter | Qt::AlignTop, labelFont,
+              th.muted, {measure});
+    p.restore();
+
+    // The trained length(s).
+    for (int L : c.trainLens) {
+        p.setPen(QPen(th.foreground, 1.4 * s, Qt::DashLine));
+        p.drawLine(QPointF(X(L), area.top()), QPointF(X(L), area.bottom()));
+        text.drawAt(QPointF(X(L) + 4 * s, area.top() + 2 * s), Qt::AlignLeft | Qt::AlignTop, tickFont, th.foreground,
+                    {tr("trained length %1").arg(L), tr("trained %1").arg(L), QString::number(L)});
+    }
+
+    // Curves: each seed thin, the mean thick with dots; lengths without position rows as crosses.
+    p.setClipRect(area.adjusted(-4 * s, -4 * s, 4 * s, 4 * s));
+    for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
+        const auto& g = c.groups[gi];
+        const QColor col = groupColour(gi, th);
+        auto polyline = [&](const std::vector<double>& v, const QPen& pen) {
+            p.setPen(pen);
+            QPainterPath path;
+            bool open = false;
+            for (std::size_t i = 0; i < c.lengths.size(); ++i) {
+                if (!std::isfinite(v[i]) || (g.noPositionRows[i] && loss)) {
+                    open = false;
+                    continue;
+                }
+                const QPointF pt(X(c.lengths[i]), Y(v[i]));
+                if (open)
+                    path.lineTo(pt);
+                else
+                    path.moveTo(pt);
+                open = true;
+            }
+            p.setBrush(Qt::NoBrush);
+            p.drawPath(path);
+        };
+        QColor thin = col;
+        thin.setAlphaF(0.45);
+        if (g.values.size() > 1)
+            for (const auto& v : g.values)
+                polyline(v, QPen(thin, 1.0 * s));
+        polyline(g.mean, QPen(col, 2.6 * s, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        for (std::size_t i = 0; i < c.lengths.size(); ++i) {
+            const double x = X(c.lengths[i]);
+            if (g.noPositionRows[i]) {
+                const double y = Y(0.0), r = 3.5 * s;
+                p.setPen(QPen(col, 1.8 * s));
+                p.drawLine(QPointF(x - r, y - r), QPointF(x + r, y + r));
+                p.drawLine(QPointF(x - r, y + r), QPointF(x + r, y - r));
+            } else if (std::isfinite(g.mean[i])) {
+                p.setPen(Qt::NoPen);
+                p.setBrush(col);
+                p.drawEllipse(QPointF(x, Y(g.mean[i])), 2.6 * s, 2.6 * s);
+            }
+        }
+    }
+    p.setClipRect(target);
+
+    // Legend.
+    double y = area.top();
+    const double lx = area.right() + pad;
+    for (const Entry& e : entries) {
+        const double sw = gfm.height() * 1.2;
+        const QRectF drawn = text.draw(QRectF(lx + sw + 4 * s, y, target.right() - pad - lx - sw - 4 * s, gfm.height()),
+                                       Qt::AlignLeft | Qt::AlignVCenter, legendFont, th.foreground, {e.label});
+        if (!drawn.isEmpty()) {
+            p.setPen(QPen(e.colour, 2.6 * s, Qt::SolidLine, Qt::RoundCap));
+            p.drawLine(QPointF(lx, y + gfm.height() / 2), QPointF(lx + sw, y + gfm.height() / 2));
+        }
+        y += gfm.height() * 1.3;
+    }
+    if (anyNoRows) {
+        y += gfm.height() * 0.3;
+        const double r = 3.5 * s, cx = lx + gfm.height() * 0.6, cy = y + lfm.height() / 2;
+        const QRectF drawn = text.draw(QRectF(lx + gfm.height() * 1.2 + 4 * s, y, target.right() - pad - lx - gfm.height() * 1.2 - 4 * s,
+                                              lfm.height()),
+                                       Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
+                                       {tr("\u00d7 no position rows (learned table), counted as 0"), tr("no position rows"),
+                                        tr("no rows")});
+        if (!drawn.isEmpty()) {
+            p.setPen(QPen(th.muted, 1.8 * s));
+            p.drawLine(QPointF(cx - r, cy - r), QPointF(cx + r, cy + r));
+            p.drawLine(QPointF(cx - r, cy + r), QPointF(cx + r, cy - r));
+        }
+        y += lfm.height() * 1.3;
+    }
+    const QString file = QFileInfo(m_data.file).fileName();
+    text.draw(QRectF(lx, area.bottom() - lfm.height(), target.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+              tickFont, th.muted, {file}, TextLayout::Fit::Elide);
+}
+
+} // namespace poslab::ui
