@@ -397,7 +397,7 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             QVERIFY(f.open(QIODevice::ReadOnly));
             const QJsonArray runs = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
             std::vector<double> expected;
-            for (const QString scheme : {QStringLiteral("nope"), QStringLiteral("alibi")}) {
+            for (const QString& scheme : {QStringLiteral("nope"), QStringLiteral("alibi")}) {
                 std::vector<double> sum(2, 0.0);
                 int seeds = 0;
                 for (const QJsonValue& r : runs) {
