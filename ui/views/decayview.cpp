@@ -888,7 +888,12 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     }
     m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
     recordChartText(p, chartRect);
-    m_chart->setGeometry(old);
+    // Back to the widget's geometry (hover read-outs map through it). A view that is not shown (the command
+    // line's export scene) skips it, since each render sets its own geometry first: every geometry change
+    // re-strokes each 1,000-point series (Qt Charts builds its hover shape with QPainterPathStroker), a tenth
+    // of a decay SVG export's time.
+    if (isVisible())
+        m_chart->setGeometry(old);
     if (!captionRect.isEmpty()) {
         p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
                    th.background);
