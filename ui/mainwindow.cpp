@@ -19,6 +19,7 @@
 #include "ui/workbenchstate.h"
 
 #include <QAction>
+#include <QHash>
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
@@ -1329,6 +1330,34 @@ void MainWindow::applyStepLock(const std::optional<QStringList>& unlocked)
     for (QWidget* w : {static_cast<QWidget*>(m_cursorSlider), static_cast<QWidget*>(m_cursorSpin)}) {
         w->setEnabled(open("cursor"));
         w->setToolTip(open("cursor") ? QString() : tip);
+    }
+    // The views' own controls, each the knob it changes (view properties by name; the rotation view's layout
+    // box is the scheme's layout parameter; the clock's play button moves the cursor). Views opened later
+    // (tabs are made on first use) get the lock when the next step applies it.
+    static const QHash<QString, const char*> knobOf{
+        {QStringLiteral("attentionKind"), "softmax"},      {QStringLiteral("attentionMask"), "causal"},
+        {QStringLiteral("attentionHead"), "head"},         {QStringLiteral("attentionHeads"), "heads"},
+        {QStringLiteral("attentionContent"), "content"},   {QStringLiteral("attentionTerm"), "term"},
+        {QStringLiteral("attentionSentence"), "sentence"}, {QStringLiteral("clockPlay"), "cursor"},
+        {QStringLiteral("clockSpeed"), "speed"},           {QStringLiteral("clockStyle"), "pendulum"},
+        {QStringLiteral("clockPairs"), "clock_pairs"},     {QStringLiteral("pipelineMode"), "pipeline_mode"},
+        {QStringLiteral("pipelinePair"), "pipeline_pair"}, {QStringLiteral("rotationDistance"), "key_distance"},
+        {QStringLiteral("rotationShift"), "shift"},        {QStringLiteral("rotationLayout"), "layout"},
+        {QStringLiteral("tableQuantity"), "table_quantity"}, {QStringLiteral("tableColormap"), "colormap"},
+    };
+    const auto controls = findChildren<QWidget*>();
+    for (QWidget* w : controls) {
+        const auto it = knobOf.constFind(w->objectName());
+        if (it == knobOf.constEnd())
+            continue;
+        const bool free = open(it.value());
+        if (!w->property("poslabLocked").toBool() && !free)
+            w->setProperty("poslabUnlockedTip", w->toolTip());
+        w->setProperty("poslabLocked", !free);
+        // A part of the logits has no softmax: the attention view keeps its kind box off while a term is shown.
+        const bool usable = w->objectName() != QLatin1String("attentionKind") || m_state->viewOptions().term.isEmpty();
+        w->setEnabled(free && usable);
+        w->setToolTip(free ? w->property("poslabUnlockedTip").toString() : tip);
     }
 }
 

@@ -225,6 +225,29 @@ private slots:
         QVERIFY(w.parameterPanel()->slider(QStringLiteral("dim"))->isEnabledTo(w.parameterPanel()));
     }
 
+    void stepLockReachesTheViewsControls()
+    {
+        // A step that shows the attention view but names neither softmax nor causal: the attention view's kind
+        // and mask boxes are locked after Try it; free play unlocks them.
+        const auto [li, si] = findStep([](const lessons::Step& s) {
+            return !s.predict && s.views.contains(QLatin1String("attention")) && !s.knobs.contains(QLatin1String("softmax"))
+                && !s.knobs.contains(QLatin1String("causal"));
+        });
+        if (li < 0)
+            QSKIP("no shipped step shows the attention view without naming its mask and kind");
+        MainWindow w(nullptr, false);
+        LessonBrowser* b = w.lessonBrowser();
+        QVERIFY(b->open(li, si));
+        QVERIFY(b->tryIt().isEmpty());
+        auto* mask = w.findChild<QWidget*>(QStringLiteral("attentionMask"));
+        QVERIFY(mask);
+        QVERIFY(!mask->isEnabled());
+        QCOMPARE(mask->toolTip(), ParameterPanel::lockedTip());
+        QTest::mouseClick(b->freePlayButton(), Qt::LeftButton);
+        QVERIFY(mask->isEnabled());
+        QVERIFY(mask->toolTip() != ParameterPanel::lockedTip());
+    }
+
     void puzzleChecksTheAnswer()
     {
         int li = -1;
