@@ -370,6 +370,13 @@ std::vector<RunResult> readRuns(std::string_view text)
         return *v;
     };
     auto numOrNan = [](const json::Value* v) { return v && v->isNumber() ? v->number() : std::nan(""); };
+    // A count or a step: a whole number from 0 to 10^9 (a double past int's range is undefined to convert).
+    auto count = [](const json::Value& v, const char* what) {
+        const std::optional<std::int64_t> n = v.integer();
+        if (!n || *n < 0 || *n > 1000000000)
+            throw InputError(std::string("run file: ") + what + " must be a whole number from 0 to 1000000000");
+        return int(*n);
+    };
     std::vector<RunResult> out;
     for (const json::Value& r : runs->array()) {
         if (!r.isObject())
@@ -381,8 +388,12 @@ std::vector<RunResult> readRuns(std::string_view text)
         if (!(tl >= 1 && tl <= 100000))
             throw InputError("run file: train_len must be 1 to 100000");
         res.config.trainLen = int(tl);
-        if (const json::Value* s = r.find("seed"); s && s->isNumber() && s->number() >= 0)
-            res.config.seed = std::uint64_t(s->number());
+        if (const json::Value* s = r.find("seed"); s && s->isNumber()) {
+            const std::optional<std::int64_t> seed = s->integer();
+            if (!seed || *seed < 0 || *seed > (std::int64_t(1) << 53))
+                throw InputError("run file: seed must be a whole number from 0 to 2^53");
+            res.config.seed = std::uint64_t(*seed);
+        }
         if (const json::Value* s = r.find("set"); s && s->isArray())
             for (const json::Value& kv : s->array())
                 res.config.overrides.push_back(splitSetting(kv.string()));
@@ -394,7 +405,7 @@ std::vector<RunResult> readRuns(std::string_view text)
         if (const json::Value* s = r.find("diverged"); s && s->isBool())
             res.diverged = s->boolean();
         if (const json::Value* s = r.find("steps_done"); s && s->isNumber())
-            res.stepsDone = int(s->number());
+            res.stepsDone = count(*s, "steps_done");
         res.trainSeconds = numOrNan(r.find("train_seconds"));
         res.stepMs = numOrNan(r.find("step_ms"));
         if (const json::Value* s = r.find("seconds_to_95"); s && s->isNumber())
@@ -415,11 +426,11 @@ std::vector<RunResult> readRuns(std::string_view text)
         if (const json::Value* lc = r.find("loss_curve"); lc && lc->isArray())
             for (const json::Value& e : lc->array())
                 if (e.isArray() && e.array().size() == 3)
-                    res.loss.push_back({int(e.array()[0].number()), e.array()[1].number(), numOrNan(&e.array()[2])});
+                    res.loss.push_back({count(e.array()[0], "a loss_curve step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
         if (const json::Value* lc = r.find("checks"); lc && lc->isArray())
             for (const json::Value& e : lc->array())
                 if (e.isArray() && e.array().size() == 3)
-                    res.checks.push_back({int(e.array()[0].number()), e.array()[1].number(), numOrNan(&e.array()[2])});
+                    res.checks.push_back({count(e.array()[0], "a checks step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
         out.push_back(std::move(res));
     }
     if (out.empty())
