@@ -875,6 +875,17 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         captionRect = QRectF(inner.left(), target.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
         chartRect.setBottom(captionRect.top() - 2 * factor);
     }
+    // Every geometry or axis-range change re-strokes each series (Qt Charts builds a 1,000-point series' hover
+    // shape with QPainterPathStroker each time). A view that is not shown (the command line's export scene)
+    // settles its layout with empty series and puts the points back once: each series is stroked once, not
+    // once per settling step (a decay SVG export spent a sixth of its time there).
+    const bool offscreen = !isVisible();
+    std::vector<QList<QPointF>> held;
+    if (offscreen)
+        for (QLineSeries* s : m_series) {
+            held.push_back(s->points());
+            s->clear();
+        }
     m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
     // Tick spacing, the corner and the legend depend on the plot area, which depends on them: settle.
     for (int pass = 0; pass < 4; ++pass) {
@@ -886,13 +897,13 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         if (pass > 0 && m_chart->plotArea() == before)
             break;
     }
+    for (std::size_t i = 0; i < held.size(); ++i)
+        m_series[i]->replace(held[i]);
     m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
     recordChartText(p, chartRect);
-    // Back to the widget's geometry (hover read-outs map through it). A view that is not shown (the command
-    // line's export scene) skips it, since each render sets its own geometry first: every geometry change
-    // re-strokes each 1,000-point series (Qt Charts builds its hover shape with QPainterPathStroker), a tenth
-    // of a decay SVG export's time.
-    if (isVisible())
+    // Back to the widget's geometry (hover read-outs map through it). A view that is not shown skips it, since
+    // each render sets its own geometry first (and the change would re-stroke every series).
+    if (!offscreen)
         m_chart->setGeometry(old);
     if (!captionRect.isEmpty()) {
         p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
