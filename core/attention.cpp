@@ -882,13 +882,19 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         };
         for (std::size_t t = 0; t < n; ++t) {
             const double delta = double(r.distances[t]);
+            // One sine and cosine per pair serve both curves (the same values scoreAt() and std::polar give).
             std::complex<double> partial(0.0, 0.0);
             double sumAbs = 0.0;
+            double sc = rest;
             for (int i = 0; i < pairs; ++i) {
-                partial += std::polar(1.0, delta * spec.invFreq[std::size_t(i)]);
+                const double angle = delta * spec.invFreq[std::size_t(i)];
+                const double c = std::cos(angle);
+                partial += std::complex<double>(c, std::sin(angle));
                 sumAbs += std::abs(partial);
+                const double decay = xpos ? std::pow(spec.xposZeta[std::size_t(i)], delta / spec.xposScaleBase) : 1.0;
+                sc += af2 * pairEnergy[std::size_t(i)] * decay * c;
             }
-            score.values[t] = scoreAt(delta);
+            score.values[t] = sc;
             bound.values[t] = pairs > 0 ? sumAbs / double(pairs) : std::numeric_limits<double>::quiet_NaN();
         }
         finish(score, scoreAt(0.0));

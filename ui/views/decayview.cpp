@@ -509,12 +509,20 @@ namespace {
 /// zero written "0" (a tick at -1e-17 would otherwise read "-0.00").
 void setTicks(QCategoryAxis* axis, double lo, double hi, const std::vector<std::pair<double, QString>>& ticks)
 {
-    for (const QString& l : axis->categoriesLabels())
-        axis->remove(l);
+    // Unchanged ticks (a range padded for a new plot height) keep their label items: Qt Charts makes a new
+    // rich-text item for every label appended.
+    const QStringList labels = axis->categoriesLabels();
+    bool same = labels.size() == qsizetype(ticks.size());
+    for (qsizetype i = 0; same && i < labels.size(); ++i)
+        same = labels[i] == ticks[std::size_t(i)].second && axis->endValue(labels[i]) == ticks[std::size_t(i)].first;
+    if (!same)
+        for (const QString& l : labels)
+            axis->remove(l);
     axis->setStartValue(lo);
     axis->setRange(lo, hi);
-    for (const auto& [v, label] : ticks)
-        axis->append(label, v);
+    if (!same)
+        for (const auto& [v, label] : ticks)
+            axis->append(label, v);
 }
 
 std::vector<std::pair<double, QString>> linearTicks(double lo, double hi, int target, double* outLo, double* outHi)
@@ -729,7 +737,8 @@ void DecayView::rebuildSeries()
         m_chart->legend()->setAlignment(legendAt);
     m_y->setTitleText(m_yTitle);
     m_y2->setTitleText(m_y2Title);
-    fitCaption();
+    if (isVisible()) // a hidden view fits its caption label when shown (showEvent); an export draws its own
+        fitCaption();
     showChartIfRoom();
     fitAxisLabels();
     QString title = m_curves.empty() ? QString() : tr("%1 \u00b7 d = %2").arg(m_state->figureLabel()).arg(m_state->dim());
@@ -769,6 +778,7 @@ void DecayView::applyFonts(double sizeFactor)
 {
     // The other views grow their text with the figure (sizeScale); the chart does the same, so a 1920 px
     // slide export is as readable as the 600 px panel.
+    m_fontFactor = sizeFactor;
     const Theme th = theme();
     auto scaled = [&](double pt, bool bold = false) {
         QFont f = th.font(pt, bold);
@@ -807,6 +817,12 @@ void DecayView::resizeEvent(QResizeEvent* e)
     View::resizeEvent(e);
     fitCaption();
     showChartIfRoom();
+}
+
+void DecayView::showEvent(QShowEvent* e)
+{
+    View::showEvent(e);
+    fitCaption();
 }
 
 void DecayView::showChartIfRoom()
@@ -858,7 +874,10 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     // target (a 3000 px export gets a proper layout, not a blown-up 500 px one).
     const QRectF old = m_chart->geometry();
     const double factor = sizeScale(target);
-    if (factor != 1.0)
+    // A view that is not shown (the command line's export scene) keeps the last render's fonts and geometry:
+    // each render sets its own first, and putting them back would lay the chart out again for nothing.
+    const bool offscreen = !isVisible();
+    if (factor != m_fontFactor)
         applyFonts(factor);
     // The caption (what the rotary bound bounds) goes under the chart, in exports as on screen.
     QRectF chartRect = target;
@@ -879,7 +898,6 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     // shape with QPainterPathStroker each time). A view that is not shown (the command line's export scene)
     // settles its layout with empty series and puts the points back once: each series is stroked once, not
     // once per settling step (a decay SVG export spent a sixth of its time there).
-    const bool offscreen = !isVisible();
     std::vector<QList<QPointF>> held;
     if (offscreen)
         for (QLineSeries* s : m_series) {
@@ -901,8 +919,7 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         m_series[i]->replace(held[i]);
     m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
     recordChartText(p, chartRect);
-    // Back to the widget's geometry (hover read-outs map through it). A view that is not shown skips it, since
-    // each render sets its own geometry first (and the change would re-stroke every series).
+    // Back to the widget's geometry (hover read-outs map through it).
     if (!offscreen)
         m_chart->setGeometry(old);
     if (!captionRect.isEmpty()) {
@@ -911,7 +928,7 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         TextLayout text(p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
         text.drawWrapped(captionRect, Qt::AlignLeft | Qt::AlignTop, cf, th.muted, m_caption);
     }
-    if (factor != 1.0)
+    if (!offscreen && m_fontFactor != 1.0)
         applyFonts(1.0);
 }
 

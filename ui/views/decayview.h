@@ -84,6 +84,7 @@ protected:
     void resultChanged() override;
     void paintEvent(QPaintEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void showEvent(QShowEvent* e) override;
     bool drawsCompare(CompareMode mode) const override
     {
         return mode == CompareMode::Overlay || mode == CompareMode::Difference;
@@ -146,6 +147,7 @@ private:
     bool m_fitQueued = false;   ///< a refit after a plot-area change is waiting for the event loop
     int m_autoFits = 0;         ///< refits at m_autoFitSize since the chart last changed size
     QSizeF m_autoFitSize;
+    double m_fontFactor = 1.0; ///< the size factor applyFonts() last applied
     QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     std::pair<double, double> m_yData{0.0, 1.0};  ///< extent of the left axis's curves
     std::pair<double, double> m_y2Data{0.0, 1.0}; ///< extent of the right axis's curve (the bound)
