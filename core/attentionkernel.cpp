@@ -11,6 +11,9 @@ namespace poslab::core::kernel {
     namespace ns {                                                                                         \
     void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc);      \
     void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);                                    \
+    void gemm(bool transA, bool transB, int m, int n, int k, float alpha, const float* a, int lda,          \
+              const float* b, int ldb, float beta, float* c, int ldc);                                     \
+    void geluTanh(const float* x, float* y, float* th, int n);                                             \
     void boxMuller(const float* u1, const float* u2, float* out, int n);                                   \
     }
 POSLAB_DECLARE_KERNELS(generic)
@@ -68,6 +71,29 @@ void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float
     case Isa::Avx2: avx2::gemmNT(a, b, c, m, n, k, alpha, ldc); return;
 #endif
     default: generic::gemmNT(a, b, c, m, n, k, alpha, ldc); return;
+    }
+}
+
+void gemm(bool transA, bool transB, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+          float beta, float* c, int ldc)
+{
+    switch (isa()) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case Isa::Avx512: avx512::gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
+    case Isa::Avx2: avx2::gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
+#endif
+    default: generic::gemm(transA, transB, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); return;
+    }
+}
+
+void geluTanh(const float* x, float* y, float* th, int n)
+{
+    switch (isa()) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case Isa::Avx512: avx512::geluTanh(x, y, th, n); return;
+    case Isa::Avx2: avx2::geluTanh(x, y, th, n); return;
+#endif
+    default: generic::geluTanh(x, y, th, n); return;
     }
 }
 

@@ -15,6 +15,15 @@ namespace poslab::core::kernel {
 /// (0: n, contiguous), so that a block of C's leading columns can be computed alone (the causal triangle).
 void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc = 0);
 
+/// C (m x n) = beta * C + alpha * op(A) * op(B), all row-major with row strides lda, ldb, ldc; op(A) is m x k
+/// (A stored k x m when transA), op(B) is k x n (B stored n x k when transB). The lab's training GEMMs.
+void gemm(bool transA, bool transB, int m, int n, int k, float alpha, const float* a, int lda, const float* b, int ldb,
+          float beta, float* c, int ldc);
+
+/// GELU, tanh approximation, over n floats: th = tanh(sqrt(2/pi) (x + 0.044715 x^3)), y = x (1 + th) / 2
+/// (Hendrycks and Gimpel 2016; PyTorch approximate="tanh"). Eigen's vectorised tanh.
+void geluTanh(const float* x, float* y, float* th, int n);
+
 /// Row-wise softmax of C (m x n) in place over the entries whose mask byte is 1 (mask may be null: all
 /// visible). Masked entries become NaN; a row without visible entries becomes all NaN.
 void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);

@@ -103,7 +103,7 @@ struct Network<T>::Impl {
     std::vector<Mat<T>> trainedBias;
 
     struct LayerActs {
-        Mat<T> xin, ln1, qkv, qk, att, xmid, ln2, hpre, act;
+        Mat<T> xin, ln1, qkv, qk, att, xmid, ln2, hpre, act, th; // th: GELU's tanh, kept for the backward pass
         Vec<T> m1, r1, m2, r2;
         std::vector<Mat<T>> p;
     };
@@ -432,7 +432,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             const std::string p = "l" + std::to_string(l) + ".";
             a.xin = w.x;
             layerNormForward<T>(a.xin, cvec(p + "ln1.w", d), cvec(p + "ln1.b", d), a.ln1, a.m1, a.r1);
-            a.qkv.noalias() = a.ln1 * cmat(p + "wqkv", d, 3 * d);
+            matmul<T>(a.qkv, a.ln1, false, cmat(p + "wqkv", d, 3 * d), false, false);
             a.qkv.rowwise() += cvec(p + "bqkv", 3 * d).transpose();
             a.qk = a.qkv.leftCols(2 * d);
             if (im.rot)
@@ -458,17 +458,17 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     a.att.block(s * Tc, h * hd, Tc, hd) = o;
                 }
             a.xmid = a.xin;
-            a.xmid.noalias() += a.att * cmat(p + "wo", d, d);
+            matmul<T>(a.xmid, a.att, false, cmat(p + "wo", d, d), false, true);
             a.xmid.rowwise() += cvec(p + "bo", d).transpose();
             layerNormForward<T>(a.xmid, cvec(p + "ln2.w", d), cvec(p + "ln2.b", d), a.ln2, a.m2, a.r2);
-            a.hpre.noalias() = a.ln2 * cmat(p + "w1", d, 4 * d);
+            matmul<T>(a.hpre, a.ln2, false, cmat(p + "w1", d, 4 * d), false, false);
             a.hpre.rowwise() += cvec(p + "b1", 4 * d).transpose();
             if (c.gelu)
-                a.act = a.hpre.unaryExpr([](T v) { return gelu(v); });
+                geluForward<T>(a.hpre, a.act, a.th);
             else
                 a.act = a.hpre.cwiseMax(T(0));
             w.x = a.xmid;
-            w.x.noalias() += a.act * cmat(p + "w2", 4 * d, d);
+            matmul<T>(w.x, a.act, false, cmat(p + "w2", 4 * d, d), false, true);
             w.x.rowwise() += cvec(p + "b2", d).transpose();
         }
         w.xf = w.x;
@@ -520,22 +520,25 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             auto& a = w.layers[std::size_t(l)];
             const std::string p = "l" + std::to_string(l) + ".";
             // x = xmid + act W2 + b2
-            gmat(p + "w2", 4 * d, d).noalias() += a.act.transpose() * dx;
+            matmul<T>(gmat(p + "w2", 4 * d, d), a.act, true, dx, false, true);
             gvec(p + "b2", d) += dx.colwise().sum().transpose();
-            Mat<T> dh = dx * cmat(p + "w2", 4 * d, d).transpose();
+            Mat<T> dh;
+            matmul<T>(dh, dx, false, cmat(p + "w2", 4 * d, d), true, false);
             if (c.gelu)
-                dh.array() *= a.hpre.unaryExpr([](T v) { return geluGrad(v); }).array();
+                geluBackward<T>(dh, a.hpre, a.th);
             else
                 dh.array() *= (a.hpre.array() > T(0)).template cast<T>();
-            gmat(p + "w1", d, 4 * d).noalias() += a.ln2.transpose() * dh;
+            matmul<T>(gmat(p + "w1", d, 4 * d), a.ln2, true, dh, false, true);
             gvec(p + "b1", 4 * d) += dh.colwise().sum().transpose();
-            const Mat<T> dln2 = dh * cmat(p + "w1", d, 4 * d).transpose();
+            Mat<T> dln2;
+            matmul<T>(dln2, dh, false, cmat(p + "w1", d, 4 * d), true, false);
             Mat<T> dxmid = dx;
             layerNormBackward<T>(dln2, a.xmid, cvec(p + "ln2.w", d), a.m2, a.r2, dxmid, gvec(p + "ln2.w", d), gvec(p + "ln2.b", d));
             // xmid = xin + att Wo + bo
-            gmat(p + "wo", d, d).noalias() += a.att.transpose() * dxmid;
+            matmul<T>(gmat(p + "wo", d, d), a.att, true, dxmid, false, true);
             gvec(p + "bo", d) += dxmid.colwise().sum().transpose();
-            const Mat<T> datt = dxmid * cmat(p + "wo", d, d).transpose();
+            Mat<T> datt;
+            matmul<T>(datt, dxmid, false, cmat(p + "wo", d, d), true, false);
             Mat<T> dqkv(R, 3 * d);
             for (int s = 0; s < n; ++s)
                 for (int h = 0; h < H; ++h) {
@@ -554,9 +557,10 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     rotateRows<T>(dqkv, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs, Tc, true);
                     rotateRows<T>(dqkv, d + h * hd, im.rot->cosK, im.rot->sinK, im.pairA.data(), im.pairB.data(), im.pairs, Tc, true);
                 }
-            gmat(p + "wqkv", d, 3 * d).noalias() += a.ln1.transpose() * dqkv;
+            matmul<T>(gmat(p + "wqkv", d, 3 * d), a.ln1, true, dqkv, false, true);
             gvec(p + "bqkv", 3 * d) += dqkv.colwise().sum().transpose();
-            const Mat<T> dln1 = dqkv * cmat(p + "wqkv", d, 3 * d).transpose();
+            Mat<T> dln1;
+            matmul<T>(dln1, dqkv, false, cmat(p + "wqkv", d, 3 * d), true, false);
             dx = dxmid;
             layerNormBackward<T>(dln1, a.xin, cvec(p + "ln1.w", d), a.m1, a.r1, dx, gvec(p + "ln1.w", d), gvec(p + "ln1.b", d));
         }

@@ -6,12 +6,15 @@
 /// crossentropy_softmax_backward). Templates over the scalar: float for training, double for the finite-difference
 /// tests (tests/core/tst_train_grad.cpp). Matrices are row-major, row = token.
 
+#include "core/attentionkernel.h"
+
 #include <Eigen/Core>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
 #include <numbers>
+#include <type_traits>
 
 namespace poslab::core::train {
 
@@ -82,13 +85,64 @@ T geluGrad(T x)
     return T(0.5) * (T(1) + th) + T(0.5) * x * (T(1) - th * th) * k * (T(1) + T(3 * 0.044715) * x * x);
 }
 
+/// GELU (tanh approximation) over a whole matrix; @p th keeps tanh(k (x + 0.044715 x^3)) for geluBackward().
+/// Same formula as gelu() and geluGrad() above; float runs core's vectorised kernel (the widest instruction
+/// set the CPU has), double (the gradient tests) Eigen's.
+template <typename T>
+void geluForward(const Mat<T>& x, Mat<T>& y, Mat<T>& th)
+{
+    y.resize(x.rows(), x.cols());
+    th.resize(x.rows(), x.cols());
+    if constexpr (std::is_same_v<T, float>) {
+        kernel::geluTanh(x.data(), y.data(), th.data(), int(x.size()));
+    } else {
+        const T k = T(std::sqrt(2.0 / std::numbers::pi));
+        th = (k * (x.array() + T(0.044715) * x.array().cube())).tanh().matrix();
+        y = (T(0.5) * x.array() * (T(1) + th.array())).matrix();
+    }
+}
+
+/// C = op(A) op(B), or C += op(A) op(B) when @p accumulate (C then already has its size). Row-major operands with
+/// contiguous rows (matrices, or maps of the flat parameter vector). float goes to core's GEMM kernel built for
+/// each instruction set (AVX2 or AVX-512 where the CPU has them); double (the gradient tests) to Eigen.
+template <typename T, typename MC, typename MA, typename MB>
+void matmul(MC&& c, const MA& a, bool ta, const MB& b, bool tb, bool accumulate, T alpha = T(1))
+{
+    const Eigen::Index m = ta ? a.cols() : a.rows(), k = ta ? a.rows() : a.cols(), n = tb ? b.rows() : b.cols();
+    if (!accumulate)
+        c.resize(m, n);
+    if constexpr (std::is_same_v<T, float>) {
+        kernel::gemm(ta, tb, int(m), int(n), int(k), alpha, a.data(), int(a.outerStride()), b.data(), int(b.outerStride()),
+                     accumulate ? 1.0f : 0.0f, c.data(), int(c.outerStride()));
+    } else {
+        if (!accumulate)
+            c.setZero();
+        if (!ta && !tb)
+            c.noalias() += alpha * a * b;
+        else if (!ta)
+            c.noalias() += alpha * a * b.transpose();
+        else if (!tb)
+            c.noalias() += alpha * a.transpose() * b;
+        else
+            c.noalias() += alpha * a.transpose() * b.transpose();
+    }
+}
+/// dh *= GELU'(x), with th from geluForward().
+template <typename T>
+void geluBackward(Mat<T>& dh, const Mat<T>& x, const Mat<T>& th)
+{
+    const T k = T(std::sqrt(2.0 / std::numbers::pi));
+    dh.array() *= T(0.5) * (T(1) + th.array())
+                  + T(0.5) * x.array() * (T(1) - th.array().square()) * k * (T(1) + T(3 * 0.044715) * x.array().square());
+}
+
 /// One head of causal attention: S = Q K^T * scale + bias (bias T x T, may be empty), keys after the query
 /// masked, P = softmax(S) per row, O = P V. Q, K: T x dh; V: T x dv. Keeps P.
 template <typename T, typename A, typename B, typename C, typename Bias>
 void attentionForward(const A& q, const B& k, const C& v, const Bias* bias, T scale, Mat<T>& p, Mat<T>& o)
 {
     const Eigen::Index n = q.rows();
-    p.noalias() = (q * k.transpose()) * scale;
+    matmul<T>(p, q, false, k, true, false, scale);
     if (bias)
         p += *bias;
     for (Eigen::Index i = 0; i < n; ++i) {
@@ -102,7 +156,7 @@ void attentionForward(const A& q, const B& k, const C& v, const Bias* bias, T sc
         p.row(i).head(i + 1) /= sum;
         p.row(i).tail(n - i - 1).setZero();
     }
-    o.noalias() = p * v;
+    matmul<T>(o, p, false, v, false, false);
 }
 
 /// Backward of attentionForward: given dO, returns dQ, dK, dV (assigned) and dS (the gradient of the scores, which
@@ -111,15 +165,16 @@ template <typename T, typename A, typename B, typename C>
 void attentionBackward(const Mat<T>& dO, const A& q, const B& k, const C& v, const Mat<T>& p, T scale, Mat<T>& dq,
                        Mat<T>& dk, Mat<T>& dv, Mat<T>& ds)
 {
-    Mat<T> dp = dO * v.transpose();
-    dv.noalias() = p.transpose() * dO;
+    Mat<T> dp;
+    matmul<T>(dp, dO, false, v, true, false);
+    matmul<T>(dv, p, true, dO, false, false);
     ds.resize(p.rows(), p.cols());
     for (Eigen::Index i = 0; i < p.rows(); ++i) {
         const T dot = (dp.row(i).array() * p.row(i).array()).sum();
         ds.row(i).array() = p.row(i).array() * (dp.row(i).array() - dot);
     }
-    dq.noalias() = (ds * k) * scale;
-    dk.noalias() = (ds.transpose() * q) * scale;
+    matmul<T>(dq, ds, false, k, false, false, scale);
+    matmul<T>(dk, ds, true, q, false, false, scale);
 }
 
 /// Rotates the pairs (a_i, b_i) of each row t in place: a' = a c - b s, b' = b c + a s with c = cos(t, i),

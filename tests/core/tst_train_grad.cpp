@@ -9,6 +9,7 @@
 // Also: the rotation matches core::rotateVector (the views' rotation), training is reproducible from its seed
 // (identical curves, whatever the thread count), bad sizes are refused before allocation, a learned table
 // reports lengths past its rows, and a diverging run names the step and keeps its curve.
+#include "core/attentionkernel.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 #include "core/random.h"
@@ -22,6 +23,8 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdio>
+#include <limits>
 #include <functional>
 #include <sstream>
 
@@ -132,6 +135,54 @@ private slots:
             const double numeric = (train::gelu(x + fdStep) - train::gelu(x - fdStep)) / (2 * fdStep);
             QVERIFY2(close(geluGrad(x), numeric), qPrintable(QString::number(x)));
         }
+    }
+
+    void floatKernelsMatchTheFormulas()
+    {
+        // Training in float runs core's GEMM and GELU kernels (the widest instruction set the CPU has; the ctest
+        // tst_train_grad_generic runs this file again on the portable build). Each against the double formula.
+        std::printf("kernel: %s\n", kernel::isaName());
+        // GELU, tanh form (Hendrycks and Gimpel 2016), over values that reach tanh's saturated tails.
+        Mat<float> x(3, 37), y, th;
+        for (Eigen::Index i = 0; i < x.size(); ++i)
+            x.data()[i] = float(-9.0 + 18.0 * double(i) / double(x.size() - 1));
+        geluForward<float>(x, y, th);
+        Mat<float> dh = Mat<float>::Ones(3, 37);
+        geluBackward<float>(dh, x, th);
+        for (Eigen::Index i = 0; i < x.size(); ++i) {
+            const double v = x.data()[i];
+            const double t = std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v));
+            QVERIFY2(std::fabs(th.data()[i] - t) <= 4e-7, qPrintable(QString("tanh at %1: %2").arg(v).arg(th.data()[i])));
+            QVERIFY2(std::fabs(y.data()[i] - 0.5 * v * (1 + t)) <= 4e-7 * std::max(1.0, std::fabs(v)), qPrintable(QString::number(v)));
+            QVERIFY2(std::fabs(dh.data()[i] - geluGrad(v)) <= 2e-6 * std::max(1.0, std::fabs(v)), qPrintable(QString::number(v)));
+        }
+        // C = beta C + alpha op(A) op(B) for the four transposes, on blocks inside larger matrices (row strides
+        // wider than the block), with accumulation.
+        for (const bool ta : {false, true})
+            for (const bool tb : {false, true}) {
+                const int m = 13, n = 9, k = 21;
+                const Mat<double> A = randomMat(ta ? k : m, (ta ? m : k) + 5, 41);
+                const Mat<double> B = randomMat(tb ? n : k, (tb ? k : n) + 3, 42);
+                const Mat<double> C0 = randomMat(m, n + 2, 43);
+                const Mat<float> Af = A.cast<float>(), Bf = B.cast<float>();
+                Mat<float> Cf = C0.cast<float>();
+                kernel::gemm(ta, tb, m, n, k, 0.5f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 1.0f, Cf.data(),
+                             int(Cf.cols()));
+                for (int i = 0; i < m; ++i)
+                    for (int j = 0; j < n + 2; ++j) {
+                        double ref = C0(i, j);
+                        if (j < n)
+                            for (int l = 0; l < k; ++l)
+                                ref += 0.5 * (ta ? A(l, i) : A(i, l)) * (tb ? B(j, l) : B(l, j));
+                        QVERIFY2(std::fabs(Cf(i, j) - ref) <= 1e-5 * (1 + std::fabs(ref)),
+                                 qPrintable(QString("ta %1 tb %2 (%3, %4): %5 vs %6").arg(ta).arg(tb).arg(i).arg(j).arg(Cf(i, j)).arg(ref)));
+                    }
+                // beta 0 overwrites (NaN in C must not leak through).
+                Cf.setConstant(std::numeric_limits<float>::quiet_NaN());
+                kernel::gemm(ta, tb, m, n, k, 1.0f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 0.0f, Cf.data(),
+                             int(Cf.cols()));
+                QVERIFY(Cf.leftCols(n).allFinite());
+            }
     }
 
     void attentionWithBias()
