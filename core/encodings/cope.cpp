@@ -11,29 +11,9 @@ namespace poslab::core {
 MatrixF copeBias(const MatrixF& logits, const MaskMatrix& mask, const MatrixF& z, int nposMax, MatrixF* gates,
                  MatrixF* positions)
 {
-    const Eigen::Index lq = logits.rows();
-    const Eigen::Index lk = logits.cols();
-    MatrixF bias(lq, lk);
-    if (gates)
-        gates->resize(lq, lk);
-    if (positions)
-        positions->resize(lq, lk);
-    for (Eigen::Index i = 0; i < lq; ++i) {
-        double cum = 0.0;
-        for (Eigen::Index j = lk - 1; j >= 0; --j) {
-            const double g = mask(i, j) ? 1.0 / (1.0 + std::exp(-double(logits(i, j)))) : 0.0;
-            cum += g;
-            const double p = std::min(cum, double(nposMax - 1));
-            const double lo = std::floor(p);
-            const double hi = std::ceil(p);
-            const double w = p - lo;
-            bias(i, j) = float(w * z(i, Eigen::Index(hi)) + (1.0 - w) * z(i, Eigen::Index(lo)));
-            if (gates)
-                (*gates)(i, j) = float(g);
-            if (positions)
-                (*positions)(i, j) = float(p);
-        }
-    }
+    MatrixF bias;
+    copeSweep(logits, [&](Eigen::Index i, Eigen::Index j) { return mask(i, j) != 0; }, z, nposMax, bias, gates,
+              positions);
     return bias;
 }
 

@@ -17,10 +17,49 @@
 
 #include "core/scheme.h"
 
+#include <algorithm>
+#include <cmath>
+
 namespace poslab::core {
 
+/// The CoPE sweep of one head, for any Eigen matrices (the views' float matrices, the length lab's float and
+/// double ones, core/train/ops.h): for each query i, keys j from the last to the first,
+///   g_ij = sigmoid(logits_ij) if visible(i, j) else 0;  cum += g_ij;  p_ij = min(cum, npos_max - 1);
+///   bias_ij = (p - floor p) z(i, ceil p) + (1 - p + floor p) z(i, floor p).
+/// Arithmetic in double, stored in the output's scalar. z needs columns 0..min(npos_max - 1, ceil(max cum));
+/// with Lk keys that is at most min(npos_max, Lk + 1) columns. @p gates and @p positions may be null.
+template <typename Logits, typename Visible, typename Z, typename Out>
+void copeSweep(const Logits& logits, const Visible& visible, const Z& z, int nposMax, Out& bias, Out* gates,
+               Out* positions)
+{
+    using S = typename Out::Scalar;
+    const Eigen::Index lq = logits.rows();
+    const Eigen::Index lk = logits.cols();
+    bias.resize(lq, lk);
+    if (gates)
+        gates->resize(lq, lk);
+    if (positions)
+        positions->resize(lq, lk);
+    for (Eigen::Index i = 0; i < lq; ++i) {
+        double cum = 0.0;
+        for (Eigen::Index j = lk - 1; j >= 0; --j) {
+            const double g = visible(i, j) ? 1.0 / (1.0 + std::exp(-double(logits(i, j)))) : 0.0;
+            cum += g;
+            const double p = std::min(cum, double(nposMax - 1));
+            const double lo = std::floor(p);
+            const double hi = std::ceil(p);
+            const double w = p - lo;
+            bias(i, j) = S(w * double(z(i, Eigen::Index(hi))) + (1.0 - w) * double(z(i, Eigen::Index(lo))));
+            if (gates)
+                (*gates)(i, j) = S(g);
+            if (positions)
+                (*positions)(i, j) = S(p);
+        }
+    }
+}
+
 /// The CoPE bias of one head from its masked logits and z (Lq x npos_max); fills gates and positions
-/// (Lq x Lk) too. Logits of masked entries are ignored (their gates are 0).
+/// (Lq x Lk) too. Logits of masked entries are ignored (their gates are 0). copeSweep with the mask.
 MatrixF copeBias(const MatrixF& logits, const MaskMatrix& mask, const MatrixF& z, int nposMax, MatrixF* gates,
                  MatrixF* positions);
 

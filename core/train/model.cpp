@@ -21,7 +21,7 @@ namespace {
 
 constexpr int chunkSize = 16;
 
-enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire };
+enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope };
 
 Kind kindOf(const std::string& id)
 {
@@ -41,8 +41,10 @@ Kind kindOf(const std::string& id)
         return Kind::Kerple;
     if (id == "fire")
         return Kind::Fire;
+    if (id == "cope")
+        return Kind::Cope;
     throw InputError("scheme '" + id + "' cannot be trained here; trainable: nope, sinusoidal, learned, rope, xpos, "
-                     "alibi, sandwich, t5, kerple, fire (cope, shaw, transformer_xl, deberta and irope have no "
+                     "alibi, sandwich, t5, kerple, fire, cope (shaw, transformer_xl, deberta and irope have no "
                      "backward pass yet)");
 }
 
@@ -94,6 +96,9 @@ struct Network<T>::Impl {
     bool kerpleLog = true;
     int t5Buckets = 0;
     int fireWidth = 0;
+    // cope
+    int copeNpos = 0;
+    T copePosScale = T(1);
 
     // per call
     const Mat<T>* add = nullptr;
@@ -113,6 +118,7 @@ struct Network<T>::Impl {
         Vec<T> mf, rf;
         std::vector<T> grad;
         Mat<T> dAdd;
+        Mat<T> copeBias, copeGates, copePositions; // scratch of one head
         std::vector<Mat<T>> dBias;
         double loss = 0.0;
     };
@@ -184,6 +190,12 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
         add("pos.fire.b1", im.fireWidth);
         add("pos.fire.w2", std::size_t(H) * im.fireWidth);
         add("pos.fire.b2", H);
+    } else if (im.kind == Kind::Cope) {
+        // facebookresearch/RAM ContextPosSelfAttn: pos_emb (1, head_dim, npos) per layer, shared by the heads.
+        im.copeNpos = int(params.integer("npos_max"));
+        im.copePosScale = params.choice("position_logits") == "scaled" ? T(1.0 / std::sqrt(double(im.hd))) : T(1);
+        for (int l = 0; l < c.layers; ++l)
+            add("pos.cope.l" + std::to_string(l), std::size_t(im.copeNpos) * im.hd);
     }
     m_params.assign(m_layout.total, T(0));
 
@@ -229,6 +241,9 @@ void Network<T>::initialise()
             const double v = im.params.real(n == "pos.r1" ? "r1" : "r2");
             for (std::size_t i = 0; i < b.size; ++i)
                 p[i] = T(v);
+        } else if (n.rfind("pos.cope.", 0) == 0) {
+            // facebookresearch/RAM ContextPosSelfAttn: pos_emb = torch.zeros(1, head_dim, npos), trained.
+            std::fill(p, p + b.size, T(0));
         } else if (n.rfind("pos.fire.", 0) == 0) {
             // nn.Linear's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)); fan_in 1 for w1, b1 and width for w2, b2.
             const double bound = (n == "pos.fire.w1" || n == "pos.fire.b1") ? 1.0 : 1.0 / std::sqrt(double(im.fireWidth));
@@ -278,7 +293,7 @@ double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
 {
     (void)threads;
     const double d = c.width, V = c.vocab, L = c.layers, H = c.heads;
-    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0;
+    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0 + L * double(c.copePositions) * (d / H);
     const double chunks = std::ceil(double(n) / chunkSize);
     const double rows = std::min<double>(n, chunkSize) * T_;
     const double perChunk = rows * (L * (16 * d) + 2 * V + 4 * d) + L * std::min<double>(n, chunkSize) * H * T_ * T_
@@ -445,7 +460,14 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             Mat<T> o;
             for (int s = 0; s < n; ++s)
                 for (int h = 0; h < H; ++h) {
-                    if (im.bias) {
+                    if (im.kind == Kind::Cope) {
+                        const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
+                        const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
+                        copeForward<T>(q, k, cmat("pos.cope.l" + std::to_string(l), im.copeNpos, hd), scale,
+                                       im.copePosScale, im.copeNpos, w.copeBias, w.copeGates, w.copePositions);
+                        attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
+                                            a.p[std::size_t(s * H + h)], o);
+                    } else if (im.bias) {
                         const auto bias = (*im.bias)[std::size_t(h)].topLeftCorner(Tc, Tc);
                         attentionForward<T>(a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
                                             a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &bias, scale,
@@ -546,6 +568,17 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     attentionBackward<T>(dO, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
                                          a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), a.p[std::size_t(s * H + h)], scale, dq,
                                          dk, dv, ds);
+                    if (im.kind == Kind::Cope) {
+                        // The gates and positions again (cheaper than keeping them), then their gradient.
+                        const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
+                        const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
+                        const std::string blk = "pos.cope.l" + std::to_string(l);
+                        const auto e = cmat(blk, im.copeNpos, hd);
+                        copeForward<T>(q, k, e, scale, im.copePosScale, im.copeNpos, w.copeBias, w.copeGates,
+                                       w.copePositions);
+                        copeBackward<T>(ds, q, k, e, scale, im.copePosScale, im.copeNpos, w.copeGates, w.copePositions,
+                                        dq, dk, gmat(blk, im.copeNpos, hd));
+                    }
                     dqkv.block(s * Tc, h * hd, Tc, hd) = dq;
                     dqkv.block(s * Tc, d + h * hd, Tc, hd) = dk;
                     dqkv.block(s * Tc, 2 * d + h * hd, Tc, hd) = dv;

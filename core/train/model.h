@@ -4,16 +4,19 @@
 /// The lab's tiny decoder-only transformer: token embedding, the scheme's position part, L pre-LayerNorm blocks
 /// (causal multi-head attention, MLP width 4 d with GELU or ReLU), a final LayerNorm and the output projection
 /// (tied to the embedding or its own). All parameters live in one flat vector (llm.c's layout), the position
-/// part's trainable ones too (learned table, T5 bucket biases, Kerple r1/r2 per head, FIRE's MLP), so AdamW and
-/// the gradient tests see them like any other weight.
+/// part's trainable ones too (learned table, T5 bucket biases, Kerple r1/r2 per head, FIRE's MLP, CoPE's position
+/// embeddings per layer), so AdamW and the gradient tests see them like any other weight.
 ///
 /// The position part is computed by core's own scheme functions, the ones the views draw:
 ///   sinusoidal: the scheme's encoding() table;  learned: learnedBaseTable() as the initial table (rows =
 ///   the longest trained sequence; a longer one has no rows, positionRowsFor() says so);  rope, xpos: rotarySpecs()
 ///   and rotaryCos()/rotarySin() per head, pairs from pairDims();  alibi, sandwich: the scheme's bias();
 ///   t5: the scheme's buckets() (t5Bucket) gathering trained per-head scalars;  kerple: kerpleBias() with trained
-///   r1, r2 per head;  fire: fireNormalisedDistance() into a trained MLP 1 -> width -> H.
-/// Not available for training: cope, shaw, transformer_xl, deberta, irope (trainableSchemes() lists the rest).
+///   r1, r2 per head;  fire: fireNormalisedDistance() into a trained MLP 1 -> width -> H;  cope: copeSweep() (the
+///   function behind copeBias()) gives each head's gates, positions and interpolated logits from its own q, k and
+///   a trained table e per layer (npos_max x head dim, shared by the heads, zero at the start: facebookresearch/RAM
+///   ContextPosSelfAttn); ops.h copeForward/copeBackward.
+/// Not available for training: shaw, transformer_xl, deberta, irope (trainableSchemes() lists the rest).
 
 #include "core/encodingregistry.h"
 #include "core/scheme.h"
@@ -35,6 +38,7 @@ struct ModelConfig {
     bool gelu = true;    ///< else ReLU
     bool tied = false;   ///< output projection = embedding transposed
     int learnedRows = 0; ///< learned scheme only: table rows (the longest trained sequence)
+    int copePositions = 0; ///< cope only: rows of each layer's position table (npos_max), for bytesFor()
     std::uint64_t seed = 1;
 };
 

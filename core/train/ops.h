@@ -7,6 +7,7 @@
 /// tests (tests/core/tst_train_grad.cpp). Matrices are row-major, row = token.
 
 #include "core/attentionkernel.h"
+#include "core/encodings/cope.h"
 
 #include <Eigen/Core>
 
@@ -15,6 +16,7 @@
 #include <limits>
 #include <numbers>
 #include <type_traits>
+#include <vector>
 
 namespace poslab::core::train {
 
@@ -195,6 +197,63 @@ void rotateRows(M& x, Eigen::Index col0, const Mat<T>& cosT, const Mat<T>& sinT,
             b = nb;
         }
     }
+}
+
+/// CoPE's position part of one causal head (Golovneva et al. 2024, section 3; facebookresearch/RAM
+/// projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward): the gates and positions come from
+/// core::copeSweep, the function the views use, on a = Q K^T * scale with the causal mask, and
+/// z = Q E^T for the rows of E (npos_max x dh, row n = e[n]) a count can reach (min(npos_max, T + 1)).
+/// bias = copeSweep's interpolation times @p posScale (1: the paper's listing; 1/sqrt(dh): RAM's default).
+template <typename T, typename A, typename B, typename E>
+void copeForward(const A& q, const B& k, const E& e, T scale, T posScale, int nposMax, Mat<T>& bias, Mat<T>& gates,
+                 Mat<T>& positions)
+{
+    const Eigen::Index n = q.rows();
+    const Eigen::Index rows = std::min<Eigen::Index>(nposMax, n + 1);
+    const Mat<T> a = (q * k.transpose()) * scale;
+    const Mat<T> z = q * e.topRows(rows).transpose();
+    core::copeSweep(a, [](Eigen::Index i, Eigen::Index j) { return j <= i; }, z, nposMax, bias, &gates, &positions);
+    if (posScale != T(1))
+        bias *= posScale;
+}
+
+/// Backward of copeForward given dB = dL/dbias (T x T; entries after the query ignored): adds to dQ, dK
+/// (through the gates and through z) and dE (rows a count reached). With w = p - floor p:
+///   dz(i, ceil p) += s dB w,  dz(i, floor p) += s dB (1 - w),  dp = s dB (z(i, ceil p) - z(i, floor p))
+///   (s = posScale; floor and ceil carry no gradient, as in the reference; a clamped count has dp = 0),
+///   dg_it = sum_{j <= t} dp_ij (p_ij = sum_{t >= j} g_it),  da_it = dg_it g_it (1 - g_it),
+///   dQ += da K scale + dz E,  dK += da^T Q scale,  dE += dz^T Q.
+template <typename T, typename A, typename B, typename E, typename DE>
+void copeBackward(const Mat<T>& dB, const A& q, const B& k, const E& e, T scale, T posScale, int nposMax,
+                  const Mat<T>& gates, const Mat<T>& positions, Mat<T>& dq, Mat<T>& dk, DE&& de)
+{
+    const Eigen::Index n = q.rows();
+    const Eigen::Index rows = std::min<Eigen::Index>(nposMax, n + 1);
+    const Mat<T> z = q * e.topRows(rows).transpose();
+    Mat<T> dz = Mat<T>::Zero(n, rows);
+    Mat<T> da = Mat<T>::Zero(n, n);
+    std::vector<T> dp(static_cast<std::size_t>(n));
+    for (Eigen::Index i = 0; i < n; ++i) {
+        for (Eigen::Index j = i; j >= 0; --j) {
+            const T p = positions(i, j);
+            const T lo = std::floor(p), hi = std::ceil(p), w = p - lo;
+            const T g = dB(i, j) * posScale;
+            dz(i, Eigen::Index(hi)) += g * w;
+            dz(i, Eigen::Index(lo)) += g * (T(1) - w);
+            // A count at npos_max - 1 is the clamp's constant (a sum of gates in (0, 1) is not a whole number).
+            dp[std::size_t(j)] = p >= T(nposMax - 1) ? T(0) : g * (z(i, Eigen::Index(hi)) - z(i, Eigen::Index(lo)));
+        }
+        T dg = 0;
+        for (Eigen::Index t = 0; t <= i; ++t) {
+            dg += dp[std::size_t(t)];
+            const T gt = gates(i, t);
+            da(i, t) = dg * gt * (T(1) - gt);
+        }
+    }
+    dq.noalias() += (da * k) * scale;
+    dq.noalias() += dz * e.topRows(rows);
+    dk.noalias() += (da.transpose() * q) * scale;
+    de.topRows(rows).noalias() += dz.transpose() * q;
 }
 
 /// Softmax cross-entropy of one row of @p n logits against @p target: returns -log softmax(logits)[target] and

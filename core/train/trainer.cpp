@@ -22,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme)
+ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme, const ParamSet& params)
 {
     ModelConfig m;
     m.layers = c.layers;
@@ -34,6 +34,8 @@ ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme)
     m.seed = c.seed;
     if (scheme.id == "learned")
         m.learnedRows = sequenceLength(c.task, c.trainLen) - 1;
+    if (scheme.id == "cope")
+        m.copePositions = int(params.integer("npos_max"));
     return m;
 }
 
@@ -179,7 +181,7 @@ void validate(const TrainConfig& c)
     if (!c.testOverrides.empty())
         schemeParams(scheme, c, c.testOverrides);
     // Memory: training batch, and the longest test length.
-    const ModelConfig m = modelConfig(c, scheme);
+    const ModelConfig m = modelConfig(c, scheme, p);
     int longest = c.trainLen;
     for (int L : c.testLens)
         longest = std::max(longest, L);
@@ -190,7 +192,6 @@ void validate(const TrainConfig& c)
     lim.maxBytes = std::size_t(c.maxBytes);
     checkSize(bytes, lim, "training at sequence length " + std::to_string(T) + " with batch " + std::to_string(c.batch)
                               + " and width " + std::to_string(c.width));
-    (void)p;
 }
 
 RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progress&)>& progress,
@@ -203,7 +204,7 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
     validate(c);
     const SchemeDescriptor& scheme = schemeOrThrow(c.scheme);
     const ParamSet params = schemeParams(scheme, c, {});
-    const ModelConfig mc = modelConfig(c, scheme);
+    const ModelConfig mc = modelConfig(c, scheme, params);
     Network<float> net(mc, scheme, params);
     net.initialise();
 

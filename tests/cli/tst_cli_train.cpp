@@ -105,7 +105,7 @@ private slots:
         const auto big = one({"--test-lens", "90000", "--batch", "4096"});
         QCOMPARE(big.status, int(app::exitRefused));
         QVERIFY2(big.err.find("poslab: ") == 0 && big.err.find('\n') == big.err.size() - 1, big.err.c_str());
-        const auto scheme = one({"--scheme", "cope"});
+        const auto scheme = one({"--scheme", "deberta"});
         QCOMPARE(scheme.status, int(app::exitUsage));
         QVERIFY2(scheme.err.find("cannot be trained") != std::string::npos, scheme.err.c_str());
         const auto task = one({"--task", "sort"});

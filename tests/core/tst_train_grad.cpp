@@ -1,16 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The length lab's hand-written backward passes (core/train) against central finite differences in double:
 //   each operation of ops.h alone (LayerNorm, GELU, causal attention with a bias, the rotary rotation,
-//   softmax cross-entropy), then the whole network's gradient for every trainable scheme, every parameter
-//   block sampled, every trainable position parameter (learned table rows, T5 bucket biases, Kerple r1/r2,
-//   FIRE's MLP) checked in full.
+//   softmax cross-entropy, CoPE's gates/positions/interpolation), then the whole network's gradient for every
+//   trainable scheme, every parameter block sampled, every trainable position parameter (learned table rows, T5
+//   bucket biases, Kerple r1/r2, FIRE's MLP, CoPE's position embeddings) checked in full.
 // Bound: |analytic - numeric| <= 1e-6 + 1e-5 * max(|analytic|, |numeric|) with step h = 1e-6 on double
 // (central differences have error O(h^2) ~ 1e-12 times the third derivative, plus rounding ~ 1e-16 / h = 1e-10).
-// Also: the rotation matches core::rotateVector (the views' rotation), training is reproducible from its seed
+// Also: the rotation matches core::rotateVector (the views' rotation), CoPE's position part matches the cope
+// scheme's score hook (the views' attention), training is reproducible from its seed
 // (identical curves, whatever the thread count), bad sizes are refused before allocation, a learned table
 // reports lengths past its rows, and a diverging run names the step and keeps its curve.
 #include "core/attentionkernel.h"
 #include "core/encodingregistry.h"
+#include "core/encodings/relativecommon.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/rotary.h"
@@ -246,6 +248,112 @@ private slots:
         }
     }
 
+    void copeForwardAndBackward_data()
+    {
+        QTest::addColumn<int>("npos");
+        QTest::addColumn<double>("posScale");
+        QTest::newRow("unscaled, no clamp") << 16 << 1.0;
+        QTest::newRow("scaled, clamped at 2") << 3 << 0.5; // counts past npos_max - 1 = 2 are clamped
+    }
+
+    void copeForwardAndBackward()
+    {
+        // Golovneva et al. 2024 (arXiv:2405.18719), section 3, eq. 3-5, and facebookresearch/RAM
+        // projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward: gates sigmoid(q_i.k_j / sqrt(d)),
+        // positions the reverse cumulative sum over the visible keys clamped to npos - 1, logits q_i.e[n] for the
+        // integer positions interpolated between floor and ceil with weight p - floor p (floor, ceil: no gradient).
+        QFETCH(int, npos);
+        QFETCH(double, posScale);
+        const int T = 6, dh = 4;
+        const double scale = 0.5;
+        Mat<double> q = randomMat(T, dh, 40), k = randomMat(T, dh, 41), e = randomMat(npos, dh, 42),
+                    r = randomMat(T, T, 43);
+        Mat<double> bias, gates, positions;
+        copeForward<double>(q, k, e, scale, posScale, npos, bias, gates, positions);
+        // Independently, from the formula.
+        bool clamped = false;
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j <= i; ++j) {
+                double p = 0;
+                for (int t = j; t <= i; ++t)
+                    p += 1.0 / (1.0 + std::exp(-q.row(i).dot(k.row(t)) * scale));
+                if (p > npos - 1) {
+                    p = npos - 1;
+                    clamped = true;
+                }
+                const double lo = std::floor(p), hi = std::ceil(p);
+                const double ref = posScale * ((p - lo) * q.row(i).dot(e.row(int(hi))) + (1 - p + lo) * q.row(i).dot(e.row(int(lo))));
+                QVERIFY(std::fabs(positions(i, j) - p) < 1e-14);
+                QVERIFY2(std::fabs(bias(i, j) - ref) < 1e-12, qPrintable(QString("%1 %2").arg(bias(i, j)).arg(ref)));
+            }
+        QCOMPARE(clamped, npos == 3);
+        auto f = [&] {
+            Mat<double> b, g, pp;
+            copeForward<double>(q, k, e, scale, posScale, npos, b, g, pp);
+            return (b.triangularView<Eigen::Lower>().toDenseMatrix().array() * r.array()).sum();
+        };
+        Mat<double> dq = Mat<double>::Zero(T, dh), dk = Mat<double>::Zero(T, dh), de = Mat<double>::Zero(npos, dh);
+        copeBackward<double>(r, q, k, e, scale, posScale, npos, gates, positions, dq, dk, de);
+        checkAll("cope q", q, dq, f);
+        checkAll("cope k", k, dk, f);
+        checkAll("cope e", e, de, f);
+        QVERIFY(dk.cwiseAbs().sum() > 0); // the gates do pass gradient to the keys
+    }
+
+    void copePositionsAreTheViewsPositions()
+    {
+        // The trainer's CoPE forward against the registry's cope score hook (what `poslab compute scores --scheme
+        // cope` and the attention view show) for the same q, k and embeddings, in float as both run.
+        for (const char* mode : {"unscaled", "scaled"}) {
+            const int T = 7, dh = 8, npos = 3;
+            const SchemeDescriptor& sd = schemeOrThrow("cope");
+            const ParamSet prm = paramsFor("cope", {{"npos_max", "3"}, {"position_logits", mode}, {"seed", "3"}}, dh);
+            const MatrixF q = randomMat(T, dh, 50, 1.5).cast<float>(), k = randomMat(T, dh, 51, 1.5).cast<float>();
+            // The scheme's embeddings of head 1, as cope.cpp draws them (seeded N(0, 1), row n = e[n]).
+            const MatrixF e = seededNormal(npos, dh, 1.0, 3, mixSeed(0xC0BE, 1)).cast<float>();
+            const float scale = float(1.0 / std::sqrt(double(dh)));
+            MaskMatrix mask = MaskMatrix::Zero(T, T);
+            for (int i = 0; i < T; ++i)
+                for (int j = 0; j <= i; ++j)
+                    mask(i, j) = 1;
+            PairContext ctx;
+            ctx.headDim = dh;
+            ctx.queries = PositionList::range(0, T);
+            ctx.keys = PositionList::range(0, T);
+            ScoreInputs in;
+            in.ctx = &ctx;
+            in.head = 1;
+            in.q = &q;
+            in.k = &k;
+            in.mask = &mask;
+            ScoreOutputs out;
+            const Mat<float> qr = q, kr = k, er = e;
+            out.logits = (qr * kr.transpose()) * scale; // the engine's q.k/sqrt(d), as the trainer forms it
+            sd.score(prm, in, out);
+            const MatrixF* viewGates = nullptr;
+            const MatrixF* viewPositions = nullptr;
+            for (const AttentionTerm& t : out.terms) {
+                if (t.key == "gates")
+                    viewGates = &t.values;
+                if (t.key == "positions")
+                    viewPositions = &t.values;
+            }
+            QVERIFY(viewGates && viewPositions);
+            Mat<float> bias, gates, positions;
+            const float posScale = std::string(mode) == "scaled" ? float(1.0 / std::sqrt(double(dh))) : 1.0f;
+            copeForward<float>(qr, kr, er, scale, posScale, npos, bias, gates, positions);
+            for (int i = 0; i < T; ++i)
+                for (int j = 0; j <= i; ++j) {
+                    QCOMPARE(positions(i, j), (*viewPositions)(i, j)); // the same function: equal, not close
+                    QCOMPARE(gates(i, j), (*viewGates)(i, j));
+                    const float viewBias = out.bias(i, j);
+                    QVERIFY2(std::fabs(bias(i, j) - viewBias) <= 1e-6f * std::max(1.0f, std::fabs(viewBias)),
+                             qPrintable(QString("%1 (%2,%3): %4 vs %5").arg(mode).arg(i).arg(j).arg(bias(i, j)).arg(viewBias)));
+                }
+            QVERIFY(positions.maxCoeff() == float(npos - 1)); // the clamp is exercised
+        }
+    }
+
     void crossEntropyGradient()
     {
         Mat<double> logits = randomMat(1, 9, 30);
@@ -270,6 +378,7 @@ private slots:
         for (const std::string& id : trainableSchemes())
             QTest::newRow(id.c_str()) << QString::fromStdString(id) << QString() << false << true;
         QTest::newRow("kerple power") << "kerple" << "variant=power,r2=1.3" << false << true;
+        QTest::newRow("cope scaled npos 4") << "cope" << "position_logits=scaled,npos_max=4" << false << true;
         QTest::newRow("rope tied relu") << "rope" << "" << true << false;
     }
 
@@ -377,10 +486,18 @@ private slots:
         QCOMPARE(makeExample(Task::Copy, 6, 8, 77).tokens, makeExample(Task::Copy, 6, 8, 77).tokens);
     }
 
+    void reproducible_data()
+    {
+        QTest::addColumn<QString>("scheme");
+        QTest::newRow("alibi") << "alibi";
+        QTest::newRow("cope") << "cope";
+    }
+
     void reproducible()
     {
+        QFETCH(QString, scheme);
         TrainConfig c;
-        c.scheme = "alibi";
+        c.scheme = scheme.toStdString();
         c.steps = 12;
         c.batch = 20;
         c.width = 16;
@@ -421,8 +538,19 @@ private slots:
         c.testLens = {20000};
         QVERIFY_THROWS_EXCEPTION(RefusedError, validate(c));
         c = TrainConfig{};
-        c.scheme = "cope";
+        c.scheme = "deberta";
         QVERIFY_THROWS_EXCEPTION(InputError, validate(c));
+        // CoPE's tables (npos_max x head dim per layer, with AdamW's moments and each chunk's gradient) count
+        // toward the memory cap before anything is allocated: 65536 x 256 x 4 layers is 67M weights.
+        c = TrainConfig{};
+        c.scheme = "cope";
+        c.width = 256;
+        c.heads = 1;
+        c.layers = 4;
+        c.overrides = {{"npos_max", "65536"}};
+        QVERIFY_THROWS_EXCEPTION(RefusedError, validate(c));
+        c.overrides = {{"npos_max", "64"}};
+        validate(c);
     }
 
     void learnedHasNoRowsPastTraining()
