@@ -21,7 +21,7 @@ namespace {
 
 constexpr int chunkSize = 16;
 
-enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope };
+enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope, Shaw };
 
 Kind kindOf(const std::string& id)
 {
@@ -43,8 +43,10 @@ Kind kindOf(const std::string& id)
         return Kind::Fire;
     if (id == "cope")
         return Kind::Cope;
+    if (id == "shaw")
+        return Kind::Shaw;
     throw InputError("scheme '" + id + "' cannot be trained here; trainable: nope, sinusoidal, learned, rope, xpos, "
-                     "alibi, sandwich, t5, kerple, fire, cope (shaw, transformer_xl, deberta and irope have no "
+                     "alibi, sandwich, t5, kerple, fire, cope, shaw (transformer_xl, deberta and irope have no "
                      "backward pass yet)");
 }
 
@@ -99,6 +101,9 @@ struct Network<T>::Impl {
     // cope
     int copeNpos = 0;
     T copePosScale = T(1);
+    // shaw
+    int shawRows = 0; // 2k + 1
+    const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* shawIndex = nullptr;
 
     // per call
     const Mat<T>* add = nullptr;
@@ -118,7 +123,7 @@ struct Network<T>::Impl {
         Vec<T> mf, rf;
         std::vector<T> grad;
         Mat<T> dAdd;
-        Mat<T> copeBias, copeGates, copePositions; // scratch of one head
+        Mat<T> copeBias, copeGates, copePositions; // scratch of one head (cope; shaw uses copeBias)
         std::vector<Mat<T>> dBias;
         double loss = 0.0;
     };
@@ -196,6 +201,12 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
         im.copePosScale = params.choice("position_logits") == "scaled" ? T(1.0 / std::sqrt(double(im.hd))) : T(1);
         for (int l = 0; l < c.layers; ++l)
             add("pos.cope.l" + std::to_string(l), std::size_t(im.copeNpos) * im.hd);
+    } else if (im.kind == Kind::Shaw) {
+        // tensor2tensor _generate_relative_positions_embeddings: one [2k + 1, depth] table per layer (its
+        // variable scope), depth = the head dimension, shared by the heads (Shaw et al. 2018, section 3.3).
+        im.shawRows = 2 * int(params.integer("max_relative_position")) + 1;
+        for (int l = 0; l < c.layers; ++l)
+            add("pos.shaw.l" + std::to_string(l), std::size_t(im.shawRows) * im.hd);
     }
     m_params.assign(m_layout.total, T(0));
 
@@ -244,6 +255,12 @@ void Network<T>::initialise()
         } else if (n.rfind("pos.cope.", 0) == 0) {
             // facebookresearch/RAM ContextPosSelfAttn: pos_emb = torch.zeros(1, head_dim, npos), trained.
             std::fill(p, p + b.size, T(0));
+        } else if (n.rfind("pos.shaw.", 0) == 0) {
+            // tensor2tensor creates it with tf.get_variable and no initializer: the scope's, else glorot_uniform,
+            // U(-a, a), a = sqrt(6 / (rows + depth)); we use glorot_uniform.
+            const double a = std::sqrt(6.0 / double(im.shawRows + im.hd));
+            for (std::size_t i = 0; i < b.size; ++i)
+                p[i] = T((2.0 * rng.uniform() - 1.0) * a);
         } else if (n.rfind("pos.fire.", 0) == 0) {
             // nn.Linear's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)); fan_in 1 for w1, b1 and width for w2, b2.
             const double bound = (n == "pos.fire.w1" || n == "pos.fire.b1") ? 1.0 : 1.0 / std::sqrt(double(im.fireWidth));
@@ -293,7 +310,7 @@ double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
 {
     (void)threads;
     const double d = c.width, V = c.vocab, L = c.layers, H = c.heads;
-    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0 + L * double(c.copePositions) * (d / H);
+    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0 + L * double(c.positionRows) * (d / H);
     const double chunks = std::ceil(double(n) / chunkSize);
     const double rows = std::min<double>(n, chunkSize) * T_;
     const double perChunk = rows * (L * (16 * d) + 2 * V + 4 * d) + L * std::min<double>(n, chunkSize) * H * T_ * T_
@@ -319,6 +336,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
     im.add = nullptr;
     im.rot = nullptr;
     im.bias = nullptr;
+    im.shawIndex = nullptr;
     if (im.kind == Kind::Additive) {
         auto it = im.additiveCache.find(Tn);
         if (it == im.additiveCache.end()) {
@@ -342,6 +360,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             it = im.rotaryCache.emplace(Tn, std::move(t)).first;
         }
         im.rot = &it->second;
+    } else if (im.kind == Kind::Cope) {
+        // per sequence and head, from its own q and k (below)
     } else if (im.kind != Kind::None) {
         PairContext ctx;
         ctx.headDim = hd;
@@ -356,7 +376,13 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     out(i, j) = T(m(i, j));
             return out;
         };
-        if (im.kind == Kind::FixedBias) {
+        if (im.kind == Kind::Shaw) {
+            // The scheme's own clipped index (shaw.cpp shawBuckets: clip(j - i, -k, k) + k), the views' index.
+            auto it = im.bucketCache.find(Tn);
+            if (it == im.bucketCache.end())
+                it = im.bucketCache.emplace(Tn, im.scheme->buckets(im.params, ctx).template cast<int>()).first;
+            im.shawIndex = &it->second;
+        } else if (im.kind == Kind::FixedBias) {
             auto it = im.fixedBiasCache.find(Tn);
             if (it == im.fixedBiasCache.end()) {
                 std::vector<Mat<T>> b;
@@ -467,6 +493,13 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                                        im.copePosScale, im.copeNpos, w.copeBias, w.copeGates, w.copePositions);
                         attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
                                             a.p[std::size_t(s * H + h)], o);
+                    } else if (im.kind == Kind::Shaw) {
+                        const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
+                        relativeKeyForward<T>(q, cmat("pos.shaw.l" + std::to_string(l), im.shawRows, hd),
+                                              im.shawIndex->topLeftCorner(Tc, Tc), scale, w.copeBias);
+                        attentionForward<T>(q, a.qk.block(s * Tc, d + h * hd, Tc, hd),
+                                            a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
+                                            a.p[std::size_t(s * H + h)], o);
                     } else if (im.bias) {
                         const auto bias = (*im.bias)[std::size_t(h)].topLeftCorner(Tc, Tc);
                         attentionForward<T>(a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
@@ -575,6 +608,10 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                                        w.copePositions);
                         copeBackward<T>(ds, q, k, e, scale, im.copePosScale, im.copeNpos, w.copeGates, w.copePositions,
                                         dq, dk, gmat(blk, im.copeNpos, hd));
+                    } else if (im.kind == Kind::Shaw) {
+                        const std::string blk = "pos.shaw.l" + std::to_string(l);
+                        relativeKeyBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), cmat(blk, im.shawRows, hd),
+                                               im.shawIndex->topLeftCorner(Tc, Tc), scale, dq, gmat(blk, im.shawRows, hd));
                     }
                     dqkv.block(s * Tc, h * hd, Tc, hd) = dq;
                     dqkv.block(s * Tc, d + h * hd, Tc, hd) = dk;

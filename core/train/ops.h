@@ -202,6 +202,35 @@ void copeBackward(const Mat<T>& dB, const A& q, const B& k, const E& e, T scale,
     de.topRows(rows).noalias() += dz.transpose() * q;
 }
 
+/// Shaw et al. 2018's relative key term of one causal head (section 3, eq. 4; tensor2tensor
+/// common_attention.py dot_product_attention_relative, _relative_attention_inner): bias_ij = q_i . a[idx(i, j)] *
+/// scale for j <= i (0 after the query), with a the (2k + 1) x dh table and idx the clipped index
+/// (core's shawBuckets). z = Q a^T first, then a gather, as core's shawScore.
+template <typename T, typename A, typename Tab, typename Idx>
+void relativeKeyForward(const A& q, const Tab& table, const Idx& idx, T scale, Mat<T>& bias)
+{
+    const Eigen::Index n = q.rows();
+    const Mat<T> z = q * table.transpose();
+    bias.setZero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j)
+            bias(i, j) = z(i, idx(i, j)) * scale;
+}
+
+/// Backward of relativeKeyForward given dB: dz(i, idx(i, j)) += dB_ij scale; dQ += dz a; da += dz^T Q.
+template <typename T, typename A, typename Tab, typename Idx, typename DTab>
+void relativeKeyBackward(const Mat<T>& dB, const A& q, const Tab& table, const Idx& idx, T scale, Mat<T>& dq,
+                         DTab&& dtable)
+{
+    const Eigen::Index n = q.rows();
+    Mat<T> dz = Mat<T>::Zero(n, table.rows());
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j)
+            dz(i, idx(i, j)) += dB(i, j) * scale;
+    dq.noalias() += dz * table;
+    dtable.noalias() += dz.transpose() * q;
+}
+
 /// Softmax cross-entropy of one row of @p n logits against @p target: returns -log softmax(logits)[target] and
 /// writes d(loss)/d(logits) * @p weight into @p dlogits (softmax - onehot, scaled). Plain loops over contiguous
 /// rows (a row of a row-major matrix).

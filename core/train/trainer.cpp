@@ -35,7 +35,9 @@ ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme, co
     if (scheme.id == "learned")
         m.learnedRows = sequenceLength(c.task, c.trainLen) - 1;
     if (scheme.id == "cope")
-        m.copePositions = int(params.integer("npos_max"));
+        m.positionRows = int(params.integer("npos_max"));
+    if (scheme.id == "shaw")
+        m.positionRows = 2 * int(params.integer("max_relative_position")) + 1;
     return m;
 }
 

@@ -1,17 +1,18 @@
 // SPDX-License-Identifier: MIT
 // The length lab's hand-written backward passes (core/train) against central finite differences in double:
 //   each operation of ops.h alone (LayerNorm, GELU, causal attention with a bias, the rotary rotation,
-//   softmax cross-entropy, CoPE's gates/positions/interpolation), then the whole network's gradient for every
+//   softmax cross-entropy, CoPE's gates/positions/interpolation, Shaw's relative key term), then the whole network's gradient for every
 //   trainable scheme, every parameter block sampled, every trainable position parameter (learned table rows, T5
-//   bucket biases, Kerple r1/r2, FIRE's MLP, CoPE's position embeddings) checked in full.
+//   bucket biases, Kerple r1/r2, FIRE's MLP, CoPE's position embeddings, Shaw's a^K tables) checked in full.
 // Bound: |analytic - numeric| <= 1e-6 + 1e-5 * max(|analytic|, |numeric|) with step h = 1e-6 on double
 // (central differences have error O(h^2) ~ 1e-12 times the third derivative, plus rounding ~ 1e-16 / h = 1e-10).
-// Also: the rotation matches core::rotateVector (the views' rotation), CoPE's position part matches the cope
-// scheme's score hook (the views' attention), training is reproducible from its seed
+// Also: the rotation matches core::rotateVector (the views' rotation), CoPE's and Shaw's position parts match
+// their schemes' score hooks (the views' attention), training is reproducible from its seed
 // (identical curves, whatever the thread count), bad sizes are refused before allocation, a learned table
 // reports lengths past its rows, and a diverging run names the step and keeps its curve.
 #include "core/encodingregistry.h"
 #include "core/encodings/relativecommon.h"
+#include "core/encodings/shaw.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/rotary.h"
@@ -207,7 +208,7 @@ private slots:
 
     void copeForwardAndBackward()
     {
-        // Golovneva et al. 2024 (arXiv:2405.18719), section 3, eq. 3-5, and facebookresearch/RAM
+        // Golovneva et al. 2024 (arXiv:2405.18719), section 3, and facebookresearch/RAM
         // projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward: gates sigmoid(q_i.k_j / sqrt(d)),
         // positions the reverse cumulative sum over the visible keys clamped to npos - 1, logits q_i.e[n] for the
         // integer positions interpolated between floor and ceil with weight p - floor p (floor, ceil: no gradient).
@@ -303,6 +304,63 @@ private slots:
         }
     }
 
+    void shawRelativeKeys()
+    {
+        // Shaw, Uszkoreit, Vaswani 2018, section 3 eq. 4: e_ij = q_i (k_j + a^K_ij)^T / sqrt(d) with
+        // a^K_ij = w^K_clip(j - i, k) (eq. 5-6); tensor2tensor common_attention.py
+        // _generate_relative_positions_matrix (index = clip(key - query, -k, k) + k). The trainer's term against
+        // the formula, its gradient against finite differences, and in float against the shaw score hook.
+        const int T = 7, dh = 4, k = 2;
+        const SchemeDescriptor& sd = schemeOrThrow("shaw");
+        const ParamSet prm = paramsFor("shaw", {{"max_relative_position", "2"}, {"seed", "5"}}, dh);
+        PairContext ctx;
+        ctx.headDim = dh;
+        ctx.queries = PositionList::range(0, T);
+        ctx.keys = PositionList::range(0, T);
+        const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> idx = sd.buckets(prm, ctx).cast<int>();
+        Mat<double> q = randomMat(T, dh, 60), table = randomMat(2 * k + 1, dh, 61), r = randomMat(T, T, 62);
+        const double scale = 0.5;
+        Mat<double> bias;
+        relativeKeyForward<double>(q, table, idx, scale, bias);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j) {
+                const int row = std::clamp(j - i, -k, k) + k;
+                const double ref = j <= i ? q.row(i).dot(table.row(row)) * scale : 0.0;
+                QVERIFY(std::fabs(bias(i, j) - ref) < 1e-13);
+            }
+        auto f = [&] {
+            Mat<double> b;
+            relativeKeyForward<double>(q, table, idx, scale, b);
+            return (b.array() * r.array()).sum();
+        };
+        Mat<double> dq = Mat<double>::Zero(T, dh), dtab = Mat<double>::Zero(2 * k + 1, dh);
+        relativeKeyBackward<double>(r, q, table, idx, scale, dq, dtab);
+        checkAll("shaw q", q, dq, f);
+        checkAll("shaw a^K", table, dtab, f);
+        QVERIFY(dtab.row(0).cwiseAbs().sum() > 0);     // the clipped row (distance k or more back) is trained
+        QCOMPARE(dtab.row(2 * k).cwiseAbs().sum(), 0.0); // a causal model never sees keys after the query
+
+        // The views' term: shawScore with its seeded table, the same q.
+        const int d = 8;
+        const MatrixF qf = randomMat(T, d, 63).cast<float>();
+        const MatrixF aK = shawKeyTable(k, d, 5).cast<float>();
+        ScoreInputs in;
+        in.ctx = &ctx;
+        in.q = &qf;
+        in.k = &qf;
+        MaskMatrix mask = MaskMatrix::Ones(T, T);
+        in.mask = &mask;
+        ScoreOutputs out;
+        out.logits = MatrixF::Zero(T, T);
+        sd.score(prm, in, out);
+        Mat<float> fb;
+        relativeKeyForward<float>(Mat<float>(qf), Mat<float>(aK), idx, float(1.0 / std::sqrt(double(d))), fb);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j <= i; ++j)
+                QVERIFY2(std::fabs(fb(i, j) - out.bias(i, j)) <= 1e-6f * std::max(1.0f, std::fabs(out.bias(i, j))),
+                         qPrintable(QString("(%1,%2): %3 vs %4").arg(i).arg(j).arg(fb(i, j)).arg(out.bias(i, j))));
+    }
+
     void crossEntropyGradient()
     {
         Mat<double> logits = randomMat(1, 9, 30);
@@ -328,6 +386,7 @@ private slots:
             QTest::newRow(id.c_str()) << QString::fromStdString(id) << QString() << false << true;
         QTest::newRow("kerple power") << "kerple" << "variant=power,r2=1.3" << false << true;
         QTest::newRow("cope scaled npos 4") << "cope" << "position_logits=scaled,npos_max=4" << false << true;
+        QTest::newRow("shaw k 3") << "shaw" << "max_relative_position=3" << false << true; // distances clipped
         QTest::newRow("rope tied relu") << "rope" << "" << true << false;
     }
 
@@ -440,6 +499,7 @@ private slots:
         QTest::addColumn<QString>("scheme");
         QTest::newRow("alibi") << "alibi";
         QTest::newRow("cope") << "cope";
+        QTest::newRow("shaw") << "shaw";
     }
 
     void reproducible()
