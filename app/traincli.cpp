@@ -189,7 +189,7 @@ int runTrainCommand(const std::vector<std::string>& args, std::ostream& out, std
     }
     if (schemes.empty())
         throw InputError("train needs --scheme ID (trainable: nope, sinusoidal, learned, rope, xpos, alibi, sandwich, "
-                         "t5, kerple, fire, cope)");
+                         "t5, kerple, fire, cope, shaw, transformer_xl)");
     if (seeds.empty())
         seeds.push_back(1);
     if (c.testLens.empty())
@@ -325,7 +325,9 @@ std::string trainUsage()
                                  width 64, 4 heads, batch 64, lr 0.003, vocab 8. --test-set applies at test
                                  time only (e.g. rope_type=linear,factor=2). Trainable: nope, sinusoidal,
                                  learned, rope, xpos, alibi, sandwich, t5, kerple, fire, cope (its
-                                 position embeddings are trained, npos_max rows per layer).
+                                 position embeddings are trained, npos_max rows per layer), shaw
+                                 (its relative key table, 2 max_relative_position + 1 rows per layer),
+                                 transformer_xl (u, v and W_R).
   poslab train-bench [--scheme ID,...] [--seconds T] [--seed S] [--json]
                                  train_seconds_to_95 per scheme at the default size (minutes; not in the tests)
 )";

@@ -21,7 +21,7 @@ namespace {
 
 constexpr int chunkSize = 16;
 
-enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope };
+enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope, Shaw, Txl };
 
 Kind kindOf(const std::string& id)
 {
@@ -43,8 +43,12 @@ Kind kindOf(const std::string& id)
         return Kind::Fire;
     if (id == "cope")
         return Kind::Cope;
+    if (id == "shaw")
+        return Kind::Shaw;
+    if (id == "transformer_xl")
+        return Kind::Txl;
     throw InputError("scheme '" + id + "' cannot be trained here; trainable: nope, sinusoidal, learned, rope, xpos, "
-                     "alibi, sandwich, t5, kerple, fire, cope (shaw, transformer_xl, deberta and irope have no "
+                     "alibi, sandwich, t5, kerple, fire, cope, shaw, transformer_xl (deberta and irope have no "
                      "backward pass yet)");
 }
 
@@ -99,6 +103,12 @@ struct Network<T>::Impl {
     // cope
     int copeNpos = 0;
     T copePosScale = T(1);
+    // shaw
+    int shawRows = 0; // 2k + 1
+    const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>* shawIndex = nullptr;
+    // transformer_xl: R_delta for delta = 0..T-1 (T x width), per length
+    std::map<int, Mat<T>> txlSinusoidCache;
+    const Mat<T>* txlSinusoid = nullptr;
 
     // per call
     const Mat<T>* add = nullptr;
@@ -118,7 +128,8 @@ struct Network<T>::Impl {
         Vec<T> mf, rf;
         std::vector<T> grad;
         Mat<T> dAdd;
-        Mat<T> copeBias, copeGates, copePositions; // scratch of one head
+        Mat<T> copeBias, copeGates, copePositions; // scratch of one head (cope; shaw and transformer_xl use copeBias)
+        Mat<T> txlR, txlDR;                        // transformer_xl: R W_R of the layer (Tc x width) and its gradient
         std::vector<Mat<T>> dBias;
         double loss = 0.0;
     };
@@ -145,6 +156,9 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     if (im.kind == Kind::Rotary && im.hd % 2 != 0)
         throw InputError("head dimension " + std::to_string(im.hd) + " (width / heads) is odd; " + scheme.id
                          + " rotates pairs of dimensions");
+    if (im.kind == Kind::Txl && c.width % 2 != 0)
+        throw InputError("width " + std::to_string(c.width) + " is odd; transformer_xl's sinusoid R needs pairs of "
+                         "dimensions");
     if (im.kind == Kind::Additive && c.width % 2 != 0)
         throw InputError("width " + std::to_string(c.width) + " is odd; sinusoidal needs pairs of dimensions");
     if (im.kind == Kind::Learned && c.learnedRows < 1)
@@ -196,6 +210,20 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
         im.copePosScale = params.choice("position_logits") == "scaled" ? T(1.0 / std::sqrt(double(im.hd))) : T(1);
         for (int l = 0; l < c.layers; ++l)
             add("pos.cope.l" + std::to_string(l), std::size_t(im.copeNpos) * im.hd);
+    } else if (im.kind == Kind::Shaw) {
+        // tensor2tensor _generate_relative_positions_embeddings: one [2k + 1, depth] table per layer (its
+        // variable scope), depth = the head dimension, shared by the heads (Shaw et al. 2018, section 3.3).
+        im.shawRows = 2 * int(params.integer("max_relative_position")) + 1;
+        for (int l = 0; l < c.layers; ++l)
+            add("pos.shaw.l" + std::to_string(l), std::size_t(im.shawRows) * im.hd);
+    } else if (im.kind == Kind::Txl) {
+        // kimiyoung/transformer-xl mem_transformer.py: r_w_bias (u) and r_r_bias (v), n_head x d_head, on the model
+        // (shared by the layers, untie_r off); r_net = Linear(d_model, n_head * d_head, bias=False) per layer,
+        // applied to pos_emb, the d_model-wide sinusoid of the distance.
+        add("pos.txl.u", std::size_t(H) * im.hd);
+        add("pos.txl.v", std::size_t(H) * im.hd);
+        for (int l = 0; l < c.layers; ++l)
+            add("pos.txl.l" + std::to_string(l) + ".wr", std::size_t(d) * d);
     }
     m_params.assign(m_layout.total, T(0));
 
@@ -244,6 +272,17 @@ void Network<T>::initialise()
         } else if (n.rfind("pos.cope.", 0) == 0) {
             // facebookresearch/RAM ContextPosSelfAttn: pos_emb = torch.zeros(1, head_dim, npos), trained.
             std::fill(p, p + b.size, T(0));
+        } else if (n.rfind("pos.shaw.", 0) == 0) {
+            // tensor2tensor creates it with tf.get_variable and no initializer: the scope's, else glorot_uniform,
+            // U(-a, a), a = sqrt(6 / (rows + depth)); we use glorot_uniform.
+            const double a = std::sqrt(6.0 / double(im.shawRows + im.hd));
+            for (std::size_t i = 0; i < b.size; ++i)
+                p[i] = T((2.0 * rng.uniform() - 1.0) * a);
+        } else if (n.rfind("pos.txl.", 0) == 0) {
+            // kimiyoung/transformer-xl train.py weights_init: init_weight (normal, init_std 0.02) for r_w_bias,
+            // r_r_bias and every Linear weight (r_net).
+            for (std::size_t i = 0; i < b.size; ++i)
+                p[i] = T(rng.normal() * 0.02);
         } else if (n.rfind("pos.fire.", 0) == 0) {
             // nn.Linear's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)); fan_in 1 for w1, b1 and width for w2, b2.
             const double bound = (n == "pos.fire.w1" || n == "pos.fire.b1") ? 1.0 : 1.0 / std::sqrt(double(im.fireWidth));
@@ -293,7 +332,7 @@ double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
 {
     (void)threads;
     const double d = c.width, V = c.vocab, L = c.layers, H = c.heads;
-    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0 + L * double(c.copePositions) * (d / H);
+    const double params = V * d * 2 + L * (12 * d * d + 13 * d) + d * 512.0 + L * double(c.positionWeights);
     const double chunks = std::ceil(double(n) / chunkSize);
     const double rows = std::min<double>(n, chunkSize) * T_;
     const double perChunk = rows * (L * (16 * d) + 2 * V + 4 * d) + L * std::min<double>(n, chunkSize) * H * T_ * T_
@@ -319,6 +358,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
     im.add = nullptr;
     im.rot = nullptr;
     im.bias = nullptr;
+    im.shawIndex = nullptr;
+    im.txlSinusoid = nullptr;
     if (im.kind == Kind::Additive) {
         auto it = im.additiveCache.find(Tn);
         if (it == im.additiveCache.end()) {
@@ -342,6 +383,21 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             it = im.rotaryCache.emplace(Tn, std::move(t)).first;
         }
         im.rot = &it->second;
+    } else if (im.kind == Kind::Cope) {
+        // per sequence and head, from its own q and k (below)
+    } else if (im.kind == Kind::Txl) {
+        auto it = im.txlSinusoidCache.find(Tn);
+        if (it == im.txlSinusoidCache.end()) {
+            // core's relativeSinusoid (the one transformer_xl.cpp projects for the views), width d_model.
+            Mat<T> r(Tn, d);
+            for (int delta = 0; delta < Tn; ++delta) {
+                const std::vector<double> sv = relativeSinusoid(double(delta), d, im.params.real("base"));
+                for (int c2 = 0; c2 < d; ++c2)
+                    r(delta, c2) = T(sv[std::size_t(c2)]);
+            }
+            it = im.txlSinusoidCache.emplace(Tn, std::move(r)).first;
+        }
+        im.txlSinusoid = &it->second;
     } else if (im.kind != Kind::None) {
         PairContext ctx;
         ctx.headDim = hd;
@@ -356,7 +412,13 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     out(i, j) = T(m(i, j));
             return out;
         };
-        if (im.kind == Kind::FixedBias) {
+        if (im.kind == Kind::Shaw) {
+            // The scheme's own clipped index (shaw.cpp shawBuckets: clip(j - i, -k, k) + k), the views' index.
+            auto it = im.bucketCache.find(Tn);
+            if (it == im.bucketCache.end())
+                it = im.bucketCache.emplace(Tn, im.scheme->buckets(im.params, ctx).template cast<int>()).first;
+            im.shawIndex = &it->second;
+        } else if (im.kind == Kind::FixedBias) {
             auto it = im.fixedBiasCache.find(Tn);
             if (it == im.fixedBiasCache.end()) {
                 std::vector<Mat<T>> b;
@@ -457,6 +519,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                 }
             a.att.resize(R, d);
             a.p.resize(std::size_t(n * H));
+            if (im.kind == Kind::Txl)
+                w.txlR.noalias() = im.txlSinusoid->topRows(Tc) * cmat("pos.txl.l" + std::to_string(l) + ".wr", d, d);
             Mat<T> o;
             for (int s = 0; s < n; ++s)
                 for (int h = 0; h < H; ++h) {
@@ -466,6 +530,20 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                         copeForward<T>(q, k, cmat("pos.cope.l" + std::to_string(l), im.copeNpos, hd), scale,
                                        im.copePosScale, im.copeNpos, w.copeBias, w.copeGates, w.copePositions);
                         attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
+                                            a.p[std::size_t(s * H + h)], o);
+                    } else if (im.kind == Kind::Txl) {
+                        const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
+                        const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
+                        txlForward<T>(q, k, w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
+                                      CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, w.copeBias);
+                        attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
+                                            a.p[std::size_t(s * H + h)], o);
+                    } else if (im.kind == Kind::Shaw) {
+                        const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
+                        relativeKeyForward<T>(q, cmat("pos.shaw.l" + std::to_string(l), im.shawRows, hd),
+                                              im.shawIndex->topLeftCorner(Tc, Tc), scale, w.copeBias);
+                        attentionForward<T>(q, a.qk.block(s * Tc, d + h * hd, Tc, hd),
+                                            a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
                                             a.p[std::size_t(s * H + h)], o);
                     } else if (im.bias) {
                         const auto bias = (*im.bias)[std::size_t(h)].topLeftCorner(Tc, Tc);
@@ -562,6 +640,11 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             Mat<T> datt;
             matmul<T>(datt, dxmid, false, cmat(p + "wo", d, d), true, false);
             Mat<T> dqkv(R, 3 * d);
+            if (im.kind == Kind::Txl) {
+                // this layer's R W_R again (w.txlR holds the last layer's), and its gradient
+                w.txlR.noalias() = im.txlSinusoid->topRows(Tc) * cmat("pos.txl." + p + "wr", d, d);
+                w.txlDR.setZero(Tc, d);
+            }
             for (int s = 0; s < n; ++s)
                 for (int h = 0; h < H; ++h) {
                     dO = datt.block(s * Tc, h * hd, Tc, hd);
@@ -578,6 +661,16 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                                        w.copePositions);
                         copeBackward<T>(ds, q, k, e, scale, im.copePosScale, im.copeNpos, w.copeGates, w.copePositions,
                                         dq, dk, gmat(blk, im.copeNpos, hd));
+                    } else if (im.kind == Kind::Txl) {
+                        txlBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
+                                       w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
+                                       CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, dq, dk,
+                                       w.txlDR.middleCols(h * hd, hd), MapVec<T>(w.grad.data() + off("pos.txl.u") + h * hd, hd),
+                                       MapVec<T>(w.grad.data() + off("pos.txl.v") + h * hd, hd));
+                    } else if (im.kind == Kind::Shaw) {
+                        const std::string blk = "pos.shaw.l" + std::to_string(l);
+                        relativeKeyBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), cmat(blk, im.shawRows, hd),
+                                               im.shawIndex->topLeftCorner(Tc, Tc), scale, dq, gmat(blk, im.shawRows, hd));
                     }
                     dqkv.block(s * Tc, h * hd, Tc, hd) = dq;
                     dqkv.block(s * Tc, d + h * hd, Tc, hd) = dk;
@@ -585,6 +678,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     if (im.bias)
                         w.dBias[std::size_t(h)].topLeftCorner(Tc, Tc) += ds;
                 }
+            if (im.kind == Kind::Txl)
+                gmat("pos.txl.l" + std::to_string(l) + ".wr", d, d).noalias() += im.txlSinusoid->topRows(Tc).transpose() * w.txlDR;
             if (im.rot)
                 for (int h = 0; h < H; ++h) {
                     rotateRows<T>(dqkv, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs, Tc, true);

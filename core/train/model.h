@@ -5,7 +5,7 @@
 /// (causal multi-head attention, MLP width 4 d with GELU or ReLU), a final LayerNorm and the output projection
 /// (tied to the embedding or its own). All parameters live in one flat vector (llm.c's layout), the position
 /// part's trainable ones too (learned table, T5 bucket biases, Kerple r1/r2 per head, FIRE's MLP, CoPE's position
-/// embeddings per layer), so AdamW and the gradient tests see them like any other weight.
+/// embeddings and Shaw's relative key table per layer, Transformer-XL's u, v and W_R), so AdamW and the gradient tests see them like any other weight.
 ///
 /// The position part is computed by core's own scheme functions, the ones the views draw:
 ///   sinusoidal: the scheme's encoding() table;  learned: learnedBaseTable() as the initial table (rows =
@@ -15,8 +15,12 @@
 ///   r1, r2 per head;  fire: fireNormalisedDistance() into a trained MLP 1 -> width -> H;  cope: copeSweep() (the
 ///   function behind copeBias()) gives each head's gates, positions and interpolated logits from its own q, k and
 ///   a trained table e per layer (npos_max x head dim, shared by the heads, zero at the start: facebookresearch/RAM
-///   ContextPosSelfAttn); ops.h copeForward/copeBackward.
-/// Not available for training: shaw, transformer_xl, deberta, irope (trainableSchemes() lists the rest).
+///   ContextPosSelfAttn); ops.h copeForward/copeBackward;  shaw: the scheme's buckets() (clip(j - i, -k, k) + k)
+///   gathering q_i . a^K[index] / sqrt(d) from a trained table per layer ((2k + 1) x head dim, shared by the heads;
+///   the key term of Shaw et al. eq. 4, what the views draw; the value term a^V of eq. 3 is not part of it);
+///   transformer_xl: relativeSinusoid() (the views' R, here d_model wide as in kimiyoung/transformer-xl) through a
+///   trained W_R per layer, with trained u, v per head shared by the layers; ops.h txlForward/txlBackward.
+/// Not available for training: deberta, irope (trainableSchemes() lists the rest).
 
 #include "core/encodingregistry.h"
 #include "core/scheme.h"
@@ -38,7 +42,9 @@ struct ModelConfig {
     bool gelu = true;    ///< else ReLU
     bool tied = false;   ///< output projection = embedding transposed
     int learnedRows = 0; ///< learned scheme only: table rows (the longest trained sequence)
-    int copePositions = 0; ///< cope only: rows of each layer's position table (npos_max), for bytesFor()
+    /// Trained position weights of each layer (cope: npos_max x head dim, shaw: (2k + 1) x head dim,
+    /// transformer_xl: W_R, width x width), for bytesFor()
+    double positionWeights = 0;
     std::uint64_t seed = 1;
 };
 

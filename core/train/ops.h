@@ -256,6 +256,77 @@ void copeBackward(const Mat<T>& dB, const A& q, const B& k, const E& e, T scale,
     de.topRows(rows).noalias() += dz.transpose() * q;
 }
 
+/// Shaw et al. 2018's relative key term of one causal head (section 3, eq. 4; tensor2tensor
+/// common_attention.py dot_product_attention_relative, _relative_attention_inner): bias_ij = q_i . a[idx(i, j)] *
+/// scale for j <= i (0 after the query), with a the (2k + 1) x dh table and idx the clipped index
+/// (core's shawBuckets). z = Q a^T first, then a gather, as core's shawScore.
+template <typename T, typename A, typename Tab, typename Idx>
+void relativeKeyForward(const A& q, const Tab& table, const Idx& idx, T scale, Mat<T>& bias)
+{
+    const Eigen::Index n = q.rows();
+    const Mat<T> z = q * table.transpose();
+    bias.setZero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j)
+            bias(i, j) = z(i, idx(i, j)) * scale;
+}
+
+/// Backward of relativeKeyForward given dB: dz(i, idx(i, j)) += dB_ij scale; dQ += dz a; da += dz^T Q.
+template <typename T, typename A, typename Tab, typename Idx, typename DTab>
+void relativeKeyBackward(const Mat<T>& dB, const A& q, const Tab& table, const Idx& idx, T scale, Mat<T>& dq,
+                         DTab&& dtable)
+{
+    const Eigen::Index n = q.rows();
+    Mat<T> dz = Mat<T>::Zero(n, table.rows());
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j)
+            dz(i, idx(i, j)) += dB(i, j) * scale;
+    dq.noalias() += dz * table;
+    dtable.noalias() += dz.transpose() * q;
+}
+
+/// Transformer-XL's position terms of one causal head (Dai et al. 2019, section 3.3, A^rel terms (b), (c), (d);
+/// kimiyoung/transformer-xl pytorch/mem_transformer.py RelPartialLearnableMultiHeadAttn: AC = (q + r_w_bias).k,
+/// BD = (q + r_r_bias).r after _rel_shift, times 1/sqrt(d_head)): with r the head's rows of R W_R (row delta =
+/// the projected sinusoid of distance delta = i - j),
+///   bias_ij = (q_i . r_{i-j} + u . k_j + v . r_{i-j}) * scale   for j <= i (0 after the query).
+/// Term (a), q_i . k_j * scale, is the attention's own score.
+template <typename T, typename A, typename B, typename Rr, typename U, typename V>
+void txlForward(const A& q, const B& k, const Rr& r, const U& u, const V& v, T scale, Mat<T>& bias)
+{
+    const Eigen::Index n = q.rows();
+    const Mat<T> qr = q * r.transpose(); // (i, delta)
+    const Vec<T> uk = k * u;
+    const Vec<T> vr = r * v;
+    bias.setZero(n, n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j)
+            bias(i, j) = (qr(i, i - j) + uk[j] + vr[i - j]) * scale;
+}
+
+/// Backward of txlForward given dB: adds to dQ, dK, dR (the head's rows of d(R W_R)), du and dv.
+template <typename T, typename A, typename B, typename Rr, typename U, typename V, typename DR, typename DU, typename DV>
+void txlBackward(const Mat<T>& dB, const A& q, const B& k, const Rr& r, const U& u, const V& v, T scale, Mat<T>& dq,
+                 Mat<T>& dk, DR&& dr, DU&& du, DV&& dv)
+{
+    const Eigen::Index n = q.rows();
+    Mat<T> dqr = Mat<T>::Zero(n, n);
+    Vec<T> duk = Vec<T>::Zero(n), dvr = Vec<T>::Zero(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        for (Eigen::Index j = 0; j <= i; ++j) {
+            const T g = dB(i, j) * scale;
+            dqr(i, i - j) += g;
+            duk[j] += g;
+            dvr[i - j] += g;
+        }
+    dq.noalias() += dqr * r;
+    dr.noalias() += dqr.transpose() * q;
+    dr.noalias() += dvr * v.transpose();
+    dk.noalias() += duk * u.transpose();
+    du.noalias() += k.transpose() * duk;
+    dv.noalias() += r.transpose() * dvr;
+}
+
 /// Softmax cross-entropy of one row of @p n logits against @p target: returns -log softmax(logits)[target] and
 /// writes d(loss)/d(logits) * @p weight into @p dlogits (softmax - onehot, scaled). Plain loops over contiguous
 /// rows (a row of a row-major matrix).

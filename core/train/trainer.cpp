@@ -34,8 +34,13 @@ ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme, co
     m.seed = c.seed;
     if (scheme.id == "learned")
         m.learnedRows = sequenceLength(c.task, c.trainLen) - 1;
+    const double headDim = double(c.width) / std::max(1, c.heads);
     if (scheme.id == "cope")
-        m.copePositions = int(params.integer("npos_max"));
+        m.positionWeights = double(params.integer("npos_max")) * headDim;
+    if (scheme.id == "shaw")
+        m.positionWeights = (2.0 * double(params.integer("max_relative_position")) + 1.0) * headDim;
+    if (scheme.id == "transformer_xl")
+        m.positionWeights = double(c.width) * c.width;
     return m;
 }
 

@@ -92,6 +92,26 @@ private slots:
         QCOMPARE(learned.value("loss_curve").toArray().size(), 2);
     }
 
+    void contentDependentSchemesTrain()
+    {
+        // CoPE, Shaw and Transformer-XL train from the command line; their parameters are recorded in the run.
+        std::vector<std::string> a = base();
+        a.insert(a.end(), {"--scheme", "cope,shaw,transformer_xl", "--steps", "3"});
+        const auto r = run(a);
+        QVERIFY2(r.status == 0, r.err.c_str());
+        const QJsonArray runs = r.json().value("runs").toArray();
+        QCOMPARE(runs.size(), 3);
+        const char* ids[] = {"cope", "shaw", "transformer_xl"};
+        for (int i = 0; i < 3; ++i) {
+            const QJsonObject run1 = runs[i].toObject();
+            QCOMPARE(run1.value("scheme").toString(), QString(ids[i]));
+            QCOMPARE(run1.value("loss_curve").toArray().size(), 3);
+            QVERIFY(!run1.value("diverged").toBool());
+        }
+        QCOMPARE(runs[0].toObject().value("params").toObject().value("npos_max").toString(), QString("64"));
+        QCOMPARE(runs[1].toObject().value("params").toObject().value("max_relative_position").toString(), QString("16"));
+    }
+
     void refusals()
     {
         auto one = [](std::vector<std::string> extra) {

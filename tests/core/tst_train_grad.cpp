@@ -1,18 +1,21 @@
 // SPDX-License-Identifier: MIT
 // The length lab's hand-written backward passes (core/train) against central finite differences in double:
 //   each operation of ops.h alone (LayerNorm, GELU, causal attention with a bias, the rotary rotation,
-//   softmax cross-entropy, CoPE's gates/positions/interpolation), then the whole network's gradient for every
+//   softmax cross-entropy, CoPE's gates/positions/interpolation, Shaw's relative key term, Transformer-XL's
+//   terms (b)-(d)), then the whole network's gradient for every
 //   trainable scheme, every parameter block sampled, every trainable position parameter (learned table rows, T5
-//   bucket biases, Kerple r1/r2, FIRE's MLP, CoPE's position embeddings) checked in full.
+//   bucket biases, Kerple r1/r2, FIRE's MLP, CoPE's position embeddings, Shaw's a^K tables, Transformer-XL's u, v
+//   and W_R) checked in full.
 // Bound: |analytic - numeric| <= 1e-6 + 1e-5 * max(|analytic|, |numeric|) with step h = 1e-6 on double
 // (central differences have error O(h^2) ~ 1e-12 times the third derivative, plus rounding ~ 1e-16 / h = 1e-10).
-// Also: the rotation matches core::rotateVector (the views' rotation), CoPE's position part matches the cope
-// scheme's score hook (the views' attention), training is reproducible from its seed
+// Also: the rotation matches core::rotateVector (the views' rotation), CoPE's, Shaw's and Transformer-XL's
+// position parts match their schemes' score hooks (the views' attention), training is reproducible from its seed
 // (identical curves, whatever the thread count), bad sizes are refused before allocation, a learned table
 // reports lengths past its rows, and a diverging run names the step and keeps its curve.
 #include "core/attentionkernel.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/relativecommon.h"
+#include "core/encodings/shaw.h"
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/rotary.h"
@@ -258,7 +261,7 @@ private slots:
 
     void copeForwardAndBackward()
     {
-        // Golovneva et al. 2024 (arXiv:2405.18719), section 3, eq. 3-5, and facebookresearch/RAM
+        // Golovneva et al. 2024 (arXiv:2405.18719), section 3, and facebookresearch/RAM
         // projects/cope/src/cope/context_position.py ContextPosSelfAttn.forward: gates sigmoid(q_i.k_j / sqrt(d)),
         // positions the reverse cumulative sum over the visible keys clamped to npos - 1, logits q_i.e[n] for the
         // integer positions interpolated between floor and ceil with weight p - floor p (floor, ceil: no gradient).
@@ -354,6 +357,139 @@ private slots:
         }
     }
 
+    void shawRelativeKeys()
+    {
+        // Shaw, Uszkoreit, Vaswani 2018, section 3 eq. 4: e_ij = q_i (k_j + a^K_ij)^T / sqrt(d) with
+        // a^K_ij = w^K_clip(j - i, k) (eq. 5-6); tensor2tensor common_attention.py
+        // _generate_relative_positions_matrix (index = clip(key - query, -k, k) + k). The trainer's term against
+        // the formula, its gradient against finite differences, and in float against the shaw score hook.
+        const int T = 7, dh = 4, k = 2;
+        const SchemeDescriptor& sd = schemeOrThrow("shaw");
+        const ParamSet prm = paramsFor("shaw", {{"max_relative_position", "2"}, {"seed", "5"}}, dh);
+        PairContext ctx;
+        ctx.headDim = dh;
+        ctx.queries = PositionList::range(0, T);
+        ctx.keys = PositionList::range(0, T);
+        const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> idx = sd.buckets(prm, ctx).cast<int>();
+        Mat<double> q = randomMat(T, dh, 60), table = randomMat(2 * k + 1, dh, 61), r = randomMat(T, T, 62);
+        const double scale = 0.5;
+        Mat<double> bias;
+        relativeKeyForward<double>(q, table, idx, scale, bias);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j) {
+                const int row = std::clamp(j - i, -k, k) + k;
+                const double ref = j <= i ? q.row(i).dot(table.row(row)) * scale : 0.0;
+                QVERIFY(std::fabs(bias(i, j) - ref) < 1e-13);
+            }
+        auto f = [&] {
+            Mat<double> b;
+            relativeKeyForward<double>(q, table, idx, scale, b);
+            return (b.array() * r.array()).sum();
+        };
+        Mat<double> dq = Mat<double>::Zero(T, dh), dtab = Mat<double>::Zero(2 * k + 1, dh);
+        relativeKeyBackward<double>(r, q, table, idx, scale, dq, dtab);
+        checkAll("shaw q", q, dq, f);
+        checkAll("shaw a^K", table, dtab, f);
+        QVERIFY(dtab.row(0).cwiseAbs().sum() > 0);     // the clipped row (distance k or more back) is trained
+        QCOMPARE(dtab.row(2 * k).cwiseAbs().sum(), 0.0); // a causal model never sees keys after the query
+
+        // The views' term: shawScore with its seeded table, the same q.
+        const int d = 8;
+        const MatrixF qf = randomMat(T, d, 63).cast<float>();
+        const MatrixF aK = shawKeyTable(k, d, 5).cast<float>();
+        ScoreInputs in;
+        in.ctx = &ctx;
+        in.q = &qf;
+        in.k = &qf;
+        MaskMatrix mask = MaskMatrix::Ones(T, T);
+        in.mask = &mask;
+        ScoreOutputs out;
+        out.logits = MatrixF::Zero(T, T);
+        sd.score(prm, in, out);
+        Mat<float> fb;
+        relativeKeyForward<float>(Mat<float>(qf), Mat<float>(aK), idx, float(1.0 / std::sqrt(double(d))), fb);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j <= i; ++j)
+                QVERIFY2(std::fabs(fb(i, j) - out.bias(i, j)) <= 1e-6f * std::max(1.0f, std::fabs(out.bias(i, j))),
+                         qPrintable(QString("(%1,%2): %3 vs %4").arg(i).arg(j).arg(fb(i, j)).arg(out.bias(i, j))));
+    }
+
+    void transformerXlTerms()
+    {
+        // Dai et al. 2019, section 3.3: A^rel_ij = (a) q_i.k_j + (b) q_i.W_R R_{i-j} + (c) u.k_j + (d) v.W_R R_{i-j};
+        // kimiyoung/transformer-xl pytorch/mem_transformer.py RelPartialLearnableMultiHeadAttn (AC, BD, _rel_shift,
+        // scale 1/sqrt(d_head)) and PositionalEmbedding (R_x = [sin(x f) | cos(x f)], f_i = 10000^(-2i/d)).
+        const int T = 6, dh = 4;
+        const double scale = 0.5;
+        Mat<double> q = randomMat(T, dh, 70), k = randomMat(T, dh, 71), r = randomMat(T, dh, 72), u = randomMat(dh, 1, 73),
+                    v = randomMat(dh, 1, 74), g = randomMat(T, T, 75);
+        Mat<double> bias;
+        txlForward<double>(q, k, r, CMapVec<double>(u.data(), dh), CMapVec<double>(v.data(), dh), scale, bias);
+        for (int i = 0; i < T; ++i)
+            for (int j = 0; j < T; ++j) {
+                double ref = 0;
+                if (j <= i)
+                    for (int c = 0; c < dh; ++c)
+                        ref += (q(i, c) * r(i - j, c) + u(c) * k(j, c) + v(c) * r(i - j, c)) * scale;
+                QVERIFY(std::fabs(bias(i, j) - ref) < 1e-13);
+            }
+        auto f = [&] {
+            Mat<double> b;
+            txlForward<double>(q, k, r, CMapVec<double>(u.data(), dh), CMapVec<double>(v.data(), dh), scale, b);
+            return (b.array() * g.array()).sum();
+        };
+        Mat<double> dq = Mat<double>::Zero(T, dh), dk = dq, dr = dq, du = Mat<double>::Zero(dh, 1), dv = du;
+        txlBackward<double>(g, q, k, r, CMapVec<double>(u.data(), dh), CMapVec<double>(v.data(), dh), scale, dq, dk, dr,
+                            MapVec<double>(du.data(), dh), MapVec<double>(dv.data(), dh));
+        checkAll("txl q", q, dq, f);
+        checkAll("txl k", k, dk, f);
+        checkAll("txl r", r, dr, f);
+        checkAll("txl u", u, du, f);
+        checkAll("txl v", v, dv, f);
+
+        // R: the reference's sinusoid, against core's relativeSinusoid (what the trainer projects).
+        const std::vector<double> r3 = relativeSinusoid(3.0, 8);
+        for (int i = 0; i < 4; ++i) {
+            const double fi = std::pow(10000.0, -2.0 * i / 8);
+            QVERIFY(std::fabs(r3[std::size_t(i)] - std::sin(3 * fi)) < 1e-15);
+            QVERIFY(std::fabs(r3[std::size_t(4 + i)] - std::cos(3 * fi)) < 1e-15);
+        }
+
+        // The views' terms: the transformer_xl score hook for head 1 with its seeded W_R, u, v.
+        const int d = 8, L = 7;
+        const SchemeDescriptor& sd = schemeOrThrow("transformer_xl");
+        const ParamSet prm = paramsFor("transformer_xl", {{"seed", "4"}}, d);
+        const MatrixF qf = randomMat(L, d, 76).cast<float>(), kf = randomMat(L, d, 77).cast<float>();
+        const MatrixD wr = seededNormal(d, d, 1.0 / std::sqrt(double(d)), 4, mixSeed(0x7C1, 1));
+        const MatrixD uv = seededNormal(2, d, 1.0, 4, mixSeed(0x7C2, 1));
+        Mat<float> rf(L, d);
+        for (int delta = 0; delta < L; ++delta) {
+            const std::vector<double> sv = relativeSinusoid(double(delta), d);
+            rf.row(delta) = (wr * Eigen::Map<const Eigen::VectorXd>(sv.data(), d)).cast<float>().transpose();
+        }
+        PairContext ctx;
+        ctx.headDim = d;
+        ctx.queries = PositionList::range(0, L);
+        ctx.keys = PositionList::range(0, L);
+        MaskMatrix mask = MaskMatrix::Ones(L, L);
+        ScoreInputs in;
+        in.ctx = &ctx;
+        in.head = 1;
+        in.q = &qf;
+        in.k = &kf;
+        in.mask = &mask;
+        ScoreOutputs out;
+        out.logits = MatrixF::Zero(L, L);
+        sd.score(prm, in, out);
+        const Vec<float> uf = uv.row(0).transpose().cast<float>(), vf = uv.row(1).transpose().cast<float>();
+        Mat<float> fb;
+        txlForward<float>(Mat<float>(qf), Mat<float>(kf), rf, uf, vf, float(1.0 / std::sqrt(double(d))), fb);
+        for (int i = 0; i < L; ++i)
+            for (int j = 0; j <= i; ++j)
+                QVERIFY2(std::fabs(fb(i, j) - out.bias(i, j)) <= 2e-5f * std::max(1.0f, std::fabs(out.bias(i, j))),
+                         qPrintable(QString("(%1,%2): %3 vs %4").arg(i).arg(j).arg(fb(i, j)).arg(out.bias(i, j))));
+    }
+
     void crossEntropyGradient()
     {
         Mat<double> logits = randomMat(1, 9, 30);
@@ -379,6 +515,7 @@ private slots:
             QTest::newRow(id.c_str()) << QString::fromStdString(id) << QString() << false << true;
         QTest::newRow("kerple power") << "kerple" << "variant=power,r2=1.3" << false << true;
         QTest::newRow("cope scaled npos 4") << "cope" << "position_logits=scaled,npos_max=4" << false << true;
+        QTest::newRow("shaw k 3") << "shaw" << "max_relative_position=3" << false << true; // distances clipped
         QTest::newRow("rope tied relu") << "rope" << "" << true << false;
     }
 
@@ -491,6 +628,8 @@ private slots:
         QTest::addColumn<QString>("scheme");
         QTest::newRow("alibi") << "alibi";
         QTest::newRow("cope") << "cope";
+        QTest::newRow("shaw") << "shaw";
+        QTest::newRow("transformer_xl") << "transformer_xl";
     }
 
     void reproducible()
@@ -551,6 +690,18 @@ private slots:
         QVERIFY_THROWS_EXCEPTION(RefusedError, validate(c));
         c.overrides = {{"npos_max", "64"}};
         validate(c);
+        // Transformer-XL's R is a sinusoid of width d_model: validate refuses an odd width with the registry's line.
+        c = TrainConfig{};
+        c.scheme = "transformer_xl";
+        c.width = 9;
+        c.heads = 1;
+        try {
+            validate(c);
+            QFAIL("odd width accepted for transformer_xl");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()), QString("transformer_xl needs an even dimension of at least 2 (dimensions work in "
+                                                "pairs); got 9"));
+        }
     }
 
     void learnedHasNoRowsPastTraining()
