@@ -10,6 +10,7 @@
 #include "core/random.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -949,8 +950,9 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options, const Train
         d.error = QString::fromStdString(e.what());
         return d;
     }
-    const bool diverged = std::any_of(window->runs.begin(), window->runs.end(), [](const auto& r) { return r.diverged; });
-    if (!window->running && !diverged)
+    const bool stopped = std::any_of(window->runs.begin(), window->runs.end(),
+                                     [](const auto& r) { return r.diverged || r.stop == "cancelled"; });
+    if (!window->running && !stopped)
         return d; // done: the figure a run file of these runs gives
     for (const core::train::RunResult& r : window->runs) {
         LengthLabData::LossSeries l;
@@ -1008,8 +1010,9 @@ std::shared_ptr<AttentionOutput> Computation::trainedAttention(const TrainedRuns
     const core::train::RunResult& r = window->runs[std::size_t(o.trainedRun)];
     a->heads = r.config.heads;
     const int length = o.trainedTestLength > 0 ? o.trainedTestLength : 3 * r.config.trainLen;
+    const core::SchemeDescriptor* scheme = core::findScheme(r.config.scheme);
     a->trained = QObject::tr("trained %1, seed %2 \u00b7 layer %3 of %4 \u00b7 %5 length %6")
-                     .arg(QString::fromStdString(r.config.scheme))
+                     .arg(scheme ? shortSchemeName(*scheme) : QString::fromStdString(r.config.scheme))
                      .arg(r.config.seed)
                      .arg(o.trainedLayer)
                      .arg(r.config.layers)
@@ -1033,8 +1036,7 @@ std::shared_ptr<AttentionOutput> Computation::trainedAttention(const TrainedRuns
             for (int k = 0; k < t.T; ++k)
                 a->matrix(q, k) = k > q ? std::numeric_limits<float>::quiet_NaN() : w[std::size_t(q) * t.T + k]; // masked: NaN
         a->trainedWindow = t.trainedTokens;
-        a->trainedContent = QObject::tr("content: an evaluation sequence of the %1 task, length %2 (%3 tokens); trained "
-                                        "on lengths up to %4 (%5 tokens)")
+        a->trainedContent = QObject::tr("content: a %1 test sequence, length %2 (%3 tokens); trained up to %4 (%5 tokens)")
                                 .arg(QString::fromStdString(std::string(core::train::taskName(r.config.task))))
                                 .arg(length)
                                 .arg(t.T)

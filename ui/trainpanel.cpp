@@ -8,6 +8,7 @@
 
 #include <QAction>
 #include <QComboBox>
+#include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
@@ -204,7 +205,6 @@ void TrainPanel::train()
         bar->setRange(0, 1000);
         bar->setValue(0);
         bar->setFormat(tr("%1 %p%").arg(runName(i)));
-        bar->setMaximumWidth(fontMetrics().horizontalAdvance(bar->format()) * 2);
         m_progressLayout->addWidget(bar);
         m_bars.push_back(bar);
     }
@@ -226,6 +226,13 @@ void TrainPanel::train()
     }
     syncControls();
     publish();
+}
+
+void TrainPanel::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        syncControls(); // widths follow the font (lecture mode)
 }
 
 void TrainPanel::cancel()
@@ -256,7 +263,9 @@ void TrainPanel::onDone(quint64 generation, int run, const RunResult& r)
     if (generation != m_generation)
         return;
     m_live.runs[std::size_t(run)] = r; // core's result: what a run file of it holds, and the model
-    m_live.progress[std::size_t(run)] = 1.0;
+    // A cancelled or diverged run shows how far it got.
+    m_live.progress[std::size_t(run)] = r.stop == "cancelled" || r.diverged
+        ? double(r.stepsDone) / std::max(1, r.config.steps) : 1.0;
     ++m_live.models;
     if (r.diverged)
         m_live.message = tr("%1: %2").arg(runName(run), QString::fromStdString(r.stop));
@@ -312,6 +321,11 @@ void TrainPanel::syncControls()
         if (a->isChecked())
             names << a->text();
     m_schemes->setText(names.isEmpty() ? tr("Schemes: none") : tr("Schemes: %1").arg(names.join(QStringLiteral(", "))));
+    // The menu arrow is drawn inside the button: room for it after the text. Each bar fits "RoPE s2 100%".
+    const QFontMetrics fm(font());
+    m_schemes->setMinimumWidth(fm.horizontalAdvance(m_schemes->text()) + 2 * fm.height());
+    for (QProgressBar* b : m_bars)
+        b->setMinimumWidth(fm.horizontalAdvance(QString(b->format()).replace(QLatin1String("%p"), QLatin1String("100"))) + 2 * fm.height());
     for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples})
         w->setEnabled(!m_running);
     m_start->setEnabled(!m_running && !names.isEmpty());

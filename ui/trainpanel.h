@@ -59,6 +59,9 @@ signals:
     /// Every run has ended (done, cancelled, diverged or failed).
     void finished();
 
+protected:
+    void changeEvent(QEvent* e) override;
+
 private:
     void onProgress(quint64 generation, int run, const core::train::Progress& p);
     void onDone(quint64 generation, int run, const core::train::RunResult& r);

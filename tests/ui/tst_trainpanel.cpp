@@ -214,6 +214,9 @@ private slots:
             QVERIFY(!r.loss.empty()); // the curve so far is kept
         }
         QVERIFY(state.trainedRuns()->message.startsWith(QLatin1String("Cancelled")));
+        for (double done : state.trainedRuns()->progress)
+            QVERIFY(done < 1.0); // how far each run got
+        QCOMPARE(int(view.data().losses.size()), 2); // the loss so far stays in the figure
     }
 
     void divergedRunKeepsItsLoss()

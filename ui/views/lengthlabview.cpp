@@ -97,13 +97,14 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     TextLayout text(p, target);
     // While training (or after a divergence) the lower part shows each run's loss against the step.
     QRectF full = target;
-    if (!m_data.losses.empty()) {
+    // Room for both: about 22 label lines (lecture mode at a projector's size keeps the accuracy alone).
+    if (!m_data.losses.empty() && target.height() >= 22 * QFontMetricsF(th.font(10 * s)).height()) {
         const QRectF lossArea(target.left(), target.bottom() - target.height() * 0.36, target.width(), target.height() * 0.36);
         if (c.lengths.empty() || c.groups.empty()) {
             const QRectF top(target.left(), target.top(), target.width(), target.height() - lossArea.height());
             drawNotApplicable(p, top, th, tr("Length generalisation"),
                               m_data.running ? tr("Training: the first accuracy preview is on its way")
-                                             : tr("No accuracy was measured"));
+                                             : tr("No accuracy was measured: the loss so far is below"));
             drawLosses(p, text, lossArea, s);
             return;
         }
@@ -112,7 +113,9 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     }
     if (c.lengths.empty() || c.groups.empty()) {
         drawNotApplicable(p, target, th, tr("Length generalisation"),
-                          m_data.window ? tr("The runs have no accuracy to draw") : tr("The run file has no accuracy to draw"));
+                          m_data.running ? tr("Training: the first accuracy preview is on its way")
+                          : m_data.window ? tr("The runs have no accuracy to draw (cancelled or diverged before evaluation)")
+                                          : tr("The run file has no accuracy to draw"));
         return;
     }
     const QRectF fig = full; // the accuracy figure's part of the target
@@ -302,7 +305,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         y += lfm.height() * 1.3;
     }
     const QString file = m_data.window && m_data.file.isEmpty()
-        ? (m_data.running ? tr("training in this window: previews") : tr("trained in this window"))
+        ? (m_data.running ? tr("previews") : tr("this window"))
         : QFileInfo(m_data.file).fileName();
     text.draw(QRectF(lx, area.bottom() - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
               tickFont, th.muted, {file}, TextLayout::Fit::Elide);
