@@ -325,7 +325,9 @@ void TrainPanel::syncControls()
     const QFontMetrics fm(font());
     m_schemes->setMinimumWidth(fm.horizontalAdvance(m_schemes->text()) + 2 * fm.height());
     for (QProgressBar* b : m_bars)
-        b->setMinimumWidth(fm.horizontalAdvance(QString(b->format()).replace(QLatin1String("%p"), QLatin1String("100"))) + 2 * fm.height());
+        b->setMinimumWidth(fm.horizontalAdvance(QString(b->format()).replace(QLatin1String("%p"), QLatin1String("100"))) + fm.height());
+    // Once every run is done, the bars have nothing more to say (a cancelled or diverged run keeps its bar).
+    m_progressBox->setVisible(m_running || std::any_of(m_live.progress.begin(), m_live.progress.end(), [](double d) { return d < 1.0; }));
     for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples})
         w->setEnabled(!m_running);
     m_start->setEnabled(!m_running && !names.isEmpty());
