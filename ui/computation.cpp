@@ -10,13 +10,16 @@
 #include "core/random.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
+#include "ui/render/figuretitle.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
 
 namespace poslab::ui {
@@ -45,9 +48,18 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention)
     m_attentionTimer.setInterval(0);
     connect(&m_attentionTimer, &QTimer::timeout, this, &Computation::runAttention);
     connect(state, &WorkbenchState::setupChanged, &m_attentionTimer, [this] { m_attentionTimer.start(); });
+    // A model trained in the window: new parameters recompute the trained source's weights (not every progress).
+    connect(state, &WorkbenchState::trainedRunsChanged, this, [this] {
+        const auto runs = m_state->trainedRuns();
+        const quint64 models = runs ? runs->models : 0;
+        if (models != m_attentionModels && m_state->viewOptions().attentionSource == AttentionSource::Trained)
+            m_attentionTimer.start();
+    });
     m_lastAttentionOptions = attentionOptions();
     {
-        auto a = computeAttention(state->setup(), m_lastAttentionOptions);
+        auto a = m_lastAttentionOptions.attentionSource == AttentionSource::Trained
+            ? trainedAttention(state->trainedRuns().get(), state->setup(), m_lastAttentionOptions)
+            : computeAttention(state->setup(), m_lastAttentionOptions);
         a->serial = ++m_attentionSerial;
         m_attention = a;
     }
@@ -184,6 +196,12 @@ void Computation::runAttention()
     const Setup setup = m_state->setup();
     const ViewOptions options = attentionOptions();
     m_lastAttentionOptions = options;
+    const std::shared_ptr<const TrainedRuns> trained = m_state->trainedRuns();
+    m_attentionModels = trained ? trained->models : 0;
+    const auto compute = [trained](const Setup& su, const ViewOptions& o) {
+        return o.attentionSource == AttentionSource::Trained ? trainedAttention(trained.get(), su, o)
+                                                             : computeAttention(su, o);
+    };
     const quint64 serial = ++m_attentionSerial;
     m_attentionLatest.store(serial);
     const double cells = double(std::min(options.attentionSize, setup.positionCount))
@@ -195,7 +213,7 @@ void Computation::runAttention()
         emit attentionReady(m_attention);
     };
     if (m_synchronousAttention && cells <= double(1 << 20)) {
-        auto a = computeAttention(setup, options);
+        auto a = compute(setup, options);
         a->serial = serial;
         m_attentionBusy = 0;
         deliver(a);
@@ -204,10 +222,10 @@ void Computation::runAttention()
     m_attentionBusy = serial;
     // Scores take milliseconds to tens of milliseconds; the UI thread keeps drawing meanwhile and the view
     // shows the newest result when it lands. Requests queued behind a running one are skipped if superseded.
-    m_attentionPool.start([this, setup, options, serial, deliver] {
+    m_attentionPool.start([this, setup, options, serial, deliver, compute] {
         if (serial != m_attentionLatest.load())
             return; // superseded while waiting
-        std::shared_ptr<AttentionOutput> a = computeAttention(setup, options);
+        std::shared_ptr<AttentionOutput> a = compute(setup, options);
         a->serial = serial;
         std::shared_ptr<const AttentionOutput> ca = a;
         QMetaObject::invokeMethod(this, [this, ca, deliver] {
@@ -218,6 +236,39 @@ void Computation::runAttention()
         }, Qt::QueuedConnection);
     });
 }
+
+namespace {
+
+/// The finite value range of the matrix and its 99th percentile (from at most about 20,000 samples).
+void fillValueRange(AttentionOutput& out)
+{
+    AttentionOutput* a = &out;
+    bool first = true;
+    const float* p = a->matrix.data();
+    for (Eigen::Index i = 0; i < a->matrix.size(); ++i) {
+        if (!std::isfinite(p[i]))
+            continue;
+        if (first) {
+            a->lo = a->hi = p[i];
+            first = false;
+        }
+        a->lo = std::min<double>(a->lo, p[i]);
+        a->hi = std::max<double>(a->hi, p[i]);
+    }
+    std::vector<float> sample;
+    const Eigen::Index stride = std::max<Eigen::Index>(1, a->matrix.size() / 20000);
+    for (Eigen::Index i = 0; i < a->matrix.size(); i += stride)
+        if (std::isfinite(p[i]))
+            sample.push_back(p[i]);
+    a->p99 = a->hi;
+    if (!sample.empty()) {
+        auto nth = sample.begin() + std::ptrdiff_t(0.99 * double(sample.size() - 1));
+        std::nth_element(sample.begin(), nth, sample.end());
+        a->p99 = std::max(double(*nth), a->lo + 1e-12);
+    }
+}
+
+} // namespace
 
 std::shared_ptr<AttentionOutput> Computation::computeAttention(const Setup& setup, const ViewOptions& o)
 {
@@ -272,29 +323,7 @@ std::shared_ptr<AttentionOutput> Computation::computeAttention(const Setup& setu
         }
         a->scalars = h.scalars;
         a->scalars.insert(a->scalars.end(), res.scalars.begin(), res.scalars.end());
-        bool first = true;
-        const float* p = a->matrix.data();
-        for (Eigen::Index i = 0; i < a->matrix.size(); ++i) {
-            if (!std::isfinite(p[i]))
-                continue;
-            if (first) {
-                a->lo = a->hi = p[i];
-                first = false;
-            }
-            a->lo = std::min<double>(a->lo, p[i]);
-            a->hi = std::max<double>(a->hi, p[i]);
-        }
-        std::vector<float> sample;
-        const Eigen::Index stride = std::max<Eigen::Index>(1, a->matrix.size() / 20000);
-        for (Eigen::Index i = 0; i < a->matrix.size(); i += stride)
-            if (std::isfinite(p[i]))
-                sample.push_back(p[i]);
-        a->p99 = a->hi;
-        if (!sample.empty()) {
-            auto nth = sample.begin() + std::ptrdiff_t(0.99 * double(sample.size() - 1));
-            std::nth_element(sample.begin(), nth, sample.end());
-            a->p99 = std::max(double(*nth), a->lo + 1e-12);
-        }
+        fillValueRange(*a);
     } catch (const std::exception& e) {
         a->error = QString::fromStdString(e.what());
         a->matrix.resize(0, 0);
@@ -898,6 +927,128 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options)
         d.error = QObject::tr("%1: %2").arg(options.runFile, QString::fromStdString(e.what()));
     }
     return d;
+}
+
+LengthLabData Computation::lengthLabData(const ViewOptions& options, const TrainedRuns* window)
+{
+    if (options.runFile.isEmpty() && (!window || window->runs.empty())) {
+        LengthLabData d;
+        d.error = QObject::tr("No run file and no runs yet: choose schemes and press Train, or open a run file of "
+                              "poslab train -o run.json (File > Open)");
+        return d;
+    }
+    if (!window || window->runs.empty() || !(options.runFile.isEmpty() || options.runFile == window->file))
+        return lengthLabData(options);
+    LengthLabData d;
+    d.file = window->file;
+    d.window = true;
+    d.running = window->running;
+    d.message = window->message;
+    try {
+        d.curves = core::train::lengthCurves(window->runs, core::train::LengthMetric(int(options.lengthMetric)));
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
+        return d;
+    }
+    const bool stopped = std::any_of(window->runs.begin(), window->runs.end(),
+                                     [](const auto& r) { return r.diverged || r.stop == "cancelled"; });
+    if (!window->running && !stopped)
+        return d; // done: the figure a run file of these runs gives
+    for (const core::train::RunResult& r : window->runs) {
+        LengthLabData::LossSeries l;
+        // The run's group: the one whose label core gives this run alone (scheme plus its settings).
+        const std::string label = core::train::lengthCurves({r}, core::train::LengthMetric::Loss).groups.at(0).label;
+        for (std::size_t g = 0; g < d.curves.groups.size(); ++g)
+            if (d.curves.groups[g].label == label)
+                l.group = int(g);
+        l.totalSteps = r.config.steps;
+        for (const core::train::LossPoint& p : r.loss) {
+            l.steps.push_back(p.step);
+            l.loss.push_back(p.loss);
+        }
+        d.losses.push_back(std::move(l));
+    }
+    return d;
+}
+
+QString Computation::saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs)
+{
+    std::ostringstream text;
+    core::train::writeRuns(text, runs);
+    QSaveFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+    const std::string bytes = text.str();
+    f.write(bytes.data(), qint64(bytes.size()));
+    if (!f.commit())
+        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+    return {};
+}
+
+std::shared_ptr<AttentionOutput> Computation::trainedAttention(const TrainedRuns* window, const Setup& setup,
+                                                               const ViewOptions& o)
+{
+    auto a = std::make_shared<AttentionOutput>();
+    a->setup = setup;
+    a->softmax = true; // the model's attention probabilities
+    a->causal = true;  // a decoder
+    a->head = o.head;
+    a->heads = 1;
+    QElapsedTimer clock;
+    clock.start();
+    const int count = window ? int(window->runs.size()) : 0;
+    if (count == 0) {
+        a->error = QObject::tr("No trained model: train in the lengthlab view (Train), then choose the source "
+                               "\"trained\" here.");
+        return a;
+    }
+    if (o.trainedRun >= count) {
+        a->error = QObject::tr("trained_run %1 is out of range; allowed: 0 to %2 (the window holds %3 runs)")
+                       .arg(o.trainedRun).arg(count - 1).arg(count);
+        return a;
+    }
+    const core::train::RunResult& r = window->runs[std::size_t(o.trainedRun)];
+    a->heads = r.config.heads;
+    const int length = o.trainedTestLength > 0 ? o.trainedTestLength : 3 * r.config.trainLen;
+    const core::SchemeDescriptor* scheme = core::findScheme(r.config.scheme);
+    a->trained = QObject::tr("trained %1, seed %2 \u00b7 layer %3 of %4 \u00b7 %5 length %6")
+                     .arg(scheme ? shortSchemeName(*scheme) : QString::fromStdString(r.config.scheme))
+                     .arg(r.config.seed)
+                     .arg(o.trainedLayer)
+                     .arg(r.config.layers)
+                     .arg(QString::fromStdString(std::string(core::train::taskName(r.config.task))))
+                     .arg(length);
+    if (o.head >= r.config.heads) {
+        a->error = QObject::tr("head %1 is out of range; allowed: 0 to %2 (the trained model has %3 heads)")
+                       .arg(o.head).arg(r.config.heads - 1).arg(r.config.heads);
+        return a;
+    }
+    if (!r.weights) {
+        a->error = window->running ? QObject::tr("Run %1 is still training: its model is kept once it is done.").arg(o.trainedRun)
+                                   : QObject::tr("Run %1 holds no model (a diverged run keeps none).").arg(o.trainedRun);
+        return a;
+    }
+    try {
+        const core::train::TrainedAttention t = core::train::trainedAttention(r, o.trainedLayer, length);
+        a->matrix.resize(t.T, t.T);
+        const std::vector<float>& w = t.weights.at(std::size_t(o.head));
+        for (int q = 0; q < t.T; ++q)
+            for (int k = 0; k < t.T; ++k)
+                a->matrix(q, k) = k > q ? std::numeric_limits<float>::quiet_NaN() : w[std::size_t(q) * t.T + k]; // masked: NaN
+        a->trainedWindow = t.trainedTokens;
+        a->trainedContent = QObject::tr("content: a %1 test sequence, length %2 (%3 tokens); trained up to %4 (%5 tokens)")
+                                .arg(QString::fromStdString(std::string(core::train::taskName(r.config.task))))
+                                .arg(length)
+                                .arg(t.T)
+                                .arg(r.config.trainLen)
+                                .arg(t.trainedTokens);
+        fillValueRange(*a);
+    } catch (const std::exception& e) {
+        a->error = QString::fromStdString(e.what());
+        a->matrix.resize(0, 0);
+    }
+    a->milliseconds = clock.nsecsElapsed() / 1e6;
+    return a;
 }
 
 bool Computation::isRunFile(const QString& path)

@@ -101,6 +101,10 @@ struct AttentionOutput {
     /// scale up to the single 1.0 of row 0 would paint everything dark.
     double p99 = 1.0;
     double milliseconds = 0.0;
+    // --- source "trained" (Computation::trainedAttention): a model trained in the window
+    QString trained;                 ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model
+    QString trainedContent;          ///< what the model reads, for the footer
+    std::optional<int> trainedWindow; ///< input tokens of its longest trained sequence, marked like a trained T
 };
 
 /// The decay view's curves at its distances: what it draws and, at every distance, what its data export writes.
@@ -178,6 +182,19 @@ struct LengthLabData {
     QString error;                    ///< non-empty when there is no file or it cannot be read
     QString file;
     core::train::LengthCurves curves;
+    /// The runs are the window's own (WorkbenchState::trainedRuns), not read from run_file.
+    bool window = false;
+    bool running = false;             ///< the window's runs are still training (curves are previews)
+    QString message;                  ///< the window's last problem or stop (a divergence names its step)
+    /// While training, or when a run diverged or was cancelled: each run's loss so far against the step, in its
+    /// group's colour.
+    struct LossSeries {
+        int group = 0;                ///< index into curves.groups
+        std::vector<int> steps;
+        std::vector<double> loss;
+        int totalSteps = 0;
+    };
+    std::vector<LossSeries> losses;
 };
 
 class Computation : public QObject {
@@ -279,6 +296,18 @@ public:
     static PrecisionData precisionData(const Setup& setup, const ViewOptions& options);
     /// The lengthlab view's curves from the run file options.runFile in the measure options.lengthMetric.
     static LengthLabData lengthLabData(const ViewOptions& options);
+    /// As above, but the window's runs @p window when there are any and run_file is empty or names the file they
+    /// were saved to: the same curves (core::train::lengthCurves) as the file would give, with the loss so far.
+    static LengthLabData lengthLabData(const ViewOptions& options, const TrainedRuns* window);
+    /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
+    /// message, empty on success.
+    static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);
+    /// The attention view's source "trained": the real attention probabilities of run options.trainedRun of
+    /// @p window, layer options.trainedLayer, head options.head, on the evaluation sequence of task length
+    /// options.trainedTestLength (0: 3 x L_train), from core::train::trainedAttention. An error when there is no
+    /// such run or it holds no model.
+    static std::shared_ptr<AttentionOutput> trainedAttention(const TrainedRuns* window, const Setup& setup,
+                                                             const ViewOptions& options);
     /// True when @p path is a run file of poslab train (a JSON object whose "format" is "poslab-train-runs").
     static bool isRunFile(const QString& path);
     /// The pipeline view's numbers for @p setup and @p options (sentence, mask, heads, head, the pipeline options)
@@ -335,6 +364,7 @@ private:
     std::shared_ptr<const AttentionOutput> m_attention;
     ViewOptions m_lastAttentionOptions;
     quint64 m_attentionSerial = 0;
+    quint64 m_attentionModels = 0; ///< TrainedRuns::models the latest scores were computed with
     quint64 m_attentionBusy = 0;
     std::atomic<quint64> m_attentionLatest{0};
     bool m_synchronousAttention = false;

@@ -164,6 +164,22 @@ std::vector<ViewProperty> makeProperties()
                               "answer tokens right; loss: cross-entropy of the answer tokens"),
                {QStringLiteral("exact_match"), QStringLiteral("token_accuracy"), QStringLiteral("loss")},
                &ViewOptions::lengthMetric),
+        // --- attention view, trained model (the lengthlab view's training runs)
+        attention(choice("attention_source", QStringLiteral("source (attention view)"),
+                         QStringLiteral("scheme: the scheme's attention pattern from core's engine; trained: the real "
+                                        "attention weights of a model trained in this window (the lengthlab view's Train)"),
+                         {QStringLiteral("scheme"), QStringLiteral("trained")}, &ViewOptions::attentionSource)),
+        attention(integer("trained_run", QStringLiteral("trained run (attention view)"),
+                          QStringLiteral("Which of the window's training runs the trained source shows (0: the first)"),
+                          0, 255, false, &ViewOptions::trainedRun)),
+        attention(integer("trained_layer", QStringLiteral("trained layer (attention view)"),
+                          QStringLiteral("The layer of the trained model whose attention is shown (0: the first; "
+                                         "checked against the model's layers)"),
+                          0, 7, false, &ViewOptions::trainedLayer)),
+        attention(integer("trained_test_length", QStringLiteral("test length (attention view, trained)"),
+                          QStringLiteral("Task length of the sequence fed to the trained model (an evaluation sequence); "
+                                         "0: three times its trained length"),
+                          0, 4096, true, &ViewOptions::trainedTestLength)),
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,

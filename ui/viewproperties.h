@@ -25,6 +25,8 @@ enum class TableQuantity { Cos, Sin, Angle };
 enum class ColorMapChoice { Auto, Viridis, Cividis, Diverging };
 /// Content fed to the attention view.
 enum class AttentionContent { Random, Constant, Sentence };
+/// What the attention view shows: the scheme's pattern (core's attention engine) or a model trained in the window.
+enum class AttentionSource { Scheme, Trained };
 /// Which scale curves the extension view draws: every method at the scheme's theta, factor and window, or only
 /// the scheme's own.
 enum class ExtensionMethods { All, Scheme };
@@ -80,6 +82,11 @@ struct ViewOptions {
     // --- lengthlab view (length-generalisation lab)
     QString runFile;                ///< lengthlab view: the run file (poslab train -o FILE) it draws; empty: none
     LengthMetricChoice lengthMetric = LengthMetricChoice::ExactMatch; ///< lengthlab view: the plotted measure
+    // --- attention view, a model trained in the window (the lengthlab view's Train; WorkbenchState::trainedRuns)
+    AttentionSource attentionSource = AttentionSource::Scheme; ///< attention view: the scheme's pattern or a trained model
+    int trainedRun = 0;             ///< attention view, trained source: which of the window's runs (0-based)
+    int trainedLayer = 0;           ///< attention view, trained source: the layer (0-based)
+    int trainedTestLength = 0;      ///< attention view, trained source: the task length of the sequence; 0: 3 x L_train
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
     bool operator==(const ViewOptions&) const = default;

@@ -160,6 +160,12 @@ WorkbenchState::WorkbenchState(QObject* parent)
 
 WorkbenchState::~WorkbenchState() = default;
 
+void WorkbenchState::setTrainedRuns(std::shared_ptr<const TrainedRuns> runs)
+{
+    m_trained = std::move(runs);
+    emit trainedRunsChanged();
+}
+
 core::TableContext WorkbenchState::context() const
 {
     core::TableContext ctx;

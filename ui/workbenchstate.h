@@ -6,6 +6,7 @@
 /// each other. Changes of the set-up (scheme, parameters, dimension, range) go through a QUndoStack.
 
 #include "core/encodingregistry.h"
+#include "core/train/trainer.h"
 #include "ui/render/theme.h"
 #include "ui/viewproperties.h"
 
@@ -14,6 +15,8 @@
 #include <QString>
 
 #include <map>
+#include <memory>
+#include <vector>
 #include <optional>
 #include <string>
 
@@ -54,6 +57,18 @@ struct CompareConfig {
     CompareMode mode = CompareMode::Off;
     QJsonObject state;
     bool operator==(const CompareConfig&) const = default;
+};
+
+/// The training runs of this window (the lengthlab view's Train panel): the runs while they train (loss so far,
+/// the latest preview of accuracy against length) and once done (core's RunResult, with its trained parameters).
+/// Held in memory only: not undoable, not in toJson (a run file keeps the curves: writeRuns).
+struct TrainedRuns {
+    std::vector<core::train::RunResult> runs;
+    std::vector<double> progress;  ///< per run, 0..1
+    bool running = false;
+    QString message;               ///< the last problem or stop ("rope, seed 1: loss is nan at step 12; ..."), or empty
+    QString file;                  ///< where the runs were saved (the view option run_file then names it), or empty
+    quint64 models = 0;            ///< increases whenever a run's trained parameters change
 };
 
 /// The cursor a new workbench opens at: not 0, where every hand points to 12 and every angle is 0.
@@ -170,6 +185,11 @@ public:
     /// Applies view options with no validation and no undo entry (undo/redo).
     void applyViewOptions(const ViewOptions& options);
 
+    // --- training runs of the window (in memory; see TrainedRuns). The lengthlab view draws them while run_file is
+    // empty or names the file they were saved to; the attention view's source "trained" reads their parameters.
+    std::shared_ptr<const TrainedRuns> trainedRuns() const { return m_trained; }
+    void setTrainedRuns(std::shared_ptr<const TrainedRuns> runs);
+
 public slots:
     /// Moves the cursor (clamped to the range) and the animation time with it.
     void setCursor(int position);
@@ -196,6 +216,8 @@ signals:
     void propertyChanged(const QString& name);
     /// The compare configuration (mode or B) changed.
     void compareChanged();
+    /// trainedRuns() changed (at most about ten times a second while training).
+    void trainedRunsChanged();
     /// A change was refused; @p message names the key and what is allowed.
     void refused(const QString& message);
 
@@ -223,6 +245,7 @@ private:
     WorkbenchState* m_owner = nullptr;  ///< for B: configuration A's state
     bool m_syncing = false;             ///< applying A's change to B: B's signals are not B's edits
     QUndoStack* m_undo = nullptr;
+    std::shared_ptr<const TrainedRuns> m_trained;
 };
 
 } // namespace poslab::ui

@@ -269,8 +269,18 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
         std::optional<double> exact;
         if (c.evalEvery > 0 && (step % c.evalEvery == 0 || step == c.steps))
             exact = check();
-        if (progress && (step % 10 == 0 || exact || step == c.steps))
-            progress({step, c.steps, trainSeconds, loss, exact});
+        std::vector<LengthPoint> preview;
+        if (progress && c.curveEvery > 0 && (step % c.curveEvery == 0 || step == c.steps)) {
+            TrainConfig pc = c;
+            pc.evalSamples = std::max(1, std::min(c.curveSamples, c.evalSamples));
+            for (int L : c.testLens) {
+                if (cancel && cancel->load())
+                    break;
+                preview.push_back(evaluate(net, pc, L));
+            }
+        }
+        if (progress && (step % 10 == 0 || exact || !preview.empty() || step == c.steps))
+            progress({step, c.steps, trainSeconds, loss, exact, std::move(preview)});
         if (c.stopAt95 && exact && *exact >= 0.95) {
             res.stop = "target";
             break;
@@ -281,18 +291,66 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
     res.stepMs = step ? 1000.0 * trainSeconds / step : 0.0;
     if (res.diverged)
         return res;
+    res.weights = std::make_shared<const std::vector<float>>(net.params());
+    auto evaluateAll = [&](Network<float>& n) {
+        for (int L : c.testLens) {
+            if (cancel && cancel->load()) {
+                res.stop = "cancelled";
+                break;
+            }
+            res.lengths.push_back(evaluate(n, c, L));
+        }
+    };
     if (c.testOverrides.empty()) {
-        for (int L : c.testLens)
-            res.lengths.push_back(evaluate(net, c, L));
+        evaluateAll(net);
     } else {
         Network<float> testNet(mc, scheme, schemeParams(scheme, c, c.testOverrides));
         if (testNet.layout().total != net.layout().total)
             throw InputError("--test-set may not change the shape of trained parameters");
         testNet.params() = net.params();
-        for (int L : c.testLens)
-            res.lengths.push_back(evaluate(testNet, c, L));
+        evaluateAll(testNet);
     }
     return res;
+}
+
+TrainedAttention trainedAttention(const RunResult& run, int layer, int length, int sample)
+{
+    const TrainConfig& c = run.config;
+    if (!run.weights)
+        throw InputError("the run holds no trained parameters (runs read from a file and diverged runs keep none)");
+    const SchemeDescriptor& scheme = schemeOrThrow(c.scheme);
+    if (layer < 0 || layer >= c.layers)
+        throw InputError("layer " + std::to_string(layer) + " is out of range; allowed: 0 to " + std::to_string(c.layers - 1));
+    if (length < 1 || length > 100000)
+        throw InputError("test length " + std::to_string(length) + " is out of range; allowed: 1 to 100000");
+    if (sample < 0)
+        throw InputError("sample " + std::to_string(sample) + " is out of range; allowed: 0 or more");
+    const ModelConfig mc = modelConfig(c, scheme, schemeParams(scheme, c, {})); // sizes as trained
+    const int T = sequenceLength(c.task, length) - 1;
+    Limits lim;
+    lim.maxBytes = std::size_t(c.maxBytes);
+    checkSize(Network<float>::bytesFor(mc, 1, T, 1), lim, "attention at sequence length " + std::to_string(T));
+    Network<float> net(mc, scheme, schemeParams(scheme, c, c.testOverrides));
+    if (net.layout().total != run.weights->size())
+        throw InputError("the run's parameters do not fit its model (" + std::to_string(run.weights->size()) + " for "
+                         + std::to_string(net.layout().total) + ")");
+    if (const std::string why = net.positionRowsFor(T); !why.empty())
+        throw InputError("test length " + std::to_string(length) + ": " + why);
+    net.params() = *run.weights;
+    // The evaluation's sequence: the same stream evaluate() draws sample i of length L from.
+    const Batch b = makeBatch(c, 1, [&](int) {
+        return std::pair<int, std::uint64_t>(length, mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(sample)));
+    });
+    TrainedAttention out;
+    out.layer = layer;
+    out.length = length;
+    out.T = T;
+    out.heads = c.heads;
+    out.trainedTokens = sequenceLength(c.task, c.trainLen) - 1;
+    out.tokens.assign(b.tokens.begin(), b.tokens.begin() + T);
+    for (const Mat<float>& h : net.attention(b, layer))
+        out.weights.emplace_back(h.data(), h.data() + h.size());
+    return out;
 }
 
 // ---- run files ----

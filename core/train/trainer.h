@@ -20,6 +20,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -44,6 +45,11 @@ struct TrainConfig {
     bool stopAt95 = false;     ///< stop once exact match at the trained length reaches 95%
     int threads = 2;
     double maxBytes = double(512u << 20); ///< memory cap, checked before anything is allocated
+    /// > 0: every this many steps (and at the last step) a preview of the accuracy at every test length, from
+    /// curveSamples sequences per length (the first ones the final evaluation uses), is passed to the progress
+    /// callback (Progress::lengths): the window's live curves. It changes nothing in the training itself.
+    int curveEvery = 0;
+    int curveSamples = 32;
 };
 
 struct LengthPoint {
@@ -75,23 +81,41 @@ struct RunResult {
     std::optional<double> secondsTo95; ///< training seconds until exact match at L_train first reached 0.95
     std::string stop;                 ///< "steps", "seconds", "target", "cancelled", or the divergence message
     bool diverged = false;
+    /// The trained parameters (Network's flat vector), kept in memory for trainedAttention(); not in the run file
+    /// (readRuns leaves it null). Null for a diverged run.
+    std::shared_ptr<const std::vector<float>> weights;
 };
 
 struct Progress {
     int step = 0, steps = 0;
     double seconds = 0.0, loss = 0.0;
     std::optional<double> exactAtTrain;
+    std::vector<LengthPoint> lengths; ///< the preview at every test length (TrainConfig::curveEvery), else empty
 };
 
 /// Checks sizes and the scheme and the memory cap before anything is allocated; throws InputError (bad
 /// settings: width not divisible by heads, unknown scheme...) or RefusedError (over the memory cap).
 void validate(const TrainConfig& config);
 
-/// Trains and evaluates. @p progress is called after each logged step (every 10 steps and at checks);
-/// @p cancel stops at the next step. A NaN or infinite loss stops the run with stop = "loss is nan at step N"
+/// Trains and evaluates. @p progress is called after each logged step (every 10 steps, at checks and at previews);
+/// @p cancel stops at the next step, and also between the test lengths of an evaluation (a cancelled run keeps
+/// the lengths evaluated so far, stop = "cancelled"). A NaN or infinite loss stops the run with stop = "loss is nan at step N"
 /// and diverged = true, keeping the curves so far (the final evaluation is then skipped).
 RunResult trainRun(const TrainConfig& config, const std::function<void(const Progress&)>& progress = {},
                    const std::atomic<bool>* cancel = nullptr);
+
+/// A trained model's attention probabilities: heads x (T x T), row-major per head (query row, key column), for
+/// the evaluation sequence @p sample of test length @p length (the sequences trainRun evaluates: seed, length and
+/// sample fix it), with the run's test-time settings (--test-set) applied as in its evaluation.
+struct TrainedAttention {
+    int layer = 0, length = 0, T = 0, heads = 0;
+    int trainedTokens = 0;            ///< input tokens of the longest trained sequence (sequenceLength(L_train) - 1)
+    std::vector<int> tokens;          ///< the T input tokens
+    std::vector<std::vector<float>> weights; ///< per head, T*T
+};
+/// Throws InputError when @p run holds no weights (a run read from a file, or diverged), the layer is out of
+/// range, the length has no position rows (learned table) or is out of 1..100000, or past the memory cap.
+TrainedAttention trainedAttention(const RunResult& run, int layer, int length, int sample = 0);
 
 /// The run file: {"format": "poslab-train-runs", "version": 1, "runs": [...]}.
 void writeRuns(std::ostream& out, const std::vector<RunResult>& runs);

@@ -136,7 +136,10 @@ void TestSession::everyPropertyRoundTrips()
     {
         QFile f(batch);
         QVERIFY(f.open(QIODevice::WriteOnly));
-        const QJsonObject entry{{"view", "attention"}, {"state", st.toJson()}, {"size", "400x300"}, {"output", "fig.svg"}};
+        // A model trained in a window is not part of a state: an attention figure of source "trained" is refused
+        // in a batch (tst_trainpanel), so that property travels in a figure of another view.
+        const QString view = name == QLatin1String("attention_source") ? QStringLiteral("decay") : QStringLiteral("attention");
+        const QJsonObject entry{{"view", view}, {"state", st.toJson()}, {"size", "400x300"}, {"output", "fig.svg"}};
         f.write(QJsonDocument(QJsonObject{{"figures", QJsonArray{entry}}}).toJson());
     }
     std::ostringstream out, err;

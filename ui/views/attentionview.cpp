@@ -128,7 +128,9 @@ void AttentionView::drawTrainedLength(QPainter& p, TextLayout& text, const QRect
 {
     if (!m_output)
         return;
-    const auto trained = Computation::trainedLength(m_output->setup, m_state->viewOptions());
+    // A model trained in the window: the tokens of its longest trained sequence; else the scheme's trained window.
+    const auto trained = m_output->trainedWindow ? std::optional<core::Position>(*m_output->trainedWindow)
+                                                 : Computation::trainedLength(m_output->setup, m_state->viewOptions());
     const long long n = m_output->matrix.rows();
     if (!trained || *trained <= 0 || *trained >= n)
         return; // only where the trained window ends inside the positions shown
@@ -202,11 +204,41 @@ QWidget* AttentionView::controls()
     sentence->setObjectName(QStringLiteral("attentionSentence"));
     sentence->setPlaceholderText(tr("type a sentence"));
     sentence->setMaximumWidth(160);
-    for (QWidget* w : std::initializer_list<QWidget*>{kind, m_termBox, mask, head, heads, content, sentence})
+    // The source: the scheme's pattern, or a model trained in the window (the lengthlab view's Train).
+    auto* source = new QComboBox(m_controls);
+    source->setObjectName(QStringLiteral("attentionSource"));
+    source->addItems({tr("scheme"), tr("trained model")});
+    source->setToolTip(tr("scheme: the scheme's pattern from core's attention engine; trained model: the real attention "
+                          "weights of a model trained in this window (lengthlab view, Train)"));
+    auto* run = new QSpinBox(m_controls);
+    run->setObjectName(QStringLiteral("attentionTrainedRun"));
+    run->setPrefix(tr("run "));
+    run->setRange(0, 255);
+    auto* layer = new QSpinBox(m_controls);
+    layer->setObjectName(QStringLiteral("attentionTrainedLayer"));
+    layer->setPrefix(tr("layer "));
+    layer->setRange(0, 7);
+    auto* length = new QSpinBox(m_controls);
+    length->setObjectName(QStringLiteral("attentionTrainedLength"));
+    length->setPrefix(tr("length "));
+    length->setSpecialValueText(tr("length 3 \u00d7 trained"));
+    length->setRange(0, 4096);
+    for (QWidget* w : std::initializer_list<QWidget*>{source, run, layer, length, kind, m_termBox, mask, head, heads, content, sentence})
         lay->addWidget(w);
-    auto sync = [this, kind, mask, head, heads, content, sentence] {
+    auto sync = [this, kind, mask, head, heads, content, sentence, source, run, layer, length] {
         const ViewOptions& o = m_state->viewOptions();
-        QSignalBlocker b1(kind), b2(mask), b3(head), b4(heads), b5(content);
+        QSignalBlocker b1(kind), b2(mask), b3(head), b4(heads), b5(content), b6(source), b7(run), b8(layer), b9(length);
+        const bool trained = o.attentionSource == AttentionSource::Trained;
+        const auto runs = m_state->trainedRuns();
+        source->setCurrentIndex(trained ? 1 : 0);
+        source->setVisible(trained || (runs && !runs->runs.empty()));
+        for (QSpinBox* b : {run, layer, length})
+            b->setVisible(trained);
+        run->setValue(o.trainedRun);
+        layer->setValue(o.trainedLayer);
+        length->setValue(o.trainedTestLength);
+        for (QWidget* w : std::initializer_list<QWidget*>{kind, mask, heads, content})
+            w->setVisible(!trained); // a trained model: probabilities, causal, its own heads and tokens
         kind->setCurrentIndex(o.softmax ? 0 : 1);
         kind->setEnabled(o.term.isEmpty()); // a part of the logits has no softmax
         mask->setCurrentIndex(o.causal ? 0 : 1);
@@ -214,12 +246,20 @@ QWidget* AttentionView::controls()
         head->setRange(0, o.heads - 1);
         head->setValue(o.head);
         content->setCurrentIndex(int(o.content));
-        sentence->setVisible(o.content == AttentionContent::Sentence);
+        sentence->setVisible(!trained && o.content == AttentionContent::Sentence);
         if (!sentence->hasFocus())
             sentence->setText(o.sentence);
     };
     sync();
     connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::trainedRunsChanged, m_controls, sync);
+    connect(source, &QComboBox::currentIndexChanged, this, [this](int i) {
+        m_state->setProperty(QStringLiteral("attention_source"), i);
+    });
+    connect(run, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_run"), v); });
+    connect(layer, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_layer"), v); });
+    connect(length, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("trained_test_length"), v, true); });
     auto edit = [this](auto fn) {
         ViewOptions o = m_state->viewOptions();
         fn(o);
@@ -249,6 +289,11 @@ HeaderTexts AttentionView::headerTexts() const
 {
     if (!m_output)
         return {};
+    if (!m_output->trained.isEmpty()) // a model trained in the window: its real attention probabilities
+        return {m_output->trained, {tr("attention probabilities, head %1 of %2").arg(m_output->head).arg(m_output->heads),
+                                    tr("head %1 of %2").arg(m_output->head).arg(m_output->heads)},
+                {tr("%1 \u00d7 %1 tokens \u00b7 causal").arg(m_output->matrix.rows()),
+                 tr("%1 \u00d7 %1").arg(m_output->matrix.rows())}};
     const core::SchemeDescriptor* scheme = core::findScheme(m_output->setup.scheme);
     // The computed set-up's variant (the state may have moved on while the scores compute), after the model.
     QString variant = scheme ? variantLabel(*scheme, m_output->setup.params) : QString::fromStdString(m_output->setup.scheme);
@@ -315,6 +360,8 @@ QString AttentionView::contentNote() const
 {
     if (!m_output)
         return {};
+    if (!m_output->trainedContent.isEmpty())
+        return m_output->trainedContent;
     switch (m_output->content) {
     case AttentionContent::Constant: return tr("content: constant q = k = (1, \u2026, 1)");
     case AttentionContent::Random: return tr("content: seeded random q, k");
@@ -349,7 +396,8 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (!m_output)
         return;
     if (!m_output->error.isEmpty()) {
-        drawNotApplicable(p, target, th, tr("Cannot compute attention"), m_output->error);
+        drawNotApplicable(p, target, th, m_output->trained.isEmpty() ? tr("Cannot compute attention") : m_output->trained,
+                          m_output->error);
         return;
     }
     if (m_image.isNull())

@@ -5,6 +5,7 @@
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
+#include "ui/trainpanel.h"
 
 #include <QFileInfo>
 #include <QFontMetricsF>
@@ -48,14 +49,23 @@ LengthLabView::LengthLabView(WorkbenchState* state, Computation* computation, QW
         else
             refresh();
     });
+    // The window's training runs: published at most ten times a second while they train.
+    connect(state, &WorkbenchState::trainedRunsChanged, this, &LengthLabView::resultChanged);
     resultChanged();
+}
+
+QWidget* LengthLabView::controls()
+{
+    if (!m_controls)
+        m_controls = new TrainPanel(m_state, this);
+    return m_controls;
 }
 
 void LengthLabView::resultChanged()
 {
     m_file = m_state->viewOptions().runFile;
     m_metric = m_state->viewOptions().lengthMetric;
-    m_data = Computation::lengthLabData(m_state->viewOptions());
+    m_data = Computation::lengthLabData(m_state->viewOptions(), m_state->trainedRuns().get());
     refresh();
 }
 
@@ -82,13 +92,33 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         return;
     }
     const core::train::LengthCurves& c = m_data.curves;
-    if (c.lengths.empty() || c.groups.empty()) {
-        drawNotApplicable(p, target, th, tr("Length generalisation"), tr("The run file has no accuracy to draw"));
-        return;
-    }
     const double s = sizeScale(target);
     const double pad = 8 * s;
     TextLayout text(p, target);
+    // While training (or after a divergence) the lower part shows each run's loss against the step.
+    QRectF full = target;
+    // Room for both: about 22 label lines (lecture mode at a projector's size keeps the accuracy alone).
+    if (!m_data.losses.empty() && target.height() >= 22 * QFontMetricsF(th.font(10 * s)).height()) {
+        const QRectF lossArea(target.left(), target.bottom() - target.height() * 0.36, target.width(), target.height() * 0.36);
+        if (c.lengths.empty() || c.groups.empty()) {
+            const QRectF top(target.left(), target.top(), target.width(), target.height() - lossArea.height());
+            drawNotApplicable(p, top, th, tr("Length generalisation"),
+                              m_data.running ? tr("Training: the first accuracy preview is on its way")
+                                             : tr("No accuracy was measured: the loss so far is below"));
+            drawLosses(p, text, lossArea, s);
+            return;
+        }
+        drawLosses(p, text, lossArea, s);
+        full.setBottom(lossArea.top());
+    }
+    if (c.lengths.empty() || c.groups.empty()) {
+        drawNotApplicable(p, target, th, tr("Length generalisation"),
+                          m_data.running ? tr("Training: the first accuracy preview is on its way")
+                          : m_data.window ? tr("The runs have no accuracy to draw (cancelled or diverged before evaluation)")
+                                          : tr("The run file has no accuracy to draw"));
+        return;
+    }
+    const QRectF fig = full; // the accuracy figure's part of the target
     const bool loss = c.metric == core::train::LengthMetric::Loss;
     const QString measure = c.metric == core::train::LengthMetric::ExactMatch ? tr("exact match")
         : c.metric == core::train::LengthMetric::TokenAccuracy                  ? tr("token accuracy")
@@ -100,11 +130,13 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     for (int L : c.trainLens)
         trained += (trained.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(L);
     const double headerBottom = drawHeader(
-        text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+        text, QRectF(fig.left() + pad, fig.top() + pad * 0.5, fig.width() - 2 * pad, 0), th, s,
         {tr("Length generalisation \u00b7 %1").arg(QString::fromStdString(c.task)),
          {tr("%1 against test length").arg(measure), measure},
-         {tr("trained at length %1; thin: each seed, thick: mean of %2").arg(trained).arg(maxSeeds),
-          tr("trained at %1").arg(trained)}});
+         m_data.running ? QStringList{tr("training: previews of the accuracy so far, trained at length %1").arg(trained),
+                                     tr("training, trained at %1").arg(trained)}
+                        : QStringList{tr("trained at length %1; thin: each seed, thick: mean of %2").arg(trained).arg(maxSeeds),
+                                     tr("trained at %1").arg(trained)}});
 
     const QFont tickFont = th.font(9.5 * s);
     const QFont labelFont = th.font(10 * s);
@@ -130,7 +162,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     for (const Entry& e : entries)
         legendW = std::max(legendW, gfm.horizontalAdvance(e.label));
     legendW += gfm.height() * 1.6 + pad;
-    legendW = std::min(legendW, target.width() * 0.32);
+    legendW = std::min(legendW, fig.width() * 0.32);
 
     // Y range.
     double yMax = 1.0;
@@ -149,13 +181,13 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     for (double v : yTicks)
         yLabelW = std::max(yLabelW, tfm.horizontalAdvance(yLabel(v)));
     const double xMin = 0.0, xMax = double(c.lengths.back());
-    const QRectF plot(target.left() + pad + lfm.height() * 1.3 + yLabelW + 4 * s, headerBottom + lfm.height() * 1.2,
+    const QRectF plot(fig.left() + pad + lfm.height() * 1.3 + yLabelW + 4 * s, headerBottom + lfm.height() * 1.2,
                       0, 0);
     QRectF area = plot;
-    area.setRight(target.right() - pad - legendW - pad);
-    area.setBottom(target.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.3);
+    area.setRight(fig.right() - pad - legendW - pad);
+    area.setBottom(fig.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.3);
     if (area.width() < 40 * s || area.height() < 40 * s) {
-        drawNotApplicable(p, target, th, tr("Too small"), tooSmallReason());
+        drawNotApplicable(p, fig, th, tr("Too small"), tooSmallReason());
         return;
     }
     p.fillRect(area, th.panel);
@@ -184,7 +216,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
               Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted,
               {tr("test length L (task length; the copy sequence is 2L + 1 tokens)"), tr("test length L")});
     p.save();
-    p.translate(target.left() + pad, area.center().y());
+    p.translate(fig.left() + pad, area.center().y());
     p.rotate(-90);
     text.draw(QRectF(-area.height() / 2, 0, area.height(), lfm.height()), Qt::AlignHCenter | Qt::AlignTop, labelFont,
               th.muted, {measure});
@@ -242,14 +274,14 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
             }
         }
     }
-    p.setClipRect(target);
+    p.setClipRect(fig);
 
     // Legend.
     double y = area.top();
     const double lx = area.right() + pad;
     for (const Entry& e : entries) {
         const double sw = gfm.height() * 1.2;
-        const QRectF drawn = text.draw(QRectF(lx + sw + 4 * s, y, target.right() - pad - lx - sw - 4 * s, gfm.height()),
+        const QRectF drawn = text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()),
                                        Qt::AlignLeft | Qt::AlignVCenter, legendFont, th.foreground, {e.label});
         if (!drawn.isEmpty()) {
             p.setPen(QPen(e.colour, 2.6 * s, Qt::SolidLine, Qt::RoundCap));
@@ -260,7 +292,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     if (anyNoRows) {
         y += gfm.height() * 0.3;
         const double r = 3.5 * s, cx = lx + gfm.height() * 0.6, cy = y + lfm.height() / 2;
-        const QRectF drawn = text.draw(QRectF(lx + gfm.height() * 1.2 + 4 * s, y, target.right() - pad - lx - gfm.height() * 1.2 - 4 * s,
+        const QRectF drawn = text.draw(QRectF(lx + gfm.height() * 1.2 + 4 * s, y, fig.right() - pad - lx - gfm.height() * 1.2 - 4 * s,
                                               lfm.height()),
                                        Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
                                        {tr("\u00d7 no position rows (learned table), counted as 0"), tr("no position rows"),
@@ -272,9 +304,83 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         }
         y += lfm.height() * 1.3;
     }
-    const QString file = QFileInfo(m_data.file).fileName();
-    text.draw(QRectF(lx, area.bottom() - lfm.height(), target.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+    const QString file = m_data.window && m_data.file.isEmpty()
+        ? (m_data.running ? tr("previews") : tr("this window"))
+        : QFileInfo(m_data.file).fileName();
+    text.draw(QRectF(lx, area.bottom() - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
               tickFont, th.muted, {file}, TextLayout::Fit::Elide);
+}
+
+void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& target, double s) const
+{
+    const Theme th = theme();
+    const double pad = 8 * s;
+    const QFont tickFont = th.font(9.5 * s);
+    const QFont labelFont = th.font(10 * s);
+    const QFontMetricsF tfm(tickFont), lfm(labelFont);
+    int maxStep = 1;
+    double maxLoss = 0.0;
+    for (const auto& l : m_data.losses) {
+        maxStep = std::max(maxStep, l.totalSteps);
+        for (double v : l.loss)
+            if (std::isfinite(v))
+                maxLoss = std::max(maxLoss, v);
+    }
+    maxLoss = maxLoss > 0 ? maxLoss * 1.05 : 1.0;
+    const std::vector<double> yTicks = niceTicks(0.0, maxLoss, 3);
+    double yLabelW = 0;
+    for (double v : yTicks)
+        yLabelW = std::max(yLabelW, tfm.horizontalAdvance(formatNumber(v, 3)));
+    const QRectF title(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, lfm.height());
+    text.draw(title, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+              {m_data.running ? tr("training loss (answer tokens' cross-entropy) against step, so far")
+                              : tr("training loss against step, up to where each run stopped"),
+               tr("training loss against step"), tr("loss")});
+    QRectF area(target.left() + pad + lfm.height() * 1.3 + yLabelW + 4 * s, title.bottom() + lfm.height() * 0.6, 0, 0);
+    area.setRight(target.right() - pad);
+    area.setBottom(target.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.2);
+    if (area.width() < 40 * s || area.height() < 24 * s)
+        return;
+    p.fillRect(area, th.panel);
+    const auto X = [&](double step) { return area.left() + step / double(maxStep) * area.width(); };
+    const auto Y = [&](double v) { return area.bottom() - std::clamp(v / maxLoss, 0.0, 1.02) * area.height(); };
+    for (double v : yTicks) {
+        if (v > maxLoss * 1.0001)
+            continue;
+        p.setPen(QPen(th.grid, 1.0 * s));
+        p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
+        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted, {formatNumber(v, 3)});
+    }
+    const double widest = tfm.horizontalAdvance(QString::number(maxStep)) + tfm.height();
+    for (double v : niceTicks(0.0, double(maxStep), std::clamp(int(area.width() / widest), 2, 10))) {
+        if (v < 0 || v > maxStep)
+            continue;
+        text.drawAt(QPointF(X(v), area.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {formatNumber(v, 7)});
+    }
+    text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+              labelFont, th.muted, {tr("training step"), tr("step")});
+    p.save();
+    p.setClipRect(area.adjusted(-2 * s, -2 * s, 2 * s, 2 * s));
+    for (const auto& l : m_data.losses) {
+        QPainterPath path;
+        bool open = false;
+        for (std::size_t i = 0; i < l.steps.size(); ++i) {
+            if (!std::isfinite(l.loss[i])) {
+                open = false;
+                continue;
+            }
+            const QPointF pt(X(l.steps[i]), Y(l.loss[i]));
+            if (open)
+                path.lineTo(pt);
+            else
+                path.moveTo(pt);
+            open = true;
+        }
+        p.setPen(QPen(groupColour(std::size_t(l.group), th), 1.6 * s));
+        p.setBrush(Qt::NoBrush);
+        p.drawPath(path);
+    }
+    p.restore();
 }
 
 } // namespace poslab::ui

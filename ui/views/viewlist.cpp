@@ -175,7 +175,7 @@ core::ComputeResult familiesData(const WorkbenchState&, QStringList*)
 /// each scheme's mean, columns = the test lengths; NaN where a run has no such length.
 core::ComputeResult lengthLabData(const WorkbenchState& state, QStringList* notes)
 {
-    const LengthLabData d = Computation::lengthLabData(state.viewOptions());
+    const LengthLabData d = Computation::lengthLabData(state.viewOptions(), state.trainedRuns().get());
     if (!d.error.isEmpty())
         throw core::RefusedError("the lengthlab view has nothing to draw: " + d.error.toStdString());
     const core::train::LengthCurves& c = d.curves;
