@@ -12,6 +12,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -755,6 +756,11 @@ void DecayView::rebuildSeries()
                 : tr("Overlay of A and B \u00b7 d = %1 and %2").arg(m_state->dim()).arg(m_state->compareState()->dim());
     m_chart->setTitle(title);
     updateReadout();
+    // On screen, the chart lays itself out now (a new title lays it out again): posted, the layout would move its
+    // items on the event loop's next pass, after the repaint a new result brings had drawn the chart once
+    // already, and the chart was drawn twice for each new curve.
+    if (m_chartView->isVisible())
+        QCoreApplication::sendPostedEvents(m_chart, QEvent::LayoutRequest);
 }
 
 void DecayView::applyTheme()
