@@ -17,8 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <future>
-#include <optional>
 #include <stdexcept>
 
 namespace poslab::ui {
@@ -698,16 +696,13 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
         if (s.bias)
             base.heads = std::max(1, options.heads);
         const core::Position rows = std::max(1, su.positionCount);
-        // core::compute at d.distances.
-        auto computeAt = [&](core::DecayNormalisation normalisation) {
+        // core::compute at d.distances; @p only keeps one curve (empty: all of them).
+        auto curvesAt = [&](core::DecayNormalisation normalisation, const std::string& only) {
             core::ComputeRequest r = base;
             r.context.positions = core::PositionList::list(d.distances);
             r.normalisation = normalisation;
             r.origin = d.origin;
-            return core::compute(r);
-        };
-        // The curves of @p res; @p only keeps one curve (empty: all of them).
-        auto take = [&](const core::ComputeResult& res, const std::string& only) {
+            const core::ComputeResult res = core::compute(r);
             const std::size_t cols = res.columns.size(), n = d.distances.size();
             for (std::size_t c = 0; c < cols; ++c) {
                 if (!only.empty() && res.columns[c] != only)
@@ -718,9 +713,6 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
                     series.values[i] = res.data[i * cols + c];
                 d.curves.push_back(std::move(series));
             }
-        };
-        auto curvesAt = [&](core::DecayNormalisation normalisation, const std::string& only) {
-            take(computeAt(normalisation), only);
         };
         const bool t5 = s.bias && su.params.has("relative_attention_num_buckets");
         const bool deberta = su.scheme == "deberta";
@@ -767,20 +759,8 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
             // The score of q = k = (1, ..., 1) divided by its value at distance 0 (xPos's zeta_i^(k/scale_base)
             // included), and RoFormer's bound as the paper's figure 2 draws it, not normalised.
             d.distances = sampledDistances(std::max<core::Position>(1, rows - 1), everyDistance);
-            // Two requests, each normalised its own way: the bound's runs on another thread meanwhile, so a
-            // slider drag waits for one of them, not for both in turn (the same two calls, the same numbers).
-            std::future<core::ComputeResult> bound =
-                std::async(std::launch::async, computeAt, core::DecayNormalisation::None);
-            std::optional<core::ComputeResult> score;
-            try {
-                score = computeAt(core::DecayNormalisation::AtZero);
-            } catch (...) {
-                bound.wait(); // it reads d and base: done before they go
-                throw;
-            }
-            const core::ComputeResult boundResult = bound.get();
-            take(*score, "score");
-            take(boundResult, "bound");
+            curvesAt(core::DecayNormalisation::AtZero, "score");
+            curvesAt(core::DecayNormalisation::None, "bound");
         } else if (s.encoding) {
             // Sinusoids: PE(p).PE(p+k) for any p; learned tables: rows p (the cursor) and p + k.
             if (!s.frequencies) {
