@@ -17,6 +17,9 @@
 
 #include <QApplication>
 #include <QBuffer>
+#include <QChart>
+#include <QGraphicsScene>
+#include <QGraphicsView>
 #include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
@@ -464,6 +467,40 @@ private slots:
         QVERIFY2(pins[0] != pins[1], qPrintable(pins.join(" | ")));
         QVERIFY2(pins[0].contains("rope_theta = 10000"), qPrintable(pins[0]));
         QVERIFY2(pins[1].contains("rope_theta = 500000"), qPrintable(pins[1]));
+    }
+
+    void decayChartDrawnOncePerNewCurve()
+    {
+        // A new curve on screen, repainted at once (as the workbench bench does after each slider step): the chart
+        // is drawn once, already laid out for its new title (it names the new rope_theta). The layout used to be
+        // posted, and moved the chart's items after that repaint: every step drew the whole chart twice.
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        decay.resize(700, 450);
+        decay.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&decay));
+        settle(computation);
+        QTest::qWait(50);
+        QGraphicsView* chartView = decay.chart()->scene() ? decay.chart()->scene()->views().value(0) : nullptr;
+        QVERIFY(chartView && chartView->isVisible());
+        struct PaintCount : QObject {
+            int paints = 0;
+            bool eventFilter(QObject*, QEvent* e) override
+            {
+                paints += e->type() == QEvent::Paint;
+                return false;
+            }
+        } counter;
+        chartView->viewport()->installEventFilter(&counter);
+        const QString before = decay.chart()->title();
+        state.setParamText("rope_theta", "20000");
+        settle(computation);
+        QVERIFY2(decay.chart()->title() != before, qPrintable(before));
+        decay.repaint();
+        QTest::qWait(50);
+        QCOMPARE(counter.paints, 1);
+        chartView->viewport()->removeEventFilter(&counter);
     }
 
     void decayReadoutFollowsParameterChanges()

@@ -12,6 +12,7 @@
 #include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QCoreApplication>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
 #include <QGraphicsTextItem>
@@ -679,8 +680,12 @@ void DecayView::rebuildSeries()
     m_maxX = maxX;
     m_y2->setVisible(m_rightCurve >= 0 || m_rightFrom >= 0);
     m_xTitle = m_logX ? tr("distance k (tokens, log; \u25aa bucket edges)") : tr("distance k (tokens)");
-    m_x->setTitleText(m_xTitle);
-    fitAxisLabels();
+    // fitAxisLabels() words the titles from m_xTitle, m_yTitle and m_y2Title as if they had just been set whole:
+    // setting the whole titles on the axes first, to have them shortened again, re-laid the chart out (every axis
+    // label measured again) for every new curve, each frame of a slider drag.
+    if (m_fitting)
+        m_x->setTitleText(m_xTitle);
+    fitAxisLabels(true);
     const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
     auto fill = [&](const Curve& c, const QString& name, bool pinned, bool right) {
@@ -735,8 +740,10 @@ void DecayView::rebuildSeries()
     const Qt::Alignment legendAt = want > 3 ? Qt::AlignRight : Qt::AlignTop;
     if (m_chart->legend()->alignment() != legendAt)
         m_chart->legend()->setAlignment(legendAt);
-    m_y->setTitleText(m_yTitle);
-    m_y2->setTitleText(m_y2Title);
+    if (m_fitting) {
+        m_y->setTitleText(m_yTitle);
+        m_y2->setTitleText(m_y2Title);
+    }
     if (isVisible()) // a hidden view fits its caption label when shown (showEvent); an export draws its own
         fitCaption();
     showChartIfRoom();
@@ -749,6 +756,11 @@ void DecayView::rebuildSeries()
                 : tr("Overlay of A and B \u00b7 d = %1 and %2").arg(m_state->dim()).arg(m_state->compareState()->dim());
     m_chart->setTitle(title);
     updateReadout();
+    // On screen, the chart lays itself out now (a new title lays it out again): posted, the layout would move its
+    // items on the event loop's next pass, after the repaint a new result brings had drawn the chart once
+    // already, and the chart was drawn twice for each new curve.
+    if (m_chartView->isVisible())
+        QCoreApplication::sendPostedEvents(m_chart, QEvent::LayoutRequest);
 }
 
 void DecayView::applyTheme()
@@ -877,7 +889,8 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     // A view that is not shown (the command line's export scene) keeps the last render's fonts and geometry:
     // each render sets its own first, and putting them back would lay the chart out again for nothing.
     const bool offscreen = !isVisible();
-    if (factor != m_fontFactor)
+    const bool newFonts = factor != m_fontFactor;
+    if (newFonts)
         applyFonts(factor);
     // The caption (what the rotary bound bounds) goes under the chart, in exports as on screen.
     QRectF chartRect = target;
@@ -897,9 +910,12 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     // Every geometry or axis-range change re-strokes each series (Qt Charts builds a 1,000-point series' hover
     // shape with QPainterPathStroker each time). A view that is not shown (the command line's export scene)
     // settles its layout with empty series and puts the points back once: each series is stroked once, not
-    // once per settling step (a decay SVG export spent a sixth of its time there).
+    // once per settling step (a decay SVG export spent a sixth of its time there). One already laid out at this
+    // size and these fonts (B's half on screen, drawn again each frame) keeps its points: the layout then changes
+    // nothing, and taking the points off and back would re-stroke each series every frame.
+    const bool relayout = newFonts || m_chart->geometry() != QRectF(QPointF(0, 0), chartRect.size());
     std::vector<QList<QPointF>> held;
-    if (offscreen)
+    if (offscreen && relayout)
         for (QLineSeries* s : m_series) {
             held.push_back(s->points());
             s->clear();
@@ -932,7 +948,7 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         applyFonts(1.0);
 }
 
-void DecayView::fitAxisLabels()
+void DecayView::fitAxisLabels(bool wholeTitles)
 {
     if (m_fitting)
         return;
@@ -1031,7 +1047,7 @@ void DecayView::fitAxisLabels()
         const QString xShort = m_logX ? tr("k (log)") : tr("k (tokens)");
         // Hysteresis: a title now left out returns only when the plot keeps three lines after giving it one and
         // a half, so the two layouts do not alternate.
-        const double needH = fm.height() * (m_x->titleText().isEmpty() ? 5.5 : 4);
+        const double needH = fm.height() * (m_x->titleText().isEmpty() && !wholeTitles ? 5.5 : 4);
         const QString xTitle = plot.height() < needH                      ? QString()
                                : fm.horizontalAdvance(m_xTitle) <= plot.width() ? m_xTitle
                                : fm.horizontalAdvance(xShort) <= plot.width()   ? xShort

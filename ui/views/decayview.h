@@ -109,8 +109,9 @@ private:
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
     void showChartIfRoom();
     /// Fits the axes' tick spacing to their labels at the current plot size, and keeps the bottom-left corner
-    /// free (the lowest y label clear of the x axis's first label).
-    void fitAxisLabels();
+    /// free (the lowest y label clear of the x axis's first label). @p wholeTitles: word the titles as if the
+    /// axes held the whole ones (m_xTitle...), as after new curves.
+    void fitAxisLabels(bool wholeTitles = false);
     /// Adds the chart's text items, as just drawn into @p target, to the thread's TextRecord (if any).
     void recordChartText(QPainter& p, const QRectF& target) const;
 

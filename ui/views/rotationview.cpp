@@ -122,7 +122,12 @@ QString RotationView::headerText() const
 core::RotationPlanes RotationView::planes(bool shifted) const
 {
     const auto [m, n] = positions(shifted);
-    return Computation::rotationPlanes(*m_result, m, n);
+    for (const PlanesMemo& memo : m_planesMemo)
+        if (memo.result && memo.result == m_result && memo.m == m && memo.n == n)
+            return memo.planes;
+    PlanesMemo& memo = m_planesMemo[shifted ? 1 : 0];
+    memo = {m_result, m, n, Computation::rotationPlanes(*m_result, m, n)};
+    return memo.planes;
 }
 
 std::pair<core::Position, core::Position> RotationView::positions(bool shifted) const

@@ -66,6 +66,14 @@ private:
     core::RotarySpec m_qSpec;          ///< the query side's rotation (frequencies, layout, xPos centre)
     std::vector<int> m_dimPair;        ///< dimension -> pair (-1 beyond r), from core::pairDims
     bool m_valid = false;
+    /// The last planes() computed, for the result and positions they belong to: a paint asks for the same planes
+    /// up to three times (both scores, then the drawing), and a hover read-out again.
+    struct PlanesMemo {
+        std::shared_ptr<const EncodingResult> result; ///< held, so that no later result can take its address
+        core::Position m = -1, n = -1;
+        core::RotationPlanes planes;
+    };
+    mutable PlanesMemo m_planesMemo[2];
     QWidget* m_controls = nullptr;
     std::vector<std::pair<QRectF, int>> m_cells; ///< plane cells of the last on-screen paint, with their pair
     std::optional<QPointF> m_hover;              ///< mouse position over the view
