@@ -74,6 +74,11 @@ bool commonOption(Args& a, const std::string& opt, tr::TrainConfig& c)
         c.lr = parseNumberOption(opt, a.value(opt));
         if (!(c.lr > 0.0))
             throw InputError("--lr must be positive");
+    } else if (opt == "--lr-schedule") {
+        const std::string v = a.value(opt);
+        if (v != "constant" && v != "cosine")
+            throw InputError("--lr-schedule '" + v + "' is not constant or cosine");
+        c.cosineDecay = v == "cosine";
     } else if (opt == "--mlp") {
         const std::string v = a.value(opt);
         if (v != "gelu" && v != "relu")
@@ -125,6 +130,7 @@ const std::vector<OptionSpec>& trainOptions()
         {"--heads", true, nullptr, "2"},
         {"--batch", true, nullptr, "4"},
         {"--lr", true, nullptr, "0.001"},
+        {"--lr-schedule", true, nullptr, "cosine"},
         {"--vocab", true, nullptr, "5"},
         {"--mlp", true, nullptr, "relu"},
         {"--tied", false},
@@ -316,13 +322,14 @@ std::string trainUsage()
     return R"(  poslab train --scheme ID[,ID...] [--set KEY=VALUE]... [--test-set KEY=VALUE]...
                --task copy|reverse|recall|addition --train-len L --test-lens SPEC
                --steps N | --seconds T  --seed S[,S...] [--layers 1-4] [--width W] [--heads H] [--batch B]
-               [--lr LR] [--vocab V] [--mlp gelu|relu] [--tied] [--eval-samples N] [--eval-every N]
-               [--threads N] [--quiet] [-o run.json]
+               [--lr LR] [--lr-schedule constant|cosine] [--vocab V] [--mlp gelu|relu] [--tied]
+               [--eval-samples N] [--eval-every N] [--threads N] [--quiet] [-o run.json]
                                  trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on
                                  the answer tokens) and writes loss and accuracy-against-length curves as
                                  JSON (open it in the window or `poslab export lengthlab --run run.json`).
                                  Defaults: copy, L_train 10, test lengths 10,20,...,80, 2000 steps, 2 layers,
-                                 width 64, 4 heads, batch 64, lr 0.003, vocab 8. --test-set applies at test
+                                 width 64, 4 heads, batch 64, lr 0.003 constant (cosine: annealed to 0
+                                 over --steps), vocab 8. --test-set applies at test
                                  time only (e.g. rope_type=linear,factor=2). Trainable: nope, sinusoidal,
                                  learned, rope, xpos, alibi, sandwich, t5, kerple, fire, cope (its
                                  position embeddings are trained, npos_max rows per layer), shaw

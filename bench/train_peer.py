@@ -9,7 +9,7 @@ betas (0.9, 0.999). Task: copy, vocab 8, lengths 1..10 per sequence, batch 64, r
 tokens only. Prints ms per step (median after 5 warm-up steps) and the training seconds until exact match at length
 10 reaches 95% (checked every 25 steps on 256 sequences; check time excluded), as poslab train-bench does.
 
-Usage: bench/train_peer.py [--steps N] [--seconds T] [--threads 2]
+Usage: bench/train_peer.py [--steps N] [--seconds T] [--threads 2] [--lr-schedule constant|cosine]
 Needs Debian's python3-torch (apt-get install python3-torch)."""
 import argparse
 import math
@@ -117,12 +117,14 @@ def main():
     ap.add_argument("--seconds", type=float, default=120.0)
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--lr-schedule", choices=["constant", "cosine"], default="constant")
     a = ap.parse_args()
     torch.set_num_threads(a.threads)
     torch.manual_seed(a.seed)
     rng, erng = random.Random(a.seed), random.Random(a.seed + 1000)
     model = Model()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=0.01)
+    sched = torch.optim.lr_scheduler.CosineAnnealingLR(opt, T_max=a.steps) if a.lr_schedule == "cosine" else None
     times, cpu, trained, to95 = [], [], 0.0, None
     for step in range(1, a.steps + 1):
         idx, tgt = batch(rng, 64)
@@ -131,6 +133,8 @@ def main():
         opt.zero_grad()
         loss.backward()
         opt.step()
+        if sched:
+            sched.step()
         dt = time.perf_counter() - t0
         trained += dt
         times.append(dt)

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <numbers>
 #include <ostream>
 
 namespace poslab::core::train {
@@ -179,6 +180,8 @@ void validate(const TrainConfig& c)
     range("--eval-samples", c.evalSamples, 1, 1000000);
     if (!(c.lr > 0.0) || !std::isfinite(c.lr))
         throw InputError("--lr must be a positive number");
+    if (c.cosineDecay && c.steps >= 100000000)
+        throw InputError("--lr-schedule cosine decays over --steps; give --steps");
     if (c.task == Task::Recall && c.vocab < 2)
         throw InputError("recall needs --vocab 2 or more");
     // Parameters (same rules as everywhere: resolveParams), with and without the test-time settings.
@@ -197,6 +200,16 @@ void validate(const TrainConfig& c)
     lim.maxBytes = std::size_t(c.maxBytes);
     checkSize(bytes, lim, "training at sequence length " + std::to_string(T) + " with batch " + std::to_string(c.batch)
                               + " and width " + std::to_string(c.width));
+}
+
+double learningRate(const TrainConfig& c, int step)
+{
+    if (!c.cosineDecay || c.steps <= 0)
+        return c.lr;
+    // CosineAnnealingLR's closed form: eta_t = eta_min + (lr - eta_min) (1 + cos(pi t / T_max)) / 2 with t = step - 1
+    // (the scheduler steps after each optimiser step), eta_min = 0, T_max = steps.
+    const double t = std::min(double(step - 1), double(c.steps));
+    return c.lr * 0.5 * (1.0 + std::cos(std::numbers::pi * t / double(c.steps)));
 }
 
 RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progress&)>& progress,
@@ -255,8 +268,9 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
         ++step;
         const double bc1 = 1.0 - std::pow(c.beta1, step), bc2 = 1.0 - std::pow(c.beta2, step);
         auto& w = net.params();
-        const float lr = float(c.lr), wd = float(c.weightDecay), b1 = float(c.beta1), b2 = float(c.beta2);
-        const float stepSize = float(c.lr / bc1), rbc2 = float(1.0 / std::sqrt(bc2)), eps = float(c.eps);
+        const double lrNow = learningRate(c, step);
+        const float lr = float(lrNow), wd = float(c.weightDecay), b1 = float(c.beta1), b2 = float(c.beta2);
+        const float stepSize = float(lrNow / bc1), rbc2 = float(1.0 / std::sqrt(bc2)), eps = float(c.eps);
         for (std::size_t i = 0; i < P; ++i) {
             w[i] -= lr * wd * w[i];
             m[i] = b1 * m[i] + (1.0f - b1) * g[i];
@@ -390,6 +404,7 @@ void writeRuns(std::ostream& out, const std::vector<RunResult>& runs)
         out << "      \"model\": {\"layers\": " << c.layers << ", \"width\": " << c.width << ", \"heads\": " << c.heads
             << ", \"mlp\": " << jsonString(c.gelu ? "gelu" : "relu") << ", \"tied\": " << (c.tied ? "true" : "false")
             << ", \"batch\": " << c.batch << ", \"vocab\": " << c.vocab << ", \"lr\": " << num(c.lr)
+            << ", \"lr_schedule\": " << jsonString(c.cosineDecay ? "cosine" : "constant")
             << ", \"weight_decay\": " << num(c.weightDecay) << ", \"steps\": " << c.steps << ", \"seconds\": "
             << num(c.seconds) << ", \"eval_samples\": " << c.evalSamples << ", \"threads\": " << c.threads << "},\n";
         out << "      \"steps_done\": " << r.stepsDone << ",\n";

@@ -39,6 +39,9 @@ struct TrainConfig {
     std::uint64_t seed = 1;
     int layers = 2, width = 64, heads = 4, batch = 64, vocab = 8;
     double lr = 3e-3, weightDecay = 0.01, beta1 = 0.9, beta2 = 0.999, eps = 1e-8; ///< torch.optim.AdamW's defaults
+    /// The learning rate over the run: constant (the default recipe), or cosine annealing from lr to 0 over
+    /// `steps` (torch.optim.lr_scheduler.CosineAnnealingLR with T_max = steps, eta_min = 0, stepped once per step).
+    bool cosineDecay = false;
     bool gelu = true, tied = false;
     int evalSamples = 256;
     int evalEvery = 100;       ///< steps between checks of exact match at the trained length (0: none)
@@ -51,6 +54,9 @@ struct TrainConfig {
     int curveEvery = 0;
     int curveSamples = 32;
 };
+
+/// The learning rate of training step @p step (1-based) under @p c's schedule.
+double learningRate(const TrainConfig& c, int step);
 
 struct LengthPoint {
     int length = 0;

@@ -632,6 +632,41 @@ private slots:
         QTest::newRow("transformer_xl") << "transformer_xl";
     }
 
+    void cosineSchedule()
+    {
+        // torch.optim.lr_scheduler.CosineAnnealingLR (eta_min 0, T_max = steps), stepped after each optimiser step:
+        // step k trains at lr (1 + cos(pi (k - 1) / T_max)) / 2.
+        TrainConfig c;
+        c.lr = 0.004;
+        c.steps = 10;
+        QCOMPARE(learningRate(c, 1), 0.004); // constant by default
+        QCOMPARE(learningRate(c, 10), 0.004);
+        c.cosineDecay = true;
+        for (int k = 1; k <= 10; ++k)
+            QVERIFY(std::fabs(learningRate(c, k) - 0.004 * (1 + std::cos(M_PI * (k - 1) / 10.0)) / 2) < 1e-18);
+        QCOMPARE(learningRate(c, 6), 0.002);
+        // In training: the first two losses are computed before any update at a lower rate, the third after one.
+        c.steps = 3;
+        c.batch = 8;
+        c.width = 16;
+        c.heads = 2;
+        c.trainLen = 4;
+        c.testLens = {4};
+        c.evalSamples = 4;
+        c.evalEvery = 0;
+        const RunResult cosine = trainRun(c);
+        c.cosineDecay = false;
+        const RunResult constant = trainRun(c);
+        QCOMPARE(cosine.loss[0].loss, constant.loss[0].loss);
+        QCOMPARE(cosine.loss[1].loss, constant.loss[1].loss);
+        QVERIFY(cosine.loss[2].loss != constant.loss[2].loss);
+        // A cosine schedule needs a number of steps to decay over.
+        c.cosineDecay = true;
+        c.steps = 100000000;
+        c.seconds = 10;
+        QVERIFY_THROWS_EXCEPTION(InputError, validate(c));
+    }
+
     void reproducible()
     {
         QFETCH(QString, scheme);
