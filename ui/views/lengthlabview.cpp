@@ -19,16 +19,25 @@ namespace poslab::ui {
 
 namespace {
 
+constexpr std::size_t paletteSize = 11;
+
 /// Okabe and Ito's colour-blind-safe palette, then four more: one colour per scheme, in the run file's order.
 QColor groupColour(std::size_t i, const Theme& th)
 {
-    static const QColor light[] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
+    static const QColor light[paletteSize] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
                                    QColor(230, 159, 0), QColor(86, 180, 233), QColor(120, 120, 120), QColor(140, 86, 75),
                                    QColor(148, 103, 189), QColor(188, 189, 34), QColor(23, 190, 207)};
-    QColor c = light[i % (sizeof light / sizeof light[0])];
+    QColor c = light[i % paletteSize];
     if (th.kind == ThemeKind::Dark)
         c = c.lighter(125);
     return c;
+}
+
+/// Past the eleven colours a group's line is dashed, then dotted: thirteen trainable schemes stay apart.
+Qt::PenStyle groupStyle(std::size_t i)
+{
+    static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
+    return styles[(i / paletteSize) % 3];
 }
 
 QString schemeTitle(const std::string& id)
@@ -147,6 +156,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     struct Entry {
         QString label;
         QColor colour;
+        Qt::PenStyle style;
     };
     std::vector<Entry> entries;
     bool anyNoRows = false;
@@ -155,7 +165,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         QString label = schemeTitle(g.scheme) + QString::fromStdString(g.label.substr(g.scheme.size()));
         if (g.diverged)
             label += tr(" (%1 diverged)").arg(g.diverged);
-        entries.push_back({label, groupColour(i, th)});
+        entries.push_back({label, groupColour(i, th), groupStyle(i)});
         anyNoRows = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
     }
     double legendW = 0;
@@ -259,7 +269,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         if (g.values.size() > 1)
             for (const auto& v : g.values)
                 polyline(v, QPen(thin, 1.0 * s));
-        polyline(g.mean, QPen(col, 2.6 * s, Qt::SolidLine, Qt::RoundCap, Qt::RoundJoin));
+        polyline(g.mean, QPen(col, 2.6 * s, groupStyle(gi), Qt::RoundCap, Qt::RoundJoin));
         for (std::size_t i = 0; i < c.lengths.size(); ++i) {
             const double x = X(c.lengths[i]);
             if (g.noPositionRows[i]) {
@@ -284,7 +294,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         const QRectF drawn = text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()),
                                        Qt::AlignLeft | Qt::AlignVCenter, legendFont, th.foreground, {e.label});
         if (!drawn.isEmpty()) {
-            p.setPen(QPen(e.colour, 2.6 * s, Qt::SolidLine, Qt::RoundCap));
+            p.setPen(QPen(e.colour, 2.6 * s, e.style, Qt::FlatCap));
             p.drawLine(QPointF(lx, y + gfm.height() / 2), QPointF(lx + sw, y + gfm.height() / 2));
         }
         y += gfm.height() * 1.3;
