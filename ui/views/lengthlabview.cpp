@@ -149,8 +149,9 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
 
     const QFont tickFont = th.font(9.5 * s);
     const QFont labelFont = th.font(10 * s);
-    const QFont legendFont = th.font(10 * s, true);
-    const QFontMetricsF tfm(tickFont), lfm(labelFont), gfm(legendFont);
+    QFont legendFont = th.font(10 * s, true);
+    const QFontMetricsF tfm(tickFont), lfm(labelFont);
+    QFontMetricsF gfm(legendFont);
 
     // Legend column at the right: one entry per scheme (and setting).
     struct Entry {
@@ -167,6 +168,18 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
             label += tr(" (%1 diverged)").arg(g.diverged);
         entries.push_back({label, groupColour(i, th), groupStyle(i)});
         anyNoRows = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
+    }
+    // The legend column runs from the plot's top to the file name's row: thirteen schemes at a large font scale
+    // do not fit, so its font shrinks (to 60% at most), and what still does not fit is counted ("+3 more").
+    const double legendTop = headerBottom + lfm.height() * 1.2;
+    const double legendBottom = fig.bottom() - pad - lfm.height() * 1.3; // the run file's name is the last row
+    {
+        const double need = double(entries.size()) * gfm.height() * 1.3
+            + (anyNoRows ? gfm.height() * 0.3 + lfm.height() * 1.3 : 0.0);
+        if (need > legendBottom - legendTop && legendBottom > legendTop) {
+            legendFont = th.font(10 * s * std::max(0.6, (legendBottom - legendTop) / need), true);
+            gfm = QFontMetricsF(legendFont);
+        }
     }
     double legendW = 0;
     for (const Entry& e : entries)
@@ -289,8 +302,15 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     // Legend.
     double y = area.top();
     const double lx = area.right() + pad;
-    for (const Entry& e : entries) {
+    for (std::size_t ei = 0; ei < entries.size(); ++ei) {
+        const Entry& e = entries[ei];
         const double sw = gfm.height() * 1.2;
+        if (ei + 1 < entries.size() && y + gfm.height() * 2.3 > legendBottom) {
+            text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                      legendFont, th.muted, {tr("+%1 more").arg(entries.size() - ei), tr("+%1").arg(entries.size() - ei)});
+            y += gfm.height() * 1.3;
+            break;
+        }
         const QRectF drawn = text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()),
                                        Qt::AlignLeft | Qt::AlignVCenter, legendFont, th.foreground, {e.label});
         if (!drawn.isEmpty()) {
@@ -317,7 +337,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     const QString file = m_data.window && m_data.file.isEmpty()
         ? (m_data.running ? tr("previews") : tr("this window"))
         : QFileInfo(m_data.file).fileName();
-    text.draw(QRectF(lx, area.bottom() - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+    text.draw(QRectF(lx, fig.bottom() - pad - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
               tickFont, th.muted, {file}, TextLayout::Fit::Elide);
 }
 
