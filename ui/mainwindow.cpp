@@ -222,6 +222,10 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
 
 MainWindow::~MainWindow()
 {
+    // The state is a child, deleted after this body: its undo stack then emits cleanChanged, and a slot of this
+    // window, by then only a QWidget, would run (UndefinedBehaviorSanitizer: a downcast to a destroyed type).
+    m_state->undoStack()->disconnect(this);
+    m_state->disconnect(this);
     delete m_presentation; // before the state it gives its font scale back to (a child deleted before it)
     delete m_clock;
 }
