@@ -7,6 +7,7 @@
 # scripts/test.sh --sanitize: the same suite built with AddressSanitizer and UndefinedBehaviorSanitizer in
 # build-sanitize/ (-O1 -g, frame pointers kept); the first error of either ends the test that hit it, with
 # its stack, and leaks are reported at exit. Extra arguments go to ctest (e.g. -R tst_cli to run a few).
+# Leaks inside system libraries with no PosLab or Qt frame are listed in scripts/lsan.supp (libdbus's bus buffer).
 # One exception: tst_heatmaprenderer runs without leak detection. Its only report is 112 bytes that the X11
 # GL driver allocates and keeps when Mesa unloads it before exit (ASan can no longer name the library);
 # every other check of ASan and UBSan still applies to it.
@@ -40,6 +41,7 @@ if ! cmake --build "$dir" -j"$jobs" >"$dir/build.log" 2>&1; then
   exit 1
 fi
 export ASAN_OPTIONS="halt_on_error=1:detect_leaks=1:check_initialization_order=1"
+export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 export UBSAN_OPTIONS="halt_on_error=1:print_stacktrace=1"
 cd "$dir"
 if [ $# -gt 0 ]; then
