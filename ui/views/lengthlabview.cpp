@@ -249,7 +249,8 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     for (int L : c.trainLens) {
         p.setPen(QPen(th.foreground, 1.4 * s, Qt::DashLine));
         p.drawLine(QPointF(X(L), area.top()), QPointF(X(L), area.bottom()));
-        text.drawAt(QPointF(X(L) + 4 * s, area.top() + 2 * s), Qt::AlignLeft | Qt::AlignTop, tickFont, th.foreground,
+        // Above the plot, in the gap under the heading: inside it the curves at L_train ran through the words.
+        text.drawAt(QPointF(X(L) + 4 * s, area.top() - 1 * s), Qt::AlignLeft | Qt::AlignBottom, tickFont, th.foreground,
                     {tr("trained length %1").arg(L), tr("trained %1").arg(L), QString::number(L)});
     }
 
