@@ -244,6 +244,8 @@ public:
     /// The latest published result (never null after construction: the first one is computed at once).
     std::shared_ptr<const EncodingResult> result() const { return m_result; }
     bool isBusy() const { return m_busySerial != 0; }
+    /// True while attention scores for the newest inputs are still to come (scheduled, or on the worker).
+    bool attentionPending() const { return m_attentionTimer.isActive() || m_attentionBusy != 0; }
     /// Number of results published so far.
     quint64 publishedCount() const { return m_published; }
 

@@ -8,6 +8,7 @@
 #include "ui/computation.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/clockview.h"
+#include "ui/views/curveitem.h"
 #include "ui/views/decayview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
@@ -19,6 +20,7 @@
 #include <QBuffer>
 #include <QChart>
 #include <QGraphicsScene>
+#include <QGraphicsSceneHoverEvent>
 #include <QGraphicsView>
 #include <QLocale>
 #include <QMouseEvent>
@@ -501,6 +503,78 @@ private slots:
         QTest::qWait(50);
         QCOMPARE(counter.paints, 1);
         chartView->viewport()->removeEventFilter(&counter);
+    }
+
+    void curveDashesFollowThePensPattern()
+    {
+        // QPen::dashPattern is in pen widths: a dotted pen 2 wide has 2 px dots and 4 px gaps (1, 2 widths).
+        QPen dotted(Qt::black, 2.0);
+        dotted.setStyle(Qt::DotLine);
+        QCOMPARE(dotted.dashPattern(), (QList<qreal>{1, 2}));
+        const QList<QLineF> dots = CurveItem::dashSegments(QPolygonF({QPointF(0, 0), QPointF(100, 0)}), dotted);
+        QCOMPARE(dots.size(), 17); // dots start at 0, 6, ..., 96
+        for (qsizetype i = 0; i < dots.size(); ++i) {
+            QCOMPARE(dots[i].p1(), QPointF(6.0 * double(i), 0));
+            QCOMPARE(dots[i].p2(), QPointF(std::min(6.0 * double(i) + 2, 100.0), 0));
+        }
+        // A dash that runs over a corner continues on the next segment: 4 widths of a dashed pen 1 wide, 3 px
+        // before the corner at (3, 0) and 1 px after it; then a gap of 2 and the next dash.
+        QPen dashed(Qt::black, 1.0);
+        dashed.setStyle(Qt::DashLine);
+        const QList<QLineF> bent = CurveItem::dashSegments(QPolygonF({QPointF(0, 0), QPointF(3, 0), QPointF(3, 10)}), dashed);
+        QVERIFY(bent.size() >= 3);
+        QCOMPARE(bent[0], QLineF(QPointF(0, 0), QPointF(3, 0)));
+        QCOMPARE(bent[1], QLineF(QPointF(3, 0), QPointF(3, 1)));
+        QCOMPARE(bent[2], QLineF(QPointF(3, 3), QPointF(3, 7)));
+        // A solid pen: the segments themselves; a value that is not a number breaks the line.
+        const double nan = std::nan("");
+        const QList<QLineF> solid = CurveItem::dashSegments(
+            QPolygonF({QPointF(0, 0), QPointF(1, 1), QPointF(2, nan), QPointF(3, 3), QPointF(4, 4)}), QPen(Qt::black, 2.6));
+        QCOMPARE(solid, (QList<QLineF>{QLineF(0, 0, 1, 1), QLineF(3, 3, 4, 4)}));
+    }
+
+    void decayCurvesDrawnWhereTheChartMapsThem()
+    {
+        // The curve item draws each curve at the chart's own positions for its values (QChart::mapToPosition
+        // through the series' axes), and hovering a drawn point reads that curve's value there.
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        decay.resize(800, 500);
+        decay.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&decay));
+        settle(computation);
+        QTest::qWait(50);
+        CurveItem* item = nullptr;
+        for (QGraphicsItem* it : decay.chart()->scene()->items())
+            if (auto* c = dynamic_cast<CurveItem*>(it))
+                item = c;
+        QVERIFY(item);
+        QCOMPARE(item->curves().size(), decay.curves().size()); // RoPE: the score and its bound
+        const auto series = decay.chart()->series();
+        for (std::size_t i = 0; i < decay.curves().size(); ++i) {
+            const CurveItem::Curve& drawn = item->curves()[i];
+            QCOMPARE(drawn.points, decay.curves()[i].points); // a linear distance axis: x is the distance
+            const QPolygonF at = item->toPlot(drawn);
+            auto* s = qobject_cast<QAbstractSeries*>(series.value(qsizetype(i) + 1)); // after the bucket-edge series
+            QVERIFY(s);
+            QCOMPARE(s->name(), decay.seriesNames().value(qsizetype(i)));
+            for (qsizetype j = 0; j < drawn.points.size(); j += 37) {
+                const QPointF want = decay.chart()->mapToPosition(drawn.points[j], s);
+                QVERIFY2(QLineF(at[j], want).length() < 0.01, qPrintable(QStringLiteral("curve %1 point %2").arg(i).arg(j)));
+            }
+        }
+        // Hover the score curve's 40th point: the read-out names the curve and its value at that distance.
+        const CurveItem::Curve& score = item->curves()[0];
+        const QPointF over = item->toPlot(score)[40];
+        QGraphicsSceneHoverEvent hover(QEvent::GraphicsSceneHoverMove);
+        hover.setPos(over);
+        hover.setScenePos(item->mapToScene(over));
+        decay.chart()->scene()->sendEvent(item, &hover);
+        const QString readout = decay.readoutText();
+        QVERIFY2(readout.contains(QStringLiteral("value %1").arg(QString::number(score.points[40].y(), 'g', 6))),
+                 qPrintable(readout));
+        QVERIFY2(readout.startsWith(decay.curves()[0].name), qPrintable(readout));
     }
 
     void decayReadoutFollowsParameterChanges()

@@ -102,13 +102,25 @@ void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
             m_diffRange = Computation::symmetricRange(*m_diff);
         }
     }
+    // The image is made at the next paint: within one frame a new output, a range shared with B and new options
+    // can each arrive, and each made it again.
+    m_imageGrid.reset();
+    refresh();
+}
+
+const QImage& AttentionView::image()
+{
+    const QRgb grid = theme().grid.rgb();
+    if (m_imageGrid == grid)
+        return m_image;
     if (m_diff)
-        m_image = matrixToImage(*m_diff, ColorMap(ColorMapKind::Diverging), m_diffRange, theme().grid.rgb());
+        m_image = matrixToImage(*m_diff, ColorMap(ColorMapKind::Diverging), m_diffRange, grid);
     else if (m_output && m_output->matrix.size() > 0)
-        m_image = matrixToImage(m_output->matrix, ColorMap(mapKind()), valueRange(), theme().grid.rgb());
+        m_image = matrixToImage(m_output->matrix, ColorMap(mapKind()), valueRange(), grid);
     else
         m_image = QImage();
-    refresh();
+    m_imageGrid = grid;
+    return m_image;
 }
 
 bool AttentionView::differenceMode() const
@@ -400,7 +412,8 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
                           m_output->error);
         return;
     }
-    if (m_image.isNull())
+    const QImage& img = image();
+    if (img.isNull())
         return;
     const Layout l = layoutFor(target);
     const double s = l.scale;
@@ -409,9 +422,9 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (const QString nr = noRotationSummary(); !nr.isEmpty())
         text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted, {nr});
 
-    const bool fine = l.plot.width() / m_image.width() >= 3;
+    const bool fine = l.plot.width() / img.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
-    p.drawImage(l.plot, m_image);
+    p.drawImage(l.plot, img);
     p.setPen(QPen(th.muted, 1));
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.plot);

@@ -39,6 +39,7 @@ protected:
     void mouseMoveEvent(QMouseEvent* e) override;
     void leaveEvent(QEvent* e) override;
     void colourRangeChanged() override { takeOutput(m_output); }
+    bool awaitsOwnResult() const override { return m_computation->attentionPending(); }
     bool drawsCompare(CompareMode mode) const override { return mode == CompareMode::Difference; }
     void compareChanged() override;
     QString compareProblem() const override { return m_diff ? QString() : m_compareProblem; }
@@ -56,7 +57,10 @@ private:
     void takeOutput(std::shared_ptr<const AttentionOutput> out);
 
     std::shared_ptr<const AttentionOutput> m_output;
+    /// The heatmap of the output (or of A − B), made when first drawn after a change.
+    const QImage& image();
     QImage m_image;
+    std::optional<QRgb> m_imageGrid; ///< the grid colour m_image was made with; empty: to be made again
     std::optional<QPoint> m_hover;
     QWidget* m_controls = nullptr;
     QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts

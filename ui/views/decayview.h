@@ -31,6 +31,8 @@ class QCategoryAxis;
 
 namespace poslab::ui {
 
+class CurveItem;
+
 class DecayView : public View {
     Q_OBJECT
 public:
@@ -134,7 +136,8 @@ private:
     QCategoryAxis* m_x = nullptr;
     QCategoryAxis* m_y = nullptr;
     QCategoryAxis* m_y2 = nullptr;
-    std::vector<QLineSeries*> m_series;
+    std::vector<QLineSeries*> m_series; ///< empty series: the legend's entries (their pens draw its markers)
+    CurveItem* m_curveItem = nullptr; ///< draws the curves (curveitem.h)
     QScatterSeries* m_edgeSeries = nullptr;
     QLabel* m_captionLabel = nullptr;
     QLabel* m_readout = nullptr;

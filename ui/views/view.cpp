@@ -30,7 +30,8 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
     connect(computation, &Computation::resultReady, this, [this](std::shared_ptr<const EncodingResult> r) {
         m_result = std::move(r);
         resultChanged();
-        refresh();
+        if (!awaitsOwnResult())
+            refresh();
     });
     connect(state, &WorkbenchState::viewOptionsChanged, this, &View::refresh);
     connect(state, &WorkbenchState::schemeChanged, this, &View::refresh);

@@ -135,6 +135,10 @@ protected:
     void renderSingle(QPainter& painter, const QRectF& target);
     /// A new result arrived (m_result is set); recompute derived data here.
     virtual void resultChanged() {}
+    /// True for a view drawn from a result of its own that is on its way (the attention scores): the table's
+    /// new result then does not redraw it. Its figure is its own result's alone, so that paint would draw the
+    /// old figure again; the view redraws once when its own result lands.
+    virtual bool awaitsOwnResult() const { return false; }
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
     virtual void colourRangeChanged() { refresh(); }
 

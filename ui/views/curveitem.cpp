@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/curveitem.h"
+
+#include <QChart>
+#include <QGraphicsSceneHoverEvent>
+#include <QLegend>
+#include <QPaintEngine>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <cmath>
+#include <limits>
+
+namespace poslab::ui {
+
+CurveItem::CurveItem(QChart* chart, const QValueAxis* xAxis, std::function<void(int, double)> onHover)
+    : QGraphicsItem(chart)
+    , m_chart(chart)
+    , m_x(xAxis)
+    , m_onHover(std::move(onHover))
+{
+    // Above the grid and the axes, under the legend, as Qt Charts places its series.
+    setZValue(chart->legend()->zValue() - 0.5);
+    setAcceptHoverEvents(true);
+    setFlag(QGraphicsItem::ItemUsesExtendedStyleOption, false);
+    m_plot = chart->plotArea();
+}
+
+void CurveItem::setCurves(std::vector<Curve> curves)
+{
+    m_curves = std::move(curves);
+    update();
+}
+
+void CurveItem::plotAreaChanged()
+{
+    const QRectF plot = m_chart->plotArea();
+    if (plot != m_plot) {
+        prepareGeometryChange();
+        m_plot = plot;
+    }
+    update();
+}
+
+QRectF CurveItem::boundingRect() const
+{
+    return m_plot;
+}
+
+QPolygonF CurveItem::toPlot(const Curve& c) const
+{
+    // The axes' linear map from values to the plot area, as Qt Charts' domain maps its series.
+    QPolygonF out;
+    if (!c.yAxis || m_plot.isEmpty())
+        return out;
+    const double x0 = m_x->min(), x1 = m_x->max(), y0 = c.yAxis->min(), y1 = c.yAxis->max();
+    if (!(x1 > x0) || !(y1 > y0))
+        return out;
+    const double sx = m_plot.width() / (x1 - x0), sy = m_plot.height() / (y1 - y0);
+    out.reserve(c.points.size());
+    for (const QPointF& p : c.points)
+        out.append(QPointF(m_plot.left() + (p.x() - x0) * sx, m_plot.bottom() - (p.y() - y0) * sy));
+    return out;
+}
+
+QList<QLineF> CurveItem::dashSegments(const QPolygonF& line, const QPen& pen)
+{
+    QList<QLineF> out;
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const bool solid = pen.style() == Qt::SolidLine;
+    // The pattern is in pen widths (QPen::dashPattern), the first entry a dash, then a gap, and so on.
+    const QList<qreal> pattern = solid ? QList<qreal>() : pen.dashPattern();
+    const double w = std::max(pen.widthF(), 1.0);
+    double patternLength = 0;
+    for (qreal v : pattern)
+        patternLength += v;
+    const bool dashed = !pattern.isEmpty() && patternLength > 0;
+    qsizetype k = 0;
+    double left = dashed ? pattern[0] * w : 0.0; // of the current dash or gap
+    for (qsizetype i = 1; i < line.size(); ++i) {
+        const QPointF a = line[i - 1], b = line[i];
+        if (!finite(a) || !finite(b))
+            continue; // a value that is not a number breaks the line there
+        const QLineF seg(a, b);
+        const double len = seg.length();
+        if (len <= 0)
+            continue;
+        if (!dashed) {
+            out.append(seg);
+            continue;
+        }
+        double t = 0;
+        while (t < len) {
+            const double step = std::min(left, len - t);
+            if (k % 2 == 0 && step > 0)
+                out.append(QLineF(seg.pointAt(t / len), seg.pointAt((t + step) / len)));
+            t += step;
+            left -= step;
+            if (left <= 1e-9) {
+                k = (k + 1) % pattern.size();
+                left = pattern[k] * w;
+            }
+        }
+    }
+    return out;
+}
+
+void CurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
+{
+    if (m_curves.empty() || m_plot.isEmpty())
+        return;
+    painter->save();
+    painter->setClipRect(m_plot, Qt::IntersectClip);
+    painter->setBrush(Qt::NoBrush);
+    // On a raster device the curves go segment by segment (see the file comment); vector output keeps one
+    // polyline per curve, its pen's own dashes.
+    const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
+    for (const Curve& c : m_curves) {
+        const QPolygonF line = toPlot(c);
+        if (line.size() < 2)
+            continue;
+        if (raster) {
+            QPen pen = c.pen;
+            pen.setStyle(Qt::SolidLine);
+            painter->setPen(pen);
+            painter->drawLines(dashSegments(line, c.pen));
+        } else {
+            painter->setPen(c.pen);
+            // Split where a value is not a number, as the raster path does.
+            QPolygonF run;
+            for (const QPointF& p : line) {
+                if (std::isfinite(p.x()) && std::isfinite(p.y())) {
+                    run.append(p);
+                    continue;
+                }
+                if (run.size() >= 2)
+                    painter->drawPolyline(run);
+                run.clear();
+            }
+            if (run.size() >= 2)
+                painter->drawPolyline(run);
+        }
+    }
+    painter->restore();
+}
+
+void CurveItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+{
+    const QPointF m = event->pos();
+    if (!m_plot.contains(m) || !m_onHover)
+        return;
+    // The curve whose line passes nearest the mouse, within half its width and a few pixels.
+    int best = -1;
+    double bestDistance = std::numeric_limits<double>::infinity();
+    for (std::size_t i = 0; i < m_curves.size(); ++i) {
+        const QPolygonF line = toPlot(m_curves[i]);
+        const double reach = m_curves[i].pen.widthF() / 2 + 3;
+        for (qsizetype j = 1; j < line.size(); ++j) {
+            const QPointF a = line[j - 1], b = line[j];
+            if (std::min(a.x(), b.x()) > m.x() + reach || std::max(a.x(), b.x()) < m.x() - reach)
+                continue;
+            const QPointF ab = b - a;
+            const double len2 = QPointF::dotProduct(ab, ab);
+            const double t = len2 > 0 ? std::clamp(QPointF::dotProduct(m - a, ab) / len2, 0.0, 1.0) : 0.0;
+            const QPointF d = a + t * ab - m;
+            const double dist = std::hypot(d.x(), d.y());
+            if (std::isfinite(dist) && dist <= reach && dist <= bestDistance) {
+                best = int(i);
+                bestDistance = dist;
+            }
+        }
+    }
+    if (best >= 0)
+        m_onHover(best, m_x->min() + (m.x() - m_plot.left()) / m_plot.width() * (m_x->max() - m_x->min()));
+}
+
+} // namespace poslab::ui
