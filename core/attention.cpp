@@ -767,6 +767,16 @@ std::string_view decayContentName(const ContentSpec& content)
     return "?";
 }
 
+void normaliseDecayAtZero(DecaySeries& curve, double atZero)
+{
+    if (atZero == 0.0 || !std::isfinite(atZero))
+        throw InputError("curve " + curve.key + " is 0 at distance 0 and cannot be normalised there; use "
+                         "normalisation none");
+    for (double& v : curve.values)
+        v /= atZero;
+    curve.label += ", divided by its value at delta = 0";
+}
+
 std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits)
 {
     const SchemeDescriptor& s = schemeOrThrow(r.scheme);
@@ -805,21 +815,15 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
                       + std::to_string(r.headDim) + " and " + std::to_string(r.heads) + " head(s)");
     }
     const bool normalise = r.normalisation == DecayNormalisation::AtZero;
-    const std::string normText = normalise ? ", divided by its value at delta = 0" : "";
     // Divides every value by @p atZero (the curve's value at delta = 0) when asked.
     auto finish = [&](DecaySeries& c, double atZero) {
-        if (!normalise)
-            return;
-        if (atZero == 0.0 || !std::isfinite(atZero))
-            throw InputError("curve " + c.key + " is 0 at distance 0 and cannot be normalised there; use "
-                             "normalisation none");
-        for (double& v : c.values)
-            v /= atZero;
+        if (normalise)
+            normaliseDecayAtZero(c, atZero);
     };
 
     if (s.encoding && s.frequencies && s.application == Application::Embedding) {
         const std::vector<double> w = s.frequencies(params, ctx);
-        DecaySeries dot{"dot", "PE(p) . PE(p + delta) = sum_i cos(delta w_i)" + normText, std::vector<double>(n)};
+        DecaySeries dot{"dot", "PE(p) . PE(p + delta) = sum_i cos(delta w_i)", std::vector<double>(n)};
         for (std::size_t t = 0; t < n; ++t)
             for (double wi : w)
                 dot.values[t] += std::cos(double(r.distances[t]) * wi);
@@ -865,11 +869,10 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         const bool xpos = !spec.xposZeta.empty();
         DecaySeries score{"score",
                           "q . R(delta theta) k with " + contentText + " (no 1/sqrt(d))"
-                              + (xpos ? ", times zeta_i^(delta/scale_base)" : "") + normText,
+                              + (xpos ? ", times zeta_i^(delta/scale_base)" : ""),
                           std::vector<double>(n)};
         DecaySeries bound{"bound",
-                          "RoFormer relative upper bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} exp(i delta theta_l)"
-                              + normText,
+                          "RoFormer relative upper bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} exp(i delta theta_l)",
                           std::vector<double>(n)};
         auto scoreAt = [&](double delta) {
             double sc = rest;
@@ -949,7 +952,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         tc.dim = r.headDim;
         tc.positions = PositionList::list(rows);
         const MatrixF e = s.encoding(params, tc);
-        DecaySeries dot{"dot", "E(p) . E(p + delta) at p = " + std::to_string(r.origin) + normText,
+        DecaySeries dot{"dot", "E(p) . E(p + delta) at p = " + std::to_string(r.origin),
                         std::vector<double>(n)};
         for (std::size_t t = 0; t < n; ++t)
             dot.values[t] = e.row(0).cast<double>().dot(e.row(Eigen::Index(t + 1)).cast<double>());

@@ -237,6 +237,10 @@ std::string_view decayContentName(const ContentSpec& content);
 /// Refuses (RefusedError) before computing when the curves' work is over @p limits.maxWork.
 std::vector<DecaySeries> decayCurves(const DecayRequest& request, const Limits& limits = {});
 
+/// Divides every value of @p curve by @p atZero, its value at delta = 0, and says so in its label (what
+/// DecayNormalisation::AtZero does to each curve). Throws InputError when @p atZero is 0 or not finite.
+void normaliseDecayAtZero(DecaySeries& curve, double atZero);
+
 /// Performance figures of the engine for `poslab bench`: "scores_4096_ms" (4096 x 4096 logits, head dim
 /// 128, RoPE, one head, bidirectional, median of several runs), "softmax_4096_ms", "scores_512_ms"
 /// (8 heads, with probabilities). Takes about a second.

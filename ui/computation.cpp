@@ -787,9 +787,15 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
         } else if (s.rotary) {
             // The score of q = k = (1, ..., 1) divided by its value at distance 0 (xPos's zeta_i^(k/scale_base)
             // included), and RoFormer's bound as the paper's figure 2 draws it, not normalised.
+            // One pass gives both (they share each pair's sine and cosine); then the score alone is divided by its value
+            // at distance 0, the first distance (core's AtZero divides by the same sum, computed the same way).
             d.distances = sampledDistances(std::max<core::Position>(1, rows - 1), everyDistance);
-            curvesAt(core::DecayNormalisation::AtZero, "score");
-            curvesAt(core::DecayNormalisation::None, "bound");
+            curvesAt(core::DecayNormalisation::None, {});
+            if (d.distances.front() != 0)
+                throw std::logic_error("the rotary decay curves start at distance 0");
+            for (core::DecaySeries& c : d.curves)
+                if (c.key == "score")
+                    core::normaliseDecayAtZero(c, c.values.front());
         } else if (s.encoding) {
             // Sinusoids: PE(p).PE(p+k) for any p; learned tables: rows p (the cursor) and p + k.
             if (!s.frequencies) {

@@ -495,10 +495,10 @@ private slots:
             }
         } counter;
         chartView->viewport()->installEventFilter(&counter);
-        const QString before = decay.chart()->title();
+        const QString before = decay.chartTitle();
         state.setParamText("rope_theta", "20000");
         settle(computation);
-        QVERIFY2(decay.chart()->title() != before, qPrintable(before));
+        QVERIFY2(decay.chartTitle() != before, qPrintable(before));
         decay.repaint();
         QTest::qWait(50);
         QCOMPARE(counter.paints, 1);

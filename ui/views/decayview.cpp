@@ -84,6 +84,13 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
     m_chart->setLocale(QLocale(QLocale::English, QLocale::UnitedStates));
     m_chart->layout()->setContentsMargins(2, 2, 2, 2);
     m_chart->setMargins(QMargins(6, 4, 10, 4));
+    // The title is an item of the view's own over a top margin of the chart (setChartTitle()): QChart's title lays
+    // the whole chart out again whenever its text changes, and the text changes with every slider step
+    // (it names rope_theta's value); that re-measured every axis label each frame.
+    m_titleItem = new QGraphicsTextItem(m_chart);
+    m_titleItem->document()->setDocumentMargin(0);
+    m_titleItem->setZValue(m_chart->legend()->zValue());
+    connect(m_chart, &QGraphicsWidget::geometryChanged, this, &DecayView::placeTitle);
     m_x = new QCategoryAxis(m_chart);
     m_y = new QCategoryAxis(m_chart);
     m_y2 = new QCategoryAxis(m_chart);
@@ -761,9 +768,9 @@ void DecayView::rebuildSeries()
                 : m_state->dim() == m_state->compareState()->dim()
                 ? tr("Overlay of A and B \u00b7 d = %1").arg(m_state->dim())
                 : tr("Overlay of A and B \u00b7 d = %1 and %2").arg(m_state->dim()).arg(m_state->compareState()->dim());
-    m_chart->setTitle(title);
+    setChartTitle(title);
     updateReadout();
-    // On screen, the chart lays itself out now (a new title lays it out again): posted, the layout would move its
+    // On screen, the chart lays itself out now where the curves changed its axes: posted, the layout would move its
     // items on the event loop's next pass, after the repaint a new result brings had drawn the chart once
     // already, and the chart was drawn twice for each new curve.
     if (m_chartView->isVisible())
@@ -778,7 +785,7 @@ void DecayView::applyTheme()
     m_chart->setBackgroundBrush(th.background);
     m_chart->setPlotAreaBackgroundBrush(th.panel);
     m_chart->setPlotAreaBackgroundVisible(true);
-    m_chart->setTitleBrush(th.foreground);
+    m_titleItem->setDefaultTextColor(th.foreground);
     m_chart->legend()->setLabelColor(th.foreground);
     m_captionLabel->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
     m_readout->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
@@ -793,6 +800,33 @@ void DecayView::applyTheme()
     rebuildSeries(); // the theme resets series pens
 }
 
+void DecayView::setChartTitle(const QString& title)
+{
+    m_title = title;
+    // Room for it above the legend: the chart's top margin, which changes only when the title comes or goes or
+    // its font changes.
+    const int room = title.isEmpty() ? 0 : int(std::ceil(QFontMetricsF(m_titleItem->font()).height())) + 4;
+    const QMargins margins(6, 4 + room, 10, 4);
+    if (m_chart->margins() != margins)
+        m_chart->setMargins(margins);
+    placeTitle();
+}
+
+void DecayView::placeTitle()
+{
+    // Centred over the chart under its top margin, cut with "…" to the chart's width (whole in the text record).
+    const QRectF area = m_chart->rect().adjusted(8, 0, -8, 0);
+    const QFontMetricsF fm(m_titleItem->font());
+    const QString shown = fm.horizontalAdvance(m_title) <= area.width()
+        ? m_title
+        : fm.elidedText(m_title, Qt::ElideRight, std::max(0.0, area.width()));
+    if (m_titleItem->toPlainText() != shown)
+        m_titleItem->setPlainText(shown);
+    m_titleItem->setVisible(!m_title.isEmpty());
+    const double top = m_chart->layout() ? m_chart->layout()->contentsRect().top() : 0.0;
+    m_titleItem->setPos(std::round(area.left() + (area.width() - fm.horizontalAdvance(shown)) / 2), top + 4);
+}
+
 void DecayView::applyFonts(double sizeFactor)
 {
     // The other views grow their text with the figure (sizeScale); the chart does the same, so a 1920 px
@@ -804,7 +838,8 @@ void DecayView::applyFonts(double sizeFactor)
         f.setPointSizeF(f.pointSizeF() * sizeFactor);
         return f;
     };
-    m_chart->setTitleFont(scaled(11, true));
+    m_titleItem->setFont(scaled(11, true));
+    setChartTitle(m_title); // its room follows the font
     m_legendFont = scaled(10);
     m_chart->legend()->setFont(m_legendFont);
     for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
@@ -1096,6 +1131,7 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
         const QString text = t->toPlainText();
         if (text.trimmed().isEmpty())
             continue;
+        const QString full = t == m_titleItem ? m_title : text; // the title may be cut to the chart's width
         // The lines as laid out, not the item's box (that adds margins and a line of spacing).
         QRectF local;
         for (QTextBlock b = t->document()->begin(); b.isValid(); b = b.next())
@@ -1103,7 +1139,7 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
                 for (int i = 0; i < l->lineCount(); ++i)
                     local |= l->lineAt(i).naturalTextRect().translated(l->position());
         const QRectF scene = t->sceneTransform().mapRect(local).translated(target.topLeft());
-        record->add({text, text, p.transform().mapRect(scene), bounds});
+        record->add({text, full, p.transform().mapRect(scene), bounds});
     }
 }
 

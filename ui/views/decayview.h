@@ -28,6 +28,7 @@ class QScatterSeries;
 class QChart;
 class QChartView;
 class QCategoryAxis;
+class QGraphicsTextItem;
 
 namespace poslab::ui {
 
@@ -78,6 +79,8 @@ public:
     void clearPins();
     int pinCount() const { return int(m_pins.size()); }
     QChart* chart() const { return m_chart; }
+    /// The chart's title as set (drawn above the legend, cut with "…" where the chart is narrower).
+    QString chartTitle() const { return m_title; }
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -106,6 +109,10 @@ private:
     QStringList pinNames() const;
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
+    /// Sets the title drawn above the chart (empty: none) and the room the chart leaves for it.
+    void setChartTitle(const QString& title);
+    /// Places the title item: centred, cut to the chart's width.
+    void placeTitle();
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
@@ -138,6 +145,8 @@ private:
     QCategoryAxis* m_y2 = nullptr;
     std::vector<QLineSeries*> m_series; ///< empty series: the legend's entries (their pens draw its markers)
     CurveItem* m_curveItem = nullptr; ///< draws the curves (curveitem.h)
+    QGraphicsTextItem* m_titleItem = nullptr; ///< the title (setChartTitle())
+    QString m_title;
     QScatterSeries* m_edgeSeries = nullptr;
     QLabel* m_captionLabel = nullptr;
     QLabel* m_readout = nullptr;
