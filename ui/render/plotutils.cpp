@@ -89,8 +89,11 @@ struct HeaderPlan {
     int lines = 1;
 };
 
-HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF& nf, const HeaderTexts& h)
+HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFont, const HeaderTexts& h)
 {
+    const QFontMetricsF nf(noteFont);
+    auto tw = [&](const QString& t) { return textAdvance(titleFont, t); };
+    auto nw = [&](const QString& t) { return textAdvance(noteFont, t); };
     HeaderPlan plan;
     const double sep = nf.height(); // the least room between the bold text and the note
     auto joined = [&](const QString& d) { return d.isEmpty() ? h.title : QStringLiteral("%1 \u2014 %2").arg(h.title, d); };
@@ -99,19 +102,19 @@ HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF
         details << QString();
     for (const QString& d : details)
         for (const QString& n : h.note)
-            if (tf.horizontalAdvance(joined(d)) + sep + nf.horizontalAdvance(n) <= width) {
+            if (tw(joined(d)) + sep + nw(n) <= width) {
                 plan.left1 = joined(d);
                 plan.right1 = n;
                 return plan;
             }
     auto firstNoteWithin = [&](double room) {
         for (const QString& n : h.note)
-            if (nf.horizontalAdvance(n) <= room)
+            if (nw(n) <= room)
                 return n;
         return QString();
     };
     for (const QString& d : details)
-        if (tf.horizontalAdvance(joined(d)) <= width) {
+        if (tw(joined(d)) <= width) {
             plan.left1 = joined(d);
             plan.left2 = firstNoteWithin(width);
             plan.lines = plan.left2.isEmpty() ? 1 : 2;
@@ -119,10 +122,10 @@ HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF
         }
     plan.left1 = h.title; // elided by the layout if even the title is too long
     for (const QString& d : details)
-        if (!d.isEmpty() && tf.horizontalAdvance(d) <= width) {
+        if (!d.isEmpty() && tw(d) <= width) {
             plan.left2 = d;
             plan.left2Bold = true;
-            plan.right2 = firstNoteWithin(width - tf.horizontalAdvance(d) - sep);
+            plan.right2 = firstNoteWithin(width - tw(d) - sep);
             break;
         }
     if (plan.left2.isEmpty())
@@ -135,9 +138,9 @@ HeaderPlan planHeader(double width, const QFontMetricsF& tf, const QFontMetricsF
 
 double headerHeight(double width, const Theme& theme, double scale, const HeaderTexts& header)
 {
-    const QFontMetricsF tf(theme.font(12 * scale, true)), nf(theme.font(10 * scale));
-    const HeaderPlan plan = planHeader(width, tf, nf, header);
-    return tf.height() * plan.lines;
+    const QFont titleFont = theme.font(12 * scale, true);
+    const HeaderPlan plan = planHeader(width, titleFont, theme.font(10 * scale), header);
+    return QFontMetricsF(titleFont).height() * plan.lines;
 }
 
 double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, double scale, const HeaderTexts& header)
@@ -145,7 +148,7 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     const QFont titleFont = theme.font(12 * scale, true);
     const QFont noteFont = theme.font(10 * scale);
     const QFontMetricsF tf(titleFont), nf(noteFont);
-    const HeaderPlan plan = planHeader(area.width(), tf, nf, header);
+    const HeaderPlan plan = planHeader(area.width(), titleFont, noteFont, header);
     // Both lines are a title line high, so the header's height does not depend on which line holds what.
     const QRectF line1(area.left(), area.top(), area.width(), tf.height());
     const QRectF line2 = line1.translated(0, tf.height());

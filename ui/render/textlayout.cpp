@@ -2,6 +2,7 @@
 #include "ui/render/textlayout.h"
 
 #include <QFontMetricsF>
+#include <QHash>
 #include <QPainter>
 #include <QTextLayout>
 
@@ -36,6 +37,19 @@ QString describe(const QRectF& r)
 }
 
 } // namespace
+
+double textAdvance(const QFont& font, const QString& text)
+{
+    thread_local QHash<std::pair<QFont, QString>, double> widths;
+    std::pair<QFont, QString> key(font, text);
+    if (const auto it = widths.constFind(key); it != widths.constEnd())
+        return *it;
+    if (widths.size() >= 8192)
+        widths.clear(); // labels that change with every value (a slider's number) would grow it without end
+    const double w = QFontMetricsF(font).horizontalAdvance(text);
+    widths.insert(std::move(key), w);
+    return w;
+}
 
 TextRecord::TextRecord()
     : m_previous(currentRecord)
@@ -167,7 +181,7 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
     // A box with a width binds the text horizontally; a zero-width box (drawAt) only anchors it.
     const bool bounded = box.width() > 0;
     for (const QString& w : wordings) {
-        const QRectF r = boxFor(box, align, fm.horizontalAdvance(w), h);
+        const QRectF r = boxFor(box, align, textAdvance(font, w), h);
         if (bounded && (r.left() < box.left() - 0.01 || r.right() > box.right() + 0.01))
             continue;
         // The gap keeps neighbours apart; at the view's edges the text may sit flush.
@@ -183,7 +197,7 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
     if (fit == Fit::Drop)
         return {};
     const QString& last = wordings.back();
-    const QRectF line = boxFor(box, align, fm.horizontalAdvance(last), h);
+    const QRectF line = boxFor(box, align, textAdvance(font, last), h);
     const double anchor = align & Qt::AlignRight ? box.right() : (align & Qt::AlignHCenter ? box.center().x() : box.left());
     const QRectF limits = bounded ? QRectF(box.left(), line.top(), box.width(), h)
                                   : QRectF(m_bounds.left(), line.top(), m_bounds.width(), h);
@@ -197,7 +211,7 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
     const QString cut = fm.elidedText(last, Qt::ElideRight, room.width());
     if (cut.isEmpty() || (cut != last && cut.size() < minElidedChars + 1))
         return {};
-    const double w = fm.horizontalAdvance(cut);
+    const double w = textAdvance(font, cut);
     const Qt::Alignment h2 = align & Qt::AlignRight ? Qt::AlignRight : (align & Qt::AlignHCenter ? Qt::AlignHCenter : Qt::AlignLeft);
     const QRectF r = boxFor(QRectF(room.left(), line.top(), room.width(), h), h2, w, h);
     if (!isFree(r))

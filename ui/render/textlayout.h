@@ -67,6 +67,10 @@ private:
 /// direction (anti-aliasing, rounding) are ignored.
 QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance = 0.5);
 
+/// QFontMetricsF(font).horizontalAdvance(text), remembered per font and text on this thread: views measure the
+/// same labels (ticks, headers, legends) on every frame, and shaping them again was about a tenth of a frame.
+double textAdvance(const QFont& font, const QString& text);
+
 /// Places and draws text inside one view's rectangle so that no two labels overlap (see the file comment).
 class TextLayout {
 public:

@@ -817,14 +817,14 @@ void DecayView::placeTitle()
     // Centred over the chart under its top margin, cut with "…" to the chart's width (whole in the text record).
     const QRectF area = m_chart->rect().adjusted(8, 0, -8, 0);
     const QFontMetricsF fm(m_titleItem->font());
-    const QString shown = fm.horizontalAdvance(m_title) <= area.width()
+    const QString shown = textAdvance(m_titleItem->font(), m_title) <= area.width()
         ? m_title
         : fm.elidedText(m_title, Qt::ElideRight, std::max(0.0, area.width()));
     if (m_titleItem->toPlainText() != shown)
         m_titleItem->setPlainText(shown);
     m_titleItem->setVisible(!m_title.isEmpty());
     const double top = m_chart->layout() ? m_chart->layout()->contentsRect().top() : 0.0;
-    m_titleItem->setPos(std::round(area.left() + (area.width() - fm.horizontalAdvance(shown)) / 2), top + 4);
+    m_titleItem->setPos(std::round(area.left() + (area.width() - textAdvance(m_titleItem->font(), shown)) / 2), top + 4);
 }
 
 void DecayView::applyFonts(double sizeFactor)
@@ -858,7 +858,7 @@ void DecayView::fitCaption()
     constexpr int lines = 3;
     m_captionLabel->setMaximumHeight(int(std::ceil(fm.lineSpacing() * lines)) + m.top() + m.bottom());
     // Word wrapping loses part of each line; 85% of the lines' total width is what reliably fits.
-    const QString shown = fm.horizontalAdvance(m_caption) <= width * lines * 0.85
+    const QString shown = textAdvance(m_captionLabel->font(), m_caption) <= width * lines * 0.85
         ? m_caption
         : fm.elidedText(m_caption, Qt::ElideRight, width * lines * 0.85);
     if (m_captionLabel->text() != shown)
@@ -987,7 +987,7 @@ void DecayView::fitAxisLabels(bool wholeTitles)
     const QLocale en(QLocale::English);
     {
         const QFontMetricsF fm(m_x->labelsFont());
-        const double widest = fm.horizontalAdvance(en.toString(qint64(std::llround(m_maxX)))) + fm.height();
+        const double widest = textAdvance(m_x->labelsFont(), en.toString(qint64(std::llround(m_maxX)))) + fm.height();
         const int target = sized ? std::clamp(int(plot.width() / widest), 1, 6) : 6;
         std::vector<std::pair<double, QString>> xt;
         double xhi = m_maxX;
@@ -1010,7 +1010,7 @@ void DecayView::fitAxisLabels(bool wholeTitles)
             std::vector<std::pair<double, QString>> kept;
             for (const auto& t : xt)
                 if (t.first == 0
-                    || plot.left() + t.first / xhi * plot.width() + fm.horizontalAdvance(t.second) / 2 <= plot.right() + 2)
+                    || plot.left() + t.first / xhi * plot.width() + textAdvance(m_x->labelsFont(), t.second) / 2 <= plot.right() + 2)
                     kept.push_back(t);
             xt = std::move(kept);
         }
@@ -1060,13 +1060,13 @@ void DecayView::fitAxisLabels(bool wholeTitles)
     {
         const QFontMetricsF fm(m_y->titleFont());
         const QString shorter = shortYTitle(m_yTitle);
-        const QString title = fm.horizontalAdvance(m_yTitle) <= plot.height() ? m_yTitle
-                              : fm.horizontalAdvance(shorter) <= plot.height() ? shorter
+        const QString title = textAdvance(m_y->titleFont(), m_yTitle) <= plot.height() ? m_yTitle
+                              : textAdvance(m_y->titleFont(), shorter) <= plot.height() ? shorter
                                                                               : QString();
         if (m_y->titleText() != title)
             m_y->setTitleText(title);
-        const QString title2 = fm.horizontalAdvance(m_y2Title) <= plot.height() ? m_y2Title
-                               : fm.horizontalAdvance(shortYTitle(m_y2Title)) <= plot.height() ? shortYTitle(m_y2Title)
+        const QString title2 = textAdvance(m_y->titleFont(), m_y2Title) <= plot.height() ? m_y2Title
+                               : textAdvance(m_y->titleFont(), shortYTitle(m_y2Title)) <= plot.height() ? shortYTitle(m_y2Title)
                                                                                               : QString();
         if (m_y2->titleText() != title2)
             m_y2->setTitleText(title2);
@@ -1076,8 +1076,8 @@ void DecayView::fitAxisLabels(bool wholeTitles)
         // a half, so the two layouts do not alternate.
         const double needH = fm.height() * (m_x->titleText().isEmpty() && !wholeTitles ? 5.5 : 4);
         const QString xTitle = plot.height() < needH                      ? QString()
-                               : fm.horizontalAdvance(m_xTitle) <= plot.width() ? m_xTitle
-                               : fm.horizontalAdvance(xShort) <= plot.width()   ? xShort
+                               : textAdvance(m_y->titleFont(), m_xTitle) <= plot.width() ? m_xTitle
+                               : textAdvance(m_y->titleFont(), xShort) <= plot.width()   ? xShort
                                                                                 : QString();
         if (m_x->titleText() != xTitle)
             m_x->setTitleText(xTitle);
@@ -1103,7 +1103,7 @@ void DecayView::fitAxisLabels(bool wholeTitles)
         }
         double need = 0;
         for (QLineSeries* series : m_series) {
-            const double w = fm.horizontalAdvance(series->name()) + fm.height() * 2.5; // marker and spacing
+            const double w = textAdvance(m_legendFont, series->name()) + fm.height() * 2.5; // marker and spacing
             need = beside ? std::max(need, w) : need + w;
         }
         const double room = m_chart->geometry().width() * (beside ? 0.4 : 0.95);
