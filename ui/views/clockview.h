@@ -8,6 +8,8 @@
 
 #include "ui/views/view.h"
 
+#include <QColor>
+#include <QPixmap>
 #include <QRectF>
 
 #include <optional>
@@ -45,6 +47,14 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
+    /// The dial of one clock: face and twelve ticks (cached on screen, see the definition).
+    void drawDial(QPainter& p, QPointF centre, double radius, double scale, const Theme& theme);
+    struct DialKey {
+        double radius, scale, dpr, x, y;
+        QRgb grid, panel, muted;
+        bool operator==(const DialKey&) const = default;
+    };
+    std::vector<std::pair<DialKey, QPixmap>> m_dials; ///< on-screen dials drawn so far
     QWidget* m_controls = nullptr;
     std::vector<std::pair<QRectF, int>> m_cells; ///< hand cells of the last on-screen paint, with their pair
     std::optional<QPointF> m_hover;              ///< mouse position over the view
