@@ -192,6 +192,20 @@ void useLabRunFile(WorkbenchState& state, const QString& view)
 class TestLayout : public QObject {
     Q_OBJECT
 private slots:
+    void rememberedWidthsAreTheFontsOwn()
+    {
+        // textAdvance remembers widths per font and text: the same text in another size, weight or family is
+        // measured for that font, and every answer equals QFontMetricsF's.
+        const QFont small = Theme::light().font(10), large = Theme::light().font(20), bold = Theme::light().font(10, true);
+        QFont mono = small;
+        mono.setFamily(QStringLiteral("monospace"));
+        for (const QString& t : {QStringLiteral("position p = 37"), QStringLiteral("1,024"), QStringLiteral("m \u2212 n")})
+            for (const QFont& f : {small, large, bold, mono})
+                for (int again = 0; again < 2; ++again)
+                    QCOMPARE(textAdvance(f, t), QFontMetricsF(f).horizontalAdvance(t));
+        QVERIFY(textAdvance(large, QStringLiteral("1,024")) > textAdvance(small, QStringLiteral("1,024")));
+    }
+
     void detectorCatchesADeliberateCollision()
     {
         QImage img(400, 200, QImage::Format_RGB32);

@@ -575,6 +575,41 @@ private slots:
         QVERIFY2(readout.contains(QStringLiteral("value %1").arg(QString::number(score.points[40].y(), 'g', 6))),
                  qPrintable(readout));
         QVERIFY2(readout.startsWith(decay.curves()[0].name), qPrintable(readout));
+        // The same through the window: the mouse moved over the bound's 60th point reads the bound there.
+        const CurveItem::Curve& bound = item->curves()[1];
+        QGraphicsView* view = decay.chart()->scene()->views().value(0);
+        QVERIFY(view);
+        const QPoint at = view->mapFromScene(item->mapToScene(item->toPlot(bound)[60]));
+        QTest::mouseMove(view->viewport(), at);
+        QTRY_VERIFY2(decay.readoutText().startsWith(decay.curves()[1].name), qPrintable(decay.readoutText()));
+        QVERIFY2(decay.readoutText().contains(QLocale(QLocale::English).toString(qint64(std::llround(bound.points[60].x())))),
+                 qPrintable(decay.readoutText()));
+    }
+
+    void attentionRedrawsOnceForANewValue()
+    {
+        // A new rope_theta: the table's result arrives first (a small table is computed at once) while the scores
+        // are still on the worker. The attention view draws its own scores only, so it waits for them and redraws
+        // once when they land; redrawing for the table would paint the old scores again.
+        WorkbenchState state;
+        Computation computation(&state);
+        AttentionView view(&state, &computation);
+        computation.flush();
+        computation.waitForTable();
+        computation.waitForAttention();
+        const int before = view.refreshCount();
+        const auto old = view.output();
+        QVERIFY(old);
+        const quint64 published = computation.publishedCount();
+        state.setParamText("rope_theta", "20000");
+        computation.flush(); // publishes the table at once, then starts the scores
+        QCOMPARE(computation.publishedCount(), published + 1);
+        QCOMPARE(view.refreshCount(), before);
+        QCOMPARE(view.output(), old);
+        computation.waitForAttention();
+        QCOMPARE(view.refreshCount(), before + 1);
+        QVERIFY(view.output() != old);
+        QCOMPARE(view.output()->setup.params.real("rope_theta"), 20000.0);
     }
 
     void decayReadoutFollowsParameterChanges()
