@@ -586,6 +586,37 @@ private slots:
                  qPrintable(decay.readoutText()));
     }
 
+    void narrowDecayChartCutsNoAxisTitle()
+    {
+        // A narrow chart (a compare half at 1600 x 1000 is about 200 px wide): Qt Charts squeezes the axes and
+        // cut the y titles to "...", drawn as a lone rotated ellipsis. They are left out there; a wide chart keeps
+        // them whole.
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        auto chartTexts = [&] {
+            QStringList out;
+            for (QGraphicsItem* it : decay.chart()->scene()->items())
+                if (auto* t = dynamic_cast<QGraphicsTextItem*>(it); t && t->isVisible() && !t->toPlainText().isEmpty())
+                    out << t->toPlainText();
+            return out;
+        };
+        decay.resize(210, 420);
+        decay.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&decay));
+        settle(computation);
+        QTest::qWait(100);
+        QVERIFY(decay.chart()->plotArea().width() > 50);
+        // (The legend may still cut its long labels, with the whole label as a tooltip: that says something.)
+        QVERIFY2(!chartTexts().contains(QStringLiteral("...")), qPrintable(chartTexts().join(" | ")));
+        decay.resize(900, 560);
+        QTest::qWait(100);
+        const QStringList wide = chartTexts();
+        QVERIFY2(wide.contains(QStringLiteral("score \u00f7 score at k = 0")), qPrintable(wide.join(" | ")));
+        QVERIFY2(wide.contains(QStringLiteral("distance k (tokens)")), qPrintable(wide.join(" | ")));
+        QVERIFY2(!wide.contains(QStringLiteral("...")), qPrintable(wide.join(" | ")));
+    }
+
     void attentionRedrawsOnceForANewValue()
     {
         // A new rope_theta: the table's result arrives first (a small table is computed at once) while the scores

@@ -800,6 +800,26 @@ void DecayView::applyTheme()
     rebuildSeries(); // the theme resets series pens
 }
 
+bool DecayView::yTitleCut() const
+{
+    // The y axes' titles stand left and right of the plot; tick labels are never cut (setTruncateLabels(false)).
+    const QRectF plot = m_chart->plotArea();
+    if (!m_chart->scene() || plot.isEmpty())
+        return false;
+    for (QGraphicsItem* item : m_chart->scene()->items()) {
+        const auto* t = dynamic_cast<QGraphicsTextItem*>(item);
+        if (!t || !t->isVisible() || t == m_titleItem)
+            continue;
+        const QString text = t->toPlainText();
+        if (text != QLatin1String("...") && text != QStringLiteral("\u2026"))
+            continue;
+        const QRectF r = t->mapRectToItem(m_chart, t->boundingRect());
+        if (r.right() <= plot.left() + 1 || r.left() >= plot.right() - 1)
+            return true;
+    }
+    return false;
+}
+
 void DecayView::setChartTitle(const QString& title)
 {
     m_title = title;
@@ -832,6 +852,7 @@ void DecayView::applyFonts(double sizeFactor)
     // The other views grow their text with the figure (sizeScale); the chart does the same, so a 1920 px
     // slide export is as readable as the 600 px panel.
     m_fontFactor = sizeFactor;
+    m_noYTitlesUpTo = 0; // other fonts: the axes' titles get another chance
     const Theme th = theme();
     auto scaled = [&](double pt, bool bold = false) {
         QFont f = th.font(pt, bold);
@@ -1058,26 +1079,32 @@ void DecayView::fitAxisLabels(bool wholeTitles)
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
     // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
     {
+        // Qt Charts squeezes the axes of a narrow chart and then cuts their titles to "...", which says nothing: a
+        // y title so cut is left out at that chart width and below, and the plot takes its room.
+        if (yTitleCut())
+            m_noYTitlesUpTo = std::max(m_noYTitlesUpTo, m_chart->size().width());
+        const double room = m_chart->size().width() > m_noYTitlesUpTo ? plot.height() : -1.0;
         const QFontMetricsF fm(m_y->titleFont());
         const QString shorter = shortYTitle(m_yTitle);
-        const QString title = textAdvance(m_y->titleFont(), m_yTitle) <= plot.height() ? m_yTitle
-                              : textAdvance(m_y->titleFont(), shorter) <= plot.height() ? shorter
+        const QString title = textAdvance(m_y->titleFont(), m_yTitle) <= room ? m_yTitle
+                              : textAdvance(m_y->titleFont(), shorter) <= room ? shorter
                                                                               : QString();
         if (m_y->titleText() != title)
             m_y->setTitleText(title);
-        const QString title2 = textAdvance(m_y->titleFont(), m_y2Title) <= plot.height() ? m_y2Title
-                               : textAdvance(m_y->titleFont(), shortYTitle(m_y2Title)) <= plot.height() ? shortYTitle(m_y2Title)
+        const QString title2 = textAdvance(m_y->titleFont(), m_y2Title) <= room ? m_y2Title
+                               : textAdvance(m_y->titleFont(), shortYTitle(m_y2Title)) <= room ? shortYTitle(m_y2Title)
                                                                                               : QString();
         if (m_y2->titleText() != title2)
             m_y2->setTitleText(title2);
-        // The x title: whole or not at all (Qt Charts cuts it to "..." under the tick labels on a narrow plot).
+        // The x title: whole or not at all (Qt Charts cuts it to "..." under the tick labels on a narrow plot, a
+        // little before the text alone reaches the plot's width: its text item has margins).
         const QString xShort = m_logX ? tr("k (log)") : tr("k (tokens)");
         // Hysteresis: a title now left out returns only when the plot keeps three lines after giving it one and
         // a half, so the two layouts do not alternate.
         const double needH = fm.height() * (m_x->titleText().isEmpty() && !wholeTitles ? 5.5 : 4);
         const QString xTitle = plot.height() < needH                      ? QString()
-                               : textAdvance(m_y->titleFont(), m_xTitle) <= plot.width() ? m_xTitle
-                               : textAdvance(m_y->titleFont(), xShort) <= plot.width()   ? xShort
+                               : textAdvance(m_y->titleFont(), m_xTitle) + fm.height() <= plot.width() ? m_xTitle
+                               : textAdvance(m_y->titleFont(), xShort) + fm.height() <= plot.width()   ? xShort
                                                                                 : QString();
         if (m_x->titleText() != xTitle)
             m_x->setTitleText(xTitle);

@@ -113,6 +113,8 @@ private:
     void setChartTitle(const QString& title);
     /// Places the title item: centred, cut to the chart's width.
     void placeTitle();
+    /// True when Qt Charts drew a y axis's title cut to "..." (a squeezed axis on a narrow chart).
+    bool yTitleCut() const;
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
@@ -147,6 +149,7 @@ private:
     CurveItem* m_curveItem = nullptr; ///< draws the curves (curveitem.h)
     QGraphicsTextItem* m_titleItem = nullptr; ///< the title (setChartTitle())
     QString m_title;
+    double m_noYTitlesUpTo = 0; ///< chart width at and below which the y titles are left out (Qt Charts cut them)
     QScatterSeries* m_edgeSeries = nullptr;
     QLabel* m_captionLabel = nullptr;
     QLabel* m_readout = nullptr;
