@@ -8,6 +8,7 @@
 #include "ui/computation.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/clockview.h"
+#include "ui/render/plotutils.h"
 #include "ui/views/curveitem.h"
 #include "ui/views/decayview.h"
 #include "ui/views/rotationview.h"
@@ -511,7 +512,7 @@ private slots:
         QPen dotted(Qt::black, 2.0);
         dotted.setStyle(Qt::DotLine);
         QCOMPARE(dotted.dashPattern(), (QList<qreal>{1, 2}));
-        const QList<QLineF> dots = CurveItem::dashSegments(QPolygonF({QPointF(0, 0), QPointF(100, 0)}), dotted);
+        const QList<QLineF> dots = dashSegments(QPolygonF({QPointF(0, 0), QPointF(100, 0)}), dotted);
         QCOMPARE(dots.size(), 17); // dots start at 0, 6, ..., 96
         for (qsizetype i = 0; i < dots.size(); ++i) {
             QCOMPARE(dots[i].p1(), QPointF(6.0 * double(i), 0));
@@ -521,14 +522,14 @@ private slots:
         // before the corner at (3, 0) and 1 px after it; then a gap of 2 and the next dash.
         QPen dashed(Qt::black, 1.0);
         dashed.setStyle(Qt::DashLine);
-        const QList<QLineF> bent = CurveItem::dashSegments(QPolygonF({QPointF(0, 0), QPointF(3, 0), QPointF(3, 10)}), dashed);
+        const QList<QLineF> bent = dashSegments(QPolygonF({QPointF(0, 0), QPointF(3, 0), QPointF(3, 10)}), dashed);
         QVERIFY(bent.size() >= 3);
         QCOMPARE(bent[0], QLineF(QPointF(0, 0), QPointF(3, 0)));
         QCOMPARE(bent[1], QLineF(QPointF(3, 0), QPointF(3, 1)));
         QCOMPARE(bent[2], QLineF(QPointF(3, 3), QPointF(3, 7)));
         // A solid pen: the segments themselves; a value that is not a number breaks the line.
         const double nan = std::nan("");
-        const QList<QLineF> solid = CurveItem::dashSegments(
+        const QList<QLineF> solid = dashSegments(
             QPolygonF({QPointF(0, 0), QPointF(1, 1), QPointF(2, nan), QPointF(3, 3), QPointF(4, 4)}), QPen(Qt::black, 2.6));
         QCOMPARE(solid, (QList<QLineF>{QLineF(0, 0, 1, 1), QLineF(3, 3, 4, 4)}));
     }

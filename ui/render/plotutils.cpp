@@ -2,6 +2,8 @@
 #include "ui/render/plotutils.h"
 
 #include <QFontMetricsF>
+#include <QPaintEngine>
+#include <QPainterPath>
 #include <QLinearGradient>
 
 #include <algorithm>
@@ -168,15 +170,88 @@ double sizeScale(const QRectF& rect)
     return std::clamp(std::min(rect.width() / 640.0, rect.height() / 420.0), 1.0, 3.0);
 }
 
+QList<QLineF> dashSegments(const QPolygonF& line, const QPen& pen)
+{
+    QList<QLineF> out;
+    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
+    const bool solid = pen.style() == Qt::SolidLine;
+    // The pattern is in pen widths (QPen::dashPattern), the first entry a dash, then a gap, and so on.
+    const QList<qreal> pattern = solid ? QList<qreal>() : pen.dashPattern();
+    const double w = std::max(pen.widthF(), 1.0);
+    double patternLength = 0;
+    for (qreal v : pattern)
+        patternLength += v;
+    const bool dashed = !pattern.isEmpty() && patternLength > 0;
+    qsizetype k = 0;
+    double left = dashed ? pattern[0] * w : 0.0; // of the current dash or gap
+    for (qsizetype i = 1; i < line.size(); ++i) {
+        const QPointF a = line[i - 1], b = line[i];
+        if (!finite(a) || !finite(b))
+            continue; // a value that is not a number breaks the line there
+        const QLineF seg(a, b);
+        const double len = seg.length();
+        if (len <= 0)
+            continue;
+        if (!dashed) {
+            out.append(seg);
+            continue;
+        }
+        double t = 0;
+        while (t < len) {
+            const double step = std::min(left, len - t);
+            if (k % 2 == 0 && step > 0)
+                out.append(QLineF(seg.pointAt(t / len), seg.pointAt((t + step) / len)));
+            t += step;
+            left -= step;
+            if (left <= 1e-9) {
+                k = (k + 1) % pattern.size();
+                left = pattern[k] * w;
+            }
+        }
+    }
+    return out;
+}
+
+void drawPolylineFast(QPainter& p, const QPolygonF& line, const QPen& pen)
+{
+    p.save();
+    p.setBrush(Qt::NoBrush);
+    if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster) {
+        QPen solid = pen;
+        solid.setStyle(Qt::SolidLine);
+        p.setPen(solid);
+        p.drawLines(dashSegments(line, pen));
+    } else {
+        p.setPen(pen);
+        // Split where a value is not a number, as the raster path does.
+        QPolygonF run;
+        for (const QPointF& pt : line) {
+            if (std::isfinite(pt.x()) && std::isfinite(pt.y())) {
+                run.append(pt);
+                continue;
+            }
+            if (run.size() >= 2)
+                p.drawPolyline(run);
+            run.clear();
+        }
+        if (run.size() >= 2)
+            p.drawPolyline(run);
+    }
+    p.restore();
+}
+
 void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, const QString& title,
                        const QString& reason)
 {
     p.fillRect(rect, theme.background);
     const double s = sizeScale(rect);
     QRectF box = rect.adjusted(rect.width() * 0.08, rect.height() * 0.1, -rect.width() * 0.08, -rect.height() * 0.1);
-    p.setPen(QPen(theme.grid, 1.5 * s, Qt::DashLine));
-    p.setBrush(Qt::NoBrush);
-    p.drawRoundedRect(box, 10 * s, 10 * s);
+    {
+        QPainterPath frame;
+        frame.addRoundedRect(box, 10 * s, 10 * s);
+        for (const QPolygonF& ring : frame.toSubpathPolygons())
+            drawPolylineFast(p, ring, QPen(theme.grid, 1.5 * s, Qt::DashLine));
+    }
     const QFont big = theme.font(15 * s, true);
     const QFont small = theme.font(11 * s);
     const QRectF inner = box.adjusted(16 * s, 12 * s, -16 * s, -12 * s);

@@ -28,6 +28,16 @@ QString formatNumber(double v, int significant = 3);
 /// the unit: "6.283 tokens", "305.9 tokens", "217,642 tokens", "1 token".
 QString formatTokens(double v);
 
+/// The dashes of @p pen along @p line (in the painter's units) as straight pieces: the pattern is the pen's own
+/// (QPen::dashPattern, in pen widths), and a dash runs on over a corner. Solid pens: the segments themselves. A
+/// point that is not finite breaks the line there.
+QList<QLineF> dashSegments(const QPolygonF& line, const QPen& pen);
+
+/// Draws @p line with @p pen. On a raster device segment by segment (dashSegments() with the pen made solid): a
+/// wide antialiased polyline is stroked as one path with joins, about five times slower than its segments,
+/// which the pen's square caps join as well. Vector devices (SVG, PDF) get one polyline with the pen.
+void drawPolylineFast(QPainter& p, const QPolygonF& line, const QPen& pen);
+
 /// Fills @p rect with the theme's background and draws a centred, calm message: @p title in bold and
 /// @p reason below it (used by every view whose scheme does not apply).
 void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, const QString& title,

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/curveitem.h"
 
+#include "ui/render/plotutils.h"
+
 #include <QChart>
 #include <QGraphicsSceneHoverEvent>
 #include <QLegend>
-#include <QPaintEngine>
 #include <QPainter>
 #include <QValueAxis>
 
@@ -63,48 +64,6 @@ QPolygonF CurveItem::toPlot(const Curve& c) const
     return out;
 }
 
-QList<QLineF> CurveItem::dashSegments(const QPolygonF& line, const QPen& pen)
-{
-    QList<QLineF> out;
-    auto finite = [](const QPointF& p) { return std::isfinite(p.x()) && std::isfinite(p.y()); };
-    const bool solid = pen.style() == Qt::SolidLine;
-    // The pattern is in pen widths (QPen::dashPattern), the first entry a dash, then a gap, and so on.
-    const QList<qreal> pattern = solid ? QList<qreal>() : pen.dashPattern();
-    const double w = std::max(pen.widthF(), 1.0);
-    double patternLength = 0;
-    for (qreal v : pattern)
-        patternLength += v;
-    const bool dashed = !pattern.isEmpty() && patternLength > 0;
-    qsizetype k = 0;
-    double left = dashed ? pattern[0] * w : 0.0; // of the current dash or gap
-    for (qsizetype i = 1; i < line.size(); ++i) {
-        const QPointF a = line[i - 1], b = line[i];
-        if (!finite(a) || !finite(b))
-            continue; // a value that is not a number breaks the line there
-        const QLineF seg(a, b);
-        const double len = seg.length();
-        if (len <= 0)
-            continue;
-        if (!dashed) {
-            out.append(seg);
-            continue;
-        }
-        double t = 0;
-        while (t < len) {
-            const double step = std::min(left, len - t);
-            if (k % 2 == 0 && step > 0)
-                out.append(QLineF(seg.pointAt(t / len), seg.pointAt((t + step) / len)));
-            t += step;
-            left -= step;
-            if (left <= 1e-9) {
-                k = (k + 1) % pattern.size();
-                left = pattern[k] * w;
-            }
-        }
-    }
-    return out;
-}
-
 void CurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidget*)
 {
     if (m_curves.empty() || m_plot.isEmpty())
@@ -112,34 +71,10 @@ void CurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     painter->save();
     painter->setClipRect(m_plot, Qt::IntersectClip);
     painter->setBrush(Qt::NoBrush);
-    // On a raster device the curves go segment by segment (see the file comment); vector output keeps one
-    // polyline per curve, its pen's own dashes.
-    const bool raster = painter->paintEngine() && painter->paintEngine()->type() == QPaintEngine::Raster;
     for (const Curve& c : m_curves) {
         const QPolygonF line = toPlot(c);
-        if (line.size() < 2)
-            continue;
-        if (raster) {
-            QPen pen = c.pen;
-            pen.setStyle(Qt::SolidLine);
-            painter->setPen(pen);
-            painter->drawLines(dashSegments(line, c.pen));
-        } else {
-            painter->setPen(c.pen);
-            // Split where a value is not a number, as the raster path does.
-            QPolygonF run;
-            for (const QPointF& p : line) {
-                if (std::isfinite(p.x()) && std::isfinite(p.y())) {
-                    run.append(p);
-                    continue;
-                }
-                if (run.size() >= 2)
-                    painter->drawPolyline(run);
-                run.clear();
-            }
-            if (run.size() >= 2)
-                painter->drawPolyline(run);
-        }
+        if (line.size() >= 2)
+            drawPolylineFast(*painter, line, c.pen);
     }
     painter->restore();
 }

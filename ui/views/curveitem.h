@@ -6,10 +6,8 @@
 ///
 /// Why: Qt Charts strokes each series as one antialiased path with joins, about 1 ms for a 400-point curve
 /// 2.6 px wide, and strokes it again for its hover shape on every geometry change. Segment by segment
-/// (QPainter::drawLines) the raster engine takes its fast path for wide lines: about a fifth of the time, and
-/// with the pens' square caps the segments meet as the joined path does. Dashed and dotted pens are cut into
-/// dashes here, by the pen's own pattern, so they stay on that fast path too. Vector output (SVG, PDF) gets
-/// each curve as one polyline with its pen, as before.
+/// (drawPolylineFast(), plotutils.h) the raster engine takes its fast path for wide lines: about a fifth of the
+/// time. Vector output (SVG, PDF) gets each curve as one polyline with its pen, as before.
 
 #include <QGraphicsItem>
 #include <QList>
@@ -43,10 +41,6 @@ public:
 
     QRectF boundingRect() const override;
     void paint(QPainter* painter, const QStyleOptionGraphicsItem* option, QWidget* widget) override;
-
-    /// The dashes of @p pen along @p line (in the painter's units), as straight pieces: a dashed or dotted pen
-    /// drawn segment by segment, each piece with the pen's caps. Solid pens: the segments themselves.
-    static QList<QLineF> dashSegments(const QPolygonF& line, const QPen& pen);
 
     /// Curve @p c's points in the item's (the chart's) coordinates.
     QPolygonF toPlot(const Curve& c) const;
