@@ -1089,7 +1089,10 @@ core::RotationPlanes Computation::rotationPlanes(const EncodingResult& result, c
         return {};
     const std::size_t d = std::size_t(result.sides.query.headDim);
     // Seeded content, the same every time for a given d and on every platform, so a lecture can refer to "this q".
-    const std::vector<double> v = core::seededNormals(rotationSeed, 2 * d);
+    // Kept per d on this thread: the rotation view asks for its planes on every frame.
+    thread_local std::vector<double> v;
+    if (v.size() != 2 * d)
+        v = core::seededNormals(rotationSeed, 2 * d);
     const std::span<const double> all(v);
     return core::rotationPlanes(result.sides, all.first(d), all.subspan(d), m, n);
 }

@@ -28,6 +28,7 @@
 #include <QLocale>
 #include <QScatterSeries>
 #include <QFontMetricsF>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QTimer>
 #include <QPaintEvent>
@@ -981,7 +982,25 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         if (pass > 0 && m_chart->plotArea() == before)
             break;
     }
-    m_chartView->scene()->render(&p, chartRect, QRectF(QPointF(0, 0), chartRect.size()));
+    const QRectF source(QPointF(0, 0), chartRect.size());
+    if (onScreen() && p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster
+        && p.transform().type() <= QTransform::TxTranslate) {
+        // B's half on screen: drawn into an image first and copied. Painted straight into the window, every line
+        // and label went through the view's clip region (the view less A's chart, a region of several rectangles),
+        // which made each antialiased fill slower.
+        const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+        QImage img((chartRect.size() * dpr).toSize(), QImage::Format_ARGB32_Premultiplied);
+        img.setDevicePixelRatio(dpr);
+        img.fill(Qt::transparent);
+        {
+            QPainter ip(&img);
+            ip.setRenderHints(p.renderHints());
+            m_chartView->scene()->render(&ip, source, source);
+        }
+        p.drawImage(chartRect.topLeft(), img);
+    } else {
+        m_chartView->scene()->render(&p, chartRect, source);
+    }
     recordChartText(p, chartRect);
     // Back to the widget's geometry (hover read-outs map through it).
     if (!offscreen)
