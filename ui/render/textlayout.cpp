@@ -4,6 +4,7 @@
 #include <QFontMetricsF>
 #include <QHash>
 #include <QPainter>
+#include <QStaticText>
 #include <QTextLayout>
 
 #include <algorithm>
@@ -159,8 +160,26 @@ void TextLayout::paint(const QRectF& r, const QFont& font, const QColor& color, 
     m_painter.save();
     m_painter.setFont(font);
     m_painter.setPen(color);
-    const QFontMetricsF fm(font);
-    m_painter.drawText(QPointF(r.left(), r.top() + fm.ascent()), text);
+    if (m_painter.device() && m_painter.device()->devType() == QInternal::Widget) {
+        // On screen the label's shaped glyphs are kept (per font and text on this thread) and drawn again on the
+        // next frame: shaping every label of every view on every frame was about a tenth of a frame. Exports
+        // draw the text itself (an SVG keeps it as text).
+        thread_local QHash<std::pair<QFont, QString>, QStaticText> shaped;
+        std::pair<QFont, QString> key(font, text);
+        auto it = shaped.find(key);
+        if (it == shaped.end()) {
+            if (shaped.size() >= 4096)
+                shaped.clear();
+            QStaticText st(text);
+            st.setTextFormat(Qt::PlainText);
+            st.prepare(QTransform(), font);
+            it = shaped.insert(std::move(key), st);
+        }
+        m_painter.drawStaticText(r.topLeft(), *it);
+    } else {
+        const QFontMetricsF fm(font);
+        m_painter.drawText(QPointF(r.left(), r.top() + fm.ascent()), text);
+    }
     m_painter.restore();
     const QRectF d = m_painter.transform().mapRect(r);
     m_placed.push_back(d);
