@@ -805,12 +805,18 @@ bool DecayView::yTitleCut() const
 {
     // The y axes' titles stand left and right of the plot; tick labels are never cut (setTruncateLabels(false)).
     const QRectF plot = m_chart->plotArea();
-    if (!m_chart->scene() || plot.isEmpty())
+    if (plot.isEmpty() || (m_y->titleText().isEmpty() && m_y2->titleText().isEmpty()))
         return false;
-    for (QGraphicsItem* item : m_chart->scene()->items()) {
-        const auto* t = dynamic_cast<QGraphicsTextItem*>(item);
-        if (!t || !t->isVisible() || t == m_titleItem)
+    // The chart's items, unsorted (QGraphicsScene::items() sorts the whole scene: a third of a millisecond).
+    std::vector<QGraphicsItem*> todo{m_chart};
+    while (!todo.empty()) {
+        QGraphicsItem* item = todo.back();
+        todo.pop_back();
+        const QList<QGraphicsItem*> children = item->childItems();
+        todo.insert(todo.end(), children.begin(), children.end());
+        if (item->type() != QGraphicsTextItem::Type || item == m_titleItem || !item->isVisible())
             continue;
+        const auto* t = static_cast<QGraphicsTextItem*>(item);
         const QString text = t->toPlainText();
         if (text != QLatin1String("...") && text != QStringLiteral("\u2026"))
             continue;
