@@ -46,6 +46,19 @@ void settle(Computation& c)
     c.waitForTable();
 }
 
+/// Shows @p view at @p size and waits until it is on screen with its computation settled and its chart's deferred
+/// refits done. False if the window never appeared.
+bool showSettled(QWidget& view, Computation& c, QSize size, int waitMs = 50)
+{
+    view.resize(size);
+    view.show();
+    if (!QTest::qWaitForWindowExposed(&view))
+        return false;
+    settle(c);
+    QTest::qWait(waitMs);
+    return true;
+}
+
 /// The view drawn into an SVG (the export path); returns the SVG text, where every drawn string appears.
 QString svgOf(View& v, QSize size = QSize(1000, 700))
 {
@@ -480,11 +493,7 @@ private slots:
         WorkbenchState state;
         Computation computation(&state);
         DecayView decay(&state, &computation);
-        decay.resize(700, 450);
-        decay.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&decay));
-        settle(computation);
-        QTest::qWait(50);
+        QVERIFY(showSettled(decay, computation, QSize(700, 450)));
         QGraphicsView* chartView = decay.chart()->scene() ? decay.chart()->scene()->views().value(0) : nullptr;
         QVERIFY(chartView && chartView->isVisible());
         struct PaintCount : QObject {
@@ -541,11 +550,7 @@ private slots:
         WorkbenchState state;
         Computation computation(&state);
         DecayView decay(&state, &computation);
-        decay.resize(800, 500);
-        decay.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&decay));
-        settle(computation);
-        QTest::qWait(50);
+        QVERIFY(showSettled(decay, computation, QSize(800, 500)));
         CurveItem* item = nullptr;
         for (QGraphicsItem* it : decay.chart()->scene()->items())
             if (auto* c = dynamic_cast<CurveItem*>(it))
@@ -602,11 +607,7 @@ private slots:
                     out << t->toPlainText();
             return out;
         };
-        decay.resize(210, 420);
-        decay.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&decay));
-        settle(computation);
-        QTest::qWait(100);
+        QVERIFY(showSettled(decay, computation, QSize(210, 420), 100));
         QVERIFY(decay.chart()->plotArea().width() > 50);
         // (The legend may still cut its long labels, with the whole label as a tooltip: that says something.)
         QVERIFY2(!chartTexts().contains(QStringLiteral("...")), qPrintable(chartTexts().join(" | ")));
