@@ -12,7 +12,6 @@
 #include <QHBoxLayout>
 #include <QLineEdit>
 #include <QMouseEvent>
-#include <QPaintEngine>
 #include <QPainter>
 #include <QPainterPath>
 #include <QPixmap>
@@ -205,12 +204,11 @@ void ClockView::drawDial(QPainter& p, QPointF c, double R, double s, const Theme
     // On screen the dial (face and ticks, which no slider changes) is drawn once into a pixmap at its own
     // fraction of a pixel and copied after that: stroking 16 antialiased circles and 192 ticks was about 1 ms of a
     // compare frame. Exports and rotated or scaled painters draw it as before.
-    const double dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
-    if (!onScreen() || !p.paintEngine() || p.paintEngine()->type() != QPaintEngine::Raster
-        || p.transform().type() > QTransform::TxTranslate) {
+    if (!cachesOnScreen(p)) {
         dial(p, c);
         return;
     }
+    const double dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
     const QPointF device = p.transform().map(c); // logical pixels of the widget
     const double margin = 2 * s + 2;
     const QPointF corner(std::floor(device.x() - R - margin), std::floor(device.y() - R - margin));

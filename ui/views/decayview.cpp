@@ -28,7 +28,6 @@
 #include <QLocale>
 #include <QScatterSeries>
 #include <QFontMetricsF>
-#include <QPaintEngine>
 #include <QPainter>
 #include <QTimer>
 #include <QPaintEvent>
@@ -989,8 +988,7 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
             break;
     }
     const QRectF source(QPointF(0, 0), chartRect.size());
-    if (onScreen() && p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster
-        && p.transform().type() <= QTransform::TxTranslate) {
+    if (cachesOnScreen(p)) {
         // B's half on screen: drawn into an image first and copied. Painted straight into the window, every line
         // and label went through the view's clip region (the view less A's chart, a region of several rectangles),
         // which made each antialiased fill slower.

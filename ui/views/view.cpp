@@ -10,6 +10,7 @@
 #include <QCoreApplication>
 
 #include <QFontMetricsF>
+#include <QPaintEngine>
 #include <QPainter>
 #include <QHelpEvent>
 #include <QPaintEvent>
@@ -339,6 +340,12 @@ QImage View::renderImage(QSize size, qreal dpr)
     QPainter p(&img);
     render(p, QRectF(QPointF(0, 0), QSizeF(size)));
     return img;
+}
+
+bool View::cachesOnScreen(const QPainter& p) const
+{
+    return m_onScreen && p.paintEngine() && p.paintEngine()->type() == QPaintEngine::Raster
+        && p.transform().type() <= QTransform::TxTranslate;
 }
 
 void View::paintEvent(QPaintEvent*)

@@ -148,6 +148,9 @@ protected:
     Theme theme() const { return m_state->theme(); }
     /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
     bool onScreen() const { return m_onScreen; }
+    /// True while paintEvent draws with @p p on a raster device, moved at most: where an on-screen cache (an image
+    /// or pixmap drawn once and copied) gives the same pixels. Exports and scaled or rotated painters draw directly.
+    bool cachesOnScreen(const QPainter& p) const;
 
     WorkbenchState* m_state;
     Computation* m_computation;
