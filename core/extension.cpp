@@ -126,6 +126,7 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
     const std::vector<double> old = ropeBaseFrequencies(theta, r);
     t.attentionFactor = spec.attentionFactor;
     t.specScalars = spec.scalars;
+    t.theta = theta;
     t.effectiveBase = scalarOr(spec, "effective_base", theta);
     t.usesLongFactor = scalarOr(spec, "uses_long_factor", 0.0) != 0.0;
 

@@ -92,6 +92,7 @@ struct ExtensionTable {
     double correctionLow = 0.0, correctionHigh = 0.0;
     bool usesLongFactor = false; ///< LongRoPE: the long factors are in use (L > O)
     double effectiveBase = 0.0;  ///< NTK-aware and dynamic NTK: the changed base; else rope_theta
+    double theta = 0.0;          ///< rope_theta, the base before any change
     /// A pair worth showing on the circle: the one with the largest new fraction (the fastest of equals); when
     /// nothing is new, the fastest pair that never turns in training, else the slowest pair.
     int automaticPair = 0;

@@ -3,6 +3,7 @@
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
 #include "ui/computation.h"
+#include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/extensionview.h"
 #include "ui/workbenchstate.h"
@@ -10,8 +11,11 @@
 #include <QImage>
 #include <QMouseEvent>
 #include <QPainter>
+#include <QSpinBox>
 #include <QTest>
 #include <QUndoStack>
+
+#include <cmath>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -41,6 +45,11 @@ private slots:
     void optionsReachTheTable();
     void notApplicable();
     void dragSetsTheInferenceLength();
+    void dragKeepsTheAxisUnderTheMouse();
+    void clickAndSpinBoxSelectAPair();
+    void typedLengthTakesAnyValue();
+    void hoverReadsThePairUnderTheMouse();
+    void headerShowsTheBaseInForce();
 };
 
 void TestExtensionView::llama31()
@@ -133,6 +142,153 @@ void TestExtensionView::dragSetsTheInferenceLength()
     QCOMPARE(view.data().table.length, core::Position(dragged));
     state.undoStack()->undo();
     QCOMPARE(state.viewOptions().targetLength, 131072);
+}
+
+namespace {
+
+void mouse(QWidget& w, QEvent::Type type, QPointF at, Qt::MouseButton button, Qt::MouseButtons buttons)
+{
+    QMouseEvent e(type, at, w.mapToGlobal(at), button, buttons, Qt::NoModifier);
+    QApplication::sendEvent(&w, &e);
+}
+
+} // namespace
+
+void TestExtensionView::dragKeepsTheAxisUnderTheMouse()
+{
+    // Issue 23: a drag of 26 px took L from 48,748 to 1,057 because the log axis refitted to each new L. While
+    // dragging, the axis stays where the drag began, so the length follows the handle's height on one axis: two
+    // moves 50 px apart in the same direction change log10 L by the same amount.
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    // L above every wavelength: L sets the axis's top decade, so a refitting axis would move under the handle.
+    QCOMPARE(state.setProperty(QStringLiteral("target_length"), 5000000), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    view.resize(1366, 768);
+    view.grab();
+    const double y = view.lengthMarkerY();
+    QVERIFY(y > 0);
+    const double x = view.width() * 0.3;
+    mouse(view, QEvent::MouseButtonPress, {x, y}, Qt::LeftButton, Qt::LeftButton);
+    std::vector<double> logs;
+    for (int k = 1; k <= 3; ++k) {
+        mouse(view, QEvent::MouseMove, {x, y + 50.0 * k}, Qt::NoButton, Qt::LeftButton);
+        view.grab(); // each step repaints, as in the window
+        logs.push_back(std::log10(double(state.viewOptions().targetLength)));
+    }
+    mouse(view, QEvent::MouseButtonRelease, {x, y + 150}, Qt::LeftButton, Qt::NoButton);
+    const double step1 = logs[0] - std::log10(5000000.0), step2 = logs[1] - logs[0], step3 = logs[2] - logs[1];
+    QVERIFY2(step1 < 0 && step2 < 0 && step3 < 0, qPrintable(QStringLiteral("%1 %2 %3").arg(step1).arg(step2).arg(step3)));
+    // Rounding L to a whole token is the only difference between equal steps.
+    QVERIFY2(std::abs(step2 - step3) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(step2).arg(step3)));
+    QVERIFY2(std::abs(step1 - step2) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(step1).arg(step2)));
+}
+
+void TestExtensionView::clickAndSpinBoxSelectAPair()
+{
+    // Issue 23 (11.1 "step extension_pair down"): the view has a pair spin box and a click selects a pair.
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    view.resize(1366, 768);
+    auto* spin = view.controls()->findChild<QSpinBox*>(QStringLiteral("extensionPair"));
+    QVERIFY(spin);
+    QCOMPARE(spin->value(), -1);            // automatic
+    QCOMPARE(spin->maximum(), 63);          // d = 128: pairs 0..63
+    spin->setValue(20);
+    QCOMPARE(state.viewOptions().extensionPair, 20);
+    QCOMPARE(view.data().pair, 20);
+    spin->stepBy(-1);
+    QCOMPARE(state.viewOptions().extensionPair, 19);
+    view.grab();
+    // Pair 40's column: the middle of the 41st of 64 equal columns of the plot; pairAt reads it back.
+    int found = -1;
+    for (double x = 0; x < view.width() && found != 40; x += 1.0)
+        if (view.pairAt({x, view.height() * 0.4}) == 40)
+            found = 40, mouse(view, QEvent::MouseButtonPress, {x + 2, view.height() * 0.4}, Qt::LeftButton, Qt::LeftButton);
+    QCOMPARE(found, 40);
+    QCOMPARE(state.viewOptions().extensionPair, 40);
+    QCOMPARE(spin->value(), 40);            // the spin box follows the state
+    state.undoStack()->undo();
+    QCOMPARE(state.viewOptions().extensionPair, 19);
+}
+
+void TestExtensionView::typedLengthTakesAnyValue()
+{
+    // Issue 23 (11.5, 12.5): 4096, 8192, 32768 and 4097 typed exactly, with no drag.
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("dynamic")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    auto* length = view.controls()->findChild<QSpinBox*>(QStringLiteral("extensionLength"));
+    QVERIFY(length);
+    for (int L : {4096, 4097, 8192, 32768}) {
+        length->setValue(L);
+        QCOMPARE(state.viewOptions().targetLength, L);
+        QCOMPARE(view.data().table.length, core::Position(L));
+    }
+    // Typed text, then Enter: the keyboard path a learner takes.
+    length->selectAll();
+    QTest::keyClicks(length, QStringLiteral("16384"));
+    QTest::keyClick(length, Qt::Key_Return);
+    QCOMPARE(state.viewOptions().targetLength, 16384);
+    length->setValue(0);
+    QCOMPARE(state.viewOptions().targetLength, 0); // back to the positions
+    QCOMPARE(length->text(), QStringLiteral("L: positions"));
+}
+
+void TestExtensionView::hoverReadsThePairUnderTheMouse()
+{
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("linear")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("factor"), QStringLiteral("4")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    view.resize(1366, 768);
+    view.grab();
+    double x = 0;
+    while (x < view.width() && view.pairAt({x, view.height() * 0.4}) != 10)
+        x += 1.0;
+    QVERIFY(x < view.width());
+    mouse(view, QEvent::MouseMove, {x + 2, view.height() * 0.4}, Qt::NoButton, Qt::NoButton);
+    QCOMPARE(view.hoveredPair(), 10);
+    // The read-out is core's numbers for pair 10: PI slows every pair by exactly the factor.
+    const core::ExtensionPair& q = view.data().table.pairs[10];
+    QCOMPARE(q.scale, 4.0);
+    const QImage shown = view.grab().toImage();
+    QVERIFY(!shown.isNull());
+    // Not in exports: a render that is not on screen shows no hover tag.
+    const QStringList texts = drawnTexts(view, QSize(1366, 768));
+    QVERIFY(texts.filter(QStringLiteral("pair 10: wavelength")).isEmpty());
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(&view, &leave);
+    QCOMPARE(view.hoveredPair(), -1);
+}
+
+void TestExtensionView::headerShowsTheBaseInForce()
+{
+    // Issue 23 (11.4/11.5 "read the new base"): NTK-aware's base theta * s^(r/(r-2)) (bloc97's rule, Hugging
+    // Face _compute_dynamic_ntk_parameters / the ntk branch), 10000 * 8^(128/126) = 82,700 for d = 128.
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("ntk")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("factor"), QStringLiteral("8")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    const double expected = 10000.0 * std::pow(8.0, 128.0 / 126.0);
+    QVERIFY(std::abs(view.data().table.effectiveBase - expected) < 1e-6 * expected);
+    const QStringList texts = drawnTexts(view, QSize(1366, 768));
+    const QString base = formatNumber(expected, 6);
+    QVERIFY2(texts.filter(QStringLiteral("base \u03b8' = %1").arg(base)).size() == 1, qPrintable(texts.join(" | ")));
 }
 
 QTEST_MAIN(TestExtensionView)

@@ -4,9 +4,13 @@
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
+#include "ui/workbenchstate.h"
 
 #include <QFontMetricsF>
+#include <QHBoxLayout>
 #include <QMouseEvent>
+#include <QSignalBlocker>
+#include <QSpinBox>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -117,12 +121,74 @@ double ExtensionView::lengthAtY(double y) const
     return std::pow(10.0, m_logLo + t * (m_logHi - m_logLo));
 }
 
+int ExtensionView::pairAt(const QPointF& pos) const
+{
+    const int n = int(m_data.table.pairs.size());
+    if (n == 0 || m_wavePlot.width() <= 0)
+        return -1;
+    if (!m_wavePlot.contains(pos) && !m_scalePlot.contains(pos))
+        return -1;
+    // Pair i is drawn at the middle of the i-th of n equal columns (xOf in renderContent).
+    const int i = int(std::floor((pos.x() - m_wavePlot.left()) / m_wavePlot.width() * n));
+    return std::clamp(i, 0, n - 1);
+}
+
+QWidget* ExtensionView::controls()
+{
+    if (m_controls)
+        return m_controls;
+    m_controls = new QWidget(this);
+    auto* lay = new QHBoxLayout(m_controls);
+    lay->setContentsMargins(0, 0, 0, 0);
+    auto* pair = new QSpinBox(m_controls);
+    pair->setObjectName(QStringLiteral("extensionPair"));
+    pair->setPrefix(tr("pair "));
+    pair->setSpecialValueText(tr("pair: auto"));
+    pair->setRange(-1, 4095);
+    pair->setKeyboardTracking(false);
+    pair->setToolTip(tr("The pair the circle shows (auto: the fastest pair that never completes a turn in training); "
+                        "or click a pair in the plots"));
+    auto* length = new QSpinBox(m_controls);
+    length->setObjectName(QStringLiteral("extensionLength"));
+    length->setPrefix(tr("L "));
+    length->setSpecialValueText(tr("L: positions"));
+    length->setRange(0, int(core::maxPosition));
+    length->setGroupSeparatorShown(true);
+    length->setKeyboardTracking(false);
+    length->setToolTip(tr("Inference length L (target_length), typed; 0: the state's positions. Or drag the L line"));
+    lay->addWidget(pair);
+    lay->addWidget(length);
+    auto sync = [this, pair, length] {
+        QSignalBlocker b1(pair), b2(length);
+        const int n = int(m_data.table.pairs.size());
+        pair->setMaximum(std::max(0, n - 1));
+        pair->setValue(m_state->viewOptions().extensionPair);
+        length->setValue(int(m_state->viewOptions().targetLength));
+        m_controls->setEnabled(isApplicable());
+    };
+    sync();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
+    connect(m_state, &WorkbenchState::setupChanged, m_controls, sync);
+    connect(pair, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("extension_pair"), v); });
+    connect(length, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("target_length"), v); });
+    return m_controls;
+}
+
 void ExtensionView::mousePressEvent(QMouseEvent* e)
 {
     if (m_lengthY >= 0 && std::abs(e->position().y() - m_lengthY) <= 6 && m_wavePlot.contains(e->position())) {
         m_dragging = true;
+        m_frozenAxis = std::pair{m_logLo, m_logHi};
         setCursor(Qt::SizeVerCursor);
         return;
+    }
+    if (e->button() == Qt::LeftButton) {
+        if (const int i = pairAt(e->position()); i >= 0) {
+            m_state->setProperty(QStringLiteral("extension_pair"), i);
+            return;
+        }
     }
     View::mousePressEvent(e);
 }
@@ -137,14 +203,32 @@ void ExtensionView::mouseMoveEvent(QMouseEvent* e)
     }
     const bool near = m_lengthY >= 0 && std::abs(e->position().y() - m_lengthY) <= 6 && m_wavePlot.contains(e->position());
     setCursor(near ? Qt::SizeVerCursor : Qt::ArrowCursor);
+    const int hover = near ? -1 : pairAt(e->position());
+    if (hover != m_hoverPair) {
+        m_hoverPair = hover;
+        update();
+    }
     View::mouseMoveEvent(e);
 }
 
 void ExtensionView::mouseReleaseEvent(QMouseEvent* e)
 {
-    m_dragging = false;
+    if (m_dragging) {
+        m_dragging = false;
+        m_frozenAxis.reset();
+        update(); // the axis fits the new L again
+    }
     setCursor(Qt::ArrowCursor);
     View::mouseReleaseEvent(e);
+}
+
+void ExtensionView::leaveEvent(QEvent* e)
+{
+    if (m_hoverPair >= 0) {
+        m_hoverPair = -1;
+        update();
+    }
+    View::leaveEvent(e);
 }
 
 void ExtensionView::renderContent(QPainter& p, const QRectF& target)
@@ -175,7 +259,16 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     // counts on the bands), the scale panel's title joins its legend and the pair axis keeps its ticks only.
     const bool tight = target.height() < 22 * QFontMetricsF(th.font(9.5 * s)).height();
     HeaderTexts header{m_state->figureLabel(), {}, {}};
-    const QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
+    // The base in force where the method changes it (NTK-aware; dynamic NTK at this L). The factor of the
+    // others is in the title already ("YaRN x4").
+    QString inForce;
+    if (t.effectiveBase != t.theta && t.theta > 0)
+        inForce = tr("base \u03b8' = %1 (\u03b8 = %2)").arg(formatNumber(t.effectiveBase, 6), formatNumber(t.theta, 6));
+    const QString sep = QStringLiteral(" \u00b7 ");
+    QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
+    if (!inForce.isEmpty())
+        lengthWords = QStringList{lengths + sep + inForce, tr("L = %1").arg(formatNumber(double(t.length), 7)) + sep + inForce,
+                                  lengthWords[0], lengthWords[1]};
     if (tight) {
         // L still in the header when it fits on the title's line.
         const double w = target.width() - 2 * pad;
@@ -270,7 +363,9 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         lo = std::min({lo, q.wavelengthOld, q.wavelengthNew});
         hi = std::max({hi, q.wavelengthOld, q.wavelengthNew});
     }
-    const auto [wlo, whi] = decades(lo, hi);
+    auto [wlo, whi] = decades(lo, hi);
+    if (onScreen() && m_frozenAxis) // dragging L: the axis stays put under the mouse
+        std::tie(wlo, whi) = *m_frozenAxis;
     const LogAxis wy{wlo, whi, wave.bottom(), wave.top()};
     double smax = 1.0, smin = 1.0;
     for (const core::ExtensionPair& q : t.pairs) {
@@ -676,8 +771,38 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
     }
 
+    if (onScreen() && m_hoverPair >= 0 && m_hoverPair < n) {
+        // The hovered pair's numbers in a tag at the top of the wavelength panel, over the plot (on screen only).
+        const core::ExtensionPair& q = t.pairs[std::size_t(m_hoverPair)];
+        const QString band = QString::fromStdString(core::extensionBandName(t, q.band));
+        const QStringList lines{
+            tr("pair %1: wavelength %2 \u2192 %3").arg(m_hoverPair).arg(formatTokens(q.wavelengthOld), formatTokens(q.wavelengthNew)),
+            tr("slowed \u00d7%1 (%2)").arg(formatNumber(q.scale, 4), band),
+            tr("%1 turns in training, %2 at L; new: %3 of the circle")
+                .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3))};
+        double w = 0;
+        for (const QString& l : lines)
+            w = std::max(w, lfm.horizontalAdvance(l));
+        w = std::min(w + 8 * s, wave.width());
+        const double h = lines.size() * lfm.height() + 6 * s;
+        const double x = std::clamp(xOf(m_hoverPair) - w / 2, wave.left(), wave.right() - w);
+        const QRectF tag(x, wave.top() + 2 * s, w, h);
+        p.setPen(QPen(th.cursor, 1.0 * s));
+        p.setBrush(withAlpha(th.background, 235));
+        p.drawRoundedRect(tag, 3 * s, 3 * s);
+        p.setPen(QPen(th.cursor, 1.0 * s, Qt::DotLine));
+        p.drawLine(QPointF(xOf(m_hoverPair), tag.bottom()), QPointF(xOf(m_hoverPair), scaleR.bottom()));
+        // Drawn over the figure, outside the layout: a hover tag may cover labels while the mouse is there.
+        p.setPen(th.foreground);
+        p.setFont(labelFont);
+        for (int k = 0; k < lines.size(); ++k)
+            p.drawText(QRectF(tag.left() + 4 * s, tag.top() + 3 * s + k * lfm.height(), tag.width() - 8 * s, lfm.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter, lines[k]);
+    }
+
     if (onScreen()) {
         m_wavePlot = wave;
+        m_scalePlot = scaleR;
         m_logLo = wlo;
         m_logHi = whi;
         m_lengthY = lengthY;

@@ -14,6 +14,9 @@
 
 #include <QRectF>
 
+#include <optional>
+#include <utility>
+
 namespace poslab::ui {
 
 class ExtensionView : public View {
@@ -27,6 +30,13 @@ public:
     const ExtensionData& data() const { return m_data; }
     /// The height of the inference-length line in the last on-screen paint (-1: not drawn): where a drag starts.
     double lengthMarkerY() const { return m_lengthY; }
+    /// The pair under the on-screen point @p pos of either plot (-1: none). Clicking it selects it
+    /// (extension_pair); hovering it shows its numbers.
+    int pairAt(const QPointF& pos) const;
+    /// The pair whose read-out the last hover shows (-1: none).
+    int hoveredPair() const { return m_hoverPair; }
+    /// The pair spin box (-1 = automatic) and the typed inference length (0 = the positions) in the frame's header.
+    QWidget* controls() override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -36,6 +46,7 @@ protected:
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
+    void leaveEvent(QEvent* e) override;
 
 private:
     void recompute();
@@ -46,8 +57,14 @@ private:
     // Geometry of the last on-screen paint (for dragging the L line).
     QRectF m_wavePlot;
     double m_logLo = 0.0, m_logHi = 1.0;
+    QRectF m_scalePlot;
     double m_lengthY = -1.0;
     bool m_dragging = false;
+    /// While the L line is dragged, the wavelength axis stays where the drag began (log10 of its ends), so the
+    /// handle stays under the mouse; released, the axis fits the data again.
+    std::optional<std::pair<double, double>> m_frozenAxis;
+    int m_hoverPair = -1;
+    QWidget* m_controls = nullptr;
 };
 
 } // namespace poslab::ui

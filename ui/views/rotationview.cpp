@@ -175,8 +175,8 @@ QWidget* RotationView::controls()
     auto* dist = new QSpinBox(m_controls);
     dist->setObjectName(QStringLiteral("rotationDistance"));
     dist->setPrefix(QStringLiteral("m\u2212n "));
-    dist->setRange(0, 1 << 20);
-    dist->setToolTip(tr("Distance from the key back to the query; the query sits at the cursor m"));
+    dist->setRange(-(1 << 20), 1 << 20); // signed: a negative distance puts the key after the query
+    dist->setToolTip(tr("Distance m \u2212 n from the key back to the query (negative: the key comes after it); the query sits at the cursor m"));
     auto* shift = new QSpinBox(m_controls);
     shift->setObjectName(QStringLiteral("rotationShift"));
     shift->setPrefix(QStringLiteral("r "));
