@@ -28,6 +28,7 @@
 #include <QPainter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <QSpinBox>
 #include <QTest>
 
 #include <cmath>
@@ -166,6 +167,29 @@ private slots:
         state.setCursor(1);
         QVERIFY2(view.headerText().contains(QStringLiteral("m \u2212 n = 3 would put the key before position 0")),
                  qPrintable(view.headerText()));
+    }
+
+    void rotationDistanceBoxTakesANegativeDistance()
+    {
+        // Issue 23 (8.3 "set the key distance from 4 to -4"): the box stopped at 0 and "-4" was ignored. A negative
+        // distance puts the key after the query; the score depends on m - n only, so it differs from +4's.
+        WorkbenchState state;
+        Computation computation(&state);
+        RotationView view(&state, &computation);
+        auto* box = view.controls()->findChild<QSpinBox*>(QStringLiteral("rotationDistance"));
+        QVERIFY(box);
+        state.setCursor(37);
+        box->setValue(4);
+        settle(computation);
+        const double ahead = view.score(false);
+        box->setValue(-4);
+        settle(computation);
+        QCOMPARE(state.viewOptions().keyDistance, -4);
+        const auto [m, n] = view.positions(false);
+        QCOMPARE(int(m), 37);
+        QCOMPARE(int(n), 41);
+        QVERIFY(view.headerText().contains(QStringLiteral("m \u2212 n = -4")));
+        QVERIFY(view.score(false) != ahead);
     }
 
     void pairingColoursFollowTheLayout()
