@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/workbenchstate.h"
 
+#include <QRegularExpression>
+
 #include "core/attention.h"
 #include "core/errors.h"
 #include "ui/render/figuretitle.h"
@@ -181,11 +183,11 @@ QString WorkbenchState::refuse(const QString& message)
     return message;
 }
 
-QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString& mergeKey)
+QString WorkbenchState::setupProblem(const Setup& next)
 {
     const core::SchemeDescriptor* s = core::findScheme(next.scheme);
     if (!s)
-        return refuse(QStringLiteral("unknown scheme '%1'").arg(QString::fromStdString(next.scheme)));
+        return QStringLiteral("unknown scheme '%1'").arg(QString::fromStdString(next.scheme));
     try {
         core::TableContext ctx;
         ctx.dim = next.dim;
@@ -193,8 +195,15 @@ QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString
         ctx.seqLen = next.positionCount;
         core::validateParams(*s, next.params, ctx);
     } catch (const std::exception& e) {
-        return refuse(QString::fromStdString(e.what()));
+        return QString::fromStdString(e.what());
     }
+    return {};
+}
+
+QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString& mergeKey)
+{
+    if (const QString problem = setupProblem(next); !problem.isEmpty())
+        return refuse(problem);
     if (next == m_setup)
         return {};
     m_undo->push(new SetupCommand(this, m_setup, std::move(next), text, mergeKey));
@@ -246,13 +255,43 @@ QString WorkbenchState::resetParam(const QString& key)
     return setParam(key, core::defaultValue(*spec, m_setup.params));
 }
 
+QString WorkbenchState::followDim(const QString& pairs, int oldPairs, int newPairs)
+{
+    if (oldPairs < 2 || newPairs < 1)
+        return pairs;
+    static const QRegularExpression number(QStringLiteral("\\d+"));
+    QString out;
+    qsizetype at = 0;
+    for (auto it = number.globalMatch(pairs); it.hasNext();) {
+        const QRegularExpressionMatch m = it.next();
+        out += pairs.mid(at, m.capturedStart() - at);
+        const double i = m.captured().toDouble();
+        const long long mapped = std::llround(i * (newPairs - 1) / (oldPairs - 1));
+        out += QString::number(std::clamp<long long>(mapped, 0, newPairs - 1));
+        at = m.capturedEnd();
+    }
+    return out + pairs.mid(at);
+}
+
 QString WorkbenchState::setDim(int dim)
 {
     if (dim < minDim || dim > maxDim)
         return refuse(QStringLiteral("dimension %1 is out of range; allowed: %2 to %3").arg(dim).arg(minDim).arg(maxDim));
     Setup next = m_setup;
     next.dim = dim;
-    return pushSetup(std::move(next), QStringLiteral("dimension = %1").arg(dim), QStringLiteral("#dim"));
+    const QString text = QStringLiteral("dimension = %1").arg(dim);
+    // Pinned clock pairs follow d (followDim), in the same undo step as d itself.
+    ViewOptions o = m_options;
+    o.clockPairs = followDim(o.clockPairs, m_setup.dim / 2, dim / 2);
+    if (o.clockPairs == m_options.clockPairs || dim == m_setup.dim)
+        return pushSetup(std::move(next), text, QStringLiteral("#dim"));
+    if (const QString problem = setupProblem(next); !problem.isEmpty())
+        return refuse(problem);
+    m_undo->beginMacro(text);
+    pushSetup(std::move(next), text, {});
+    pushViewOptions(o, false);
+    m_undo->endMacro();
+    return {};
 }
 
 QString WorkbenchState::setPositionCount(int count)

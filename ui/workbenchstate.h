@@ -140,6 +140,9 @@ public:
     QString setParamText(const QString& key, const QString& text, bool mergeable = false);
     QString resetParam(const QString& key);
     QString setDim(int dim);
+    /// The clock pairs @p pairs ("0,64,127", "0-3") of @p oldPairs pairs mapped onto @p newPairs: pair i becomes
+    /// round(i (newPairs - 1) / (oldPairs - 1)), so the fastest, the slowest and the ones between keep their places.
+    static QString followDim(const QString& pairs, int oldPairs, int newPairs);
     QString setPositionCount(int count);
     /// Applies a whole set-up (used by undo/redo and fromJson); no validation, no undo entry.
     void applySetup(const Setup& setup);
@@ -222,6 +225,8 @@ signals:
     void refused(const QString& message);
 
 private:
+    /// What is wrong with set-up @p next (unknown scheme, a parameter core refuses); empty when it is valid.
+    static QString setupProblem(const Setup& next);
     QString pushSetup(Setup next, const QString& text, const QString& mergeKey);
     QString pushViewOptions(const ViewOptions& options, bool mergeable);
     QString refuse(const QString& message);

@@ -7,6 +7,7 @@
 #include "core/encodingregistry.h"
 #include "ui/computation.h"
 #include "ui/views/attentionview.h"
+#include "ui/render/textlayout.h"
 #include "ui/views/clockview.h"
 #include "ui/render/plotutils.h"
 #include "ui/views/curveitem.h"
@@ -29,6 +30,7 @@
 #include <QRegularExpression>
 #include <QSvgGenerator>
 #include <QSpinBox>
+#include <QUndoStack>
 #include <QTest>
 
 #include <cmath>
@@ -167,6 +169,49 @@ private slots:
         state.setCursor(1);
         QVERIFY2(view.headerText().contains(QStringLiteral("m \u2212 n = 3 would put the key before position 0")),
                  qPrintable(view.headerText()));
+    }
+
+    void pinnedClockPairsFollowDimAndOnlyTheSlowestIsTheHourHand()
+    {
+        // Issue 23 (2.3 at d = 4096): the pins 0, 64, 127 stayed and pair 127 was called the hour hand with a period
+        // of 11.12 tokens. Now the pins follow d in the same undo step, and the names belong to the scheme's own
+        // fastest and slowest pairs.
+        WorkbenchState state;
+        Computation computation(&state);
+        QCOMPARE(state.setScheme(QStringLiteral("sinusoidal")), QString());
+        QCOMPARE(state.setDim(256), QString());
+        QCOMPARE(state.setProperty(QStringLiteral("clock_pairs"), QStringLiteral("0,64,127")), QString());
+        QCOMPARE(state.setDim(4096), QString());
+        QCOMPARE(state.viewOptions().clockPairs, QStringLiteral("0,1032,2047"));
+        state.undoStack()->undo(); // one step: d and its pins together
+        QCOMPARE(state.dim(), 256);
+        QCOMPARE(state.viewOptions().clockPairs, QStringLiteral("0,64,127"));
+        QCOMPARE(WorkbenchState::followDim(QStringLiteral("0-3, 63"), 64, 128), QStringLiteral("0-6, 127"));
+
+        // Pins that are not the extremes: no pair is named after the hands.
+        QCOMPARE(state.setDim(4096), QString());
+        QCOMPARE(state.setProperty(QStringLiteral("clock_pairs"), QStringLiteral("0,64,127")), QString());
+        ClockView view(&state, &computation);
+        settle(computation);
+        const auto texts = [&view] {
+            QImage img(1366, 768, QImage::Format_ARGB32_Premultiplied);
+            TextRecord record;
+            {
+                QPainter p(&img);
+                view.render(p, QRectF(0, 0, 1366, 768));
+            }
+            QStringList out;
+            for (const DrawnText& d : record.items())
+                out << d.text;
+            return out.join(QStringLiteral(" | "));
+        };
+        QString shown = texts();
+        QVERIFY2(shown.contains(QStringLiteral("second hand")), qPrintable(shown)); // pair 0 is the fastest
+        QVERIFY2(!shown.contains(QStringLiteral("hour hand")), qPrintable(shown));  // 127 of 2,048 is not the slowest
+        QCOMPARE(state.setProperty(QStringLiteral("clock_pairs"), QStringLiteral("0,64,2047")), QString());
+        settle(computation);
+        shown = texts();
+        QVERIFY2(shown.contains(QStringLiteral("pair 2047 \u00b7 hour hand")), qPrintable(shown));
     }
 
     void rotationDistanceBoxTakesANegativeDistance()

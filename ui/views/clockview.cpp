@@ -320,7 +320,11 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const int rows = (n + cols - 1) / cols;
     const double cw = area.width() / cols, ch = area.height() / rows;
     const double R = std::max(4.0, bestR);
-    const int fastest = pairs.front(), slowest = pairs.back();
+    // The clock's names belong to the extremes of the whole set of pairs, not of the ones shown: "hour hand" is the
+    // slowest pair of the scheme (pair 127 of 2,048 at d = 4096 is not), "second hand" the fastest.
+    const std::vector<double>& freqs = m_result->frequencies;
+    const auto [fast, slow] = std::minmax_element(freqs.begin(), freqs.end(), [](double a, double b) { return a > b; });
+    const int fastest = int(fast - freqs.begin()), slowest = int(slow - freqs.begin());
     // The longest wording level that every cell holds, with a gap to its neighbours.
     auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
         const double room = cw - 4 - fm.height();
