@@ -3,6 +3,8 @@
 // applies, a clear "not applicable" state otherwise.
 #include "core/encodingregistry.h"
 #include "ui/computation.h"
+#include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
@@ -71,6 +73,35 @@ private slots:
                          qPrintable(QStringLiteral("%1 on %2 looks empty").arg(v->exportName(), scheme)));
             }
         }
+    }
+
+    void wholeNumberAxesTickWholeNumbers()
+    {
+        // Issue 23 (1.4 at 5 positions: ticks 0, 0.5, 1, 1.5): position and pair axes tick integers only.
+        QCOMPARE(niceTicks(0, 4, 8), (std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4}));
+        QCOMPARE(integerTicks(0, 4, 8), (std::vector<double>{0, 1, 2, 3, 4}));
+        QCOMPARE(integerTicks(0, 9, 4), (std::vector<double>{0, 5}));   // steps of 1 or more: niceTicks as it is
+        QCOMPARE(integerTicks(0, 1023, 5), niceTicks(0, 1023, 5));
+        // The attention view's axis at 5 positions, as drawn.
+        WorkbenchState state;
+        QCOMPARE(state.setProperty(QStringLiteral("attention_size"), 5), QString());
+        QCOMPARE(state.setProperty(QStringLiteral("content"), QStringLiteral("constant")), QString());
+        Computation computation(&state);
+        const auto view = findView(u"attention")->create(&state, &computation);
+        computation.flush();
+        QImage img(1366, 768, QImage::Format_ARGB32_Premultiplied);
+        TextRecord record;
+        {
+            QPainter p(&img);
+            view->render(p, QRectF(0, 0, 1366, 768));
+        }
+        QStringList texts;
+        for (const DrawnText& d : record.items())
+            texts << d.text;
+        QVERIFY2(texts.contains(QStringLiteral("4")) && !texts.contains(QStringLiteral("0.5"))
+                     && !texts.contains(QStringLiteral("1.5")),
+                 qPrintable(texts.join(QStringLiteral(" | "))));
+        delete view;
     }
 
     void notApplicableStateIsDistinct()

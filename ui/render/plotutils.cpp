@@ -29,6 +29,19 @@ std::vector<double> niceTicks(double lo, double hi, int target)
     return ticks;
 }
 
+std::vector<double> integerTicks(double lo, double hi, int target)
+{
+    // niceTicks' 1-2-5 steps, but never below 1: positions and pair numbers are whole (at 5 positions the
+    // ticks read 0, 1, 2, 3, 4, not 0, 0.5, 1, 1.5).
+    std::vector<double> ticks = niceTicks(lo, hi, target);
+    if (ticks.size() >= 2 && ticks[1] - ticks[0] >= 1.0)
+        return ticks;
+    ticks.clear();
+    for (double v = std::ceil(lo); v <= hi; v += 1.0)
+        ticks.push_back(v);
+    return ticks;
+}
+
 namespace {
 
 /// "1234567" -> "1,234,567" (digits only).

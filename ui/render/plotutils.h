@@ -18,6 +18,9 @@ namespace poslab::ui {
 
 /// About @p target "nice" tick values (1, 2, 5 x 10^k) covering [lo, hi].
 std::vector<double> niceTicks(double lo, double hi, int target);
+/// niceTicks for whole-number axes (positions, pairs): the same 1-2-5 steps, at least 1 apart, so every tick is
+/// an integer; with fewer than one step of 1 per target interval every integer in [lo, hi] is a tick.
+std::vector<double> integerTicks(double lo, double hi, int target);
 
 /// The one number format of the figures: @p significant significant digits; whole numbers from
 /// 10^significant up to 10^7 written out in full; thousands separated by commas (217,642; 6.283; 0.0039);

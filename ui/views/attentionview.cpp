@@ -447,7 +447,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
         }
     } else {
         const int nt = std::max(2, int(l.plot.height() / (fm.height() * 2.5)));
-        for (double v : niceTicks(0, n - 1, nt)) {
+        for (double v : integerTicks(0, n - 1, nt)) {
             const QString t = formatNumber(v, 7);
             const double y = l.plot.top() + (v + 0.5) * cell;
             const double x = l.plot.left() + (v + 0.5) * cell;

@@ -452,7 +452,7 @@ void PipelineView::renderNope(QPainter& p, const QRectF& target)
     p.setPen(QPen(th.grid, 1, Qt::DashLine));
     p.drawLine(px(0, 0), px(maxPos, maxPos));
     const int nt = std::max(2, int(plot.height() / (fs.height() * 2.2)));
-    for (double t : niceTicks(0, maxPos, nt)) {
+    for (double t : integerTicks(0, maxPos, nt)) {
         text.drawAt(QPointF(plot.left() - 4 * s, px(0, t).y()), Qt::AlignRight | Qt::AlignVCenter, small, th.foreground,
                     {formatNumber(t, 4)});
         text.drawAt(QPointF(px(t, 0).x(), plot.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, small, th.foreground,
