@@ -281,6 +281,7 @@ constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
     {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},
     {Quantity::Decay, "decay"},       {Quantity::Precision, "precision"},
+    {Quantity::PositionIds, "position_ids"},
 };
 } // namespace
 
