@@ -7,6 +7,8 @@
 
 #include <QJsonArray>
 #include <QJsonObject>
+#include <QFile>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <QMap>
@@ -27,6 +29,7 @@ private slots:
     void mropeAnglesFollowTheSections();
     void mropeScoresAreCausal();
     void schemesListsGridAndSequence();
+    void qwenVlConfigs();
     void badInput_data();
     void badInput();
 };
@@ -183,6 +186,75 @@ void TestCliSpatial::schemesListsGridAndSequence()
     const Run text = run({"schemes"});
     QVERIFY(text.out.find("mrope  Multimodal RoPE") != std::string::npos);
     QVERIFY(text.out.find("input: sequence") != std::string::npos);
+}
+
+
+namespace {
+std::string writeConfig(const QTemporaryDir& dir, const char* name, const char* text)
+{
+    const QString path = dir.filePath(QString::fromLatin1(name));
+    QFile f(path);
+    if (!f.open(QIODevice::WriteOnly))
+        qFatal("cannot write %s", name);
+    f.write(text);
+    return path.toStdString();
+}
+} // namespace
+
+void TestCliSpatial::qwenVlConfigs()
+{
+    // Files shaped as the Hub's Qwen2-VL-7B-Instruct, Qwen2.5-VL-7B-Instruct and Qwen3-VL config.json files:
+    // flat with rope_scaling {"type": "mrope", "mrope_section"}; vision_config.tokens_per_second; nested
+    // text_config with "mrope_interleaved".
+    QTemporaryDir dir;
+    const std::string q2 = writeConfig(dir, "qwen2vl.json", R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+        "num_attention_heads": 28, "num_hidden_layers": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0,
+        "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]}, "sliding_window": 32768,
+        "use_sliding_window": false, "vocab_size": 152064,
+        "vision_config": {"depth": 32, "spatial_merge_size": 2, "temporal_patch_size": 2}})");
+    const Run report = run({"presets", "--config", q2, "--json"});
+    QVERIFY2(report.status == 0, report.err.c_str());
+    const QJsonObject rj = QJsonDocument::fromJson(QByteArray::fromStdString(report.out)).object();
+    const QJsonObject state = rj.value("state").toObject();
+    QCOMPARE(state.value("scheme").toString(), QStringLiteral("mrope"));
+    QCOMPARE(state.value("dim").toInt(), 128); // 3584 / 28
+    QCOMPARE(state.value("params").toObject().value("variant").toString(), QStringLiteral("qwen2_vl"));
+    QCOMPARE(state.value("params").toObject().value("mrope_section").toString(), QStringLiteral("16,24,24"));
+    const QJsonArray used = rj.value("used").toArray();
+    for (const char* k : {"rope_scaling.mrope_section", "rope_scaling.type", "rope_theta", "model_type",
+                          "vision_config.spatial_merge_size"})
+        QVERIFY2(used.contains(QJsonValue(QLatin1String(k))), k);
+    QVERIFY(rj.value("ignored").toArray().contains(QJsonValue("vocab_size")));
+    const Run ids = run({"compute", "position_ids", "--config", q2, "--sequence", "text:2,image:1x2x3,text:2"});
+    QVERIFY2(ids.status == 0, ids.err.c_str());
+    QCOMPARE(shape(ids), QJsonArray({3, 10}));
+    QCOMPARE(value(ids, 8), 5.0);
+
+    const std::string q25 = writeConfig(dir, "qwen25vl.json", R"({"model_type": "qwen2_5_vl", "hidden_size": 3584,
+        "num_attention_heads": 28, "rope_theta": 1000000.0, "rope_scaling": {"type": "mrope", "mrope_section": [16, 24, 24]},
+        "vision_config": {"tokens_per_second": 4, "spatial_merge_size": 2}})");
+    const Run v = run({"compute", "position_ids", "--config", q25, "--sequence", "video:3x1x1"});
+    QVERIFY2(v.status == 0, v.err.c_str());
+    QCOMPARE(value(v, 1), 4.0); // 1 * second_per_grid 1 * tokens_per_second 4
+    QCOMPARE(value(v, 2), 8.0);
+
+    const std::string q3 = writeConfig(dir, "qwen3vl.json", R"({"model_type": "qwen3_vl",
+        "text_config": {"model_type": "qwen3_vl_text", "head_dim": 128, "hidden_size": 4096, "num_attention_heads": 32,
+        "rope_theta": 5000000, "rope_scaling": {"mrope_interleaved": true, "mrope_section": [24, 20, 20], "rope_type": "default"}},
+        "vision_config": {"spatial_merge_size": 2}})");
+    const Run a = run({"compute", "angles", "--config", q3, "--sequence", "text:2,image:1x2x3"});
+    QVERIFY2(a.status == 0, a.err.c_str());
+    const QJsonObject params = a.json().value("params").toObject();
+    QCOMPARE(params.value("sections").toString(), QStringLiteral("interleaved"));
+    QCOMPARE(params.value("rope_theta").toDouble(), 5000000.0);
+    // Token 7 = image (row 1, column 2): pair 1 follows h = 2 + 1 = 3.
+    QVERIFY(std::fabs(value(a, 7 * 64 + 1) - 3.0 * std::pow(5000000.0, -2.0 / 128.0)) < 1e-12);
+    // A scaling type M-RoPE does not have is refused in one line.
+    const std::string bad = writeConfig(dir, "bad.json", R"({"model_type": "qwen2_vl", "hidden_size": 3584,
+        "num_attention_heads": 28, "rope_scaling": {"type": "yarn", "mrope_section": [16, 24, 24]}})");
+    const Run b = run({"compute", "position_ids", "--config", bad, "--sequence", "text:2"});
+    QCOMPARE(b.status, 2);
+    QVERIFY2(b.err.find("rope type 'yarn' with M-RoPE sections") != std::string::npos, b.err.c_str());
 }
 
 void TestCliSpatial::badInput_data()
