@@ -203,9 +203,10 @@ std::string writeConfig(const QTemporaryDir& dir, const char* name, const char* 
 
 void TestCliSpatial::qwenVlConfigs()
 {
-    // Files shaped as the Hub's Qwen2-VL-7B-Instruct, Qwen2.5-VL-7B-Instruct and Qwen3-VL config.json files:
-    // flat with rope_scaling {"type": "mrope", "mrope_section"}; vision_config.tokens_per_second; nested
-    // text_config with "mrope_interleaved".
+    // The key layouts of the Qwen2-VL, Qwen2.5-VL and Qwen3-VL config.json files (flat with rope_scaling {"type":
+    // "mrope", "mrope_section"}; vision_config.tokens_per_second; nested text_config with "mrope_interleaved"), as
+    // modeling_qwen2_vl.py, modeling_qwen2_5_vl.py and modeling_qwen3_vl.py read them; the numbers are test values
+    // (Qwen2-VL-7B's 3584 / 28 heads and [16, 24, 24] aside), not claims about a released file.
     QTemporaryDir dir;
     const std::string q2 = writeConfig(dir, "qwen2vl.json", R"({"model_type": "qwen2_vl", "hidden_size": 3584,
         "num_attention_heads": 28, "num_hidden_layers": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0,
