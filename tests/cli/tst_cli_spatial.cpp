@@ -24,6 +24,7 @@ class TestCliSpatial : public QObject {
 private slots:
     void sincosEncodingWithClassToken();
     void vitTableAtANewGrid();
+    void vitTableFromAFile();
     void rope2dAnglesAndScores();
     void mropePositionIds();
     void mropeAnglesFollowTheSections();
@@ -82,6 +83,35 @@ void TestCliSpatial::vitTableAtANewGrid()
     QVERIFY2(plain.status == 0, plain.err.c_str());
     QCOMPARE(plain.json().value(QStringLiteral("params")).toObject().value(QStringLiteral("interpolation")).toString(),
              QStringLiteral("bilinear"));
+}
+
+void TestCliSpatial::vitTableFromAFile()
+{
+    // A table written as .npy (here MAE's 3 x 4 sin-cos table with its class row) read back as a "trained"
+    // ViT table: at its own grid it is the file, bit for bit; at 6 x 8 the grid part is resized.
+    QTemporaryDir dir;
+    const std::string npy = dir.filePath("pos_embed.npy").toStdString();
+    const Run w = run({"compute", "encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "8", "--cls", "-o", npy});
+    QVERIFY2(w.status == 0, w.err.c_str());
+    const std::vector<std::string> load = {"compute", "encoding", "--scheme", "vit_learned", "--dim", "8", "--cls",
+                                           "--set", "table_file=" + npy, "--set", "table_rows=3", "--set", "table_cols=4"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> a = load;
+        a.insert(a.end(), more.begin(), more.end());
+        return run(a);
+    };
+    const Run same = with({"--grid", "3x4"});
+    QVERIFY2(same.status == 0, same.err.c_str());
+    const Run ref = run({"compute", "encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "8", "--cls"});
+    QCOMPARE(same.json().value("data").toArray(), ref.json().value("data").toArray());
+    const Run big = with({"--grid", "6x8"});
+    QVERIFY2(big.status == 0, big.err.c_str());
+    QCOMPARE(shape(big), QJsonArray({49, 8}));
+    QCOMPARE(value(big, 0), 0.0); // the class row, kept
+    const Run wrong = run({"compute", "encoding", "--scheme", "vit_learned", "--dim", "8", "--set", "table_file=" + npy,
+                           "--set", "table_rows=3", "--set", "table_cols=5", "--grid", "6x8"});
+    QCOMPARE(wrong.status, 2);
+    QVERIFY2(wrong.err.find("holds 13 x 8") != std::string::npos, wrong.err.c_str());
 }
 
 void TestCliSpatial::rope2dAnglesAndScores()
