@@ -170,8 +170,8 @@ SpatialSchemeDescriptor mropeScheme()
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;
     s.origin = Origin::Fixed;
-    s.citation = "Wang et al. 2024, Qwen2-VL (arXiv 2409.12191), section 2.1; Bai et al. 2025, Qwen2.5-VL Technical "
-                 "Report (arXiv 2502.13923), section 2.1; Qwen team 2025, Qwen3-VL";
+    s.citation = "Wang et al. 2024, Qwen2-VL (arXiv 2409.12191), M-RoPE; Bai et al. 2025, Qwen2.5-VL Technical Report "
+                 "(arXiv 2502.13923), time-aligned M-RoPE; Qwen team 2025, Qwen3-VL (interleaved M-RoPE)";
     s.year = 2024;
     s.reference = "huggingface/transformers src/transformers/models/qwen2_vl/modeling_qwen2_vl.py get_rope_index, "
                   "apply_multimodal_rotary_pos_emb; qwen2_5_vl/modeling_qwen2_5_vl.py get_rope_index; "

@@ -66,7 +66,7 @@ SpatialSchemeDescriptor pixtralRopeScheme()
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;
     s.origin = Origin::Fixed;
-    s.citation = "Mistral AI 2024, Pixtral 12B (arXiv 2410.07073), section 2.1.1 (RoPE-2D)";
+    s.citation = "Mistral AI 2024, Pixtral 12B (arXiv 2410.07073), the vision encoder's RoPE-2D";
     s.year = 2024;
     s.reference = "huggingface/transformers src/transformers/models/pixtral/modeling_pixtral.py PixtralRotaryEmbedding";
     s.formula = "pair p < d/4: i f_2p;  pair d/4 + p: j f_(2p+1);  f_k = rope_theta^(-2k/d)";

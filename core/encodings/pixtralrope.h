@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file pixtralrope.h
-/// Pixtral's 2-D rotary embedding of its vision encoder (Mistral AI 2024, "Pixtral 12B", section 2.1.1;
+/// Pixtral's 2-D rotary embedding of its vision encoder (Mistral AI 2024, "Pixtral 12B", arXiv 2410.07073, RoPE-2D;
 /// huggingface/transformers src/transformers/models/pixtral/modeling_pixtral.py PixtralRotaryEmbedding,
 /// position_ids_in_meshgrid). With the head dimension d and the 1-D frequencies f_k = 1 / rope_theta^(2k/d),
 /// k = 0 .. d/2 - 1, the rows take the even-indexed ones and the columns the odd-indexed ones:
