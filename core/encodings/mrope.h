@@ -15,6 +15,9 @@
 ///   qwen2_vl:   tid(f) = f.
 ///   qwen2_5_vl: time-aligned ids (modeling_qwen2_5_vl.py get_rope_index): tid(f) = floor(f * second_per_grid *
 ///               tokens_per_second) for videos (time_tensor.long()), 0 for images (second_per_grid_t = 0).
+///               Some transformers versions first cast second_per_grid_t to the integer dtype of the range
+///               (torch.as_tensor(..., dtype=range_tensor.dtype)), which turns 0.5 s into 0; this keeps it real,
+///               as the versions that take second_per_grid_t.item() do.
 ///   qwen3_vl:   a video of T frames is T blocks of one frame each (modeling_qwen3_vl.py get_rope_index:
 ///               video_grid_thw repeat_interleave, t set to 1), each starting after the previous block's largest
 ///               id + 1; the processor puts timestamp text between frames, which the sequence lists as text runs.
