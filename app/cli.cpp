@@ -413,6 +413,11 @@ Usage:
                  [--samples N] [--normalise none|at_zero] [--trained-length T]
                  [--dtype float32|float16|bfloat16]
                                  the numbers behind the views
+  poslab compute encoding --scheme vit_learned|sincos_2d --grid HxW --dim D [--cls]
+  poslab compute angles|cos|sin|rotate|scores --scheme rope_2d|pixtral_rope --grid HxW --dim D
+  poslab compute position_ids|angles|cos|sin|rotate|scores --scheme mrope --dim D
+                 --sequence text:N,image:TxHxW,video:TxHxW,...
+                                 positions in two and three dimensions (see "Grids and sequences")
   poslab export VIEW --scheme ID [--set KEY=VALUE]... [--size WxH] [--dpi N] [--theme light|dark|transparent]
                  -o FILE.svg|.png|.pdf|.gif|.csv|.json|.npy
                                  a figure of one view: table, clock, decay, rotation, attention,
@@ -480,6 +485,12 @@ precision: rotary schemes, one row per pair: what rounding the angles p * omega_
   angle or (cos, sin) equals the next one's, and the first p with ulp(p * omega) > omega.
 Warnings: values that are accepted but unusual (e.g. a RoPE factor below 1, which Hugging Face accepts with
   a warning) are printed on stderr as "poslab: warning: ..." and listed in the JSON as "warnings".
+Grids and sequences: --grid HxW is a vision encoder's patch grid, patch (i, j) = token i*W + j (row-major);
+  encoding is (H*W) x D, with --cls the class-token row first. --sequence lists text runs (text:N) and image or
+  video blocks (image:TxHxW, video:TxHxW, in the language model's grid units after the spatial merge) in order;
+  position_ids is 3 x L (temporal, height, width). angles, cos and sin have one row per token and one column
+  per rotary pair ("column_labels" names the axis each pair turns with); scores is L x L with --content
+  constant or random, bidirectional for grids and causal for sequences unless --mask is given.
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
 Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
 )";

@@ -5,6 +5,7 @@
 #include "app/cli.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/spatial.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
@@ -319,6 +320,9 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         for (const QString& n : notices)
             qWarning("poslab: warning: %s (not mapped)", qPrintable(n));
         const ui::StateSetup m = ui::stateSetup(*model);
+        if (core::findSpatialScheme(m.scheme)) // grid and sequence schemes have no view yet
+            throw InputError("the model uses scheme " + m.scheme + ", which no view shows yet; use poslab compute with "
+                             "--config FILE");
         if (f.scheme && *f.scheme != m.scheme) {
             std::string scheme = *f.scheme;
             core::Overrides none;

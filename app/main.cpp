@@ -5,6 +5,7 @@
 #include "app/exportcli.h"
 #include "app/soak.h"
 #include "core/errors.h"
+#include "core/spatial.h"
 #include "ui/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportservice.h"
@@ -219,6 +220,9 @@ int main(int argc, char** argv)
             std::string id = scheme.toStdString();
             poslab::core::Overrides none;
             poslab::ui::applyModelSetup(poslab::ui::stateSetup(*model), id, !scheme.isEmpty(), none);
+            if (poslab::core::findSpatialScheme(id)) // grid and sequence schemes have no view yet
+                throw poslab::core::InputError("the model uses scheme " + id + ", which the window does not show yet; "
+                                               "use poslab compute with --config FILE");
         }
         qtWords.insert(qtWords.end(), w.qtArgs.begin(), w.qtArgs.end());
         if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu")

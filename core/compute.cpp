@@ -159,7 +159,12 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
 
 ComputeResult compute(const ComputeRequest& request, const Limits& limits)
 {
+    if (const SpatialSchemeDescriptor* spatial = findSpatialScheme(request.scheme))
+        return computeSpatial(request, *spatial, limits);
     const SchemeDescriptor& scheme = schemeOrThrow(request.scheme);
+    if (request.grid || request.sequence || request.cls)
+        throw InputError(std::string(request.grid ? "--grid" : request.sequence ? "--sequence" : "--cls")
+                         + " applies to the grid and sequence schemes (poslab schemes lists them), not to " + scheme.id);
     ComputeResult result;
     result.quantity = std::string(quantityName(request.quantity));
     result.scheme = scheme.id;
@@ -373,6 +378,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         result.labels.push_back({"seq_len_source", seqLenSource(ctx)});
         return extensionResult(t, std::move(result));
     }
+    case Quantity::PositionIds: // no 1-D scheme has it (refused above)
+        break;
     }
     throw InputError("unsupported quantity");
 }

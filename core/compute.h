@@ -9,6 +9,7 @@
 #include "core/precision.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
+#include "core/spatial.h"
 
 #include <cstddef>
 #include <optional>
@@ -50,6 +51,12 @@ struct ComputeRequest {
     /// Precision: the format whose rounding is emulated (--dtype); bfloat16, the dtype of today's checkpoints,
     /// when not given.
     std::optional<FloatFormat> dtype;
+    /// Grid schemes (spatial.h): the patch grid (--grid HxW); sequence schemes: the runs (--sequence). Each
+    /// is refused for a scheme that takes the other, or a 1-D scheme.
+    std::optional<Grid> grid;
+    std::optional<TokenSequence> sequence;
+    bool cls = false;       ///< --cls: tables with a class token put its row first
+    bool maskGiven = false; ///< --mask was given (spatial scores default to bidirectional for grids, causal for sequences)
 };
 
 struct ComputeResult {
@@ -72,5 +79,11 @@ struct ComputeResult {
 
 /// Runs a request. Throws InputError (bad input) or RefusedError (over the cap).
 ComputeResult compute(const ComputeRequest& request, const Limits& limits = {});
+
+/// compute() for a scheme of spatialSchemes(): encoding ((H*W [+1]) x D), position_ids (3 x L), angles, cos and
+/// sin (tokens x d/2, one column per rotary pair, "column_labels" naming each pair's axis), rotate (tokens x d)
+/// and scores (L x L, one head). Checks the sizes against @p limits before anything is allocated.
+ComputeResult computeSpatial(const ComputeRequest& request, const SpatialSchemeDescriptor& scheme,
+                             const Limits& limits = {});
 
 } // namespace poslab::core

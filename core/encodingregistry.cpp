@@ -17,6 +17,7 @@
 #include "core/encodings/transformer_xl.h"
 #include "core/encodings/xpos.h"
 #include "core/errors.h"
+#include "core/spatial.h"
 
 #include <algorithm>
 
@@ -60,6 +61,8 @@ const SchemeDescriptor& schemeOrThrow(std::string_view id)
     std::string known;
     for (const auto& s : schemes())
         known += (known.empty() ? "" : ", ") + s.id;
+    for (const auto& s : spatialSchemes()) // the grid and sequence schemes (core/spatial.h)
+        known += ", " + s.info.id;
     throw InputError("unknown scheme '" + std::string(id) + "'; known schemes: " + known);
 }
 
@@ -281,6 +284,7 @@ constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
     {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},
     {Quantity::Decay, "decay"},       {Quantity::Precision, "precision"},
+    {Quantity::PositionIds, "position_ids"},
 };
 } // namespace
 

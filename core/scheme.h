@@ -74,8 +74,9 @@ struct RotarySpec {
 ///   Scores:  heads x queries x keys, attention logits (or probabilities with --softmax);
 ///   Decay:   distances x curves, score or dot product against the distance (see attention.h);
 ///   Extension: pairs x columns, what a rotary scheme's rope_type does to each pair (see extension.h);
-///   Precision: pairs x columns, what float32/float16/bfloat16 rounding leaves of the angles (see precision.h).
-enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Extension, Precision };
+///   Precision: pairs x columns, what float32/float16/bfloat16 rounding leaves of the angles (see precision.h);
+///   PositionIds: 3 x tokens, M-RoPE's temporal, height and width ids of a multimodal sequence (spatial.h).
+enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Extension, Precision, PositionIds };
 std::string_view quantityName(Quantity q);
 /// Throws InputError listing the known names.
 Quantity parseQuantity(std::string_view name);

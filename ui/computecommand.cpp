@@ -156,6 +156,9 @@ const std::vector<OptionSpec>& computeOptions()
         {"--drope", false},
         {"--mask", true, nullptr, "bidirectional"},
         {"--dtype", true, nullptr, "float16"},
+        {"--grid", true, nullptr, "4x6"},
+        {"--sequence", true, nullptr, "text:3,image:1x2x2"},
+        {"--cls", false},
         {"--help", false, "-h"},
         {"--version", false},
     };
@@ -256,6 +259,12 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
             maskGiven = true;
         } else if (opt == "--dtype") {
             req.dtype = core::parseFloatFormat(a.value(opt));
+        } else if (opt == "--grid") {
+            req.grid = core::parseGrid(a.value(opt));
+        } else if (opt == "--sequence") {
+            req.sequence = core::parseSequence(a.value(opt));
+        } else if (opt == "--cls") {
+            req.cls = true;
         } else {
             throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
         }
@@ -289,6 +298,11 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     }
     if (!haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
+    req.maskGiven = maskGiven;
+    // Grid and sequence schemes take their tokens from --grid or --sequence, not from --positions.
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(req.scheme); spatial && positionsGiven)
+        throw InputError("--positions does not apply to " + req.scheme + "; its tokens come from "
+                         + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
     // Options of other quantities are refused, never ignored (issue 14): each names where it applies.
     const auto onlyFor = [&](bool given, std::initializer_list<core::Quantity> where, const char* option) {
         if (!given || std::find(where.begin(), where.end(), req.quantity) != where.end())

@@ -10,6 +10,7 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/spatial.h"
 
 #include <QFile>
 #include <QFileInfo>
@@ -184,11 +185,78 @@ const QStringList rotaryModelTypes = {
     "llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3",
     "gemma", "gemma2", "gemma3", "gemma3_text", "gpt_neox", "gptj", "falcon", "RefinedWebModel", "RefinedWeb",
     "deepseek_v2", "deepseek_v3", "smollm3", "olmo", "olmo2", "starcoder2", "stablelm", "cohere", "granite"};
+const QStringList mropeModelTypes = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"};
 const QStringList learnedModelTypes = {"gpt2", "bert", "vit", "gpt_neo"};
 const QStringList ropeTypes = {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
 const QStringList scalingKeys = {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor",
                                  "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
                                  "short_factor", "long_factor"};
+
+/// Qwen2-VL, Qwen2.5-VL and Qwen3-VL (M-RoPE, core/encodings/mrope.h): rope_scaling (or rope_parameters) holds
+/// "mrope_section" (type "mrope", which transformers' Qwen2VLConfig rewrites to "default"); Qwen3-VL adds
+/// "mrope_interleaved"; Qwen2.5-VL's vision_config holds tokens_per_second. @p c is the language model's object
+/// (text_config when there is one), @p pre its key prefix.
+void readMrope(Reader& r, const QJsonObject& root, const QJsonObject& c, const QString& pre, const QString& modelType,
+               core::Overrides& params)
+{
+    auto set = [&](const QString& k, const QString& v) { params.emplace_back(k.toStdString(), v.toStdString()); };
+    const QString variant = modelType.startsWith(QLatin1String("qwen3_vl"))     ? QStringLiteral("qwen3_vl")
+                          : modelType.startsWith(QLatin1String("qwen2_5_vl")) ? QStringLiteral("qwen2_5_vl")
+                                                                               : QStringLiteral("qwen2_vl");
+    if (!modelType.isEmpty())
+        r.use("model_type");
+    set("variant", variant);
+    QJsonObject sc;
+    QString scPath = pre + QStringLiteral("rope_scaling.");
+    if (const auto p = r.object(c, "rope_parameters", pre + "rope_parameters")) {
+        sc = *p;
+        scPath = pre + QStringLiteral("rope_parameters.");
+    } else if (const auto s = r.object(c, "rope_scaling", pre + "rope_scaling")) {
+        sc = *s;
+    }
+    for (const char* k : {"type", "rope_type"})
+        if (const auto t = r.text(sc, QLatin1String(k), scPath + QLatin1String(k)); t && *t != "mrope" && *t != "default")
+            r.fail(QStringLiteral("rope type '%1' with M-RoPE sections is not one PosLab computes (it computes "
+                                  "mrope / default)").arg(*t));
+    std::optional<double> theta = r.number(sc, "rope_theta", scPath + "rope_theta");
+    if (!theta)
+        theta = r.number(c, "rope_theta", pre + "rope_theta");
+    if (theta)
+        set("rope_theta", numberText(*theta));
+    else
+        r.unmap(pre + "rope_theta", "absent; PosLab's mrope default 1000000 used");
+    if (const auto list = r.numberList(sc, "mrope_section", scPath + "mrope_section"))
+        set("mrope_section", *list);
+    else
+        r.unmap(scPath + "mrope_section", QStringLiteral("absent; the %1 default used").arg(variant));
+    if (const auto inter = r.flag(sc, "mrope_interleaved", scPath + "mrope_interleaved")) {
+        if (variant == QLatin1String("qwen3_vl") && !*inter)
+            r.unmap(scPath + "mrope_interleaved", "false, but Hugging Face's Qwen3-VL interleaves the sections always "
+                                                  "(apply_interleaved_mrope); PosLab does the same");
+        else if (*inter)
+            set("sections", "interleaved");
+    }
+    const auto vision = r.object(root, "vision_config", "vision_config");
+    if (variant == QLatin1String("qwen2_5_vl")) {
+        std::optional<double> tps;
+        if (vision)
+            tps = r.number(*vision, "tokens_per_second", "vision_config.tokens_per_second");
+        if (!tps)
+            tps = r.number(c, "tokens_per_second", pre + "tokens_per_second");
+        if (tps)
+            set("tokens_per_second", numberText(*tps));
+        else
+            r.unmap("vision_config.tokens_per_second", "absent; PosLab's default 2 used");
+    }
+    if (vision) {
+        if (const auto m = r.count(*vision, "spatial_merge_size", "vision_config.spatial_merge_size"))
+            r.notes << QStringLiteral("Image and video sizes in --sequence are after the vision encoder's %1 x %1 "
+                                      "spatial merge (vision_config.spatial_merge_size).").arg(*m);
+        if (const auto t = r.count(*vision, "temporal_patch_size", "vision_config.temporal_patch_size"))
+            r.notes << QStringLiteral("One temporal grid step is %1 frames (vision_config.temporal_patch_size): "
+                                      "second_per_grid = %1 / fps.").arg(*t);
+    }
+}
 
 } // namespace
 
@@ -304,6 +372,11 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
         } else {
             scheme = "learned";
         }
+    } else if (mropeModelTypes.contains(modelType)
+               || c.value("rope_scaling").toObject().contains("mrope_section")
+               || c.value("rope_parameters").toObject().contains("mrope_section")) {
+        scheme = "mrope";
+        readMrope(r, root, c, pre, modelType, params);
     } else if (rotaryKeys || rotaryModelTypes.contains(modelType)) {
         if (falconAlibi)
             r.use(key("alibi"));
@@ -589,8 +662,17 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
         r.use(key("alibi_bias_max"));
 
     // --- the state -------------------------------------------------------------------------------------------
-    const core::SchemeDescriptor& s = core::schemeOrThrow(scheme.toStdString());
-    try {
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(scheme.toStdString())) {
+        try {
+            core::SpatialContext sctx;
+            sctx.dim = headDim.value_or(128);
+            sctx.sequence = core::parseSequence("text:1");
+            core::resolveSpatialParams(*spatial, params, sctx);
+        } catch (const std::exception& e) {
+            r.fail(QString::fromStdString(e.what()));
+        }
+    } else try {
+        const core::SchemeDescriptor& s = core::schemeOrThrow(scheme.toStdString());
         core::TableContext ctx;
         ctx.dim = headDim.value_or(128);
         const int rows = scheme == QLatin1String("learned") ? QString::fromStdString(params.front().second).toInt() : 1024;

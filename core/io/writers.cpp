@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/io/writers.h"
 
+#include "core/spatial.h"
+
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 
@@ -258,6 +260,31 @@ std::string specJson(const ParamSpec& p)
 
 } // namespace
 
+namespace {
+/// One scheme's JSON object; @p input is "grid" or "sequence" for a spatial scheme, empty for a 1-D one.
+void schemeJson(std::ostream& out, const SchemeDescriptor& s, const std::vector<Quantity>& q, std::string_view input)
+{
+    out << "{\"id\":" << jsonString(s.id) << ",\"name\":" << jsonString(s.name) << ",\"family\":"
+        << jsonString(s.family) << ",\"axes\":{\"relation\":" << jsonString(relationName(s.relation))
+        << ",\"applied_to\":" << jsonString(applicationName(s.application))
+        << ",\"origin\":" << jsonString(originName(s.origin)) << "},\"citation\":" << jsonString(s.citation)
+        << ",\"year\":" << s.year
+        << ",\"reference\":" << jsonString(s.reference) << ",\"formula\":" << jsonString(s.formula)
+        << ",\"summary\":" << jsonString(s.summary);
+    if (!input.empty())
+        out << ",\"input\":" << jsonString(input);
+    if (!s.relativePosition.empty())
+        out << ",\"relative_position\":" << jsonString(s.relativePosition);
+    out << ",\"quantities\":[";
+    for (std::size_t i = 0; i < q.size(); ++i)
+        out << (i ? "," : "") << jsonString(quantityName(q[i]));
+    out << "],\"params\":[";
+    for (std::size_t i = 0; i < s.params.size(); ++i)
+        out << (i ? "," : "") << specJson(s.params[i]);
+    out << "]}";
+}
+} // namespace
+
 void writeSchemesJson(std::ostream& out)
 {
     out << "[";
@@ -265,66 +292,65 @@ void writeSchemesJson(std::ostream& out)
     for (const auto& s : schemes()) {
         out << (first ? "\n" : ",\n");
         first = false;
-        out << "{\"id\":" << jsonString(s.id) << ",\"name\":" << jsonString(s.name) << ",\"family\":"
-            << jsonString(s.family) << ",\"axes\":{\"relation\":" << jsonString(relationName(s.relation))
-            << ",\"applied_to\":" << jsonString(applicationName(s.application))
-            << ",\"origin\":" << jsonString(originName(s.origin)) << "},\"citation\":" << jsonString(s.citation)
-            << ",\"year\":" << s.year
-            << ",\"reference\":" << jsonString(s.reference) << ",\"formula\":" << jsonString(s.formula)
-            << ",\"summary\":" << jsonString(s.summary);
-        if (!s.relativePosition.empty())
-            out << ",\"relative_position\":" << jsonString(s.relativePosition);
-        out << ",\"quantities\":[";
-        const auto q = s.quantities();
-        for (std::size_t i = 0; i < q.size(); ++i)
-            out << (i ? "," : "") << jsonString(quantityName(q[i]));
-        out << "],\"params\":[";
-        for (std::size_t i = 0; i < s.params.size(); ++i)
-            out << (i ? "," : "") << specJson(s.params[i]);
-        out << "]}";
+        schemeJson(out, s, s.quantities(), {});
+    }
+    // The grid and sequence schemes (core/spatial.h), each with its "input".
+    for (const auto& s : spatialSchemes()) {
+        out << ",\n";
+        schemeJson(out, s.info, s.quantities(), spatialInputName(s.input));
     }
     out << "\n]\n";
 }
 
+namespace {
+void schemeText(std::ostream& out, const SchemeDescriptor& s, const std::vector<Quantity>& quantities, std::string_view input)
+{
+    out << s.id << "  " << s.name << "\n";
+    out << "    family: " << s.family << "; " << relationName(s.relation) << ", applied to "
+        << applicationName(s.application) << ", " << originName(s.origin) << "\n";
+    if (!input.empty())
+        out << "    input: " << input << (input == "grid" ? " (--grid HxW)" : " (--sequence text:N,image:TxHxW,video:TxHxW,...)") << "\n";
+    out << "    " << s.formula << "\n";
+    if (!s.relativePosition.empty())
+        out << "    relative position = " << s.relativePosition << "\n";
+    out << "    cite: " << s.citation << "\n";
+    out << "    code: " << s.reference << "\n";
+    out << "    quantities:";
+    for (Quantity q : quantities)
+        out << ' ' << quantityName(q);
+    out << "\n";
+    for (const auto& p : s.params) {
+        out << "    --set " << p.key << "=" << defaultValue(p).toString() << "   (" << paramTypeName(p.type);
+        if (p.type == ParamType::Choice) {
+            out << ":";
+            for (const auto& c : p.choices)
+                out << ' ' << c;
+        } else if (p.type == ParamType::Text) {
+            out << ", at most " << formatNumber(p.maximum) << " bytes";
+        } else if (p.type != ParamType::Bool) {
+            out << " in [" << formatNumber(p.minimum) << ", " << formatNumber(p.maximum) << "]";
+        }
+        out << ")";
+        for (const auto& d : p.defaultsWhen)
+            out << " [" << d.def.toString() << " when " << d.key << "=" << d.value << "]";
+        if (!p.appliesWhen.empty()) {
+            out << " when " << p.appliesWhen[0].key << " in {";
+            for (std::size_t j = 0; j < p.appliesWhen[0].values.size(); ++j)
+                out << (j ? "," : "") << (p.appliesWhen[0].values[j].empty() ? "\"\"" : p.appliesWhen[0].values[j]);
+            out << "}";
+        }
+        out << "\n        " << p.doc << "\n";
+    }
+    out << "\n";
+}
+} // namespace
+
 void writeSchemesText(std::ostream& out)
 {
-    for (const auto& s : schemes()) {
-        out << s.id << "  " << s.name << "\n";
-        out << "    family: " << s.family << "; " << relationName(s.relation) << ", applied to "
-            << applicationName(s.application) << ", " << originName(s.origin) << "\n";
-        out << "    " << s.formula << "\n";
-        if (!s.relativePosition.empty())
-            out << "    relative position = " << s.relativePosition << "\n";
-        out << "    cite: " << s.citation << "\n";
-        out << "    code: " << s.reference << "\n";
-        out << "    quantities:";
-        for (Quantity q : s.quantities())
-            out << ' ' << quantityName(q);
-        out << "\n";
-        for (const auto& p : s.params) {
-            out << "    --set " << p.key << "=" << defaultValue(p).toString() << "   (" << paramTypeName(p.type);
-            if (p.type == ParamType::Choice) {
-                out << ":";
-                for (const auto& c : p.choices)
-                    out << ' ' << c;
-            } else if (p.type == ParamType::Text) {
-                out << ", at most " << formatNumber(p.maximum) << " bytes";
-            } else if (p.type != ParamType::Bool) {
-                out << " in [" << formatNumber(p.minimum) << ", " << formatNumber(p.maximum) << "]";
-            }
-            out << ")";
-            for (const auto& d : p.defaultsWhen)
-                out << " [" << d.def.toString() << " when " << d.key << "=" << d.value << "]";
-            if (!p.appliesWhen.empty()) {
-                out << " when " << p.appliesWhen[0].key << " in {";
-                for (std::size_t j = 0; j < p.appliesWhen[0].values.size(); ++j)
-                    out << (j ? "," : "") << (p.appliesWhen[0].values[j].empty() ? "\"\"" : p.appliesWhen[0].values[j]);
-                out << "}";
-            }
-            out << "\n        " << p.doc << "\n";
-        }
-        out << "\n";
-    }
+    for (const auto& s : schemes())
+        schemeText(out, s, s.quantities(), {});
+    for (const auto& s : spatialSchemes())
+        schemeText(out, s.info, s.quantities(), spatialInputName(s.input));
 }
 
 } // namespace poslab::core

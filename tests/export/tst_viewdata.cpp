@@ -426,7 +426,11 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             // Each scheme's axes and year as `poslab schemes --json` prints them.
             const test::Run r = test::run({"schemes", "--json"});
             QCOMPARE(r.status, 0);
-            const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
+            // The 1-D schemes; the grid and sequence schemes (with an "input") are not on the family map yet.
+            QJsonArray list;
+            for (const auto& v : QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array())
+                if (!v.toObject().contains(QStringLiteral("input")))
+                    list.append(v);
             QCOMPARE(std::size_t(list.size()), core::schemes().size());
             QCOMPARE(guiData.size(), core::schemes().size() * 4);
             for (qsizetype i = 0; i < list.size(); ++i) {
