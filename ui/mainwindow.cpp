@@ -326,6 +326,10 @@ void MainWindow::setMaximisedView(View* v)
     showPage(nullptr);
     m_maximised = v;
     for (ViewFrame* f : m_frames) {
+        // Only the grid's frames: a tab's frame is a page of the stack, which shows one page at a time (shown
+        // here, a tab's view was painted over the grid after Esc).
+        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
+            continue;
         f->setVisible(!v || f->view() == v);
         f->setMaximised(f->view() == v);
     }
@@ -335,6 +339,44 @@ void MainWindow::setMaximisedView(View* v)
     m_bottom->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
         return f->view() == v && f->parentWidget() == m_bottom;
     }));
+}
+
+QString MainWindow::applyStartOptions(const StartOptions& o)
+{
+    if (!o.theme.isEmpty() && o.theme != QLatin1String("light") && o.theme != QLatin1String("dark"))
+        return tr("--theme takes light or dark; got '%1'").arg(o.theme);
+    if (o.fontScale > 0)
+        if (const QString why = WorkbenchState::fontScaleProblem(o.fontScale); !why.isEmpty())
+            return tr("--font-scale: %1").arg(why);
+    View* alone = nullptr;
+    if (!o.maximise.isEmpty() && !(alone = view(o.maximise))) {
+        QStringList names;
+        for (const ViewEntry& e : viewRegistry())
+            names << QString::fromLatin1(e.id);
+        return tr("--maximise: no view '%1'; views: %2").arg(o.maximise, names.join(QStringLiteral(", ")));
+    }
+    if (!o.scheme.isEmpty())
+        if (const QString why = m_state->setScheme(o.scheme); !why.isEmpty())
+            return tr("--scheme: %1").arg(why);
+    if (o.dim > 0)
+        if (const QString why = m_state->setDim(o.dim); !why.isEmpty())
+            return tr("--dim: %1").arg(why);
+    if (o.positions > 0)
+        if (const QString why = m_state->setPositionCount(o.positions); !why.isEmpty())
+            return tr("--positions: %1").arg(why);
+    if (alone)
+        setMaximisedView(alone);
+    if (o.hidePanels)
+        setSidePanelsVisible(false);
+    if (!o.theme.isEmpty() || o.fontScale > 0) {
+        ViewOptions look = m_state->viewOptions();
+        if (!o.theme.isEmpty())
+            look.theme = o.theme == QLatin1String("dark") ? ThemeKind::Dark : ThemeKind::Light;
+        if (o.fontScale > 0)
+            look.fontScale = o.fontScale;
+        m_state->applyViewOptions(look);
+    }
+    return {};
 }
 
 void MainWindow::buildTransport()
@@ -934,7 +976,7 @@ void MainWindow::buildFileMenu()
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName(QStringLiteral("menuEdit"));
     QAction* copyState = edit->addAction(tr("Copy state &link"), this, [this] {
-        const QString link = shareLink(*m_state);
+        const QString link = stateLink();
         QGuiApplication::clipboard()->setText(link);
         showMessage(tr("Copied a link to this view (%1 characters); paste it with Ctrl+Shift+V or give it to "
                        "poslab --state").arg(link.size()), false);
@@ -1149,6 +1191,16 @@ void MainWindow::newSession()
     m_sessionPath.clear();
     m_sessionKept = {};
     updateTitle();
+}
+
+QString MainWindow::stateLink() const
+{
+    QJsonObject layout;
+    if (maximisedView())
+        layout.insert(QStringLiteral("maximised"), maximisedView()->exportName());
+    if (!sidePanelsVisible())
+        layout.insert(QStringLiteral("side_panels"), false);
+    return shareLink(*m_state, layout);
 }
 
 QJsonObject MainWindow::layoutJson() const

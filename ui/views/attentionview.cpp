@@ -64,10 +64,27 @@ std::optional<ValueRange> AttentionView::dataColourRange() const
         const double a = std::max({std::abs(m_output->lo), std::abs(m_output->hi), 1e-30});
         return ValueRange{-a, a};
     }
+    // Probabilities on the fixed scale 0 to 1: one colour is one probability in every row, so a weight of 1 and
+    // one of 0.5 never share a colour (a clip at the 99th percentile painted both the top colour; issue 22).
     if (m_output->softmax)
-        return ValueRange{0.0, std::max(m_output->p99, 1e-12)};
+        return ValueRange{0.0, 1.0};
     return m_output->hi > m_output->lo ? ValueRange{m_output->lo, m_output->hi}
                                        : ValueRange{m_output->lo - 1, m_output->hi + 1};
+}
+
+QString AttentionView::scaleNote() const
+{
+    // Which colour scale is in use, in the legend line: the fixed 0 to 1 of probabilities, a range held for a GIF
+    // or shared with B, or (logits) the data's own range.
+    if (m_diff || !m_output)
+        return {};
+    if (m_heldRange && !sharesCompareRange())
+        return tr("  \u00b7  colours %1 \u2026 %2 (held)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+    if (sharesCompareRange())
+        return tr("  \u00b7  colours %1 \u2026 %2 (A and B)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+    if (m_output->softmax)
+        return tr("  \u00b7  colours 0 \u2026 1 (fixed)");
+    return {};
 }
 
 void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
@@ -486,10 +503,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (foot.isEmpty())
         foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
                    .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
-                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3),
-                        m_output->softmax && m_output->p99 < m_output->hi
-                            ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
-                            : QString());
+                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3), scaleNote());
     text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
               {foot});
 }
