@@ -189,6 +189,12 @@ private:
     void buildLessons();
     PresentationPage presentationPage() const;
     void presentationStep(int delta);
+    /// Home / End in the presentation: the lesson's first or last step (without a lesson: the first or last
+    /// position).
+    void presentationJump(bool last);
+    /// Loads the current step's merged state and shows its views: by "Try it", or, while its prediction waits,
+    /// the same state with the answer still hidden. Empty, or the problem.
+    QString loadStepFigure();
     /// Shows a lesson step's views: the grid views it names (the others hidden), or the tab of its main view.
     void showStepViews(const QStringList& views);
     /// The step lock: the panel's rows, the scheme picker and the cursor, editable only where @p unlocked names
@@ -250,6 +256,7 @@ private:
     QPointer<Presentation> m_presentation;
     QPointer<FirstRunHint> m_hint;
     QAction* m_present = nullptr;
+    bool m_quietSlide = false; ///< a presentation step is loading: the slide is laid out once it has
     QDockWidget* m_lessonsDock = nullptr;
     LessonBrowser* m_lessons = nullptr;
 };

@@ -8,6 +8,10 @@
 #include "app/cli.h"
 #include "app/exportcli.h"
 #include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/lessonbrowser.h"
+#include "ui/lessons/lesson.h"
+#include "ui/presentation.h"
 #include "ui/mainwindow.h"
 #include "ui/parameterpanel.h"
 #include "ui/viewframe.h"
@@ -26,6 +30,7 @@
 #include <QSlider>
 #include <QTabBar>
 #include <QTemporaryDir>
+#include <QTextDocumentFragment>
 #include <QTest>
 #include <QUndoStack>
 #include <QWheelEvent>
@@ -59,6 +64,25 @@ QAbstractScrollArea* scrollAreaOf(QWidget* w)
         if (auto* a = qobject_cast<QAbstractScrollArea*>(up))
             return a;
     return nullptr;
+}
+
+/// A state without the room's look (the presentation picks its font scale; the lecturer the theme).
+QJsonObject withoutLook(QJsonObject json)
+{
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    view.remove(QLatin1String("theme"));
+    view.remove(QLatin1String("font_scale"));
+    json.insert(QLatin1String("view"), view);
+    return json;
+}
+
+/// The state `poslab export --lesson ID VIEW` draws for the step shown (the export scene loads stepState).
+QJsonObject exportState(const LessonBrowser& b)
+{
+    exporting::ExportScene scene;
+    if (!scene.loadState(lessons::stepState(*b.lesson(), b.stepIndex())).isEmpty())
+        return {};
+    return withoutLook(scene.state().toJson());
 }
 
 } // namespace
@@ -291,6 +315,111 @@ private slots:
         QCOMPARE(range->lo, 0.0);
         QCOMPARE(range->hi, 1.0);
         QVERIFY(v.scaleNote().contains(QStringLiteral("0 \u2026 1 (fixed)")));
+    }
+
+    void presentLesson2AsTheExportDraws()
+    {
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("2.1")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        LessonBrowser* b = w.lessonBrowser();
+        const int lesson = b->lessonIndex();
+        const auto check = [&] {
+            const lessons::Step* s = b->step();
+            QVERIFY(s);
+            QCOMPARE(withoutLook(w.state()->toJson()), exportState(*b));
+            QStringList shown;
+            for (View* v : p->views())
+                shown << v->exportName();
+            QCOMPARE(shown, s->views);
+            QVERIFY2(p->page().heading.startsWith(s->id + QStringLiteral(" \u00b7 ")), qPrintable(p->page().heading));
+        };
+        // 2.1 from its first frame; then the cursor and the clock inside it.
+        check();
+        QCOMPARE(b->step()->id, QStringLiteral("2.1"));
+        const int c = w.state()->cursor();
+        QTest::keyClick(p, Qt::Key_Up);
+        QCOMPARE(w.state()->cursor(), c + 1);
+        QTest::keyClick(p, Qt::Key_Up, Qt::ShiftModifier);
+        QCOMPARE(w.state()->cursor(), c + 11);
+        QTest::keyClick(p, Qt::Key_Down);
+        QCOMPARE(w.state()->cursor(), c + 10);
+        QCOMPARE(b->step()->id, QStringLiteral("2.1")); // the cursor keys never change the slide
+        const double t0 = w.state()->animationTime();
+        QTest::keyClick(p, Qt::Key_Space);
+        QVERIFY(w.state()->isPlaying());
+        QTRY_VERIFY(w.state()->animationTime() > t0 + 0.05);
+        QTest::keyClick(p, Qt::Key_Space);
+        QVERIFY(!w.state()->isPlaying());
+        // Home: the lesson's first step, its state again.
+        QTest::keyClick(p, Qt::Key_Home);
+        QCOMPARE(b->stepIndex(), 0);
+        check();
+        // Every step of lesson 2 by Right: a prediction's step shows its figure before the answer is revealed.
+        QStringList seen;
+        for (int guard = 0; guard < 40 && b->lessonIndex() == lesson && b->step(); ++guard) {
+            check();
+            if (seen.isEmpty() || seen.back() != b->step()->id)
+                seen << b->step()->id;
+            QTest::keyClick(p, Qt::Key_Right);
+        }
+        QCOMPARE(seen.size(), int(lessons::findLesson(2)->steps.size()));
+        // End: the last step; Left from there is the step before it, each as the export draws it.
+        QTest::keyClick(p, Qt::Key_Left); // back from the puzzle (or the next lesson) into lesson 2
+        QTest::keyClick(p, Qt::Key_End);
+        QCOMPARE(b->stepIndex(), b->stepCount() - 1);
+        check();
+        QTest::keyClick(p, Qt::Key_PageUp);
+        check();
+        // The overlays: black screen, the keys, the step's text; Esc closes each before it leaves.
+        const int step = b->stepIndex();
+        QTest::keyClick(p, Qt::Key_Period);
+        QVERIFY(p->isBlack());
+        QTest::keyClick(p, Qt::Key_Right); // brings the slide back, and only that
+        QVERIFY(!p->isBlack());
+        QCOMPARE(b->stepIndex(), step);
+        QTest::keyClick(p, Qt::Key_B);
+        QVERIFY(p->isBlack());
+        QTest::keyClick(p, Qt::Key_B);
+        QVERIFY(!p->isBlack());
+        QTest::keyClick(p, '?');
+        QVERIFY(p->isShowingHelp());
+        QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("Up, Down: position cursor")));
+        QTest::keyClick(p, Qt::Key_Escape);
+        QVERIFY(!p->isShowingHelp());
+        QVERIFY(w.isPresenting());
+        QTest::keyClick(p, Qt::Key_T);
+        QVERIFY(p->isShowingNotes());
+        const QString plainText = QTextDocumentFragment::fromHtml(b->liveText(b->step()->text, b->step(), nullptr)).toPlainText();
+        QVERIFY2(p->notesText().contains(plainText.left(40)), qPrintable(p->notesText()));
+        QTest::keyClick(p, Qt::Key_Escape);
+        QVERIFY(!p->isShowingNotes());
+        QVERIFY(w.isPresenting());
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
+    }
+
+    void presentStartsAtTheStepsFigure()
+    {
+        // poslab --present --lesson 12.2: YaRN x4, as poslab export --lesson 12.2 extension draws it.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("12.2")).isEmpty());
+        w.setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(w.presentation()));
+        LessonBrowser* b = w.lessonBrowser();
+        QCOMPARE(b->step()->id, QStringLiteral("12.2"));
+        QCOMPARE(withoutLook(w.state()->toJson()), exportState(*b));
+        QCOMPARE(QString::fromStdString(w.state()->params().value("rope_type").choice), QStringLiteral("yarn"));
+        QCOMPARE(w.state()->params().real("factor"), 4.0);
+        QCOMPARE(w.presentation()->views().back()->exportName(), QStringLiteral("extension"));
     }
 };
 
