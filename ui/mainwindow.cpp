@@ -558,7 +558,8 @@ void MainWindow::buildMenus()
     m_present->setObjectName(QStringLiteral("actionPresentation"));
     m_present->setShortcut(presentationKey);
     m_present->setToolTip(tr("Only the step's views, full screen, large type; Right/Left or a clicker's "
-                             "PageDown/PageUp step, Esc leaves (F5)"));
+                             "PageDown/PageUp step, Up/Down move the cursor, Space plays, T shows the step's "
+                             "text, ? lists the keys, Esc leaves (F5)"));
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->setObjectName(QStringLiteral("menuSettings"));

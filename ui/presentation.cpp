@@ -14,6 +14,7 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRadialGradient>
+#include <QRegularExpression>
 #include <QTextDocumentFragment>
 #include <QTimer>
 #include <QVBoxLayout>
@@ -223,7 +224,10 @@ void Presentation::setPage(const PresentationPage& page)
     m_counter->setVisible(m_heading->isVisibleTo(this));
     m_footer->setText(page.footer);
     m_footer->setVisible(!page.footer.isEmpty());
-    m_notesText->setText(page.notes.isEmpty() && page.formula.isEmpty() ? tr("(This page has no text.)") : page.notes);
+    // The live values stay bold, not links: nothing on a slide is clicked.
+    QString notes = page.notes;
+    notes.replace(QRegularExpression(QStringLiteral("<a\\b[^>]*>")), QStringLiteral("<b>")).replace(QStringLiteral("</a>"), QStringLiteral("</b>"));
+    m_notesText->setText(notes.isEmpty() && page.formula.isEmpty() ? tr("(This page has no text.)") : notes);
     if (!sameViews) {
         for (View* v : m_views)
             delete v;
@@ -366,13 +370,13 @@ bool isPresentationKey(int key)
 
 void Presentation::keyPressEvent(QKeyEvent* e)
 {
-    if (!isPresentationKey(e->key())) {
-        QWidget::keyPressEvent(e);
-        return;
-    }
-    // A black screen: any key of ours brings the slide back, and does nothing else (as slide software does).
+    // A black screen: any key brings the slide back, and does nothing else (as slide software does).
     if (isBlack()) {
         m_black->hide();
+        return;
+    }
+    if (!isPresentationKey(e->key())) {
+        QWidget::keyPressEvent(e);
         return;
     }
     const int ten = e->modifiers() & Qt::ShiftModifier ? 10 : 1;

@@ -58,6 +58,14 @@ void wheelDown(QWidget* w)
     QApplication::sendEvent(w, &e);
 }
 
+/// Saves @p w as PNG under $POSLAB_SHOTS (to look at), when that is set.
+void shoot(QWidget* w, const QString& name)
+{
+    const QByteArray dir = qgetenv("POSLAB_SHOTS");
+    if (!dir.isEmpty())
+        w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
 QAbstractScrollArea* scrollAreaOf(QWidget* w)
 {
     for (QWidget* up = w->parentWidget(); up; up = up->parentWidget())
@@ -92,6 +100,7 @@ class TestLectureHall : public QObject {
 private slots:
     void themeOptionHoldsInTheWindow()
     {
+#ifndef POSLAB_BEFORE
         // poslab --theme dark once changed only a screenshot; the window's own start now applies it too.
         MainWindow w(nullptr, false);
         StartOptions o;
@@ -117,6 +126,7 @@ private slots:
         StartOptions light;
         light.theme = QStringLiteral("light");
         QVERIFY(w.applyStartOptions(light).isEmpty());
+#endif
     }
 
     void shareLinkReopensTheTab()
@@ -134,10 +144,14 @@ private slots:
         QCOMPARE(tabs->tabData(tabs->currentIndex()).toString(), QStringLiteral("pipeline"));
         // A grid view shown alone comes back alone; a link of the whole grid leaves the layout as it is.
         a.setMaximisedView(a.view(QStringLiteral("decay")));
+#ifndef POSLAB_BEFORE
         QVERIFY(b.loadStateText(a.stateLink()).isEmpty());
+#endif
         QCOMPARE(b.maximisedView()->exportName(), QStringLiteral("decay"));
         a.setMaximisedView(nullptr);
+#ifndef POSLAB_BEFORE
         QVERIFY(!a.stateLink().contains(QStringLiteral("layout")));
+#endif
     }
 
     void wheelScrollsThePanel()
@@ -314,7 +328,9 @@ private slots:
         QVERIFY(range);
         QCOMPARE(range->lo, 0.0);
         QCOMPARE(range->hi, 1.0);
+#ifndef POSLAB_BEFORE
         QVERIFY(v.scaleNote().contains(QStringLiteral("0 \u2026 1 (fixed)")));
+#endif
     }
 
     void presentLesson2AsTheExportDraws()
@@ -379,26 +395,54 @@ private slots:
         // The overlays: black screen, the keys, the step's text; Esc closes each before it leaves.
         const int step = b->stepIndex();
         QTest::keyClick(p, Qt::Key_Period);
+#ifndef POSLAB_BEFORE
         QVERIFY(p->isBlack());
+#endif
         QTest::keyClick(p, Qt::Key_Right); // brings the slide back, and only that
+#ifndef POSLAB_BEFORE
         QVERIFY(!p->isBlack());
+#endif
         QCOMPARE(b->stepIndex(), step);
         QTest::keyClick(p, Qt::Key_B);
+#ifndef POSLAB_BEFORE
         QVERIFY(p->isBlack());
+#endif
         QTest::keyClick(p, Qt::Key_B);
+#ifndef POSLAB_BEFORE
         QVERIFY(!p->isBlack());
+#endif
+#ifndef POSLAB_BEFORE
+        QTRY_VERIFY(!p->isHolding()); // the views are back once their results are in
+#endif
+        for (View* v : p->views())
+            QVERIFY(v->isVisible());
         QTest::keyClick(p, '?');
+#ifndef POSLAB_BEFORE
         QVERIFY(p->isShowingHelp());
+#endif
+        shoot(p, QStringLiteral("present-help"));
+#ifndef POSLAB_BEFORE
         QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("Up, Down: position cursor")));
+#endif
         QTest::keyClick(p, Qt::Key_Escape);
+#ifndef POSLAB_BEFORE
         QVERIFY(!p->isShowingHelp());
+#endif
         QVERIFY(w.isPresenting());
         QTest::keyClick(p, Qt::Key_T);
+#ifndef POSLAB_BEFORE
         QVERIFY(p->isShowingNotes());
+#endif
+        QTest::qWait(300);
+        shoot(p, QStringLiteral("present-notes"));
         const QString plainText = QTextDocumentFragment::fromHtml(b->liveText(b->step()->text, b->step(), nullptr)).toPlainText();
+#ifndef POSLAB_BEFORE
         QVERIFY2(p->notesText().contains(plainText.left(40)), qPrintable(p->notesText()));
+#endif
         QTest::keyClick(p, Qt::Key_Escape);
+#ifndef POSLAB_BEFORE
         QVERIFY(!p->isShowingNotes());
+#endif
         QVERIFY(w.isPresenting());
         QTest::keyClick(p, Qt::Key_Escape);
         QTRY_VERIFY(!w.isPresenting());
@@ -420,6 +464,11 @@ private slots:
         QCOMPARE(QString::fromStdString(w.state()->params().value("rope_type").choice), QStringLiteral("yarn"));
         QCOMPARE(w.state()->params().real("factor"), 4.0);
         QCOMPARE(w.presentation()->views().back()->exportName(), QStringLiteral("extension"));
+        QTest::qWait(500);
+        shoot(w.presentation(), QStringLiteral("present-12.2"));
+        QTest::keyClick(w.presentation(), Qt::Key_T);
+        QTest::qWait(300);
+        shoot(w.presentation(), QStringLiteral("present-12.2-notes"));
     }
 };
 
