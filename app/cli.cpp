@@ -433,7 +433,8 @@ Usage:
 )" + trainUsage() + R"(
 
 Window options (with no command, a session or a --state):
-  --lesson N.M                   open the lesson panel at step N.M and load its state
+  --lesson N.M                   open the lesson panel at step N.M and load its state (a step that asks
+                                 for a prediction loads after it; presenting, at once)
   --present                      start in presentation mode (F5; with --lesson: from that step)
   --theme light|dark             the theme (the window remembers the last one)
   --font-scale S                 text size for a lecture hall, 0.8 to 2.5 (A-/A+, Ctrl+-/+)
