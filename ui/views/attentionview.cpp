@@ -495,17 +495,25 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     }
     drawTrainedLength(p, text, l.plot, s);
     drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
-    QString foot;
+    QStringList foot;
     if (onScreen() && m_hover)
-        foot = readout(m_hover->y(), m_hover->x());
+        if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
+            foot << r;
     if (foot.isEmpty() && m_diff)
-        foot = tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
-    if (foot.isEmpty())
-        foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
-                   .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
-                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3), scaleNote());
+        foot << tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
+    if (foot.isEmpty()) {
+        // Shorter wordings where the line is narrow: the content and the colour scale in use stay longest.
+        const QString range = tr("%1 %2 \u2026 %3").arg(m_output->softmax ? tr("probabilities") : tr("logits"),
+                                                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3));
+        const QString scale = scaleNote();
+        foot << tr("%1  \u00b7  %2%3  \u00b7  grey: masked").arg(contentNote(), range, scale)
+             << tr("%1  \u00b7  %2%3").arg(contentNote(), range, scale);
+        if (!scale.isEmpty())
+            foot << contentNote() + scale;
+        foot << contentNote();
+    }
     text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
-              {foot});
+              foot);
 }
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)
