@@ -85,12 +85,15 @@ Presentation::Presentation(WorkbenchState* state, Computation* computation, QWid
     m_heading = new QLabel(this);
     m_heading->setObjectName(QStringLiteral("presentationHeading"));
     m_heading->setTextFormat(Qt::PlainText);
-    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long title is cut, never widens
+    // A long title wraps onto a second line (never cut, never under the counter, never widening the window).
+    m_heading->setWordWrap(true);
+    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_counter = new QLabel(this);
     m_counter->setObjectName(QStringLiteral("presentationCounter"));
     m_counter->setTextFormat(Qt::PlainText);
+    m_counter->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     top->addWidget(m_heading, 1);
-    top->addWidget(m_counter);
+    top->addWidget(m_counter, 0, Qt::AlignTop);
     m_stage = new QWidget(this);
     m_stage->setObjectName(QStringLiteral("presentationStage"));
     m_stage->setMouseTracking(true);
