@@ -24,6 +24,7 @@
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
+#include <QLabel>
 #include <QLineEdit>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -469,6 +470,29 @@ private slots:
         QTest::keyClick(w.presentation(), Qt::Key_T);
         QTest::qWait(300);
         shoot(w.presentation(), QStringLiteral("present-12.2-notes"));
+    }
+
+    void longTitleWrapsBesideTheCounter()
+    {
+        // 12.1's title ran under "Lesson 12 · 1 / 5" at 1366 x 768 ("…blend betwe").
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("12.1")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        QCoreApplication::processEvents();
+        auto* heading = p->findChild<QLabel*>(QStringLiteral("presentationHeading"));
+        auto* counter = p->findChild<QLabel*>(QStringLiteral("presentationCounter"));
+        QVERIFY(heading && counter);
+        QVERIFY(!heading->geometry().intersects(counter->geometry()));
+        const QRect need = heading->fontMetrics().boundingRect(QRect(0, 0, heading->width(), 100000), Qt::TextWordWrap,
+                                                               heading->text());
+        QVERIFY2(need.width() <= heading->width() && need.height() <= heading->height(),
+                 qPrintable(QStringLiteral("%1 needs %2 x %3 in %4 x %5").arg(heading->text()).arg(need.width())
+                                .arg(need.height()).arg(heading->width()).arg(heading->height())));
     }
 };
 
