@@ -1521,8 +1521,7 @@ void MainWindow::presentationStep(int delta)
         const QScopedValueRollback quiet(m_quietSlide, true); // stepShown would lay the slide out before its state
         if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
             // Next: a prediction the room was asked for is revealed first, then the next step.
-            // Back: the step before, loaded as it was (its prediction revealed). Home / End (delta 0 with
-            // m_jump): the lesson's first or last step.
+            // Back: the step before, loaded as it was (its prediction revealed). Home / End: presentationJump().
             if (delta > 0 && m_lessons->needsGuess()) {
                 m_lessons->reveal();
                 m_lessons->tryIt();
