@@ -437,6 +437,21 @@ Usage:
   poslab --version               the version and the git revision it was built from
 )" + trainUsage() + R"(
 
+Window options (with no command, a session or a --state):
+  --lesson N.M                   open the lesson panel at step N.M and load its state (a step that asks
+                                 for a prediction loads after it; presenting, at once)
+  --present                      start in presentation mode (F5; with --lesson: from that step)
+  --theme light|dark             the theme (the window remembers the last one)
+  --font-scale S                 text size for a lecture hall, 0.8 to 2.5 (A-/A+, Ctrl+-/+)
+  --maximise VIEW                show one view alone (table, clock, decay, rotation, attention) or open a
+                                 view's tab (extension, pipeline, lengthlab, ...)
+  --hide-panels                  hide the scheme and parameter panels (F9 brings them back)
+  --scheme ID, --dim D, --positions N
+                                 start from this scheme, head dimension, number of positions
+  --preset NAME, --config FILE   start from a real model's settings
+  --compute-path auto|cpu|gpu    which path computes sin/cos tables this run
+  --screenshot FILE [--size WxH] save the window (or the presentation) to FILE after 1.5 s and exit
+
 Models: --preset NAME (poslab presets lists them) or --config FILE (a Hugging Face config.json) instead of
   --scheme, on compute, export, a batch entry ("preset", "config") and the window: the model's scheme, keys,
   head dim and heads. Explicit --set, --dim and --heads win; a different --scheme is refused.

@@ -484,6 +484,7 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     }
     exporting::ExportScene scene;
     configure(scene, f, base);
+    scene.state().setHeading(f.options.title); // --title: the figure's visible heading, and its file title
     // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
     exporting::ExportOptions options = f.options;
     options.theme = scene.state().viewOptions().theme;
@@ -643,6 +644,8 @@ Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) 
   attention_size, term, theme, font_scale.
   --preset NAME (poslab presets) or --config FILE (a Hugging Face config.json) starts from a real model's
   scheme, keys, head dim and heads; explicit --set, --dim and --heads win, a different --scheme is refused.
+--title TEXT: the figure's heading (in place of the view's own first line, "RoPE · YaRN x4, trained 4096")
+  and the file's title (SVG <title>, PDF and PNG Title); default: the view's own.
 Size: default 1200x800 pixels at 96 DPI. Physical sizes use the DPI for pixels; pixel sizes use it for the
   physical size (PNG pHYs, SVG width/height in mm, PDF page), so text keeps its point size. At most 16384
   pixels a side. transparent: no background (PNG, SVG, PDF).

@@ -157,8 +157,8 @@ int main(int argc, char** argv)
     // The window. Its options are read before Qt starts, so a typo ("poslab comptue") is one line and exit 2
     // even without a display, never Qt's platform plug-in abort. --compute-path auto|cpu|gpu: which path
     // computes sin/cos tables this run (the Settings menu remembers a choice; this option does not). Hidden
-    // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] [--theme dark] [--font-scale S]
-    // [--hide-panels] [--present] [--lesson N.M] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
+    // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] (the other window options of poslab --help
+    // apply to a screenshot as to the window); for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
     int dim = 0, positions = 0, soakSeconds = 0;
@@ -182,6 +182,8 @@ int main(int argc, char** argv)
             soakSeconds = int(poslab::app::parseIntegerOption("--soak", *w.soak, 1, 7 * 24 * 3600));
         text(w.size, size);
         text(w.theme, theme);
+        if (!theme.isEmpty() && theme != QLatin1String("light") && theme != QLatin1String("dark"))
+            throw poslab::core::InputError("--theme takes light or dark; got '" + theme.toStdString() + "'");
         text(w.scheme, scheme);
         text(w.computePath, computePath);
         text(w.maximise, maximise);
@@ -278,24 +280,25 @@ int main(int argc, char** argv)
         const auto wh = size.split(QLatin1Char('x'));
         if (wh.size() == 2)
             window.resize(wh[0].toInt(), wh[1].toInt());
-        if (!scheme.isEmpty())
-            window.state()->setScheme(scheme);
-        if (dim > 0)
-            window.state()->setDim(dim);
-        if (positions > 0)
-            window.state()->setPositionCount(positions);
-        if (!maximise.isEmpty())
-            window.setMaximisedView(window.view(maximise));
-        if (hidePanels)
-            window.setSidePanelsVisible(false);
-        if (theme == QLatin1String("dark") || fontScale > 0) {
-            auto o = window.state()->viewOptions();
-            if (theme == QLatin1String("dark"))
-                o.theme = poslab::ui::ThemeKind::Dark;
-            if (fontScale > 0)
-                o.fontScale = fontScale;
-            window.state()->setViewOptions(o);
-        }
+    }
+    // The window options hold in the real window as in a screenshot (--theme dark was once a screenshot's only).
+    poslab::ui::StartOptions start;
+    start.theme = theme;
+    start.fontScale = fontScale;
+    start.maximise = maximise;
+    start.hidePanels = hidePanels;
+    start.scheme = scheme;
+    start.dim = model ? 0 : dim; // a model's --dim is applied with it
+    start.positions = positions;
+    if (const QString why = window.applyStartOptions(start); !why.isEmpty()) {
+        std::cerr << "poslab: " << why.toStdString() << "\n";
+        return poslab::app::exitUsage;
+    }
+    if (!openPath.isEmpty() || !stateText.isEmpty())
+        window.state()->undoStack()->setClean();
+    else if (!scheme.isEmpty() || dim > 0 || positions > 0)
+        window.state()->undoStack()->clear(); // how the window opens is not an edit
+    if (!screenshot.isEmpty()) {
         if (openPath.isEmpty() && stateText.isEmpty())
             window.state()->setCursor(37);
         window.state()->undoStack()->clear();

@@ -14,12 +14,36 @@ namespace {
 
 std::string formatShort(double v)
 {
-    // Shortest round-trip form: integers print without a decimal point.
+    // A round-trip form as a person writes it (sessions, share strings and messages show it): whole numbers
+    // below 1e15 in digits ("500000", where the shortest form is "5e+05"), a decimal where it is at most four
+    // characters longer than the exponent form ("0.00001"), else the exponent without padding ("1e-8", "1e20").
     char buf[64];
+    if (std::isfinite(v) && v == std::floor(v) && std::abs(v) < 1e15) {
+        auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed);
+        if (ec == std::errc())
+            return std::string(buf, ptr);
+    }
     auto [ptr, ec] = std::to_chars(buf, buf + sizeof buf, v);
     if (ec != std::errc())
         return std::to_string(v);
-    return std::string(buf, ptr);
+    std::string shortest(buf, ptr);
+    const std::size_t e = shortest.find('e');
+    if (e == std::string::npos)
+        return shortest;
+    char fixed[400];
+    auto [fptr, fec] = std::to_chars(fixed, fixed + sizeof fixed, v, std::chars_format::fixed);
+    if (fec == std::errc() && std::size_t(fptr - fixed) <= shortest.size() + 4)
+        return std::string(fixed, fptr);
+    std::string exponent = shortest.substr(e + 1);
+    std::string sign;
+    if (!exponent.empty() && (exponent[0] == '+' || exponent[0] == '-')) {
+        if (exponent[0] == '-')
+            sign = "-";
+        exponent.erase(0, 1);
+    }
+    while (exponent.size() > 1 && exponent[0] == '0')
+        exponent.erase(0, 1);
+    return shortest.substr(0, e + 1) + sign + exponent;
 }
 
 std::string trim(std::string_view s)

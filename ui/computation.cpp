@@ -239,7 +239,7 @@ void Computation::runAttention()
 
 namespace {
 
-/// The finite value range of the matrix and its 99th percentile (from at most about 20,000 samples).
+/// The finite value range of the matrix.
 void fillValueRange(AttentionOutput& out)
 {
     AttentionOutput* a = &out;
@@ -254,17 +254,6 @@ void fillValueRange(AttentionOutput& out)
         }
         a->lo = std::min<double>(a->lo, p[i]);
         a->hi = std::max<double>(a->hi, p[i]);
-    }
-    std::vector<float> sample;
-    const Eigen::Index stride = std::max<Eigen::Index>(1, a->matrix.size() / 20000);
-    for (Eigen::Index i = 0; i < a->matrix.size(); i += stride)
-        if (std::isfinite(p[i]))
-            sample.push_back(p[i]);
-    a->p99 = a->hi;
-    if (!sample.empty()) {
-        auto nth = sample.begin() + std::ptrdiff_t(0.99 * double(sample.size() - 1));
-        std::nth_element(sample.begin(), nth, sample.end());
-        a->p99 = std::max(double(*nth), a->lo + 1e-12);
     }
 }
 

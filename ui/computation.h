@@ -96,10 +96,7 @@ struct AttentionOutput {
     QString termLabel;               ///< its formula, for the title
     std::vector<std::string> tokens; ///< Sentence: the word at each position
     std::vector<std::pair<std::string, double>> scalars; ///< per head (ALiBi "slope") and per request
-    double lo = 0.0, hi = 1.0;       ///< finite value range
-    /// 99th percentile of the finite values: softmax rows of long sequences are mostly tiny, and a colour
-    /// scale up to the single 1.0 of row 0 would paint everything dark.
-    double p99 = 1.0;
+    double lo = 0.0, hi = 1.0;       ///< finite value range (probabilities are coloured on 0..1 whatever it is)
     double milliseconds = 0.0;
     // --- source "trained" (Computation::trainedAttention): a model trained in the window
     QString trained;                 ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model

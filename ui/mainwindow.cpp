@@ -33,6 +33,7 @@
 #include <QLayout>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScopedValueRollback>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -326,6 +327,10 @@ void MainWindow::setMaximisedView(View* v)
     showPage(nullptr);
     m_maximised = v;
     for (ViewFrame* f : m_frames) {
+        // Only the grid's frames: a tab's frame is a page of the stack, which shows one page at a time (shown
+        // here, a tab's view was painted over the grid after Esc).
+        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
+            continue;
         f->setVisible(!v || f->view() == v);
         f->setMaximised(f->view() == v);
     }
@@ -335,6 +340,44 @@ void MainWindow::setMaximisedView(View* v)
     m_bottom->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
         return f->view() == v && f->parentWidget() == m_bottom;
     }));
+}
+
+QString MainWindow::applyStartOptions(const StartOptions& o)
+{
+    if (!o.theme.isEmpty() && o.theme != QLatin1String("light") && o.theme != QLatin1String("dark"))
+        return tr("--theme takes light or dark; got '%1'").arg(o.theme);
+    if (o.fontScale > 0)
+        if (const QString why = WorkbenchState::fontScaleProblem(o.fontScale); !why.isEmpty())
+            return tr("--font-scale: %1").arg(why);
+    View* alone = nullptr;
+    if (!o.maximise.isEmpty() && !(alone = view(o.maximise))) {
+        QStringList names;
+        for (const ViewEntry& e : viewRegistry())
+            names << QString::fromLatin1(e.id);
+        return tr("--maximise: no view '%1'; views: %2").arg(o.maximise, names.join(QStringLiteral(", ")));
+    }
+    if (!o.scheme.isEmpty())
+        if (const QString why = m_state->setScheme(o.scheme); !why.isEmpty())
+            return tr("--scheme: %1").arg(why);
+    if (o.dim > 0)
+        if (const QString why = m_state->setDim(o.dim); !why.isEmpty())
+            return tr("--dim: %1").arg(why);
+    if (o.positions > 0)
+        if (const QString why = m_state->setPositionCount(o.positions); !why.isEmpty())
+            return tr("--positions: %1").arg(why);
+    if (alone)
+        setMaximisedView(alone);
+    if (o.hidePanels)
+        setSidePanelsVisible(false);
+    if (!o.theme.isEmpty() || o.fontScale > 0) {
+        ViewOptions look = m_state->viewOptions();
+        if (!o.theme.isEmpty())
+            look.theme = o.theme == QLatin1String("dark") ? ThemeKind::Dark : ThemeKind::Light;
+        if (o.fontScale > 0)
+            look.fontScale = o.fontScale;
+        m_state->applyViewOptions(look);
+    }
+    return {};
 }
 
 void MainWindow::buildTransport()
@@ -515,7 +558,8 @@ void MainWindow::buildMenus()
     m_present->setObjectName(QStringLiteral("actionPresentation"));
     m_present->setShortcut(presentationKey);
     m_present->setToolTip(tr("Only the step's views, full screen, large type; Right/Left or a clicker's "
-                             "PageDown/PageUp step, Esc leaves (F5)"));
+                             "PageDown/PageUp step, Up/Down move the cursor, Space plays, T shows the step's "
+                             "text, ? lists the keys, Esc leaves (F5)"));
 
     QMenu* settings = menuBar()->addMenu(tr("&Settings"));
     settings->setObjectName(QStringLiteral("menuSettings"));
@@ -934,7 +978,7 @@ void MainWindow::buildFileMenu()
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->setObjectName(QStringLiteral("menuEdit"));
     QAction* copyState = edit->addAction(tr("Copy state &link"), this, [this] {
-        const QString link = shareLink(*m_state);
+        const QString link = stateLink();
         QGuiApplication::clipboard()->setText(link);
         showMessage(tr("Copied a link to this view (%1 characters); paste it with Ctrl+Shift+V or give it to "
                        "poslab --state").arg(link.size()), false);
@@ -1151,6 +1195,16 @@ void MainWindow::newSession()
     updateTitle();
 }
 
+QString MainWindow::stateLink() const
+{
+    QJsonObject layout;
+    if (maximisedView())
+        layout.insert(QStringLiteral("maximised"), maximisedView()->exportName());
+    if (!sidePanelsVisible())
+        layout.insert(QStringLiteral("side_panels"), false);
+    return shareLink(*m_state, layout);
+}
+
 QJsonObject MainWindow::layoutJson() const
 {
     return QJsonObject{{"maximised", maximisedView() ? maximisedView()->exportName() : QString()},
@@ -1274,7 +1328,7 @@ void MainWindow::buildLessons()
     connect(m_lessons, &LessonBrowser::knobRequested, this, &MainWindow::focusKnob);
     connect(m_lessons, &LessonBrowser::message, this, &MainWindow::showMessage);
     connect(m_lessons, &LessonBrowser::stepShown, this, [this] {
-        if (m_presentation)
+        if (m_presentation && !m_quietSlide)
             m_presentation->setPage(presentationPage());
     });
 }
@@ -1408,6 +1462,15 @@ PresentationPage MainWindow::presentationPage() const
                                                                         m_lessons->predictionAnswer());
             else
                 page.footer = plain(m_lessons->liveText(s->doText, s, nullptr));
+            // T on the slide: the step's text with its live values, then its notices (values and ticks); a
+            // prediction's answer stays out until it is revealed (the notices may state it).
+            page.formula = s->formula;
+            page.notes = m_lessons->liveText(s->text, s, nullptr);
+            if (!(s->predict && m_lessons->needsGuess())) {
+                const QStringList notices = m_lessons->noticeTexts();
+                if (!notices.isEmpty())
+                    page.notes += QStringLiteral("<ul><li>%1</li></ul>").arg(notices.join(QStringLiteral("</li><li>")));
+            }
         } else {
             page.heading = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
             page.counter = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
@@ -1426,25 +1489,72 @@ PresentationPage MainWindow::presentationPage() const
     return page;
 }
 
+QString MainWindow::loadStepFigure()
+{
+    const lessons::Step* s = m_lessons->step();
+    if (!s)
+        return {}; // the puzzle keeps the last step's state
+    if (!m_lessons->needsGuess())
+        return m_lessons->tryIt();
+    // A prediction waits: the step's figure all the same (the answer, not the figure, stays hidden), loaded as
+    // "Try it" loads it, with the room's theme and font scale.
+    QJsonObject json = lessons::stepState(*m_lessons->lesson(), m_lessons->stepIndex());
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    for (const char* name : {"theme", "font_scale"})
+        if (const ViewProperty* p = findViewProperty(QLatin1String(name)); p && !view.contains(QLatin1String(name)))
+            view.insert(QLatin1String(name), propertyJson(*p, m_state->viewOptions()));
+    json.insert(QLatin1String("view"), view);
+    if (const QString problem = m_state->fromJson(json, true); !problem.isEmpty()) {
+        showMessage(tr("Step %1 cannot load its state: %2").arg(s->id, problem), true);
+        return problem;
+    }
+    applyStepLock(s->knobs);
+    showStepViews(s->views);
+    return {};
+}
+
 void MainWindow::presentationStep(int delta)
 {
-    if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
-        // Next: a prediction the room was asked for is revealed first (its state loads), then the next step.
-        // Back: the step before, loaded as it was.
-        if (delta > 0 && m_lessons->needsGuess()) {
-            m_lessons->reveal();
-            m_lessons->tryIt();
-        } else if (delta > 0 ? m_lessons->next() : m_lessons->back()) {
-            if (delta < 0 && m_lessons->needsGuess())
+    // The step's state is loaded before the slide shows its title, and the views wait for their results: a new
+    // title never stands over the previous step's figure.
+    {
+        const QScopedValueRollback quiet(m_quietSlide, true); // stepShown would lay the slide out before its state
+        if (m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden()) {
+            // Next: a prediction the room was asked for is revealed first, then the next step.
+            // Back: the step before, loaded as it was (its prediction revealed). Home / End: presentationJump().
+            if (delta > 0 && m_lessons->needsGuess()) {
                 m_lessons->reveal();
-            if (m_lessons->step() && !m_lessons->needsGuess())
                 m_lessons->tryIt();
+            } else if (delta > 0 ? m_lessons->next() : m_lessons->back()) {
+                if (delta < 0 && m_lessons->needsGuess())
+                    m_lessons->reveal();
+                loadStepFigure();
+            }
+        } else {
+            m_state->stepCursor(delta);
         }
-    } else {
-        m_state->stepCursor(delta);
     }
-    if (m_presentation)
+    if (m_presentation) {
         m_presentation->setPage(presentationPage());
+        m_presentation->holdUntilComputed();
+    }
+}
+
+void MainWindow::presentationJump(bool last)
+{
+    if (!(m_lessons && m_lessons->lesson() && !m_lessonsDock->isHidden())) {
+        m_state->setCursor(last ? m_state->positionCount() - 1 : 0);
+        return;
+    }
+    {
+        const QScopedValueRollback quiet(m_quietSlide, true);
+        m_lessons->open(m_lessons->lessonIndex(), last ? m_lessons->stepCount() - 1 : 0);
+        loadStepFigure();
+    }
+    if (m_presentation) {
+        m_presentation->setPage(presentationPage());
+        m_presentation->holdUntilComputed();
+    }
 }
 
 void MainWindow::setPresenting(bool on)
@@ -1461,6 +1571,15 @@ void MainWindow::setPresenting(bool on)
     connect(m_presentation, &Presentation::nextRequested, this, [this] { presentationStep(1); });
     connect(m_presentation, &Presentation::backRequested, this, [this] { presentationStep(-1); });
     connect(m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
+    connect(m_presentation, &Presentation::firstRequested, this, [this] { presentationJump(false); });
+    connect(m_presentation, &Presentation::lastRequested, this, [this] { presentationJump(true); });
+    connect(m_presentation, &Presentation::cursorRequested, m_state, &WorkbenchState::stepCursor);
+    connect(m_presentation, &Presentation::playRequested, m_state, &WorkbenchState::togglePlaying);
+    // A step opened before (poslab --present --lesson 12.2, F5 in a lesson): its figure, not the workbench's.
+    if (m_lessons && m_lessons->step() && !m_lessonsDock->isHidden()) {
+        const QScopedValueRollback quiet(m_quietSlide, true);
+        loadStepFigure();
+    }
     m_presentation->setPage(presentationPage());
     if (QScreen* sc = screen()) {
         m_presentation->setScreen(sc);

@@ -43,6 +43,17 @@ class View;
 class ViewFrame;
 class WorkbenchState;
 
+/// The window options of the command line (poslab --help lists them), applied over what the window restored.
+struct StartOptions {
+    QString theme;          ///< "light" or "dark"; empty: as remembered
+    double fontScale = 0.0; ///< 0: as remembered
+    QString maximise;       ///< a view's export name (a view of its own tab opens its tab); empty: as remembered
+    bool hidePanels = false;
+    QString scheme;         ///< empty: as it is
+    int dim = 0;            ///< 0: as it is
+    int positions = 0;      ///< 0: as it is
+};
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
@@ -62,6 +73,10 @@ public:
     void setMaximisedView(View* view);
     /// The view shown alone: a grid view maximised, or the view of the open tab; nullptr for the whole grid.
     View* maximisedView() const { return m_ownPage ? m_ownPage : m_maximised; }
+
+    /// Applies @p options (the real window and --screenshot alike). The look (theme, font scale) is the window's,
+    /// not an edit to undo. Returns an empty string or one line naming the option and the problem.
+    QString applyStartOptions(const StartOptions& options);
 
     /// Which path computes sin/cos tables (Settings > Compute tables on). @p remember stores it in
     /// QSettings for the next start (the menu does; the --compute-path option does not).
@@ -102,6 +117,9 @@ public:
     void newSession();
     /// The session file in use, empty when untitled.
     QString sessionPath() const { return m_sessionPath; }
+    /// Edit > Copy state link: the state with the window's layout where it is not the default (the open tab or
+    /// the view shown alone, hidden side panels), so that the link reopens what was on screen.
+    QString stateLink() const;
     /// The window's part of a session: {"maximised": VIEW or "", "side_panels": bool}.
     QJsonObject layoutJson() const;
     /// Applies a session's layout (unknown or absent keys leave the layout as it is).
@@ -171,6 +189,12 @@ private:
     void buildLessons();
     PresentationPage presentationPage() const;
     void presentationStep(int delta);
+    /// Home / End in the presentation: the lesson's first or last step (without a lesson: the first or last
+    /// position).
+    void presentationJump(bool last);
+    /// Loads the current step's merged state and shows its views: by "Try it", or, while its prediction waits,
+    /// the same state with the answer still hidden. Empty, or the problem.
+    QString loadStepFigure();
     /// Shows a lesson step's views: the grid views it names (the others hidden), or the tab of its main view.
     void showStepViews(const QStringList& views);
     /// The step lock: the panel's rows, the scheme picker and the cursor, editable only where @p unlocked names
@@ -232,6 +256,7 @@ private:
     QPointer<Presentation> m_presentation;
     QPointer<FirstRunHint> m_hint;
     QAction* m_present = nullptr;
+    bool m_quietSlide = false; ///< a presentation step is loading: the slide is laid out once it has
     QDockWidget* m_lessonsDock = nullptr;
     LessonBrowser* m_lessons = nullptr;
 };

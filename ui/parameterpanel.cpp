@@ -17,6 +17,11 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <QAbstractScrollArea>
+#include <QCoreApplication>
+#include <QScrollBar>
+#include <QWheelEvent>
+
 #include <charconv>
 #include <cmath>
 
@@ -32,6 +37,9 @@ struct ParameterPanel::Row {
     QCheckBox* check = nullptr;
     QToolButton* reset = nullptr;
     QLabel* message = nullptr;
+    /// The state's value when the message was shown: once the value changes by another way (undo, another
+    /// control, a lesson, a loaded state), the message is about a value no longer in question and goes.
+    std::optional<core::ParamValue> refusedAt;
 };
 
 namespace {
@@ -343,6 +351,13 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     }
     }
     grid->setColumnStretch(0, 1);
+    // The wheel scrolls the panel; it edits a slider or a choice only once that has the focus (a click, Tab):
+    // rolling down the panel must not change the value that passes under the pointer.
+    for (QWidget* w : {static_cast<QWidget*>(r->slider), static_cast<QWidget*>(r->combo)})
+        if (w) {
+            w->setFocusPolicy(Qt::StrongFocus);
+            w->installEventFilter(this);
+        }
     r->message = new QLabel(r->box);
     r->message->setObjectName(QStringLiteral("message_") + key);
     r->message->setWordWrap(true);
@@ -400,8 +415,43 @@ QString ParameterPanel::applyText(Row& r, const QString& text)
     return err;
 }
 
+core::ParamValue ParameterPanel::stateValue(const Row& r) const
+{
+    if (r.spec.key == "dim")
+        return core::ParamValue::integer(m_state->dim());
+    if (r.spec.key == "positions")
+        return core::ParamValue::integer(m_state->positionCount());
+    return m_state->params().has(r.spec.key) ? m_state->params().value(r.spec.key) : core::ParamValue{};
+}
+
+bool ParameterPanel::eventFilter(QObject* watched, QEvent* e)
+{
+    if (e->type() == QEvent::Wheel) {
+        auto* w = qobject_cast<QWidget*>(watched);
+        if (w && !w->hasFocus()) {
+            // Not this control's: the scroll area around the panel scrolls (a copy of the event to its scroll bar).
+            auto* wheel = static_cast<QWheelEvent*>(e);
+            for (QWidget* up = parentWidget(); up; up = up->parentWidget())
+                if (auto* area = qobject_cast<QAbstractScrollArea*>(up)) {
+                    QScrollBar* bar = area->verticalScrollBar();
+                    QWheelEvent copy(bar->mapFromGlobal(wheel->globalPosition()), wheel->globalPosition(),
+                                     wheel->pixelDelta(), wheel->angleDelta(), wheel->buttons(), wheel->modifiers(),
+                                     wheel->phase(), wheel->inverted());
+                    QCoreApplication::sendEvent(bar, &copy);
+                    break;
+                }
+            e->accept();
+            return true;
+        }
+    }
+    return QWidget::eventFilter(watched, e);
+}
+
 void ParameterPanel::showMessage(Row& r, const QString& message)
 {
+    r.refusedAt.reset();
+    if (!message.isEmpty())
+        r.refusedAt = stateValue(r);
     r.message->setText(message);
     r.message->setVisible(!message.isEmpty());
     if (message.isEmpty() && r.edit)
@@ -434,7 +484,9 @@ void ParameterPanel::rebuild()
 void ParameterPanel::syncValues()
 {
     const core::ParamSet& params = m_state->params();
-    auto syncRow = [](Row& r, const core::ParamValue& v) {
+    auto syncRow = [this](Row& r, const core::ParamValue& v) {
+        if (r.refusedAt && !(*r.refusedAt == v))
+            showMessage(r, {}); // the value moved on: the red message and border were about another one
         if (r.slider) {
             QSignalBlocker b(r.slider);
             r.slider->setValue(toSlider(r.spec, v.number));

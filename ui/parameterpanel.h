@@ -80,6 +80,8 @@ public:
 
 protected:
     void changeEvent(QEvent* e) override;
+    /// The wheel over an unfocused slider or choice scrolls the panel instead (see makeRow()).
+    bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     struct Row;
@@ -90,6 +92,8 @@ private:
     QString apply(Row& r, const core::ParamValue& v, bool mergeable);
     QString applyText(Row& r, const QString& text);
     void showMessage(Row& r, const QString& message);
+    /// The state's value of the row's key (dim and positions included).
+    core::ParamValue stateValue(const Row& r) const;
     void syncSequenceLength();
     void updateHeadingFonts();
     void fitEdit(QLineEdit* edit) const;

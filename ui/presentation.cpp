@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/presentation.h"
 
+#include "ui/computation.h"
+#include "ui/render/formula.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
@@ -12,6 +14,9 @@
 #include <QMouseEvent>
 #include <QPainter>
 #include <QRadialGradient>
+#include <QRegularExpression>
+#include <QTextDocumentFragment>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -80,12 +85,15 @@ Presentation::Presentation(WorkbenchState* state, Computation* computation, QWid
     m_heading = new QLabel(this);
     m_heading->setObjectName(QStringLiteral("presentationHeading"));
     m_heading->setTextFormat(Qt::PlainText);
-    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // a long title is cut, never widens
+    // A long title wraps onto a second line (never cut, never under the counter, never widening the window).
+    m_heading->setWordWrap(true);
+    m_heading->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_counter = new QLabel(this);
     m_counter->setObjectName(QStringLiteral("presentationCounter"));
     m_counter->setTextFormat(Qt::PlainText);
+    m_counter->setSizePolicy(QSizePolicy::Fixed, QSizePolicy::Preferred);
     top->addWidget(m_heading, 1);
-    top->addWidget(m_counter);
+    top->addWidget(m_counter, 0, Qt::AlignTop);
     m_stage = new QWidget(this);
     m_stage->setObjectName(QStringLiteral("presentationStage"));
     m_stage->setMouseTracking(true);
@@ -94,11 +102,109 @@ Presentation::Presentation(WorkbenchState* state, Computation* computation, QWid
     m_footer->setObjectName(QStringLiteral("presentationFooter"));
     m_footer->setTextFormat(Qt::PlainText);
     m_footer->setWordWrap(true);
+    // T: the step's formula, text and notices between the views and the footer (the views make room).
+    m_notes = new QWidget(this);
+    m_notes->setObjectName(QStringLiteral("presentationNotes"));
+    auto* notesColumn = new QVBoxLayout(m_notes);
+    notesColumn->setContentsMargins(0, 0, 0, 0);
+    m_notesFormula = new QLabel(m_notes);
+    m_notesFormula->setObjectName(QStringLiteral("presentationFormula"));
+    m_notesText = new QLabel(m_notes);
+    m_notesText->setObjectName(QStringLiteral("presentationNotesText"));
+    m_notesText->setTextFormat(Qt::RichText);
+    m_notesText->setWordWrap(true);
+    m_notesText->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    notesColumn->addWidget(m_notesFormula);
+    notesColumn->addWidget(m_notesText, 1);
+    m_notes->hide();
     column->addLayout(top);
     column->addWidget(m_stage, 1);
+    column->addWidget(m_notes);
     column->addWidget(m_footer);
     m_laser = new LaserPointer(this);
+    // B or .: the black screen; ?: the keys.
+    m_black = new QWidget(this);
+    m_black->setObjectName(QStringLiteral("presentationBlack"));
+    m_black->setAttribute(Qt::WA_StyledBackground);
+    m_black->setStyleSheet(QStringLiteral("background: black;"));
+    m_black->hide();
+    m_help = new QLabel(this);
+    m_help->setObjectName(QStringLiteral("presentationHelp"));
+    m_help->setTextFormat(Qt::RichText);
+    m_help->setAutoFillBackground(true);
+    m_help->setFrameShape(QFrame::Box);
+    m_help->setMargin(16);
+    QString rows;
+    for (const QString& line : keyHelp())
+        rows += QStringLiteral("<tr><td style='padding-right:24px'><b>%1</b></td><td>%2</td></tr>")
+                    .arg(line.section(QStringLiteral(": "), 0, 0).toHtmlEscaped(),
+                         line.section(QStringLiteral(": "), 1).toHtmlEscaped());
+    m_help->setText(tr("<p><b>Presentation keys</b></p><table>%1</table>").arg(rows));
+    m_help->hide();
     updateFonts();
+}
+
+QStringList Presentation::keyHelp()
+{
+    return {tr("Right, PageDown: next step (a prediction: reveal its answer first)"),
+            tr("Left, PageUp: step back"),
+            tr("Home, End: the lesson's first, last step"),
+            tr("Up, Down: position cursor +1, \u22121 token (Shift: \u00b110)"),
+            tr("Space: play, pause the animation"),
+            tr("T: the step's text, formula and notices on the slide"),
+            tr("B or .: black screen (any key brings the slide back)"),
+            tr("?: these keys"),
+            tr("Esc: close what is open over the slide, else leave"),
+            tr("F5: leave the presentation")};
+}
+
+bool Presentation::isBlack() const { return !m_black->isHidden(); }
+bool Presentation::isShowingHelp() const { return !m_help->isHidden(); }
+bool Presentation::isShowingNotes() const { return !m_notes->isHidden(); }
+
+QString Presentation::notesText() const
+{
+    return isShowingNotes() ? QTextDocumentFragment::fromHtml(m_notesText->text()).toPlainText() : QString();
+}
+
+void Presentation::showNotes(bool on)
+{
+    m_notes->setVisible(on);
+    updateFonts(); // the formula's image at the text's size
+}
+
+void Presentation::placeOverlays()
+{
+    m_black->setGeometry(rect());
+    m_help->setMaximumWidth(width() * 9 / 10);
+    m_help->adjustSize();
+    m_help->move((width() - m_help->width()) / 2, (height() - m_help->height()) / 2);
+    m_laser->raise();
+    m_help->raise();
+    m_black->raise();
+}
+
+void Presentation::holdUntilComputed()
+{
+    m_holding = true;
+    m_holdTicks = 0;
+    for (View* v : m_views)
+        v->hide();
+    QTimer::singleShot(20, this, &Presentation::endHold);
+}
+
+void Presentation::endHold()
+{
+    if (!m_holding)
+        return;
+    if (m_computation && (m_computation->isBusy() || m_computation->attentionPending()) && ++m_holdTicks < 50) {
+        QTimer::singleShot(20, this, &Presentation::endHold);
+        return;
+    }
+    m_holding = false;
+    for (View* v : m_views)
+        v->show();
+    placeOverlays();
 }
 
 Presentation::~Presentation()
@@ -121,6 +227,10 @@ void Presentation::setPage(const PresentationPage& page)
     m_counter->setVisible(m_heading->isVisibleTo(this));
     m_footer->setText(page.footer);
     m_footer->setVisible(!page.footer.isEmpty());
+    // The live values stay bold, not links: nothing on a slide is clicked.
+    QString notes = page.notes;
+    notes.replace(QRegularExpression(QStringLiteral("<a\\b[^>]*>")), QStringLiteral("<b>")).replace(QStringLiteral("</a>"), QStringLiteral("</b>"));
+    m_notesText->setText(notes.isEmpty() && page.formula.isEmpty() ? tr("(This page has no text.)") : notes);
     if (!sameViews) {
         for (View* v : m_views)
             delete v;
@@ -133,12 +243,13 @@ void Presentation::setPage(const PresentationPage& page)
             v->setParent(m_stage);
             v->setFocusPolicy(Qt::NoFocus); // every key is the presentation's
             v->setMouseTracking(true);
-            v->show();
+            v->setVisible(!m_holding);
             m_views.push_back(v);
         }
     }
     layoutStage();
-    m_laser->raise();
+    updateFonts(); // the new formula
+    placeOverlays();
 }
 
 std::vector<QRect> Presentation::arrange(QSize size, int count)
@@ -224,22 +335,99 @@ void Presentation::updateFonts()
     const int margin = std::max(8, h / 90);
     layout()->setContentsMargins(margin, margin / 2, margin, margin / 2);
     layout()->setSpacing(margin / 2);
+    QFont notes = font();
+    notes.setPixelSize(std::max(12, int(h * 0.03)));
+    m_notesText->setFont(notes);
+    m_notes->setMaximumHeight(h * 2 / 5);
+    m_help->setFont(notes);
+    const QString tex = m_page.formula;
+    if (!tex.isEmpty() && isShowingNotes()) {
+        const Formula f(tex);
+        const qreal dpr = devicePixelRatioF();
+        const QImage img = f.image(notes.pixelSize() * 1.25, palette().color(QPalette::WindowText), dpr);
+        m_notesFormula->setPixmap(QPixmap::fromImage(img));
+        m_notesFormula->show();
+    } else {
+        m_notesFormula->clear();
+        m_notesFormula->setVisible(false);
+    }
 }
+
+namespace {
+
+/// The keys the presentation takes from the window's shortcuts (see keyHelp()).
+bool isPresentationKey(int key)
+{
+    switch (key) {
+    case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Left: case Qt::Key_PageUp:
+    case Qt::Key_Up: case Qt::Key_Down: case Qt::Key_Home: case Qt::Key_End: case Qt::Key_Space:
+    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T:
+    case Qt::Key_Escape: case Qt::Key_F5:
+        return true;
+    default:
+        return false;
+    }
+}
+
+} // namespace
 
 void Presentation::keyPressEvent(QKeyEvent* e)
 {
+    // A black screen: any key brings the slide back, and does nothing else (as slide software does).
+    if (isBlack()) {
+        m_black->hide();
+        return;
+    }
+    if (!isPresentationKey(e->key())) {
+        QWidget::keyPressEvent(e);
+        return;
+    }
+    const int ten = e->modifiers() & Qt::ShiftModifier ? 10 : 1;
     switch (e->key()) {
     case Qt::Key_Right:
     case Qt::Key_PageDown:
-    case Qt::Key_Down:
         emit nextRequested();
         return;
     case Qt::Key_Left:
     case Qt::Key_PageUp:
-    case Qt::Key_Up:
         emit backRequested();
         return;
+    case Qt::Key_Home:
+        emit firstRequested();
+        return;
+    case Qt::Key_End:
+        emit lastRequested();
+        return;
+    case Qt::Key_Up:
+        emit cursorRequested(ten);
+        return;
+    case Qt::Key_Down:
+        emit cursorRequested(-ten);
+        return;
+    case Qt::Key_Space:
+        emit playRequested();
+        return;
+    case Qt::Key_B:
+    case Qt::Key_Period:
+        placeOverlays();
+        m_black->show();
+        m_black->raise();
+        return;
+    case Qt::Key_Question:
+        m_help->setVisible(!isShowingHelp());
+        placeOverlays();
+        return;
+    case Qt::Key_T:
+        showNotes(!isShowingNotes());
+        return;
     case Qt::Key_Escape:
+        if (isShowingHelp())
+            m_help->hide();
+        else if (isShowingNotes())
+            showNotes(false);
+        else
+            emit leaveRequested();
+        return;
     case Qt::Key_F5:
         emit leaveRequested();
         return;
@@ -253,20 +441,15 @@ void Presentation::resizeEvent(QResizeEvent* e)
     QWidget::resizeEvent(e);
     m_laser->setGeometry(rect());
     updateFonts();
+    placeOverlays();
 }
 
 bool Presentation::event(QEvent* e)
 {
     // The window's shortcuts (Right steps the cursor there) must not take the presentation's keys.
-    if (e->type() == QEvent::ShortcutOverride) {
-        switch (static_cast<QKeyEvent*>(e)->key()) {
-        case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Down:
-        case Qt::Key_Left: case Qt::Key_PageUp: case Qt::Key_Up:
-        case Qt::Key_Escape: case Qt::Key_F5:
-            e->accept();
-            return true;
-        default: break;
-        }
+    if (e->type() == QEvent::ShortcutOverride && isPresentationKey(static_cast<QKeyEvent*>(e)->key())) {
+        e->accept();
+        return true;
     }
     return QWidget::event(e);
 }
@@ -292,8 +475,8 @@ void Presentation::showEvent(QShowEvent* e)
     QWidget::showEvent(e);
     qApp->installEventFilter(this); // mouse moves over any view move the dot
     m_laser->setGeometry(rect());
-    m_laser->raise();
     layoutStage();
+    placeOverlays();
     setFocus();
 }
 

@@ -3,8 +3,11 @@
 /// @file presentation.h
 /// Presentation mode (F5, issue 13's classroom mode): a full-screen window that shows only the current step's
 /// views, at the largest font scale at which every one of them has room, with a one-line heading and the
-/// step's "Do" line. Keyboard only: Right / PageDown (what a presenter clicker sends) go to the next step,
-/// Left / PageUp back, Esc or F5 leave. The mouse draws a laser-pointer dot over the views instead of a cursor.
+/// step's "Do" line. Keyboard only, as slide software and a presenter's clicker have it (keyHelp() lists them):
+/// Right / PageDown the next step, Left / PageUp back, Home / End the lesson's first / last step; Up / Down move
+/// the position cursor one token (Shift: ten), Space plays or pauses the animation; B or . blacks the screen, T
+/// shows the step's text, formula and notices on the slide, ? the keys; Esc closes what is open over the slide,
+/// else leaves, as F5 does. The mouse draws a laser-pointer dot over the views instead of a cursor.
 /// No dialogs: nothing here asks anything. The window decides what a page is (a lesson step, or the workbench
 /// when no lesson is open) and answers the next/back requests.
 
@@ -28,6 +31,8 @@ struct PresentationPage {
     QString counter;   ///< "3 / 7", right of the heading
     QString footer;    ///< one line under the views (the step's "Do"), may be empty
     QStringList views; ///< registry ids; the first is the main view and gets the most room
+    QString notes;     ///< the step's text and notices (HTML), shown on the slide with T; empty: none
+    QString formula;   ///< the step's formula (TeX, typeset from resources/formulas), shown with the notes
     bool operator==(const PresentationPage&) const = default;
 };
 
@@ -67,6 +72,18 @@ public:
     LaserPointer* laser() const { return m_laser; }
     /// The font scales tried, largest first.
     static constexpr double scales[] = {2.0, 1.75, 1.5, 1.3, 1.15, 1.0};
+    /// The keys of the presentation, one "key: what it does" per line (the ? overlay shows them).
+    static QStringList keyHelp();
+    /// The overlays over the slide: the black screen (B or .), the key list (?), the step's notes (T).
+    bool isBlack() const;
+    bool isShowingHelp() const;
+    bool isShowingNotes() const;
+    /// The notes as the slide shows them (plain text), empty while hidden.
+    QString notesText() const;
+    /// Hides the views until the computation has the results of the state just loaded (at most a second), so
+    /// that a new step's title never stands over the previous step's figure.
+    void holdUntilComputed();
+    bool isHolding() const { return m_holding; }
     /// Where each view goes in a stage of @p size: alone, the whole stage; two, side by side; three, the main
     /// view on the left and the others stacked on its right; more, two rows as the workbench's grid.
     static std::vector<QRect> arrange(QSize size, int count);
@@ -75,6 +92,13 @@ signals:
     void nextRequested();
     void backRequested();
     void leaveRequested();
+    /// Home / End: the lesson's first / last step.
+    void firstRequested();
+    void lastRequested();
+    /// Up / Down (Shift: ten tokens): move the position cursor by @p delta.
+    void cursorRequested(int delta);
+    /// Space: play or pause the animation.
+    void playRequested();
 
 protected:
     bool event(QEvent* e) override;
@@ -87,6 +111,9 @@ protected:
 private:
     void layoutStage();
     void updateFonts();
+    void showNotes(bool on);
+    void placeOverlays();
+    void endHold();
 
     WorkbenchState* m_state;
     Computation* m_computation;
@@ -97,6 +124,13 @@ private:
     QLabel* m_counter = nullptr;
     QLabel* m_footer = nullptr;
     LaserPointer* m_laser = nullptr;
+    QWidget* m_black = nullptr;  ///< the black screen
+    QLabel* m_help = nullptr;    ///< the key list
+    QWidget* m_notes = nullptr;  ///< the step's formula, text and notices, between the views and the footer
+    QLabel* m_notesFormula = nullptr;
+    QLabel* m_notesText = nullptr;
+    bool m_holding = false;
+    int m_holdTicks = 0;
     double m_scale = 1.0;
     double m_scaleBefore = 1.0; ///< the state's font scale before the presentation changed it
     bool m_scaled = false;

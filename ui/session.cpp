@@ -43,16 +43,19 @@ QString parseObject(const QByteArray& bytes, const QString& what, QJsonObject* o
 
 } // namespace
 
-QString shareString(const WorkbenchState& state)
+QString shareString(const WorkbenchState& state, const QJsonObject& layout)
 {
-    const QByteArray json = QJsonDocument(state.toJson(true)).toJson(QJsonDocument::Compact);
+    QJsonObject object = state.toJson(true);
+    if (!layout.isEmpty())
+        object.insert(QStringLiteral("layout"), layout);
+    const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
     return sharePrefix
         + QString::fromLatin1(qCompress(json, 9).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
-QString shareLink(const WorkbenchState& state)
+QString shareLink(const WorkbenchState& state, const QJsonObject& layout)
 {
-    return linkPrefix + shareString(state);
+    return linkPrefix + shareString(state, layout);
 }
 
 bool isShareText(const QString& text)

@@ -24,10 +24,12 @@ inline constexpr qint64 maxStateFileBytes = qint64(4) << 20;
 /// The largest decoded share string.
 inline constexpr qint64 maxShareBytes = qint64(1) << 20;
 
-/// The state of @p state as a share string: "PL2.eJyr...".
-QString shareString(const WorkbenchState& state);
+/// The state of @p state as a share string: "PL2.eJyr...". A non-empty @p layout (the window's part of a session,
+/// MainWindow::layoutJson: the tab or view shown alone, the side panels) travels with it under "layout", so
+/// that a link opens on the tab it was copied from.
+QString shareString(const WorkbenchState& state, const QJsonObject& layout = {});
 /// The link form: "poslab:PL2.eJyr...".
-QString shareLink(const WorkbenchState& state);
+QString shareLink(const WorkbenchState& state, const QJsonObject& layout = {});
 /// True when @p text is a share string or a poslab: link (surrounding spaces allowed).
 bool isShareText(const QString& text);
 /// Decodes a share string or link into a state object. Returns an empty string or one line saying what is wrong.

@@ -5,6 +5,7 @@
 
 #include "core/attention.h"
 #include "core/errors.h"
+#include "core/extension.h"
 #include "ui/render/figuretitle.h"
 
 #include <QJsonArray>
@@ -242,6 +243,29 @@ QString WorkbenchState::setParamText(const QString& key, const QString& text, bo
                                           {{key.toStdString(), text.trimmed().toStdString()}}, context());
     } catch (const std::exception& e) {
         return refuse(QString::fromStdString(e.what()));
+    }
+    // Configuration B taking another rope_type keeps A's trained length T where the new type reads one of its own
+    // (original_max_position_embeddings; dynamic NTK's max_position_embeddings) and B follows that key's default:
+    // a comparison of two methods at one T, not Qwen2.5's 32,768 brought in beside A's 512 (issue 22).
+    if (m_owner && key == QLatin1String("rope_type") && m_scheme && core::trainedLengthOf(*m_scheme, next.params)) {
+        const std::string trainedKey = next.params.value("rope_type").choice == "dynamic" ? "max_position_embeddings"
+                                                                                          : "original_max_position_embeddings";
+        const core::ParamSpec* spec = m_scheme->param(trainedKey);
+        const Setup& a = m_owner->m_setup;
+        std::optional<core::Position> t;
+        if (const core::SchemeDescriptor* as = core::findScheme(a.scheme); as && as->rotary)
+            t = core::trainedLengthOf(*as, a.params);
+        if (!t && m_owner->m_options.trainedLength > 0)
+            t = core::Position(m_owner->m_options.trainedLength);
+        if (!t && a.model.value(QStringLiteral("trained_length")).toInteger() > 0)
+            t = core::Position(a.model.value(QStringLiteral("trained_length")).toInteger());
+        if (spec && t && next.params.value(trainedKey) == core::defaultValue(*spec, next.params)) {
+            try {
+                next.params = core::resolveParams(*m_scheme, next.params, {{trainedKey, std::to_string(*t)}}, context());
+            } catch (const std::exception&) {
+                // A's T out of this key's range: B keeps the type's own default
+            }
+        }
     }
     const QString shown = QString::fromStdString(next.params.value(key.toStdString()).toString());
     return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, shown), mergeable ? key : QString());
@@ -926,8 +950,15 @@ void WorkbenchState::takeMirrorSetup()
                 changed << key;
                 text = QStringLiteral("B: %1 = %2").arg(key, value);
             }
+        // A key the new choices put out of force goes (yarn's max_position_embeddings once B takes llama3): kept,
+        // it failed the next resolve, and B's keys were then loaded one at a time, losing the ones set before it.
+        for (const QString& key : params.keys())
+            if (!inForce(now.params, key.toStdString()))
+                params.remove(key);
         if (!params.isEmpty())
             b.insert("params", params);
+        else
+            b.remove("params");
         if (changed.size() == 1)
             mergeKey = QStringLiteral("B:") + changed.front();
     }

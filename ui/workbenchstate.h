@@ -105,7 +105,16 @@ public:
     double animationTime() const { return m_time; }
     bool isPlaying() const { return m_playing; }
     const ViewOptions& viewOptions() const { return m_options; }
-    Theme theme() const { return Theme::of(m_options.theme, m_options.fontScale); }
+    Theme theme() const
+    {
+        Theme t = Theme::of(m_options.theme, m_options.fontScale);
+        t.heading = m_heading;
+        return t;
+    }
+    /// The heading an export gives its figure in place of the view's own title (poslab export --title); not part
+    /// of the state's JSON. Empty: the view's own.
+    void setHeading(const QString& heading) { m_heading = heading; }
+    const QString& heading() const { return m_heading; }
 
     QUndoStack* undoStack() const { return m_undo; }
 
@@ -238,6 +247,7 @@ private:
     double m_time = teachingCursor;
     bool m_playing = false;
     ViewOptions m_options;
+    QString m_heading; ///< see setHeading()
     bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it
     // compare mode
     void syncCompare();

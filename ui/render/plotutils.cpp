@@ -151,10 +151,18 @@ HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFon
 
 } // namespace
 
+/// @p header with the theme's heading (poslab export --title) in place of its title.
+static HeaderTexts withHeading(const Theme& theme, HeaderTexts header)
+{
+    if (!theme.heading.isEmpty())
+        header.title = theme.heading;
+    return header;
+}
+
 double headerHeight(double width, const Theme& theme, double scale, const HeaderTexts& header)
 {
     const QFont titleFont = theme.font(12 * scale, true);
-    const HeaderPlan plan = planHeader(width, titleFont, theme.font(10 * scale), header);
+    const HeaderPlan plan = planHeader(width, titleFont, theme.font(10 * scale), withHeading(theme, header));
     return QFontMetricsF(titleFont).height() * plan.lines;
 }
 
@@ -163,7 +171,7 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     const QFont titleFont = theme.font(12 * scale, true);
     const QFont noteFont = theme.font(10 * scale);
     const QFontMetricsF tf(titleFont), nf(noteFont);
-    const HeaderPlan plan = planHeader(area.width(), titleFont, noteFont, header);
+    const HeaderPlan plan = planHeader(area.width(), titleFont, noteFont, withHeading(theme, header));
     // Both lines are a title line high, so the header's height does not depend on which line holds what.
     const QRectF line1(area.left(), area.top(), area.width(), tf.height());
     const QRectF line2 = line1.translated(0, tf.height());

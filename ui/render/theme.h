@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QFont>
+#include <QString>
 
 namespace poslab::ui {
 
@@ -23,6 +24,9 @@ struct Theme {
     QColor accent3;     ///< third series (bounds)
     QColor cursor;      ///< highlighted cursor row
     double fontScale = 1.0; ///< lecture mode multiplies every font
+    /// A heading that replaces the figure's own title in the view's header (poslab export --title); empty: the
+    /// view's own ("RoPE · YaRN ×8, trained 4096").
+    QString heading;
 
     static Theme light();
     static Theme dark();

@@ -64,10 +64,27 @@ std::optional<ValueRange> AttentionView::dataColourRange() const
         const double a = std::max({std::abs(m_output->lo), std::abs(m_output->hi), 1e-30});
         return ValueRange{-a, a};
     }
+    // Probabilities on the fixed scale 0 to 1: one colour is one probability in every row, so a weight of 1 and
+    // one of 0.5 never share a colour (a clip at the 99th percentile painted both the top colour; issue 22).
     if (m_output->softmax)
-        return ValueRange{0.0, std::max(m_output->p99, 1e-12)};
+        return ValueRange{0.0, 1.0};
     return m_output->hi > m_output->lo ? ValueRange{m_output->lo, m_output->hi}
                                        : ValueRange{m_output->lo - 1, m_output->hi + 1};
+}
+
+QString AttentionView::scaleNote() const
+{
+    // Which colour scale is in use, in the legend line: the fixed 0 to 1 of probabilities, a range held for a GIF
+    // or shared with B, or (logits) the data's own range.
+    if (m_diff || !m_output)
+        return {};
+    if (m_heldRange && !sharesCompareRange())
+        return tr("  \u00b7  colours %1 \u2026 %2 (held)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+    if (sharesCompareRange())
+        return tr("  \u00b7  colours %1 \u2026 %2 (A and B)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+    if (m_output->softmax)
+        return tr("  \u00b7  colours 0 \u2026 1 (fixed)");
+    return {};
 }
 
 void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
@@ -478,20 +495,25 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     }
     drawTrainedLength(p, text, l.plot, s);
     drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
-    QString foot;
+    QStringList foot;
     if (onScreen() && m_hover)
-        foot = readout(m_hover->y(), m_hover->x());
+        if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
+            foot << r;
     if (foot.isEmpty() && m_diff)
-        foot = tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
-    if (foot.isEmpty())
-        foot = tr("%1  \u00b7  %2 %3 \u2026 %4%5  \u00b7  grey: masked")
-                   .arg(contentNote(), m_output->softmax ? tr("probabilities") : tr("logits"),
-                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3),
-                        m_output->softmax && m_output->p99 < m_output->hi
-                            ? tr("  \u00b7  colours saturate at the 99th percentile %1").arg(formatNumber(m_output->p99, 3))
-                            : QString());
+        foot << tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
+    if (foot.isEmpty()) {
+        // Shorter wordings where the line is narrow: the content and the colour scale in use stay longest.
+        const QString range = tr("%1 %2 \u2026 %3").arg(m_output->softmax ? tr("probabilities") : tr("logits"),
+                                                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3));
+        const QString scale = scaleNote();
+        foot << tr("%1  \u00b7  %2%3  \u00b7  grey: masked").arg(contentNote(), range, scale)
+             << tr("%1  \u00b7  %2%3").arg(contentNote(), range, scale);
+        if (!scale.isEmpty())
+            foot << contentNote() + scale;
+        foot << contentNote();
+    }
     text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
-              {foot});
+              foot);
 }
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)

@@ -33,6 +33,9 @@ public:
     /// Read-out for (query row, key column); empty outside.
     QString readout(int row, int column) const;
     std::optional<ValueRange> dataColourRange() const override;
+    /// The legend line's words for the colour scale in use ("colours 0 … 1 (fixed)"), empty for logits on their
+    /// own range.
+    QString scaleNote() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;

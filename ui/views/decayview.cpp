@@ -828,7 +828,7 @@ bool DecayView::yTitleCut() const
 
 void DecayView::setChartTitle(const QString& title)
 {
-    m_title = title;
+    m_title = m_state->heading().isEmpty() || title.isEmpty() ? title : m_state->heading(); // export --title
     // Room for it above the legend: the chart's top margin, which changes only when the title comes or goes or
     // its font changes.
     const int room = title.isEmpty() ? 0 : int(std::ceil(QFontMetricsF(m_titleItem->font()).height())) + 4;

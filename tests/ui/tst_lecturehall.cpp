@@ -1,0 +1,515 @@
+// SPDX-License-Identifier: MIT
+// Issue 22, "Live in the lecture hall": the window's details a lecturer meets on a 1366 x 768 projector. The
+// window options hold in the real window (not only for --screenshot), a share link reopens the tab it was copied
+// from, the wheel over the parameter panel scrolls it, a stale red message goes, sessions keep numbers as a
+// person writes them, export --title is the visible heading, poslab --help lists the window options, a tab's
+// view never stays painted over the grid, B's new rope_type keeps A's trained length, and probabilities are
+// coloured on the fixed scale 0 to 1.
+#include "app/cli.h"
+#include "app/exportcli.h"
+#include "ui/computation.h"
+#include "ui/export/exportscene.h"
+#include "ui/lessonbrowser.h"
+#include "ui/lessons/lesson.h"
+#include "ui/presentation.h"
+#include "ui/mainwindow.h"
+#include "ui/parameterpanel.h"
+#include "ui/viewframe.h"
+#include "ui/views/attentionview.h"
+#include "ui/views/view.h"
+#include "ui/workbenchstate.h"
+
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QApplication>
+#include <QClipboard>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QScrollBar>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTabBar>
+#include <QTemporaryDir>
+#include <QTextDocumentFragment>
+#include <QTest>
+#include <QUndoStack>
+#include <QWheelEvent>
+
+#include <sstream>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+void settle(Computation* c)
+{
+    for (int i = 0; i < 400 && c->isBusy(); ++i)
+        QTest::qWait(5);
+    QCoreApplication::processEvents();
+}
+
+/// A wheel turn of one notch down over @p w (as the window system delivers it).
+void wheelDown(QWidget* w)
+{
+    const QPointF at(w->width() / 2.0, w->height() / 2.0);
+    QWheelEvent e(at, w->mapToGlobal(at), QPoint(), QPoint(0, -120), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase,
+                  false);
+    QApplication::sendEvent(w, &e);
+}
+
+/// Saves @p w as PNG under $POSLAB_SHOTS (to look at), when that is set.
+void shoot(QWidget* w, const QString& name)
+{
+    const QByteArray dir = qgetenv("POSLAB_SHOTS");
+    if (!dir.isEmpty())
+        w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+QAbstractScrollArea* scrollAreaOf(QWidget* w)
+{
+    for (QWidget* up = w->parentWidget(); up; up = up->parentWidget())
+        if (auto* a = qobject_cast<QAbstractScrollArea*>(up))
+            return a;
+    return nullptr;
+}
+
+/// A state without the room's look (the presentation picks its font scale; the lecturer the theme).
+QJsonObject withoutLook(QJsonObject json)
+{
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    view.remove(QLatin1String("theme"));
+    view.remove(QLatin1String("font_scale"));
+    json.insert(QLatin1String("view"), view);
+    return json;
+}
+
+/// The state `poslab export --lesson ID VIEW` draws for the step shown (the export scene loads stepState).
+QJsonObject exportState(const LessonBrowser& b)
+{
+    exporting::ExportScene scene;
+    if (!scene.loadState(lessons::stepState(*b.lesson(), b.stepIndex())).isEmpty())
+        return {};
+    return withoutLook(scene.state().toJson());
+}
+
+} // namespace
+
+class TestLectureHall : public QObject {
+    Q_OBJECT
+private slots:
+    void themeOptionHoldsInTheWindow()
+    {
+#ifndef POSLAB_BEFORE
+        // poslab --theme dark once changed only a screenshot; the window's own start now applies it too.
+        MainWindow w(nullptr, false);
+        StartOptions o;
+        o.theme = QStringLiteral("dark");
+        o.fontScale = 1.5;
+        QVERIFY(w.applyStartOptions(o).isEmpty());
+        QCOMPARE(w.state()->viewOptions().theme, ThemeKind::Dark);
+        QCOMPARE(w.state()->viewOptions().fontScale, 1.5);
+        QCOMPARE(QApplication::palette().color(QPalette::Window), QColor(0x25, 0x28, 0x2e));
+        QVERIFY2(!w.state()->undoStack()->canUndo(), "the look of the room is not an edit");
+        o = {};
+        o.theme = QStringLiteral("drak");
+        QCOMPARE(w.applyStartOptions(o), QStringLiteral("--theme takes light or dark; got 'drak'"));
+        o = {};
+        o.maximise = QStringLiteral("tabel");
+        QVERIFY(w.applyStartOptions(o).startsWith(QStringLiteral("--maximise: no view 'tabel'; views: table, ")));
+        o = {};
+        o.maximise = QStringLiteral("pipeline");
+        o.hidePanels = true;
+        QVERIFY(w.applyStartOptions(o).isEmpty());
+        QCOMPARE(w.maximisedView()->exportName(), QStringLiteral("pipeline"));
+        QVERIFY(!w.sidePanelsVisible());
+        StartOptions light;
+        light.theme = QStringLiteral("light");
+        QVERIFY(w.applyStartOptions(light).isEmpty());
+#endif
+    }
+
+    void shareLinkReopensTheTab()
+    {
+        MainWindow a(nullptr, false);
+        a.setMaximisedView(a.view(QStringLiteral("pipeline")));
+        a.findChild<QAction*>(QStringLiteral("actionCopyState"))->trigger();
+        const QString link = QGuiApplication::clipboard()->text();
+        QVERIFY2(link.startsWith(QStringLiteral("poslab:PL2.")), qPrintable(link));
+        MainWindow b(nullptr, false);
+        QVERIFY(b.loadStateText(link).isEmpty());
+        QVERIFY(b.maximisedView());
+        QCOMPARE(b.maximisedView()->exportName(), QStringLiteral("pipeline"));
+        const auto* tabs = b.findChild<QTabBar*>(QStringLiteral("viewTabs"));
+        QCOMPARE(tabs->tabData(tabs->currentIndex()).toString(), QStringLiteral("pipeline"));
+        // A grid view shown alone comes back alone; a link of the whole grid leaves the layout as it is.
+        a.setMaximisedView(a.view(QStringLiteral("decay")));
+#ifndef POSLAB_BEFORE
+        QVERIFY(b.loadStateText(a.stateLink()).isEmpty());
+#endif
+        QCOMPARE(b.maximisedView()->exportName(), QStringLiteral("decay"));
+        a.setMaximisedView(nullptr);
+#ifndef POSLAB_BEFORE
+        QVERIFY(!a.stateLink().contains(QStringLiteral("layout")));
+#endif
+    }
+
+    void wheelScrollsThePanel()
+    {
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QApplication::setActiveWindow(&w);
+        QVERIFY(w.state()->setScheme(QStringLiteral("rope")).isEmpty());
+        QVERIFY(w.state()->setParamText(QStringLiteral("rope_type"), QStringLiteral("yarn")).isEmpty());
+        QCoreApplication::processEvents();
+        ParameterPanel* panel = w.parameterPanel();
+        QSlider* theta = panel->slider(QStringLiteral("rope_theta"));
+        QVERIFY(theta && theta->isVisible());
+        QAbstractScrollArea* area = scrollAreaOf(panel);
+        QVERIFY(area);
+        QScrollBar* bar = area->verticalScrollBar();
+        QVERIFY2(bar->maximum() > 0, "the panel holds more rows than it shows at 1366 x 768");
+        const QString before = w.state()->params().value("rope_theta").toString().c_str();
+        const int undoAt = w.state()->undoStack()->index();
+        const int scrolled = bar->value();
+        wheelDown(theta);
+        QCoreApplication::processEvents();
+        QCOMPARE(QString::fromStdString(w.state()->params().value("rope_theta").toString()), before);
+        QVERIFY2(bar->value() > scrolled, "the wheel over an unfocused slider scrolls the panel");
+        QVERIFY(!w.state()->undoStack()->canUndo() || w.state()->undoStack()->index() == undoAt);
+        // Focused (a click, Tab), the slider takes the wheel.
+        theta->setFocus(Qt::TabFocusReason);
+        QVERIFY(theta->hasFocus());
+        wheelDown(theta);
+        QCoreApplication::processEvents();
+        QVERIFY(QString::fromStdString(w.state()->params().value("rope_theta").toString()) != before);
+    }
+
+    void staleMessageGoes()
+    {
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QVERIFY(st->setScheme(QStringLiteral("rope")).isEmpty());
+        ParameterPanel* panel = w.parameterPanel();
+        QLineEdit* edit = panel->edit(QStringLiteral("rope_theta"));
+        edit->setText(QStringLiteral("5"));
+        emit edit->returnPressed();
+        QVERIFY2(panel->message(QStringLiteral("rope_theta")).contains(QStringLiteral("out of range")),
+                 qPrintable(panel->message(QStringLiteral("rope_theta"))));
+        // Another knob leaves the message standing: it is still about rope_theta's typed 5.
+        QVERIFY(st->setDim(64).isEmpty());
+        QVERIFY(!panel->message(QStringLiteral("rope_theta")).isEmpty());
+        // rope_theta changed another way (the slider, undo, a lesson): the red message and border go.
+        QVERIFY(st->setParam(QStringLiteral("rope_theta"), core::ParamValue::real(20000.0)).isEmpty());
+        QCOMPARE(panel->message(QStringLiteral("rope_theta")), QString());
+        QCOMPARE(edit->text(), QStringLiteral("20000"));
+        QCOMPARE(edit->styleSheet(), QString());
+    }
+
+    void sessionsKeepNumbersAsWritten()
+    {
+        // README: a number is shown and kept as a person types it, e.g. 500000; the session file held "5e+05".
+        WorkbenchState st;
+        QVERIFY(st.setScheme(QStringLiteral("rope")).isEmpty());
+        QVERIFY(st.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(500000.0)).isEmpty());
+        QCOMPARE(st.toJson().value("params").toObject().value("rope_theta").toString(), QStringLiteral("500000"));
+        QVERIFY(st.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(1000000.0)).isEmpty());
+        QCOMPARE(st.toJson().value("params").toObject().value("rope_theta").toString(), QStringLiteral("1000000"));
+        QCOMPARE(QString::fromStdString(core::ParamValue::real(0.00001).toString()), QStringLiteral("0.00001"));
+        QCOMPARE(QString::fromStdString(core::ParamValue::real(1e-8).toString()), QStringLiteral("1e-8"));
+        QCOMPARE(QString::fromStdString(core::ParamValue::real(2.5e20).toString()), QStringLiteral("2.5e20"));
+        QCOMPARE(QString::fromStdString(core::ParamValue::real(0.0625).toString()), QStringLiteral("0.0625"));
+        QCOMPARE(core::ParamValue::real(1e-8).toString(), std::string("1e-8"));
+        // Each reads back as the same number.
+        for (double v : {500000.0, 0.00001, 1e-8, 2.5e20, 1.0 / 3.0})
+            QCOMPARE(std::stod(core::ParamValue::real(v).toString()), v);
+    }
+
+    void exportTitleIsTheHeading()
+    {
+        QTemporaryDir dir;
+        const std::string out = dir.filePath(QStringLiteral("t.svg")).toStdString();
+        std::ostringstream o, e;
+        QCOMPARE(app::runExportCli({"export", "table", "--scheme", "rope", "--positions", "64", "--dim", "32",
+                                    "--title", "Lecture 3: the clock", "--size", "800x500", "-o", out},
+                                   o, e),
+                 0);
+        QFile f(QString::fromStdString(out));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString svg = QString::fromUtf8(f.readAll());
+        QVERIFY2(svg.contains(QStringLiteral("<title>Lecture 3: the clock</title>")), "the file's title");
+        QVERIFY2(svg.count(QStringLiteral("Lecture 3: the clock")) >= 2, "and the heading drawn in the figure");
+        QVERIFY(!svg.contains(QStringLiteral(">RoPE")));
+        QVERIFY(app::exportUsage().find("--title TEXT: the figure's heading") != std::string::npos);
+    }
+
+    void helpListsTheWindowOptions()
+    {
+        const std::string help = app::usage();
+        for (const char* opt : {"--present", "--lesson N.M", "--font-scale", "--maximise VIEW", "--hide-panels",
+                                "--theme light|dark", "--screenshot"})
+            QVERIFY2(help.find(opt) != std::string::npos, opt);
+    }
+
+    void tabViewsStayOnTheirTabs()
+    {
+        // Pipeline, then length generalisation, then Esc: the grid alone is on screen.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tabs = w.findChild<QTabBar*>(QStringLiteral("viewTabs"));
+        for (const QString& id : {QStringLiteral("pipeline"), QStringLiteral("lengthlab")})
+            for (int i = 0; i < tabs->count(); ++i)
+                if (tabs->tabData(i).toString() == id)
+                    tabs->setCurrentIndex(i);
+        QCoreApplication::processEvents();
+        QCOMPARE(w.maximisedView()->exportName(), QStringLiteral("lengthlab"));
+        QAction* esc = nullptr;
+        for (QAction* a : w.actions())
+            if (a->shortcut() == QKeySequence(Qt::Key_Escape))
+                esc = a;
+        QVERIFY(esc);
+        esc->trigger();
+        QCoreApplication::processEvents();
+        QVERIFY(!w.maximisedView());
+        for (const char* id : {"pipeline", "lengthlab"}) {
+            View* v = w.view(QString::fromLatin1(id));
+            QVERIFY2(!v->isVisible(), id);
+        }
+        for (const char* id : {"table", "clock", "decay", "rotation", "attention"})
+            QVERIFY2(w.view(QString::fromLatin1(id))->isVisible(), id);
+    }
+
+    void bKeepsTheTrainedLength()
+    {
+        // A: Position Interpolation over a trained window T = 512 (the extension view's trained_length).
+        WorkbenchState a;
+        QVERIFY(a.setScheme(QStringLiteral("rope")).isEmpty());
+        QVERIFY(a.setParamText(QStringLiteral("rope_type"), QStringLiteral("linear")).isEmpty());
+        QVERIFY(a.setProperty(QStringLiteral("trained_length"), 512).isEmpty());
+        QVERIFY(a.compareWithCopy().isEmpty());
+        WorkbenchState* b = a.compareState();
+        QVERIFY(b->setParamText(QStringLiteral("rope_type"), QStringLiteral("yarn")).isEmpty());
+        QCOMPARE(b->params().integer("original_max_position_embeddings"), 512LL);
+        QCOMPARE(Computation::trainedLength(b->setup(), b->viewOptions()), std::optional<core::Position>(512));
+        // A length B set itself stays.
+        QVERIFY(b->setParamText(QStringLiteral("original_max_position_embeddings"), QStringLiteral("2048")).isEmpty());
+        QVERIFY(b->setParamText(QStringLiteral("rope_type"), QStringLiteral("llama3")).isEmpty());
+        QCOMPARE(b->params().integer("original_max_position_embeddings"), 2048LL);
+        // Dynamic NTK reads its T from max_position_embeddings.
+        QVERIFY(b->setParamText(QStringLiteral("rope_type"), QStringLiteral("dynamic")).isEmpty());
+        QCOMPARE(b->params().integer("max_position_embeddings"), 512LL);
+        // A itself changing rope_type takes the type's own values (only B follows A).
+        QVERIFY(a.setParamText(QStringLiteral("rope_type"), QStringLiteral("yarn")).isEmpty());
+        QCOMPARE(a.params().integer("original_max_position_embeddings"), 32768LL);
+    }
+
+    void probabilitiesOnTheFixedScale()
+    {
+        // 1.4's point: row 0's weight 1 and row 1's 0.5 must not share the top colour.
+        WorkbenchState st;
+        Computation c(&st);
+        QVERIFY(st.setScheme(QStringLiteral("nope")).isEmpty());
+        QVERIFY(st.setPositionCount(64).isEmpty());
+        QVERIFY(st.setProperty(QStringLiteral("softmax"), true).isEmpty());
+        QVERIFY(st.setPropertyText(QStringLiteral("content"), QStringLiteral("constant")).isEmpty());
+        AttentionView v(&st, &c);
+        v.resize(600, 500);
+        v.show();
+        settle(&c);
+        QTest::qWait(50);
+        settle(&c);
+        QVERIFY(v.output());
+        QVERIFY(v.output()->softmax);
+        const auto range = v.dataColourRange();
+        QVERIFY(range);
+        QCOMPARE(range->lo, 0.0);
+        QCOMPARE(range->hi, 1.0);
+#ifndef POSLAB_BEFORE
+        QVERIFY(v.scaleNote().contains(QStringLiteral("0 \u2026 1 (fixed)")));
+#endif
+    }
+
+    void presentLesson2AsTheExportDraws()
+    {
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("2.1")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        LessonBrowser* b = w.lessonBrowser();
+        const int lesson = b->lessonIndex();
+        const auto check = [&] {
+            const lessons::Step* s = b->step();
+            QVERIFY(s);
+            QCOMPARE(withoutLook(w.state()->toJson()), exportState(*b));
+            QStringList shown;
+            for (View* v : p->views())
+                shown << v->exportName();
+            QCOMPARE(shown, s->views);
+            QVERIFY2(p->page().heading.startsWith(s->id + QStringLiteral(" \u00b7 ")), qPrintable(p->page().heading));
+        };
+        // 2.1 from its first frame; then the cursor and the clock inside it.
+        check();
+        QCOMPARE(b->step()->id, QStringLiteral("2.1"));
+        const int c = w.state()->cursor();
+        QTest::keyClick(p, Qt::Key_Up);
+        QCOMPARE(w.state()->cursor(), c + 1);
+        QTest::keyClick(p, Qt::Key_Up, Qt::ShiftModifier);
+        QCOMPARE(w.state()->cursor(), c + 11);
+        QTest::keyClick(p, Qt::Key_Down);
+        QCOMPARE(w.state()->cursor(), c + 10);
+        QCOMPARE(b->step()->id, QStringLiteral("2.1")); // the cursor keys never change the slide
+        const double t0 = w.state()->animationTime();
+        QTest::keyClick(p, Qt::Key_Space);
+        QVERIFY(w.state()->isPlaying());
+        QTRY_VERIFY(w.state()->animationTime() > t0 + 0.05);
+        QTest::keyClick(p, Qt::Key_Space);
+        QVERIFY(!w.state()->isPlaying());
+        // Home: the lesson's first step, its state again.
+        QTest::keyClick(p, Qt::Key_Home);
+        QCOMPARE(b->stepIndex(), 0);
+        check();
+        // Every step of lesson 2 by Right: a prediction's step shows its figure before the answer is revealed.
+        QStringList seen;
+        for (int guard = 0; guard < 40 && b->lessonIndex() == lesson && b->step(); ++guard) {
+            check();
+            if (seen.isEmpty() || seen.back() != b->step()->id)
+                seen << b->step()->id;
+            QTest::keyClick(p, Qt::Key_Right);
+        }
+        QCOMPARE(seen.size(), int(lessons::findLesson(2)->steps.size()));
+        // End: the last step; Left from there is the step before it, each as the export draws it.
+        QTest::keyClick(p, Qt::Key_Left); // back from the puzzle (or the next lesson) into lesson 2
+        QTest::keyClick(p, Qt::Key_End);
+        QCOMPARE(b->stepIndex(), b->stepCount() - 1);
+        check();
+        QTest::keyClick(p, Qt::Key_PageUp);
+        check();
+        // The overlays: black screen, the keys, the step's text; Esc closes each before it leaves.
+        const int step = b->stepIndex();
+        QTest::keyClick(p, Qt::Key_Period);
+#ifndef POSLAB_BEFORE
+        QVERIFY(p->isBlack());
+#endif
+        QTest::keyClick(p, Qt::Key_Right); // brings the slide back, and only that
+#ifndef POSLAB_BEFORE
+        QVERIFY(!p->isBlack());
+#endif
+        QCOMPARE(b->stepIndex(), step);
+        QTest::keyClick(p, Qt::Key_B);
+#ifndef POSLAB_BEFORE
+        QVERIFY(p->isBlack());
+#endif
+        QTest::keyClick(p, Qt::Key_B);
+#ifndef POSLAB_BEFORE
+        QVERIFY(!p->isBlack());
+#endif
+#ifndef POSLAB_BEFORE
+        QTRY_VERIFY(!p->isHolding()); // the views are back once their results are in
+#endif
+        for (View* v : p->views())
+            QVERIFY(v->isVisible());
+        QTest::keyClick(p, '?');
+#ifndef POSLAB_BEFORE
+        QVERIFY(p->isShowingHelp());
+#endif
+        shoot(p, QStringLiteral("present-help"));
+#ifndef POSLAB_BEFORE
+        QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("Up, Down: position cursor")));
+#endif
+        QTest::keyClick(p, Qt::Key_Escape);
+#ifndef POSLAB_BEFORE
+        QVERIFY(!p->isShowingHelp());
+#endif
+        QVERIFY(w.isPresenting());
+        QTest::keyClick(p, Qt::Key_T);
+#ifndef POSLAB_BEFORE
+        QVERIFY(p->isShowingNotes());
+#endif
+        QTest::qWait(300);
+        shoot(p, QStringLiteral("present-notes"));
+        const QString plainText = QTextDocumentFragment::fromHtml(b->liveText(b->step()->text, b->step(), nullptr)).toPlainText();
+#ifndef POSLAB_BEFORE
+        QVERIFY2(p->notesText().contains(plainText.left(40)), qPrintable(p->notesText()));
+#endif
+        QTest::keyClick(p, Qt::Key_Escape);
+#ifndef POSLAB_BEFORE
+        QVERIFY(!p->isShowingNotes());
+#endif
+        QVERIFY(w.isPresenting());
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
+    }
+
+    void presentStartsAtTheStepsFigure()
+    {
+        // poslab --present --lesson 12.2: YaRN x4, as poslab export --lesson 12.2 extension draws it.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("12.2")).isEmpty());
+        w.setPresenting(true);
+        QVERIFY(QTest::qWaitForWindowExposed(w.presentation()));
+        LessonBrowser* b = w.lessonBrowser();
+        QCOMPARE(b->step()->id, QStringLiteral("12.2"));
+        QCOMPARE(withoutLook(w.state()->toJson()), exportState(*b));
+        QCOMPARE(QString::fromStdString(w.state()->params().value("rope_type").choice), QStringLiteral("yarn"));
+        QCOMPARE(w.state()->params().real("factor"), 4.0);
+        QCOMPARE(w.presentation()->views().back()->exportName(), QStringLiteral("extension"));
+        QTest::qWait(500);
+        shoot(w.presentation(), QStringLiteral("present-12.2"));
+        QTest::keyClick(w.presentation(), Qt::Key_T);
+        QTest::qWait(300);
+        shoot(w.presentation(), QStringLiteral("present-12.2-notes"));
+    }
+
+    void longTitleWrapsBesideTheCounter()
+    {
+        // 12.1's title ran under "Lesson 12 · 1 / 5" at 1366 x 768 ("…blend betwe").
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("12.1")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        QCoreApplication::processEvents();
+        auto* heading = p->findChild<QLabel*>(QStringLiteral("presentationHeading"));
+        auto* counter = p->findChild<QLabel*>(QStringLiteral("presentationCounter"));
+        QVERIFY(heading && counter);
+        QVERIFY(!heading->geometry().intersects(counter->geometry()));
+        const QRect need = heading->fontMetrics().boundingRect(QRect(0, 0, heading->width(), 100000), Qt::TextWordWrap,
+                                                               heading->text());
+        QVERIFY2(need.width() <= heading->width() && need.height() <= heading->height(),
+                 qPrintable(QStringLiteral("%1 needs %2 x %3 in %4 x %5").arg(heading->text()).arg(need.width())
+                                .arg(need.height()).arg(heading->width()).arg(heading->height())));
+    }
+};
+
+int main(int argc, char** argv)
+{
+    QTemporaryDir dir;
+    const QString config = dir.filePath(QStringLiteral("screen.json"));
+    QFile f(config);
+    if (!f.open(QIODevice::WriteOnly))
+        return 1;
+    f.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96}]})");
+    f.close();
+    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
+    QApplication app(argc, argv);
+    QApplication::setStyle(QStringLiteral("Fusion"));
+    TestLectureHall t;
+    return QTest::qExec(&t, argc, argv);
+}
+
+#include "tst_lecturehall.moc"
