@@ -29,6 +29,9 @@
 #include <QMenuBar>
 #include <QStatusBar>
 #include <QStyleFactory>
+#include <QJsonDocument>
+#include <QJsonArray>
+#include <QFile>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -304,8 +307,17 @@ int main(int argc, char** argv)
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
             QWidget* shown = window.isPresenting() ? static_cast<QWidget*>(window.presentation()) : &window;
-            const bool ok = shown->grab().save(screenshot);
+            bool ok = shown->grab().save(screenshot);
             std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString() << "\n";
+            if (ok) {
+                // FILE.json beside it: each view on screen with its pixel size and what it drew, for layout scripts.
+                const QJsonObject report{{QStringLiteral("window"), QJsonArray{shown->width(), shown->height()}},
+                                         {QStringLiteral("views"), poslab::ui::View::visibleViewReport(shown)}};
+                QFile json(screenshot + QStringLiteral(".json"));
+                ok = json.open(QIODevice::WriteOnly | QIODevice::Truncate)
+                    && json.write(QJsonDocument(report).toJson()) > 0;
+                std::cerr << (ok ? "saved " : "could not save ") << json.fileName().toStdString() << "\n";
+            }
             QApplication::exit(ok ? 0 : 1);
         });
     }

@@ -31,6 +31,8 @@
 #include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
@@ -125,6 +127,35 @@ private slots:
         press(w, "actionSmaller", 7);
         QCOMPARE(w.state()->viewOptions().fontScale, 1.0); // the same steps back down
         QTRY_COMPARE(w.size(), original);
+    }
+
+    void viewReportSaysWhatEachViewDrew()
+    {
+        // Issue 22: --screenshot FILE also writes FILE.json with each visible view, its pixel size and what it drew
+        // (View::visibleViewReport), so that a script can check a layout. The report uses render()'s own rule.
+        MainWindow w(nullptr, false);
+        showOnScreen(w, QSize(1600, 1000));
+        QJsonArray report = View::visibleViewReport(&w);
+        QVERIFY(report.size() >= 5); // the workbench grid
+        for (const QJsonValue& e : report) {
+            const QJsonObject o = e.toObject();
+            const View* v = nullptr;
+            for (View* candidate : w.findChildren<View*>())
+                if (candidate->isVisible() && candidate->exportName() == o.value("view").toString())
+                    v = candidate;
+            QVERIFY(v);
+            QCOMPARE(o.value("width").toInt(), v->width());
+            QCOMPARE(o.value("height").toInt(), v->height());
+            QCOMPARE(o.value("state").toString(), View::drawStateName(v->drawState(v->size())));
+        }
+        // At a font scale far too large for the grid, the report says "too small" where the views do.
+        QCOMPARE(w.state()->setProperty(QStringLiteral("font_scale"), 6.0), QString());
+        QCoreApplication::processEvents();
+        report = View::visibleViewReport(&w);
+        int tooSmall = 0;
+        for (const QJsonValue& e : report)
+            tooSmall += e.toObject().value("state").toString() == QLatin1String("too small");
+        QVERIFY(tooSmall >= 1);
     }
 
     void aNewWindowFitsTheScreen()

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/view.h"
 
+#include <QJsonObject>
+
 #include "core/encodings/irope.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
@@ -317,19 +319,55 @@ void View::renderSingle(QPainter& painter, const QRectF& target)
     painter.setClipRect(target);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    if (!isApplicable())
+    switch (drawState(target.size())) {
+    case DrawState::NotApplicable:
         drawNotApplicable(painter, target, theme(), tr("Not applicable to this scheme"), notApplicableReason());
-    else if (m_result && !m_result->error.isEmpty())
+        break;
+    case DrawState::CannotCompute:
         drawNotApplicable(painter, target, theme(), tr("Cannot compute"), m_result->error);
-    else if (const QString why = needsRotation() ? noRotationReason() : QString(); !why.isEmpty())
-        drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), why);
-    else if (const QString problem = compareProblem(); !problem.isEmpty())
-        drawNotApplicable(painter, target, theme(), tr("Difference A \u2212 B not drawn"), problem);
-    else if (!hasRoom(target.size()))
+        break;
+    case DrawState::NoRotation:
+        drawNotApplicable(painter, target, theme(), tr("This layer has no rotation"), noRotationReason());
+        break;
+    case DrawState::NoDifference:
+        drawNotApplicable(painter, target, theme(), tr("Difference A \u2212 B not drawn"), compareProblem());
+        break;
+    case DrawState::TooSmall:
         drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-    else
+        break;
+    case DrawState::Drawn:
         renderContent(painter, target);
+        break;
+    }
     painter.restore();
+}
+
+View::DrawState View::drawState(const QSizeF& size) const
+{
+    if (!isApplicable())
+        return DrawState::NotApplicable;
+    if (m_result && !m_result->error.isEmpty())
+        return DrawState::CannotCompute;
+    if (needsRotation() && !noRotationReason().isEmpty())
+        return DrawState::NoRotation;
+    if (!compareProblem().isEmpty())
+        return DrawState::NoDifference;
+    if (!hasRoom(size))
+        return DrawState::TooSmall;
+    return DrawState::Drawn;
+}
+
+QString View::drawStateName(DrawState state)
+{
+    switch (state) {
+    case DrawState::Drawn: return QStringLiteral("drawn");
+    case DrawState::NotApplicable: return QStringLiteral("not applicable");
+    case DrawState::CannotCompute: return QStringLiteral("cannot compute");
+    case DrawState::NoRotation: return QStringLiteral("no rotation");
+    case DrawState::NoDifference: return QStringLiteral("difference not drawn");
+    case DrawState::TooSmall: return QStringLiteral("too small");
+    }
+    return {};
 }
 
 QImage View::renderImage(QSize size, qreal dpr)
@@ -383,6 +421,31 @@ void View::refresh()
     ++m_refreshes;
     update();
     emit refreshed();
+}
+
+QJsonArray View::visibleViewReport(const QWidget* top)
+{
+    QJsonArray out;
+    for (const View* v : top->findChildren<View*>()) {
+        if (!v->isVisible() || v->visibleRegion().isEmpty())
+            continue;
+        QJsonObject o{{QStringLiteral("view"), v->exportName()},
+                      {QStringLiteral("title"), v->title()},
+                      {QStringLiteral("width"), v->width()},
+                      {QStringLiteral("height"), v->height()}};
+        if (v->showsHalves()) {
+            // Each half at contentArea()'s size (the compare note's line above the halves is not subtracted).
+            const QSizeF half = v->contentArea().size();
+            o.insert(QStringLiteral("state"), drawStateName(v->drawState(half)));
+            o.insert(QStringLiteral("halves"), true);
+            if (View* twin = const_cast<View*>(v)->compareTwin())
+                o.insert(QStringLiteral("state_b"), drawStateName(twin->drawState(half)));
+        } else {
+            o.insert(QStringLiteral("state"), drawStateName(v->drawState(v->size())));
+        }
+        out.append(o);
+    }
+    return out;
 }
 
 } // namespace poslab::ui

@@ -11,6 +11,7 @@
 #include "ui/workbenchstate.h"
 
 #include <QImage>
+#include <QJsonArray>
 #include <QWidget>
 
 #include <memory>
@@ -88,6 +89,17 @@ public:
     /// hasRoomAt() for the whole view at @p size: while it shows A | B (showsHalves()), each half, below the
     /// compare note, must have room.
     bool wholeHasRoomAt(const QSizeF& size, double fontScale) const;
+
+    /// What render() draws into a target of @p size (one half of A | B is the view itself at half the width):
+    /// the content, or which of the notices instead.
+    enum class DrawState { Drawn, NotApplicable, CannotCompute, NoRotation, NoDifference, TooSmall };
+    DrawState drawState(const QSizeF& size) const;
+    /// "drawn", "not applicable", "cannot compute", "no rotation", "difference not drawn", "too small".
+    static QString drawStateName(DrawState state);
+    /// Every view shown on screen under @p top (grid, tab or slide): {"view", "title", "width", "height", "state"}
+    /// and, for A | B, "halves": true with "state_b" (each half at its size). `poslab --screenshot FILE` writes it
+    /// as FILE.json so that a script can check a layout.
+    static QJsonArray visibleViewReport(const QWidget* top);
 
     QSize sizeHint() const override { return {520, 380}; }
     QSize minimumSizeHint() const override { return {200, 150}; }
