@@ -375,6 +375,7 @@ QString LessonBrowser::commitGuess(const QString& guess)
             return tr("Pick one of the choices first");
     }
     m_guesses[m_step] = g;
+    showFormula();
     showPredict();
     showNotices();
     refreshLive();
@@ -386,6 +387,7 @@ void LessonBrowser::reveal()
     if (!needsGuess())
         return;
     m_guesses[m_step] = QString(aloud);
+    showFormula();
     showPredict();
     showNotices();
     refreshLive();
@@ -669,7 +671,8 @@ void LessonBrowser::showFormula()
         delete item;
     }
     m_formula = nullptr;
-    if (const lessons::Step* s = step(); s && !s->formula.isEmpty()) {
+    // A formula that answers the step's prediction waits for the guess (lessons::Step::formulaReveals).
+    if (const lessons::Step* s = step(); s && !s->formula.isEmpty() && !(s->formulaReveals && needsGuess())) {
         m_formula = makeFormula(s->formula, m_title->parentWidget());
         m_formulaBox->addWidget(m_formula);
     }

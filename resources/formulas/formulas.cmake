@@ -2,7 +2,6 @@
 # Written by scripts/typeset-formulas.sh: the typeset formulas compiled in under :/formulas/.
 set(poslab_formula_svgs
   07ae5b47a6195eba7226fa260c5cdf1b4fabf312.svg
-  0fe7bfc50428496ea60892cdfbc2d2ad406f68dd.svg
   1229e50e1b814c9f15019859ee3c975f97bc98f1.svg
   141acea209f0bc983ad5829a3bab1b30a29baf2e.svg
   164e9652b61b2e67be7dfeb96ab86484fe9639b1.svg
@@ -60,10 +59,10 @@ set(poslab_formula_svgs
   be2ab7d7434f7ff0d7832ac772c1f3a55d404df2.svg
   bfa14e4c66d6b3ec702129a2135155c31d7d702d.svg
   c195c117a46fde73b33b284742b5bc95c65c18d5.svg
+  c84e7cb5786364c4881d6d60c30103c69a65bdb4.svg
   c9840eb1c2282a4b8e903c3463d8f700dc59b1c1.svg
   c9e47dc96a348d8180adc12c1dafff5f4437a5e0.svg
   ce44a785d11c03fa1f64e9250dedb0cecb3ed541.svg
-  d09b2a4b60c42200e55da9aafaab8e6346746a02.svg
   d43d3ceed33ccd9f8ecd5fdfd27dbe71e6193dd8.svg
   d723fd3dec5e5493892e51fea0eb0cc4ce662169.svg
   ddcde65584824cdea6838fb73b94878960094719.svg
@@ -81,4 +80,5 @@ set(poslab_formula_svgs
   f8abd6c57673a23242b1a251aa63c7daadcb7bf1.svg
   fa8610d2d1d0054764972e69c06a1562b7ebad2a.svg
   fd08821f9d157ebb64b38d1f93b682e10fbdbc16.svg
+  fea7f731ba95f429b8995770b04eb3ecc0c1dd3b.svg
 )

@@ -488,10 +488,15 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "state", "views", "knobs", "do", "predict", "notice"});
+    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "predict", "notice"});
     s.title = r.string(o, "title", true);
     s.text = r.string(o, "text", true);
     s.formula = r.string(o, "formula", false);
+    if (o.contains("formula_reveals")) {
+        if (!o.value("formula_reveals").isBool())
+            r.fail(QStringLiteral("\"formula_reveals\" must be true or false"));
+        s.formulaReveals = o.value("formula_reveals").toBool();
+    }
     s.doText = r.string(o, "do", false);
     if (!o.contains("state"))
         r.fail(QStringLiteral("\"state\" is missing (give {} to keep the previous step's)"));
@@ -515,6 +520,8 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
     }
     if (o.contains("predict"))
         s.predict = readPredict(r, o.value("predict"), s);
+    if (s.formulaReveals && (!s.predict || s.formula.isEmpty()))
+        r.fail(QStringLiteral("\"formula_reveals\" needs a formula and a prediction"));
     checkLiveText(r, s.text, "text", -1, &s);
     checkLiveText(r, s.doText, "do", -1, &s);
     return s;

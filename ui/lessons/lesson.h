@@ -153,6 +153,9 @@ struct Step {
     QString title;
     QString text;      ///< may hold {v:nK.J} and {p:NAME}
     QString formula;   ///< TeX, may be empty
+    /// "formula_reveals": the formula gives the prediction away (1.4's a_ij = 1/(i+1)), so the browser shows it
+    /// only once the guess is committed.
+    bool formulaReveals = false;
     QJsonObject state; ///< the partial state as written (see stepState for the full one)
     QStringList views; ///< registry ids; the first is the main view
     QStringList knobs; ///< scheme parameters, state fields and view properties the step unlocks
