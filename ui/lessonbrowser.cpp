@@ -446,9 +446,14 @@ QString LessonBrowser::revealText() const
         const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
                              : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
                                                                   : QStringLiteral("#d0302f");
-        const QString yours = number ? guess.toHtmlEscaped() : p.choices.value(guess.toInt()).toHtmlEscaped();
-        text = tr("<b style='color:%1'>%2.</b> You said <b>%3</b>; %4 <b>%5</b>.")
-                   .arg(colour, word, yours, number ? tr("the app computes") : tr("the answer is"), answer);
+        const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
+        if (number)
+            text = verdict + tr("You said %1; the app computes <b>%2</b>.").arg(guess.toHtmlEscaped(), answer);
+        else if (*v == lessons::GuessVerdict::Right)
+            text = verdict + tr("The answer: <b>%1</b>").arg(answer);
+        else
+            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
+                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
     }
     if (!p.because.isEmpty())
         text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));

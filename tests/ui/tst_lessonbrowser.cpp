@@ -260,7 +260,16 @@ private slots:
         QVERIFY(!visibleText().contains(QStringLiteral("0.399332")));
         QVERIFY(b.commitGuess(QStringLiteral("1")).isEmpty());
         QVERIFY(visibleText().contains(QStringLiteral("0.399332")));
+        QCoreApplication::processEvents();
         shoot(&b, QStringLiteral("lesson-1.1-revealed"));
+        QVERIFY(lessons::findStep(QStringLiteral("2.2"), &lesson, &index));
+        b.open(0);
+        QVERIFY(b.open(int(lesson - lessons::lessons().constData()), index));
+        QCoreApplication::processEvents();
+        shoot(&b, QStringLiteral("lesson-2.2-before"));
+        QVERIFY(b.commitGuess(QStringLiteral("50000")).isEmpty());
+        QCoreApplication::processEvents();
+        shoot(&b, QStringLiteral("lesson-2.2-close"));
     }
 
     void everyGuessGetsAVerdictAndAWhy()
