@@ -274,6 +274,7 @@ void writeSchemesJson(std::ostream& out)
             << ",\"summary\":" << jsonString(s.summary);
         if (!s.relativePosition.empty())
             out << ",\"relative_position\":" << jsonString(s.relativePosition);
+        out << ",\"logit_scale\":" << jsonString(s.logitScaleText);
         out << ",\"quantities\":[";
         const auto q = s.quantities();
         for (std::size_t i = 0; i < q.size(); ++i)
@@ -295,6 +296,7 @@ void writeSchemesText(std::ostream& out)
         out << "    " << s.formula << "\n";
         if (!s.relativePosition.empty())
             out << "    relative position = " << s.relativePosition << "\n";
+        out << "    logit scale on q.k = " << s.logitScaleText << "\n";
         out << "    cite: " << s.citation << "\n";
         out << "    code: " << s.reference << "\n";
         out << "    quantities:";
