@@ -330,6 +330,20 @@ private slots:
         auto* links = page->findChild<QLabel*>(QStringLiteral("storyLessons"));
         QVERIFY(links);
         QVERIFY2(links->text().contains(QStringLiteral("href=\"lesson:7.1\"")), qPrintable(links->text()));
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty()) { // to look at, under Xvfb
+            page->resize(900, 1000);
+            QCoreApplication::processEvents();
+            page->scrollArea()->ensureWidgetVisible(links);
+            QCoreApplication::processEvents();
+            page->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/story-alibi.png"));
+            page->showStory(QStringLiteral("rope"));
+            QCoreApplication::processEvents();
+            page->scrollArea()->ensureWidgetVisible(page->findChild<QLabel*>(QStringLiteral("storySources")));
+            QCoreApplication::processEvents();
+            page->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/story-rope-sources.png"));
+            page->showStory(QStringLiteral("alibi"));
+            links = page->findChild<QLabel*>(QStringLiteral("storyLessons"));
+        }
         QSignalSpy asked(page, &StoryPage::lessonRequested);
         emit links->linkActivated(QStringLiteral("lesson:7.1"));
         QCOMPARE(asked.size(), 1);
