@@ -216,6 +216,7 @@ void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
     QTest::newRow("13.3") << "13.3" << "at position 138";
     QTest::newRow("13.4") << "13.4" << "keeps its own angle";
     QTest::newRow("16.3") << "16.3" << "only the divisor changes";
+    QTest::newRow("14.1") << "14.1" << "so each gets one share";
 }
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction()
