@@ -217,6 +217,10 @@ void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
     QTest::newRow("13.4") << "13.4" << "keeps its own angle";
     QTest::newRow("16.3") << "16.3" << "only the divisor changes";
     QTest::newRow("14.1") << "14.1" << "so each gets one share";
+    QTest::newRow("1.1 title") << "1.1" << "not two places";
+    QTest::newRow("3.3 title") << "3.3" << "look the same";
+    QTest::newRow("5.2 title") << "5.2" << "constant along diagonals";
+    QTest::newRow("8.4") << "8.4" << "depends on the gap alone";
 }
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction()
