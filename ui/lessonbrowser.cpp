@@ -517,7 +517,14 @@ bool LessonBrowser::answerPuzzle(const QString& answer, QString* msg)
         text = tr("Type an answer first");
     } else {
         right = l->puzzle->accepts(answer);
+        // A number within 10% of the key but outside what it accepts is close (the same rule as a guess's).
+        bool ok = false;
+        const double x = QLocale::c().toDouble(answer.trimmed(), &ok);
+        const bool close = !right && ok && l->puzzle->kind == QLatin1String("number")
+            && lessons::judgeGuess(x, l->puzzle->answerNumber, 17) == lessons::GuessVerdict::Close;
         text = right ? tr("Right. %1 Everything is unlocked now: free play.").arg(l->puzzle->explain.toHtmlEscaped())
+             : close ? tr("Close, but not yet: '%1' is within 10%% of the answer. Go Back to the steps and their views, or answer again.")
+                           .arg(answer.trimmed().toHtmlEscaped())
                      : tr("Not yet: '%1' is not it. Go Back to the steps and their views, or answer again.")
                            .arg(answer.trimmed().toHtmlEscaped());
     }

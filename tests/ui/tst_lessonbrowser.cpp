@@ -387,6 +387,15 @@ private slots:
         QString message;
         QVERIFY2(b.answerPuzzle(right, &message), qPrintable(right + QStringLiteral(": ") + message));
         QVERIFY(!b.unlockedKnobs().has_value()); // then free play
+        // A number puzzle: an answer within 10% of the key, but outside what it accepts, is called close.
+        const lessons::Lesson* l2 = lessons::findLesson(2);
+        QVERIFY(l2 && l2->puzzle && l2->puzzle->kind == QLatin1String("number"));
+        QVERIFY(b.open(int(l2 - lessons::lessons().constData()), int(l2->steps.size())));
+        QString said;
+        QVERIFY(!b.answerPuzzle(QString::number(l2->puzzle->answerNumber * 0.95, 'f', 0), &said));
+        QVERIFY2(said.startsWith(QStringLiteral("Close")), qPrintable(said));
+        QVERIFY(!b.answerPuzzle(QString::number(l2->puzzle->answerNumber * 2, 'f', 0), &said));
+        QVERIFY2(said.startsWith(QStringLiteral("Not yet")), qPrintable(said));
     }
 
     void progressIsRemembered()
