@@ -640,7 +640,8 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
         causalEnds = prefix ? *prefix : visibleEnds(out.mask);
     const int h0 = r.onlyHead >= 0 ? r.onlyHead : 0;
     const int h1 = r.onlyHead >= 0 ? r.onlyHead + 1 : r.heads;
-    const float scale = 1.0f / std::sqrt(float(d));
+    // The factor on q.k as the scheme defines it: 1/sqrt(d), T5's 1 (no scaling), DeBERTa's 1/sqrt(3d).
+    const float scale = float(logitScaleOf(s, params, d));
     for (int h = h0; h < h1; ++h) {
         AttentionHead head;
         head.index = h;

@@ -20,6 +20,7 @@
 #include "core/spatial.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace poslab::core {
 
@@ -219,6 +220,11 @@ bool SchemeDescriptor::has(Quantity q) const
 {
     const auto all = quantities();
     return std::find(all.begin(), all.end(), q) != all.end();
+}
+
+double logitScaleOf(const SchemeDescriptor& s, const ParamSet& params, int headDim)
+{
+    return s.logitScale ? s.logitScale(params, headDim) : 1.0 / std::sqrt(double(headDim));
 }
 
 Position effectiveSeqLen(const TableContext& ctx)

@@ -142,12 +142,19 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
         add("q_rotated", "R(t) q_t: q rotated by its position", "token", "dimension", t.qRotated, true);
         add("k_rotated", "R(t) k_t: k rotated by its position", "token", "dimension", t.kRotated, true);
     }
-    add("scores", rotated ? "R(m)q_m . R(n)k_n / sqrt(d)" : "q_m . k_n / sqrt(d)", "query", "key", t.contentLogits);
+    // The scheme's own factor on q.k (SchemeDescriptor::logitScale): T5 has none, DeBERTa 1/sqrt(3d).
+    const double c = logitScaleOf(s, a.params, a.headDim);
+    const double d = double(a.headDim);
+    const std::string scaled = c == 1.0                                ? std::string()
+        : std::abs(c * std::sqrt(d) - 1.0) < 1e-12                      ? std::string(" / sqrt(d)")
+        : std::abs(c * std::sqrt(3.0 * d) - 1.0) < 1e-12                ? std::string(" / sqrt(3d)")
+                                                                        : " x " + std::to_string(c);
+    add("scores", (rotated ? "R(m)q_m . R(n)k_n" : "q_m . k_n") + scaled, "query", "key", t.contentLogits);
     if (bias)
         add("bias", s.bias ? "position bias b(m, n) (" + s.id + ")" : "position part of the score (" + s.id + ")",
             "query", "key", t.bias, out.entry == PositionEntry::Bias || out.entry == PositionEntry::Terms);
     if (bias || terms)
-        add("logits", terms ? "logits: the scheme's score (" + s.id + ")" : "logits = q.k / sqrt(d) + b", "query", "key",
+        add("logits", terms ? "logits: the scheme's score (" + s.id + ")" : "logits = q.k" + scaled + " + b", "query", "key",
             t.logits, out.entry == PositionEntry::Terms && !bias);
     MatrixF mask(r.mask.rows(), r.mask.cols());
     for (Eigen::Index i = 0; i < mask.size(); ++i)

@@ -123,8 +123,9 @@ struct ScoreInputs {
     bool wantTerms = true;        ///< fill ScoreOutputs::terms and bias
 };
 
-/// What a score hook writes. On entry @c logits holds q.k/sqrt(d) (masked entries hold arbitrary finite
-/// values; the engine sets them to NaN afterwards); the hook changes it in place.
+/// What a score hook writes. On entry @c logits holds q.k times the scheme's logit scale (logitScaleOf: 1/sqrt(d)
+/// unless the scheme defines its own; masked entries hold arbitrary finite values; the engine sets them to NaN
+/// afterwards); the hook changes it in place.
 struct ScoreOutputs {
     MatrixF logits;                   ///< Lq x Lk
     MatrixF bias;                     ///< Lq x Lk position part, or empty
@@ -182,11 +183,21 @@ struct SchemeDescriptor {
     /// few operations per cell (the engine's own estimate covers it).
     CostFn cost = nullptr;
     bool hasAttentionTerms = false;    ///< @c score fills named terms (shown separately by the GUI)
+    /// The factor on the content product q.k in the score, as the scheme's reference code has it, for head
+    /// dimension @p headDim; null: 1/sqrt(headDim) (Vaswani et al. 2017, eq. 1). T5 multiplies without it
+    /// (huggingface/transformers T5Attention.forward), DeBERTa divides by sqrt(3d) (He et al. 2021, eq. 4;
+    /// DisentangledSelfAttention scale_factor = 1 + |{c2p, p2c}|). See logitScaleOf.
+    double (*logitScale)(const ParamSet& params, int headDim) = nullptr;
+    /// The factor as text for `poslab schemes` ("1/sqrt(d)"; T5: "logit_scale: 1 (none) or 1/sqrt(d)").
+    std::string logitScaleText = "1/sqrt(d)";
 
     /// The quantities this scheme can produce, in a fixed order.
     std::vector<Quantity> quantities() const;
     bool has(Quantity q) const;
     const ParamSpec* param(std::string_view key) const;
 };
+
+/// The factor on q.k in scheme @p s's score for head dimension @p headDim: s.logitScale, or 1/sqrt(headDim).
+double logitScaleOf(const SchemeDescriptor& s, const ParamSet& params, int headDim);
 
 } // namespace poslab::core

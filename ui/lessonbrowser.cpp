@@ -375,7 +375,10 @@ QString LessonBrowser::commitGuess(const QString& guess)
             return tr("Pick one of the choices first");
     }
     m_guesses[m_step] = g;
+    showFormula();
     showPredict();
+    showNotices();
+    refreshLive();
     return {};
 }
 
@@ -384,7 +387,10 @@ void LessonBrowser::reveal()
     if (!needsGuess())
         return;
     m_guesses[m_step] = QString(aloud);
+    showFormula();
     showPredict();
+    showNotices();
+    refreshLive();
 }
 
 QString LessonBrowser::predictionAnswer() const
@@ -398,11 +404,62 @@ QString LessonBrowser::predictionAnswer() const
     const lessons::Notice* n = s->findNotice(p.answerNotice);
     if (!n)
         return {};
-    const NoticeResult& r = result(*n);
-    if (p.answerProbe >= 0 && p.answerProbe < int(r.numbers.size()) && r.numbers[std::size_t(p.answerProbe)].size() == 1)
-        return p.digits ? QString::number(r.numbers[std::size_t(p.answerProbe)][0], 'g', *p.digits)
-                        : r.values[p.answerProbe];
+    // As the notice shows it (54,410.1), never in the exponent form of a rounded number (5.44e+04).
     return probeValue(*n, p.answerProbe);
+}
+
+std::optional<lessons::GuessVerdict> LessonBrowser::guessVerdict() const
+{
+    const lessons::Step* s = step();
+    const QString guess = committedGuess();
+    if (!s || !s->predict || guess.isEmpty() || guess == QString(aloud))
+        return std::nullopt;
+    const lessons::Predict& p = *s->predict;
+    if (p.kind == QLatin1String("choice"))
+        return guess.toInt() == p.answerChoice ? lessons::GuessVerdict::Right : lessons::GuessVerdict::Wrong;
+    const lessons::Notice* n = s->findNotice(p.answerNotice);
+    if (!n)
+        return std::nullopt;
+    const NoticeResult& r = result(*n);
+    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size()) || r.numbers[std::size_t(p.answerProbe)].size() != 1)
+        return std::nullopt;
+    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0], p.digits.value_or(3));
+}
+
+QString LessonBrowser::revealText() const
+{
+    const lessons::Step* s = step();
+    const QString guess = committedGuess();
+    if (!s || !s->predict || guess.isEmpty())
+        return {};
+    const lessons::Predict& p = *s->predict;
+    const bool number = p.kind == QLatin1String("number");
+    QString text;
+    const std::optional<lessons::GuessVerdict> v = guessVerdict();
+    const QString answer = predictionAnswer().toHtmlEscaped();
+    if (!v) {
+        text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(answer);
+    } else {
+        const QString word = *v == lessons::GuessVerdict::Right ? tr("Right")
+                           : *v == lessons::GuessVerdict::Close ? tr("Close")
+                                                                : tr("Wrong");
+        const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
+                             : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
+                                                                  : QStringLiteral("#d0302f");
+        const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
+        if (number)
+            text = verdict + tr("You said %1; the app computes <b>%2</b>.").arg(guess.toHtmlEscaped(), answer);
+        else if (*v == lessons::GuessVerdict::Right)
+            text = verdict + tr("The answer: <b>%1</b>").arg(answer);
+        else
+            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
+                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
+    }
+    if (!p.because.isEmpty())
+        text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));
+    if (const lessons::Notice* why = s->findNotice(p.whyNotice))
+        text += QStringLiteral("<br>") + liveText(why->text, s, why);
+    return text;
 }
 
 QString LessonBrowser::tryIt()
@@ -460,8 +517,16 @@ bool LessonBrowser::answerPuzzle(const QString& answer, QString* msg)
         text = tr("Type an answer first");
     } else {
         right = l->puzzle->accepts(answer);
+        // A number within 10% of the key but outside what it accepts is close (the same rule as a guess's).
+        bool ok = false;
+        const double x = QLocale::c().toDouble(answer.trimmed(), &ok);
+        const bool close = !right && ok && l->puzzle->kind == QLatin1String("number")
+            && lessons::judgeGuess(x, l->puzzle->answerNumber, 17) == lessons::GuessVerdict::Close;
         text = right ? tr("Right. %1 Everything is unlocked now: free play.").arg(l->puzzle->explain.toHtmlEscaped())
-                     : tr("Not yet: '%1' is not it. Try the views again.").arg(answer.trimmed().toHtmlEscaped());
+             : close ? tr("Close, but not yet: '%1' is within 10%% of the answer. Go Back to the steps and their views, or answer again.")
+                           .arg(answer.trimmed().toHtmlEscaped())
+                     : tr("Not yet: '%1' is not it. Go Back to the steps and their views, or answer again.")
+                           .arg(answer.trimmed().toHtmlEscaped());
     }
     m_verdict->setText(text);
     if (right)
@@ -552,6 +617,11 @@ QString LessonBrowser::liveText(const QString& text, const lessons::Step* s, con
             out += QStringLiteral("<a href=\"p:%1\">%2</a>").arg(part.text.toHtmlEscaped(), knobValue(part.text).toHtmlEscaped());
             break;
         case lessons::TextPart::Kind::Value: {
+            // Before the guess of the step shown, a computed value could answer its prediction: it stays hidden.
+            if (s && s == step() && needsGuess()) {
+                out += QStringLiteral("<b>?</b>");
+                break;
+            }
             const lessons::Notice* n = part.notice.isEmpty() ? notice : (s ? s->findNotice(part.notice) : nullptr);
             if (!n) {
                 out += QStringLiteral("?");
@@ -613,7 +683,8 @@ void LessonBrowser::showFormula()
         delete item;
     }
     m_formula = nullptr;
-    if (const lessons::Step* s = step(); s && !s->formula.isEmpty()) {
+    // A formula that answers the step's prediction waits for the guess (lessons::Step::formulaReveals).
+    if (const lessons::Step* s = step(); s && !s->formula.isEmpty() && !(s->formulaReveals && needsGuess())) {
         m_formula = makeFormula(s->formula, m_title->parentWidget());
         m_formulaBox->addWidget(m_formula);
     }
@@ -697,21 +768,8 @@ void LessonBrowser::showPredict()
         m_reveal->hide();
         return;
     }
-    // The answer, computed, beside the guess.
-    QString text;
-    if (guess == QString(aloud)) {
-        text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(predictionAnswer().toHtmlEscaped());
-    } else if (number) {
-        text = tr("Your guess: <b>%1</b> \u00b7 computed: <b>%2</b>").arg(guess.toHtmlEscaped(), predictionAnswer().toHtmlEscaped());
-    } else {
-        const int g = guess.toInt();
-        text = tr("Your choice: <b>%1</b> \u00b7 the answer: <b>%2</b> %3")
-                   .arg(p.choices.value(g).toHtmlEscaped(), predictionAnswer().toHtmlEscaped(),
-                        g == p.answerChoice ? QStringLiteral("\u2713") : QStringLiteral("\u2717"));
-        if (const lessons::Notice* why = s->findNotice(p.whyNotice))
-            text += QStringLiteral("<br>") + liveText(why->text, s, why);
-    }
-    m_reveal->setText(text);
+    // The verdict and the computed answer beside the guess, then the sentence of why.
+    m_reveal->setText(revealText());
     m_reveal->show();
 }
 
@@ -725,6 +783,13 @@ void LessonBrowser::showNotices()
     m_notices->setVisible(s && !s->notice.isEmpty());
     if (!s)
         return;
+    if (needsGuess()) {
+        // Predict, then see: the claims (and their values) wait for the guess.
+        auto* label = wrapped(m_notices, "noticeHidden");
+        label->setText(tr("Commit your prediction first; then the claims to check appear here."));
+        m_noticeBox->addWidget(label);
+        return;
+    }
     for (const lessons::Notice& n : s->notice) {
         const NoticeResult r = result(n); // a copy: live text below may compute more
         const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")

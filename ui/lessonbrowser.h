@@ -72,8 +72,14 @@ public:
     void reveal();
     /// The guess committed for the step shown, empty when none.
     QString committedGuess() const;
-    /// The computed answer of the step's prediction as shown ("0.5403", or the right choice's text).
+    /// The computed answer of the step's prediction as shown ("54,410.1" as live text formats it, or the right
+    /// choice's text).
     QString predictionAnswer() const;
+    /// The verdict on the committed guess; nullopt before a guess, and for a prediction made aloud.
+    std::optional<lessons::GuessVerdict> guessVerdict() const;
+    /// What the reveal shows once the guess is committed: the verdict with the computed answer, then the
+    /// prediction's sentence of why (empty before the guess).
+    QString revealText() const;
 
     /// Loads the step's state (one undo step), shows its views and locks the knobs it does not name. Refused
     /// (message) while a guess is due or on the puzzle page. Returns an empty string on success.

@@ -2,6 +2,7 @@
 #include "ui/stories.h"
 
 #include "core/encodingregistry.h"
+#include "ui/lessons/lesson.h"
 #include "ui/presets.h"
 
 #include <QFile>
@@ -41,7 +42,8 @@ QList<StoryClaim> claims(const QJsonValue& v, const QString& where, QStringList&
     QList<StoryClaim> out;
     for (const QJsonValue& c : v.toArray()) {
         const QJsonObject o = c.toObject();
-        StoryClaim claim{o.value(QStringLiteral("text")).toString(), o.value(QStringLiteral("source")).toString()};
+        StoryClaim claim{o.value(QStringLiteral("text")).toString(), o.value(QStringLiteral("source")).toString(),
+                         o.value(QStringLiteral("detail")).toString()};
         if (claim.text.isEmpty() || claim.source.isEmpty())
             problems << QStringLiteral("%1: a claim without text or source").arg(where);
         out << claim;
@@ -106,6 +108,7 @@ const Loaded& loaded()
             e.what = o.value(QStringLiteral("what")).toString();
             e.ropeType = o.value(QStringLiteral("rope_type")).toString();
             e.source = o.value(QStringLiteral("source")).toString();
+            e.detail = o.value(QStringLiteral("detail")).toString();
             l.timeline << e;
         }
         // The file lists the events in date order; a test checks it. Drawing sorts anyway, stably.
@@ -177,5 +180,18 @@ QList<StoryUser> storyUsers(const QString& schemeId)
 }
 
 const QList<TimelineEvent>& extensionTimeline() { return loaded().timeline; }
+
+QList<StoryLesson> storyLessons(const QString& schemeId)
+{
+    QList<StoryLesson> out;
+    for (const lessons::Lesson& l : lessons::lessons())
+        for (int i = 0; i < l.steps.size(); ++i)
+            // The merged state: a step that names no scheme keeps its lesson's (FORMAT.md).
+            if (lessons::stepState(l, i).value(QLatin1String("scheme")).toString() == schemeId) {
+                out << StoryLesson{l.steps[i].id, l.number, l.title};
+                break;
+            }
+    return out;
+}
 
 } // namespace poslab::ui

@@ -20,7 +20,8 @@ namespace poslab::ui {
 /// One finding: a sentence and the source that demonstrates it (paper section, table or repository path).
 struct StoryClaim {
     QString text;
-    QString source;
+    QString source; ///< a short citation, shown beside the finding
+    QString detail; ///< "detail": how the source was read (optional), shown only in the page's list of sources
 };
 
 /// One variant of a scheme (RoPE's rope_type values): the key as the registry spells it, its name, one or two
@@ -78,8 +79,19 @@ struct TimelineEvent {
     QDate date;       ///< arXiv v1 submission or post date
     QString what;     ///< one sentence
     QString ropeType; ///< the registry's rope_type for the method, or empty
-    QString source;   ///< where the date was checked
+    QString source;   ///< where the date was checked, as a short citation
+    QString detail;   ///< "detail": how the date was read (optional), shown only in the page's list of sources
 };
+/// A lesson step that shows a scheme: its id ("7.1"), the lesson's number and title.
+struct StoryLesson {
+    QString stepId;
+    int lesson = 0;
+    QString title;
+};
+/// For each lesson whose steps show scheme @p schemeId (by each step's merged state), its first such step; in
+/// lesson order.
+QList<StoryLesson> storyLessons(const QString& schemeId);
+
 /// The timeline, in date order.
 const QList<TimelineEvent>& extensionTimeline();
 

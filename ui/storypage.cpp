@@ -4,6 +4,7 @@
 #include "ui/render/formula.h"
 
 #include "core/encodingregistry.h"
+#include "ui/mainwindow.h"
 #include "ui/stories.h"
 
 #include <QComboBox>
@@ -18,6 +19,7 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QShortcut>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -277,6 +279,16 @@ StoryPage::StoryPage(QWidget* parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setFrameShape(QFrame::NoFrame);
     lay->addWidget(m_scroll, 1);
+    // A window of its own: Esc and the platform's Close (Ctrl+W) close it, as a dialog would (issue 23).
+    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Close);
+    for (const QKeySequence& k : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
+        if (!keys.contains(k)) // one shortcut per key: two would be ambiguous and neither would fire
+            keys << k;
+    for (const QKeySequence& k : keys) {
+        auto* s = new QShortcut(k, this);
+        s->setContext(Qt::WindowShortcut);
+        connect(s, &QShortcut::activated, this, &QWidget::close);
+    }
 }
 
 StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor)
@@ -286,6 +298,13 @@ StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor)
     if (!page) {
         page = new StoryPage(window);
         page->setWindowFlag(Qt::Window);
+        // A lesson link opens the step in the main window's lesson browser (the window owns the lessons).
+        if (auto* main = qobject_cast<MainWindow*>(window))
+            connect(page, &StoryPage::lessonRequested, main, [main](const QString& id) {
+                main->openLessonStep(id);
+                main->raise();
+                main->activateWindow();
+            });
         // The page takes the main window's font (its scale) and palette (its theme), now and when they change.
         page->setAttribute(Qt::WA_WindowPropagation);
         const QScreen* screen = window && window->screen() ? window->screen() : QGuiApplication::primaryScreen();
@@ -388,8 +407,9 @@ void StoryPage::showStory(const QString& schemeId)
                 group = u.variant;
                 open = true;
             }
-            used += QStringLiteral("<li><b>%1</b> (%2; preset %3, %4)<br><i>%5</i></li>")
-                        .arg(esc(u.name), breakable(u.hfId), esc(u.presetId), esc(u.verified), breakable(u.source));
+            // The preset's provenance (which copy of the config was read) is in the sources at the end.
+            used += QStringLiteral("<li><b>%1</b> (%2; preset %3, %4)</li>")
+                        .arg(esc(u.name), breakable(u.hfId), esc(u.presetId), esc(u.verified));
         }
         used += QStringLiteral("</ul>");
     }
@@ -412,6 +432,19 @@ void StoryPage::showStory(const QString& schemeId)
         }
     }
     section(QStringLiteral("storyNext"), tr("What came next"), esc(story->next));
+    if (const QList<StoryLesson> ls = storyLessons(schemeId); !ls.isEmpty()) {
+        QString list = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
+        for (const StoryLesson& l : ls)
+            list += QStringLiteral("<li><a href=\"lesson:%1\">Lesson %2 \u00b7 %3</a> (from step %1)</li>")
+                        .arg(esc(l.stepId)).arg(l.lesson).arg(esc(l.title));
+        QLabel* lessonsLabel = section(QStringLiteral("storyLessons"), tr("Lessons that show it"), list + QStringLiteral("</ul>"));
+        lessonsLabel->setTextInteractionFlags(Qt::TextBrowserInteraction);
+        lessonsLabel->setOpenExternalLinks(false);
+        connect(lessonsLabel, &QLabel::linkActivated, this, [this](const QString& link) {
+            if (link.startsWith(QLatin1String("lesson:")))
+                emit lessonRequested(link.mid(7));
+        });
+    }
     if (story->timeline) {
         addLabel(QStringLiteral("storyTimelineHeading"), true)->setText(esc(tr("Context extension, a timeline")));
         m_timeline = new TimelineWidget(m_body);
@@ -428,6 +461,18 @@ void StoryPage::showStory(const QString& schemeId)
     QString sources = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
     for (const QString& s : story->sources)
         sources += QStringLiteral("<li>%1</li>").arg(breakable(s));
+    // How each briefly cited source was read, and where each preset's numbers come from.
+    for (const QList<StoryClaim>* claims : {&story->goodAt, &story->badAt})
+        for (const StoryClaim& c : *claims)
+            if (!c.detail.isEmpty())
+                sources += QStringLiteral("<li>%1: %2</li>").arg(breakable(c.source), breakable(c.detail));
+    if (story->timeline)
+        for (const TimelineEvent& e : extensionTimeline())
+            sources += QStringLiteral("<li>%1 (timeline): %2%3</li>")
+                           .arg(esc(e.name), breakable(e.source),
+                                e.detail.isEmpty() ? QString() : QStringLiteral("; ") + breakable(e.detail));
+    for (const StoryUser& u : users)
+        sources += QStringLiteral("<li>%1 (preset %2): %3</li>").arg(esc(u.name), esc(u.presetId), breakable(u.source));
     section(QStringLiteral("storySources"), tr("Sources"), sources + QStringLiteral("</ul>"));
     m_layout->addStretch(1);
     m_scroll->setWidget(m_body); // deletes the previous body

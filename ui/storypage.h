@@ -7,6 +7,8 @@
 /// with its source), the real models that use it (computed from the presets, with their sources), what came
 /// next, for RoPE its rope_type variants and the timeline of the context-extension methods, and the sources.
 /// Text follows the application palette and font, so the theme and the font scale of the main window apply.
+/// Findings cite their sources briefly; how a source was read is in the list of sources at the end. The page
+/// links to the lessons that show the scheme, and closes with Esc or Ctrl+W (QKeySequence::Close).
 
 #include "ui/stories.h"
 
@@ -81,6 +83,11 @@ public:
 public slots:
     /// Shows the story of scheme @p schemeId (an unknown id shows a line saying so).
     void showStory(const QString& schemeId);
+
+signals:
+    /// A link to a lesson step ("7.1") was clicked; StoryPage::open connects it to the main window's
+    /// openLessonStep.
+    void lessonRequested(const QString& stepId);
 
 protected:
     void changeEvent(QEvent* e) override;

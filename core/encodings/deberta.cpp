@@ -95,7 +95,7 @@ void debertaScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
             c2p(i, j) = c2pAll(i, c) * scale;
             p2c(i, j) = p2cAll(j, c) * scale;
         }
-    out.logits *= 1.0f / std::sqrt(3.0f); // the engine's q.k/sqrt(d) becomes q.k/sqrt(3d)
+    // out.logits arrives as q.k/sqrt(3d): the scheme's logit scale (debertaLogitScale).
     if (in.wantTerms) {
         out.terms.push_back({"c2c", "content to content: q_i . k_j / sqrt(3d)", out.logits});
         out.terms.push_back({"c2p", "content to position: q_i . K^r[delta(i,j)] / sqrt(3d)", c2p});
@@ -104,6 +104,10 @@ void debertaScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
     }
     out.logits += c2p + p2c;
 }
+
+// He et al. 2021, eq. 4: every term over sqrt(3d); Hugging Face DisentangledSelfAttention: scale_factor = 1 +
+// len(pos_att_type) = 3 with c2p and p2c, scale = sqrt(d * scale_factor).
+double debertaLogitScale(const ParamSet&, int headDim) { return 1.0 / std::sqrt(3.0 * double(headDim)); }
 
 void validateDeberta(const ParamSet& p, const TableContext&)
 {
@@ -158,6 +162,8 @@ SchemeDescriptor debertaScheme()
                     "integer (e.g. position_buckets 128, max_relative_positions 513, distance 128: 85 vs 86)"),
     };
     s.buckets = debertaBuckets;
+    s.logitScale = debertaLogitScale;
+    s.logitScaleText = "1/sqrt(3d) (three terms: c2c, c2p, p2c)";
     s.score = debertaScore;
     s.cost = debertaCost;
     s.scoreHasBias = true;

@@ -64,6 +64,15 @@ MatrixD t5Bias(const ParamSet& p, const PairContext& ctx, int head)
     return b;
 }
 
+// Hugging Face T5Attention.forward: scores = torch.matmul(query_states, key_states.transpose(3, 2)), then the
+// position bias is added, with no 1/sqrt(d) (Mesh TensorFlow folds it into the initialisation of W_q:
+// T5PreTrainedModel._init_weights draws q with std (d_model * d_kv)^-0.5). logit_scale = inv_sqrt_d is the
+// scaled product of the other schemes.
+double t5LogitScale(const ParamSet& p, int headDim)
+{
+    return p.choice("logit_scale") == "inv_sqrt_d" ? 1.0 / std::sqrt(double(headDim)) : 1.0;
+}
+
 void validateT5(const ParamSet& p, const TableContext&)
 {
     const long long nb = p.integer("relative_attention_num_buckets");
@@ -104,7 +113,8 @@ SchemeDescriptor t5Scheme()
     s.year = 2020;
     s.reference = "huggingface/transformers src/transformers/models/t5/modeling_t5.py "
                   "T5Attention._relative_position_bucket, compute_bias";
-    s.formula = "score(i,j) = q_i.k_j/sqrt(d) + b_h[bucket(pos_j - pos_i)]   (relative position = key - query; "
+    s.formula = "score(i,j) = c q_i.k_j + b_h[bucket(pos_j - pos_i)], c = 1 (logit_scale none, as T5's code) or "
+                "1/sqrt(d)   (relative position = key - query; "
                 "per direction n' = n/2 buckets when bidirectional, n' = n causal; distances below n'/2 get a bucket "
                 "each, then n'/2 + floor(ln(r/(n'/2)) / ln(max_distance/(n'/2)) * n'/2), at most n' - 1)";
     s.summary = "One scalar per head and distance bucket: one bucket per distance for near tokens (0-7 "
@@ -122,7 +132,13 @@ SchemeDescriptor t5Scheme()
         boolParam("bidirectional", true, "Encoder (true: separate buckets for keys after the query) or decoder "
                   "(false: keys after the query share bucket 0)"),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the per-head bias values (random, not trained)"),
+        choiceParam("logit_scale", "none", {"none", "inv_sqrt_d"},
+                    "Factor on q.k: none (1, as Hugging Face T5Attention, which multiplies q and k without scaling; "
+                    "Mesh TensorFlow folds 1/sqrt(d) into the initialisation of W_q) or inv_sqrt_d (1/sqrt(d), as "
+                    "the other schemes)"),
     };
+    s.logitScale = t5LogitScale;
+    s.logitScaleText = "logit_scale: 1 (none, the default, as T5's code) or 1/sqrt(d) (inv_sqrt_d)";
     s.bias = t5Bias;
     s.cost = t5Cost;
     s.buckets = t5Buckets;

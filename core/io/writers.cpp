@@ -275,6 +275,8 @@ void schemeJson(std::ostream& out, const SchemeDescriptor& s, const std::vector<
         out << ",\"input\":" << jsonString(input);
     if (!s.relativePosition.empty())
         out << ",\"relative_position\":" << jsonString(s.relativePosition);
+    if (!s.logitScaleText.empty())
+        out << ",\"logit_scale\":" << jsonString(s.logitScaleText);
     out << ",\"quantities\":[";
     for (std::size_t i = 0; i < q.size(); ++i)
         out << (i ? "," : "") << jsonString(quantityName(q[i]));
@@ -313,6 +315,8 @@ void schemeText(std::ostream& out, const SchemeDescriptor& s, const std::vector<
     out << "    " << s.formula << "\n";
     if (!s.relativePosition.empty())
         out << "    relative position = " << s.relativePosition << "\n";
+    if (!s.logitScaleText.empty())
+        out << "    logit scale on q.k = " << s.logitScaleText << "\n";
     out << "    cite: " << s.citation << "\n";
     out << "    code: " << s.reference << "\n";
     out << "    quantities:";

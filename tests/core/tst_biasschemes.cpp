@@ -23,6 +23,7 @@ private slots:
     void t5BucketBoundaries();
     void t5SignIsKeyMinusQuery();
     void t5TextsStateLastBucketAndExactRange();
+    void logitScaleIsEachSchemesOwn();
     void alibiSlopesByHeads_data();
     void alibiSlopesByHeads();
     void alibiBiasAndSoftmaxShift();
@@ -309,4 +310,43 @@ void TestBiasSchemes::sandwichFollowsNemoAndOffersVaswani()
 }
 
 QTEST_APPLESS_MAIN(TestBiasSchemes)
+void TestBiasSchemes::logitScaleIsEachSchemesOwn()
+{
+    // The factor on q.k is part of each scheme's definition, as its reference code has it:
+    // - T5: none. huggingface/transformers models/t5/modeling_t5.py T5Attention.forward computes
+    //   scores = torch.matmul(query_states, key_states.transpose(3, 2)) and adds position_bias, with no
+    //   1/sqrt(d) (Mesh TensorFlow folds it into the initialisation of W_q); logit_scale = inv_sqrt_d scales.
+    // - DeBERTa: 1/sqrt(3d). He et al. 2021, eq. 4; models/deberta_v2/modeling_deberta_v2.py
+    //   DisentangledSelfAttention: scale_factor = 1 + len(pos_att_type) = 3 with c2p and p2c.
+    // - the rest: 1/sqrt(d) (Vaswani et al. 2017, eq. 1).
+    // With constant content (q = k = 1, d = 16) the content product is 16.
+    auto contentLogit = [](const std::string& scheme, const Overrides& o) {
+        AttentionRequest r;
+        r.scheme = scheme;
+        r.params = resolveParams(schemeOrThrow(scheme), o, TableContext{});
+        r.headDim = 16;
+        r.content.kind = ContentKind::Constant;
+        r.mask = MaskKind::Bidirectional;
+        r.queries = PositionList::list({5});
+        r.keys = PositionList::list({3});
+        r.wantTerms = true;
+        const AttentionResult a = attentionScores(r);
+        const AttentionHead& h = a.heads.front();
+        return double(h.logits(0, 0)) - (h.bias.size() ? double(h.bias(0, 0)) : 0.0);
+    };
+    QCOMPARE(logitScaleOf(schemeOrThrow("t5"), resolveParams(schemeOrThrow("t5"), {}, TableContext{}), 16), 1.0);
+    QVERIFY(std::fabs(contentLogit("t5", {}) - 16.0) < 1e-4);                              // unscaled, as T5Attention
+    QVERIFY(std::fabs(contentLogit("t5", {{"logit_scale", "inv_sqrt_d"}}) - 4.0) < 1e-5);   // 16 / sqrt(16)
+    QVERIFY(std::fabs(contentLogit("deberta", {}) - 16.0 / std::sqrt(48.0)) < 1e-5);        // 16 / sqrt(3 * 16)
+    QVERIFY(std::fabs(contentLogit("alibi", {}) - 4.0) < 1e-5);
+    QVERIFY(std::fabs(contentLogit("nope", {}) - 4.0) < 1e-5);
+    // The option is a parameter (JSON, CLI --set, the parameter panel), and the formula names it.
+    const SchemeDescriptor& t5 = schemeOrThrow("t5");
+    QVERIFY(t5.param("logit_scale"));
+    QCOMPARE(t5.param("logit_scale")->choices, (std::vector<std::string>{"none", "inv_sqrt_d"}));
+    QVERIFY(t5.formula.find("logit_scale") != std::string::npos);
+    QVERIFY(schemeOrThrow("deberta").logitScaleText.find("sqrt(3d)") != std::string::npos);
+    QCOMPARE(schemeOrThrow("rope").logitScaleText, std::string("1/sqrt(d)"));
+}
+
 #include "tst_biasschemes.moc"

@@ -108,7 +108,133 @@ private slots:
     void shippedLessonsRead();
     void shippedStepsLoad();
     void shippedClaimsHold();
+    void guessVerdicts();
+    void puzzleAcceptsARange();
+    void everyPredictionSaysWhy();
+    void stepTextsDoNotAnswerTheirPrediction_data();
+    void stepTextsDoNotAnswerTheirPrediction();
 };
+
+void TestLessons::guessVerdicts()
+{
+    // Issue 23: every guess gets a verdict. Right: the guess reads as the answer at the digits shown (half a unit
+    // of the last digit); close: within 10%; wrong otherwise.
+    using lessons::GuessVerdict;
+    using lessons::judgeGuess;
+    QCOMPARE(judgeGuess(54400, 54410.1, 3), GuessVerdict::Right);   // 54,410 to 3 digits is 54,400
+    QCOMPARE(judgeGuess(54449, 54410.1, 3), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(54300, 54410.1, 3), GuessVerdict::Close);
+    QCOMPARE(judgeGuess(50000, 54410.1, 3), GuessVerdict::Close);
+    QCOMPARE(judgeGuess(62832, 54410.1, 3), GuessVerdict::Wrong);   // 2 pi base, the articles' 62k
+    QCOMPARE(judgeGuess(46, 46, 2), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(45, 46, 2), GuessVerdict::Close);
+    QCOMPARE(judgeGuess(30, 46, 2), GuessVerdict::Wrong);
+    QCOMPARE(judgeGuess(0.1, 0.1, 3), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(0.1005, 0.1, 3), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(0.101, 0.1, 3), GuessVerdict::Close);
+    QCOMPARE(judgeGuess(-0.5, -0.5, 2), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(0.5, -0.5, 2), GuessVerdict::Wrong);
+    QCOMPARE(judgeGuess(0, 0, 3), GuessVerdict::Right);
+    QCOMPARE(judgeGuess(0.01, 0, 3), GuessVerdict::Close);
+    QCOMPARE(judgeGuess(1, 0, 3), GuessVerdict::Wrong);
+    QCOMPARE(lessons::verdictName(GuessVerdict::Close), QStringLiteral("close"));
+}
+
+void TestLessons::puzzleAcceptsARange()
+{
+    // A half-open range of answers: L10's puzzle takes every partial_rotary_factor that rounds r = int(64 f)
+    // down to 4 (the core refuses 5/64: r = 5 is odd).
+    QByteArray bytes;
+    {
+        QFile f(dataDir + QStringLiteral("claims.json"));
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        bytes = f.readAll();
+    }
+    bytes.replace("\"answer\": 10001", "\"answer\": 10000");
+    const lessons::Lesson l = lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}",
+                                                                          "\"accept\": {\"from\": 9000, \"below\": 11000}"),
+                                                   QStringLiteral("claims.json"));
+    QVERIFY(l.puzzle->accepts(QStringLiteral("9000")));
+    QVERIFY(l.puzzle->accepts(QStringLiteral("10999.5")));
+    QVERIFY(!l.puzzle->accepts(QStringLiteral("11000")));
+    QVERIFY(!l.puzzle->accepts(QStringLiteral("8999")));
+    for (const char* bad : {"\"accept\": {\"from\": 9000}", "\"accept\": {\"from\": 10001, \"below\": 11000}",
+                            "\"accept\": {\"from\": 9000, \"below\": 11000, \"relative\": 1}"}) {
+        try {
+            lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}", bad), QStringLiteral("x.json"));
+            QFAIL(bad);
+        } catch (const core::InputError& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("puzzle: accept")), e.what());
+        }
+    }
+    const lessons::Lesson* l10 = lessons::findLesson(10);
+    QVERIFY(l10 && l10->puzzle);
+    QVERIFY(l10->puzzle->accepts(QStringLiteral("0.0625")));
+    QVERIFY(l10->puzzle->accepts(QStringLiteral("0.07")));
+    QVERIFY(l10->puzzle->accepts(QStringLiteral("0.078")));
+    QVERIFY(!l10->puzzle->accepts(QStringLiteral("0.078125")));
+    QVERIFY(!l10->puzzle->accepts(QStringLiteral("0.06")));
+}
+
+void TestLessons::everyPredictionSaysWhy()
+{
+    // Every reveal adds one sentence of why (issue 23): each shipped prediction has its "because".
+    QStringList missing;
+    int predictions = 0;
+    for (const lessons::Lesson& l : lessons::lessons())
+        for (const lessons::Step& s : l.steps)
+            if (s.predict) {
+                ++predictions;
+                if (s.predict->because.trimmed().isEmpty())
+                    missing << s.id;
+            }
+    QVERIFY(predictions > 40);
+    QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no \"because\": ") + missing.join(QStringLiteral(", "))));
+}
+
+void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
+{
+    // Phrases that gave a step's prediction away before the guess (issue 23, "Predictions are spoiled"): the
+    // step's title, text and "Do" line must not hold them; the sentence of why may.
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<QString>("phrase");
+    QTest::newRow("1.1") << "1.1" << "appears nowhere";
+    QTest::newRow("1.3") << "1.3" << "sees only itself";
+    QTest::newRow("2.3") << "2.3" << "gains a little";
+    QTest::newRow("2.4") << "2.4" << "always turns one radian";
+    QTest::newRow("3.3") << "3.3" << "get the same product";
+    QTest::newRow("4.2") << "4.2" << "nothing to look up";
+    QTest::newRow("7.2") << "7.2" << "only sees its neighbours";
+    QTest::newRow("8.3") << "8.3" << "is not a turn by -4";
+    QTest::newRow("9.3") << "9.3" << "slope one half";
+    QTest::newRow("10.1") << "10.1" << "shows up in dimension 1";
+    QTest::newRow("10.3") << "10.3" << "both layouts depend only on the distance";
+    QTest::newRow("10.3 title") << "10.3" << "layouts are relative";
+    QTest::newRow("11.4") << "11.4" << "divided by exactly s";
+    QTest::newRow("12.1") << "12.1" << "up to about pair 20";
+    QTest::newRow("12.4") << "12.4" << "no blend band";
+    QTest::newRow("13.3") << "13.3" << "at position 138";
+    QTest::newRow("13.4") << "13.4" << "keeps its own angle";
+    QTest::newRow("16.3") << "16.3" << "only the divisor changes";
+    QTest::newRow("14.1") << "14.1" << "so each gets one share";
+    QTest::newRow("1.1 title") << "1.1" << "not two places";
+    QTest::newRow("3.3 title") << "3.3" << "look the same";
+    QTest::newRow("5.2 title") << "5.2" << "constant along diagonals";
+    QTest::newRow("8.4") << "8.4" << "depends on the gap alone";
+}
+
+void TestLessons::stepTextsDoNotAnswerTheirPrediction()
+{
+    QFETCH(QString, step);
+    QFETCH(QString, phrase);
+    const lessons::Step* s = lessons::findStep(step);
+    QVERIFY(s);
+    QVERIFY(s->predict);
+    QString shown = s->title + QLatin1Char(' ') + s->text + QLatin1Char(' ') + s->doText;
+    for (const QString& c : s->predict->choices)
+        shown += QLatin1Char(' ') + c;
+    QVERIFY2(!shown.contains(phrase, Qt::CaseInsensitive), qPrintable(step + QStringLiteral(": ") + phrase));
+}
 
 void TestLessons::splitsLikeAShell()
 {

@@ -25,6 +25,7 @@
 #include <QRegularExpression>
 #include <QScreen>
 #include <QScrollArea>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -293,6 +294,69 @@ private slots:
             QVERIFY(l.years.size() >= 2);
         }
         QCOMPARE(page.timeline() != nullptr, findStory(id)->timeline);
+    }
+
+    void citationsAreShortAndProvenanceIsInTheSources()
+    {
+        // Issue 23: a finding or an event cites its source briefly; how it was read ("its own timestamp was
+        // not read", a preset's "mlc-llm copy") is listed only among the sources at the end.
+        StoryPage page;
+        page.showStory(QStringLiteral("rope"));
+        const QString sources = page.findChild<QLabel*>(QStringLiteral("storySources"))->text();
+        QString shown;
+        for (const QLabel* l : page.textLabels())
+            if (l->objectName() != QLatin1String("storySources"))
+                shown += l->text();
+        for (const QString& detail : {QStringLiteral("timestamp was not read"), QStringLiteral("mlc-llm copy")}) {
+            QVERIFY2(!shown.contains(detail), qPrintable(detail));
+            QVERIFY2(sources.contains(detail), qPrintable(detail));
+        }
+        for (const TimelineEvent& e : extensionTimeline())
+            QVERIFY2(e.source.size() <= 60, qPrintable(e.id + QStringLiteral(": ") + e.source));
+    }
+
+    void storyLinksToItsLessonsAndClosesWithEscAndCtrlW()
+    {
+        // The lessons that show ALiBi are linked (lesson 7 first shows it at 7.1); a click asks for the step.
+        const QList<StoryLesson> ls = storyLessons(QStringLiteral("alibi"));
+        QVERIFY(!ls.isEmpty());
+        QVERIFY(std::any_of(ls.begin(), ls.end(), [](const StoryLesson& l) { return l.stepId == QLatin1String("7.1"); }));
+        QWidget window;
+        window.resize(400, 300);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        StoryPage* page = StoryPage::open(QStringLiteral("alibi"), &window);
+        QVERIFY(QTest::qWaitForWindowExposed(page));
+        auto* links = page->findChild<QLabel*>(QStringLiteral("storyLessons"));
+        QVERIFY(links);
+        QVERIFY2(links->text().contains(QStringLiteral("href=\"lesson:7.1\"")), qPrintable(links->text()));
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty()) { // to look at, under Xvfb
+            page->resize(900, 1000);
+            QCoreApplication::processEvents();
+            page->scrollArea()->ensureWidgetVisible(links);
+            QCoreApplication::processEvents();
+            page->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/story-alibi.png"));
+            page->showStory(QStringLiteral("rope"));
+            QCoreApplication::processEvents();
+            page->scrollArea()->ensureWidgetVisible(page->findChild<QLabel*>(QStringLiteral("storySources")));
+            QCoreApplication::processEvents();
+            page->grab().save(QString::fromLocal8Bit(dir) + QStringLiteral("/story-rope-sources.png"));
+            page->showStory(QStringLiteral("alibi"));
+            links = page->findChild<QLabel*>(QStringLiteral("storyLessons"));
+        }
+        QSignalSpy asked(page, &StoryPage::lessonRequested);
+        emit links->linkActivated(QStringLiteral("lesson:7.1"));
+        QCOMPARE(asked.size(), 1);
+        QCOMPARE(asked.front().front().toString(), QStringLiteral("7.1"));
+        // Esc closes the window; opened again, Ctrl+W closes it too.
+        page->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(page));
+        QTest::keyClick(page, Qt::Key_Escape);
+        QTRY_VERIFY(!page->isVisible());
+        page = StoryPage::open(QStringLiteral("alibi"), &window);
+        QVERIFY(QTest::qWaitForWindowActive(page));
+        QTest::keyClick(page, Qt::Key_W, Qt::ControlModifier);
+        QTRY_VERIFY(!page->isVisible());
     }
 
     void pickerOpensTheStory()

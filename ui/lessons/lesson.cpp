@@ -379,9 +379,11 @@ Predict readPredict(Reader& r, const QJsonValue& v, const Step& step)
 {
     auto scope = r.enter(QStringLiteral("predict"));
     const QJsonObject o = r.object(v, QStringLiteral("predict"));
-    r.knownKeys(o, {"prompt", "kind", "answer", "digits", "choices", "why", "check"});
+    r.knownKeys(o, {"prompt", "kind", "answer", "digits", "choices", "why", "because", "check"});
     Predict p;
     p.prompt = r.string(o, "prompt", true);
+    p.because = r.string(o, "because", false);
+    checkLiveText(r, p.because, "because", -1, &step);
     p.kind = r.string(o, "kind", true);
     if (p.kind == QLatin1String("number")) {
         const QJsonObject a = r.object(o.value("answer"), QStringLiteral("answer"));
@@ -436,13 +438,22 @@ Puzzle readPuzzle(Reader& r, const QJsonValue& v)
         if (o.contains("accept")) {
             const QJsonObject a = r.object(o.value("accept"), QStringLiteral("accept"));
             auto s = r.enter(QStringLiteral("accept"));
-            r.knownKeys(a, {"relative", "absolute"});
-            if (a.size() != 1)
-                r.fail(QStringLiteral("give one of \"relative\" and \"absolute\""));
-            const double x = r.number(a.begin().value(), a.begin().key());
-            if (!(x >= 0))
-                r.fail(QStringLiteral("\"%1\" must not be negative").arg(a.begin().key()));
-            (a.contains("relative") ? p.relative : p.absolute) = x;
+            r.knownKeys(a, {"relative", "absolute", "from", "below"});
+            if (a.contains("from") || a.contains("below")) {
+                if (a.size() != 2 || !a.contains("from") || !a.contains("below"))
+                    r.fail(QStringLiteral("a range needs both \"from\" and \"below\", and nothing else"));
+                p.from = r.number(a.value("from"), QStringLiteral("from"));
+                p.below = r.number(a.value("below"), QStringLiteral("below"));
+                if (!(*p.from <= p.answerNumber && p.answerNumber < *p.below))
+                    r.fail(QStringLiteral("the answer must lie in [from, below)"));
+            } else {
+                if (a.size() != 1)
+                    r.fail(QStringLiteral("give one of \"relative\" and \"absolute\", or \"from\" and \"below\""));
+                const double x = r.number(a.begin().value(), a.begin().key());
+                if (!(x >= 0))
+                    r.fail(QStringLiteral("\"%1\" must not be negative").arg(a.begin().key()));
+                (a.contains("relative") ? p.relative : p.absolute) = x;
+            }
         }
     } else if (p.kind == QLatin1String("choice")) {
         p.choices = r.stringList(o, "choices", true, 2);
@@ -477,10 +488,15 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "state", "views", "knobs", "do", "predict", "notice"});
+    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "predict", "notice"});
     s.title = r.string(o, "title", true);
     s.text = r.string(o, "text", true);
     s.formula = r.string(o, "formula", false);
+    if (o.contains("formula_reveals")) {
+        if (!o.value("formula_reveals").isBool())
+            r.fail(QStringLiteral("\"formula_reveals\" must be true or false"));
+        s.formulaReveals = o.value("formula_reveals").toBool();
+    }
     s.doText = r.string(o, "do", false);
     if (!o.contains("state"))
         r.fail(QStringLiteral("\"state\" is missing (give {} to keep the previous step's)"));
@@ -504,6 +520,8 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
     }
     if (o.contains("predict"))
         s.predict = readPredict(r, o.value("predict"), s);
+    if (s.formulaReveals && (!s.predict || s.formula.isEmpty()))
+        r.fail(QStringLiteral("\"formula_reveals\" needs a formula and a prediction"));
     checkLiveText(r, s.text, "text", -1, &s);
     checkLiveText(r, s.doText, "do", -1, &s);
     return s;
@@ -539,6 +557,8 @@ bool Puzzle::accepts(const QString& given) const
         const double x = g.toDouble(&ok);
         if (!ok || !std::isfinite(x))
             return false;
+        if (from && below)
+            return *from <= x && x < *below;
         if (absolute)
             return std::abs(x - answerNumber) <= *absolute;
         return std::abs(x - answerNumber) <= relative.value_or(1e-9) * std::abs(answerNumber);
@@ -550,6 +570,33 @@ bool Puzzle::accepts(const QString& given) const
     }
     return std::any_of(answerTexts.begin(), answerTexts.end(),
                        [&](const QString& a) { return g.compare(a.simplified(), Qt::CaseInsensitive) == 0; });
+}
+
+GuessVerdict judgeGuess(double guess, double answer, int digits)
+{
+    if (!std::isfinite(guess) || !std::isfinite(answer))
+        return GuessVerdict::Wrong;
+    const double off = std::abs(guess - answer);
+    if (answer == 0)
+        return off == 0 ? GuessVerdict::Right : off <= 0.05 ? GuessVerdict::Close : GuessVerdict::Wrong;
+    // Half a unit of the last digit shown: the guess reads as the answer at that many significant digits.
+    const double lastDigit = std::pow(10.0, std::floor(std::log10(std::abs(answer))) - (std::max(1, digits) - 1));
+    if (off <= 0.5 * lastDigit * (1 + 1e-12))
+        return GuessVerdict::Right;
+    return off <= 0.1 * std::abs(answer) ? GuessVerdict::Close : GuessVerdict::Wrong;
+}
+
+QString verdictName(GuessVerdict v)
+{
+    switch (v) {
+    case GuessVerdict::Right:
+        return QStringLiteral("right");
+    case GuessVerdict::Close:
+        return QStringLiteral("close");
+    case GuessVerdict::Wrong:
+        break;
+    }
+    return QStringLiteral("wrong");
 }
 
 QString Puzzle::answerText() const

@@ -105,7 +105,23 @@ struct Predict {
     int answerChoice = -1;
     QString whyNotice;
     std::optional<Check> check; ///< optional extra check
+    /// "because": one sentence of why, shown with the verdict once the guess is committed (may hold {v:nID.K}
+    /// and {p:NAME}). Every shipped prediction has one (a test checks).
+    QString because;
 };
+
+/// A guess's verdict against the computed answer.
+enum class GuessVerdict {
+    Right, ///< within half a unit of the answer's last shown digit (of @p digits significant digits)
+    Close, ///< within 10% of the answer (within 0.05 of an answer of 0)
+    Wrong,
+};
+/// The verdict on a number guessed for a prediction whose computed answer is @p answer, shown to @p digits
+/// significant digits (FORMAT.md, "predict"): 54,410 to 3 digits is right for 54,400 to 54,499.99, close from
+/// 48,969 to 59,851, and wrong elsewhere.
+GuessVerdict judgeGuess(double guess, double answer, int digits);
+/// "right", "close" or "wrong".
+QString verdictName(GuessVerdict v);
 
 /// The puzzle that ends a lesson. Its check proves the answer with core; in its probes' compute lines
 /// "{answer}" is replaced by the answer (a number in its shortest exact form, or the first accepted text), so
@@ -115,6 +131,9 @@ struct Puzzle {
     QString kind;                 ///< "number", "choice" or "text"
     double answerNumber = 0;      ///< number
     std::optional<double> relative, absolute; ///< number: "accept" {"relative": r} or {"absolute": a}
+    /// number: "accept" {"from": a, "below": b}, every x with a <= x < b (a half-open range, e.g. the factors
+    /// that round r = floor(d * factor) down to the same whole number).
+    std::optional<double> from, below;
     QStringList choices;          ///< choice
     int answerChoice = -1;        ///< choice: index into choices
     QStringList answerTexts;      ///< text: accepted answers
@@ -134,6 +153,9 @@ struct Step {
     QString title;
     QString text;      ///< may hold {v:nK.J} and {p:NAME}
     QString formula;   ///< TeX, may be empty
+    /// "formula_reveals": the formula gives the prediction away (1.4's a_ij = 1/(i+1)), so the browser shows it
+    /// only once the guess is committed.
+    bool formulaReveals = false;
     QJsonObject state; ///< the partial state as written (see stepState for the full one)
     QStringList views; ///< registry ids; the first is the main view
     QStringList knobs; ///< scheme parameters, state fields and view properties the step unlocks

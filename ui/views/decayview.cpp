@@ -328,8 +328,8 @@ void DecayView::recompute()
                                    "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
                                    "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
             m_caption = qs.rotaryDim == su.dim
-                ? tr("With q = k = 1 the left curve never exceeds the right one (the bound stays above %1, the curve "
-                     "at most 1): the bound shows the trend, not the score.")
+                ? tr("With q = k = 1 the score never exceeds the bound: the score (left axis, divided by its value at 0) "
+                     "stays at most 1, the bound (dotted, right axis) stays above %1. The bound shows the trend, not the score.")
                           .arg(formatNumber(least, 3))
                       + QLatin1Char(' ') + law
                 : tr("The bound covers the rotated part only: %1 of %2 dimensions pass through unrotated.")

@@ -622,14 +622,15 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         const struct {
             double v;
             QString name;
-        } edges[] = {{t.edgeShort, yarn ? tr("O/\u03b2_fast") : tr("O/high_freq_factor")},
-                     {t.edgeLong, yarn ? tr("O/\u03b2_slow") : tr("O/low_freq_factor")}};
+        } edges[] = {{t.edgeShort, yarn ? tr("T/\u03b2_fast") : tr("T/high_freq_factor")}, // T: the trained window's line
+                     {t.edgeLong, yarn ? tr("T/\u03b2_slow") : tr("T/low_freq_factor")}};
         for (const auto& e : edges) {
             if (e.v == double(t.trainedLength))
                 continue; // the trained window's line is this edge
+            // Four significant digits: a wavelength in tokens, not a value to copy (issue 23).
+            const QString v = formatNumber(e.v, 4);
             hline(e.v, th.muted, Qt::DotLine, 1.2,
-                  {tr("band edge %1 = %2").arg(e.name, formatNumber(e.v, 7)), tr("edge %1 = %2").arg(e.name, formatNumber(e.v, 7)),
-                   tr("edge %1").arg(formatNumber(e.v, 7)), formatNumber(e.v, 7)},
+                  {tr("band edge %1 = %2 tokens").arg(e.name, v), tr("edge %1 = %2").arg(e.name, v), tr("edge %1").arg(v), v},
                   false);
         }
     }
