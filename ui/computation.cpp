@@ -4,6 +4,7 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/outputfile.h"
 #include "core/encodings/alibi.h"
 #include "core/errors.h"
 #include "core/params.h"
@@ -15,7 +16,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -979,15 +979,11 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options, const Train
 
 QString Computation::saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs)
 {
-    std::ostringstream text;
-    core::train::writeRuns(text, runs);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
-    const std::string bytes = text.str();
-    f.write(bytes.data(), qint64(bytes.size()));
-    if (!f.commit())
-        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+    try {
+        core::writeOutputFile(path.toStdString(), [&](std::ostream& out) { core::train::writeRuns(out, runs); });
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 

@@ -3,14 +3,17 @@
 
 #include "ui/workbenchstate.h"
 
+#include "core/io/inputfile.h"
+#include "core/io/outputfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QtEndian>
 
 #include <cctype>
+#include <ostream>
 
 namespace poslab::ui {
 namespace {
@@ -103,17 +106,15 @@ QString decodeShareText(const QString& text, QJsonObject* state)
 
 QString readSessionFile(const QString& path, QJsonObject* json)
 {
-    QFile file(path);
-    const QFileInfo info(path);
-    if (info.isDir())
-        return QStringLiteral("%1 is a folder, not a session file").arg(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-    // Sequential files (a pipe) report size 0: read one byte more than allowed to tell.
-    const QByteArray bytes = file.read(maxStateFileBytes + 1);
-    if (bytes.size() > maxStateFileBytes)
-        return QStringLiteral("%1 is larger than %2 MiB; a session is a few kilobytes").arg(path).arg(maxStateFileBytes >> 20);
-    return parseObject(bytes, path, json);
+    // The one bounded reader: a pipe or a device reports size 0, so the size alone cannot be trusted.
+    std::string bytes;
+    try {
+        bytes = core::readInputFile(path.toStdString(), std::uint64_t(maxStateFileBytes), std::string(),
+                                    "a session is a few kilobytes");
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return parseObject(QByteArray(bytes.data(), qsizetype(bytes.size())), path, json);
 }
 
 QString readStateSource(const QString& input, const QString& baseDir, QJsonObject* state, QString* label)
@@ -170,14 +171,14 @@ QJsonObject mergeSession(const QJsonObject& kept, const QJsonObject& state, cons
 
 QString writeSessionFile(const QString& path, const QJsonObject& session)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    // core's one writer: atomic, and the same rule as every export for links, devices and read-only files.
     const QByteArray bytes = QJsonDocument(session).toJson(QJsonDocument::Indented);
-    if (file.write(bytes) != bytes.size())
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    if (!file.commit())
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    try {
+        core::writeOutputFile(path.toStdString(),
+                              [&](std::ostream& out) { out.write(bytes.constData(), std::streamsize(bytes.size())); });
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 
