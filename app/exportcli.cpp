@@ -518,10 +518,13 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         QString name = entry.value(QStringLiteral("output")).toString(entry.value(QStringLiteral("o")).toString());
         if (name.isEmpty())
             name = QStringLiteral("no output");
-        // A control character in the name is shown as its code point (U+0000 would cut the line).
+        // A control or format character in the name is shown as its code point, as the writer's messages show
+        // it (U+0000 would cut the line, U+202E reverse it).
         QString printable;
         for (const QChar c : name)
-            printable += c.category() == QChar::Other_Control ? QStringLiteral("U+%1").arg(int(c.unicode()), 4, 16, QLatin1Char('0')).toUpper() : QString(c);
+            printable += c.category() == QChar::Other_Control || c.category() == QChar::Other_Format
+                ? QStringLiteral("<U+%1>").arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')))
+                : QString(c);
         const std::string label = "entry " + std::to_string(i + 1) + " (" + printable.toStdString() + ")";
         try {
             if (!figures.at(i).isObject())

@@ -381,9 +381,12 @@ std::uint64_t writeOutputFile(const std::string& path, const std::function<void(
             name += alphabet[random() % (sizeof alphabet - 1)];
         name += ".part";
         const std::string candidate = (dir / name).string();
+        // Watched before it exists: a signal right after the open still finds it (one before finds nothing).
+        guard.watch(candidate);
         const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        if (fd < 0)
+            guard.release(); // the name is someone else's
         if (fd >= 0) {
-            guard.watch(candidate);
             temp.fd = fd;
             temp.path = candidate;
             ::flock(fd, LOCK_EX | LOCK_NB); // removeStaleTemporaries leaves a locked temporary alone
