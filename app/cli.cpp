@@ -597,6 +597,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             const bool link = word.rfind("poslab:", 0) == 0 || word.rfind("PL2.", 0) == 0;
             if ((session || link) && !w.open && !w.state) {
                 (session ? w.open : w.state) = word;
+                w.openOperand = session;
                 continue;
             }
             throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench (see poslab --help)");

@@ -505,7 +505,7 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
 int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
 {
     // The one bounded reader: /dev/zero or an endless pipe is refused, not read to the end of memory.
-    const std::string bytes = core::readInputFile(file, std::uint64_t(64) << 20, "batch file",
+    const std::string bytes = core::readInputFile(file, std::uint64_t(16) << 20, "batch file",
                                                   "a batch file is a few kilobytes");
     const BatchFile batch = parseBatchFile(QByteArray(bytes.data(), qsizetype(bytes.size())), file);
     const QJsonArray& figures = batch.figures;

@@ -26,6 +26,7 @@
 #include <QIcon>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QTimer>
@@ -160,6 +161,7 @@ int main(int argc, char** argv)
     // [--hide-panels] [--present] [--lesson N.M] [--scheme ID] [--dim D] [--positions N] [--maximise VIEW]; for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
+    QString openProblem; // a session FILE operand that does not read: shown in a dialog over the window
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
     bool hidePanels = false, firstFrame = false, present = false;
@@ -193,11 +195,24 @@ int main(int argc, char** argv)
                 continue;
             QJsonObject json;
             QString label;
-            if (const QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label); !why.isEmpty())
-                throw poslab::core::InputError((source == openPath ? "--open: " : "--state: ") + why.toStdString());
-            poslab::ui::WorkbenchState probe;
-            if (const QString why = probe.fromJson(json); !why.isEmpty())
-                throw poslab::core::InputError("state " + label.toStdString() + ": " + why.toStdString());
+            QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label);
+            if (why.isEmpty()) {
+                poslab::ui::WorkbenchState probe;
+                why = probe.fromJson(json);
+                if (!why.isEmpty())
+                    why = QStringLiteral("state %1: %2").arg(label, why);
+            }
+            if (why.isEmpty())
+                continue;
+            if (source == openPath && w.openOperand) {
+                // From a file manager: the window opens with the default state and says why in a dialog; the
+                // file is neither loaded nor made the session, so nothing is saved over it.
+                std::cerr << "poslab: " << poslab::app::messageLine(why.toStdString()) << "\n";
+                openProblem = why;
+                openPath.clear();
+                continue;
+            }
+            throw poslab::core::InputError((source == openPath ? "--open: " : "--state: ") + why.toStdString());
         }
         if (w.dim)
             dim = int(poslab::app::parseIntegerOption("--dim", *w.dim, poslab::ui::WorkbenchState::minDim,
@@ -327,6 +342,16 @@ int main(int argc, char** argv)
     if (screenshot.isEmpty() && !firstFrame && soakSeconds == 0)
         window.offerFirstRunHint(); // a person's start: where the lessons are, until dismissed
     window.show();
+    if (!openProblem.isEmpty()) {
+        // Window-modal and opened, not exec'ed: the window paints behind it, and scripts that quit at the first
+        // frame still quit.
+        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("PosLab"), QObject::tr("The session could not be opened."),
+                                    QMessageBox::Ok, &window);
+        box->setObjectName(QStringLiteral("openProblem"));
+        box->setInformativeText(openProblem);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     if (present)
         window.setPresenting(true);
     return app.exec();

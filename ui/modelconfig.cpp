@@ -660,7 +660,7 @@ ModelConfig readModelConfig(const QString& path)
 {
     // A config.json is a few kB; anything absurd (a huge file, /dev/zero, an endless pipe) is refused by the
     // one bounded reader before it is held.
-    constexpr std::uint64_t maxBytes = std::uint64_t(64) << 20;
+    constexpr std::uint64_t maxBytes = std::uint64_t(16) << 20;
     const std::string bytes = core::readInputFile(path.toStdString(), maxBytes, "model config",
                                                   "a config.json is a few kilobytes");
     return parseModelConfig(QByteArray(bytes.data(), qsizetype(bytes.size())), path);

@@ -15,6 +15,8 @@
 #include <cctype>
 #include <ostream>
 
+#include <zlib.h>
+
 namespace poslab::ui {
 namespace {
 
@@ -98,8 +100,13 @@ QString decodeShareText(const QString& text, QJsonObject* state)
     const quint32 length = qFromBigEndian<quint32>(packed.constData());
     if (length == 0 || length > quint32(maxShareBytes))
         return QStringLiteral("share string claims %1 bytes of state; allowed: 1 to %2").arg(length).arg(maxShareBytes);
-    const QByteArray json = qUncompress(packed);
-    if (json.isEmpty() || json.size() != qsizetype(length))
+    // zlib itself rather than qUncompress, which prints "qUncompress: Input data is corrupted" on stderr before
+    // our one line; the output buffer is the claimed length, and a stream that gives more or less is refused.
+    QByteArray json(qsizetype(length), Qt::Uninitialized);
+    uLongf produced = uLongf(length);
+    const int status = ::uncompress(reinterpret_cast<Bytef*>(json.data()), &produced,
+                                    reinterpret_cast<const Bytef*>(packed.constData()) + 4, uLong(packed.size() - 4));
+    if (status != Z_OK || produced != uLongf(length))
         return QStringLiteral("share string does not decompress (cut short when copied?)");
     return parseObject(json, QStringLiteral("share string"), state);
 }

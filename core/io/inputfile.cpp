@@ -44,7 +44,9 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
     const std::string named = what.empty() ? path : what + " " + path;
     auto fail = [&](const std::string& why) { throw InputError("cannot read " + named + ": " + why); };
     auto tooLarge = [&]() {
-        throw InputError(named + " is larger than " + formatBytes(double(maxBytes)) + (hint.empty() ? "" : "; " + hint));
+        constexpr std::uint64_t mib = std::uint64_t(1) << 20;
+        const std::string bound = maxBytes % mib == 0 ? std::to_string(maxBytes / mib) + " MiB" : formatBytes(double(maxBytes));
+        throw InputError(named + " is larger than " + bound + (hint.empty() ? "" : "; " + hint));
     };
     if (path.empty())
         throw InputError("cannot read " + (what.empty() ? std::string("a file") : what) + ": no file name given");
