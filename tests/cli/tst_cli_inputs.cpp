@@ -11,6 +11,7 @@
 
 #include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
@@ -87,6 +88,7 @@ private slots:
     void corruptShareStringIsOneLine();
     void tableWidthIsCheckedBeforeTheData();
     void float64BeyondFloat32IsRefused();
+    void brokenSessionFromAFileManagerOpensTheWindow();
 };
 
 void TestCliInputs::devicesAreRefusedWithoutReading()
@@ -211,6 +213,45 @@ void TestCliInputs::float64BeyondFloat32IsRefused()
              "--positions", "0:2"});
     QVERIFY2(r.status == exitOk, r.err.c_str());
     QVERIFY2(r.out.find("null") == std::string::npos, r.out.c_str());
+}
+
+void TestCliInputs::brokenSessionFromAFileManagerOpensTheWindow()
+{
+    // Issue 26, item 24: a file manager runs `poslab %U`; a broken .poslab ended with exit 2 and a line on a
+    // stderr nobody sees. Now the window opens (it paints its first frame) with the problem in a dialog, the line
+    // still goes to stderr, and the file is kept byte for byte (it is not made the session, so Save cannot
+    // overwrite it). --open FILE, which a script gives, keeps its exit status 2.
+    QTemporaryDir dir;
+    const QString path = dir.filePath("lecture.poslab");
+    const QByteArray broken = "{\"format\": \"poslab-session\", \"scheme\": ";
+    {
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(broken);
+    }
+    struct stat before {};
+    QCOMPARE(::stat(path.toLocal8Bit().constData(), &before), 0);
+    const QString shot = dir.filePath("window.png");
+    for (const QString& operand : {path, QStringLiteral("file://") + path}) {
+        QFile::remove(shot);
+        // --screenshot: the window opens, paints and is saved, then quits.
+        const Binary b = runBinary({operand, "--screenshot", shot, "--size", "800x600"});
+        QVERIFY2(b.code == 0, b.err.constData());
+        QVERIFY2(b.err.contains("saved " + shot.toUtf8()), b.err.constData());
+        QVERIFY(QFileInfo(shot).size() > 0);
+        QVERIFY2(b.err.contains("poslab: " + path.toUtf8() + " is not JSON"), b.err.constData());
+        QCOMPARE(b.err.count("poslab: "), 1);
+    }
+    const Binary scripted = runBinary({"--open", path, "--screenshot", shot, "--size", "800x600"});
+    QCOMPARE(scripted.code, 2);
+    QVERIFY2(scripted.err.startsWith("poslab: --open: " + path.toUtf8() + " is not JSON"), scripted.err.constData());
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    QCOMPARE(f.readAll(), broken);
+    struct stat after {};
+    QCOMPARE(::stat(path.toLocal8Bit().constData(), &after), 0);
+    QCOMPARE(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
+    QCOMPARE(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);
 }
 
 QTEST_GUILESS_MAIN(TestCliInputs)
