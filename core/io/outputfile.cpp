@@ -11,7 +11,6 @@
 #include <ctime>
 #include <filesystem>
 #include <mutex>
-#include <optional>
 #include <ostream>
 #include <random>
 #include <streambuf>
@@ -32,29 +31,43 @@ std::string reason(int error)
     return error != 0 ? std::string(std::strerror(error)) : std::string("the stream reported an error");
 }
 
-/// @p path for a message: a control character or a bidirectional override shown as its code point, so that a
+/// The code point of a character PosLab refuses in a name that starts at @p path[@p i] (a C0 control or DEL;
+/// U+202A..U+202E or U+2066..U+2069, three bytes in UTF-8), with its length in @p bytes; 0 when there is none.
+unsigned forbiddenAt(const std::string& path, std::size_t i, std::size_t* bytes)
+{
+    const auto at = [&](std::size_t k) { return static_cast<unsigned char>(path[k]); };
+    *bytes = 1;
+    if (at(i) < 0x20 || at(i) == 0x7f)
+        return at(i);
+    if (at(i) == 0xe2 && i + 2 < path.size()) {
+        *bytes = 3;
+        if (at(i + 1) == 0x80 && at(i + 2) >= 0xaa && at(i + 2) <= 0xae)
+            return 0x2000u + at(i + 2) - 0x80u;
+        if (at(i + 1) == 0x81 && at(i + 2) >= 0xa6 && at(i + 2) <= 0xa9)
+            return 0x2040u + at(i + 2) - 0x80u;
+    }
+    return 0;
+}
+
+std::string codePoint(unsigned c)
+{
+    char text[16];
+    std::snprintf(text, sizeof text, "U+%04X", c);
+    return text;
+}
+
+/// @p path for a message: a control character or a bidirectional override shown as <U+XXXX>, so that a
 /// crafted name can neither cut the message (U+0000) nor reorder or clear the terminal.
 std::string shown(const std::string& path)
 {
     std::string out;
-    for (std::size_t i = 0; i < path.size(); ++i) {
-        const auto c = static_cast<unsigned char>(path[i]);
-        char code[16];
-        if (c < 0x20 || c == 0x7f) {
-            std::snprintf(code, sizeof code, "<U+%04X>", unsigned(c));
-            out += code;
-        } else if (c == 0xe2 && i + 2 < path.size() && static_cast<unsigned char>(path[i + 1]) == 0x80
-                   && static_cast<unsigned char>(path[i + 2]) >= 0xaa && static_cast<unsigned char>(path[i + 2]) <= 0xae) {
-            std::snprintf(code, sizeof code, "<U+%04X>", 0x2000u + static_cast<unsigned char>(path[i + 2]) - 0x80u);
-            out += code;
-            i += 2;
-        } else if (c == 0xe2 && i + 2 < path.size() && static_cast<unsigned char>(path[i + 1]) == 0x81
-                   && static_cast<unsigned char>(path[i + 2]) >= 0xa6 && static_cast<unsigned char>(path[i + 2]) <= 0xa9) {
-            std::snprintf(code, sizeof code, "<U+%04X>", 0x2040u + static_cast<unsigned char>(path[i + 2]) - 0x80u);
-            out += code;
-            i += 2;
+    for (std::size_t i = 0, n = 0; i < path.size(); i += n) {
+        const unsigned c = forbiddenAt(path, i, &n);
+        if (c == 0 && path[i] != '\0') {
+            n = 1;
+            out += path[i];
         } else {
-            out += char(c);
+            out += "<" + codePoint(c) + ">";
         }
     }
     return out;
@@ -63,9 +76,13 @@ std::string shown(const std::string& path)
 /// The first control character or bidirectional override in @p path as "U+XXXX", or "".
 std::string forbiddenCharacter(const std::string& path)
 {
-    const std::string s = shown(path);
-    const std::size_t at = s.find("<U+");
-    return at == std::string::npos || s == path ? std::string() : s.substr(at + 1, 6);
+    for (std::size_t i = 0, n = 0; i < path.size(); i += n) {
+        const unsigned c = forbiddenAt(path, i, &n);
+        if (c != 0 || path[i] == '\0')
+            return codePoint(c);
+        n = 1;
+    }
+    return {};
 }
 
 /// "a character device", "a FIFO", ... for a file that is not regular.
