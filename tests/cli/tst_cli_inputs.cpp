@@ -98,7 +98,8 @@ void TestCliInputs::devicesAreRefusedWithoutReading()
     for (const QStringList& args : {QStringList{"presets", "--config", "/dev/zero"},
                                     QStringList{"compute", "frequencies", "--config", "/dev/zero"},
                                     QStringList{"export", "--batch", "/dev/zero"},
-                                    QStringList{"export", "table", "--state", "/dev/zero", "-o", "/tmp/never.png"}}) {
+                                    QStringList{"export", "table", "--state", "/dev/zero", "-o", "/tmp/never.png"},
+                                    QStringList{"export", "lengthlab", "--run", "/dev/zero", "-o", "/tmp/never.png"}}) {
         const Binary b = runBinary(args);
         QVERIFY2(b.code == 2, qPrintable(args.join(' ') + ": " + b.err));
         QVERIFY2(b.err.contains("/dev/zero: it is a device, not a file"), b.err.constData());
@@ -136,6 +137,14 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
         QVERIFY2(b.peakKiB < peakLimitKiB, qPrintable(QStringLiteral("%1: %2 KiB").arg(c.args.join(' ')).arg(b.peakKiB)));
     }
     QVERIFY(!QFile::exists(dir.filePath("x.png")));
+    // A run file over its bound is refused as too large (it was cut at 16 MiB and then called invalid JSON).
+    const QString big = dir.filePath("big-run.json");
+    QVERIFY(QFile(big).open(QIODevice::WriteOnly));
+    QCOMPARE(::truncate(big.toLocal8Bit().constData(), off_t(17) << 20), 0);
+    const Binary b = runBinary({"export", "lengthlab", "--run", big, "-o", dir.filePath("x.png")});
+    QCOMPARE(b.code, 2);
+    QCOMPARE(b.err, "poslab: " + big.toUtf8() + " is larger than 16 MiB; a run file of poslab train is a few megabytes\n");
+    QVERIFY2(b.ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(b.ms)));
 }
 
 void TestCliInputs::emptyConfigNameIsOneLine()
