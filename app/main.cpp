@@ -18,6 +18,8 @@
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -312,8 +314,16 @@ int main(int argc, char** argv)
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
             QWidget* shown = window.isPresenting() ? static_cast<QWidget*>(window.presentation()) : &window;
-            const bool ok = shown->grab().save(screenshot);
-            std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString() << "\n";
+            // Encoded here, written by the one writer of every file (links, devices, read-only files refused).
+            QByteArray bytes;
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            const QByteArray format = QFileInfo(screenshot).suffix().toLower().toLatin1();
+            QString why = shown->grab().save(&buffer, format.isEmpty() ? "png" : format.constData())
+                ? poslab::exporting::ExportService::writeFile(screenshot, bytes)
+                : QStringLiteral("cannot encode the image as %1").arg(QString::fromLatin1(format));
+            const bool ok = why.isEmpty();
+            std::cerr << (ok ? "saved " + screenshot.toStdString() : "could not save " + screenshot.toStdString() + ": " + why.toStdString()) << "\n";
             QApplication::exit(ok ? 0 : 1);
         });
     }
