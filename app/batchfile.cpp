@@ -67,7 +67,8 @@ std::string outsideDeck(const std::string& deckFolder, const std::string& output
     const fs::path relative = resolved.lexically_relative(folder);
     if (!relative.empty() && *relative.begin() != "..")
         return {};
-    const std::string viaLink = lexical != resolved ? " (" + output + " leads there through a symbolic link)" : std::string();
+    const std::string viaLink
+        = lexical != resolved ? " (" + output + " leads there through a symbolic link)" : std::string();
     const std::string text = resolved.string();
     return "output " + text + viaLink + " is outside the batch file's folder " + folder.string()
         + "; add \"allow_outside\": true to the batch file to write there";

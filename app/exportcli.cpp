@@ -521,10 +521,11 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         // A control or format character in the name is shown as its code point, as the writer's messages show
         // it (U+0000 would cut the line, U+202E reverse it).
         QString printable;
-        for (const QChar c : name)
-            printable += c.category() == QChar::Other_Control || c.category() == QChar::Other_Format
-                ? QStringLiteral("<U+%1>").arg(QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')))
-                : QString(c);
+        for (const QChar c : name) {
+            const bool hidden = c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+            printable += hidden ? "<U+" + QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')) + ">"
+                                : QString(c);
+        }
         const std::string label = "entry " + std::to_string(i + 1) + " (" + printable.toStdString() + ")";
         try {
             if (!figures.at(i).isObject())

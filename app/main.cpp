@@ -323,7 +323,8 @@ int main(int argc, char** argv)
                 ? poslab::exporting::ExportService::writeFile(screenshot, bytes)
                 : QStringLiteral("cannot encode the image as %1").arg(QString::fromLatin1(format));
             const bool ok = why.isEmpty();
-            std::cerr << (ok ? "saved " + screenshot.toStdString() : "could not save " + screenshot.toStdString() + ": " + why.toStdString()) << "\n";
+            std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString()
+                      << (ok ? std::string() : ": " + why.toStdString()) << "\n";
             QApplication::exit(ok ? 0 : 1);
         });
     }
@@ -355,8 +356,8 @@ int main(int argc, char** argv)
     if (!openProblem.isEmpty()) {
         // Window-modal and opened, not exec'ed: the window paints behind it, and scripts that quit at the first
         // frame still quit.
-        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("PosLab"), QObject::tr("The session could not be opened."),
-                                    QMessageBox::Ok, &window);
+        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("PosLab"),
+                                    QObject::tr("The session could not be opened."), QMessageBox::Ok, &window);
         box->setObjectName(QStringLiteral("openProblem"));
         box->setInformativeText(openProblem);
         box->setAttribute(Qt::WA_DeleteOnClose);

@@ -45,7 +45,8 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
     auto fail = [&](const std::string& why) { throw InputError("cannot read " + named + ": " + why); };
     auto tooLarge = [&]() {
         constexpr std::uint64_t mib = std::uint64_t(1) << 20;
-        const std::string bound = maxBytes % mib == 0 ? std::to_string(maxBytes / mib) + " MiB" : formatBytes(double(maxBytes));
+        const std::string bound
+            = maxBytes % mib == 0 ? std::to_string(maxBytes / mib) + " MiB" : formatBytes(double(maxBytes));
         throw InputError(named + " is larger than " + bound + (hint.empty() ? "" : "; " + hint));
     };
     if (path.empty())

@@ -32,7 +32,6 @@
 #include <QSvgRenderer>
 
 #include <algorithm>
-#include <functional>
 #include <ostream>
 #include <streambuf>
 #include <functional>
