@@ -329,7 +329,11 @@ void checkOutputFile(const std::string& path)
                          + "; give a name without it");
     const fs::path dir = folderOf(path);
     std::error_code ec;
-    if (!fs::is_directory(dir, ec)) {
+    const fs::file_status folder = fs::status(dir, ec);
+    if (ec && ec != std::errc::no_such_file_or_directory && ec != std::errc::not_a_directory)
+        throw RefusedError("cannot write " + shown(path) + ": folder " + shown(dir.string()) + " cannot be reached ("
+                           + ec.message() + ")"); // a folder on the way that this user may not enter
+    if (!fs::is_directory(folder)) {
         // Name the part of the path that is wrong: a file where a folder should be, or the missing folder.
         for (fs::path p = dir; !p.empty(); p = p.parent_path()) {
             if (fs::exists(p, ec) && !fs::is_directory(p, ec))

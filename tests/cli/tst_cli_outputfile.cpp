@@ -492,6 +492,37 @@ void TestCliOutputFile::exportWriteFailuresSayWhatFailed()
         QCOMPARE(readAll(out), QByteArray("old contents\n"));
     }
     QCOMPARE(othersIn(dir.path(), {"t.png", "t.csv"}), QStringList());
+
+    // Permission: a folder this user may not write to (root runs the child as nobody), and one it may not enter.
+    QVERIFY(::chmod(dir.path().toLocal8Bit().constData(), 0755) == 0);
+    QVERIFY(QDir(dir.path()).mkdir("closed") && QDir(dir.path()).mkdir("shut"));
+    QVERIFY(::chmod(dir.filePath("closed").toLocal8Bit().constData(), 0555) == 0);
+    QVERIFY(::chmod(dir.filePath("shut").toLocal8Bit().constData(), 0700) == 0);
+    const bool root = ::geteuid() == 0;
+    struct Case {
+        QString output;
+        QByteArray says;
+    };
+    const QList<Case> cases = {
+        {dir.filePath("closed/x.png"), "folder " + dir.filePath("closed").toUtf8() + " refuses a new file (Permission denied)"},
+        {dir.filePath("shut/x.png"), "folder " + dir.filePath("shut").toUtf8() + " refuses a new file (Permission denied)"},
+        {dir.filePath("shut/sub/x.png"), "folder " + dir.filePath("shut/sub").toUtf8() + " cannot be reached (Permission denied)"},
+    };
+    for (const Case& c : cases) {
+        if (!root && c.output.contains("shut"))
+            continue; // the owner may enter its own 0700 folder
+        QProcess p;
+        if (root)
+            p.setChildProcessModifier([] {
+                if (::setgid(65534) != 0 || ::setuid(65534) != 0)
+                    ::_exit(99);
+            });
+        p.start(QStringLiteral(POSLAB_BINARY), {"export", "table", "--scheme", "rope", "--dim", "8", "--positions", "4",
+                                                "-o", c.output});
+        const Binary b = finish(p);
+        QCOMPARE(b.code, exitRefused);
+        QCOMPARE(b.err, "poslab: cannot write " + c.output.toUtf8() + ": " + c.says + "\n");
+    }
 }
 
 QTEST_GUILESS_MAIN(TestCliOutputFile)
