@@ -8,6 +8,8 @@
 #include <QJsonValue>
 #include <QStringList>
 
+#include <filesystem>
+
 namespace poslab::app {
 
 using core::InputError;
@@ -48,6 +50,28 @@ QJsonObject batchEntry(const BatchFile& batch, qsizetype index)
     for (auto it = own.begin(); it != own.end(); ++it)
         entry.insert(it.key(), it.value());
     return entry;
+}
+
+std::string outsideDeck(const std::string& deckFolder, const std::string& output)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    // weakly_canonical resolves the links of the part that exists (a link as the last name too) and cleans
+    // the rest as text: where the write would really land.
+    const fs::path folder = fs::weakly_canonical(fs::path(deckFolder), ec);
+    const fs::path given = fs::path(output).is_absolute() ? fs::path(output) : folder / output;
+    const fs::path lexical = given.lexically_normal();
+    fs::path resolved = fs::weakly_canonical(given, ec);
+    if (ec)
+        resolved = lexical;
+    const fs::path relative = resolved.lexically_relative(folder);
+    if (!relative.empty() && *relative.begin() != "..")
+        return {};
+    const std::string viaLink
+        = lexical != resolved ? " (" + output + " leads there through a symbolic link)" : std::string();
+    const std::string text = resolved.string();
+    return "output " + text + viaLink + " is outside the batch file's folder " + folder.string()
+        + "; add \"allow_outside\": true to the batch file to write there";
 }
 
 /// A batch entry's JSON object as command-line arguments ("font_scale": 2 -> --font-scale 2).

@@ -30,6 +30,12 @@ BatchFile parseBatchFile(const QByteArray& bytes, const std::string& file);
 /// object contributes nothing; runBatch refuses it by name).
 QJsonObject batchEntry(const BatchFile& batch, qsizetype index);
 
+/// Empty when output @p output (relative to the deck's folder @p deckFolder, or absolute) lies inside that
+/// folder after every symbolic link on the way is resolved (a linked folder "figs -> ../elsewhere" and a linked
+/// file "x.png -> ~/.bashrc" both count where they lead); else the message naming where it resolves. The
+/// folder itself is not outside (the writer then says it is a folder).
+std::string outsideDeck(const std::string& deckFolder, const std::string& output);
+
 /// A batch entry's JSON object as command-line arguments ("font_scale": 2 -> --font-scale 2). Throws
 /// core::InputError for a value of the wrong type.
 std::vector<std::string> entryArguments(const QJsonObject& entry);

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "app/cli.h"
 
-#include "app/atomicwrite.h"
 #include "app/traincli.h"
 
 #include "core/attention.h"
@@ -9,6 +8,7 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/outputfile.h"
 #include "core/io/writers.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
@@ -105,13 +105,16 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
         out << versionText();
         return exitOk;
     }
+    const bool toFile = !command.output.empty() && command.output != "-";
+    if (toFile) // a path that cannot be written costs no computation
+        core::checkOutputFile(command.output);
     const core::ComputeResult result = core::compute(command.request, command.limits);
     for (const std::string& w : result.warnings)
         err << "poslab: warning: " << w << "\n";
-    if (command.output.empty() || command.output == "-")
+    if (!toFile)
         core::write(out, result, command.format);
     else
-        writeAtomically(command.output, [&](std::ostream& f) { core::write(f, result, command.format); });
+        core::writeOutputFile(command.output, [&](std::ostream& f) { core::write(f, result, command.format); });
     return exitOk;
 }
 
@@ -620,6 +623,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             const bool link = word.rfind("poslab:", 0) == 0 || word.rfind("PL2.", 0) == 0;
             if ((session || link) && !w.open && !w.state) {
                 (session ? w.open : w.state) = word;
+                w.openOperand = session;
                 continue;
             }
             throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench (see poslab --help)");

@@ -63,6 +63,9 @@ struct WindowArgs {
     /// --state STRING (a share string, poslab: link, inline JSON or a file) and --open FILE / a FILE operand
     /// (a session: the window then saves back to it).
     std::optional<std::string> state, open;
+    /// The session came as a FILE operand (a file manager's Open with, `Exec=poslab %U`): a file that does not
+    /// read opens the window with the problem in a dialog instead of exit status 2, as nobody reads stderr there.
+    bool openOperand = false;
     /// Hidden, for `poslab bench`'s startup_ms: print "painted" on stdout once the window's first frame is
     /// painted, then quit.
     bool firstFrame = false;

@@ -5,6 +5,7 @@
 #include "app/cli.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/inputfile.h"
 #include "core/spatial.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
@@ -474,8 +475,12 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
 {
     const QString path = base.filePath(QString::fromStdString(f.output));
     // Cheap checks first: a bad path or size costs no computation.
-    if (const QString why = exporting::ExportService::checkPath(path); !why.isEmpty())
+    exporting::Failure how = exporting::Failure::Usage;
+    if (const QString why = exporting::ExportService::checkPath(path, &how); !why.isEmpty()) {
+        if (how == exporting::Failure::Refused)
+            throw RefusedError(why.toStdString());
         throw InputError(why.toStdString());
+    }
     if (exporting::isFigure(f.options.format)) {
         QString why;
         exporting::geometryFor(f.options, &why);
@@ -504,13 +509,13 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
 
 int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
 {
-    QFile f(QString::fromStdString(file));
-    if (!f.open(QIODevice::ReadOnly))
-        throw InputError("cannot read batch file " + file + ": " + f.errorString().toStdString());
-    const BatchFile batch = parseBatchFile(f.readAll(), file);
+    // The one bounded reader: /dev/zero or an endless pipe is refused, not read to the end of memory.
+    const std::string bytes = core::readInputFile(file, std::uint64_t(16) << 20, "batch file",
+                                                  "a batch file is a few kilobytes");
+    const BatchFile batch = parseBatchFile(QByteArray(bytes.data(), qsizetype(bytes.size())), file);
     const QJsonArray& figures = batch.figures;
     // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
-    const QDir base = QFileInfo(f).absoluteDir();
+    const QDir base = QFileInfo(QString::fromStdString(file)).absoluteDir();
     const bool allowOutside = batch.allowOutside;
     int failures = 0;
     for (qsizetype i = 0; i < figures.size(); ++i) {
@@ -518,17 +523,25 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         QString name = entry.value(QStringLiteral("output")).toString(entry.value(QStringLiteral("o")).toString());
         if (name.isEmpty())
             name = QStringLiteral("no output");
-        const std::string label = "entry " + std::to_string(i + 1) + " (" + name.toStdString() + ")";
+        // A control or format character in the name is shown as its code point, as the writer's messages show
+        // it (U+0000 would cut the line, U+202E reverse it).
+        QString printable;
+        for (const QChar c : name) {
+            const bool hidden = c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
+            printable += hidden ? "<U+" + QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')) + ">"
+                                : QString(c);
+        }
+        const std::string label = "entry " + std::to_string(i + 1) + " (" + printable.toStdString() + ")";
         try {
             if (!figures.at(i).isObject())
                 throw InputError("must be a JSON object");
             // Outputs stay in the deck's folder unless the deck says otherwise: a deck someone sent must not
-            // write ../../.bashrc. The message names the resolved path.
-            const QString resolved = QDir::cleanPath(base.absoluteFilePath(name));
-            if (!allowOutside && !resolved.startsWith(QDir::cleanPath(base.absolutePath()) + QLatin1Char('/')))
-                throw InputError("output " + resolved.toStdString() + " is outside the batch file's folder "
-                                 + QDir::cleanPath(base.absolutePath()).toStdString()
-                                 + "; add \"allow_outside\": true to the batch file to write there");
+            // write ../../.bashrc, nor through a link in its folder (figs -> /etc, x.png -> ~/.bashrc). The
+            // message names the resolved path.
+            if (!allowOutside)
+                if (const std::string why = outsideDeck(base.absolutePath().toStdString(), name.toStdString());
+                    !why.empty())
+                    throw InputError(why);
             // true/false only for the flags (softmax, float_colour_scale); an option that takes a value
             // would otherwise read the next word ("--dim '-o' is not an integer").
             for (auto it = entry.begin(); it != entry.end(); ++it) {

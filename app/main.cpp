@@ -19,6 +19,8 @@
 #include "ui/workbenchstate.h"
 
 #include <QApplication>
+#include <QBuffer>
+#include <QFileInfo>
 #include <QGuiApplication>
 #include <QElapsedTimer>
 #include <QProcess>
@@ -27,11 +29,11 @@
 #include <QIcon>
 #include <QMenu>
 #include <QMenuBar>
+#include <QMessageBox>
 #include <QStatusBar>
 #include <QStyleFactory>
 #include <QJsonDocument>
 #include <QJsonArray>
-#include <QFile>
 #include <QTimer>
 #include <QUndoStack>
 
@@ -164,6 +166,7 @@ int main(int argc, char** argv)
     // apply to a screenshot as to the window); for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
     QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
+    QString openProblem; // a session FILE operand that does not read: shown in a dialog over the window
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
     bool hidePanels = false, firstFrame = false, present = false;
@@ -199,11 +202,24 @@ int main(int argc, char** argv)
                 continue;
             QJsonObject json;
             QString label;
-            if (const QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label); !why.isEmpty())
-                throw poslab::core::InputError((source == openPath ? "--open: " : "--state: ") + why.toStdString());
-            poslab::ui::WorkbenchState probe;
-            if (const QString why = probe.fromJson(json); !why.isEmpty())
-                throw poslab::core::InputError("state " + label.toStdString() + ": " + why.toStdString());
+            QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label);
+            if (why.isEmpty()) {
+                poslab::ui::WorkbenchState probe;
+                why = probe.fromJson(json);
+                if (!why.isEmpty())
+                    why = QStringLiteral("state %1: %2").arg(label, why);
+            }
+            if (why.isEmpty())
+                continue;
+            if (source == openPath && w.openOperand) {
+                // From a file manager: the window opens with the default state and says why in a dialog; the
+                // file is neither loaded nor made the session, so nothing is saved over it.
+                std::cerr << "poslab: " << poslab::app::messageLine(why.toStdString()) << "\n";
+                openProblem = why;
+                openPath.clear();
+                continue;
+            }
+            throw poslab::core::InputError((source == openPath ? "--open: " : "--state: ") + why.toStdString());
         }
         if (w.dim)
             dim = int(poslab::app::parseIntegerOption("--dim", *w.dim, poslab::ui::WorkbenchState::minDim,
@@ -307,16 +323,26 @@ int main(int argc, char** argv)
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
             QWidget* shown = window.isPresenting() ? static_cast<QWidget*>(window.presentation()) : &window;
-            bool ok = shown->grab().save(screenshot);
-            std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString() << "\n";
+            // Encoded here, written by the one writer of every file (links, devices, read-only files refused).
+            QByteArray bytes;
+            QBuffer buffer(&bytes);
+            buffer.open(QIODevice::WriteOnly);
+            const QByteArray format = QFileInfo(screenshot).suffix().toLower().toLatin1();
+            QString why = shown->grab().save(&buffer, format.isEmpty() ? "png" : format.constData())
+                ? poslab::exporting::ExportService::writeFile(screenshot, bytes)
+                : QStringLiteral("cannot encode the image as %1").arg(QString::fromLatin1(format));
+            bool ok = why.isEmpty();
+            std::cerr << (ok ? "saved " : "could not save ") << screenshot.toStdString()
+                      << (ok ? std::string() : ": " + why.toStdString()) << "\n";
             if (ok) {
                 // FILE.json beside it: each view on screen with its pixel size and what it drew, for layout scripts.
                 const QJsonObject report{{QStringLiteral("window"), QJsonArray{shown->width(), shown->height()}},
                                          {QStringLiteral("views"), poslab::ui::View::visibleViewReport(shown)}};
-                QFile json(screenshot + QStringLiteral(".json"));
-                ok = json.open(QIODevice::WriteOnly | QIODevice::Truncate)
-                    && json.write(QJsonDocument(report).toJson()) > 0;
-                std::cerr << (ok ? "saved " : "could not save ") << json.fileName().toStdString() << "\n";
+                const QString json = screenshot + QStringLiteral(".json");
+                why = poslab::exporting::ExportService::writeFile(json, QJsonDocument(report).toJson());
+                ok = why.isEmpty();
+                std::cerr << (ok ? "saved " : "could not save ") << json.toStdString()
+                          << (ok ? std::string() : ": " + why.toStdString()) << "\n";
             }
             QApplication::exit(ok ? 0 : 1);
         });
@@ -346,6 +372,16 @@ int main(int argc, char** argv)
     if (screenshot.isEmpty() && !firstFrame && soakSeconds == 0)
         window.offerFirstRunHint(); // a person's start: where the lessons are, until dismissed
     window.show();
+    if (!openProblem.isEmpty()) {
+        // Window-modal and opened, not exec'ed: the window paints behind it, and scripts that quit at the first
+        // frame still quit.
+        auto* box = new QMessageBox(QMessageBox::Warning, QObject::tr("PosLab"),
+                                    QObject::tr("The session could not be opened."), QMessageBox::Ok, &window);
+        box->setObjectName(QStringLiteral("openProblem"));
+        box->setInformativeText(openProblem);
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
     if (present)
         window.setPresenting(true);
     return app.exec();

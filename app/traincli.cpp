@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "app/traincli.h"
 
-#include "app/atomicwrite.h"
-
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/outputfile.h"
 #include "core/train/model.h"
 #include "core/train/trainer.h"
 
@@ -207,6 +206,9 @@ int runTrainCommand(const std::vector<std::string>& args, std::ostream& out, std
         ci.scheme = s;
         tr::validate(ci);
     }
+    const bool toFile = !output.empty() && output != "-";
+    if (toFile) // before the training, not after it
+        core::checkOutputFile(output);
     std::vector<tr::RunResult> runs;
     for (const std::string& s : schemes)
         for (std::uint64_t seed : seeds) {
@@ -222,10 +224,10 @@ int runTrainCommand(const std::vector<std::string>& args, std::ostream& out, std
                 err << "poslab: " << label << ": " << r.stop << "\n";
             runs.push_back(std::move(r));
         }
-    if (output.empty() || output == "-")
+    if (!toFile)
         tr::writeRuns(out, runs);
     else
-        writeAtomically(output, [&](std::ostream& f) { tr::writeRuns(f, runs); });
+        core::writeOutputFile(output, [&](std::ostream& f) { tr::writeRuns(f, runs); });
     for (const auto& r : runs)
         if (r.diverged)
             return exitRefused;

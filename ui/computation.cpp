@@ -4,6 +4,8 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/inputfile.h"
+#include "core/io/outputfile.h"
 #include "core/encodings/alibi.h"
 #include "core/errors.h"
 #include "core/params.h"
@@ -15,7 +17,6 @@
 #include <QCoreApplication>
 #include <QElapsedTimer>
 #include <QFile>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -909,14 +910,18 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options)
                               "poslab --open run.json)");
         return d;
     }
-    QFile f(options.runFile);
-    if (!f.open(QIODevice::ReadOnly)) {
-        d.error = QObject::tr("cannot read %1: %2").arg(options.runFile, f.errorString());
+    // The one bounded reader: a run file larger than 16 MiB is refused as such (not cut and then called invalid
+    // JSON), and a device or an endless pipe is refused without being read.
+    std::string bytes;
+    try {
+        bytes = core::readInputFile(options.runFile.toStdString(), std::uint64_t(16) << 20, std::string(),
+                                    "a run file of poslab train is a few megabytes");
+    } catch (const std::exception& e) {
+        d.error = QString::fromStdString(e.what());
         return d;
     }
-    const QByteArray bytes = f.read(qint64(16) << 20);
     try {
-        d.curves = core::train::lengthCurves(core::train::readRuns(std::string_view(bytes.constData(), std::size_t(bytes.size()))),
+        d.curves = core::train::lengthCurves(core::train::readRuns(std::string_view(bytes)),
                                              core::train::LengthMetric(int(options.lengthMetric)));
     } catch (const std::exception& e) {
         d.error = QObject::tr("%1: %2").arg(options.runFile, QString::fromStdString(e.what()));
@@ -968,15 +973,11 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options, const Train
 
 QString Computation::saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs)
 {
-    std::ostringstream text;
-    core::train::writeRuns(text, runs);
-    QSaveFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
-    const std::string bytes = text.str();
-    f.write(bytes.data(), qint64(bytes.size()));
-    if (!f.commit())
-        return QObject::tr("cannot write %1: %2").arg(path, f.errorString());
+    try {
+        core::writeOutputFile(path.toStdString(), [&](std::ostream& out) { core::train::writeRuns(out, runs); });
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 

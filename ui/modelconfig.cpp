@@ -10,6 +10,7 @@
 #include "core/attention.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/inputfile.h"
 #include "core/spatial.h"
 
 #include <QFile>
@@ -739,15 +740,12 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
 
 ModelConfig readModelConfig(const QString& path)
 {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        throw InputError("cannot read model config " + path.toStdString() + ": " + f.errorString().toStdString());
-    // A config.json is a few kB; refuse anything absurd before reading it whole.
-    constexpr qint64 maxBytes = 64ll << 20;
-    if (f.size() > maxBytes)
-        throw InputError(path.toStdString() + ": " + std::to_string(f.size()) + " bytes is too large for a config.json "
-                         "(at most 64 MiB)");
-    return parseModelConfig(f.readAll(), path);
+    // A config.json is a few kB; anything absurd (a huge file, /dev/zero, an endless pipe) is refused by the
+    // one bounded reader before it is held.
+    constexpr std::uint64_t maxBytes = std::uint64_t(16) << 20;
+    const std::string bytes = core::readInputFile(path.toStdString(), maxBytes, "model config",
+                                                  "a config.json is a few kilobytes");
+    return parseModelConfig(QByteArray(bytes.data(), qsizetype(bytes.size())), path);
 }
 
 } // namespace poslab::ui

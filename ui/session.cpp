@@ -3,14 +3,19 @@
 
 #include "ui/workbenchstate.h"
 
+#include "core/io/inputfile.h"
+#include "core/io/outputfile.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
-#include <QSaveFile>
 #include <QtEndian>
 
 #include <cctype>
+#include <ostream>
+
+#include <zlib.h>
 
 namespace poslab::ui {
 namespace {
@@ -98,25 +103,28 @@ QString decodeShareText(const QString& text, QJsonObject* state)
     const quint32 length = qFromBigEndian<quint32>(packed.constData());
     if (length == 0 || length > quint32(maxShareBytes))
         return QStringLiteral("share string claims %1 bytes of state; allowed: 1 to %2").arg(length).arg(maxShareBytes);
-    const QByteArray json = qUncompress(packed);
-    if (json.isEmpty() || json.size() != qsizetype(length))
+    // zlib itself rather than qUncompress, which prints "qUncompress: Input data is corrupted" on stderr before
+    // our one line; the output buffer is the claimed length, and a stream that gives more or less is refused.
+    QByteArray json(qsizetype(length), Qt::Uninitialized);
+    uLongf produced = uLongf(length);
+    const int status = ::uncompress(reinterpret_cast<Bytef*>(json.data()), &produced,
+                                    reinterpret_cast<const Bytef*>(packed.constData()) + 4, uLong(packed.size() - 4));
+    if (status != Z_OK || produced != uLongf(length))
         return QStringLiteral("share string does not decompress (cut short when copied?)");
     return parseObject(json, QStringLiteral("share string"), state);
 }
 
 QString readSessionFile(const QString& path, QJsonObject* json)
 {
-    QFile file(path);
-    const QFileInfo info(path);
-    if (info.isDir())
-        return QStringLiteral("%1 is a folder, not a session file").arg(path);
-    if (!file.open(QIODevice::ReadOnly))
-        return QStringLiteral("cannot read %1: %2").arg(path, file.errorString());
-    // Sequential files (a pipe) report size 0: read one byte more than allowed to tell.
-    const QByteArray bytes = file.read(maxStateFileBytes + 1);
-    if (bytes.size() > maxStateFileBytes)
-        return QStringLiteral("%1 is larger than %2 MiB; a session is a few kilobytes").arg(path).arg(maxStateFileBytes >> 20);
-    return parseObject(bytes, path, json);
+    // The one bounded reader: a pipe or a device reports size 0, so the size alone cannot be trusted.
+    std::string bytes;
+    try {
+        bytes = core::readInputFile(path.toStdString(), std::uint64_t(maxStateFileBytes), std::string(),
+                                    "a session is a few kilobytes");
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return parseObject(QByteArray(bytes.data(), qsizetype(bytes.size())), path, json);
 }
 
 QString readStateSource(const QString& input, const QString& baseDir, QJsonObject* state, QString* label)
@@ -173,14 +181,14 @@ QJsonObject mergeSession(const QJsonObject& kept, const QJsonObject& state, cons
 
 QString writeSessionFile(const QString& path, const QJsonObject& session)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    // core's one writer: atomic, and the same rule as every export for links, devices and read-only files.
     const QByteArray bytes = QJsonDocument(session).toJson(QJsonDocument::Indented);
-    if (file.write(bytes) != bytes.size())
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    if (!file.commit())
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
+    try {
+        core::writeOutputFile(path.toStdString(),
+                              [&](std::ostream& out) { out.write(bytes.constData(), std::streamsize(bytes.size())); });
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 

@@ -49,8 +49,9 @@ QString readSessionFile(const QString& path, QJsonObject* json);
 /// no key of another scheme lingers); "view" and "layout" are merged key by key.
 QJsonObject mergeSession(const QJsonObject& kept, const QJsonObject& state, const QJsonObject& layout);
 
-/// Writes @p session to @p path atomically (QSaveFile: a failure leaves the old file). Returns an empty string
-/// or one line naming the file and the problem.
+/// Writes @p session to @p path atomically (core::writeOutputFile: a failure leaves the old file; a link, a
+/// device or a read-only file is refused, as by every writer). Returns an empty string or one line naming the
+/// file and the problem.
 QString writeSessionFile(const QString& path, const QJsonObject& session);
 
 } // namespace poslab::ui

@@ -51,12 +51,25 @@ struct RowSource {
     }
 };
 
-RowSource rowSource(const ParamSet& params)
+/// A loaded table fixes the dimension.
+void checkTableWidth(const TableContext& ctx, std::uint64_t cols, const std::string& source)
+{
+    if (std::uint64_t(ctx.dim) != cols)
+        throw InputError("dimension " + std::to_string(ctx.dim) + " differs from the table in " + source
+                         + ", which has " + std::to_string(cols) + " columns; set the dimension (--dim) to "
+                         + std::to_string(cols));
+}
+
+RowSource rowSource(const ParamSet& params, const TableContext& ctx)
 {
     RowSource s;
     const std::string& path = params.text("table_file");
     if (!path.empty()) {
-        s.file = loadPositionTable(path, params.text("table_tensor"));
+        // The width is checked from the file's header, before its data are read.
+        s.file = loadPositionTable(path, params.text("table_tensor"), {},
+                                   [&](std::uint64_t, std::uint64_t cols, const std::string& source) {
+                                       checkTableWidth(ctx, cols, source);
+                                   });
         s.rows = s.file->values.rows();
         return s;
     }
@@ -71,10 +84,8 @@ RowSource rowSource(const ParamSet& params)
 void checkRequest(const ParamSet& params, const TableContext& ctx, const RowSource& src)
 {
     const long long n = src.rows;
-    if (src.file && ctx.dim != src.file->values.cols())
-        throw InputError("dimension " + std::to_string(ctx.dim) + " differs from the table in " + src.file->source
-                         + ", which has " + std::to_string(src.file->values.cols()) + " columns; set the dimension "
-                         "(--dim) to " + std::to_string(src.file->values.cols()));
+    if (src.file)
+        checkTableWidth(ctx, std::uint64_t(src.file->values.cols()), src.file->source);
     const bool hier = params.flag("hierarchical");
     const long long limit = hier ? n * n : n;
     const Position top = ctx.positions.maxValue();
@@ -93,14 +104,14 @@ void validateLearned(const ParamSet& params, const TableContext& ctx)
 {
     if (ctx.dim < 1)
         throw InputError("learned needs --dim of at least 1; got " + std::to_string(ctx.dim));
-    checkRequest(params, ctx, rowSource(params));
+    checkRequest(params, ctx, rowSource(params, ctx));
 }
 
 } // namespace
 
 MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
 {
-    const RowSource src = rowSource(params);
+    const RowSource src = rowSource(params, ctx);
     const long long n = src.rows;
     const bool hier = params.flag("hierarchical");
     checkRequest(params, ctx, src);

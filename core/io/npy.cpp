@@ -250,7 +250,7 @@ NpyHeader readNpyHeader(const ByteSource& source)
     return parsed;
 }
 
-TensorTable readNpyTable(const ByteSource& source, const Limits& limits)
+TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const TableShapeCheck& check)
 {
     const std::string& name = source.name();
     const NpyHeader h = readNpyHeader(source);
@@ -279,6 +279,8 @@ TensorTable readNpyTable(const ByteSource& source, const Limits& limits)
     if (bytes < available)
         throwFileError(name, "the file holds " + std::to_string(available - bytes) + " bytes after the "
                                  + std::to_string(bytes) + " of data its header declares (shape " + shape + ")");
+    if (check)
+        check(h.shape[0], h.shape[1], name);
     checkTableSize(h.shape[0], h.shape[1], name, limits);
     TensorTable t;
     t.type = *type;

@@ -44,9 +44,10 @@ inline constexpr std::size_t npyMaxHeaderSize = 10000;
 NpyHeader readNpyHeader(const ByteSource& source);
 
 /// The table in @p source: rows = shape[0] positions, cols = shape[1] dimensions. Every size is checked
-/// against the file length and @p limits before anything is allocated. Throws InputError naming the source
-/// and the problem, RefusedError when a well-formed table exceeds the memory cap.
-TensorTable readNpyTable(const ByteSource& source, const Limits& limits = {});
+/// against the file length and @p limits before anything is allocated, and @p check (when given) is called with
+/// the shape before the data are read. Throws InputError naming the source and the problem, RefusedError when
+/// a well-formed table exceeds the memory cap.
+TensorTable readNpyTable(const ByteSource& source, const Limits& limits = {}, const TableShapeCheck& check = {});
 /// readNpyTable on a file.
 TensorTable readNpyFile(const std::string& path, const Limits& limits = {});
 

@@ -6,6 +6,9 @@
 #include "core/io/safetensors.h"
 
 #include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
 #include <deque>
 #include <filesystem>
 #include <mutex>
@@ -42,12 +45,31 @@ bool endsWith(const std::string& s, std::string_view suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-std::shared_ptr<const PositionTable> readTable(const std::string& path, const std::string& tensor, const Limits& limits)
+/// Refuses a float64 value that float32 cannot hold: the cast would make it infinity without a word.
+void checkFitsFloat32(const TensorTable& t)
+{
+    if (t.type != ElementType::Float64)
+        return;
+    constexpr double largest = double(std::numeric_limits<float>::max());
+    for (Eigen::Index r = 0; r < t.values.rows(); ++r)
+        for (Eigen::Index c = 0; c < t.values.cols(); ++c)
+            if (std::abs(t.values(r, c)) > largest) {
+                char value[32];
+                std::snprintf(value, sizeof value, "%.17g", t.values(r, c));
+                throwFileError(t.source, "element [" + std::to_string(r) + ", " + std::to_string(c) + "] is " + value
+                                             + ", beyond float32's range (largest 3.4028235e+38), in which PosLab "
+                                               "computes; scale the table or save it as float32");
+            }
+}
+
+std::shared_ptr<const PositionTable> readTable(const std::string& path, const std::string& tensor, const Limits& limits,
+                                               const TableShapeCheck& check)
 {
     const std::unique_ptr<ByteSource> source = openFileSource(path);
     const bool npyMagic = source->size() >= 6 && source->read(0, 6) == "\x93NUMPY";
-    TensorTable t = npyMagic || endsWith(path, ".npy") ? readNpyTable(*source, limits)
-                                                       : readSafetensorsTable(*source, tensor, limits);
+    TensorTable t = npyMagic || endsWith(path, ".npy") ? readNpyTable(*source, limits, check)
+                                                       : readSafetensorsTable(*source, tensor, limits, check);
+    checkFitsFloat32(t);
     auto table = std::make_shared<PositionTable>();
     table->values = t.values.cast<float>();
     table->type = t.type;
@@ -59,7 +81,7 @@ std::shared_ptr<const PositionTable> readTable(const std::string& path, const st
 } // namespace
 
 std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, const std::string& tensor,
-                                                       const Limits& limits)
+                                                       const Limits& limits, const TableShapeCheck& check)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -84,12 +106,14 @@ std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, 
                 auto table = it->second;
                 c.entries.erase(it);
                 c.entries.emplace_front(key, table);
+                if (check)
+                    check(std::uint64_t(table->values.rows()), std::uint64_t(table->values.cols()), table->source);
                 return table;
             }
     }
     // Read outside the lock: a large file does not block other lookups. Two threads asking for the same new
     // file may both read it; the second result replaces the first.
-    std::shared_ptr<const PositionTable> table = readTable(path, tensor, limits);
+    std::shared_ptr<const PositionTable> table = readTable(path, tensor, limits, check);
     std::lock_guard lock(c.mutex);
     std::erase_if(c.entries, [&](const auto& e) { return e.first == key; });
     c.entries.emplace_front(key, table);

@@ -24,9 +24,12 @@ struct PositionTable {
 /// .safetensors file, from which @p tensor is taken (ignored for .npy; empty picks the only 2-D float
 /// tensor). Loaded tables are cached by path, tensor, modification time and size: a call for an unchanged
 /// file returns the same table without reading it (a handful of tables are kept; the oldest goes first).
-/// Thread-safe. Throws InputError naming the file and the problem, RefusedError over the memory cap.
+/// Thread-safe. @p check (when given) sees the table's shape after its header and before its data are read,
+/// and again for a cached table. A float64 value beyond float32's range (|x| > 3.4028235e38) is refused naming
+/// the first such element, as it would become infinity. Throws InputError naming the file and the problem,
+/// RefusedError over the memory cap.
 std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, const std::string& tensor,
-                                                       const Limits& limits = {});
+                                                       const Limits& limits = {}, const TableShapeCheck& check = {});
 
 /// How many files loadPositionTable() has read since the program started (tests check the cache with it).
 long long positionTableReads();

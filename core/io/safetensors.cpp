@@ -203,7 +203,8 @@ std::string listTables(const SafetensorsHeader& h)
 
 } // namespace
 
-TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits)
+TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits,
+                                 const TableShapeCheck& check)
 {
     const std::string& name = source.name();
     const SafetensorsHeader h = readSafetensorsHeader(source);
@@ -236,6 +237,8 @@ TensorTable readSafetensorsTable(const ByteSource& source, const std::string& te
     if (chosen->shape[0] == 0 || chosen->shape[1] == 0)
         throwFileError(where, "shape " + shapeText(chosen->shape, false)
                                   + " is empty; a position table needs at least one row and column");
+    if (check)
+        check(chosen->shape[0], chosen->shape[1], where);
     checkTableSize(chosen->shape[0], chosen->shape[1], where, limits);
     TensorTable t;
     t.type = *type;

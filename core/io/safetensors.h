@@ -48,7 +48,9 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source);
 /// An empty @p tensor picks the only 2-D float tensor when there is exactly one. A missing or wrong name,
 /// a tensor that is not 2-D or not F32/F16/BF16/F64, is refused with a message listing the file's 2-D
 /// tensors (those whose names suggest positions first). RefusedError when the table exceeds the memory cap.
-TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits = {});
+/// @p check (when given) sees the chosen tensor's shape before its data are read.
+TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits = {},
+                                 const TableShapeCheck& check = {});
 /// readSafetensorsTable on a file.
 TensorTable readSafetensorsFile(const std::string& path, const std::string& tensor, const Limits& limits = {});
 

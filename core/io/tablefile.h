@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <fstream>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,6 +79,11 @@ std::string shapeText(const std::vector<std::uint64_t>& shape, bool pythonTuple)
 /// The number of elements of @p shape; throws InputError naming @p name and @p what when the product
 /// overflows 64 bits (a hostile header).
 std::uint64_t elementCount(const std::vector<std::uint64_t>& shape, const std::string& name, const std::string& what);
+
+/// What a caller checks of a table once its header is read and before its data are (a learned table of the
+/// wrong width is refused without reading a gigabyte first): rows, cols and the name messages start with.
+/// It throws to refuse.
+using TableShapeCheck = std::function<void(std::uint64_t rows, std::uint64_t cols, const std::string& source)>;
 
 /// Checks a rows x cols table against the memory cap (8 bytes per element as doubles) before anything is
 /// allocated: throws RefusedError naming the file (the file is well formed; the request is too large).

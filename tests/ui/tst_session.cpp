@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QLabel>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -24,6 +25,8 @@
 #include <QtTest>
 
 #include <sstream>
+
+#include <sys/stat.h>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -340,6 +343,20 @@ void TestSession::sessionSaveIsAtomic()
     QCOMPARE(f.readAll(), first);
     // No temporary file is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"lecture.poslab"});
+    // Issue 26, item 1: saving used QSaveFile, which followed a link and renamed over its target (a device node
+    // for root). Now the one writer of export: a link, a FIFO and a read-only file are refused, each left as it was.
+    const QString link = dir.filePath("link.poslab");
+    QVERIFY(QFile::link(path, link));
+    QVERIFY2(writeSessionFile(link, {}).contains("it is a symbolic link to " + path), qPrintable(writeSessionFile(link, {})));
+    QVERIFY(QFileInfo(link).isSymLink());
+    const QString fifo = dir.filePath("pipe.poslab");
+    QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+    QVERIFY(writeSessionFile(fifo, {}).contains("it is a FIFO (named pipe); PosLab writes regular files only"));
+    QVERIFY(QFileInfo(fifo).exists() && !QFileInfo(fifo).isFile());
+    QVERIFY(QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::ReadGroup | QFileDevice::ReadOther));
+    QVERIFY(writeSessionFile(path, {}).endsWith("the file is read-only"));
+    QVERIFY(f.seek(0));
+    QCOMPARE(f.readAll(), first);
 }
 
 void TestSession::exportFromStateEqualsExportFromOptions()
@@ -369,6 +386,9 @@ void TestSession::windowOperands()
 {
     // A file manager passes a session as a path (%F) or a file:// URL (%U); a browser passes a poslab: link.
     QCOMPARE(*app::parseWindowArgs({"/tmp/a b.poslab"}).open, std::string("/tmp/a b.poslab"));
+    // An operand opens the window even when the file does not read (main shows why in a dialog); --open does not.
+    QVERIFY(app::parseWindowArgs({"/tmp/a b.poslab"}).openOperand);
+    QVERIFY(!app::parseWindowArgs({"--open", "/tmp/a b.poslab"}).openOperand);
     QCOMPARE(*app::parseWindowArgs({"file:///tmp/a%20b.poslab"}).open, std::string("/tmp/a b.poslab"));
     QCOMPARE(*app::parseWindowArgs({"poslab:PL2.abc"}).state, std::string("poslab:PL2.abc"));
     QCOMPARE(*app::parseWindowArgs({"PL2.abc"}).state, std::string("PL2.abc"));

@@ -4,6 +4,7 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/io/outputfile.h"
 #include "core/io/writers.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
@@ -27,7 +28,6 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <QSvgRenderer>
 
@@ -426,38 +426,6 @@ QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, con
     img.setDotsPerMeterY(dpm);
     return img;
 }
-
-/// A std::streambuf that hands everything to a QIODevice (the QSaveFile of a data export) in 64 KiB blocks, so
-/// that a gigabyte of JSON is never held in memory twice. A failed write sets the stream's badbit.
-class DeviceBuffer : public std::streambuf {
-public:
-    explicit DeviceBuffer(QIODevice* device) : m_device(device) { setp(m_buffer, m_buffer + sizeof m_buffer); }
-    ~DeviceBuffer() override { sync(); }
-
-protected:
-    int overflow(int c) override
-    {
-        if (sync() != 0)
-            return traits_type::eof();
-        if (c != traits_type::eof()) {
-            *pptr() = char(c);
-            pbump(1);
-        }
-        return traits_type::not_eof(c);
-    }
-    int sync() override
-    {
-        const qint64 n = pptr() - pbase();
-        if (n > 0 && m_device->write(pbase(), n) != n)
-            return -1;
-        setp(m_buffer, m_buffer + sizeof m_buffer);
-        return 0;
-    }
-
-private:
-    QIODevice* m_device;
-    char m_buffer[1 << 16];
-};
 
 /// Passes core's CSV through to @p next with a label in front of every line (the row's index along each row
 /// axis), without holding the body: a table of a million rows streams.
@@ -919,48 +887,64 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
 
 // ---------------------------------------------------------------------------------------------- files
 
-QString ExportService::checkPath(const QString& path)
+QString ExportService::checkPath(const QString& path, Failure* how)
 {
-    if (path.isEmpty())
-        return QStringLiteral("no output file given");
-    const QFileInfo info(path);
-    if (info.isDir())
-        return QStringLiteral("cannot write %1: it is a folder").arg(path);
-    const QFileInfo dir(info.absolutePath());
-    if (!dir.exists())
-        return QStringLiteral("cannot write %1: folder %2 does not exist").arg(path, QDir::toNativeSeparators(info.path()));
-    if (!dir.isDir())
-        return QStringLiteral("cannot write %1: %2 is not a folder").arg(path, QDir::toNativeSeparators(info.path()));
-    if (!dir.isWritable())
-        return QStringLiteral("cannot write %1: folder %2 is read-only").arg(path, QDir::toNativeSeparators(info.path()));
-    if (info.exists() && !info.isWritable())
-        return QStringLiteral("cannot write %1: the file is read-only").arg(path);
+    // The one rule of every writer (core/io/outputfile.h): links, devices, read-only files, control characters.
+    try {
+        core::checkOutputFile(path.toStdString());
+    } catch (const core::InputError& e) {
+        if (how)
+            *how = Failure::Usage;
+        return QString::fromStdString(e.what());
+    } catch (const core::RefusedError& e) {
+        if (how)
+            *how = Failure::Refused;
+        return QString::fromStdString(e.what());
+    }
     return {};
 }
 
-QString ExportService::writeFile(const QString& path, const QByteArray& data)
+namespace {
+
+/// Writes through core's one writer; the message and how it failed, or an empty string. @p bytes receives the
+/// size written.
+QString writeThroughCore(const QString& path, const std::function<void(std::ostream&)>& body, Failure* how,
+                         qint64* bytes = nullptr)
 {
-    if (QString why = checkPath(path); !why.isEmpty())
-        return why;
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return QStringLiteral("cannot write %1: %2").arg(path, file.errorString());
-    if (file.write(data) != data.size()) {
-        const QString why = file.errorString();
-        file.cancelWriting();
-        return QStringLiteral("writing %1 failed: %2").arg(path, why);
+    try {
+        const std::uint64_t n = core::writeOutputFile(path.toStdString(), body);
+        if (bytes)
+            *bytes = qint64(n);
+        return {};
+    } catch (const core::InputError& e) {
+        if (how)
+            *how = Failure::Usage;
+        return QString::fromStdString(e.what());
+    } catch (const core::RefusedError& e) {
+        if (how)
+            *how = Failure::Refused;
+        return QString::fromStdString(e.what());
     }
-    if (!file.commit())
-        return QStringLiteral("writing %1 failed: %2").arg(path, file.errorString());
-    return {};
+}
+
+/// Thrown out of a data export's body when the data fail, so that the writer removes its temporary.
+struct DataFailed {};
+
+} // namespace
+
+QString ExportService::writeFile(const QString& path, const QByteArray& data, Failure* how)
+{
+    return writeThroughCore(
+        path, [&](std::ostream& out) { out.write(data.constData(), std::streamsize(data.size())); }, how);
 }
 
 ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                        const ExportOptions& options, const QString& path)
 {
     // Check the path before the work: a typo in a folder name should not cost a 600-frame animation.
-    if (QString why = checkPath(path); !why.isEmpty())
-        return failed(Failure::Usage, why);
+    Failure how = Failure::Usage;
+    if (QString why = checkPath(path, &how); !why.isEmpty())
+        return failed(how, why);
     const std::optional<Format> byName = formatForPath(path);
     if (!byName)
         return failed(Failure::Usage, QStringLiteral("cannot tell the format of %1 from its extension; use %2")
@@ -971,34 +955,30 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
     if (!isFigure(o.format)) {
         // The numbers stream into the file (a million-row table is never held as text in memory).
         settle(computation);
-        QSaveFile file(path);
-        if (!file.open(QIODevice::WriteOnly))
-            return failed(Failure::Usage, QStringLiteral("cannot write %1: %2").arg(path, file.errorString()));
-        {
-            DeviceBuffer buffer(&file);
-            std::ostream out(&buffer);
-            r = writeData(view, state, o.format, out);
-            out.flush();
-            if (r.ok() && !out) {
-                const QString why = file.errorString();
-                file.cancelWriting();
-                return failed(Failure::Usage, QStringLiteral("writing %1 failed: %2").arg(path, why));
-            }
-        }
-        if (!r.ok()) {
-            file.cancelWriting();
+        qint64 bytes = 0;
+        QString why;
+        try {
+            why = writeThroughCore(
+                path,
+                [&](std::ostream& out) {
+                    r = writeData(view, state, o.format, out);
+                    if (!r.ok())
+                        throw DataFailed{};
+                },
+                &how, &bytes);
+        } catch (const DataFailed&) {
             return r;
         }
-        r.bytes = file.size();
-        if (!file.commit())
-            return failed(Failure::Usage, QStringLiteral("writing %1 failed: %2").arg(path, file.errorString()));
+        if (!why.isEmpty())
+            return failed(how, why);
+        r.bytes = bytes;
         return r;
     }
     const QByteArray bytes = renderFigure(view, state, computation, o, &r);
     if (!r.ok())
         return r;
-    if (QString why = writeFile(path, bytes); !why.isEmpty())
-        return failed(Failure::Usage, why);
+    if (QString why = writeFile(path, bytes, &how); !why.isEmpty())
+        return failed(how, why);
     r.bytes = bytes.size();
     return r;
 }

@@ -11,7 +11,8 @@
 /// logical pixel. SVG: viewBox = the logical size, width/height = the physical size in mm. PDF: one page of
 /// the physical size. PNG: the pixel size, with the DPI in the pHYs chunk (dots per metre).
 ///
-/// Every file is written through QSaveFile: a failure leaves no partial file and keeps an older file.
+/// Every file is written through core's one writer (core/io/outputfile.h): a failure leaves no partial file and
+/// keeps an older file; links, devices and read-only files are refused as for every other writer.
 
 #include "ui/export/gifwriter.h"
 #include "ui/render/theme.h"
@@ -149,14 +150,16 @@ public:
     /// The same numbers written to @p out as they are formatted (a data export streams them into its file).
     static ExportResult writeData(ui::View& view, const ui::WorkbenchState& state, Format format, std::ostream& out);
 
-    /// Renders (figure or data by @p options.format) and writes @p path through QSaveFile.
+    /// Renders (figure or data by @p options.format) and writes @p path through core::writeOutputFile.
     static ExportResult exportView(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                    const ExportOptions& options, const QString& path);
 
-    /// Writes @p data to @p path atomically (QSaveFile). Returns an empty string or the message.
-    static QString writeFile(const QString& path, const QByteArray& data);
-    /// Checks that @p path can be written (its folder exists, it is not a folder) without touching it.
-    static QString checkPath(const QString& path);
+    /// Writes @p data to @p path atomically (core::writeOutputFile). Returns an empty string or the message;
+    /// @p how, when given, receives Failure::Usage (the path names no file) or Failure::Refused (a link, a
+    /// device, a read-only file, a failed write: disk full, permission).
+    static QString writeFile(const QString& path, const QByteArray& data, Failure* how = nullptr);
+    /// Checks that @p path can be written (core::checkOutputFile) without touching it; @p how as writeFile.
+    static QString checkPath(const QString& path, Failure* how = nullptr);
 
     /// Puts the view on the clipboard as an image (and as SVG under image/svg+xml, for Inkscape and
     /// office suites). Needs a QGuiApplication.
