@@ -22,6 +22,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -56,6 +57,7 @@ struct FigureRequest {
     std::optional<std::string> lesson; ///< --lesson N.M: the step's state (lessons::stepState), loaded like --state
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
     bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
+    std::vector<std::string> given;                              ///< every option named, for the rules of use
     std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
     ExportOptions options;
     std::string output;
@@ -63,6 +65,11 @@ struct FigureRequest {
     bool help = false;
     bool version = false;
 };
+
+/// Options that only an animation reads, and options that only a drawn figure reads (not CSV, JSON, .npy).
+constexpr const char* gifOnlyOptions[] = {"--frames", "--fps", "--loop", "--animate", "--from", "--to",
+                                          "--float-colour-scale"};
+constexpr const char* figureOnlyOptions[] = {"--dpi", "--title", "--size", "--theme", "--font-scale", "--colormap"};
 
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
 void parseSize(const std::string& text, ExportOptions& o)
@@ -130,6 +137,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
     while (!a.done()) {
         const std::string opt = a.next();
         ++words;
+        if (!a.isOperand())
+            f.given.push_back(opt);
         ExportOptions& o = f.options;
         if (a.isOperand() && f.view.empty()) {
             f.view = opt;
@@ -258,6 +267,20 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
+    // Options that would change nothing in this output are refused with the rule, never ignored.
+    const auto given = [&](const char* o) { return std::find(f.given.begin(), f.given.end(), o) != f.given.end(); };
+    const std::string kind = exporting::extension(*format).toUpper().toStdString();
+    if (*format != exporting::Format::Gif)
+        for (const char* o : gifOnlyOptions)
+            if (given(o))
+                throw InputError(std::string(o) + " applies to GIF animations only (-o FILE.gif), not to " + kind);
+    if (!exporting::isFigure(*format))
+        for (const char* o : figureOnlyOptions)
+            if (given(o))
+                throw InputError(std::string(o) + " applies to figures (.svg, .png, .pdf, .gif) only, not to " + kind
+                                 + " data");
+    if (given("--table") && f.view != "table")
+        throw InputError("--table applies to the table view only, not to " + f.view);
     if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab") // the lab draws a run file
         throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
                          "or --lesson N.M");
@@ -479,6 +502,8 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
             throw RefusedError(why.toStdString());
     }
     exporting::ExportScene scene;
+    if (!exporting::isFigure(f.options.format))
+        scene.setDrawsNothing(); // the data's own estimate refuses first, before the figure's scores are computed
     configure(scene, f, base);
     // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
     exporting::ExportOptions options = f.options;
@@ -520,6 +545,8 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             // Outputs stay in the deck's folder unless the deck says otherwise: a deck someone sent must not
             // write ../../.bashrc. The message names the resolved path.
             const QString resolved = QDir::cleanPath(base.absoluteFilePath(name));
+            if (resolved == QDir::cleanPath(base.absolutePath()) || QFileInfo(resolved).isDir())
+                throw InputError("output '" + name.toStdString() + "' is a folder; give a file name (figure.svg)");
             if (!allowOutside && !resolved.startsWith(QDir::cleanPath(base.absolutePath()) + QLatin1Char('/')))
                 throw InputError("output " + resolved.toStdString() + " is outside the batch file's folder "
                                  + QDir::cleanPath(base.absolutePath()).toStdString()
@@ -553,7 +580,12 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         }
     }
     if (failures) {
-        err << "poslab: " << failures << " of " << figures.size() << " figures failed; the others were written\n";
+        const qsizetype written = figures.size() - failures;
+        err << "poslab: " << failures << " of " << figures.size() << " figures failed; "
+            << (written == 0 ? std::string("none was written")
+                             : written == 1 ? std::string("the other one was written")
+                                            : "the other " + std::to_string(written) + " were written")
+            << "\n";
         return exitRefused;
     }
     return exitOk;

@@ -26,21 +26,24 @@ std::string formatBytes(double bytes)
     return buf;
 }
 
-void checkSize(double bytes, const Limits& limits, const std::string& what)
+void checkSize(double bytes, const Limits& limits, const std::string& what, const std::string& advice)
 {
-    if (bytes > double(limits.maxBytes))
+    if (!(bytes <= double(limits.maxBytes)))
         throw RefusedError(what + " would take " + formatBytes(bytes) + ", more than the memory cap of "
-                           + formatBytes(double(limits.maxBytes))
-                           + "; ask for fewer positions or dimensions, or raise the cap (--max-memory)");
+                           + formatBytes(double(limits.maxBytes)) + "; "
+                           + (advice.empty() ? "ask for fewer positions or dimensions, or raise the cap (--max-memory)"
+                                             : advice));
 }
 
-void checkWork(double operations, const Limits& limits, const std::string& what)
+void checkWork(double operations, const Limits& limits, const std::string& what, const std::string& advice)
 {
     if (!(operations <= limits.maxWork)) {
         char buf[160];
         std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e", operations,
                       limits.maxWork);
-        throw RefusedError(what + buf + "; ask for fewer positions, heads or dimensions, or smaller scheme parameters");
+        throw RefusedError(what + buf + "; "
+                           + (advice.empty() ? "ask for fewer positions, heads or dimensions, or smaller scheme parameters"
+                                             : advice));
     }
 }
 
@@ -187,6 +190,16 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     only(!request.vector.empty(), {Quantity::Rotate}, "--vector");
     only(request.trainedLength.has_value(), {Quantity::Extension}, "--trained-length");
     only(request.dtype.has_value(), {Quantity::Precision}, "--dtype");
+    only(!request.term.empty(), {Quantity::Scores}, "--term");
+    // --seq-len is refused where nothing reads it: additive tables, and rotary numbers whose frequencies do not
+    // depend on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
+    const auto seqLenRead = [&](const RotarySpec* spec) {
+        if (ctx.seqLen && (!spec || spec->seqLen == 0))
+            throw InputError("--seq-len changes nothing in " + result.quantity + " of " + scheme.id
+                             + (spec ? " with these parameters" : "")
+                             + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
+                               "depend on the sequence length");
+    };
     if (attention && (request.heads < 1 || request.heads > maxHeads))
         throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
                          + std::to_string(maxHeads));
@@ -194,6 +207,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
 
     switch (request.quantity) {
     case Quantity::Encoding:
+        seqLenRead(nullptr);
         checkTable(rows, std::size_t(ctx.dim), limits);
         takeTable(result, scheme.encoding(result.params, ctx));
         result.axes = {"position", "dimension"};
@@ -202,10 +216,12 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         std::vector<double> f;
         if (scheme.rotary) {
             const RotarySpec spec = scheme.rotary(result.params, ctx);
+            seqLenRead(&spec);
             f = spec.invFreq;
             addSpecScalars(result, spec, ctx);
             result.scalars.push_back({"rotary_dim", double(spec.rotaryDim)});
         } else {
+            seqLenRead(nullptr);
             f = scheme.frequencies(result.params, ctx);
         }
         result.shape = {f.size()};
@@ -277,13 +293,10 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Precision: {
         const RotarySpec spec = scheme.rotary(result.params, ctx);
         const FloatFormat format = request.dtype.value_or(FloatFormat::BFloat16);
-        const double pairs = double(spec.invFreq.size());
-        checkSize(double(rows) * 40.0, limits, "the precision analysis of " + std::to_string(rows) + " positions");
-        checkWork(double(rows) * std::max(1.0, pairs) * 2.0 * (40.0 + std::log2(double(rows) + 1.0)), limits,
-                  "the precision analysis of " + std::to_string(rows) + " positions x " + std::to_string(int(pairs))
-                      + " pairs");
-        const PrecisionAnalysis a[2] = {analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle),
-                                        analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision)};
+        checkPrecision(spec.invFreq.size(), rows, 2, limits); // both pipelines, before either runs
+        const PrecisionAnalysis a[2] = {
+            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle, limits),
+            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision, limits)};
         const std::string f(floatFormatName(format));
         result.columns = {"omega"};
         result.columnLabels = {"omega: the pair's angular frequency, rad/token (double)"};

@@ -925,7 +925,13 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options)
         d.error = QObject::tr("cannot read %1: %2").arg(options.runFile, f.errorString());
         return d;
     }
-    const QByteArray bytes = f.read(qint64(16) << 20);
+    // Read one byte past the cap: a larger file is refused by its size, not cut and reported as invalid JSON.
+    constexpr qint64 maxRunFileBytes = qint64(16) << 20;
+    const QByteArray bytes = f.read(maxRunFileBytes + 1);
+    if (bytes.size() > maxRunFileBytes) {
+        d.error = QObject::tr("%1 is larger than 16 MiB, the largest run file read").arg(options.runFile);
+        return d;
+    }
     try {
         d.curves = core::train::lengthCurves(core::train::readRuns(std::string_view(bytes.constData(), std::size_t(bytes.size()))),
                                              core::train::LengthMetric(int(options.lengthMetric)));
