@@ -12,6 +12,7 @@
 #include <QTest>
 
 #include <csignal>
+#include <cstdlib>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,12 +35,14 @@ struct Child {
     long peakKiB = 0;       ///< ru_maxrss of this child alone
 };
 
-/// Runs the binary with @p args in @p dir, killing it after @p limitSeconds.
-Child runChild(const QStringList& args, const QString& dir, double limitSeconds = 20.0)
+/// Runs the binary (POSLAB_TEST_BINARY when set: another build to compare) with @p args in @p dir, killing it
+/// after @p limitSeconds.
+Child runChild(const QStringList& args, const QString& dir, double limitSeconds = 10.0)
 {
     Child c;
     const QString errPath = dir + "/stderr.txt", outPath = dir + "/stdout.txt";
-    std::vector<std::string> words{POSLAB_BINARY};
+    const char* other = std::getenv("POSLAB_TEST_BINARY");
+    std::vector<std::string> words{other && *other ? other : POSLAB_BINARY};
     for (const QString& a : args)
         words.push_back(a.toStdString());
     std::vector<char*> argv;
