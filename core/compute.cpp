@@ -190,16 +190,6 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     only(!request.vector.empty(), {Quantity::Rotate}, "--vector");
     only(request.trainedLength.has_value(), {Quantity::Extension}, "--trained-length");
     only(request.dtype.has_value(), {Quantity::Precision}, "--dtype");
-    only(!request.term.empty(), {Quantity::Scores}, "--term");
-    // --seq-len is refused where nothing reads it: additive tables, and rotary numbers whose frequencies do not
-    // depend on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
-    const auto seqLenRead = [&](const RotarySpec* spec) {
-        if (ctx.seqLen && (!spec || spec->seqLen == 0))
-            throw InputError("--seq-len changes nothing in " + result.quantity + " of " + scheme.id
-                             + (spec ? " with these parameters" : "")
-                             + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
-                               "depend on the sequence length");
-    };
     if (attention && (request.heads < 1 || request.heads > maxHeads))
         throw InputError("--heads " + std::to_string(request.heads) + " is out of range; allowed: 1 to "
                          + std::to_string(maxHeads));
@@ -207,7 +197,6 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
 
     switch (request.quantity) {
     case Quantity::Encoding:
-        seqLenRead(nullptr);
         checkTable(rows, std::size_t(ctx.dim), limits);
         takeTable(result, scheme.encoding(result.params, ctx));
         result.axes = {"position", "dimension"};
@@ -216,12 +205,10 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         std::vector<double> f;
         if (scheme.rotary) {
             const RotarySpec spec = scheme.rotary(result.params, ctx);
-            seqLenRead(&spec);
             f = spec.invFreq;
             addSpecScalars(result, spec, ctx);
             result.scalars.push_back({"rotary_dim", double(spec.rotaryDim)});
         } else {
-            seqLenRead(nullptr);
             f = scheme.frequencies(result.params, ctx);
         }
         result.shape = {f.size()};
