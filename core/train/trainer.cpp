@@ -211,12 +211,18 @@ void validate(const TrainConfig& c)
     const std::string what = "training at sequence length " + std::to_string(T) + " with batch "
                              + std::to_string(c.batch) + " and width " + std::to_string(c.width);
     checkSize(bytes, lim, what, "ask for a smaller --batch, --width, --train-len or test lengths");
-    checkWork(trainWork(c), lim, what,
-              "ask for fewer --steps (or a --seconds limit), --eval-samples or test lengths, a smaller model, or "
-              "smaller scheme parameters");
+    // Two limits: a part that runs to its end once started (a step, one length's evaluation: the cancel flag is
+    // read between them) is held to compute's 1e11, the whole run to maxWork.
+    const TrainWork w = trainWork(c);
+    const std::string advice = "ask for fewer --steps (or a --seconds limit), --eval-samples or test lengths, a "
+                               "smaller model, or smaller scheme parameters";
+    Limits partLimit;
+    partLimit.maxWork = c.maxPartWork;
+    checkWork(w.largestPart, partLimit, w.part, advice);
+    checkWork(w.total, lim, what, advice);
 }
 
-double trainWork(const TrainConfig& cIn)
+TrainWork trainWork(const TrainConfig& cIn)
 {
     TrainConfig c = cIn;
     if (c.testLens.empty())
@@ -231,29 +237,11 @@ double trainWork(const TrainConfig& cIn)
     const auto evalWork = [&](int samples, int length) {
         return Network<float>::workFor(m, samples, sequenceLength(c.task, length) - 1, false);
     };
-    double steps = double(c.steps);
-    if (c.seconds > 0.0) // the time limit ends the steps; checks and previews still run between them
-        steps = std::min(steps, std::ceil(c.seconds * opsPerSecond / std::max(stepWork, 1.0)));
-    double work = (c.seconds > 0.0 ? std::min(double(c.steps), 1.0) : steps) * stepWork;
-    if (c.evalEvery > 0)
-        work += std::ceil(steps / c.evalEvery) * evalWork(c.evalSamples, c.trainLen);
-    double allLengths = 0.0;
-    for (int L : c.testLens)
-        allLengths += evalWork(c.evalSamples, L);
-    work += allLengths;
-    if (c.curveEvery > 0)
-        work += std::ceil(steps / c.curveEvery) * allLengths
-                * double(std::max(1, std::min(c.curveSamples, c.evalSamples))) / double(c.evalSamples);
-    // The position part, once per distinct length (the network caches its tables per length).
-    std::vector<int> lengths{trainT};
-    for (int L : c.testLens)
-        lengths.push_back(sequenceLength(c.task, L) - 1);
-    std::sort(lengths.begin(), lengths.end());
-    lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+    // The position part's tables for sequences of T tokens, computed once (the network caches them per length).
     const int headDim = c.width / std::max(1, c.heads);
-    for (int T : lengths) {
+    const auto tables = [&](int T) {
         const double t = T;
-        work += t * c.width * drawOps; // an additive table or the sin and cos tables, at most one transcendental a cell
+        double w = t * c.width * drawOps; // an additive table or the sin and cos tables: a transcendental a cell
         if (scheme.cost) {
             PairContext ctx;
             ctx.headDim = headDim;
@@ -262,10 +250,49 @@ double trainWork(const TrainConfig& cIn)
             ctx.keys = ctx.queries;
             ctx.causal = true;
             for (int h = 0; h < c.heads; ++h)
-                work += scheme.cost(params, ctx).work + t * t;
+                w += scheme.cost(params, ctx).work + t * t;
         }
+        return w;
+    };
+    TrainWork out;
+    const auto part = [&](double w, const std::string& what) {
+        if (w > out.largestPart) {
+            out.largestPart = w;
+            out.part = what;
+        }
+    };
+    double steps = double(c.steps);
+    if (c.seconds > 0.0) // the time limit ends the steps; checks and previews still run between them
+        steps = std::min(steps, std::ceil(c.seconds * opsPerSecond / std::max(stepWork, 1.0)));
+    out.total = (c.seconds > 0.0 ? std::min(double(c.steps), 1.0) : steps) * stepWork;
+    if (c.steps > 0)
+        part(stepWork + tables(trainT), "the first training step (batch " + std::to_string(c.batch) + ", its position tables)");
+    if (c.evalEvery > 0) {
+        out.total += std::ceil(steps / c.evalEvery) * evalWork(c.evalSamples, c.trainLen);
+        part(evalWork(c.evalSamples, c.trainLen), "a check of " + std::to_string(c.evalSamples) + " sequences at length "
+                                                      + std::to_string(c.trainLen));
     }
-    return work;
+    std::vector<int> lengths{trainT};
+    double allLengths = 0.0;
+    for (int L : c.testLens) {
+        const int T = sequenceLength(c.task, L) - 1;
+        allLengths += evalWork(c.evalSamples, L);
+        // One length's evaluation runs to its end (cancel is seen between lengths), its tables first.
+        const bool first = std::find(lengths.begin(), lengths.end(), T) == lengths.end();
+        part(evalWork(c.evalSamples, L) + (first ? tables(T) : 0.0),
+             "the evaluation of " + std::to_string(c.evalSamples) + " sequences at test length " + std::to_string(L)
+                 + (first ? " (and its position tables)" : ""));
+        lengths.push_back(T);
+    }
+    out.total += allLengths;
+    if (c.curveEvery > 0)
+        out.total += std::ceil(steps / c.curveEvery) * allLengths
+                     * double(std::max(1, std::min(c.curveSamples, c.evalSamples))) / double(c.evalSamples);
+    std::sort(lengths.begin(), lengths.end());
+    lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+    for (int T : lengths)
+        out.total += tables(T);
+    return out;
 }
 
 double learningRate(const TrainConfig& c, int step)

@@ -48,9 +48,12 @@ struct TrainConfig {
     bool stopAt95 = false;     ///< stop once exact match at the trained length reaches 95%
     int threads = 2;
     double maxBytes = double(512u << 20); ///< memory cap, checked before anything is allocated
-    /// Work limit (limits.h's operations, trainWork()), checked before anything is trained: 1e12, about 1.5 to 4
-    /// minutes (2,000 steps of the default model are 1.6e11 and take about 15 s).
-    double maxWork = 1e12;
+    /// Work limits (limits.h's operations, trainWork()), checked before anything is trained: the whole run 1e13,
+    /// about 15 to 40 minutes (2,000 steps of the default model are 1.6e11 and take about 15 s; the window's
+    /// largest, 100,000 steps, 7.6e12); a part that runs to its end once started (one step, one length's
+    /// evaluation with its position tables) compute's 1e11.
+    double maxWork = 1e13;
+    double maxPartWork = 1e11;
     /// > 0: every this many steps (and at the last step) a preview of the accuracy at every test length, from
     /// curveSamples sequences per length (the first ones the final evaluation uses), is passed to the progress
     /// callback (Progress::lengths): the window's live curves. It changes nothing in the training itself.
@@ -107,13 +110,21 @@ struct Progress {
 /// config.maxWork).
 void validate(const TrainConfig& config);
 
-/// The operations a run of @p config does (limits.h's units; Network::workFor per batch): the training steps
-/// (forward and backward of batch sequences of the longest trained length; with --seconds one step, which cannot
-/// be cut short, since the time limit stops the rest), the checks at the trained length every evalEvery steps,
-/// the previews (curveEvery) and the final evaluation (evalSamples sequences at each test length), and the
-/// position part's tables once per length (the scheme's own cost per head, as the attention engine counts it;
-/// sin and cos tables, the additive table). Test lengths default to 1..8 x trainLen as in trainRun.
-double trainWork(const TrainConfig& config);
+/// The operations of a run (limits.h's units; Network::workFor per batch).
+struct TrainWork {
+    /// The whole run: the training steps (forward and backward of batch sequences of the longest trained length;
+    /// with --seconds one step, since the time limit stops the rest), the checks at the trained length every
+    /// evalEvery steps, the previews (curveEvery), the final evaluation (evalSamples sequences at each test
+    /// length), and the position part's tables once per length (the scheme's own cost per head, as the attention
+    /// engine counts it; the sin and cos or additive tables).
+    double total = 0.0;
+    /// The largest part that runs to its end once started (a step, a check, one length's evaluation with its
+    /// tables), and which it is.
+    double largestPart = 0.0;
+    std::string part;
+};
+/// The work of @p config (test lengths default to 1..8 x trainLen as in trainRun).
+TrainWork trainWork(const TrainConfig& config);
 
 /// Trains and evaluates. @p progress is called after each logged step (every 10 steps, at checks and at previews);
 /// @p cancel stops at the next step, and also between the test lengths of an evaluation (a cancelled run keeps

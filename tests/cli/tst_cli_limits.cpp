@@ -205,13 +205,22 @@ void TestCliLimits::refusedAtOnce_data()
                                                          "--positions", "1048576", "-o", "p.png"}
                                           << exitRefused
                                           << "the precision analysis of 1048576 positions x 2048 pairs would take about";
-    // Item 9: one step of Sandwich with d' = 65536: its bias tables at the 8 test lengths are 2.1e12.
+    // Item 9: one step of Sandwich with d' = 65536: its bias tables at the 8 test lengths are 2.1e12, those of
+    // test length 80 alone 6.7e11, a part that runs to its end once started.
     QTest::newRow("train sandwich 65536") << QStringList{"train", "--scheme", "sandwich", "--set", "sandwich_dim=65536",
                                                          "--steps", "1", "-o", "t.json"}
-                                          << exitRefused << "more than the work limit of 1e+12";
+                                          << exitRefused
+                                          << "the evaluation of 256 sequences at test length 80 (and its position "
+                                             "tables) would take about 6.7e+11 operations, more than the work limit "
+                                             "of 1e+11";
     QTest::newRow("train eval-samples 1e6") << QStringList{"train", "--scheme", "rope", "--steps", "1",
                                                            "--eval-samples", "1000000", "-o", "t.json"}
-                                            << exitRefused << "more than the work limit of 1e+12; ask for fewer --steps";
+                                            << exitRefused
+                                            << "the evaluation of 1000000 sequences at test length 80 (and its "
+                                               "position tables) would take about";
+    QTest::newRow("train a million steps") << QStringList{"train", "--scheme", "rope", "--steps", "1000000", "-o",
+                                                          "t.json"}
+                                           << exitRefused << "more than the work limit of 1e+13; ask for fewer --steps";
     // Item 10: a vector figure embeds the table's heatmap at twice its size.
     QTest::newRow("svg 16384") << QStringList{"export", "table", "--scheme", "rope", "--size", "16384x16384", "-o",
                                               "t.svg"}
