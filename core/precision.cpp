@@ -201,7 +201,7 @@ void checkPrecision(std::size_t pairs, std::size_t positions, int pipelines, con
     const std::string what = "the precision analysis of " + std::to_string(positions) + " positions x "
                              + std::to_string(pairs) + " pairs";
     checkSize(precisionBytes(positions), limits, what);
-    checkWork(precisionWork(pairs, positions, pipelines), limits, what);
+    checkWork(precisionWork(pairs, positions, pipelines), limits, what, "ask for fewer positions or dimensions");
 }
 
 PrecisionAnalysis analysePrecision(const std::vector<double>& omegas, const PositionList& positions, FloatFormat f,
