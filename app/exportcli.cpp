@@ -340,7 +340,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     QStringList notices;
     if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath(), &notices)) {
         for (const QString& n : notices)
-            qWarning("poslab: warning: %s (not mapped)", qPrintable(n));
+            qWarning("poslab: warning: %s (not mapped)", messageLine(n.toStdString()).c_str());
         const ui::StateSetup m = ui::stateSetup(*model);
         if (f.scheme && *f.scheme != m.scheme) {
             std::string scheme = *f.scheme;
@@ -573,7 +573,7 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             out << "\n";
         } catch (const std::bad_alloc&) {
             ++failures;
-            err << "poslab: " << label << ": out of memory\n";
+            err << "poslab: " << messageLine(label + ": out of memory") << "\n";
         } catch (const std::exception& e) {
             ++failures;
             err << "poslab: " << messageLine(label + ": " + e.what()) << "\n";

@@ -272,7 +272,7 @@ int main(int argc, char** argv)
     if (model) {
         const QString why = window.state()->fromJson(*model);
         if (!why.isEmpty()) {
-            std::cerr << "poslab: " << why.toStdString() << "\n";
+            std::cerr << "poslab: " << poslab::app::messageLine(why.toStdString()) << "\n";
             return poslab::app::exitUsage;
         }
         if (dim > 0)

@@ -379,6 +379,11 @@ void TestCliLimits::echoedKeysAreEscaped()
     const Child e = runChild({"compute", "frequencies", "--config", "esc.json"}, m_dir.path());
     QVERIFY2(e.code == 0, qPrintable(describe(e)));
     QVERIFY(!e.out.contains('\x1b') && !e.err.contains('\x1b'));
+    // Any echoed input: an unknown scheme holding ESC is written \x1b on its one line.
+    const Child u = runChild({"compute", "encoding", "--scheme", "\x1b[2Jx"}, m_dir.path());
+    QVERIFY2(u.code == exitUsage && u.err.contains("\\x1b[2Jx") && !u.err.contains('\x1b'), qPrintable(describe(u)));
+    const Child b = runChild({"export", "table", "--scheme", "\x1b[2Jx", "-o", "e.png"}, m_dir.path());
+    QVERIFY2(b.code == exitUsage && b.err.contains("\\x1b[2Jx") && !b.err.contains('\x1b'), qPrintable(describe(b)));
     // Item 18: the string where a number belongs is named as one.
     const Child s = runChild({"presets", "--config", "sliding.json"}, m_dir.path());
     QVERIFY2(s.code == 0, qPrintable(describe(s)));
