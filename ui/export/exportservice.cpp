@@ -133,14 +133,14 @@ private:
 };
 
 /// The refusal of a vector figure over maxVectorBytes.
-QString tooManyElements(const char* format, const FigureGeometry& g)
+QString tooManyElements(const char* format, const FigureGeometry& g, qint64 limit)
 {
-    return QStringLiteral("a %1 x %2 %3 figure of this view would be more than %4 MiB (too many elements); ask for "
+    return QStringLiteral("a %1 x %2 %3 figure of this view would be more than %4 (too many elements); ask for "
                           "fewer positions or dimensions, or a PNG")
         .arg(g.pixels.width())
         .arg(g.pixels.height())
         .arg(QLatin1String(format))
-        .arg(maxVectorBytes >> 20);
+        .arg(QString::fromStdString(core::formatBytes(double(limit))));
 }
 
 double interpolate(double a, double b, double t, bool geometric)
@@ -378,7 +378,7 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
         return {};
     }
     QByteArray out;
-    BoundedBuffer buffer(&out, maxVectorBytes);
+    BoundedBuffer buffer(&out, options.vectorByteLimit);
     buffer.open(QIODevice::WriteOnly);
     {
         QSvgGenerator gen;
@@ -394,7 +394,7 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
     buffer.close();
     if (buffer.overflowed()) {
         if (error)
-            *error = tooManyElements("SVG", g);
+            *error = tooManyElements("SVG", g, options.vectorByteLimit);
         return {};
     }
     out = fixSvgHeader(std::move(out), g);
@@ -418,7 +418,7 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
             return {};
     }
     QByteArray out;
-    BoundedBuffer buffer(&out, maxVectorBytes);
+    BoundedBuffer buffer(&out, options.vectorByteLimit);
     buffer.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&buffer);
@@ -440,7 +440,7 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
     buffer.close();
     if (buffer.overflowed()) {
         if (error)
-            *error = tooManyElements("PDF", g);
+            *error = tooManyElements("PDF", g, options.vectorByteLimit);
         return {};
     }
     return out;

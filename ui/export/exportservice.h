@@ -92,6 +92,7 @@ struct ExportOptions {
     double fontScale = 1.0;          ///< multiplies every font (1.5 to 2 for slides)
     QString title;                   ///< SVG/PDF/PNG title; empty: "<view title> - <scheme name>"
     AnimationOptions animation;      ///< GIF only
+    qint64 vectorByteLimit = maxVectorBytes; ///< SVG/PDF: the most bytes a drawing may write (tests lower it)
 };
 
 /// Where a figure's size ends up: pixels of the file and the logical size views lay out in.
