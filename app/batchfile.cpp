@@ -14,6 +14,24 @@ namespace poslab::app {
 
 using core::InputError;
 
+namespace {
+
+/// The JSON type of @p v for messages ("an object"), so that a wrong type is named rather than read as 0.
+std::string typeOf(const QJsonValue& v)
+{
+    switch (v.type()) {
+    case QJsonValue::Null: return "null";
+    case QJsonValue::Bool: return "true/false";
+    case QJsonValue::Double: return "a number";
+    case QJsonValue::String: return "a string";
+    case QJsonValue::Array: return "a list";
+    case QJsonValue::Object: return "an object";
+    default: return "nothing";
+    }
+}
+
+} // namespace
+
 BatchFile parseBatchFile(const QByteArray& bytes, const std::string& file)
 {
     QJsonParseError pe;
@@ -45,8 +63,20 @@ BatchFile parseBatchFile(const QByteArray& bytes, const std::string& file)
 
 QJsonObject batchEntry(const BatchFile& batch, qsizetype index)
 {
-    QJsonObject entry = batch.defaults;
     const QJsonObject own = batch.figures.at(index).toObject();
+    // Defaults hold for the entries they apply to: a deck's "dpi" or "frames" is not an error on its CSV or PNG
+    // entries (an entry's own such key is refused by export's rules).
+    const QString output = own.value(QStringLiteral("output")).toString(
+        own.value(QStringLiteral("o")).toString(batch.defaults.value(QStringLiteral("output")).toString()));
+    const QString ext = output.section(QLatin1Char('.'), -1).toLower();
+    const bool gif = ext == QLatin1String("gif");
+    const bool figure = gif || ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
+    static const QStringList gifOnly = {"frames", "fps", "loop", "animate", "from", "to", "float_colour_scale"};
+    static const QStringList figureOnly = {"dpi", "title", "size", "theme", "font_scale", "colormap"};
+    QJsonObject entry;
+    for (auto it = batch.defaults.begin(); it != batch.defaults.end(); ++it)
+        if (!(gifOnly.contains(it.key()) && !gif) && !(figureOnly.contains(it.key()) && !figure))
+            entry.insert(it.key(), it.value());
     for (auto it = own.begin(); it != own.end(); ++it)
         entry.insert(it.key(), it.value());
     return entry;
@@ -96,6 +126,9 @@ std::vector<std::string> entryArguments(const QJsonObject& entry)
             const QJsonObject sets = v.toObject();
             for (auto s = sets.begin(); s != sets.end(); ++s) {
                 const QJsonValue sv = s.value();
+                if (!sv.isString() && !sv.isBool() && !sv.isDouble())
+                    throw InputError("\"view_set\": \"" + s.key().toStdString()
+                                     + "\" must be a number, a string or true/false, got " + typeOf(sv));
                 const QString text = sv.isString() ? sv.toString()
                     : sv.isBool()                  ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                                                    : QString::number(sv.toDouble(), 'g', 17);
@@ -109,14 +142,23 @@ std::vector<std::string> entryArguments(const QJsonObject& entry)
                 const QJsonObject sets = v.toObject();
                 for (auto s = sets.begin(); s != sets.end(); ++s) {
                     const QJsonValue sv = s.value();
+                    // An object or null used to become 0 ("rope_theta = 0 is out of range").
+                    if (!sv.isString() && !sv.isBool() && !sv.isDouble() && !sv.isArray())
+                        throw InputError("\"set\": \"" + s.key().toStdString()
+                                         + "\" must be a number, a string, true/false or a list of numbers, got "
+                                         + typeOf(sv));
                     QString text = sv.isString() ? sv.toString()
                         : sv.isBool()            ? (sv.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
                         : sv.isArray()           ? QString()
                                                  : QString::number(sv.toDouble(), 'g', 17);
                     if (sv.isArray()) {
                         QStringList parts;
-                        for (const QJsonValue& x : sv.toArray())
+                        for (const QJsonValue& x : sv.toArray()) {
+                            if (!x.isDouble())
+                                throw InputError("\"set\": \"" + s.key().toStdString()
+                                                 + "\" must be a list of numbers, got " + typeOf(x) + " in it");
                             parts << QString::number(x.toDouble(), 'g', 17);
+                        }
                         text = parts.join(QLatin1Char(','));
                     }
                     args.push_back("--set");
@@ -124,6 +166,8 @@ std::vector<std::string> entryArguments(const QJsonObject& entry)
                 }
             } else if (v.isArray()) {
                 for (const QJsonValue& x : v.toArray()) {
+                    if (!x.isString()) // [5] used to say "--set '' must be KEY=VALUE"
+                        throw InputError("\"set\" as a list holds \"KEY=VALUE\" strings, got " + typeOf(x));
                     args.push_back("--set");
                     args.push_back(x.toString().toStdString());
                 }

@@ -96,7 +96,7 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
 {
     // The one parser of compute lines (ui/computecommand.h), shared with the lessons' probes.
     const ui::ComputeCommand command
-        = ui::parseComputeCommand(args, [&](const std::string& w) { err << "poslab: warning: " << w << "\n"; });
+        = ui::parseComputeCommand(args, [&](const std::string& w) { err << "poslab: warning: " << messageLine(w) << "\n"; });
     if (command.help) {
         out << usage();
         return exitOk;
@@ -110,7 +110,8 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
         core::checkOutputFile(command.output);
     const core::ComputeResult result = core::compute(command.request, command.limits);
     for (const std::string& w : result.warnings)
-        err << "poslab: warning: " << w << "\n";
+        err << "poslab: warning: " << messageLine(w) << "
+";
     if (!toFile)
         core::write(out, result, command.format);
     else
@@ -778,7 +779,16 @@ std::string messageLine(const std::string& message)
                 continue;
             }
         }
-        out += c == '\n' || c == '\r' ? ' ' : c;
+        if (c == '\n' || c == '\r' || c == '\t') {
+            out += ' ';
+        } else if ((static_cast<unsigned char>(c) < 0x20 || c == 0x7f)) {
+            // A control character echoed from input (ESC in a config key) is written as its escape, never raw.
+            char buf[8];
+            std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(static_cast<unsigned char>(c)));
+            out += buf;
+        } else {
+            out += c;
+        }
         ++i;
     }
     return out;

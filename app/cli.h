@@ -32,8 +32,9 @@ struct CliHooks {
 };
 
 /// @p message made fit for one line on a terminal: a quoted value longer than 80 characters (a pasted table, a
-/// runaway batch value) is shortened to its start and its length ('yyyy… (200000 characters)'), and line breaks
-/// become spaces. Every "poslab: ..." line goes through it.
+/// runaway batch value) is shortened to its start and its length ('yyyy… (200000 characters)'), line breaks and
+/// tabs become spaces, and other control characters are written as \xHH (ESC as \x1b). Every "poslab: ..." line
+/// goes through it.
 std::string messageLine(const std::string& message);
 
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.

@@ -24,6 +24,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 #include <memory>
@@ -58,6 +59,7 @@ struct FigureRequest {
     std::optional<std::string> lesson; ///< --lesson N.M: the step's state (lessons::stepState), loaded like --state
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
     bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
+    std::vector<std::string> given;                              ///< every option named, for the rules of use
     std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
     ExportOptions options;
     std::string output;
@@ -65,6 +67,11 @@ struct FigureRequest {
     bool help = false;
     bool version = false;
 };
+
+/// Options that only an animation reads, and options that only a drawn figure reads (not CSV, JSON, .npy).
+constexpr const char* gifOnlyOptions[] = {"--frames", "--fps", "--loop", "--animate", "--from", "--to",
+                                          "--float-colour-scale"};
+constexpr const char* figureOnlyOptions[] = {"--dpi", "--title", "--size", "--theme", "--font-scale", "--colormap"};
 
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
 void parseSize(const std::string& text, ExportOptions& o)
@@ -132,6 +139,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
     while (!a.done()) {
         const std::string opt = a.next();
         ++words;
+        if (!a.isOperand())
+            f.given.push_back(opt);
         ExportOptions& o = f.options;
         if (a.isOperand() && f.view.empty()) {
             f.view = opt;
@@ -260,6 +269,20 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("cannot tell the format of " + f.output + " from its extension; use "
                          + exporting::knownExtensions().toStdString());
     f.options.format = *format;
+    // Options that would change nothing in this output are refused with the rule, never ignored.
+    const auto given = [&](const char* o) { return std::find(f.given.begin(), f.given.end(), o) != f.given.end(); };
+    const std::string kind = exporting::extension(*format).toUpper().toStdString();
+    if (*format != exporting::Format::Gif)
+        for (const char* o : gifOnlyOptions)
+            if (given(o))
+                throw InputError(std::string(o) + " applies to GIF animations only (-o FILE.gif), not to " + kind);
+    if (!exporting::isFigure(*format))
+        for (const char* o : figureOnlyOptions)
+            if (given(o))
+                throw InputError(std::string(o) + " applies to figures (.svg, .png, .pdf, .gif) only, not to " + kind
+                                 + " data");
+    if (given("--table") && f.view != "table")
+        throw InputError("--table applies to the table view only, not to " + f.view);
     if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab") // the lab draws a run file
         throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
                          "or --lesson N.M");
@@ -319,7 +342,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     QStringList notices;
     if (const auto model = ui::modelState(f.preset, f.config, base.absolutePath(), &notices)) {
         for (const QString& n : notices)
-            qWarning("poslab: warning: %s (not mapped)", qPrintable(n));
+            qWarning("poslab: warning: %s (not mapped)", messageLine(n.toStdString()).c_str());
         const ui::StateSetup m = ui::stateSetup(*model);
         if (core::findSpatialScheme(m.scheme)) // grid and sequence schemes have no view yet
             throw InputError("the model uses scheme " + m.scheme + ", which no view shows yet; use poslab compute with "
@@ -488,6 +511,8 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
             throw RefusedError(why.toStdString());
     }
     exporting::ExportScene scene;
+    if (!exporting::isFigure(f.options.format))
+        scene.setDrawsNothing(); // the data's own estimate refuses first, before the figure's scores are computed
     configure(scene, f, base);
     scene.state().setHeading(f.options.title); // --title: the figure's visible heading, and its file title
     // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
@@ -564,14 +589,19 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             out << "\n";
         } catch (const std::bad_alloc&) {
             ++failures;
-            err << "poslab: " << label << ": out of memory\n";
+            err << "poslab: " << messageLine(label + ": out of memory") << "\n";
         } catch (const std::exception& e) {
             ++failures;
             err << "poslab: " << messageLine(label + ": " + e.what()) << "\n";
         }
     }
     if (failures) {
-        err << "poslab: " << failures << " of " << figures.size() << " figures failed; the others were written\n";
+        const qsizetype written = figures.size() - failures;
+        err << "poslab: " << failures << " of " << figures.size() << " figures failed; "
+            << (written == 0 ? std::string("none was written")
+                             : written == 1 ? std::string("the other one was written")
+                                            : "the other " + std::to_string(written) + " were written")
+            << "\n";
         return exitRefused;
     }
     return exitOk;

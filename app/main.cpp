@@ -111,6 +111,10 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
     return poslab::app::runCli(args, std::cout, std::cerr, hooks);
 }
 
+/// The window sizes --screenshot accepts, a side: 8192 x 8192 is a 256 MiB grab (an 8K screen is 7680 x 4320).
+constexpr int minScreenshotSide = 200;
+constexpr int maxScreenshotSide = 8192;
+
 // File > Export (Ctrl+E) and Copy figure: the window and the export service meet here, in the app layer,
 // so that neither library depends on the other.
 void addFileMenu(poslab::ui::MainWindow& window)
@@ -187,6 +191,23 @@ int main(int argc, char** argv)
         if (w.soak)
             soakSeconds = int(poslab::app::parseIntegerOption("--soak", *w.soak, 1, 7 * 24 * 3600));
         text(w.size, size);
+        if (w.size) {
+            // The window is grabbed whole: a size is checked before Qt allocates its backing store (100000 x
+            // 100000 used to take 7.5 GB and flood QPainter warnings).
+            if (!w.screenshot)
+                throw poslab::core::InputError("--size applies to --screenshot only");
+            const QStringList wh = size.split(QLatin1Char('x'));
+            bool okW = false, okH = false;
+            const qlonglong width = wh.size() == 2 ? wh[0].toLongLong(&okW) : 0;
+            const qlonglong height = wh.size() == 2 ? wh[1].toLongLong(&okH) : 0;
+            if (!okW || !okH)
+                throw poslab::core::InputError("--size '" + *w.size + "' must be WIDTHxHEIGHT in pixels, e.g. 1366x768");
+            if (width < minScreenshotSide || height < minScreenshotSide || width > maxScreenshotSide
+                || height > maxScreenshotSide)
+                throw poslab::core::InputError("--size " + *w.size + " is out of range; allowed: "
+                                               + std::to_string(minScreenshotSide) + " to "
+                                               + std::to_string(maxScreenshotSide) + " pixels a side");
+        }
         text(w.theme, theme);
         if (!theme.isEmpty() && theme != QLatin1String("light") && theme != QLatin1String("dark"))
             throw poslab::core::InputError("--theme takes light or dark; got '" + theme.toStdString() + "'");
@@ -276,7 +297,7 @@ int main(int argc, char** argv)
     if (model) {
         const QString why = window.state()->fromJson(*model);
         if (!why.isEmpty()) {
-            std::cerr << "poslab: " << why.toStdString() << "\n";
+            std::cerr << "poslab: " << poslab::app::messageLine(why.toStdString()) << "\n";
             return poslab::app::exitUsage;
         }
         if (dim > 0)

@@ -26,21 +26,24 @@ std::string formatBytes(double bytes)
     return buf;
 }
 
-void checkSize(double bytes, const Limits& limits, const std::string& what)
+void checkSize(double bytes, const Limits& limits, const std::string& what, const std::string& advice)
 {
-    if (bytes > double(limits.maxBytes))
+    if (!(bytes <= double(limits.maxBytes)))
         throw RefusedError(what + " would take " + formatBytes(bytes) + ", more than the memory cap of "
-                           + formatBytes(double(limits.maxBytes))
-                           + "; ask for fewer positions or dimensions, or raise the cap (--max-memory)");
+                           + formatBytes(double(limits.maxBytes)) + "; "
+                           + (advice.empty() ? "ask for fewer positions or dimensions, or raise the cap (--max-memory)"
+                                             : advice));
 }
 
-void checkWork(double operations, const Limits& limits, const std::string& what)
+void checkWork(double operations, const Limits& limits, const std::string& what, const std::string& advice)
 {
     if (!(operations <= limits.maxWork)) {
         char buf[160];
         std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e", operations,
                       limits.maxWork);
-        throw RefusedError(what + buf + "; ask for fewer positions, heads or dimensions, or smaller scheme parameters");
+        throw RefusedError(what + buf + "; "
+                           + (advice.empty() ? "ask for fewer positions, heads or dimensions, or smaller scheme parameters"
+                                             : advice));
     }
 }
 
@@ -282,13 +285,10 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Precision: {
         const RotarySpec spec = scheme.rotary(result.params, ctx);
         const FloatFormat format = request.dtype.value_or(FloatFormat::BFloat16);
-        const double pairs = double(spec.invFreq.size());
-        checkSize(double(rows) * 40.0, limits, "the precision analysis of " + std::to_string(rows) + " positions");
-        checkWork(double(rows) * std::max(1.0, pairs) * 2.0 * (40.0 + std::log2(double(rows) + 1.0)), limits,
-                  "the precision analysis of " + std::to_string(rows) + " positions x " + std::to_string(int(pairs))
-                      + " pairs");
-        const PrecisionAnalysis a[2] = {analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle),
-                                        analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision)};
+        checkPrecision(spec.invFreq.size(), rows, 2, limits); // both pipelines, before either runs
+        const PrecisionAnalysis a[2] = {
+            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle, limits),
+            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision, limits)};
         const std::string f(floatFormatName(format));
         result.columns = {"omega"};
         result.columnLabels = {"omega: the pair's angular frequency, rad/token (double)"};

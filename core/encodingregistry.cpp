@@ -288,8 +288,7 @@ constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
     {Quantity::Encoding, "encoding"}, {Quantity::Frequencies, "frequencies"}, {Quantity::Angles, "angles"},
     {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
     {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
-    {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},
-    {Quantity::Decay, "decay"},       {Quantity::Precision, "precision"},
+    {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},     {Quantity::Precision, "precision"},
     {Quantity::PositionIds, "position_ids"},
 };
 } // namespace

@@ -13,6 +13,10 @@ namespace poslab::core {
 /// about 25 ns, a multiply-add inside Eigen's matrix product about 0.1 ns.
 inline constexpr double drawOps = 100.0;
 
+/// The fastest rate the work estimates were measured at (1e11 operations in about 10 s): what a time limit
+/// (train --seconds) can do at most.
+inline constexpr double opsPerSecond = 1e10;
+
 /// Memory cap for one result, and the most work one computation may do; requests above either are refused
 /// before anything is allocated or computed.
 struct Limits {
@@ -27,10 +31,12 @@ struct Limits {
 std::string formatBytes(double bytes);
 
 /// Throws RefusedError when @c bytes exceed the cap; @c what describes the request ("a 65536 x 512
-/// float32 table").
-void checkSize(double bytes, const Limits& limits, const std::string& what);
+/// float32 table"). @c advice ends the message; empty: the compute command's (fewer positions or dimensions, or
+/// --max-memory).
+void checkSize(double bytes, const Limits& limits, const std::string& what, const std::string& advice = {});
 
-/// Throws RefusedError when @c operations exceed the work limit; @c what describes the request.
-void checkWork(double operations, const Limits& limits, const std::string& what);
+/// Throws RefusedError when @c operations exceed the work limit; @c what describes the request, @c advice ends the
+/// message (empty: fewer positions, heads or dimensions, or smaller scheme parameters).
+void checkWork(double operations, const Limits& limits, const std::string& what, const std::string& advice = {});
 
 } // namespace poslab::core

@@ -186,12 +186,31 @@ std::uint64_t keyOf(double v)
 
 } // namespace
 
+double precisionWork(std::size_t pairs, std::size_t positions, int pipelines)
+{
+    return double(positions) * std::max(1.0, double(pairs)) * double(pipelines) * precisionCellOps;
+}
+
+double precisionBytes(std::size_t positions)
+{
+    return double(positions) * 41.0;
+}
+
+void checkPrecision(std::size_t pairs, std::size_t positions, int pipelines, const Limits& limits)
+{
+    const std::string what = "the precision analysis of " + std::to_string(positions) + " positions x "
+                             + std::to_string(pairs) + " pairs";
+    checkSize(precisionBytes(positions), limits, what);
+    checkWork(precisionWork(pairs, positions, pipelines), limits, what, "ask for fewer positions or dimensions");
+}
+
 PrecisionAnalysis analysePrecision(const std::vector<double>& omegas, const PositionList& positions, FloatFormat f,
-                                   AnglePipeline pipeline)
+                                   AnglePipeline pipeline, const Limits& limits)
 {
     const std::size_t n = positions.size();
     if (n == 0)
         throw InputError("the precision analysis needs at least one position");
+    checkPrecision(omegas.size(), n, 1, limits);
     PrecisionAnalysis a;
     a.format = f;
     a.pipeline = pipeline;

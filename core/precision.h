@@ -32,6 +32,7 @@
 ///                   format's multiplication.
 /// In both, cos and sin of the rounded angle are evaluated in double and rounded once to the format.
 
+#include "core/limits.h"
 #include "core/positions.h"
 
 #include <cstdint>
@@ -117,9 +118,29 @@ struct PrecisionAnalysis {
     std::optional<Position> firstNonFinite;
 };
 
+/// Operations analysePrecision() counts per position per pair for one pipeline: 6 * drawOps = 600. Measured on the
+/// 2-core development machine (g++ -O3, 200 to 1,000,000 positions, 4 to 32,768 pairs): 87 to 176 ns per position
+/// per pair and pipeline (a cosine, a sine, two to four roundings and the sort of the keys, whose log factor did
+/// not show over that range), about 600 at drawOps' 25 ns per 100. The first estimate, 40 + log2(positions), was
+/// about 10 times low here (issue 26: 0:27000 at d = 65536, estimated 9.7e10, ran 9 min 27 s).
+inline constexpr double precisionCellOps = 6.0 * drawOps;
+
+/// The work of analysing @p pairs pairs at @p positions positions by @p pipelines pipelines (compute precision
+/// runs both): positions x pairs x pipelines x precisionCellOps (one pass over the positions when there are no pairs).
+double precisionWork(std::size_t pairs, std::size_t positions, int pipelines = 1);
+
+/// Bytes analysePrecision() holds at once for @p positions positions: per position the flag, the angle key, the
+/// (cos, sin) keys and the sorted copy of the largest of them: 1 + 8 + 16 + 16 = 41 bytes.
+double precisionBytes(std::size_t positions);
+
 /// Analyses the angles p * omega_i of every frequency in @p omegas (rad/token, one per pair) at @p positions in
-/// format @p f by @p pipeline. Throws InputError when there are no positions.
+/// format @p f by @p pipeline. Throws InputError when there are no positions, and RefusedError before any work
+/// when precisionBytes() or precisionWork() is over @p limits (every caller: compute, export, the window's view).
 PrecisionAnalysis analysePrecision(const std::vector<double>& omegas, const PositionList& positions, FloatFormat f,
-                                   AnglePipeline pipeline);
+                                   AnglePipeline pipeline, const Limits& limits = {});
+
+/// Refuses (RefusedError) the analysis of @p pairs pairs at @p positions positions by @p pipelines pipelines when it
+/// is over @p limits; the message names the positions and pairs.
+void checkPrecision(std::size_t pairs, std::size_t positions, int pipelines, const Limits& limits);
 
 } // namespace poslab::core

@@ -318,6 +318,7 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     onlyFor(shuffle, {core::Quantity::Scores, core::Quantity::Decay}, "--shuffle");
     onlyFor(req.drope, {core::Quantity::Scores}, "--drope");
     onlyFor(seed != 0, {core::Quantity::Scores, core::Quantity::Decay}, "--seed");
+    onlyFor(!req.term.empty(), {core::Quantity::Scores}, "--term");
     // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
     const bool decay = req.quantity == core::Quantity::Decay;
     req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
@@ -348,6 +349,18 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     if (shuffle && req.content.kind != core::ContentKind::Sentence)
         throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
     req.content.shuffle = shuffle;
+    // --seq-len is refused where nothing reads it (issue 26): additive tables, and frequencies that do not depend
+    // on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
+    if (req.context.seqLen && (req.quantity == core::Quantity::Encoding || req.quantity == core::Quantity::Frequencies)) {
+        const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);
+        const bool reads = req.quantity == core::Quantity::Frequencies && s.rotary
+            && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
+        if (!reads)
+            throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of "
+                             + s.id + (s.rotary ? " with these parameters" : "")
+                             + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
+                               "depend on the sequence length");
+    }
     if (format && !output.empty() && output != "-") {
         // --format npy -o m.json wrote NumPy bytes into a .json file.
         const std::string ext = std::filesystem::path(output).extension().string();

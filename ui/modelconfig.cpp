@@ -102,6 +102,15 @@ public:
             fail(QStringLiteral("\"%1\" must be an integer, got %2").arg(path, numberText(*x)));
         return int(*x);
     }
+    /// A size (heads, widths, lengths): an integer of at least 1, checked before any arithmetic with it (a head_dim
+    /// of 0 divided rotary_dim by zero).
+    std::optional<int> size(const QJsonObject& o, const QString& key, const QString& path)
+    {
+        const auto n = count(o, key, path);
+        if (n && *n < 1)
+            fail(QStringLiteral("\"%1\" is %2; a size must be 1 or more").arg(path).arg(*n));
+        return n;
+    }
     std::optional<bool> flag(const QJsonObject& o, const QString& key, const QString& path, bool numberIsFlag = false)
     {
         const QJsonValue v = o.value(key);
@@ -287,7 +296,7 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
     // --- sizes ---------------------------------------------------------------------------------------------
     auto firstCount = [&](const QJsonObject& o, const QString& prefix, std::initializer_list<const char*> keys) {
         for (const char* k : keys)
-            if (const auto v = r.count(o, QLatin1String(k), prefix + QLatin1String(k)))
+            if (const auto v = r.size(o, QLatin1String(k), prefix + QLatin1String(k)))
                 return v;
         return std::optional<int>();
     };
@@ -501,7 +510,7 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                     r.use("model_type");
             }
             // DeepSeek's MLA: the rotary part of each head is qk_rope_head_dim wide; the rest carries no position.
-            if (const auto rd = r.count(c, "qk_rope_head_dim", key("qk_rope_head_dim"))) {
+            if (const auto rd = r.size(c, "qk_rope_head_dim", key("qk_rope_head_dim"))) {
                 headDim = *rd;
                 if (const auto nd = r.count(c, "qk_nope_head_dim", key("qk_nope_head_dim")))
                     r.unmap(key("qk_nope_head_dim"), QStringLiteral("%1 more dims per q/k head carry no position; PosLab shows "
@@ -512,7 +521,7 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                 partial = r.number(c, "partial_rotary_factor", key("partial_rotary_factor"));
             if (!partial)
                 partial = r.number(c, "rotary_pct", key("rotary_pct"));
-            if (const auto rotaryDim = r.count(c, "rotary_dim", key("rotary_dim")); rotaryDim && !partial) {
+            if (const auto rotaryDim = r.size(c, "rotary_dim", key("rotary_dim")); rotaryDim && !partial) {
                 if (!headDim)
                     r.fail("rotary_dim is given but the head dimension is not (head_dim, or hidden size and heads)");
                 partial = double(*rotaryDim) / *headDim;
@@ -632,10 +641,16 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
     if (scheme == QLatin1String("learned")) {
         std::optional<int> rows = context;
         if (modelType == "vit") {
-            const auto image = r.count(c, "image_size", key("image_size"));
-            const auto patch = r.count(c, "patch_size", key("patch_size"));
-            if (image && patch && *patch > 0 && *image % *patch == 0) {
-                rows = (*image / *patch) * (*image / *patch) + 1; // the patch grid flattened plus [CLS]
+            const auto image = r.size(c, "image_size", key("image_size"));
+            const auto patch = r.size(c, "patch_size", key("patch_size"));
+            if (image && patch && *image % *patch == 0) {
+                // The patch grid flattened plus [CLS], in 64 bits: an image_size of 2e9 overflowed int.
+                const long long side = *image / *patch, n = side * side + 1;
+                if (n > 1 << 20)
+                    r.fail(QStringLiteral("(image_size/patch_size)^2 + 1 = %1 positions; a learned table has at most %2")
+                               .arg(n)
+                               .arg(1 << 20));
+                rows = int(n);
                 r.notes << QStringLiteral("%1 = (image_size/patch_size)^2 + 1 positions, derived: the 2-D patch grid "
                                           "flattened, plus the class token.").arg(*rows);
             }
@@ -655,7 +670,9 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
     // Attention that limits which keys a query sees (not PosLab's full causal mask).
     if (c.contains("sliding_window") && !c.value("sliding_window").isNull() && c.value("use_sliding_window").toBool(true))
         r.unmap(key("sliding_window"), QStringLiteral("%1: sliding-window attention is not modelled")
-                                           .arg(numberText(c.value("sliding_window").toDouble())));
+                                           .arg(c.value("sliding_window").isDouble()
+                                                    ? numberText(c.value("sliding_window").toDouble())
+                                                    : typeName(c.value("sliding_window")) + QStringLiteral(", not a number")));
     for (const char* k : {"sliding_window_pattern", "layer_types"})
         if (c.contains(QLatin1String(k)) && !r.used.contains(key(QLatin1String(k))))
             r.unmap(key(QLatin1String(k)), "which layers are local or global is not modelled: one layer type is shown");
@@ -707,8 +724,12 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
         model.insert("layers", *layers);
     model.insert("unverified", QJsonArray());
     QStringList notes = r.notes;
-    if (!r.unmapped.isEmpty())
-        notes << QStringLiteral("Not mapped: ") + r.unmapped.join(QStringLiteral("; ")) + QLatin1Char('.');
+    // Keys are echoed with their control characters escaped (a key holding ESC cleared the terminal).
+    QStringList unmapped;
+    for (const QString& u : r.unmapped)
+        unmapped << oneLine(u);
+    if (!unmapped.isEmpty())
+        notes << QStringLiteral("Not mapped: ") + unmapped.join(QStringLiteral("; ")) + QLatin1Char('.');
     if (!notes.isEmpty())
         model.insert("notes", notes.join(QLatin1Char(' ')));
     state.insert("model", model);
@@ -716,7 +737,7 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
     ModelConfig out;
     out.state = state;
     out.used = r.used;
-    out.unmapped = r.unmapped;
+    out.unmapped = unmapped;
     // Every top-level key (of text_config too) neither used nor named as unmapped.
     auto collect = [&](const QJsonObject& o, const QString& prefix) {
         for (auto it = o.begin(); it != o.end(); ++it) {
@@ -729,7 +750,7 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                 return u.startsWith(k + QLatin1Char(':')) || u.startsWith(k + QLatin1Char('.'));
             });
             if (!seen)
-                out.ignored << k;
+                out.ignored << oneLine(k);
         }
     };
     collect(root, QString());

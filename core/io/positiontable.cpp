@@ -90,10 +90,15 @@ std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, 
     key.mtime = fs::last_write_time(path, ec);
     if (ec)
         throwFileError(path, "cannot open: " + ec.message());
+    // A device or FIFO has no size to read ("cannot read its size: Operation not supported"): say what it is.
+    const fs::file_status st = fs::status(path, ec);
+    if (!ec && fs::is_directory(st))
+        throwFileError(path, "is a folder, not a file");
+    if (!ec && !fs::is_regular_file(st))
+        throwFileError(path, "is not a regular file (a device, FIFO or socket); give an .npy or .safetensors file");
     key.size = fs::file_size(path, ec);
     if (ec)
-        throwFileError(path, fs::is_directory(path) ? std::string("is a folder, not a file")
-                                                    : "cannot read its size: " + ec.message());
+        throwFileError(path, "cannot read its size: " + ec.message());
     // The tensor name means nothing for an .npy file; keep it out of the key so that changing it does not
     // reread the file.
     const bool npyName = endsWith(path, ".npy");

@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 
+#include <cstdio>
 #include <cerrno>
 #include <cmath>
 #include <cstring>
@@ -108,7 +109,7 @@ std::unique_ptr<ByteSource> openFileSource(const std::string& path)
     if (fs::is_directory(st))
         throwFileError(path, "is a folder, not a file");
     if (!fs::is_regular_file(st))
-        throwFileError(path, "is not a regular file");
+        throwFileError(path, "is not a regular file (a device, FIFO or socket); give an .npy or .safetensors file");
     const std::uintmax_t size = fs::file_size(path, ec);
     if (ec)
         throwFileError(path, "cannot read its size: " + ec.message());
@@ -122,7 +123,23 @@ std::unique_ptr<ByteSource> memorySource(std::string_view bytes, std::string nam
 
 void throwFileError(const std::string& name, const std::string& what)
 {
-    throw InputError(name + ": " + what);
+    // Names and header text are echoed with control characters escaped: a NUL in an .npy header used to end
+    // the message there (what() is a C string), an ESC would reach the terminal.
+    const auto printable = [](const std::string& text) {
+        std::string out;
+        for (const char c : text) {
+            const auto u = static_cast<unsigned char>(c);
+            if (u < 0x20 || u == 0x7f) {
+                char buf[8];
+                std::snprintf(buf, sizeof buf, "\\x%02x", unsigned(u));
+                out += buf;
+            } else {
+                out += c;
+            }
+        }
+        return out;
+    };
+    throw InputError(printable(name) + ": " + printable(what));
 }
 
 std::string shapeText(const std::vector<std::uint64_t>& shape, bool pythonTuple)

@@ -341,6 +341,15 @@ double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
 }
 
 template <typename T>
+double Network<T>::workFor(const ModelConfig& c, int n, int T_, bool backward)
+{
+    const double d = c.width, V = c.vocab, L = c.layers, H = c.heads, t = T_;
+    const double products = L * (12.0 * d * d * t + 2.0 * t * t * d) + V * d * t;
+    const double nonlinear = L * (4.0 * d * t + H * t * t);
+    return double(n) * (products / 8.0 + nonlinear * 10.0) * (backward ? 3.0 : 1.0);
+}
+
+template <typename T>
 double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, std::vector<int>* predictions)
 {
     Impl& im = *m_impl;

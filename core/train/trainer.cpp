@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <ostream>
 
@@ -50,9 +51,17 @@ ParamSet schemeParams(const SchemeDescriptor& scheme, const TrainConfig& c, cons
     Overrides o;
     if (scheme.id == "t5")
         o.push_back({"bidirectional", "false"}); // a decoder: T5's decoder buckets (causal)
-    if (scheme.id == "learned")
+    // The learned table's rows are the longest trained sequence; a --set of them is refused with the reason
+    // (it used to say "set twice", naming a setting the user never gave twice).
+    if (scheme.id == "learned") {
+        for (const auto& kv : c.overrides)
+            if (kv.first == "max_position_embeddings")
+                throw InputError("max_position_embeddings of a trained learned table is the longest trained sequence ("
+                                 + std::to_string(std::max(1, sequenceLength(c.task, c.trainLen) - 1))
+                                 + " input tokens here); set --train-len instead");
         o.push_back({"max_position_embeddings",
                      std::to_string(std::max(1, sequenceLength(c.task, c.trainLen) - 1))});
+    }
     for (const auto& kv : c.overrides)
         o.push_back(kv);
     for (const auto& kv : extra)
@@ -198,8 +207,92 @@ void validate(const TrainConfig& c)
                                   Network<float>::bytesFor(m, std::min(c.batch, c.evalSamples), T, c.threads));
     Limits lim;
     lim.maxBytes = std::size_t(c.maxBytes);
-    checkSize(bytes, lim, "training at sequence length " + std::to_string(T) + " with batch " + std::to_string(c.batch)
-                              + " and width " + std::to_string(c.width));
+    lim.maxWork = c.maxWork;
+    const std::string what = "training at sequence length " + std::to_string(T) + " with batch "
+                             + std::to_string(c.batch) + " and width " + std::to_string(c.width);
+    checkSize(bytes, lim, what, "ask for a smaller --batch, --width, --train-len or test lengths");
+    // Two limits: a part that runs to its end once started (a step, one length's evaluation: the cancel flag is
+    // read between them) is held to compute's 1e11, the whole run to maxWork.
+    const TrainWork w = trainWork(c);
+    const std::string advice = "ask for fewer --steps (or a --seconds limit), --eval-samples or test lengths, a "
+                               "smaller model, or smaller scheme parameters";
+    Limits partLimit;
+    partLimit.maxWork = c.maxPartWork;
+    checkWork(w.largestPart, partLimit, w.part, advice);
+    checkWork(w.total, lim, what, advice);
+}
+
+TrainWork trainWork(const TrainConfig& cIn)
+{
+    TrainConfig c = cIn;
+    if (c.testLens.empty())
+        for (int k = 1; k <= 8; ++k)
+            c.testLens.push_back(k * c.trainLen);
+    const SchemeDescriptor& scheme = schemeOrThrow(c.scheme);
+    const ParamSet params = schemeParams(scheme, c, {});
+    const ModelConfig m = modelConfig(c, scheme, params);
+    const int trainT = sequenceLength(c.task, c.trainLen) - 1;
+    const double stepWork = Network<float>::workFor(m, c.batch, trainT, true);
+    // Evaluating n sequences of one length runs in batches of c.batch; the work is linear in n.
+    const auto evalWork = [&](int samples, int length) {
+        return Network<float>::workFor(m, samples, sequenceLength(c.task, length) - 1, false);
+    };
+    // The position part's tables for sequences of T tokens, computed once (the network caches them per length).
+    const int headDim = c.width / std::max(1, c.heads);
+    const auto tables = [&](int T) {
+        const double t = T;
+        double w = t * c.width * drawOps; // an additive table or the sin and cos tables: a transcendental a cell
+        if (scheme.cost) {
+            PairContext ctx;
+            ctx.headDim = headDim;
+            ctx.heads = c.heads;
+            ctx.queries = PositionList::range(0, T);
+            ctx.keys = ctx.queries;
+            ctx.causal = true;
+            for (int h = 0; h < c.heads; ++h)
+                w += scheme.cost(params, ctx).work + t * t;
+        }
+        return w;
+    };
+    TrainWork out;
+    const auto part = [&](double w, const std::string& what) {
+        if (w > out.largestPart) {
+            out.largestPart = w;
+            out.part = what;
+        }
+    };
+    double steps = double(c.steps);
+    if (c.seconds > 0.0) // the time limit ends the steps; checks and previews still run between them
+        steps = std::min(steps, std::ceil(c.seconds * opsPerSecond / std::max(stepWork, 1.0)));
+    out.total = (c.seconds > 0.0 ? std::min(double(c.steps), 1.0) : steps) * stepWork;
+    if (c.steps > 0)
+        part(stepWork + tables(trainT), "the first training step (batch " + std::to_string(c.batch) + ", its position tables)");
+    if (c.evalEvery > 0) {
+        out.total += std::ceil(steps / c.evalEvery) * evalWork(c.evalSamples, c.trainLen);
+        part(evalWork(c.evalSamples, c.trainLen), "a check of " + std::to_string(c.evalSamples) + " sequences at length "
+                                                      + std::to_string(c.trainLen));
+    }
+    std::vector<int> lengths{trainT};
+    double allLengths = 0.0;
+    for (int L : c.testLens) {
+        const int T = sequenceLength(c.task, L) - 1;
+        allLengths += evalWork(c.evalSamples, L);
+        // One length's evaluation runs to its end (cancel is seen between lengths), its tables first.
+        const bool first = std::find(lengths.begin(), lengths.end(), T) == lengths.end();
+        part(evalWork(c.evalSamples, L) + (first ? tables(T) : 0.0),
+             "the evaluation of " + std::to_string(c.evalSamples) + " sequences at test length " + std::to_string(L)
+                 + (first ? " (and its position tables)" : ""));
+        lengths.push_back(T);
+    }
+    out.total += allLengths;
+    if (c.curveEvery > 0)
+        out.total += std::ceil(steps / c.curveEvery) * allLengths
+                     * double(std::max(1, std::min(c.curveSamples, c.evalSamples))) / double(c.evalSamples);
+    std::sort(lengths.begin(), lengths.end());
+    lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
+    for (int T : lengths)
+        out.total += tables(T);
+    return out;
 }
 
 double learningRate(const TrainConfig& c, int step)
@@ -343,7 +436,8 @@ TrainedAttention trainedAttention(const RunResult& run, int layer, int length, i
     const int T = sequenceLength(c.task, length) - 1;
     Limits lim;
     lim.maxBytes = std::size_t(c.maxBytes);
-    checkSize(Network<float>::bytesFor(mc, 1, T, 1), lim, "attention at sequence length " + std::to_string(T));
+    checkSize(Network<float>::bytesFor(mc, 1, T, 1), lim, "attention at sequence length " + std::to_string(T),
+              "ask for a shorter test length");
     Network<float> net(mc, scheme, schemeParams(scheme, c, c.testOverrides));
     if (net.layout().total != run.weights->size())
         throw InputError("the run's parameters do not fit its model (" + std::to_string(run.weights->size()) + " for "
@@ -442,6 +536,9 @@ std::vector<RunResult> readRuns(std::string_view text)
     const json::Value* runs = doc.find("runs");
     if (!runs || !runs->isArray())
         throw InputError("run file: \"runs\" must be an array");
+    if (runs->array().size() > maxRuns)
+        throw RefusedError("run file: " + std::to_string(runs->array().size()) + " runs; at most "
+                           + std::to_string(maxRuns) + " (split it into several files)");
     auto need = [](const json::Value& o, const char* key, json::Type t) -> const json::Value& {
         const json::Value* v = o.find(key);
         if (!v || v->type() != t)
@@ -473,12 +570,23 @@ std::vector<RunResult> readRuns(std::string_view text)
                 throw InputError("run file: seed must be a whole number from 0 to 2^53");
             res.config.seed = std::uint64_t(*seed);
         }
-        if (const json::Value* s = r.find("set"); s && s->isArray())
-            for (const json::Value& kv : s->array())
-                res.config.overrides.push_back(splitSetting(kv.string()));
-        if (const json::Value* s = r.find("test_set"); s && s->isArray())
-            for (const json::Value& kv : s->array())
-                res.config.testOverrides.push_back(splitSetting(kv.string(), "--test-set"));
+        // "set" and "test_set" hold "KEY=VALUE" strings; another type is named (a 5 used to read as '').
+        const auto settings = [&](const char* key, const char* option, Overrides& to) {
+            const json::Value* s = r.find(key);
+            if (!s)
+                return;
+            if (!s->isArray())
+                throw InputError(std::string("run file: \"") + key + "\" must be an array of \"KEY=VALUE\" strings, got "
+                                 + std::string(json::typeName(s->type())));
+            for (const json::Value& kv : s->array()) {
+                if (!kv.isString())
+                    throw InputError(std::string("run file: \"") + key + "\" holds \"KEY=VALUE\" strings, got "
+                                     + std::string(json::typeName(kv.type())));
+                to.push_back(splitSetting(kv.string(), option));
+            }
+        };
+        settings("set", "--set", res.config.overrides);
+        settings("test_set", "--test-set", res.config.testOverrides);
         if (const json::Value* s = r.find("stop"); s && s->isString())
             res.stop = s->string();
         if (const json::Value* s = r.find("diverged"); s && s->isBool())
@@ -540,6 +648,12 @@ LengthCurves lengthCurves(const std::vector<RunResult>& runs, LengthMetric metri
     }
     std::sort(out.lengths.begin(), out.lengths.end());
     out.lengths.erase(std::unique(out.lengths.begin(), out.lengths.end()), out.lengths.end());
+    if (const double values = double(runs.size()) * double(out.lengths.size()); values > maxCurveValues) {
+        char buf[160];
+        std::snprintf(buf, sizeof buf, " test lengths are %.0f values to draw; at most %.0f", values, maxCurveValues);
+        throw RefusedError(std::to_string(runs.size()) + " runs x " + std::to_string(out.lengths.size()) + buf
+                           + " (fewer runs, or runs that share their test lengths)");
+    }
     std::sort(out.trainLens.begin(), out.trainLens.end());
     out.trainLens.erase(std::unique(out.trainLens.begin(), out.trainLens.end()), out.trainLens.end());
     const std::size_t n = out.lengths.size();

@@ -48,6 +48,12 @@ struct TrainConfig {
     bool stopAt95 = false;     ///< stop once exact match at the trained length reaches 95%
     int threads = 2;
     double maxBytes = double(512u << 20); ///< memory cap, checked before anything is allocated
+    /// Work limits (limits.h's operations, trainWork()), checked before anything is trained: the whole run 1e13,
+    /// about 15 to 40 minutes (2,000 steps of the default model are 1.6e11 and take about 15 s; the window's
+    /// largest, 100,000 steps, 7.6e12); a part that runs to its end once started (one step, one length's
+    /// evaluation with its position tables) compute's 1e11.
+    double maxWork = 1e13;
+    double maxPartWork = 1e11;
     /// > 0: every this many steps (and at the last step) a preview of the accuracy at every test length, from
     /// curveSamples sequences per length (the first ones the final evaluation uses), is passed to the progress
     /// callback (Progress::lengths): the window's live curves. It changes nothing in the training itself.
@@ -99,9 +105,26 @@ struct Progress {
     std::vector<LengthPoint> lengths; ///< the preview at every test length (TrainConfig::curveEvery), else empty
 };
 
-/// Checks sizes and the scheme and the memory cap before anything is allocated; throws InputError (bad
-/// settings: width not divisible by heads, unknown scheme...) or RefusedError (over the memory cap).
+/// Checks sizes and the scheme, the memory cap and the work limit before anything is allocated; throws InputError
+/// (bad settings: width not divisible by heads, unknown scheme...) or RefusedError (over the memory cap or
+/// config.maxWork).
 void validate(const TrainConfig& config);
+
+/// The operations of a run (limits.h's units; Network::workFor per batch).
+struct TrainWork {
+    /// The whole run: the training steps (forward and backward of batch sequences of the longest trained length;
+    /// with --seconds one step, since the time limit stops the rest), the checks at the trained length every
+    /// evalEvery steps, the previews (curveEvery), the final evaluation (evalSamples sequences at each test
+    /// length), and the position part's tables once per length (the scheme's own cost per head, as the attention
+    /// engine counts it; the sin and cos or additive tables).
+    double total = 0.0;
+    /// The largest part that runs to its end once started (a step, a check, one length's evaluation with its
+    /// tables), and which it is.
+    double largestPart = 0.0;
+    std::string part;
+};
+/// The work of @p config (test lengths default to 1..8 x trainLen as in trainRun).
+TrainWork trainWork(const TrainConfig& config);
 
 /// Trains and evaluates. @p progress is called after each logged step (every 10 steps, at checks and at previews);
 /// @p cancel stops at the next step, and also between the test lengths of an evaluation (a cancelled run keeps
@@ -123,9 +146,14 @@ struct TrainedAttention {
 /// range, the length has no position rows (learned table) or is out of 1..100000, or past the memory cap.
 TrainedAttention trainedAttention(const RunResult& run, int layer, int length, int sample = 0);
 
+/// The most runs a run file may hold, and the most values (runs x the union of their test lengths) the
+/// lengthlab view draws: a 1.9 MB file of 20,000 runs took 6.2 GB and 19.5 s, a 9.6 MB one ended in bad_alloc.
+inline constexpr std::size_t maxRuns = 1000;
+inline constexpr double maxCurveValues = 1e6;
+
 /// The run file: {"format": "poslab-train-runs", "version": 1, "runs": [...]}.
 void writeRuns(std::ostream& out, const std::vector<RunResult>& runs);
-/// Reads a run file; throws InputError naming the problem.
+/// Reads a run file; throws InputError naming the problem, RefusedError for more than maxRuns runs.
 std::vector<RunResult> readRuns(std::string_view text);
 
 /// What the lengthlab view plots: one curve per run (a seed) and the mean per scheme, on the union of the test
@@ -149,6 +177,8 @@ struct LengthCurves {
     };
     std::vector<Group> groups;       ///< in order of first appearance
 };
+/// Throws RefusedError, before anything is allocated, when runs x the union of their test lengths is over
+/// maxCurveValues.
 LengthCurves lengthCurves(const std::vector<RunResult>& runs, LengthMetric metric);
 
 /// "1:81" style SPEC or "1,2,4" to test lengths (each >= 1); throws InputError.

@@ -10,9 +10,12 @@
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/precision.h"
+#include "core/train/trainer.h"
 
 #include <QTest>
 
+#include <chrono>
 #include <cmath>
 #include <limits>
 
@@ -74,6 +77,9 @@ private slots:
     void repeatedSetKeyIsRefused();
     void nonFiniteVectorIsRefused();
     void xposScaleBeyondFloatIsRefused();
+    void precisionWorkIsMeasuredCost();
+    void trainingHasAWorkLimit();
+    void runFilesAreBoundedBeforeDrawing();
 };
 
 void TestBounds::copeWeightsCountAgainstTheCap()
@@ -252,6 +258,126 @@ void TestBounds::xposScaleBeyondFloatIsRefused()
     // Within range: 2048 positions, (7/2)^2 at most.
     c.context.positions = PositionList::range(0, 2048);
     QCOMPARE(compute(c).shape[0], std::size_t(2048));
+}
+
+void TestBounds::precisionWorkIsMeasuredCost()
+{
+    // Issue 26 item 7: 0:27000 at d = 65536 was estimated 9.7e10 (40 + log2 n per position and pair and pipeline)
+    // and ran 9 min 27 s. Measured here: 87 to 176 ns per position, pair and pipeline, counted 600 operations.
+    QCOMPARE(precisionWork(32768, 27000, 2), 27000.0 * 32768.0 * 2.0 * 600.0);
+    ComputeRequest c;
+    c.quantity = Quantity::Precision;
+    c.scheme = "rope";
+    c.context.dim = 65536;
+    c.context.positions = PositionList::range(0, 27000);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string m;
+    try {
+        compute(c);
+    } catch (const RefusedError& e) {
+        m = e.what();
+    }
+    QVERIFY2(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1), "refused only after the work");
+    QVERIFY2(m.find("the precision analysis of 27000 positions x 32768 pairs would take about 1.1e+12 operations")
+                 != std::string::npos,
+             m.c_str());
+    // Every caller is checked, not only compute: the view's and the export's direct call (item 8).
+    std::vector<double> omegas(2048, 1e-3);
+    QVERIFY_THROWS_EXCEPTION(RefusedError, analysePrecision(omegas, PositionList::range(0, 1048576), FloatFormat::BFloat16,
+                                                            AnglePipeline::RoundAngle));
+    // The window's default (d = 128, 4096 positions) and a large but reasonable table stay within the limit.
+    QVERIFY(precisionWork(64, 4096, 2) < Limits{}.maxWork);
+    QVERIFY(precisionWork(64, 1 << 20, 2) < Limits{}.maxWork);
+}
+
+void TestBounds::trainingHasAWorkLimit()
+{
+    using namespace poslab::core::train;
+    // Item 9: Sandwich with d' = 65536 sums 32768 cosines per cell of each head's bias (sandwich.cpp), once per
+    // length: the copy task's 8 test lengths 10..80 are T = 20..160 tokens (training's T = 20 among them), sum
+    // T^2 = 81600; 4 heads. That alone is 4 x 81600 x 32768 x 2 x drawOps = 2.1e12: it took 8 min 29 s for one
+    // step. Its largest part, test length 80 (T = 160: 4 x 25600 x 6.6e6 = 6.7e11), runs to its end once started,
+    // and is held to compute's limit.
+    TrainConfig c;
+    c.scheme = "sandwich";
+    c.overrides = {{"sandwich_dim", "65536"}};
+    c.steps = 1;
+    const TrainWork w = trainWork(c);
+    QVERIFY2(w.total >= 4.0 * 81600.0 * 32768.0 * 2.0 * drawOps, std::to_string(w.total).c_str());
+    QVERIFY2(w.largestPart >= 4.0 * 25600.0 * 32768.0 * 2.0 * drawOps, std::to_string(w.largestPart).c_str());
+    try {
+        validate(c);
+        QFAIL("one step of Sandwich at d' = 65536 was accepted");
+    } catch (const RefusedError& e) {
+        const std::string m = e.what();
+        QVERIFY2(m.find("the evaluation of 256 sequences at test length 80 (and its position tables) would take about "
+                        "6.7e+11 operations, more than the work limit of 1e+11")
+                     != std::string::npos,
+                 e.what());
+        QVERIFY2(m.find("--max-memory") == std::string::npos, e.what());
+    }
+    // --eval-samples 1000000: a million sequences at one length is one part.
+    TrainConfig e;
+    e.steps = 1;
+    e.evalSamples = 1000000;
+    QVERIFY_THROWS_EXCEPTION(RefusedError, validate(e));
+    // The defaults (2000 steps, about 15 s), a --seconds run (the time limit ends its steps) and the window's
+    // largest request, 100,000 steps, are accepted; a million steps are not.
+    const TrainConfig d;
+    QVERIFY2(trainWork(d).total > 1e11 && trainWork(d).total < 3e11, std::to_string(trainWork(d).total).c_str());
+    validate(d);
+    TrainConfig timed;
+    timed.steps = 100000000;
+    timed.seconds = 60;
+    QVERIFY2(trainWork(timed).total < 1e11, std::to_string(trainWork(timed).total).c_str());
+    validate(timed);
+    TrainConfig window;
+    window.steps = 100000;
+    validate(window);
+    TrainConfig longer;
+    longer.steps = 1000000;
+    try {
+        validate(longer);
+        QFAIL("a million steps were accepted");
+    } catch (const RefusedError& x) {
+        QVERIFY2(std::string(x.what()).find("more than the work limit of 1e+13; ask for fewer --steps (or a --seconds "
+                                            "limit)")
+                     != std::string::npos,
+                 x.what());
+    }
+}
+
+void TestBounds::runFilesAreBoundedBeforeDrawing()
+{
+    using namespace poslab::core::train;
+    // Item 11: a run file of 20,000 runs took 6.2 GB and 19.5 s; more than maxRuns is refused by its count.
+    std::string many = R"({"format": "poslab-train-runs", "version": 1, "runs": [)";
+    for (std::size_t i = 0; i <= maxRuns; ++i)
+        many += std::string(i ? "," : "") + R"({"scheme": "rope", "task": "copy", "train_len": 10, "accuracy": []})";
+    many += "]}";
+    try {
+        readRuns(many);
+        QFAIL("1001 runs were read");
+    } catch (const RefusedError& e) {
+        QVERIFY2(std::string(e.what()) == "run file: 1001 runs; at most 1000 (split it into several files)", e.what());
+    }
+    // Runs x the union of their test lengths: 1000 runs of 2 lengths each, none shared, are 2e6 values.
+    std::vector<RunResult> runs(1000);
+    for (int i = 0; i < 1000; ++i) {
+        runs[std::size_t(i)].lengths.resize(2);
+        runs[std::size_t(i)].lengths[0].length = 2 * i + 1;
+        runs[std::size_t(i)].lengths[1].length = 2 * i + 2;
+    }
+    try {
+        lengthCurves(runs, LengthMetric::ExactMatch);
+        QFAIL("2e6 values were drawn");
+    } catch (const RefusedError& e) {
+        QVERIFY2(std::string(e.what()).find("1000 runs x 2000 test lengths are 2000000 values to draw; at most 1000000")
+                     != std::string::npos,
+                 e.what());
+    }
+    runs.resize(400);
+    QCOMPARE(lengthCurves(runs, LengthMetric::ExactMatch).lengths.size(), std::size_t(800));
 }
 
 QTEST_APPLESS_MAIN(TestBounds)

@@ -26,6 +26,7 @@ class TestExport : public QObject {
 private slots:
     void svgHeatmapIsVectorWithOneNativeImage();
     void svgChartIsVector();
+    void vectorOutputIsBounded();
     void pngSizeAndDpi();
     void pngTransparent();
     void pdfPageSize();
@@ -110,6 +111,37 @@ void TestExport::svgHeatmapIsVectorWithOneNativeImage()
     QSvgRenderer r(svg);
     QVERIFY(r.isValid());
     QCOMPARE(r.viewBoxF(), QRectF(0, 0, 800, 600));
+}
+
+void TestExport::vectorOutputIsBounded()
+{
+    // Issue 26 item 10: an SVG or PDF is bounded by the bytes its drawing writes (its elements), refused past
+    // the limit instead of growing in memory; and the table's embedded heatmap (twice the plot's size) is
+    // refused before drawing when it would pass the raster cap.
+    auto s = scene(QStringLiteral("sinusoidal"), 64, 256);
+    ui::View* v = s->view(QStringLiteral("table"));
+    QVERIFY(v);
+    settle(s->computation());
+    ExportOptions o;
+    o.format = Format::Svg;
+    o.size = QSizeF(800, 600);
+    QString why;
+    QVERIFY(!ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
+    o.vectorByteLimit = 16 << 10;
+    QVERIFY(ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
+    QCOMPARE(why, QStringLiteral("a 800 x 600 SVG figure of this view would be more than 16.0 KiB (too many elements); "
+                                 "ask for fewer positions or dimensions, or a PNG"));
+    o.format = Format::Pdf;
+    QVERIFY(ExportService::renderPdf(*v, s->state(), o, &why).isEmpty());
+    QVERIFY2(why.startsWith(QStringLiteral("a 800 x 600 PDF figure of this view would be more than 16.0 KiB")),
+             qPrintable(why));
+    // The heatmap: 8000 x 8000 embeds about 16000 x 16000 pixels, 976 MiB.
+    o.format = Format::Svg;
+    o.vectorByteLimit = maxVectorBytes;
+    o.size = QSizeF(8000, 8000);
+    QVERIFY(v->svgImageBytes(QSizeF(8000, 8000)) > double(maxRasterBytes));
+    QVERIFY(ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
+    QVERIFY2(why.startsWith(QStringLiteral("a 8000 x 8000 SVG figure of the table view embeds images of ")), qPrintable(why));
 }
 
 void TestExport::svgChartIsVector()

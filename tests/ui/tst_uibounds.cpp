@@ -9,6 +9,7 @@
 #include "ui/render/colormap.h"
 #include "ui/workbenchstate.h"
 
+#include <QElapsedTimer>
 #include <QJsonObject>
 #include <QSettings>
 #include <QSignalSpy>
@@ -148,6 +149,29 @@ private slots:
         QCOMPARE(whole.step, 1 << 26);
         QCOMPARE(whole.start, 0);
         QVERIFY((long long)whole.count * whole.step >= 2147483647LL);
+    }
+
+    void precisionViewRefusesBeforeWork()
+    {
+        // Issue 26 item 8: the precision view of d = 4096 at 1,048,576 positions painted nothing for 12 s and more
+        // (analysePrecision ran without the compute command's check). It now says why at once, and so does an
+        // export of the view's figure (View::computeError).
+        WorkbenchState st;
+        st.setScheme(QStringLiteral("rope"));
+        st.setDim(4096);
+        st.setPositionCount(WorkbenchState::maxPositionCount);
+        QElapsedTimer clock;
+        clock.start();
+        const PrecisionData d = Computation::precisionData(st.setup(), st.viewOptions());
+        QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
+        QVERIFY2(d.error.contains(QStringLiteral("the precision analysis of 1048576 positions x 2048 pairs would take "
+                                                 "about 1.3e+12 operations, more than the work limit of 1e+11")),
+                 qPrintable(d.error));
+        // The default set-up is computed.
+        WorkbenchState fresh;
+        fresh.setScheme(QStringLiteral("rope"));
+        QVERIFY2(Computation::precisionData(fresh.setup(), fresh.viewOptions()).error.isEmpty(),
+                 qPrintable(Computation::precisionData(fresh.setup(), fresh.viewOptions()).error));
     }
 
     void infiniteValuesGetAColour()

@@ -56,7 +56,7 @@ ui::View* ExportScene::view(const QString& name, QString* error)
         return nullptr;
     }
     if (!m_computation)
-        m_attentionShown = name == QLatin1String("attention"); // else the scores are computed 1 x 1
+        m_attentionShown = name == QLatin1String("attention") && !m_drawsNothing; // else the scores are 1 x 1
     std::unique_ptr<ui::View> v(entry->create(m_state.get(), &computation()));
     // Never shown, but sized like a figure so that child widgets (the decay view's chart) lay out sensibly.
     v->resize(1200, 800);

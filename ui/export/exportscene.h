@@ -39,6 +39,12 @@ public:
     /// The view named @p name (created on first use), or nullptr with @p error listing the known names.
     ui::View* view(const QString& name, QString* error = nullptr);
 
+    /// A data export (CSV, JSON, .npy) draws nothing: call before the first view() so that the scene's own
+    /// figures are not computed (the scores are computed 1 x 1), and the data's own estimate refuses a request
+    /// over the cap before anything large is allocated (issue 26: --positions 16384 --heads 64 used to compute
+    /// the 16384 x 16384 figure first).
+    void setDrawsNothing() { m_drawsNothing = true; }
+
     /// Copies a state (WorkbenchState::toJson) into this scene; returns an error message or empty.
     QString loadState(const QJsonObject& json);
 
@@ -46,6 +52,7 @@ private:
     std::unique_ptr<ui::WorkbenchState> m_state;
     std::unique_ptr<ui::Computation> m_computation;
     bool m_attentionShown = true; ///< the first view asked for is the attention view (or none was asked for)
+    bool m_drawsNothing = false;  ///< setDrawsNothing()
     std::map<QString, std::unique_ptr<ui::View>> m_views; // destroyed before the computation they observe
 };
 

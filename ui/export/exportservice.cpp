@@ -110,6 +110,39 @@ QByteArray dropBackground(QByteArray svg, const QColor& background)
     return svg;
 }
 
+/// A QBuffer that takes at most @p limit bytes: a figure whose drawing writes more is stopped there (each further
+/// write fails) and reported by overflowed(), so a vector figure never grows past maxVectorBytes in memory.
+class BoundedBuffer : public QBuffer {
+public:
+    BoundedBuffer(QByteArray* out, qint64 limit) : QBuffer(out), m_limit(limit) {}
+    bool overflowed() const { return m_overflowed; }
+
+protected:
+    qint64 writeData(const char* data, qint64 len) override
+    {
+        if (m_overflowed || pos() + len > m_limit) {
+            m_overflowed = true;
+            return -1;
+        }
+        return QBuffer::writeData(data, len);
+    }
+
+private:
+    qint64 m_limit;
+    bool m_overflowed = false;
+};
+
+/// The refusal of a vector figure over maxVectorBytes.
+QString tooManyElements(const char* format, const FigureGeometry& g, qint64 limit)
+{
+    return QStringLiteral("a %1 x %2 %3 figure of this view would be more than %4 (too many elements); ask for "
+                          "fewer positions or dimensions, or a PNG")
+        .arg(g.pixels.width())
+        .arg(g.pixels.height())
+        .arg(QLatin1String(format))
+        .arg(QString::fromStdString(core::formatBytes(double(limit))));
+}
+
 double interpolate(double a, double b, double t, bool geometric)
 {
     if (geometric && a > 0 && b > 0)
@@ -268,6 +301,8 @@ QString ExportService::whyNothingToShow(ui::View& view, const ui::WorkbenchState
             .arg(view.exportName(), state.schemeId(), QString::fromStdString(state.scheme().name));
     if (computation.result() && !computation.result()->error.isEmpty())
         return computation.result()->error;
+    if (const QString why = view.computeError(); !why.isEmpty())
+        return why;
     if (view.exportName() == QLatin1String("attention") && computation.attention()
         && !computation.attention()->error.isEmpty())
         return computation.attention()->error;
@@ -328,8 +363,22 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
     if (!checked)
         return {};
     const FigureGeometry& g = *checked;
+    // The images it embeds are allocated while it draws: refused before (the table's heatmap at twice a
+    // 16384 x 16384 figure's plot was 4 GB).
+    if (const double bytes = view.svgImageBytes(g.logical); bytes > double(maxRasterBytes)) {
+        if (error)
+            *error = QStringLiteral("a %1 x %2 %3 figure of the %4 view embeds images of %5 MiB (its heatmap at "
+                                    "twice the plot's size); at most %6 MiB")
+                         .arg(g.pixels.width())
+                         .arg(g.pixels.height())
+                         .arg(options.format == Format::Svg ? QStringLiteral("SVG") : extension(options.format).toUpper())
+                         .arg(view.exportName())
+                         .arg(qint64(bytes) >> 20)
+                         .arg(maxRasterBytes >> 20);
+        return {};
+    }
     QByteArray out;
-    QBuffer buffer(&out);
+    BoundedBuffer buffer(&out, options.vectorByteLimit);
     buffer.open(QIODevice::WriteOnly);
     {
         QSvgGenerator gen;
@@ -343,6 +392,11 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
         paintView(view, p, g.logical);
     }
     buffer.close();
+    if (buffer.overflowed()) {
+        if (error)
+            *error = tooManyElements("SVG", g, options.vectorByteLimit);
+        return {};
+    }
     out = fixSvgHeader(std::move(out), g);
     if (options.transparent)
         out = dropBackground(std::move(out), state.theme().background);
@@ -364,7 +418,7 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
             return {};
     }
     QByteArray out;
-    QBuffer buffer(&out);
+    BoundedBuffer buffer(&out, options.vectorByteLimit);
     buffer.open(QIODevice::WriteOnly);
     {
         QPdfWriter pdf(&buffer);
@@ -384,6 +438,11 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
         }
     }
     buffer.close();
+    if (buffer.overflowed()) {
+        if (error)
+            *error = tooManyElements("PDF", g, options.vectorByteLimit);
+        return {};
+    }
     return out;
 }
 

@@ -56,6 +56,9 @@ inline constexpr int maxPixelsPerSide = 16384;
 inline constexpr qint64 maxRasterBytes = qint64(512) << 20;
 inline constexpr qint64 maxAnimationBytes = qint64(1) << 30;
 inline constexpr int maxFrames = 1000;
+/// The largest SVG or PDF file: a figure whose drawing writes more is refused (its element count is bounded by
+/// its bytes); the raster images it embeds count against maxRasterBytes, checked before drawing.
+inline constexpr qint64 maxVectorBytes = qint64(256) << 20;
 inline constexpr int minPixelsPerSide = 16;
 /// The resolutions and font scales a figure accepts (the command line refuses others as usage errors).
 inline constexpr double minDpi = 10.0;
@@ -90,6 +93,7 @@ struct ExportOptions {
     double fontScale = 1.0;          ///< multiplies every font (1.5 to 2 for slides)
     QString title;                   ///< SVG/PDF/PNG title; empty: "<view title> - <scheme name>"
     AnimationOptions animation;      ///< GIF only
+    qint64 vectorByteLimit = maxVectorBytes; ///< SVG/PDF: the most bytes a drawing may write (tests lower it)
 };
 
 /// Where a figure's size ends up: pixels of the file and the logical size views lay out in.

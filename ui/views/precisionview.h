@@ -19,6 +19,7 @@ public:
 
     QSizeF minimumRoom() const override { return {16.0, 12.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
+    QString computeError() const override { return m_data.error; }
     /// The analysis drawn (recomputed on set-up and option changes).
     const PrecisionData& data() const { return m_data; }
 

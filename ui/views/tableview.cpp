@@ -343,6 +343,18 @@ HeaderTexts TableView::headerTexts() const
             {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
 }
 
+double TableView::svgImageBytes(const QSizeF& size) const
+{
+    if (!m_result || m_image.isNull())
+        return 0.0;
+    const int k = std::max(1, m_result->rowStep);
+    const QRectF shown = m_window.intersected(QRectF(0, m_result->rowStart, m_image.width(), double(m_image.height()) * k));
+    if (shown.width() * shown.height() / k <= double(maxVectorCells))
+        return 0.0; // vector rectangles
+    const QRectF plot = layoutFor(QRectF(QPointF(0, 0), size)).plot;
+    return 4.0 * std::ceil(plot.width() * 2) * std::ceil(plot.height() * 2);
+}
+
 TableView::Layout TableView::layoutFor(const QRectF& t) const
 {
     Layout l;

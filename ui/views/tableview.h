@@ -27,6 +27,9 @@ public:
 
     /// Lines of text (width, height) its plot and labels need; see View::minimumRoom().
     QSizeF minimumRoom() const override { return {13.0, 10.0}; }
+    /// The heatmap resampled to twice the plot's size (32-bit pixels) when the visible cells are too many for
+    /// vector rectangles.
+    double svgImageBytes(const QSizeF& size) const override;
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
 

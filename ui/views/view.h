@@ -48,6 +48,13 @@ public:
     /// Heatmap views: the range their colour scale takes from the current data (ignoring a held range);
     /// nullopt for views without a colour scale.
     virtual std::optional<ValueRange> dataColourRange() const { return std::nullopt; }
+    /// Bytes of the raster images the view embeds when it is drawn into an SVG of logical size @p size (the
+    /// table's heatmap at twice its plot's size); 0 when it embeds none. The export refuses a figure whose
+    /// images would be over its raster cap before drawing it.
+    virtual double svgImageBytes(const QSizeF& size) const { (void)size; return 0.0; }
+    /// Why the view's own numbers could not be computed (a request over the work limit), or empty: an export
+    /// refuses with it rather than writing a figure of the message.
+    virtual QString computeError() const { return {}; }
     /// Holds the colour scale at @p range whatever the data, so that the frames of a GIF sweep share one
     /// scale; nullopt lets it follow the data again.
     void holdColourRange(std::optional<ValueRange> range)
