@@ -110,8 +110,7 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
         core::checkOutputFile(command.output);
     const core::ComputeResult result = core::compute(command.request, command.limits);
     for (const std::string& w : result.warnings)
-        err << "poslab: warning: " << messageLine(w) << "
-";
+        err << "poslab: warning: " << messageLine(w) << "\n";
     if (!toFile)
         core::write(out, result, command.format);
     else
