@@ -14,6 +14,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <algorithm>
+
 namespace poslab::ui {
 namespace {
 
@@ -114,11 +116,39 @@ void ViewFrame::resizeEvent(QResizeEvent* e)
     QFrame::resizeEvent(e);
     if (!m_controls)
         return;
-    // Controls share the title's line when there is room, else they wrap onto a second line.
-    const int need = m_title->sizeHint().width() + m_controls->sizeHint().width() + m_max->sizeHint().width() + 40;
-    const bool wrap = e->size().width() < need;
+    const bool wrap = wrapsAt(e->size().width());
     if (wrap != m_wrapped)
         placeControls(wrap);
+}
+
+bool ViewFrame::wrapsAt(int width) const
+{
+    // Controls share the title's line when there is room, else they wrap onto a second line.
+    if (!m_controls)
+        return false;
+    const int need = m_title->sizeHint().width() + m_controls->sizeHint().width() + m_max->sizeHint().width() + 40;
+    return width < need;
+}
+
+QSize ViewFrame::viewSizeAt(QSize frame) const
+{
+    const QMargins outer = contentsMargins() + layout()->contentsMargins(); // the frame's line, the layout's 1 px
+    const int w = frame.width() - outer.left() - outer.right();
+    const QMargins m = m_grid->contentsMargins();
+    int line = m_title->sizeHint().height();
+    if (!m_max->isHidden())
+        line = std::max(line, m_max->sizeHint().height());
+    int header = line;
+    if (m_controls) {
+        if (wrapsAt(frame.width())) {
+            const int flow = m_controls->heightForWidth(w - m.left() - m.right());
+            header += m_grid->verticalSpacing() + (flow > 0 ? flow : m_controls->sizeHint().height());
+        } else {
+            header = std::max(header, m_controls->sizeHint().height());
+        }
+    }
+    header += m.top() + m.bottom();
+    return {std::max(0, w), std::max(0, frame.height() - outer.top() - outer.bottom() - header)};
 }
 
 QSize ViewFrame::minimumSizeHint() const

@@ -26,6 +26,10 @@ public:
     static constexpr int minimumFrameWidth = 200;
     static constexpr int minimumFrameHeight = 140;
     QSize minimumSizeHint() const override;
+    /// The size its view gets in a frame of @p frame pixels: less the borders and the header, whose controls
+    /// share the title's line or wrap below it as resizeEvent() places them (the window's grid rule asks it
+    /// before it shows a layout).
+    QSize viewSizeAt(QSize frame) const;
 
 signals:
     void maximiseRequested(poslab::ui::View* view, bool on);
@@ -43,6 +47,8 @@ private:
     QGridLayout* m_grid = nullptr;
     bool m_wrapped = false;
     void placeControls(bool wrapped);
+    /// True when the controls wrap below the title in a frame @p width wide.
+    bool wrapsAt(int width) const;
     bool m_maximised = false;
     bool m_canMaximise = true;
 };
