@@ -617,6 +617,22 @@ void MainWindow::arrangeGrid()
                    && firstFit(area - QSize(m_foldedWidth + 24, 0))) {
             foldSidePanels(false); // room again beside them (24 px spare, so that the two never take turns)
             scheduleArrange();
+        } else if (!found && !docked && !m_lessonsDock->isHidden() && !m_lessonsDock->isFloating()) {
+            // The side panels away, and still no room: the lesson panel gives the view in front the width it lacks, down to the
+            // panel's own minimum.
+            const auto one = rowsOf(GridFit::One);
+            int lo = area.width(), hi = 4 * area.width();
+            if (gridFitsAt(one, QSize(hi, area.height()), true)) {
+                while (hi - lo > 1) {
+                    const int mid = (lo + hi) / 2;
+                    (gridFitsAt(one, QSize(mid, area.height()), true) ? hi : lo) = mid;
+                }
+                const int want = std::max(m_lessonsDock->minimumSizeHint().width(), m_lessonsDock->width() - (hi - area.width()));
+                if (want < m_lessonsDock->width()) {
+                    resizeDocks({m_lessonsDock}, {want}, Qt::Horizontal);
+                    scheduleArrange();
+                }
+            }
         }
         fit = found.value_or(GridFit::One);
     }
