@@ -595,6 +595,20 @@ void MainWindow::arrangeGrid()
     // state its own font scale (the grid is fitted again when it ends).
     if (isVisible() && !m_presentation) {
         const QSize area = m_pages->size();
+        // The strip's buttons on one line: the views' titles, or their short names ("Table") where the titles
+        // would take two.
+        const auto label = [&](bool full) {
+            for (std::size_t i = 0; i < m_stripButtons.size(); ++i) {
+                const QString name = m_views[i]->exportName();
+                const QString text = full ? m_views[i]->title() : name.left(1).toUpper() + name.mid(1);
+                if (m_stripButtons[i]->text() != text)
+                    m_stripButtons[i]->setText(text);
+            }
+        };
+        label(true);
+        const QMargins sm = m_strip->layout()->contentsMargins();
+        if (m_strip->layout()->totalHeightForWidth(area.width()) > m_stripButtons.front()->sizeHint().height() + sm.top() + sm.bottom())
+            label(false);
         const auto firstFit = [&](QSize room) -> std::optional<GridFit> {
             for (GridFit f : {GridFit::All, GridFit::Pair, GridFit::One}) {
                 if (f == GridFit::Pair && views.size() <= 2)

@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QResizeEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
@@ -76,6 +77,7 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
             combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         FlowLayout::replace(c);
         m_controls = c;
+        fitEdits();
     }
     m_max = new QToolButton(m_header);
     m_max->setAutoRaise(true);
@@ -119,6 +121,30 @@ void ViewFrame::resizeEvent(QResizeEvent* e)
     const bool wrap = wrapsAt(e->size().width());
     if (wrap != m_wrapped)
         placeControls(wrap);
+}
+
+void ViewFrame::changeEvent(QEvent* e)
+{
+    QFrame::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        fitEdits();
+}
+
+void ViewFrame::fitEdits()
+{
+    if (!m_controls)
+        return;
+    for (auto* edit : m_controls->findChildren<QLineEdit*>()) {
+        if (edit->placeholderText().isEmpty())
+            continue;
+        if (!edit->property("poslabMaxWidth").isValid())
+            edit->setProperty("poslabMaxWidth", edit->maximumWidth());
+        // The text plus the frame and the edit's own margins (about one "M" each side).
+        const QFontMetrics fm = edit->fontMetrics();
+        const int need = fm.horizontalAdvance(edit->placeholderText()) + 2 * fm.horizontalAdvance(QLatin1Char('M'));
+        edit->setMaximumWidth(std::max(edit->property("poslabMaxWidth").toInt(), need));
+        edit->setMinimumWidth(std::min(need, edit->maximumWidth()));
+    }
 }
 
 bool ViewFrame::wrapsAt(int width) const

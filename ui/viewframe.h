@@ -37,6 +37,7 @@ signals:
 protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     View* m_view;
@@ -47,6 +48,9 @@ private:
     QGridLayout* m_grid = nullptr;
     bool m_wrapped = false;
     void placeControls(bool wrapped);
+    /// Each line edit of the controls at least as wide as its placeholder ("pairs: auto") at the current font,
+    /// which grows with the font scale (a view's own maximum width is in pixels at scale 1).
+    void fitEdits();
     /// True when the controls wrap below the title in a frame @p width wide.
     bool wrapsAt(int width) const;
     bool m_maximised = false;
