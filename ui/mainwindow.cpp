@@ -621,34 +621,52 @@ void MainWindow::arrangeGrid()
         std::optional<GridFit> found = firstFit(area);
         const bool docked = !m_schemesDock->isHidden() && !m_schemesDock->isFloating()
             && !m_parametersDock->isHidden() && !m_parametersDock->isFloating();
-        if (!found && docked) {
-            // Not even the view in front alone has room: the side panels fold away (the page grows by their
-            // width, and the rule runs again); F9 opens them as a drawer over the views.
-            m_foldedWidth = m_schemesDock->width() + style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
-            foldSidePanels(true);
-            scheduleArrange();
-        } else if (m_panelsFolded && m_foldedWidth > 0
-                   && firstFit(area - QSize(m_foldedWidth + 24, 0))) {
-            foldSidePanels(false); // room again beside them (24 px spare, so that the two never take turns)
-            scheduleArrange();
-        } else if (!found && !docked && !m_lessonsDock->isHidden() && !m_lessonsDock->isFloating()) {
-            // The side panels away, and still no room: the lesson panel gives the view in front the width it lacks, down to the
-            // panel's own minimum.
+        const int dockWidth = m_schemesDock->width() + style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+        const bool lessonsDocked = !m_lessonsDock->isHidden() && !m_lessonsDock->isFloating();
+        const int lessonsSpare = lessonsDocked ? std::max(0, m_lessonsDock->width() - m_lessonsDock->minimumSizeHint().width()) : 0;
+        // The width the view in front alone lacks here (0: none; -1: more width would not do, the height lacks).
+        const auto widthLacking = [&]() -> int {
             const auto one = rowsOf(GridFit::One);
             int lo = area.width(), hi = 4 * area.width();
-            if (gridFitsAt(one, QSize(hi, area.height()), true)) {
-                while (hi - lo > 1) {
-                    const int mid = (lo + hi) / 2;
-                    (gridFitsAt(one, QSize(mid, area.height()), true) ? hi : lo) = mid;
-                }
-                const int want = std::max(m_lessonsDock->minimumSizeHint().width(), m_lessonsDock->width() - (hi - area.width()));
-                if (want < m_lessonsDock->width()) {
-                    resizeDocks({m_lessonsDock}, {want}, Qt::Horizontal);
-                    scheduleArrange();
-                }
+            if (gridFitsAt(one, area, true))
+                return 0;
+            if (!gridFitsAt(one, QSize(hi, area.height()), true))
+                return -1;
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                (gridFitsAt(one, QSize(mid, area.height()), true) ? hi : lo) = mid;
             }
+            return hi - area.width();
+        };
+        const int lacking = found ? 0 : widthLacking();
+        const bool refused = std::abs(area.width() - m_foldRefused.width()) <= 8 && area.height() == m_foldRefused.height()
+            && m_foldRefusedScale == m_state->viewOptions().fontScale;
+        if (!found && docked && lacking > 0 && lacking <= dockWidth + lessonsSpare && !refused) {
+            // Not even the view in front alone has room, and the side panels' width would give it: they fold
+            // away (the page grows by their width, and the rule runs again); F9 opens them as a drawer over the
+            // views.
+            m_foldedWidth = dockWidth;
+            m_foldedAt = area;
+            foldSidePanels(true);
+            scheduleArrange();
+        } else if (!found && !docked && lessonsDocked && lacking > 0 && lacking <= lessonsSpare) {
+            // The side panels away, and still no room: the lesson panel gives the view in front the width it lacks.
+            resizeDocks({m_lessonsDock}, {m_lessonsDock->width() - lacking}, Qt::Horizontal);
+            scheduleArrange();
+        } else if (m_panelsFolded && !found && area.width() > m_foldedAt.width()) {
+            // Folded (and the page grown by it), still no room: folding gives none, and the panels come back; not
+            // folded again at this size.
+            foldSidePanels(false);
+            m_foldRefused = m_foldedAt;
+            m_foldRefusedScale = m_state->viewOptions().fontScale;
+            scheduleArrange();
+        } else if (m_panelsFolded && found && m_foldedWidth > 0 && firstFit(area - QSize(m_foldedWidth + 24, 0))) {
+            foldSidePanels(false); // room again beside them (24 px spare, so that the two never take turns)
+            scheduleArrange();
         }
-        fit = found.value_or(GridFit::One);
+        // Where not even one view has room (and the panels cannot give it), the whole grid as it was: every view
+        // then says "Too small" with what to do (A−), rather than one view under a strip of the others.
+        fit = found.value_or(GridFit::All);
     }
     m_fit = fit;
     placeRows(rowsOf(fit));

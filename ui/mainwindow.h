@@ -301,6 +301,9 @@ private:
     bool m_panelsFolded = false;
     bool m_splitRestored = false;   ///< the splitters' sizes came from the last run (QSettings)
     int m_foldedWidth = 0;          ///< the width the folded side panels gave the grid
+    QSize m_foldedAt;               ///< the grid's size when they were folded
+    QSize m_foldRefused;            ///< a grid size at which folding them gave no room (not folded there again)
+    double m_foldRefusedScale = 0.0; ///< at this font scale
     bool m_arrangeQueued = false;
     bool m_arranging = false;
 };
