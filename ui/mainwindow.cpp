@@ -677,6 +677,12 @@ void MainWindow::arrangeGrid()
             return std::find(row.begin(), row.end(), m_views[i]) != row.end();
         });
         m_stripButtons[i]->setChecked(shown);
+        // The views on screen in bold as well: a checked button alone is hard to tell in the dark theme.
+        if (m_stripButtons[i]->font().bold() != shown) {
+            QFont f; // only the weight set: the rest follows the window's font (its scale)
+            f.setBold(shown);
+            m_stripButtons[i]->setFont(f);
+        }
     }
 }
 
