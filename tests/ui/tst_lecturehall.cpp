@@ -645,6 +645,40 @@ private slots:
         QVERIFY(w.schemePicker()->isVisible());
         QVERIFY(!strip->isVisible());
     }
+
+    void compareStepFitsTheRoom()
+    {
+        // 8.2 (A and B side by side, attention and rotation): its views by the same rule, its first view in front;
+        // restoring a maximised view inside the step brought back five views, four of them "Too small".
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const double scale : {1.0, 2.0}) {
+            StartOptions look;
+            look.fontScale = scale;
+            QVERIFY(w.applyStartOptions(look).isEmpty());
+            QVERIFY(w.openLessonStep(QStringLiteral("8.2")).isEmpty());
+            LessonBrowser* b = w.lessonBrowser();
+            if (b->needsGuess())
+                b->reveal();
+            QVERIFY(b->tryIt().isEmpty());
+            settle(w.computation());
+            QVERIFY(w.state()->comparing());
+            QJsonArray report = settledReport(w);
+            QVERIFY2(tooSmall(report).isEmpty(), qPrintable(tooSmall(report).join(' ')));
+            QStringList names;
+            for (const QJsonValue& e : report)
+                names << e.toObject().value("view").toString();
+            QVERIFY2(names.contains(QStringLiteral("attention")), qPrintable(names.join(' ')));
+            for (const QString& n : names)
+                QVERIFY2(n == QLatin1String("attention") || n == QLatin1String("rotation"), qPrintable(n));
+            w.setMaximisedView(w.view(QStringLiteral("rotation")));
+            w.setMaximisedView(nullptr);
+            report = settledReport(w);
+            QVERIFY2(!report.isEmpty() && tooSmall(report).isEmpty(), qPrintable(tooSmall(report).join(' ')));
+        }
+    }
 };
 
 int main(int argc, char** argv)
