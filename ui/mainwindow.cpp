@@ -1592,7 +1592,9 @@ void MainWindow::applyLayout(const QJsonObject& layout)
 {
     if (layout.value(QLatin1String("maximised")).isString())
         setMaximisedView(view(layout.value(QLatin1String("maximised")).toString()));
-    if (layout.value(QLatin1String("side_panels")).isBool())
+    // On while folded for room is on already (opening the drawer is the user's F9).
+    if (layout.value(QLatin1String("side_panels")).isBool()
+        && !(m_panelsFolded && layout.value(QLatin1String("side_panels")).toBool()))
         setSidePanelsVisible(layout.value(QLatin1String("side_panels")).toBool());
 }
 
