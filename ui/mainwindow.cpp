@@ -562,8 +562,10 @@ void MainWindow::foldSidePanels(bool fold)
     m_panelsFolded = fold;
     QSignalBlocker b(m_sidePanels);
     for (QDockWidget* d : {m_schemesDock, m_parametersDock}) {
-        if (d->isFloating()) // a drawer open while they were folded docks again
+        if (d->isFloating() && !fold) { // a drawer open while they were folded docks again
             d->setFloating(false);
+            d->setFont(QFont());
+        }
         d->setVisible(!fold);
     }
     m_sidePanels->setChecked(!fold);
@@ -1051,17 +1053,20 @@ void MainWindow::setSidePanelsVisible(bool on)
         }
         // Folded for room: they open as a drawer over the views' left edge (the views keep their room), and
         // close again.
-        const QRect r(centralWidget()->mapToGlobal(QPoint(0, 0)), centralWidget()->size());
+        // Over the views' left edge, below the tabs and the strip (which stay usable).
+        const QRect r(m_vertical->mapToGlobal(QPoint(0, 0)), m_vertical->size());
         const int w = std::max(m_foldedWidth, int(PanelScroll::minimumPanelWidth));
         const int top = r.height() * 2 / 5;
         for (QDockWidget* d : {m_schemesDock, m_parametersDock}) {
             if (on) {
                 d->setFloating(true);
+                d->setFont(font()); // a window of its own does not take the window's font (its scale) by itself
                 d->show();
                 d->raise();
             } else {
                 d->hide();
                 d->setFloating(false);
+                d->setFont(QFont()); // the window's font again, as every docked panel
                 d->hide();
             }
         }
@@ -1129,6 +1134,10 @@ void MainWindow::applyTheme()
     if (scaled && !m_userSize.isValid())
         m_userSize = size(); // what the window returns to when the scale comes back down
     setFont(f);
+    if (m_panelsFolded) // the drawer's panels, windows of their own, follow the scale too
+        for (QDockWidget* d : {m_schemesDock, m_parametersDock})
+            if (d->isFloating())
+                d->setFont(f);
     m_appliedFontScale = o.fontScale;
     if (scaled) {
         // Apply the new minimum size now (Qt grows a window that became smaller than it), fit, and fit again

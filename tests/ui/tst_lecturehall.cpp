@@ -31,6 +31,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
@@ -632,6 +633,8 @@ private slots:
         QVERIFY(QTest::qWaitForWindowExposed(w.schemePicker()->window()));
         QVERIFY(w.schemePicker()->isVisible());
         QVERIFY(tooSmall(settledReport(w)).isEmpty());
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty()) // the drawer is a window of its own
+            w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + QStringLiteral("/room-drawer.png"));
         w.sidePanelsAction()->trigger();
         settledReport(w);
         QVERIFY(!w.schemePicker()->isVisible());
