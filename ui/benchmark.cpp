@@ -175,6 +175,8 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
     // Two configurations visible: compare side by side, B a copy of A at half the dimension (B follows A's
     // rope_theta, so every step recomputes and repaints both).
     state->setCompare({CompareMode::SideBySide, QJsonObject{{"dim", 64}}});
+    // Without the side panels all five views have room for their halves (with them, the grid's rule shows two).
+    window.setSidePanelsVisible(false);
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
     window.computation()->flush();

@@ -7,6 +7,7 @@
 #include "ui/session.h"
 
 #include "ui/computation.h"
+#include "ui/flowlayout.h"
 #include "ui/helpmenu.h"
 #include "ui/lessonbrowser.h"
 #include "ui/parameterpanel.h"
@@ -63,9 +64,11 @@
 #include <QStyle>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 #include <QUndoStack>
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 namespace poslab::ui {
@@ -94,6 +97,34 @@ protected:
         return QScrollArea::eventFilter(o, e);
     }
 };
+
+/// Calls a function when the widget it watches is resized (the grid's page: its fit to the room follows).
+class ResizeWatcher : public QObject {
+public:
+    ResizeWatcher(QWidget* watched, std::function<void()> onResize)
+        : QObject(watched)
+        , m_onResize(std::move(onResize))
+    {
+        watched->installEventFilter(this);
+    }
+
+protected:
+    bool eventFilter(QObject* o, QEvent* e) override
+    {
+        if (e->type() == QEvent::Resize)
+            m_onResize();
+        return QObject::eventFilter(o, e);
+    }
+
+private:
+    std::function<void()> m_onResize;
+};
+
+/// The number of views in the workbench grid (the first ones of the registry's order in m_views).
+int gridViewCount()
+{
+    return int(std::count_if(viewRegistry().begin(), viewRegistry().end(), [](const ViewEntry& e) { return e.inGrid; }));
+}
 
 } // namespace
 
@@ -137,6 +168,26 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     buildCompareMenu();
     buildHelpMenu();
     buildLessons();
+    // Keys that bring a grid view forward (after the menus: Help > Keyboard shortcuts lists the menus' first).
+    for (int i = 0; i < std::min(gridViewCount(), 9); ++i) {
+        View* v = m_views[std::size_t(i)];
+        auto* a = new QAction(tr("Bring %1 forward").arg(v->title()), this);
+        a->setObjectName(QStringLiteral("shortcutView%1").arg(i + 1));
+        a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+        connect(a, &QAction::triggered, this, [this, v] { bringForward(v); });
+        addAction(a);
+    }
+    auto* next = new QAction(tr("Bring the next view of the grid forward"), this);
+    next->setObjectName(QStringLiteral("shortcutNextView"));
+    next->setShortcut(Qt::Key_F6);
+    connect(next, &QAction::triggered, this, [this] {
+        const std::vector<View*> views = gridViews();
+        if (views.empty())
+            return;
+        const auto at = std::find(views.begin(), views.end(), m_maximised ? m_maximised : m_front);
+        bringForward(at == views.end() || at + 1 == views.end() ? views.front() : *(at + 1));
+    });
+    addAction(next);
 
     // Status bar: refusals stay readable for a while; large computations show progress and can be cancelled.
     m_message = new QLabel(this);
@@ -209,6 +260,10 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
         }
     });
     connect(m_state, &WorkbenchState::viewOptionsChanged, this, &MainWindow::applyTheme);
+    // The grid's fit to the room (arrangeGrid()) follows the font scale, compare mode (A | B halves) and the
+    // views' header controls (another scheme); the window's size changes come through the page's resizes.
+    for (auto signal : {&WorkbenchState::viewOptionsChanged, &WorkbenchState::compareChanged, &WorkbenchState::schemeChanged})
+        connect(m_state, signal, this, &MainWindow::scheduleArrange);
 
     resize(1600, 1000);
     if (restore)
@@ -273,7 +328,44 @@ void MainWindow::buildViews()
         }
     m_viewTabs->setVisible(m_viewTabs->count() > 1);
     m_pages = new QStackedWidget(central);
-    m_pages->addWidget(m_vertical);
+    // The grid's page: the strip of the views waiting their turn (shown while not all fit, see arrangeGrid())
+    // above the rows of views.
+    m_gridPage = new QWidget(m_pages);
+    m_gridPage->setObjectName(QStringLiteral("gridPage"));
+    auto* gridColumn = new QVBoxLayout(m_gridPage);
+    gridColumn->setContentsMargins(0, 0, 0, 0);
+    gridColumn->setSpacing(0);
+    m_strip = new QWidget(m_gridPage);
+    m_strip->setObjectName(QStringLiteral("viewStrip"));
+    auto* flow = new FlowLayout(m_strip, 4);
+    flow->setContentsMargins(6, 3, 6, 3);
+    for (int i = 0; i < int(m_views.size()); ++i) {
+        View* v = m_views[std::size_t(i)];
+        auto* b = new QToolButton(m_strip);
+        b->setObjectName(QStringLiteral("strip_") + v->exportName());
+        b->setText(v->title());
+        b->setCheckable(true);
+        b->setAutoRaise(true);
+        b->setToolTip(tr("Bring %1 forward (Ctrl+%2; F6 brings the next view)").arg(v->title()).arg(i + 1));
+        connect(b, &QToolButton::clicked, this, [this, v] { bringForward(v); });
+        flow->addWidget(b);
+        m_stripButtons.push_back(b);
+    }
+    // While the side panels are folded away for room: the drawer's button (F9).
+    m_stripPanels = new QToolButton(m_strip);
+    m_stripPanels->setObjectName(QStringLiteral("stripPanels"));
+    m_stripPanels->setText(tr("\u2630 Panels"));
+    m_stripPanels->setAutoRaise(true);
+    m_stripPanels->setToolTip(tr("The side panels, folded away to give the views room: open them over the views, "
+                                 "and close them again (F9)"));
+    m_stripPanels->hide();
+    connect(m_stripPanels, &QToolButton::clicked, this, [this] { m_sidePanels->trigger(); });
+    flow->addWidget(m_stripPanels);
+    m_strip->hide();
+    gridColumn->addWidget(m_strip);
+    gridColumn->addWidget(m_vertical, 1);
+    m_pages->addWidget(m_gridPage);
+    new ResizeWatcher(m_pages, [this] { scheduleArrange(); });
     column->addWidget(m_viewTabs);
     column->addWidget(m_pages, 1);
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int i) {
@@ -304,7 +396,7 @@ View* MainWindow::view(const QString& name)
 void MainWindow::showPage(View* v)
 {
     const bool own = v && findView(v->exportName()) && !findView(v->exportName())->inGrid;
-    QWidget* page = m_vertical;
+    QWidget* page = m_gridPage;
     if (own)
         for (ViewFrame* f : m_frames)
             if (f->view() == v)
@@ -326,20 +418,274 @@ void MainWindow::setMaximisedView(View* v)
     }
     showPage(nullptr);
     m_maximised = v;
-    for (ViewFrame* f : m_frames) {
-        // Only the grid's frames: a tab's frame is a page of the stack, which shows one page at a time (shown
-        // here, a tab's view was painted over the grid after Esc).
-        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
-            continue;
-        f->setVisible(!v || f->view() == v);
+    if (!v)
+        m_stepViews.clear(); // back to the whole grid, as the rule fits it
+    else
+        m_front = v;
+    for (ViewFrame* f : m_frames)
         f->setMaximised(f->view() == v);
+    arrangeGrid();
+}
+
+ViewFrame* MainWindow::frameOf(const View* v) const
+{
+    for (ViewFrame* f : m_frames)
+        if (f->view() == v)
+            return f;
+    return nullptr;
+}
+
+std::vector<View*> MainWindow::gridViews() const
+{
+    std::vector<View*> out;
+    const int n = std::min(gridViewCount(), int(m_views.size()));
+    for (int i = 0; i < n; ++i)
+        if (m_stepViews.isEmpty() || m_stepViews.contains(m_views[std::size_t(i)]->exportName()))
+            out.push_back(m_views[std::size_t(i)]);
+    return out;
+}
+
+void MainWindow::bringForward(View* v)
+{
+    const int n = std::min(gridViewCount(), int(m_views.size()));
+    if (!v || std::find(m_views.begin(), m_views.begin() + n, v) == m_views.begin() + n)
+        return;
+    if (m_maximised) {
+        setMaximisedView(v); // the view shown alone is the one brought forward
+        return;
     }
-    m_top->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
-        return f->view() == v && f->parentWidget() == m_top;
-    }));
-    m_bottom->setVisible(!v || std::any_of(m_frames.begin(), m_frames.end(), [&](ViewFrame* f) {
-        return f->view() == v && f->parentWidget() == m_bottom;
-    }));
+    showPage(nullptr);
+    const std::vector<View*> shown = gridViews();
+    if (std::find(shown.begin(), shown.end(), v) == shown.end())
+        m_stepViews.clear(); // a view the step does not show: the whole grid again, by the rule
+    m_front = v;
+    arrangeGrid();
+}
+
+std::vector<std::vector<View*>> MainWindow::rowsOf(GridFit fit) const
+{
+    const std::vector<View*> views = gridViews();
+    if (views.empty())
+        return {};
+    const auto at = std::find(views.begin(), views.end(), m_front);
+    const std::size_t front = at == views.end() ? 0 : std::size_t(at - views.begin());
+    if (fit == GridFit::One || views.size() == 1)
+        return {{views[front]}};
+    if (fit == GridFit::Pair)
+        return {{views[front], views[(front + 1) % views.size()]}};
+    // All: each view in its own row of the grid (the first three above, the others below).
+    std::vector<View*> top, bottom;
+    for (View* v : views)
+        (std::find(m_views.begin(), m_views.begin() + 3, v) != m_views.begin() + 3 ? top : bottom).push_back(v);
+    std::vector<std::vector<View*>> rows;
+    for (auto* row : {&top, &bottom})
+        if (!row->empty())
+            rows.push_back(*row);
+    return rows;
+}
+
+bool MainWindow::gridFitsAt(const std::vector<std::vector<View*>>& rows, QSize area, bool strip) const
+{
+    if (rows.empty())
+        return true;
+    int h = area.height();
+    if (strip)
+        h -= m_strip->layout()->totalHeightForWidth(area.width());
+    // The splitters share their room equally (placeRows() sets it so when the rows change).
+    const int rowH = (h - m_vertical->handleWidth() * (int(rows.size()) - 1)) / int(rows.size());
+    const double scale = m_state->viewOptions().fontScale;
+    for (const auto& row : rows) {
+        const int n = int(row.size());
+        const int w = (area.width() - m_top->handleWidth() * (n - 1)) / n;
+        for (View* v : row) {
+            const ViewFrame* f = frameOf(v);
+            if (!f || !v->wholeHasRoomAt(QSizeF(f->viewSizeAt(QSize(w, rowH))), scale))
+                return false;
+        }
+    }
+    return true;
+}
+
+void MainWindow::placeRows(const std::vector<std::vector<View*>>& rows)
+{
+    const int n = std::min(gridViewCount(), int(m_frames.size()));
+    const bool changed = rows != m_rows;
+    const bool first = m_rows.empty();
+    m_rows = rows;
+    if (changed) {
+        // Every frame back to its place in the grid, then a row of fewer views all in the upper splitter.
+        for (int i = 0; i < n; ++i) {
+            QSplitter* home = i < 3 ? m_top : m_bottom;
+            const int index = i < 3 ? i : i - 3;
+            if (home->indexOf(m_frames[std::size_t(i)]) != index)
+                home->insertWidget(index, m_frames[std::size_t(i)]);
+        }
+        if (rows != rowsOf(GridFit::All) && !rows.empty())
+            for (std::size_t k = 0; k < rows[0].size(); ++k)
+                m_top->insertWidget(int(k), frameOf(rows[0][k]));
+    }
+    for (int i = 0; i < n; ++i) {
+        ViewFrame* f = m_frames[std::size_t(i)];
+        const bool shown = std::any_of(rows.begin(), rows.end(), [&](const std::vector<View*>& row) {
+            return std::find(row.begin(), row.end(), f->view()) != row.end();
+        });
+        f->setVisible(shown);
+    }
+    for (QSplitter* row : {m_top, m_bottom}) {
+        bool any = false;
+        for (int i = 0; i < row->count(); ++i)
+            any = any || !row->widget(i)->isHidden();
+        row->setVisible(any);
+    }
+    if (changed && !(first && m_splitRestored)) {
+        // A new arrangement shares the room equally (the rule measured it so); the user's own split, restored
+        // from the last run, stays.
+        for (QSplitter* row : {m_top, m_bottom})
+            row->setSizes(QList<int>(row->count(), 1000));
+        const int h = m_vertical->height() - m_vertical->handleWidth();
+        m_vertical->setSizes({h / 2, h - h / 2});
+    }
+}
+
+void MainWindow::scheduleArrange()
+{
+    if (m_arrangeQueued)
+        return;
+    m_arrangeQueued = true;
+    QTimer::singleShot(0, this, &MainWindow::arrangeGrid);
+}
+
+void MainWindow::foldSidePanels(bool fold)
+{
+    if (fold == m_panelsFolded)
+        return;
+    m_panelsFolded = fold;
+    QSignalBlocker b(m_sidePanels);
+    for (QDockWidget* d : {m_schemesDock, m_parametersDock}) {
+        if (d->isFloating() && !fold) { // a drawer open while they were folded docks again
+            d->setFloating(false);
+            d->setFont(QFont());
+        }
+        d->setVisible(!fold);
+    }
+    m_sidePanels->setChecked(!fold);
+    m_sidePanels->setToolTip(fold ? tr("The side panels are folded away to give the views room: F9 opens them over "
+                                       "the views and closes them again")
+                                  : tr("Hide the side panels for a lecture; the same key brings them back (F9)"));
+}
+
+void MainWindow::arrangeGrid()
+{
+    m_arrangeQueued = false;
+    if (m_arranging)
+        return;
+    QScopedValueRollback<bool> guard(m_arranging, true);
+    const std::vector<View*> views = gridViews();
+    if (std::find(views.begin(), views.end(), m_front) == views.end())
+        m_front = views.empty() ? nullptr : views.front();
+    for (std::size_t i = 0; i < m_stripButtons.size(); ++i)
+        m_stripButtons[i]->setVisible(views.size() > 1
+                                      && std::find(views.begin(), views.end(), m_views[i]) != views.end());
+    m_stripPanels->setVisible(m_panelsFolded);
+    if (m_maximised) {
+        m_strip->setVisible(m_panelsFolded);
+        placeRows({{m_maximised}});
+        return;
+    }
+    GridFit fit = GridFit::All;
+    // Measured only where it is seen: a window being built has no size yet, and the presentation lends the
+    // state its own font scale (the grid is fitted again when it ends).
+    if (isVisible() && !m_presentation) {
+        const QSize area = m_pages->size();
+        // The strip's buttons on one line: the views' titles, or their short names ("Table") where the titles
+        // would take two.
+        const auto label = [&](bool full) {
+            for (std::size_t i = 0; i < m_stripButtons.size(); ++i) {
+                const QString name = m_views[i]->exportName();
+                const QString text = full ? m_views[i]->title() : name.left(1).toUpper() + name.mid(1);
+                if (m_stripButtons[i]->text() != text)
+                    m_stripButtons[i]->setText(text);
+            }
+        };
+        label(true);
+        const QMargins sm = m_strip->layout()->contentsMargins();
+        if (m_strip->layout()->totalHeightForWidth(area.width()) > m_stripButtons.front()->sizeHint().height() + sm.top() + sm.bottom())
+            label(false);
+        const auto firstFit = [&](QSize room) -> std::optional<GridFit> {
+            for (GridFit f : {GridFit::All, GridFit::Pair, GridFit::One}) {
+                if (f == GridFit::Pair && views.size() <= 2)
+                    continue; // all of them are the pair
+                if (gridFitsAt(rowsOf(f), room, f != GridFit::All || m_panelsFolded))
+                    return f;
+            }
+            return std::nullopt;
+        };
+        std::optional<GridFit> found = firstFit(area);
+        const bool docked = !m_schemesDock->isHidden() && !m_schemesDock->isFloating()
+            && !m_parametersDock->isHidden() && !m_parametersDock->isFloating();
+        const int dockWidth = m_schemesDock->width() + style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
+        const bool lessonsDocked = !m_lessonsDock->isHidden() && !m_lessonsDock->isFloating();
+        const int lessonsSpare = lessonsDocked ? std::max(0, m_lessonsDock->width() - m_lessonsDock->minimumSizeHint().width()) : 0;
+        // The width the view in front alone lacks here (0: none; -1: more width would not do, the height lacks).
+        const auto widthLacking = [&]() -> int {
+            const auto one = rowsOf(GridFit::One);
+            int lo = area.width(), hi = 4 * area.width();
+            if (gridFitsAt(one, area, true))
+                return 0;
+            if (!gridFitsAt(one, QSize(hi, area.height()), true))
+                return -1;
+            while (hi - lo > 1) {
+                const int mid = (lo + hi) / 2;
+                (gridFitsAt(one, QSize(mid, area.height()), true) ? hi : lo) = mid;
+            }
+            return hi - area.width();
+        };
+        const int lacking = found ? 0 : widthLacking();
+        const bool refused = std::abs(area.width() - m_foldRefused.width()) <= 8 && area.height() == m_foldRefused.height()
+            && m_foldRefusedScale == m_state->viewOptions().fontScale;
+        if (!found && docked && lacking > 0 && lacking <= dockWidth + lessonsSpare && !refused) {
+            // Not even the view in front alone has room, and the side panels' width would give it: they fold
+            // away (the page grows by their width, and the rule runs again); F9 opens them as a drawer over the
+            // views.
+            m_foldedWidth = dockWidth;
+            m_foldedAt = area;
+            foldSidePanels(true);
+            scheduleArrange();
+        } else if (!found && !docked && lessonsDocked && lacking > 0 && lacking <= lessonsSpare) {
+            // The side panels away, and still no room: the lesson panel gives the view in front the width it lacks.
+            resizeDocks({m_lessonsDock}, {m_lessonsDock->width() - lacking}, Qt::Horizontal);
+            scheduleArrange();
+        } else if (m_panelsFolded && !found && area.width() > m_foldedAt.width()) {
+            // Folded (and the page grown by it), still no room: folding gives none, and the panels come back; not
+            // folded again at this size.
+            foldSidePanels(false);
+            m_foldRefused = m_foldedAt;
+            m_foldRefusedScale = m_state->viewOptions().fontScale;
+            scheduleArrange();
+        } else if (m_panelsFolded && found && m_foldedWidth > 0 && firstFit(area - QSize(m_foldedWidth + 24, 0))) {
+            foldSidePanels(false); // room again beside them (24 px spare, so that the two never take turns)
+            scheduleArrange();
+        }
+        // Where not even one view has room (and the panels cannot give it), the whole grid as it was: every view
+        // then says "Too small" with what to do (A−), rather than one view under a strip of the others.
+        fit = found.value_or(GridFit::All);
+    }
+    m_fit = fit;
+    placeRows(rowsOf(fit));
+    m_strip->setVisible((fit != GridFit::All && views.size() > 1) || m_panelsFolded);
+    m_stripPanels->setVisible(m_panelsFolded);
+    for (std::size_t i = 0; i < m_stripButtons.size(); ++i) {
+        const bool shown = std::any_of(m_rows.begin(), m_rows.end(), [&](const std::vector<View*>& row) {
+            return std::find(row.begin(), row.end(), m_views[i]) != row.end();
+        });
+        m_stripButtons[i]->setChecked(shown);
+        // The views on screen in bold as well: a checked button alone is hard to tell in the dark theme.
+        if (m_stripButtons[i]->font().bold() != shown) {
+            QFont f; // only the weight set: the rest follows the window's font (its scale)
+            f.setBold(shown);
+            m_stripButtons[i]->setFont(f);
+        }
+    }
 }
 
 QString MainWindow::applyStartOptions(const StartOptions& o)
@@ -695,15 +1041,49 @@ void MainWindow::setComputePath(gpu::ComputePath p, bool remember)
 
 void MainWindow::setSidePanelsVisible(bool on)
 {
-    m_schemesDock->setVisible(on);
-    m_parametersDock->setVisible(on);
     QSignalBlocker b(m_sidePanels);
     m_sidePanels->setChecked(on);
+    if (m_panelsFolded) {
+        const bool drawerOpen = m_schemesDock->isFloating() && !m_schemesDock->isHidden();
+        if (!on && !drawerOpen) {
+            // Hidden on purpose (--hide-panels, a session): they stay hidden when the room comes back.
+            m_panelsFolded = false;
+            scheduleArrange();
+            return;
+        }
+        // Folded for room: they open as a drawer over the views' left edge (the views keep their room), and
+        // close again.
+        // Over the views' left edge, below the tabs and the strip (which stay usable).
+        const QRect r(m_vertical->mapToGlobal(QPoint(0, 0)), m_vertical->size());
+        const int w = std::max(m_foldedWidth, int(PanelScroll::minimumPanelWidth));
+        const int top = r.height() * 2 / 5;
+        for (QDockWidget* d : {m_schemesDock, m_parametersDock}) {
+            if (on) {
+                d->setFloating(true);
+                d->setFont(font()); // a window of its own does not take the window's font (its scale) by itself
+                d->show();
+                d->raise();
+            } else {
+                d->hide();
+                d->setFloating(false);
+                d->setFont(QFont()); // the window's font again, as every docked panel
+                d->hide();
+            }
+        }
+        if (on) {
+            m_schemesDock->setGeometry(r.left(), r.top(), w, top);
+            m_parametersDock->setGeometry(r.left(), r.top() + top, w, r.height() - top);
+        }
+        return;
+    }
+    m_schemesDock->setVisible(on);
+    m_parametersDock->setVisible(on);
 }
 
 bool MainWindow::sidePanelsVisible() const
 {
-    return !m_schemesDock->isHidden() || !m_parametersDock->isHidden();
+    // Folded away for room, they are still on (they come back when there is room).
+    return m_panelsFolded || !m_schemesDock->isHidden() || !m_parametersDock->isHidden();
 }
 
 gpu::ComputePath MainWindow::computePath() const
@@ -754,6 +1134,10 @@ void MainWindow::applyTheme()
     if (scaled && !m_userSize.isValid())
         m_userSize = size(); // what the window returns to when the scale comes back down
     setFont(f);
+    if (m_panelsFolded) // the drawer's panels, windows of their own, follow the scale too
+        for (QDockWidget* d : {m_schemesDock, m_parametersDock})
+            if (d->isFloating())
+                d->setFont(f);
     m_appliedFontScale = o.fontScale;
     if (scaled) {
         // Apply the new minimum size now (Qt grows a window that became smaller than it), fit, and fit again
@@ -818,6 +1202,7 @@ void MainWindow::restoreLayout()
     m_sidePanels->setChecked(sidePanelsVisible());
     m_docksArranged = s.contains("window/state"); // the user's own split of the column stays
     m_viewsSplit = s.contains("layout/vertical"); // the user's own split of the rows stays
+    m_splitRestored = s.contains("layout/top");
     m_vertical->restoreState(s.value("layout/vertical").toByteArray());
     m_top->restoreState(s.value("layout/top").toByteArray());
     m_bottom->restoreState(s.value("layout/bottom").toByteArray());
@@ -892,6 +1277,7 @@ void MainWindow::closeEvent(QCloseEvent* e)
         e->ignore();
         return;
     }
+    foldSidePanels(false); // the panels the user has on are saved on, folded for room or not
     saveLayout();
     e->accept();
 }
@@ -1215,7 +1601,9 @@ void MainWindow::applyLayout(const QJsonObject& layout)
 {
     if (layout.value(QLatin1String("maximised")).isString())
         setMaximisedView(view(layout.value(QLatin1String("maximised")).toString()));
-    if (layout.value(QLatin1String("side_panels")).isBool())
+    // On while folded for room is on already (opening the drawer is the user's F9).
+    if (layout.value(QLatin1String("side_panels")).isBool()
+        && !(m_panelsFolded && layout.value(QLatin1String("side_panels")).toBool()))
         setSidePanelsVisible(layout.value(QLatin1String("side_panels")).toBool());
 }
 
@@ -1364,18 +1752,15 @@ void MainWindow::showStepViews(const QStringList& views)
     }
     showPage(nullptr);
     m_maximised = nullptr;
-    for (ViewFrame* f : m_frames) {
-        if (f->parentWidget() != m_top && f->parentWidget() != m_bottom)
-            continue;
-        f->setVisible(views.contains(f->view()->exportName()));
+    for (ViewFrame* f : m_frames)
         f->setMaximised(false);
-    }
-    for (QSplitter* row : {m_top, m_bottom}) {
-        bool any = false;
-        for (int i = 0; i < row->count(); ++i)
-            any = any || !row->widget(i)->isHidden();
-        row->setVisible(any);
-    }
+    // The step's views by the grid's rule, its first view in front.
+    m_stepViews.clear();
+    for (const QString& name : views)
+        if (const ViewEntry* e = findView(name); e && e->inGrid)
+            m_stepViews << name;
+    m_front = view(m_stepViews.value(0));
+    arrangeGrid();
 }
 
 void MainWindow::applyStepLock(const std::optional<QStringList>& unlocked)
@@ -1565,6 +1950,7 @@ void MainWindow::setPresenting(bool on)
         m_presentation->hide();
         delete m_presentation; // gives the state its font scale back
         activateWindow();
+        scheduleArrange(); // the grid fits the room at the window's own font scale again
         return;
     }
     m_presentation = new Presentation(m_state, m_computation, this);

@@ -22,6 +22,7 @@ class QLabel;
 class QMenu;
 class QStackedWidget;
 class QTabBar;
+class QToolButton;
 class QProgressBar;
 class QPushButton;
 class QSlider;
@@ -73,6 +74,26 @@ public:
     void setMaximisedView(View* view);
     /// The view shown alone: a grid view maximised, or the view of the open tab; nullptr for the whole grid.
     View* maximisedView() const { return m_ownPage ? m_ownPage : m_maximised; }
+
+    // --- the grid adapts to the room (issue 22)
+    /// How many of the grid's views are shown at a time. The rule: all of them (3 above, 2 below), else the
+    /// view in front and the next beside it, else the view in front alone, whichever is the first in which every
+    /// view shown has room (View::wholeHasRoomAt) at the current size and font scale; the others wait as buttons
+    /// of a strip above the grid. When even the view in front alone has no room, the side panels fold away (F9
+    /// then opens them as a drawer over the views).
+    enum class GridFit { All, Pair, One };
+    GridFit gridFit() const { return m_fit; }
+    /// The view in front: the one shown first when not all fit (Ctrl+1..5 or a strip button brings a view
+    /// forward, F6 the next one).
+    View* frontView() const { return m_front; }
+    /// Brings @p view forward (a grid view; a maximised grid view is replaced by it).
+    void bringForward(View* view);
+    /// The grid's views in the order F6 and the strip go through: a lesson step's views, else all five.
+    std::vector<View*> gridViews() const;
+    /// True while the side panels are folded away for the views' room (they come back when there is room).
+    bool sidePanelsFolded() const { return m_panelsFolded; }
+    /// Applies the rule now (it runs by itself when the grid's size, the font scale or compare mode change).
+    void arrangeGrid();
 
     /// Applies @p options (the real window and --screenshot alike). The look (theme, font scale) is the window's,
     /// not an edit to undo. Returns an empty string or one line naming the option and the problem.
@@ -166,6 +187,15 @@ protected:
 
 private:
     void buildViews();
+    /// arrangeGrid() once the events queued now are handled (resizes come in bursts).
+    void scheduleArrange();
+    /// True when every view of @p rows has room in @p area (the grid page) with @p strip above them.
+    bool gridFitsAt(const std::vector<std::vector<View*>>& rows, QSize area, bool strip) const;
+    /// The rows a fit shows, from gridViews() and the view in front.
+    std::vector<std::vector<View*>> rowsOf(GridFit fit) const;
+    void placeRows(const std::vector<std::vector<View*>>& rows);
+    void foldSidePanels(bool fold);
+    ViewFrame* frameOf(const View* view) const;
     void buildTransport();
     void buildActions();
     void buildMenus();
@@ -259,6 +289,23 @@ private:
     bool m_quietSlide = false; ///< a presentation step is loading: the slide is laid out once it has
     QDockWidget* m_lessonsDock = nullptr;
     LessonBrowser* m_lessons = nullptr;
+    // the grid's fit to the room (arrangeGrid())
+    QWidget* m_gridPage = nullptr;  ///< the strip above the splitters of the grid
+    QWidget* m_strip = nullptr;     ///< a button per view of gridViews() while not all are shown
+    QToolButton* m_stripPanels = nullptr; ///< the folded side panels' drawer (F9)
+    std::vector<QToolButton*> m_stripButtons; ///< in the order of m_frames' grid views
+    QStringList m_stepViews;        ///< the grid views a lesson step shows (empty: all five)
+    View* m_front = nullptr;
+    GridFit m_fit = GridFit::All;
+    std::vector<std::vector<View*>> m_rows; ///< what placeRows() last placed
+    bool m_panelsFolded = false;
+    bool m_splitRestored = false;   ///< the splitters' sizes came from the last run (QSettings)
+    int m_foldedWidth = 0;          ///< the width the folded side panels gave the grid
+    QSize m_foldedAt;               ///< the grid's size when they were folded
+    QSize m_foldRefused;            ///< a grid size at which folding them gave no room (not folded there again)
+    double m_foldRefusedScale = 0.0; ///< at this font scale
+    bool m_arrangeQueued = false;
+    bool m_arranging = false;
 };
 
 } // namespace poslab::ui

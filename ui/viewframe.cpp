@@ -9,10 +9,13 @@
 #include <QHBoxLayout>
 #include <QResizeEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QToolButton>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace poslab::ui {
 namespace {
@@ -74,6 +77,7 @@ ViewFrame::ViewFrame(View* view, QWidget* parent)
             combo->setSizeAdjustPolicy(QComboBox::AdjustToContents);
         FlowLayout::replace(c);
         m_controls = c;
+        fitEdits();
     }
     m_max = new QToolButton(m_header);
     m_max->setAutoRaise(true);
@@ -114,11 +118,63 @@ void ViewFrame::resizeEvent(QResizeEvent* e)
     QFrame::resizeEvent(e);
     if (!m_controls)
         return;
-    // Controls share the title's line when there is room, else they wrap onto a second line.
-    const int need = m_title->sizeHint().width() + m_controls->sizeHint().width() + m_max->sizeHint().width() + 40;
-    const bool wrap = e->size().width() < need;
+    const bool wrap = wrapsAt(e->size().width());
     if (wrap != m_wrapped)
         placeControls(wrap);
+}
+
+void ViewFrame::changeEvent(QEvent* e)
+{
+    QFrame::changeEvent(e);
+    if (e->type() == QEvent::FontChange)
+        fitEdits();
+}
+
+void ViewFrame::fitEdits()
+{
+    if (!m_controls)
+        return;
+    for (auto* edit : m_controls->findChildren<QLineEdit*>()) {
+        if (edit->placeholderText().isEmpty())
+            continue;
+        if (!edit->property("poslabMaxWidth").isValid())
+            edit->setProperty("poslabMaxWidth", edit->maximumWidth());
+        // The text plus the frame and the edit's own margins (about one "M" each side).
+        const QFontMetrics fm = edit->fontMetrics();
+        const int need = fm.horizontalAdvance(edit->placeholderText()) + 2 * fm.horizontalAdvance(QLatin1Char('M'));
+        edit->setMaximumWidth(std::max(edit->property("poslabMaxWidth").toInt(), need));
+        edit->setMinimumWidth(std::min(need, edit->maximumWidth()));
+    }
+}
+
+bool ViewFrame::wrapsAt(int width) const
+{
+    // Controls share the title's line when there is room, else they wrap onto a second line.
+    if (!m_controls)
+        return false;
+    const int need = m_title->sizeHint().width() + m_controls->sizeHint().width() + m_max->sizeHint().width() + 40;
+    return width < need;
+}
+
+QSize ViewFrame::viewSizeAt(QSize frame) const
+{
+    const QMargins outer = contentsMargins() + layout()->contentsMargins(); // the frame's line, the layout's 1 px
+    const int w = frame.width() - outer.left() - outer.right();
+    const QMargins m = m_grid->contentsMargins();
+    int line = m_title->sizeHint().height();
+    if (!m_max->isHidden())
+        line = std::max(line, m_max->sizeHint().height());
+    int header = line;
+    if (m_controls) {
+        if (wrapsAt(frame.width())) {
+            const int flow = m_controls->heightForWidth(w - m.left() - m.right());
+            header += m_grid->verticalSpacing() + (flow > 0 ? flow : m_controls->sizeHint().height());
+        } else {
+            header = std::max(header, m_controls->sizeHint().height());
+        }
+    }
+    header += m.top() + m.bottom();
+    return {std::max(0, w), std::max(0, frame.height() - outer.top() - outer.bottom() - header)};
 }
 
 QSize ViewFrame::minimumSizeHint() const

@@ -26,6 +26,10 @@ public:
     static constexpr int minimumFrameWidth = 200;
     static constexpr int minimumFrameHeight = 140;
     QSize minimumSizeHint() const override;
+    /// The size its view gets in a frame of @p frame pixels: less the borders and the header, whose controls
+    /// share the title's line or wrap below it as resizeEvent() places them (the window's grid rule asks it
+    /// before it shows a layout).
+    QSize viewSizeAt(QSize frame) const;
 
 signals:
     void maximiseRequested(poslab::ui::View* view, bool on);
@@ -33,6 +37,7 @@ signals:
 protected:
     void mouseDoubleClickEvent(QMouseEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
+    void changeEvent(QEvent* e) override;
 
 private:
     View* m_view;
@@ -43,6 +48,11 @@ private:
     QGridLayout* m_grid = nullptr;
     bool m_wrapped = false;
     void placeControls(bool wrapped);
+    /// Each line edit of the controls at least as wide as its placeholder ("pairs: auto") at the current font,
+    /// which grows with the font scale (a view's own maximum width is in pixels at scale 1).
+    void fitEdits();
+    /// True when the controls wrap below the title in a frame @p width wide.
+    bool wrapsAt(int width) const;
     bool m_maximised = false;
     bool m_canMaximise = true;
 };

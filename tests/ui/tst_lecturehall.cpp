@@ -12,6 +12,7 @@
 #include "ui/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/presentation.h"
+#include "ui/schemepicker.h"
 #include "ui/mainwindow.h"
 #include "ui/parameterpanel.h"
 #include "ui/viewframe.h"
@@ -19,13 +20,18 @@
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
+#include <QAbstractButton>
 #include <QAbstractScrollArea>
 #include <QAction>
+#include <QDockWidget>
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
@@ -36,6 +42,7 @@
 #include <QUndoStack>
 #include <QWheelEvent>
 
+#include <cmath>
 #include <sstream>
 
 using namespace poslab;
@@ -65,6 +72,33 @@ void shoot(QWidget* w, const QString& name)
     const QByteArray dir = qgetenv("POSLAB_SHOTS");
     if (!dir.isEmpty())
         w->grab().save(QString::fromLocal8Bit(dir) + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+/// The workbench's views on screen once the window has settled (the grid's fit runs after each resize and may
+/// fold the side panels, which resizes again): View::visibleViewReport, as `poslab --screenshot` writes it.
+QJsonArray settledReport(MainWindow& w)
+{
+    QJsonArray last;
+    for (int i = 0, same = 0; i < 60 && same < 3; ++i) {
+        QCoreApplication::processEvents();
+        QTest::qWait(15);
+        const QJsonArray now = View::visibleViewReport(&w);
+        same = now == last ? same + 1 : 0;
+        last = now;
+    }
+    return last;
+}
+
+/// The views of @p report that say "too small" (either half of A | B), with their sizes; empty when none.
+QStringList tooSmall(const QJsonArray& report)
+{
+    QStringList out;
+    for (const QJsonValue& e : report) {
+        const QJsonObject o = e.toObject();
+        if (o.value("state").toString() == QLatin1String("too small") || o.value("state_b").toString() == QLatin1String("too small"))
+            out << QStringLiteral("%1 %2x%3").arg(o.value("view").toString()).arg(o.value("width").toInt()).arg(o.value("height").toInt());
+    }
+    return out;
 }
 
 QAbstractScrollArea* scrollAreaOf(QWidget* w)
@@ -493,6 +527,160 @@ private slots:
         QVERIFY2(need.width() <= heading->width() && need.height() <= heading->height(),
                  qPrintable(QStringLiteral("%1 needs %2 x %3 in %4 x %5").arg(heading->text()).arg(need.width())
                                 .arg(need.height()).arg(heading->width()).arg(heading->height())));
+    }
+
+    void workbenchFitsTheRoom()
+    {
+        // At 1366 x 768 and font scale 2 all five views said "Too small"; the lesson panel at scale 1 made the
+        // table too small, and compare mode the table, rotation and B's decay. The grid now shows fewer views at a
+        // time (all five, the view in front and the next, the view in front alone; the side panels fold away when
+        // even that has no room): no view on screen says "Too small", in the default window at either projector
+        // size, at font scales 1, 1.5 and 2, light and dark, with and without the lesson panel, single and
+        // compare.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* lessons = w.findChild<QDockWidget*>(QStringLiteral("dockLessons"));
+        QVERIFY(lessons);
+        int drawn = 0;
+        for (const QSize size : {QSize(1280, 720), QSize(1366, 768)})
+            for (const double scale : {1.0, 1.5, 2.0})
+                for (const char* theme : {"light", "dark"})
+                    for (const bool lessonPanel : {false, true})
+                        for (const bool compare : {false, true}) {
+                            StartOptions look;
+                            look.theme = QLatin1String(theme);
+                            look.fontScale = scale;
+                            QVERIFY(w.applyStartOptions(look).isEmpty());
+                            if (lessonPanel)
+                                w.showLessons();
+                            else
+                                lessons->hide();
+                            if (compare)
+                                QVERIFY(w.state()->comparing() || w.state()->compareWithCopy().isEmpty());
+                            else
+                                QVERIFY(w.state()->setCompareMode(CompareMode::Off).isEmpty());
+                            w.resize(size);
+                            const QJsonArray report = settledReport(w);
+                            const QString where = QStringLiteral("%1x%2, font scale %3, %4, %5, %6: ")
+                                                      .arg(size.width()).arg(size.height()).arg(scale).arg(QLatin1String(theme),
+                                                           lessonPanel ? QStringLiteral("lesson panel") : QStringLiteral("no lesson panel"),
+                                                           compare ? QStringLiteral("compare") : QStringLiteral("single"));
+                            // The window as the window system gave it (within its frame on the 1366 x 768 screen).
+                            QVERIFY2(std::abs(w.width() - size.width()) <= 8 && std::abs(w.height() - size.height()) <= 8,
+                                     qPrintable(where + QStringLiteral("window %1x%2").arg(w.width()).arg(w.height())));
+                            QVERIFY2(!report.isEmpty(), qPrintable(where + QStringLiteral("no view on screen")));
+                            const QStringList small = tooSmall(report);
+                            QVERIFY2(small.isEmpty(), qPrintable(where + QStringLiteral("too small: ") + small.join(QStringLiteral(", "))));
+                            drawn += int(report.size());
+                            if (size == QSize(1366, 768) && !lessonPanel && (scale == 1.0 || scale == 2.0))
+                                shoot(&w, QStringLiteral("room-%1-%2-%3").arg(scale).arg(QLatin1String(theme),
+                                                                              compare ? QStringLiteral("compare") : QStringLiteral("single")));
+                        }
+        QVERIFY(drawn >= 48);
+    }
+
+    void keysBringAViewForward()
+    {
+        // When not all five fit, Ctrl+1..5 brings that view forward, F6 the next one, and the strip above the grid
+        // has a button for each (the ones on screen checked); a step's views are the ones it goes through.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        StartOptions look;
+        look.fontScale = 2.0;
+        QVERIFY(w.applyStartOptions(look).isEmpty());
+        QVERIFY(tooSmall(settledReport(w)).isEmpty());
+        auto* strip = w.findChild<QWidget*>(QStringLiteral("viewStrip"));
+        QVERIFY(strip);
+        QVERIFY2(strip->isVisible(), "fewer than five views at 1366 x 768, font scale 2: the strip names the others");
+        const auto shown = [&] {
+            QStringList names;
+            for (const QJsonValue& e : settledReport(w))
+                names << e.toObject().value("view").toString();
+            return names;
+        };
+        auto* attention = w.findChild<QAction*>(QStringLiteral("shortcutView5"));
+        QVERIFY(attention);
+        QCOMPARE(attention->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_5));
+        attention->trigger();
+        QVERIFY2(shown().contains(QStringLiteral("attention")), qPrintable(shown().join(' ')));
+        auto* button = w.findChild<QAbstractButton*>(QStringLiteral("strip_attention"));
+        QVERIFY(button && button->isChecked());
+        auto* next = w.findChild<QAction*>(QStringLiteral("shortcutNextView"));
+        QVERIFY(next);
+        QCOMPARE(next->shortcut(), QKeySequence(Qt::Key_F6));
+        next->trigger(); // after the last view, the first
+        QVERIFY2(shown().contains(QStringLiteral("table")), qPrintable(shown().join(' ')));
+        auto* rotation = w.findChild<QAbstractButton*>(QStringLiteral("strip_rotation"));
+        QVERIFY(rotation);
+        rotation->click();
+        QVERIFY2(shown().contains(QStringLiteral("rotation")), qPrintable(shown().join(' ')));
+        QVERIFY(rotation->isChecked());
+        QVERIFY(tooSmall(settledReport(w)).isEmpty());
+        // Compare with the lesson panel open: not even one view has room beside the side panels, so they fold
+        // away; F9 opens them as a drawer over the views (the views keep their room) and closes it again.
+        QVERIFY(w.state()->compareWithCopy().isEmpty());
+        w.showLessons();
+        QVERIFY(tooSmall(settledReport(w)).isEmpty());
+        QVERIFY(!w.schemePicker()->isVisible());
+        QVERIFY(w.sidePanelsVisible()); // still on: folded for room
+        auto* drawer = w.findChild<QWidget*>(QStringLiteral("stripPanels"));
+        QVERIFY(drawer && drawer->isVisible());
+        w.sidePanelsAction()->trigger();
+        QVERIFY(QTest::qWaitForWindowExposed(w.schemePicker()->window()));
+        QVERIFY(w.schemePicker()->isVisible());
+        QVERIFY(tooSmall(settledReport(w)).isEmpty());
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty()) // the drawer is a window of its own
+            w.screen()->grabWindow(0).save(QString::fromLocal8Bit(dir) + QStringLiteral("/room-drawer.png"));
+        w.sidePanelsAction()->trigger();
+        settledReport(w);
+        QVERIFY(!w.schemePicker()->isVisible());
+        // Room again (font scale 1, single, no lesson panel): the panels come back beside all five views.
+        QVERIFY(w.state()->setCompareMode(CompareMode::Off).isEmpty());
+        w.findChild<QDockWidget*>(QStringLiteral("dockLessons"))->hide();
+        look.fontScale = 1.0;
+        QVERIFY(w.applyStartOptions(look).isEmpty());
+        w.resize(1366, 768);
+        QCOMPARE(shown().size(), 5);
+        QVERIFY(w.schemePicker()->isVisible());
+        QVERIFY(!strip->isVisible());
+    }
+
+    void compareStepFitsTheRoom()
+    {
+        // 8.2 (A and B side by side, attention and rotation): its views by the same rule, its first view in front;
+        // restoring a maximised view inside the step brought back five views, four of them "Too small".
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        for (const double scale : {1.0, 2.0}) {
+            StartOptions look;
+            look.fontScale = scale;
+            QVERIFY(w.applyStartOptions(look).isEmpty());
+            QVERIFY(w.openLessonStep(QStringLiteral("8.2")).isEmpty());
+            LessonBrowser* b = w.lessonBrowser();
+            if (b->needsGuess())
+                b->reveal();
+            QVERIFY(b->tryIt().isEmpty());
+            settle(w.computation());
+            QVERIFY(w.state()->comparing());
+            QJsonArray report = settledReport(w);
+            QVERIFY2(tooSmall(report).isEmpty(), qPrintable(tooSmall(report).join(' ')));
+            QStringList names;
+            for (const QJsonValue& e : report)
+                names << e.toObject().value("view").toString();
+            QVERIFY2(names.contains(QStringLiteral("attention")), qPrintable(names.join(' ')));
+            for (const QString& n : names)
+                QVERIFY2(n == QLatin1String("attention") || n == QLatin1String("rotation"), qPrintable(n));
+            w.setMaximisedView(w.view(QStringLiteral("rotation")));
+            w.setMaximisedView(nullptr);
+            report = settledReport(w);
+            QVERIFY2(!report.isEmpty() && tooSmall(report).isEmpty(), qPrintable(tooSmall(report).join(' ')));
+        }
     }
 };
 

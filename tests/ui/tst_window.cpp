@@ -410,6 +410,11 @@ private slots:
         o.fontScale = 2.5;
         st->setViewOptions(o);
         showOnScreen(w);
+        // At 2.5 the side panels fold away to give the views room (issue 22: the grid's rule); F9 opens them as a
+        // drawer over the views, where the line wraps as well.
+        QTest::qWait(50);
+        if (!w.parameterPanel()->isVisible())
+            w.sidePanelsAction()->trigger();
         auto* label = w.parameterPanel()->findChild<QLabel*>(QStringLiteral("sequenceLength"));
         QVERIFY(label->isVisible());
         QVERIFY(w.parameterPanel()->minimumSizeHint().width() <= w.parameterPanel()->parentWidget()->width());
