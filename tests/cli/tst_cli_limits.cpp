@@ -245,7 +245,7 @@ void TestCliLimits::refusedAtOnce_data()
                                            << exitUsage
                                            << "1000 runs x 2000 test lengths are 2000000 values to draw; at most 1000000";
     QTest::newRow("lengthlab over 16 MiB") << QStringList{"export", "lengthlab", "--run", "huge.json", "-o", "l.png"}
-                                           << exitUsage << "huge.json is larger than 16 MiB, the largest run file read";
+                                           << exitUsage << "huge.json is larger than 16 MiB; a run file of poslab train is a few megabytes";
 }
 
 void TestCliLimits::refusedAtOnce()
