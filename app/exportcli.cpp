@@ -563,7 +563,10 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             // Outputs stay in the deck's folder unless the deck says otherwise: a deck someone sent must not
             // write ../../.bashrc, nor through a link in its folder (figs -> /etc, x.png -> ~/.bashrc). The
             // message names the resolved path.
-            if (QFileInfo(base.absoluteFilePath(name)).isDir())
+            // (A name with a control character is left to the writer, which refuses it by its code point; Qt's
+            // file calls would first print "Broken filename" for a NUL.)
+            const bool plainName = std::none_of(name.begin(), name.end(), [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
+            if (plainName && QFileInfo(base.absoluteFilePath(name)).isDir())
                 throw InputError("output '" + name.toStdString() + "' is a folder; give a file name (figure.svg)");
             if (!allowOutside)
                 if (const std::string why = outsideDeck(base.absolutePath().toStdString(), name.toStdString());
