@@ -946,34 +946,15 @@ QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& s
 
 // ---------------------------------------------------------------------------------------------- files
 
-QString ExportService::checkPath(const QString& path, Failure* how)
-{
-    // The one rule of every writer (core/io/outputfile.h): links, devices, read-only files, control characters.
-    try {
-        core::checkOutputFile(path.toStdString());
-    } catch (const core::InputError& e) {
-        if (how)
-            *how = Failure::Usage;
-        return QString::fromStdString(e.what());
-    } catch (const core::RefusedError& e) {
-        if (how)
-            *how = Failure::Refused;
-        return QString::fromStdString(e.what());
-    }
-    return {};
-}
-
 namespace {
 
-/// Writes through core's one writer; the message and how it failed, or an empty string. @p bytes receives the
-/// size written.
-QString writeThroughCore(const QString& path, const std::function<void(std::ostream&)>& body, Failure* how,
-                         qint64* bytes = nullptr)
+/// Runs @p act; core's refusal as its message (empty when none), and in @p how whether it was a usage error or a
+/// refusal.
+template <typename Act>
+QString coreMessage(Failure* how, Act&& act)
 {
     try {
-        const std::uint64_t n = core::writeOutputFile(path.toStdString(), body);
-        if (bytes)
-            *bytes = qint64(n);
+        act();
         return {};
     } catch (const core::InputError& e) {
         if (how)
@@ -984,6 +965,28 @@ QString writeThroughCore(const QString& path, const std::function<void(std::ostr
             *how = Failure::Refused;
         return QString::fromStdString(e.what());
     }
+}
+
+} // namespace
+
+QString ExportService::checkPath(const QString& path, Failure* how)
+{
+    // The one rule of every writer (core/io/outputfile.h): links, devices, read-only files, control characters.
+    return coreMessage(how, [&] { core::checkOutputFile(path.toStdString()); });
+}
+
+namespace {
+
+/// Writes through core's one writer; the message and how it failed, or an empty string. @p bytes receives the
+/// size written.
+QString writeThroughCore(const QString& path, const std::function<void(std::ostream&)>& body, Failure* how,
+                         qint64* bytes = nullptr)
+{
+    return coreMessage(how, [&] {
+        const std::uint64_t n = core::writeOutputFile(path.toStdString(), body);
+        if (bytes)
+            *bytes = qint64(n);
+    });
 }
 
 /// Thrown out of a data export's body when the data fail, so that the writer removes its temporary.
