@@ -7,6 +7,7 @@
 // coloured on the fixed scale 0 to 1.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "tests/ui/projectorscreen.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/lessonbrowser.h"
@@ -686,18 +687,7 @@ private slots:
 
 int main(int argc, char** argv)
 {
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly))
-        return 1;
-    f.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96}]})");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
-    QApplication app(argc, argv);
-    QApplication::setStyle(QStringLiteral("Fusion"));
-    TestLectureHall t;
-    return QTest::qExec(&t, argc, argv);
+    return poslab::tests::runOnProjector<TestLectureHall>(argc, argv);
 }
 
 #include "tst_lecturehall.moc"

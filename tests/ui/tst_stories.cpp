@@ -5,6 +5,7 @@
 // in order; the page fits a 1366 x 768 screen at font scales 1 and 2 with no label cut off and no timeline
 // label overlapping another or crossed by a leader line; the scheme picker opens the page.
 #include "core/encodingregistry.h"
+#include "tests/ui/projectorscreen.h"
 #include "ui/schemepicker.h"
 #include "ui/stories.h"
 #include "ui/storypage.h"
@@ -407,19 +408,7 @@ private slots:
 
 int main(int argc, char** argv)
 {
-    // One 1366 x 768 screen, as tst_window: the offscreen platform reads its screens from a JSON file.
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly))
-        return 1;
-    f.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96}]})");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
-    QApplication app(argc, argv);
-    QApplication::setStyle(QStringLiteral("Fusion"));
-    TestStories t;
-    return QTest::qExec(&t, argc, argv);
+    return poslab::tests::runOnProjector<TestStories>(argc, argv);
 }
 
 #include "tst_stories.moc"

@@ -5,6 +5,7 @@
 // exists, and the sequence length dynamic NTK / LongRoPE read is shown. The screen is the offscreen
 // platform's, configured as one 1366 x 768 monitor (see main() below).
 #include "core/encodingregistry.h"
+#include "tests/ui/projectorscreen.h"
 #include "ui/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/mainwindow.h"
@@ -423,19 +424,7 @@ private slots:
 
 int main(int argc, char** argv)
 {
-    // One 1366 x 768 screen: the offscreen platform reads its screens from a JSON file.
-    QTemporaryDir dir;
-    const QString config = dir.filePath(QStringLiteral("screen.json"));
-    QFile f(config);
-    if (!f.open(QIODevice::WriteOnly))
-        return 1;
-    f.write(R"({"screens": [{"name": "projector", "x": 0, "y": 0, "width": 1366, "height": 768, "logicalDpi": 96}]})");
-    f.close();
-    qputenv("QT_QPA_PLATFORM", "offscreen:configfile=" + QFile::encodeName(config));
-    QApplication app(argc, argv);
-    QApplication::setStyle(QStringLiteral("Fusion"));
-    TestWindow t;
-    return QTest::qExec(&t, argc, argv);
+    return poslab::tests::runOnProjector<TestWindow>(argc, argv);
 }
 
 #include "tst_window.moc"
