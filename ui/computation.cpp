@@ -25,10 +25,10 @@
 
 namespace poslab::ui {
 
-Computation::Computation(WorkbenchState* state, QObject* parent, bool attention)
+Computation::Computation(WorkbenchState* state, QObject* parent, bool attention, gpu::ComputePath path)
     : QObject(parent)
     , m_state(state)
-    , m_engine(std::make_unique<gpu::TableEngine>())
+    , m_engine(std::make_unique<gpu::TableEngine>(path))
 {
     m_attentionShown = attention;
     qRegisterMetaType<std::shared_ptr<const poslab::ui::EncodingResult>>();
@@ -1109,9 +1109,8 @@ Computation* Computation::compareComputation(WorkbenchState& a, const Computatio
         return nullptr;
     if (auto* c = b->findChild<Computation*>(QString(), Qt::FindDirectChildrenOnly))
         return c;
-    auto* c = new Computation(b, b, like.m_attentionShown);
+    auto* c = new Computation(b, b, like.m_attentionShown, like.computePath());
     c->setSynchronousAttention(like.m_synchronousAttention);
-    c->setComputePath(like.computePath());
     return c;
 }
 

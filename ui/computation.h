@@ -214,8 +214,10 @@ public:
     static RowPlan planRows(int totalRows, int cols, const TableWindow& window);
 
     /// @p attention: false when no view draws the attention scores (an export scene of another view): the
-    /// scores are then computed for 1 x 1 positions, whatever the state's attention size.
-    explicit Computation(WorkbenchState* state, QObject* parent = nullptr, bool attention = true);
+    /// scores are then computed for 1 x 1 positions, whatever the state's attention size. @p path: where tables
+    /// are computed from the first one on (a data export passes Cpu: it draws no table, so it starts no GPU).
+    explicit Computation(WorkbenchState* state, QObject* parent = nullptr, bool attention = true,
+                         gpu::ComputePath path = gpu::ComputePath::Auto);
     ~Computation() override;
 
     /// The state this computation computes for.

@@ -42,6 +42,7 @@ private slots:
     void decayCsvOfEverySchemeFamilyHasEveryDistance();
     void tableCsvRowsSayTheirPosition();
     void recommendedSlideSettingsWork();
+    void onlyTheTableFigureMayStartTheGpu();
 
 private:
     QTemporaryDir m_dir;
@@ -456,4 +457,29 @@ void TestExportSetup::recommendedSlideSettingsWork()
 }
 
 QTEST_MAIN(TestExportSetup)
+void TestExportSetup::onlyTheTableFigureMayStartTheGpu()
+{
+    // Issue 26: a data export, or a figure of a view that draws no table, computes the scene's table on the
+    // CPU, so that it never loads the GL driver (nor starts a context only to refuse the request). The table
+    // figure keeps the window's automatic choice. 4096 x 512 = 2M elements: over TableEngine's GPU threshold.
+    QVERIFY(4096.0 * 512 > gpu::TableEngine::autoGpuMinElements);
+    for (const QString& view : ExportScene::viewNames()) {
+        for (const bool data : {false, true}) {
+            const bool table = view == QLatin1String("table") && !data;
+            // The table figure is checked on a small table: at 2M elements Auto would start a context here.
+            auto s = table ? ropeScene({}, 64, 256) : ropeScene({}, 512, 4096);
+            if (data)
+                s->setDrawsNothing();
+            QVERIFY2(s->view(view), qPrintable(view));
+            const gpu::ComputePath expected = table ? gpu::ComputePath::Auto : gpu::ComputePath::Cpu;
+            QVERIFY2(s->computation().computePath() == expected, qPrintable(view + (data ? " data" : " figure")));
+            if (expected == gpu::ComputePath::Cpu) {
+                settle(s->computation());
+                QVERIFY2(s->computation().result()->path.contains(QLatin1String("CPU")),
+                         qPrintable(view + ": " + s->computation().result()->path));
+            }
+        }
+    }
+}
+
 #include "tst_exportsetup.moc"

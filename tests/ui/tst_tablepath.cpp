@@ -3,11 +3,13 @@
 // (within 1e-5), a 65536 x 4096 table arrives quickly as exact samples of every k-th position and the view
 // says so, a zoomed window brings every position back, and the status bar names the path.
 #include "core/encodingregistry.h"
+#include "core/encodings/rope.h"
 #include "core/encodings/sinusoidal.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
 #include "ui/computation.h"
 #include "ui/gpu/gpucompute.h"
+#include "ui/gpu/tableengine.h"
 #include "ui/mainwindow.h"
 #include "ui/views/tableview.h"
 #include "ui/workbenchstate.h"
@@ -127,6 +129,25 @@ private slots:
         QCOMPARE(computation.computePath(), gpu::ComputePath::Auto);
         QVERIFY2(computation.result()->path.startsWith("CPU, "), qPrintable(computation.result()->path));
         QVERIFY(!computation.result()->path.contains("measured"));
+    }
+
+    void cpuPreferenceNeverAsksForAContext()
+    {
+        // Issue 26: under the Cpu preference a table over the GPU threshold is filled without creating a GPU
+        // context, so that a data export never loads the GL driver; Auto asks for one at that size.
+        const auto w = core::ropeBaseFrequencies(10000.0, 64);
+        const auto many = core::PositionList::range(0, int(gpu::TableEngine::autoGpuMinElements) / 16);
+        gpu::TableLayout l;
+        l.cols = 64;
+        l.cosOffset = 32;
+        gpu::TableEngine cpu(gpu::ComputePath::Cpu);
+        const core::MatrixF m = cpu.trigTable(w, many, l);
+        QCOMPARE(m.rows(), Eigen::Index(many.size()));
+        QVERIFY(!cpu.gpuTried());
+        QVERIFY2(QString::fromStdString(cpu.lastPath()).startsWith("CPU, "), cpu.lastPath().c_str());
+        gpu::TableEngine automatic(gpu::ComputePath::Auto);
+        automatic.trigTable(w, many, l);
+        QVERIFY(automatic.gpuTried());
     }
 
     void largeTableIsSampledQuicklyAndExactly_data()

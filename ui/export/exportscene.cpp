@@ -30,8 +30,12 @@ QStringList ExportScene::viewNames()
 ui::Computation& ExportScene::computation()
 {
     if (!m_computation) {
-        // Only the attention view draws the scores; for the others they are computed 1 x 1.
-        m_computation = std::make_unique<ui::Computation>(m_state.get(), nullptr, m_attentionShown);
+        // Only the attention view draws the scores; for the others they are computed 1 x 1. Only the table view
+        // draws the encoding table: for the others (and a data export) it is computed on the CPU, so that such an
+        // export never starts the GPU driver, nor a context only to be refused.
+        m_computation = std::make_unique<ui::Computation>(m_state.get(), nullptr, m_attentionShown,
+                                                          m_tableShown && !m_drawsNothing ? gpu::ComputePath::Auto
+                                                                                            : gpu::ComputePath::Cpu);
         // Export draws right after each change: compute attention on this thread (no worker round trip).
         m_computation->setSynchronousAttention(true);
     }
@@ -55,8 +59,10 @@ ui::View* ExportScene::view(const QString& name, QString* error)
             *error = QStringLiteral("unknown view '%1'; views: %2").arg(name, viewNames().join(QStringLiteral(", ")));
         return nullptr;
     }
-    if (!m_computation)
+    if (!m_computation) {
         m_attentionShown = name == QLatin1String("attention") && !m_drawsNothing; // else the scores are 1 x 1
+        m_tableShown = name == QLatin1String("table") && !m_drawsNothing;         // else the table is the CPU's
+    }
     std::unique_ptr<ui::View> v(entry->create(m_state.get(), &computation()));
     // Never shown, but sized like a figure so that child widgets (the decay view's chart) lay out sensibly.
     v->resize(1200, 800);

@@ -53,6 +53,7 @@ private:
     std::unique_ptr<ui::Computation> m_computation;
     bool m_attentionShown = true; ///< the first view asked for is the attention view (or none was asked for)
     bool m_drawsNothing = false;  ///< setDrawsNothing()
+    bool m_tableShown = true;     ///< the first view asked for is the table view (or none was asked for)
     std::map<QString, std::unique_ptr<ui::View>> m_views; // destroyed before the computation they observe
 };
 

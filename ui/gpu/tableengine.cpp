@@ -55,6 +55,12 @@ bool TableEngine::gpuAvailable()
     return m_gpu != nullptr;
 }
 
+bool TableEngine::gpuTried() const
+{
+    std::lock_guard lock(m_mutex);
+    return m_triedGpu;
+}
+
 std::string TableEngine::gpuUnavailableReason()
 {
     gpuAvailable();
@@ -91,7 +97,7 @@ core::MatrixF TableEngine::trigTable(std::span<const double> freq, const core::P
             *path = text;
         return m;
     }
-    const bool haveGpu = gpuAvailable();
+    const bool haveGpu = preference() != ComputePath::Cpu && gpuAvailable(); // Cpu: no context, no GL driver
     std::unique_lock lock(m_mutex);
     const ComputePath pref = m_preference;
     const int sizeClass = int(std::floor(std::log2(std::max(1.0, elements))));

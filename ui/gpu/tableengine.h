@@ -28,6 +28,9 @@ public:
     /// True when a GPU context exists (created on first need); otherwise gpuUnavailableReason() says why.
     bool gpuAvailable();
     std::string gpuUnavailableReason();
+    /// True once a GPU context has been asked for (gpuAvailable); never under the Cpu preference, so that a
+    /// CPU-only use (a data export) does not load the GL driver.
+    bool gpuTried() const;
 
     /// Tables with fewer elements (rows x pairs) than this stay on the CPU in Auto without measuring and
     /// without creating a GPU context: below it, context set-up and read-back cost more than the fill.
