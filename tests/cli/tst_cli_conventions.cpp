@@ -7,6 +7,8 @@
 #include "app/cli.h"
 #include "app/exportcli.h"
 
+#include "clirun.h"
+
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QRegularExpression>
@@ -20,31 +22,17 @@ using namespace poslab::app;
 
 namespace {
 
-struct Outcome {
-    int status = -1;
-    std::string out, err;
-    bool operator==(const Outcome&) const = default;
-};
+using Outcome = poslab::test::Run;
 
 Outcome compute(const std::vector<std::string>& args)
 {
-    std::ostringstream out, err;
-    Outcome o;
-    o.status = runCli(args, out, err);
-    o.out = out.str();
-    o.err = err.str();
-    return o;
+    return poslab::test::run(args);
 }
 
 // Export's parser only: an unknown view stops every request after its options were read, before Qt starts.
 Outcome exportParse(const std::vector<std::string>& args)
 {
-    std::ostringstream out, err;
-    Outcome o;
-    o.status = runExportCli(args, out, err);
-    o.out = out.str();
-    o.err = err.str();
-    return o;
+    return poslab::test::runExport(args);
 }
 
 std::string windowFields(const std::vector<std::string>& args)

@@ -10,6 +10,8 @@
 #include "ui/session.h"
 #include "ui/workbenchstate.h"
 
+#include "clirun.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -24,29 +26,16 @@ using namespace poslab::app;
 
 namespace {
 
-struct Outcome {
-    int status = -1;
-    std::string out, err;
-};
+using Outcome = poslab::test::Run;
 
 Outcome cli(const std::vector<std::string>& args)
 {
-    std::ostringstream out, err;
-    Outcome o;
-    o.status = runCli(args, out, err);
-    o.out = out.str();
-    o.err = err.str();
-    return o;
+    return poslab::test::run(args);
 }
 
 Outcome exportCli(const std::vector<std::string>& args)
 {
-    std::ostringstream out, err;
-    Outcome o;
-    o.status = runExportCli(args, out, err);
-    o.out = out.str();
-    o.err = err.str();
-    return o;
+    return poslab::test::runExport(args);
 }
 
 } // namespace

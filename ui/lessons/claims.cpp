@@ -2,6 +2,7 @@
 #include "ui/lessons/claims.h"
 
 #include "core/errors.h"
+#include "core/numbertext.h"
 #include "ui/computecommand.h"
 
 #include <QRegularExpression>
@@ -20,19 +21,6 @@ struct ClaimEngine::Entry {
 };
 
 namespace {
-
-/// "1,234,567" from "1234567" (the integer part only).
-QString groupThousands(const QString& digits)
-{
-    QString out;
-    const int n = int(digits.size());
-    for (int i = 0; i < n; ++i) {
-        if (i > 0 && (n - i) % 3 == 0)
-            out += QLatin1Char(',');
-        out += digits[i];
-    }
-    return out;
-}
 
 /// @p x rounded to @p digits significant digits, in scientific form ("6.28319e+00"): two values are equal to
 /// that many digits when these strings are.
@@ -99,7 +87,7 @@ QString formatValue(double x)
     }
     const int dot = int(s.indexOf(QLatin1Char('.')));
     const QString whole = dot < 0 ? s : s.left(dot);
-    s = groupThousands(whole) + (dot < 0 ? QString() : s.mid(dot));
+    s = QString::fromStdString(core::groupThousands(whole.toStdString())) + (dot < 0 ? QString() : s.mid(dot));
     return x < 0 ? QStringLiteral("-") + s : s;
 }
 

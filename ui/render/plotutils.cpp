@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/render/plotutils.h"
 
+#include "core/numbertext.h"
+
 #include <QFontMetricsF>
 #include <QPaintEngine>
 #include <QPainterPath>
@@ -42,23 +44,6 @@ std::vector<double> integerTicks(double lo, double hi, int target)
     return ticks;
 }
 
-namespace {
-
-/// "1234567" -> "1,234,567" (digits only).
-QString groupThousands(const QString& digits)
-{
-    QString out;
-    const int n = int(digits.size());
-    for (int i = 0; i < n; ++i) {
-        if (i > 0 && (n - i) % 3 == 0)
-            out += QLatin1Char(',');
-        out += digits[i];
-    }
-    return out;
-}
-
-} // namespace
-
 QString formatNumber(double v, int significant)
 {
     if (!std::isfinite(v))
@@ -85,7 +70,7 @@ QString formatNumber(double v, int significant)
     const QString rest = dot < 0 ? QString() : s.mid(dot);
     if (whole == QLatin1String("0") && rest.isEmpty())
         return QStringLiteral("0");
-    return sign + groupThousands(whole) + rest;
+    return sign + QString::fromStdString(core::groupThousands(whole.toStdString())) + rest;
 }
 
 QString formatTokens(double v)
