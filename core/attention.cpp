@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "core/attention.h"
 
+#include "core/bench.h"
+
 #include "core/attentionkernel.h"
 #include "core/encodingregistry.h"
 #include "core/encodings/deberta.h"

@@ -28,7 +28,6 @@
 ///   Additive schemes (sinusoidal, learned) add PE(p) to the content before the projection (Sentence) or
 ///   to q and k directly (Random, Constant). Rotary schemes rotate q by its position and k by its position.
 
-#include "core/bench.h"
 #include "core/limits.h"
 #include "core/scheme.h"
 
@@ -241,9 +240,5 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& request, const Limits& 
 /// DecayNormalisation::AtZero does to each curve). Throws InputError when @p atZero is 0 or not finite.
 void normaliseDecayAtZero(DecaySeries& curve, double atZero);
 
-/// Performance figures of the engine for `poslab bench`: "scores_4096_ms" (4096 x 4096 logits, head dim
-/// 128, RoPE, one head, bidirectional, median of several runs), "softmax_4096_ms", "scores_512_ms"
-/// (8 heads, with probabilities). Takes about a second.
-std::vector<BenchFigure> attentionBenchmarks();
 
 } // namespace poslab::core

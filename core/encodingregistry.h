@@ -43,9 +43,6 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
 /// resolveParams() from the scheme's defaults.
 ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx);
 
-/// The defaults of a scheme (each key's default under the default choices).
-ParamSet defaultParams(const SchemeDescriptor& scheme);
-
 /// @c params with @c key set to @c value, as the GUI edits one knob: when a choice changes, every key that
 /// still holds its default under the old choices moves to its default under the new ones (picking
 /// rope_type llama3 brings factor 8; a factor the user set stays). Does not validate.

@@ -197,6 +197,9 @@ struct SchemeDescriptor {
     const ParamSpec* param(std::string_view key) const;
 };
 
+/// The defaults of a scheme (each key's default under the default choices).
+ParamSet defaultParams(const SchemeDescriptor& scheme);
+
 /// The factor on q.k in scheme @p s's score for head dimension @p headDim: s.logitScale, or 1/sqrt(headDim).
 double logitScaleOf(const SchemeDescriptor& s, const ParamSet& params, int headDim);
 

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "core/encodings/irope.h"
 
-#include "core/encodingregistry.h"
 #include "core/encodings/rope.h"
 
 #include <algorithm>
@@ -27,10 +26,16 @@ bool ropeLayer(const ParamSet& p) { return iropeUsesRope(int(p.integer("layer"))
 
 // The RoPE layers' parameters as the rope scheme's: Llama 4 rotates interleaved pairs (complex freqs_cis) and
 // scales with Hugging Face's rope_type llama3, so the rope code computes them (no second copy of the maths).
+/// The rope scheme's descriptor, built once from rope.cpp (not looked up in the registry, which lists iRoPE).
+const SchemeDescriptor& ropeDescriptor()
+{
+    static const SchemeDescriptor rope = ropeScheme();
+    return rope;
+}
+
 ParamSet ropeParams(const ParamSet& p)
 {
-    const SchemeDescriptor& rope = schemeOrThrow("rope");
-    ParamSet r = defaultParams(rope);
+    ParamSet r = defaultParams(ropeDescriptor());
     r.set("layout", ParamValue::word("interleaved"));
     for (const char* key : {"rope_theta", "rope_type"})
         r.set(key, p.value(key));
@@ -57,8 +62,7 @@ RotarySpec iropeSpec(const ParamSet& p, const TableContext& ctx)
 
 void validateIrope(const ParamSet& p, const TableContext& ctx)
 {
-    const SchemeDescriptor& rope = schemeOrThrow("rope");
-    rope.validate(ropeParams(p), ctx);
+    ropeDescriptor().validate(ropeParams(p), ctx);
 }
 
 void iropeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
