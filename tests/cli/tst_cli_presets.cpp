@@ -91,7 +91,7 @@ void TestCliPresets::listsPresets()
     const Outcome json = cli({"presets", "--json"});
     QCOMPARE(json.status, exitOk);
     const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
-    QCOMPARE(list.size(), 42); // 35 text models and the seven grid and sequence models of issue 25
+    QCOMPARE(list.size(), 43); // 35 text models and the eight grid and sequence models of issue 25
     bool found = false;
     for (const QJsonValue& v : list) {
         const QJsonObject p = v.toObject();
@@ -280,6 +280,9 @@ void TestCliPresets::spatialPresets()
     QCOMPARE(std::count(mae.out.begin(), mae.out.end(), '\n'), 196); // 14 x 14 patches, no class row without --cls
     QCOMPARE(cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--grid", "2x3", "--format", "csv"}).out,
              cli({"compute", "encoding", "--scheme", "sincos_2d", "--dim", "768", "--grid", "2x3", "--format", "csv"}).out);
+    // ViT-B/16 on its grid: the seeded table at width 768 with the class row first (--cls), resized to 24 x 24.
+    QCOMPARE(cli({"compute", "encoding", "--preset", "vit-b-16-grid", "--grid", "24x24", "--cls", "--format", "csv"}).out,
+             cli({"compute", "encoding", "--scheme", "vit_learned", "--dim", "768", "--grid", "24x24", "--cls", "--format", "csv"}).out);
     // RoPE-Axial DeiT-B/16: head dim 64, theta 100 (naver-ai/rope-vit vit_rope.py rope_axial_deit_base_patch16_LS).
     QCOMPARE(cli({"compute", "angles", "--preset", "rope-axial-deit-b-16", "--format", "csv"}).out,
              cli({"compute", "angles", "--scheme", "rope_2d", "--dim", "64", "--grid", "14x14", "--set", "variant=axial",

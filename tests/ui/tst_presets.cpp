@@ -88,8 +88,9 @@ void TestPresets::everyPresetValidates()
     QVERIFY2(ui::presetLoadProblems().isEmpty(), qPrintable(ui::presetLoadProblems().join('\n')));
     // Every model of PRESETS.md's summary table (29 rows) except Gemma-3-27B (UNVERIFIED throughout), with
     // Qwen2.5 as shipped and with its YaRN add-on, T5 in both versions, and Gemma 3's local layers apart; and the
-    // seven grid and sequence models of issue 25 (MAE, RoPE-Axial and RoPE-Mixed DeiT, Pixtral-ViT, three Qwen-VL).
-    QCOMPARE(ui::presets().size(), 42);
+    // eight grid and sequence models of issue 25 (ViT-B/16 on its grid, MAE, RoPE-Axial and RoPE-Mixed DeiT,
+    // Pixtral-ViT, three Qwen-VL).
+    QCOMPARE(ui::presets().size(), 43);
     for (const QJsonObject& p : ui::presets()) {
         const QStringList problems = ui::validatePreset(p);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
@@ -219,6 +220,13 @@ void TestPresets::spatialPresetsLoad_data()
     auto row = [](const char* source, const char* id, const char* key, const char* value) {
         QTest::newRow((std::string(id) + " " + key + " (" + source + ")").c_str()) << id << key << value;
     };
+    // ViT-B/16, PRESETS.md "ViT-B/16" (get_b16_config: hidden 768, 12 heads; 224 / 16 = 14 per side, class token).
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "dim", "768");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "grid", "14x14");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "table_rows", "14");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "class_token", "true");
+    row("vision_transformer AddPositionEmbs", "vit-b-16-grid", "init_std", "0.02");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "trained_length", "197");
     // facebookresearch/mae models_mae.py mae_vit_base_patch16_dec512d8b (embed_dim 768, 12 x 12 heads and blocks,
     // img_size 224 / patch 16); util/pos_embed.py get_1d_sincos_pos_embed_from_grid (1 / 10000**omega).
     row("mae models_mae.py", "mae-vit-b-16", "dim", "768");
