@@ -318,6 +318,7 @@ void TestCliPresets::spatialPresets()
     QCOMPARE(fig.status, exitUsage);
     QVERIFY2(fig.err.find("no view shows yet; use poslab compute with --preset mae-vit-b-16") != std::string::npos,
              fig.err.c_str());
+    QVERIFY(cli({"--help"}).out.find("brings its training grid as the default --grid") != std::string::npos);
     const Outcome list = cli({"presets"});
     QVERIFY(list.out.find("scheme: sincos_2d, dim 768, grid 14x14, heads 12, layers 12") != std::string::npos);
 }
