@@ -508,7 +508,8 @@ Grids and sequences: --grid HxW is a vision encoder's patch grid, patch (i, j) =
   video blocks (image:TxHxW, video:TxHxW, in the language model's grid units after the spatial merge) in order;
   position_ids is 3 x L (temporal, height, width). angles, cos and sin have one row per token and one column
   per rotary pair ("column_labels" names the axis each pair turns with); scores is L x L with --content
-  constant or random, bidirectional for grids and causal for sequences unless --mask is given.
+  constant or random, bidirectional for grids and causal for sequences unless --mask is given. A vision
+  model's preset (--preset mae-vit-b-16) brings its training grid as the default --grid; --grid wins.
 SIZE: bytes, or with KiB, MiB, GiB (default 2GiB).
 Exit status: 0 success, 1 refused computation (e.g. over the memory cap), 2 usage error.
 )";

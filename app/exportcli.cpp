@@ -346,7 +346,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         const ui::StateSetup m = ui::stateSetup(*model);
         if (core::findSpatialScheme(m.scheme)) // grid and sequence schemes have no view yet
             throw InputError("the model uses scheme " + m.scheme + ", which no view shows yet; use poslab compute with "
-                             "--config FILE");
+                             + (f.preset ? "--preset " + *f.preset : std::string("--config FILE")));
         if (f.scheme && *f.scheme != m.scheme) {
             std::string scheme = *f.scheme;
             core::Overrides none;

@@ -264,7 +264,8 @@ int main(int argc, char** argv)
             poslab::ui::applyModelSetup(poslab::ui::stateSetup(*model), id, !scheme.isEmpty(), none);
             if (poslab::core::findSpatialScheme(id)) // grid and sequence schemes have no view yet
                 throw poslab::core::InputError("the model uses scheme " + id + ", which the window does not show yet; "
-                                               "use poslab compute with --config FILE");
+                                               "use poslab compute with "
+                                               + (w.preset ? "--preset " + *w.preset : std::string("--config FILE")));
         }
         qtWords.insert(qtWords.end(), w.qtArgs.begin(), w.qtArgs.end());
         if (!computePath.isEmpty() && computePath != "auto" && computePath != "cpu" && computePath != "gpu")

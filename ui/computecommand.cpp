@@ -288,6 +288,10 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
             || req.quantity == core::Quantity::Decay;
         if (model.heads && !headsGiven && perHead)
             req.heads = *model.heads;
+        // A vision model's trained patch grid is the default --grid of its grid scheme (an explicit --grid wins).
+        if (const core::SpatialSchemeDescriptor* s = core::findSpatialScheme(req.scheme);
+            model.grid && !req.grid && s && s->input == core::SpatialInput::Grid)
+            req.grid = model.grid;
         // The extension table's trained window, for models whose parameters name none (Llama 2's 4096).
         if (req.quantity == core::Quantity::Extension && !req.trainedLength && model.model.contains("trained_length"))
             req.trainedLength = model.model.value("trained_length").toInteger();

@@ -1384,7 +1384,11 @@ void MainWindow::buildFileMenu()
     for (const QJsonObject& p : presets()) {
         const QString schemeId = p.value(QLatin1String("scheme")).toString();
         const core::SchemeDescriptor* scheme = core::findScheme(schemeId.toStdString());
-        const QString group = scheme ? QString::fromStdString(scheme->name) : schemeId;
+        // The workbench state takes the 1-D schemes only; a grid or sequence model (ViT, Qwen2-VL) reaches
+        // compute through --preset until the state holds a grid or a sequence.
+        if (!scheme)
+            continue;
+        const QString group = QString::fromStdString(scheme->name);
         QMenu*& sub = groups[group];
         if (!sub)
             sub = new QMenu(group, presetMenu);

@@ -3,6 +3,7 @@
 
 #include "core/attention.h"
 #include "core/errors.h"
+#include "core/spatial.h"
 #include "ui/modelconfig.h"
 
 #include <QDir>
@@ -20,7 +21,7 @@ namespace {
 using core::InputError;
 
 // The numbered fields of a preset, in the order the listing and the state give them.
-constexpr const char* numberFields[] = {"head_dim", "heads", "layers", "trained_length", "context_length"};
+constexpr const char* numberFields[] = {"head_dim", "model_dim", "heads", "layers", "trained_length", "context_length"};
 
 struct Store {
     QList<QJsonObject> presets;
@@ -112,8 +113,10 @@ QStringList validatePreset(const QJsonObject& preset)
     for (const char* field : {"id", "name", "source", "scheme"})
         if (preset.value(QLatin1String(field)).toString().trimmed().isEmpty())
             problems << QStringLiteral("%1: \"%2\" must be a non-empty string").arg(id, QLatin1String(field));
-    const core::SchemeDescriptor* scheme = core::findScheme(preset.value("scheme").toString().toStdString());
-    if (!scheme) {
+    const std::string schemeId = preset.value("scheme").toString().toStdString();
+    const core::SchemeDescriptor* scheme = core::findScheme(schemeId);
+    const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId);
+    if (!scheme && !spatial) {
         problems << QStringLiteral("%1: unknown scheme '%2'").arg(id, preset.value("scheme").toString());
         return problems;
     }
@@ -128,6 +131,24 @@ QStringList validatePreset(const QJsonObject& preset)
     }
     if (const auto d = fieldNumber(preset, "head_dim"); d && (*d < 2 || *d > 4096))
         problems << QStringLiteral("%1: head_dim %2 is outside 2 to 4096").arg(id).arg(*d);
+    if (const auto d = fieldNumber(preset, "model_dim"); d && (*d < 2 || *d > 65536))
+        problems << QStringLiteral("%1: model_dim %2 is outside 2 to 65536").arg(id).arg(*d);
+    // The grid a vision preset was trained at: grid schemes only, as --grid spells it.
+    const QJsonValue gridValue = preset.value("grid");
+    std::optional<core::Grid> grid;
+    if (!gridValue.isUndefined()) {
+        const QJsonObject g = gridValue.toObject();
+        if (!spatial || spatial->input != core::SpatialInput::Grid)
+            problems << QStringLiteral("%1: \"grid\" applies to the grid schemes only").arg(id);
+        else if (!g.value("value").isString() || g.value("source").toString().trimmed().isEmpty())
+            problems << QStringLiteral("%1: \"grid\" must be {\"value\": \"HxW\", \"source\": ...}").arg(id);
+        else
+            try {
+                grid = core::parseGrid(g.value("value").toString().toStdString());
+            } catch (const std::exception& e) {
+                problems << QStringLiteral("%1: grid: %2").arg(id, QString::fromStdString(e.what()));
+            }
+    }
     if (const auto h = fieldNumber(preset, "heads"); h && *h > core::maxHeads)
         problems << QStringLiteral("%1: heads %2 is over %3").arg(id).arg(*h).arg(core::maxHeads);
     const QJsonValue paramsValue = preset.value("params");
@@ -144,10 +165,19 @@ QStringList validatePreset(const QJsonObject& preset)
         overrides.emplace_back(it.key().toStdString(), entry.value("value").toString().toStdString());
     }
     try {
-        core::TableContext ctx;
-        ctx.dim = fieldNumber(preset, "head_dim").value_or(128);
-        ctx.positions = core::PositionList::range(0, presetState(preset).value("positions").toInt(1024));
-        core::resolveParams(*scheme, overrides, ctx); // unknown key, type, range, applies, dimension rules
+        if (spatial) {
+            // The spatial resolver, at the preset's dimension and grid (a one-token text run for sequences).
+            core::SpatialContext ctx;
+            ctx.dim = presetState(preset).value("dim").toInt(128);
+            ctx.grid = grid.value_or(core::Grid{14, 14});
+            ctx.sequence = core::parseSequence("text:1");
+            core::resolveSpatialParams(*spatial, overrides, ctx);
+        } else {
+            core::TableContext ctx;
+            ctx.dim = fieldNumber(preset, "head_dim").value_or(128);
+            ctx.positions = core::PositionList::range(0, presetState(preset).value("positions").toInt(1024));
+            core::resolveParams(*scheme, overrides, ctx); // unknown key, type, range, applies, dimension rules
+        }
     } catch (const std::exception& e) {
         problems << QStringLiteral("%1: %2").arg(id, QString::fromStdString(e.what()));
     }
@@ -158,7 +188,8 @@ QStringList validatePreset(const QJsonObject& preset)
         const QString key = u.toString();
         const bool field = std::any_of(std::begin(numberFields), std::end(numberFields),
                                        [&](const char* f) { return key == QLatin1String(f); });
-        if (!(field && preset.contains(key)) && !params.contains(key))
+        if (!(field && preset.contains(key)) && !(key == QLatin1String("grid") && preset.contains(key))
+            && !params.contains(key))
             problems << QStringLiteral("%1: \"unverified\" names '%2', which the preset does not set").arg(id, key);
     }
     return problems;
@@ -172,8 +203,13 @@ QJsonObject presetState(const QJsonObject& preset)
     for (auto it = p.begin(); it != p.end(); ++it)
         params.insert(it.key(), it.value().toObject().value("value").toString());
     state.insert("params", params);
-    if (const auto d = fieldNumber(preset, "head_dim"))
+    // The dimension the scheme reads: a table's vectors have the model's width, a rotation the head's.
+    if (const auto d = fieldNumber(preset, "model_dim"))
         state.insert("dim", *d);
+    else if (const auto d = fieldNumber(preset, "head_dim"))
+        state.insert("dim", *d);
+    if (preset.value("grid").isObject())
+        state.insert("grid", preset.value("grid").toObject().value("value").toString());
     if (const auto h = fieldNumber(preset, "heads"))
         state.insert("view", QJsonObject{{"heads", *h}});
     // A learned table has no rows past its length: the views show exactly its positions.
@@ -209,6 +245,11 @@ StateSetup stateSetup(const QJsonObject& state)
     const QJsonObject view = state.value("view").toObject();
     if (view.contains("heads"))
         s.heads = view.value("heads").toInt();
+    if (state.contains("grid")) {
+        if (!state.value("grid").isString())
+            throw InputError("the model's state: grid must be text such as \"14x14\"");
+        s.grid = core::parseGrid(state.value("grid").toString().toStdString());
+    }
     s.model = state.value("model").toObject();
     return s;
 }
@@ -258,7 +299,9 @@ std::string presetsText()
         out += p.value("id").toString().toStdString() + "  " + p.value("name").toString().toStdString() + "\n";
         out += "    scheme: " + p.value("scheme").toString().toStdString();
         if (state.contains("dim"))
-            out += ", head dim " + std::to_string(state.value("dim").toInt());
+            out += (p.contains("model_dim") ? ", dim " : ", head dim ") + std::to_string(state.value("dim").toInt());
+        if (state.contains("grid"))
+            out += ", grid " + state.value("grid").toString().toStdString();
         if (state.contains("view"))
             out += ", heads " + std::to_string(state.value("view").toObject().value("heads").toInt());
         if (model.contains("layers"))

@@ -10,6 +10,9 @@
 ///    "source": "...", "scheme": "rope",
 ///    "params": {"rope_theta": {"value": "500000", "source": "..."}, ...},   values as typed after --set
 ///    "head_dim": {"value": 128, "source": "..."}, "heads": {...}, "layers": {...},
+///    "model_dim": {...},       a table's width (the model dimension its vectors are added at; ViT 768), which
+///                              the state's "dim" takes instead of head_dim
+///    "grid": {"value": "14x14", "source": "..."},  grid schemes: the patch grid the model was trained at
 ///    "trained_length": {...},  the context the positions were trained for (original_max_position_embeddings
 ///                              where the model extends it, else its training length)
 ///    "context_length": {...},  the context the model's config declares (max_position_embeddings)
@@ -18,12 +21,14 @@
 /// not give it). "unverified" names the params keys and fields that PRESETS.md marks unverified.
 ///
 /// The state object (read by WorkbenchState::fromJson, `poslab compute --preset`, `poslab export --preset`):
-///   {"scheme": ID, "params": {KEY: "text", ...}, "dim": head_dim, "view": {"heads": n},
+///   {"scheme": ID, "params": {KEY: "text", ...}, "dim": model_dim or head_dim, "view": {"heads": n},
+///    "grid": "HxW" (grid schemes: compute's default --grid),
 ///    "positions": rows (learned tables only: the views show no position past the table),
 ///    "model": {"id", "name", "source", "trained_length", "context_length", "layers", "unverified", "notes"}}
 /// with what a model does not fix left out.
 
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
 
 #include <QJsonArray>
 #include <QJsonObject>
@@ -52,8 +57,9 @@ std::optional<QJsonObject> findPreset(const QString& id);
 /// The preset with this id (case-insensitive). Throws core::InputError "unknown preset 'X'; presets: a, b, ..."
 QJsonObject presetOrThrow(const std::string& id);
 
-/// Checks a preset against the registry: the required fields, the scheme exists, every params key exists
-/// and applies, the values pass core::resolveParams at the preset's head dimension, every number has a
+/// Checks a preset against the registry: the required fields, the scheme exists (1-D or spatial), every params
+/// key exists and applies, the values pass core::resolveParams (core::resolveSpatialParams for a spatial scheme,
+/// at its grid) at the preset's dimension, a "grid" only on a grid scheme and in --grid's spelling, every number has a
 /// positive integer value and a source, "unverified" names only keys the preset sets. Returns one line per
 /// problem; empty when the preset is valid.
 QStringList validatePreset(const QJsonObject& preset);
@@ -67,6 +73,7 @@ struct StateSetup {
     core::Overrides params;      ///< the state's params, in key order
     std::optional<int> dim;
     std::optional<int> heads;
+    std::optional<core::Grid> grid; ///< the model's patch grid (grid schemes), compute's default --grid
     QJsonObject model;           ///< the state's "model", or empty
 };
 /// Reads the fields of @p state that the command line uses. Throws core::InputError when "scheme" is missing

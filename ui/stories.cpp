@@ -2,6 +2,7 @@
 #include "ui/stories.h"
 
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
 #include "ui/lessons/lesson.h"
 #include "ui/presets.h"
 
@@ -85,8 +86,14 @@ const Loaded& loaded()
 {
     static const Loaded data = [] {
         Loaded l;
-        for (const auto& scheme : core::schemes()) {
-            const QString id = QString::fromStdString(scheme.id);
+        // The 1-D registry and the spatial table (grids and multimodal sequences): one story per scheme of each.
+        std::vector<std::string> ids;
+        for (const auto& scheme : core::schemes())
+            ids.push_back(scheme.id);
+        for (const auto& scheme : core::spatialSchemes())
+            ids.push_back(scheme.info.id);
+        for (const std::string& schemeId : ids) {
+            const QString id = QString::fromStdString(schemeId);
             if (!QFile::exists(QStringLiteral(":/stories/%1.json").arg(id))) {
                 l.problems << QStringLiteral("scheme '%1' has no story (resources/stories/%1.json)").arg(id);
                 continue;

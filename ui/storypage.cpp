@@ -4,6 +4,7 @@
 #include "ui/render/formula.h"
 
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
 #include "ui/mainwindow.h"
 #include "ui/stories.h"
 
@@ -265,6 +266,8 @@ StoryPage::StoryPage(QWidget* parent)
     m_choice->setObjectName(QStringLiteral("storyScheme"));
     for (const auto& s : core::schemes())
         m_choice->addItem(QString::fromStdString(s.name), QString::fromStdString(s.id));
+    for (const auto& s : core::spatialSchemes())
+        m_choice->addItem(QString::fromStdString(s.info.name), QString::fromStdString(s.info.id));
     m_choice->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_choice->setMinimumContentsLength(12);
     label->setBuddy(m_choice);
@@ -353,6 +356,8 @@ void StoryPage::showStory(const QString& schemeId)
     m_title = addLabel(QStringLiteral("storyTitle"));
     const std::optional<Story> story = findStory(schemeId);
     const core::SchemeDescriptor* scheme = core::findScheme(schemeId.toStdString());
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId.toStdString()); !scheme && spatial)
+        scheme = &spatial->info; // a grid or sequence scheme: its identity and citation
     if (!story || !scheme) {
         m_title->setText(tr("No story for the scheme '%1'.").arg(esc(schemeId)));
         m_layout->addStretch(1);

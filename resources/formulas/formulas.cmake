@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Written by scripts/typeset-formulas.sh: the typeset formulas compiled in under :/formulas/.
 set(poslab_formula_svgs
+  072268727fd16f10567906ce25cfb98e86548593.svg
   07ae5b47a6195eba7226fa260c5cdf1b4fabf312.svg
   1229e50e1b814c9f15019859ee3c975f97bc98f1.svg
   141acea209f0bc983ad5829a3bab1b30a29baf2e.svg
@@ -21,6 +22,8 @@ set(poslab_formula_svgs
   3c41d6d8bc945790fb4fd9615bbd19377311776d.svg
   3cf113e22d854ed0a52fce73649effade3bf5da7.svg
   42c0f66e99c0b971044c330c8c0c4c5524aaa994.svg
+  45351bed3edb9398c109ffc0e11160e4f6b7e7c6.svg
+  46a5c6bec50559d35a8da9044d0be7682340e9db.svg
   48f7c4d55fbde0c140455bb66c3e438f64031200.svg
   50413ad243c6de45aa98e9c6ff2af3562d51e49c.svg
   514e140d3ccd763c6bd63d1279affad62e496c2a.svg
@@ -32,6 +35,7 @@ set(poslab_formula_svgs
   62bd6a6571b0686f08df385440adad5103b6e5b4.svg
   6b842537b37e35163b4dbc4e9dbed0198374c66e.svg
   734d93b6b39ba6b8f4d5a68dced7fdf6bbb7a6bb.svg
+  77ec76748e88f506d9adc94f2de23538979ba54c.svg
   784c33dc4cf49240b0a5bfd0221ffe64fcb1ed8a.svg
   7d03d499daa6d08be059668cbaa8ed577423d71b.svg
   7d5f7c8f84e9ea9f8624605d3424dca609151abc.svg
@@ -78,6 +82,7 @@ set(poslab_formula_svgs
   f52c8cdd9f26a1539cf194fde40d4d77a0ac5675.svg
   f6eb228e0405fa95fdd20fc9a6af468c0782b0f8.svg
   f8abd6c57673a23242b1a251aa63c7daadcb7bf1.svg
+  f8acceae2c79955a2eda2bfd20dea83831e6e486.svg
   fa8610d2d1d0054764972e69c06a1562b7ebad2a.svg
   fd08821f9d157ebb64b38d1f93b682e10fbdbc16.svg
   fea7f731ba95f429b8995770b04eb3ecc0c1dd3b.svg

@@ -18,6 +18,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <sstream>
 
 using namespace poslab::app;
@@ -64,6 +65,7 @@ private slots:
     void configFile();
     void exportWithPreset();
     void batchEntries();
+    void spatialPresets();
 };
 
 void TestCliPresets::listsPresets()
@@ -78,7 +80,7 @@ void TestCliPresets::listsPresets()
     const Outcome json = cli({"presets", "--json"});
     QCOMPARE(json.status, exitOk);
     const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
-    QCOMPARE(list.size(), 35);
+    QCOMPARE(list.size(), 43); // 35 text models and the eight grid and sequence models of issue 25
     bool found = false;
     for (const QJsonValue& v : list) {
         const QJsonObject p = v.toObject();
@@ -252,6 +254,62 @@ void TestCliPresets::batchEntries()
     const QByteArray p = readAll(dir.filePath("p.csv"));
     QVERIFY(!p.isEmpty());
     QCOMPARE(readAll(dir.filePath("c.csv")), p); // the config relative to the batch file, the same model
+}
+
+void TestCliPresets::spatialPresets()
+{
+    // Issue 25's presets on the command line: a grid or sequence model gives the numbers of the same settings typed
+    // out. MAE ViT-B/16: sin-cos base 10000 at width 768 on its 14 x 14 training grid (facebookresearch/mae
+    // models_mae.py, util/pos_embed.py), so no --grid is needed; an explicit --grid wins.
+    const Outcome mae = cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--format", "csv"});
+    const Outcome maeTyped = cli({"compute", "encoding", "--scheme", "sincos_2d", "--dim", "768", "--grid", "14x14",
+                                  "--set", "base=10000", "--format", "csv"});
+    QCOMPARE(mae.status, exitOk);
+    QCOMPARE(mae.out, maeTyped.out);
+    QCOMPARE(std::count(mae.out.begin(), mae.out.end(), '\n'), 196); // 14 x 14 patches, no class row without --cls
+    QCOMPARE(cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--grid", "2x3", "--format", "csv"}).out,
+             cli({"compute", "encoding", "--scheme", "sincos_2d", "--dim", "768", "--grid", "2x3", "--format", "csv"}).out);
+    // ViT-B/16 on its grid: the seeded table at width 768 with the class row first (--cls), resized to 24 x 24.
+    QCOMPARE(cli({"compute", "encoding", "--preset", "vit-b-16-grid", "--grid", "24x24", "--cls", "--format", "csv"}).out,
+             cli({"compute", "encoding", "--scheme", "vit_learned", "--dim", "768", "--grid", "24x24", "--cls", "--format", "csv"}).out);
+    // RoPE-Axial DeiT-B/16: head dim 64, theta 100 (naver-ai/rope-vit vit_rope.py rope_axial_deit_base_patch16_LS).
+    QCOMPARE(cli({"compute", "angles", "--preset", "rope-axial-deit-b-16", "--format", "csv"}).out,
+             cli({"compute", "angles", "--scheme", "rope_2d", "--dim", "64", "--grid", "14x14", "--set", "variant=axial",
+                  "--set", "rope_theta=100", "--format", "csv"}).out);
+    // Pixtral-ViT has no training grid (images keep their size): --grid is asked for, and its table stops at 64.
+    const Outcome pixtral = cli({"compute", "angles", "--preset", "pixtral-12b-vision"});
+    QCOMPARE(pixtral.status, exitUsage);
+    QVERIFY(pixtral.err.find("needs --grid") != std::string::npos);
+    QCOMPARE(cli({"compute", "angles", "--preset", "pixtral-12b-vision", "--grid", "65x1"}).status, exitUsage);
+    QCOMPARE(cli({"compute", "angles", "--preset", "pixtral-12b-vision", "--grid", "3x4", "--format", "csv"}).out,
+             cli({"compute", "angles", "--scheme", "pixtral_rope", "--dim", "64", "--grid", "3x4", "--format", "csv"}).out);
+    // Qwen2.5-VL-7B: time-aligned ids at tokens_per_second 2 (its config.json); with the default 1 s per grid step
+    // a video's frame steps 0, 1, 2 get time ids 0, 2, 4 after the text (modeling_qwen2_5_vl.py get_rope_index).
+    const std::vector<std::string> seq = {"--sequence", "text:2,video:3x2x2,text:1", "--format", "csv"};
+    const Outcome ids = cli(std::vector<std::string>{"compute", "position_ids", "--preset", "qwen2.5-vl-7b-instruct"} + seq);
+    QCOMPARE(ids.status, exitOk);
+    QCOMPARE(ids.out, std::string("0,1,2,2,2,2,4,4,4,4,6,6,6,6,7\n0,1,2,2,3,3,2,2,3,3,2,2,3,3,7\n"
+                                  "0,1,2,3,2,3,2,3,2,3,2,3,2,3,7\n"));
+    QCOMPARE(ids.out, cli(std::vector<std::string>{"compute", "position_ids", "--scheme", "mrope", "--dim", "128", "--set", "variant=qwen2_5_vl",
+                                                   "--set", "tokens_per_second=2"} + seq).out);
+    // Qwen3-VL-4B: interleaved sections [24, 20, 20], theta 5,000,000, head dim 128 (its config.json).
+    QCOMPARE(cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen3-vl-4b-instruct"} + seq).out,
+             cli(std::vector<std::string>{"compute", "angles", "--scheme", "mrope", "--dim", "128", "--set", "variant=qwen3_vl",
+                                          "--set", "rope_theta=5000000", "--set", "mrope_section=24,20,20",
+                                          "--set", "sections=interleaved"} + seq).out);
+    // Qwen2-VL-7B differs from it: chunked [16, 24, 24] at theta 1,000,000.
+    QVERIFY(cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen2-vl-7b-instruct"} + seq).out
+            != cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen3-vl-4b-instruct"} + seq).out);
+    // A sequence model takes no --grid, and the listing names the grid and width of the tables.
+    QCOMPARE(cli({"compute", "angles", "--preset", "qwen2-vl-7b-instruct", "--grid", "2x2"}).status, exitUsage);
+    // The figures cannot show these schemes yet: export says so and points to compute with the same preset.
+    const Outcome fig = exportCli({"export", "table", "--preset", "mae-vit-b-16", "-o", "/tmp/never-written.svg"});
+    QCOMPARE(fig.status, exitUsage);
+    QVERIFY2(fig.err.find("no view shows yet; use poslab compute with --preset mae-vit-b-16") != std::string::npos,
+             fig.err.c_str());
+    QVERIFY(cli({"--help"}).out.find("brings its training grid as the default --grid") != std::string::npos);
+    const Outcome list = cli({"presets"});
+    QVERIFY(list.out.find("scheme: sincos_2d, dim 768, grid 14x14, heads 12, layers 12") != std::string::npos);
 }
 
 QTEST_MAIN(TestCliPresets)

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target: presets (ui/presets.h) on arbitrary JSON: validatePreset never crashes; a preset it accepts
 // turns into a state (presetState) that the command line reads (stateSetup) and the window loads
-// (WorkbenchState::fromJson) without a problem.
+// (WorkbenchState::fromJson, for the 1-D schemes it holds) without a problem.
 #include "core/errors.h"
+#include "core/spatial.h"
 #include "ui/presets.h"
 #include "ui/workbenchstate.h"
 
@@ -31,6 +32,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         std::fprintf(stderr, "a valid preset's state the command line refuses: %s\n", e.what());
         std::abort();
     }
+    // The window's state holds the 1-D schemes; a valid grid or sequence preset (ViT, Qwen2-VL) reaches compute only.
+    if (poslab::core::findSpatialScheme(state.value("scheme").toString().toStdString()))
+        return 0;
     poslab::ui::WorkbenchState workbench;
     const QString why = workbench.fromJson(state);
     if (!why.isEmpty()) {

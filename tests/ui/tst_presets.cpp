@@ -5,6 +5,7 @@
 // written by the test from the same values, in the spellings PRESETS.md and huggingface/transformers
 // src/transformers/modeling_rope_utils.py give ("type" or "rope_type", rope_parameters, per-layer dicts).
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
 #include "ui/modelconfig.h"
 #include "ui/presets.h"
 #include "ui/workbenchstate.h"
@@ -69,6 +70,9 @@ private slots:
     void everyPresetOpensInTheWorkbench();
     void valuesMatchPresetsMd_data();
     void valuesMatchPresetsMd();
+    void spatialPresetsLoad_data();
+    void spatialPresetsLoad();
+    void spatialValidationCatchesBadPresets();
     void lookupIsCaseInsensitive();
     void validationCatchesBadPresets();
     void configMatchesPreset_data();
@@ -83,8 +87,10 @@ void TestPresets::everyPresetValidates()
 {
     QVERIFY2(ui::presetLoadProblems().isEmpty(), qPrintable(ui::presetLoadProblems().join('\n')));
     // Every model of PRESETS.md's summary table (29 rows) except Gemma-3-27B (UNVERIFIED throughout), with
-    // Qwen2.5 as shipped and with its YaRN add-on, T5 in both versions, and Gemma 3's local layers apart.
-    QCOMPARE(ui::presets().size(), 35);
+    // Qwen2.5 as shipped and with its YaRN add-on, T5 in both versions, and Gemma 3's local layers apart; and the
+    // eight grid and sequence models of issue 25 (ViT-B/16 on its grid, MAE, RoPE-Axial and RoPE-Mixed DeiT,
+    // Pixtral-ViT, three Qwen-VL).
+    QCOMPARE(ui::presets().size(), 43);
     for (const QJsonObject& p : ui::presets()) {
         const QStringList problems = ui::validatePreset(p);
         QVERIFY2(problems.isEmpty(), qPrintable(problems.join('\n')));
@@ -100,6 +106,9 @@ void TestPresets::everyPresetOpensInTheWorkbench()
     // and heads, and its parameters as resolved here.
     for (const QJsonObject& p : ui::presets()) {
         const QJsonObject state = ui::presetState(p);
+        // The workbench state holds 1-D schemes; grid and sequence presets reach compute (spatialPresetsLoad).
+        if (core::findSpatialScheme(p.value("scheme").toString().toStdString()))
+            continue;
         ui::WorkbenchState w;
         const QString why = w.fromJson(state);
         QVERIFY2(why.isEmpty(), qPrintable(p.value("id").toString() + ": " + why));
@@ -201,6 +210,125 @@ void TestPresets::valuesMatchPresetsMd()
     else
         got = param(state, key.toLatin1().constData());
     QCOMPARE(got, value);
+}
+
+void TestPresets::spatialPresetsLoad_data()
+{
+    QTest::addColumn<QString>("id");
+    QTest::addColumn<QString>("key");   // a params key as resolved, or dim / heads / layers / context_length / grid
+    QTest::addColumn<QString>("value");
+    auto row = [](const char* source, const char* id, const char* key, const char* value) {
+        QTest::newRow((std::string(id) + " " + key + " (" + source + ")").c_str()) << id << key << value;
+    };
+    // ViT-B/16, PRESETS.md "ViT-B/16" (get_b16_config: hidden 768, 12 heads; 224 / 16 = 14 per side, class token).
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "dim", "768");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "grid", "14x14");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "table_rows", "14");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "class_token", "true");
+    row("vision_transformer AddPositionEmbs", "vit-b-16-grid", "init_std", "0.02");
+    row("PRESETS.md ViT-B/16", "vit-b-16-grid", "trained_length", "197");
+    // facebookresearch/mae models_mae.py mae_vit_base_patch16_dec512d8b (embed_dim 768, 12 x 12 heads and blocks,
+    // img_size 224 / patch 16); util/pos_embed.py get_1d_sincos_pos_embed_from_grid (1 / 10000**omega).
+    row("mae models_mae.py", "mae-vit-b-16", "dim", "768");
+    row("mae models_mae.py", "mae-vit-b-16", "grid", "14x14");
+    row("mae models_mae.py", "mae-vit-b-16", "heads", "12");
+    row("mae models_mae.py", "mae-vit-b-16", "layers", "12");
+    row("mae util/pos_embed.py", "mae-vit-b-16", "base", "10000");
+    // naver-ai/rope-vit models/vit_rope.py rope_axial_deit_base_patch16_LS, rope_mixed_deit_base_patch16_LS.
+    row("rope-vit vit_rope.py", "rope-axial-deit-b-16", "variant", "axial");
+    row("rope-vit vit_rope.py", "rope-axial-deit-b-16", "rope_theta", "100");
+    row("rope-vit vit_rope.py", "rope-axial-deit-b-16", "dim", "64");
+    row("rope-vit vit_rope.py", "rope-axial-deit-b-16", "grid", "14x14");
+    row("rope-vit vit_rope.py", "rope-mixed-deit-b-16", "variant", "mixed");
+    row("rope-vit vit_rope.py", "rope-mixed-deit-b-16", "rope_theta", "10");
+    // huggingface/transformers configuration_pixtral.py PixtralVisionConfig (the Pixtral-12B encoder's defaults).
+    row("PixtralVisionConfig", "pixtral-12b-vision", "rope_theta", "10000");
+    row("PixtralVisionConfig", "pixtral-12b-vision", "max_patches_per_side", "64");
+    row("PixtralVisionConfig", "pixtral-12b-vision", "dim", "64");
+    row("PixtralVisionConfig", "pixtral-12b-vision", "heads", "16");
+    row("PixtralVisionConfig", "pixtral-12b-vision", "layers", "24");
+    // Qwen/Qwen2-VL-7B-Instruct config.json, as copied in PaddleMIX's Qwen2-VL test.
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "variant", "qwen2_vl");
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "rope_theta", "1000000");
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "mrope_section", "16,24,24");
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "sections", "chunked");
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "dim", "128");
+    row("Qwen2-VL-7B-Instruct config.json", "qwen2-vl-7b-instruct", "context_length", "32768");
+    // Qwen/Qwen2.5-VL-7B-Instruct config.json, as copied in TensorRT-LLM's test_modeling_qwen2_5_vl.py.
+    row("Qwen2.5-VL-7B-Instruct config.json", "qwen2.5-vl-7b-instruct", "variant", "qwen2_5_vl");
+    row("Qwen2.5-VL-7B-Instruct config.json", "qwen2.5-vl-7b-instruct", "tokens_per_second", "2");
+    row("Qwen2.5-VL-7B-Instruct config.json", "qwen2.5-vl-7b-instruct", "mrope_section", "16,24,24");
+    row("Qwen2.5-VL-7B-Instruct config.json", "qwen2.5-vl-7b-instruct", "context_length", "128000");
+    row("Qwen2.5-VL-7B-Instruct config.json", "qwen2.5-vl-7b-instruct", "heads", "28");
+    // Qwen/Qwen3-VL-4B-Instruct config.json, as copied in a port of musubi-tuner's krea2_encoder.py.
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "variant", "qwen3_vl");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "rope_theta", "5000000");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "mrope_section", "24,20,20");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "sections", "interleaved");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "heads", "32");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "layers", "36");
+    row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "context_length", "262144");
+}
+
+void TestPresets::spatialPresetsLoad()
+{
+    // The preset's state as compute reads it (ui::stateSetup), resolved by the spatial resolver at its dimension
+    // and grid: each value as the model's source gives it.
+    QFETCH(QString, id);
+    QFETCH(QString, key);
+    QFETCH(QString, value);
+    const std::optional<QJsonObject> p = ui::findPreset(id);
+    QVERIFY(p);
+    QVERIFY2(ui::validatePreset(*p).isEmpty(), qPrintable(ui::validatePreset(*p).join('\n')));
+    const QJsonObject state = ui::presetState(*p);
+    const ui::StateSetup s = ui::stateSetup(state);
+    const core::SpatialSchemeDescriptor* scheme = core::findSpatialScheme(s.scheme);
+    QVERIFY(scheme);
+    core::SpatialContext ctx;
+    ctx.dim = s.dim.value_or(0);
+    ctx.grid = s.grid.value_or(core::Grid{4, 4});
+    ctx.sequence = core::parseSequence("text:2,image:1x2x2");
+    const core::ParamSet params = core::resolveSpatialParams(*scheme, s.params, ctx);
+    const QJsonObject model = state.value("model").toObject();
+    QString got;
+    if (key == "dim")
+        got = QString::number(*s.dim);
+    else if (key == "heads")
+        got = QString::number(s.heads.value_or(0));
+    else if (key == "grid")
+        got = s.grid ? QString::fromStdString(core::gridText(*s.grid)) : QString();
+    else if (model.contains(key))
+        got = QString::number(model.value(key).toInt());
+    else
+        got = QString::fromStdString(params.value(key.toStdString()).toString());
+    QCOMPARE(got, value);
+}
+
+void TestPresets::spatialValidationCatchesBadPresets()
+{
+    const QJsonObject mae = *ui::findPreset("mae-vit-b-16");
+    const QJsonObject qwen = *ui::findPreset("qwen2-vl-7b-instruct");
+    auto with = [](QJsonObject p, const char* field, const QJsonValue& v) {
+        p.insert(QLatin1String(field), v);
+        return ui::validatePreset(p).join('\n');
+    };
+    QVERIFY(ui::validatePreset(mae).isEmpty());
+    // A grid only on a grid scheme, spelled as --grid spells it, and with a source.
+    QVERIFY(with(qwen, "grid", QJsonObject{{"value", "14x14"}, {"source", "t"}}).contains("grid schemes only"));
+    QVERIFY(with(mae, "grid", QJsonObject{{"value", "14 by 14"}, {"source", "t"}}).contains("grid:"));
+    QVERIFY(with(mae, "grid", QJsonObject{{"value", "14x14"}}).contains("\"grid\" must be"));
+    // The spatial resolver runs at the preset's dimension: MAE's table needs D divisible by 4, M-RoPE's sections
+    // must sum to d/2 (Qwen2-VL's [16, 24, 24] does not fit a head of 64).
+    QVERIFY(with(mae, "model_dim", QJsonObject{{"value", 766}, {"source", "t"}}).contains("766"));
+    QVERIFY(with(qwen, "head_dim", QJsonObject{{"value", 64}, {"source", "t"}}).contains("mrope_section"));
+    QJsonObject badKey = qwen;
+    QJsonObject params = badKey.value("params").toObject();
+    params.insert("rope_type", QJsonObject{{"value", "yarn"}, {"source", "t"}});
+    badKey.insert("params", params);
+    QVERIFY(ui::validatePreset(badKey).join('\n').contains("rope_type"));
+    // model_dim, not head_dim, is the dimension of a table's state.
+    QCOMPARE(ui::presetState(mae).value("dim").toInt(), 768);
+    QCOMPARE(ui::presetState(mae).value("grid").toString(), QStringLiteral("14x14"));
 }
 
 void TestPresets::lookupIsCaseInsensitive()

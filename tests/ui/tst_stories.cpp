@@ -5,6 +5,7 @@
 // in order; the page fits a 1366 x 768 screen at font scales 1 and 2 with no label cut off and no timeline
 // label overlapping another or crossed by a leader line; the scheme picker opens the page.
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
 #include "tests/ui/projectorscreen.h"
 #include "ui/schemepicker.h"
 #include "ui/stories.h"
@@ -14,6 +15,7 @@
 #include <QAbstractButton>
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFile>
 #include <QJsonArray>
@@ -68,6 +70,17 @@ QString defaultRopeType(const core::SchemeDescriptor& s)
     return {};
 }
 
+/// Every scheme with a story: the 1-D registry, then the grid and sequence schemes of core/spatial.h.
+std::vector<std::pair<QString, const core::SchemeDescriptor*>> allSchemes()
+{
+    std::vector<std::pair<QString, const core::SchemeDescriptor*>> out;
+    for (const auto& s : core::schemes())
+        out.emplace_back(QString::fromStdString(s.id), &s);
+    for (const auto& s : core::spatialSchemes())
+        out.emplace_back(QString::fromStdString(s.info.id), &s.info);
+    return out;
+}
+
 } // namespace
 
 class TestStories : public QObject {
@@ -82,8 +95,8 @@ private slots:
     void everySchemeHasAFullStory_data()
     {
         QTest::addColumn<QString>("id");
-        for (const auto& s : core::schemes())
-            QTest::newRow(s.id.c_str()) << QString::fromStdString(s.id);
+        for (const auto& [id, scheme] : allSchemes())
+            QTest::newRow(qPrintable(id)) << id;
     }
     void everySchemeHasAFullStory()
     {
@@ -108,6 +121,8 @@ private slots:
             QVERIFY2(!raw.contains(QLatin1String(typed)), qPrintable(id + ": typed " + typed));
         // A scheme with variants (RoPE's rope_type) tells the story of each one the registry offers.
         const core::SchemeDescriptor* scheme = core::findScheme(id.toStdString());
+        if (!scheme) // a grid or sequence scheme
+            scheme = &core::findSpatialScheme(id.toStdString())->info;
         QVERIFY(scheme);
         if (id == QLatin1String("rope")) {
             std::set<QString> told;
@@ -128,8 +143,8 @@ private slots:
         const auto files = presetFiles();
         QVERIFY(files.size() >= 30);
         int total = 0;
-        for (const auto& scheme : core::schemes()) {
-            const QString id = QString::fromStdString(scheme.id);
+        for (const auto& [id, schemePtr] : allSchemes()) {
+            const core::SchemeDescriptor& scheme = *schemePtr;
             std::set<QString> expected;
             for (const auto& [preset, schemeAndType] : files)
                 if (schemeAndType.first == id)
@@ -207,14 +222,34 @@ private slots:
         }
     }
 
+    void spatialStoriesOpen()
+    {
+        // The grid and sequence schemes (issue 25) have their own table, not the 1-D registry: the loader reads
+        // their stories, the page's scheme list offers them, and a page shows the scheme's citation and the
+        // presets that use it (M-RoPE: the three Qwen-VL presets).
+        for (const auto& s : core::spatialSchemes())
+            QVERIFY2(findStory(QString::fromStdString(s.info.id)), s.info.id.c_str());
+        StoryPage page;
+        auto* choice = page.findChild<QComboBox*>(QStringLiteral("storyScheme"));
+        QVERIFY(choice);
+        QVERIFY(choice->findData(QStringLiteral("mrope")) >= 0 && choice->findData(QStringLiteral("sincos_2d")) >= 0);
+        page.showStory(QStringLiteral("mrope"));
+        const QString text = page.text();
+        QVERIFY2(text.contains(QStringLiteral("Wang et al. 2024")), qPrintable(text.left(400)));
+        for (const char* name : {"Qwen2-VL 7B Instruct", "Qwen2.5-VL 7B Instruct", "Qwen3-VL 4B Instruct"})
+            QVERIFY2(text.contains(QLatin1String(name)), name);
+        QVERIFY(!text.contains(QStringLiteral("No story for the scheme")));
+        QCOMPARE(storyUsers(QStringLiteral("rope_2d")).size(), 2);
+        QCOMPARE(storyUsers(QStringLiteral("sincos_2d")).front().presetId, QStringLiteral("mae-vit-b-16"));
+    }
+
     void pageFitsTheScreen_data()
     {
         QTest::addColumn<QString>("id");
         QTest::addColumn<double>("scale");
-        for (const auto& s : core::schemes())
+        for (const auto& [id, scheme] : allSchemes())
             for (double scale : {1.0, 2.0})
-                QTest::newRow(QStringLiteral("%1 x%2").arg(QString::fromStdString(s.id)).arg(scale).toUtf8())
-                    << QString::fromStdString(s.id) << scale;
+                QTest::newRow(QStringLiteral("%1 x%2").arg(id).arg(scale).toUtf8()) << id << scale;
     }
     void pageFitsTheScreen()
     {
