@@ -72,6 +72,14 @@ std::optional<ValueRange> AttentionView::dataColourRange() const
                                        : ValueRange{m_output->lo - 1, m_output->hi + 1};
 }
 
+QString AttentionView::rangeQuantity() const
+{
+    const ViewOptions& o = m_state->viewOptions();
+    return QStringLiteral("attention %1 %2 %3")
+        .arg(o.softmax ? QStringLiteral("softmax") : QStringLiteral("logits"), o.term)
+        .arg(int(o.attentionSource));
+}
+
 QString AttentionView::scaleNote() const
 {
     // Which colour scale is in use, in the legend line: the fixed 0 to 1 of probabilities, a range held for a GIF
@@ -413,7 +421,8 @@ QString AttentionView::readout(int row, int col) const
         const float d = (*m_diff)(row, col);
         return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3").arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
     }
-    return tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
+    const QString b = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    return b + tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
         .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
              std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));
 }
