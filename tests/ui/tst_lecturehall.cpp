@@ -4,7 +4,9 @@
 // from, the wheel over the parameter panel scrolls it, a stale red message goes, sessions keep numbers as a
 // person writes them, export --title is the visible heading, poslab --help lists the window options, a tab's
 // view never stays painted over the grid, B's new rope_type keeps A's trained length, and probabilities are
-// coloured on the fixed scale 0 to 1.
+// coloured on the fixed scale 0 to 1. Presenting lesson 2 draws each slide's figures pixel for pixel as `poslab
+// export --lesson N.M VIEW`; compare halves share colour ranges and axes unless independent_ranges (Compare menu, R);
+// 8.3 states its own A and B; the mouse over B's half reads B; the presenter view follows the slide.
 #include "app/cli.h"
 #include "app/exportcli.h"
 #include "tests/ui/projectorscreen.h"
@@ -915,6 +917,36 @@ private slots:
         QTest::keyClick(p, Qt::Key_Escape);
         QTRY_VERIFY(!w.isPresenting());
         QTRY_VERIFY(!w.presenterView()); // the talk's window goes with the talk
+    }
+
+    void rangesToggleIsVisible()
+    {
+        // The toggle for independent ranges: Compare > Independent ranges in the window, R on a compare slide;
+        // both set the view property independent_ranges, so sessions and --view-set carry it.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* action = w.findChild<QAction*>(QStringLiteral("actionIndependentRanges"));
+        QVERIFY(action && action->isCheckable());
+        QVERIFY(!action->isEnabled()); // nothing to compare yet
+        QVERIFY(w.openLessonStep(QStringLiteral("8.2")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        QVERIFY(w.state()->comparing());
+        QVERIFY(action->isEnabled() && !action->isChecked());
+        QTest::keyClick(p, Qt::Key_R);
+        QVERIFY(w.state()->viewOptions().independentRanges);
+        QVERIFY(action->isChecked());
+        QCOMPARE(w.state()->toJson().value("view").toObject().value("independent_ranges").toBool(), true);
+        QTest::keyClick(p, Qt::Key_R);
+        QVERIFY(!w.state()->viewOptions().independentRanges);
+        action->trigger();
+        QVERIFY(w.state()->viewOptions().independentRanges);
+        QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("R: compare")));
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
     }
 };
 
