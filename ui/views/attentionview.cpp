@@ -375,9 +375,8 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                      headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
-    const double left = std::max(tick.horizontalAdvance(QStringLiteral("00,000")), wordW) + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
-    const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
+    const int n = m_output ? int(m_output->matrix.rows()) : 0;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
     double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     if (!noRotationSummary().isEmpty()) {
@@ -385,10 +384,21 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
         l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
         top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     }
-    // Square cells: queries and keys are the same positions.
-    double w = t.right() - right - (t.left() + left), h = bottom - top;
-    const double side = std::max(10.0, std::min(w, h));
-    l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+    // Square cells: queries and keys are the same positions. The margins are what the labels drawn take (so the
+    // figure fills a compare half): the words beside and under the rows where the cells hold a line of text,
+    // else the widest position number and the axis titles ("query position" turned beside the numbers).
+    const auto place = [&](bool wordLabels) {
+        const double left = wordLabels ? wordW + 6 * l.scale + pad
+                                       : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale
+                                             + tick.height() * 1.6 + pad;
+        const double bottom = l.footer.top() - (wordLabels ? wordW + tick.height() : tick.height() * 2.3);
+        const double w = t.right() - right - (t.left() + left), h = bottom - top;
+        const double side = std::max(10.0, std::min(w, h));
+        l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+    };
+    place(words);
+    if (words && l.plot.height() / std::max(1, n) < tick.height() * 0.8)
+        place(false); // too many words for their cells: numbers, as renderContent() draws them
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
 }
