@@ -152,7 +152,7 @@ QStringList Presentation::keyHelp()
             tr("Up, Down: position cursor +1, \u22121 token (Shift: \u00b110)"),
             tr("Space: play, pause the animation"),
             tr("T: the step's text, formula and notices on the slide"),
-            tr("P: the presenter view (step, notes, next step, timer; on a second screen when there is one)"),
+            tr("P: the presenter view (notes, next step, timer)"),
             tr("R: compare: A and B on shared or on independent ranges"),
             tr("B or .: black screen (any key brings the slide back)"),
             tr("?: these keys"),
