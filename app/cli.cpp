@@ -444,6 +444,8 @@ Window options (with no command, a session or a --state):
   --lesson N.M                   open the lesson panel at step N.M and load its state (a step that asks
                                  for a prediction loads after it; presenting, at once)
   --present                      start in presentation mode (F5; with --lesson: from that step)
+  --presenter                    present with the presenter view (step, notes, next step, timer) even on
+                                 one screen; implies --present (P toggles it; a second screen opens it)
   --theme light|dark             the theme (the window remembers the last one)
   --font-scale S                 text size for a lecture hall, 0.8 to 2.5 (A-/A+, Ctrl+-/+)
   --maximise VIEW                show one view alone (table, clock, decay, rotation, attention) or open a
@@ -577,6 +579,7 @@ const std::vector<OptionSpec>& windowOptions()
         {"--hide-panels", false},
         {"--first-frame", false},
         {"--present", false},
+        {"--presenter", false},
         {"--lesson", true, nullptr, "2.1"},
         {"--font-scale", true, nullptr, "1.5"},
         {"--maximise", true, nullptr, "table"},
@@ -639,6 +642,8 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             w.firstFrame = true;
         else if (opt == "--present")
             w.present = true;
+        else if (opt == "--presenter")
+            w.present = w.presenter = true;
         else if (opt == "--lesson")
             w.lesson = a.value(opt);
         else if (opt == "--compute-path")

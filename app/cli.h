@@ -79,6 +79,8 @@ struct WindowArgs {
     bool hidePanels = false;
     /// --present (scripts/screenshot.sh, a lecture's launcher): open in presentation mode (F5).
     bool present = false;
+    /// --presenter: present with the presenter view open, even on one screen (implies present).
+    bool presenter = false;
     /// --lesson N.M: open the lesson browser at that step and load it.
     std::optional<std::string> lesson;
     bool help = false;

@@ -15,6 +15,7 @@
 #include "ui/mainwindow.h"
 #include "ui/session.h"
 #include "ui/presentation.h"
+#include "ui/presenterview.h"
 #include "ui/presets.h"
 #include "ui/workbenchstate.h"
 
@@ -173,7 +174,7 @@ int main(int argc, char** argv)
     QString openProblem; // a session FILE operand that does not read: shown in a dialog over the window
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
-    bool hidePanels = false, firstFrame = false, present = false;
+    bool hidePanels = false, firstFrame = false, present = false, presenter = false;
     std::optional<QJsonObject> model; // --preset NAME or --config FILE: a real model's state
     std::vector<std::string> qtWords = {argc > 0 ? argv[0] : "poslab"}; // the program name and Qt's options
     try {
@@ -252,6 +253,7 @@ int main(int argc, char** argv)
             fontScale = poslab::app::parseNumberOption("--font-scale", *w.fontScale);
         hidePanels = w.hidePanels;
         present = w.present;
+        presenter = w.presenter;
         firstFrame = w.firstFrame;
         // Read before Qt starts, so an unknown preset or a malformed config.json is one line and exit 2.
         model = poslab::ui::modelState(w.preset, w.config);
@@ -345,6 +347,11 @@ int main(int argc, char** argv)
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
             QWidget* shown = window.isPresenting() ? static_cast<QWidget*>(window.presentation()) : &window;
+            if (presenter && window.presenterView()) { // --presenter: the lecturer's window is the one to see
+                shown = window.presenterView();
+                shown->resize(window.size());
+                QCoreApplication::processEvents();
+            }
             // Encoded here, written by the one writer of every file (links, devices, read-only files refused).
             QByteArray bytes;
             QBuffer buffer(&bytes);
@@ -404,6 +411,7 @@ int main(int argc, char** argv)
         box->setAttribute(Qt::WA_DeleteOnClose);
         box->open();
     }
+    window.setPresenterWanted(presenter);
     if (present)
         window.setPresenting(true);
     return app.exec();

@@ -12,6 +12,7 @@
 #include "ui/lessonbrowser.h"
 #include "ui/parameterpanel.h"
 #include "ui/presentation.h"
+#include "ui/presenterview.h"
 #include "ui/schemepicker.h"
 #include "ui/viewframe.h"
 #include "ui/views/clockview.h"
@@ -962,6 +963,20 @@ void MainWindow::buildCompareMenu()
         connect(a, &QAction::triggered, this, [this, mode] { m_state->setCompareMode(mode); });
     }
     m_compareMenu->addSeparator();
+    // Side by side, A and B share colour ranges and axes by default (one colour, one height, one value).
+    QAction* independent = m_compareMenu->addAction(tr("&Independent ranges (A and B each fit their own data)"));
+    independent->setObjectName(QStringLiteral("actionIndependentRanges"));
+    independent->setCheckable(true);
+    connect(independent, &QAction::triggered, this,
+            [this](bool on) { m_state->setProperty(QStringLiteral("independent_ranges"), on); });
+    const auto syncIndependent = [this, independent] {
+        independent->setChecked(m_state->viewOptions().independentRanges);
+        independent->setEnabled(m_state->comparing());
+    };
+    connect(m_state, &WorkbenchState::viewOptionsChanged, independent, syncIndependent);
+    connect(m_state, &WorkbenchState::compareChanged, independent, syncIndependent);
+    syncIndependent();
+    m_compareMenu->addSeparator();
     m_editGroup = new QActionGroup(this);
     m_editGroup->setExclusive(true);
     QAction* editA = m_compareMenu->addAction(tr("Panels edit configuration &A"), this, [this] { setEditsB(false); });
@@ -1721,7 +1736,7 @@ void MainWindow::buildLessons()
     connect(m_lessons, &LessonBrowser::message, this, &MainWindow::showMessage);
     connect(m_lessons, &LessonBrowser::stepShown, this, [this] {
         if (m_presentation && !m_quietSlide)
-            m_presentation->setPage(presentationPage());
+            showSlide();
     });
 }
 
@@ -1860,6 +1875,17 @@ PresentationPage MainWindow::presentationPage() const
                 if (!notices.isEmpty())
                     page.notes += QStringLiteral("<ul><li>%1</li></ul>").arg(notices.join(QStringLiteral("</li><li>")));
             }
+            // The presenter view only: the answer before the room sees it, and what comes next.
+            if (s->predict) {
+                page.answer = m_lessons->predictionAnswer();
+                if (const QString why = plain(m_lessons->liveText(s->predict->because, s, nullptr)); !why.isEmpty())
+                    page.answer += QStringLiteral(" \u2014 ") + why;
+            }
+            const int i = m_lessons->stepIndex();
+            if (i + 1 < l.steps.size())
+                page.next = QStringLiteral("%1 \u00b7 %2").arg(l.steps[i + 1].id, l.steps[i + 1].title);
+            else if (l.puzzle)
+                page.next = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
         } else {
             page.heading = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
             page.counter = tr("Lesson %1 \u00b7 puzzle").arg(l.number);
@@ -1924,7 +1950,7 @@ void MainWindow::presentationStep(int delta)
         }
     }
     if (m_presentation) {
-        m_presentation->setPage(presentationPage());
+        showSlide();
         m_presentation->holdUntilComputed();
     }
 }
@@ -1941,7 +1967,7 @@ void MainWindow::presentationJump(bool last)
         loadStepFigure();
     }
     if (m_presentation) {
-        m_presentation->setPage(presentationPage());
+        showSlide();
         m_presentation->holdUntilComputed();
     }
 }
@@ -1957,7 +1983,10 @@ void MainWindow::setPresenting(bool on)
         scheduleArrange(); // the grid fits the room at the window's own font scale again
         return;
     }
+    m_windowScale = m_state->viewOptions().fontScale;
+    m_talkClock.start();
     m_presentation = new Presentation(m_state, m_computation, this);
+    connect(m_presentation, &Presentation::presenterRequested, this, [this] { setPresenterShown(!m_presenter); });
     connect(m_presentation, &Presentation::nextRequested, this, [this] { presentationStep(1); });
     connect(m_presentation, &Presentation::backRequested, this, [this] { presentationStep(-1); });
     connect(m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
@@ -1976,7 +2005,46 @@ void MainWindow::setPresenting(bool on)
         m_presentation->setGeometry(sc->geometry());
     }
     m_presentation->showFullScreen();
+    // A second screen: the presenter view opens there, as slide software's does.
+    if (m_presenterWanted || QGuiApplication::screens().size() > 1)
+        setPresenterShown(true);
     m_presentation->activateWindow();
+}
+
+PresenterView* MainWindow::presenterView() const { return m_presenter; }
+
+void MainWindow::showSlide()
+{
+    const PresentationPage page = presentationPage();
+    if (m_presentation)
+        m_presentation->setPage(page);
+    if (m_presenter)
+        m_presenter->setPage(page);
+}
+
+void MainWindow::setPresenterShown(bool on)
+{
+    if (!on || !m_presentation) {
+        delete m_presenter;
+        return;
+    }
+    if (m_presenter)
+        return;
+    m_presenter = new PresenterView(this);
+    m_presenter->setKeyTarget(m_presentation);
+    m_presenter->setClock(m_talkClock);
+    m_presenter->setFontScale(m_windowScale);
+    m_presenter->setPage(presentationPage());
+    // On the screen the slide is not on, when there is one; else over the slide until P closes it.
+    QScreen* slide = m_presentation->screen();
+    for (QScreen* sc : QGuiApplication::screens())
+        if (sc != slide) {
+            m_presenter->setScreen(sc);
+            m_presenter->setGeometry(sc->availableGeometry());
+            break;
+        }
+    connect(m_presentation, &QObject::destroyed, m_presenter, &QObject::deleteLater);
+    m_presenter->show();
 }
 
 } // namespace poslab::ui

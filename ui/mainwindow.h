@@ -9,6 +9,7 @@
 
 #include <QJsonObject>
 #include <QMainWindow>
+#include <QElapsedTimer>
 #include <QPointer>
 
 #include <array>
@@ -38,6 +39,7 @@ class FirstRunHint;
 class LessonBrowser;
 class ParameterPanel;
 class Presentation;
+class PresenterView;
 struct PresentationPage;
 class SchemePicker;
 class View;
@@ -169,6 +171,13 @@ public:
     bool isPresenting() const;
     Presentation* presentation() const;
     static constexpr Qt::Key presentationKey = Qt::Key_F5;
+    /// The presenter view (ui/presenterview.h) while presenting: the current step with its text and notes, the
+    /// next step, a timer. Opened with the presentation when a second screen is connected (there), with P, or
+    /// by `--presenter` (setPresenterWanted before presenting); closed when the presentation ends.
+    void setPresenterShown(bool on);
+    PresenterView* presenterView() const;
+    /// Opens the presenter view whenever the presentation starts, even on one screen (poslab --presenter).
+    void setPresenterWanted(bool on) { m_presenterWanted = on; }
     /// Shows the first-run hint above the views unless a user dismissed it before (QSettings); the app calls it
     /// on an interactive start only (never for --screenshot, --first-frame, --soak or tests). True when shown.
     bool offerFirstRunHint();
@@ -284,6 +293,12 @@ private:
     QWidget* m_panelScrollB = nullptr;
     bool m_editsB = false;
     QPointer<Presentation> m_presentation;
+    QPointer<PresenterView> m_presenter;
+    bool m_presenterWanted = false;
+    QElapsedTimer m_talkClock; ///< started when the presentation starts: the presenter view's timer
+    double m_windowScale = 1.0; ///< the window's font scale before presenting (the presenter view's text)
+    /// Gives the presentation and the presenter view the current page.
+    void showSlide();
     QPointer<FirstRunHint> m_hint;
     QAction* m_present = nullptr;
     bool m_quietSlide = false; ///< a presentation step is loading: the slide is laid out once it has

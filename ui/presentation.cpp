@@ -152,6 +152,8 @@ QStringList Presentation::keyHelp()
             tr("Up, Down: position cursor +1, \u22121 token (Shift: \u00b110)"),
             tr("Space: play, pause the animation"),
             tr("T: the step's text, formula and notices on the slide"),
+            tr("P: the presenter view (notes, next step, timer)"),
+            tr("R: compare: A and B on shared or on independent ranges"),
             tr("B or .: black screen (any key brings the slide back)"),
             tr("?: these keys"),
             tr("Esc: close what is open over the slide, else leave"),
@@ -361,7 +363,7 @@ bool isPresentationKey(int key)
     switch (key) {
     case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Left: case Qt::Key_PageUp:
     case Qt::Key_Up: case Qt::Key_Down: case Qt::Key_Home: case Qt::Key_End: case Qt::Key_Space:
-    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T:
+    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T: case Qt::Key_P: case Qt::Key_R:
     case Qt::Key_Escape: case Qt::Key_F5:
         return true;
     default:
@@ -419,6 +421,13 @@ void Presentation::keyPressEvent(QKeyEvent* e)
         return;
     case Qt::Key_T:
         showNotes(!isShowingNotes());
+        return;
+    case Qt::Key_P:
+        emit presenterRequested();
+        return;
+    case Qt::Key_R:
+        if (m_state->comparing())
+            m_state->setProperty(QStringLiteral("independent_ranges"), !m_state->viewOptions().independentRanges);
         return;
     case Qt::Key_Escape:
         if (isShowingHelp())

@@ -33,6 +33,8 @@ struct PresentationPage {
     QStringList views; ///< registry ids; the first is the main view and gets the most room
     QString notes;     ///< the step's text and notices (HTML), shown on the slide with T; empty: none
     QString formula;   ///< the step's formula (TeX, typeset from resources/formulas), shown with the notes
+    QString next;      ///< the presenter view only: the next step's heading ("2.2 · ..."), empty at the end
+    QString answer;    ///< the presenter view only: the prediction's answer and why, even before the room sees it
     bool operator==(const PresentationPage&) const = default;
 };
 
@@ -99,6 +101,8 @@ signals:
     void cursorRequested(int delta);
     /// Space: play or pause the animation.
     void playRequested();
+    /// P: open or close the presenter view.
+    void presenterRequested();
 
 protected:
     bool event(QEvent* e) override;

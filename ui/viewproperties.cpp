@@ -184,6 +184,10 @@ std::vector<ViewProperty> makeProperties()
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,
              8.0, true, &ViewOptions::fontScale),
+        boolean("independent_ranges", QStringLiteral("independent ranges (compare)"),
+                QStringLiteral("Side by side, A and B each take their own colour range and axes; false: both halves "
+                               "share them when they plot the same quantity"),
+                &ViewOptions::independentRanges),
     };
 }
 

@@ -89,6 +89,9 @@ struct ViewOptions {
     int trainedTestLength = 0;      ///< attention view, trained source: the task length of the sequence; 0: 3 x L_train
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
+    /// compare side by side: A and B each on their own colour range and axes (false: one range for both halves
+    /// when they plot the same quantity, so one colour or height means one value)
+    bool independentRanges = false;
     bool operator==(const ViewOptions&) const = default;
 };
 

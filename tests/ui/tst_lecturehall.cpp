@@ -4,7 +4,9 @@
 // from, the wheel over the parameter panel scrolls it, a stale red message goes, sessions keep numbers as a
 // person writes them, export --title is the visible heading, poslab --help lists the window options, a tab's
 // view never stays painted over the grid, B's new rope_type keeps A's trained length, and probabilities are
-// coloured on the fixed scale 0 to 1.
+// coloured on the fixed scale 0 to 1. Presenting lesson 2 draws each slide's figures pixel for pixel as `poslab
+// export --lesson N.M VIEW`; compare halves share colour ranges and axes unless independent_ranges (Compare menu, R);
+// 8.3 states its own A and B; the mouse over B's half reads B; the presenter view follows the slide.
 #include "app/cli.h"
 #include "app/exportcli.h"
 #include "tests/ui/projectorscreen.h"
@@ -13,11 +15,13 @@
 #include "ui/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/presentation.h"
+#include "ui/presenterview.h"
 #include "ui/schemepicker.h"
 #include "ui/mainwindow.h"
 #include "ui/parameterpanel.h"
 #include "ui/viewframe.h"
 #include "ui/views/attentionview.h"
+#include "ui/views/rotationview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
@@ -26,12 +30,14 @@
 #include <QAction>
 #include <QDockWidget>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QJsonObject>
 #include <QApplication>
 #include <QClipboard>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMouseEvent>
 #include <QScreen>
 #include <QScrollBar>
 #include <QSignalSpy>
@@ -284,7 +290,7 @@ private slots:
     void helpListsTheWindowOptions()
     {
         const std::string help = app::usage();
-        for (const char* opt : {"--present", "--lesson N.M", "--font-scale", "--maximise VIEW", "--hide-panels",
+        for (const char* opt : {"--present", "--presenter", "--lesson N.M", "--font-scale", "--maximise VIEW", "--hide-panels",
                                 "--theme light|dark", "--screenshot"})
             QVERIFY2(help.find(opt) != std::string::npos, opt);
     }
@@ -390,6 +396,25 @@ private slots:
                 shown << v->exportName();
             QCOMPARE(shown, s->views);
             QVERIFY2(p->page().heading.startsWith(s->id + QStringLiteral(" \u00b7 ")), qPrintable(p->page().heading));
+            // The figures themselves: each slide view drawn at one size equals the view `poslab export --lesson
+            // N.M VIEW` draws from the step's state, in the room's theme and font scale, pixel for pixel.
+            settle(w.computation());
+            exporting::ExportScene scene;
+            QJsonObject st = lessons::stepState(*b->lesson(), b->stepIndex());
+            QJsonObject look = st.value(QLatin1String("view")).toObject();
+            look.insert(QStringLiteral("font_scale"), w.state()->viewOptions().fontScale);
+            look.insert(QStringLiteral("theme"), w.state()->viewOptions().theme == ThemeKind::Dark ? "dark" : "light");
+            st.insert(QStringLiteral("view"), look);
+            QVERIFY(scene.loadState(st).isEmpty());
+            scene.state().setCursor(w.state()->cursor());
+            scene.state().setAnimationTime(w.state()->animationTime());
+            for (View* v : p->views()) {
+                View* e = scene.view(v->exportName());
+                QVERIFY(e);
+                exporting::settle(scene.computation());
+                const QImage slide = v->renderImage(QSize(900, 560)), file = e->renderImage(QSize(900, 560));
+                QVERIFY2(slide == file, qPrintable(s->id + QLatin1Char(' ') + v->exportName()));
+            }
         };
         // 2.1 from its first frame; then the cursor and the clock inside it.
         check();
@@ -682,6 +707,246 @@ private slots:
             report = settledReport(w);
             QVERIFY2(!report.isEmpty() && tooSmall(report).isEmpty(), qPrintable(tooSmall(report).join(' ')));
         }
+    }
+
+    void compareSharesRanges()
+    {
+        // Side by side, A and B plot one quantity on one scale (issue 22): the attention view's colour range is the
+        // union of both halves' data ranges, the extension view's axes the union of both halves' axes (PI x100
+        // beside x10 drew on different y ranges); independent_ranges gives each half its own again.
+        const auto load = [](exporting::ExportScene& scene, const char* json, const QString& name) -> View* {
+            if (!scene.loadState(QJsonDocument::fromJson(QByteArray(json)).object()).isEmpty())
+                return nullptr;
+            View* v = scene.view(name);
+            exporting::settle(scene.computation());
+            (void)v->renderImage(QSize(1200, 600)); // creates B's twin and lets the halves share
+            exporting::settle(scene.computation());
+            (void)v->renderImage(QSize(1200, 600));
+            return v;
+        };
+        exporting::ExportScene at;
+        View* a = load(at, R"({"scheme": "rope", "dim": 8, "view": {"content": "sentence", "sentence": "dog x x x cat",
+            "causal": false, "heads": 1}, "compare": {"mode": "side_by_side", "state": {"view": {"sentence":
+            "x x x x x x x x x x x x x x x x x x x x dog x x x cat"}}}})", QStringLiteral("attention"));
+        QVERIFY(a && a->compareTwin());
+        View* b = a->compareTwin();
+        const auto ra = a->dataColourRange(), rb = b->dataColourRange();
+        QVERIFY(ra && rb);
+        QVERIFY(ra->lo != rb->lo || ra->hi != rb->hi); // the halves' own data differ, so sharing shows
+        QVERIFY(a->heldColourRange() && b->heldColourRange());
+        QCOMPARE(a->heldColourRange()->lo, std::min(ra->lo, rb->lo));
+        QCOMPARE(a->heldColourRange()->hi, std::max(ra->hi, rb->hi));
+        QCOMPARE(b->heldColourRange()->lo, a->heldColourRange()->lo);
+        QCOMPARE(b->heldColourRange()->hi, a->heldColourRange()->hi);
+        QVERIFY(at.state().setPropertyText(QStringLiteral("independent_ranges"), QStringLiteral("true")).isEmpty());
+        (void)a->renderImage(QSize(1200, 600));
+        QVERIFY(!a->heldColourRange() && !b->heldColourRange());
+        // Softmax beside logits: not one quantity, never one scale.
+        QVERIFY(at.state().setPropertyText(QStringLiteral("independent_ranges"), QStringLiteral("false")).isEmpty());
+        QVERIFY(at.state().compareState()->setProperty(QStringLiteral("softmax"), true).isEmpty());
+        exporting::settle(at.computation());
+        (void)a->renderImage(QSize(1200, 600));
+        QVERIFY(!a->heldColourRange() && !b->heldColourRange());
+
+        exporting::ExportScene et;
+        View* e = load(et, R"({"scheme": "rope", "dim": 64, "positions": 4096, "params": {"rope_type": "linear",
+            "factor": "100"}, "compare": {"mode": "side_by_side", "state": {"params": {"factor": "10"}}}})",
+                       QStringLiteral("extension"));
+        QVERIFY(e && e->compareTwin());
+        View* eb = e->compareTwin();
+        const std::vector<ValueRange> xa = e->dataAxisRanges(), xb = eb->dataAxisRanges();
+        QCOMPARE(int(xa.size()), 2);
+        QCOMPARE(int(xb.size()), 2);
+        QVERIFY(xa[1].hi != xb[1].hi); // x100 and x10: the scale axes' own data differ
+        QCOMPARE(int(e->sharedAxes().size()), 2);
+        QCOMPARE(int(eb->sharedAxes().size()), 2);
+        for (int i = 0; i < 2; ++i) {
+            QCOMPARE(e->sharedAxes()[i].lo, std::min(xa[i].lo, xb[i].lo));
+            QCOMPARE(e->sharedAxes()[i].hi, std::max(xa[i].hi, xb[i].hi));
+            QCOMPARE(eb->sharedAxes()[i].lo, e->sharedAxes()[i].lo);
+            QCOMPARE(eb->sharedAxes()[i].hi, e->sharedAxes()[i].hi);
+        }
+        QVERIFY(et.state().setPropertyText(QStringLiteral("independent_ranges"), QStringLiteral("true")).isEmpty());
+        (void)e->renderImage(QSize(1200, 600));
+        QVERIFY(e->sharedAxes().empty() && eb->sharedAxes().empty());
+    }
+
+    void gapHasASignStepDiffers()
+    {
+        // 8.3 states its own A and B: the key 4 back in A, 4 ahead in B, no shift (8.2 left m - n = 4 and r = 100
+        // in both halves, so the two rotation figures were one). As `poslab export --lesson 8.3 rotation` loads it.
+        const lessons::Lesson* l8 = lessons::findLesson(8);
+        QVERIFY(l8);
+        int at = -1;
+        for (int i = 0; i < int(l8->steps.size()); ++i)
+            if (l8->steps[i].id == QLatin1String("8.3"))
+                at = i;
+        QVERIFY(at >= 0);
+        exporting::ExportScene scene;
+        QVERIFY(scene.loadState(lessons::stepState(*l8, at)).isEmpty());
+        QVERIFY(scene.state().comparing());
+        WorkbenchState* b = scene.state().compareState();
+        QCOMPARE(scene.state().viewOptions().keyDistance, 4);
+        QCOMPARE(b->viewOptions().keyDistance, -4);
+        QCOMPARE(scene.state().viewOptions().shift, 0);
+        QCOMPARE(b->viewOptions().shift, 0);
+        for (const char* name : {"rotation", "attention"}) {
+            View* v = scene.view(QString::fromLatin1(name));
+            QVERIFY(v);
+            exporting::settle(scene.computation());
+            (void)v->renderImage(QSize(1200, 600));
+            exporting::settle(scene.computation());
+            View* twin = v->compareTwin();
+            QVERIFY(twin);
+            if (QLatin1String(name) == QLatin1String("rotation")) {
+                auto* ra = qobject_cast<RotationView*>(v);
+                auto* rb = qobject_cast<RotationView*>(twin);
+                QVERIFY(ra && rb);
+                QVERIFY2(std::abs(ra->score(false) - rb->score(false)) > 1e-3,
+                         qPrintable(QStringLiteral("%1 %2").arg(ra->score(false)).arg(rb->score(false))));
+            } else {
+                auto* aa = qobject_cast<AttentionView*>(v);
+                auto* ab = qobject_cast<AttentionView*>(twin);
+                QVERIFY(aa && ab && aa->output() && ab->output());
+                // 'cat' (4) looking at 'dog' (0) in A; 'cat' (0) looking at 'dog' (4) in B: the notice's two logits.
+                QVERIFY(std::abs(aa->output()->matrix(4, 0) - ab->output()->matrix(0, 4)) > 0.1);
+            }
+        }
+    }
+
+    void hoverReadsB()
+    {
+        // Compare side by side: the mouse over B's half reads B's numbers (the read-out was A's only).
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("8.2")).isEmpty());
+        LessonBrowser* lb = w.lessonBrowser();
+        if (lb->needsGuess())
+            lb->reveal();
+        QVERIFY(lb->tryIt().isEmpty());
+        settle(w.computation());
+        auto* a = qobject_cast<AttentionView*>(w.view(QStringLiteral("attention")));
+        QVERIFY(a);
+        w.setMaximisedView(a);
+        QTRY_VERIFY(a->isVisible() && a->width() > 600);
+        QVERIFY(a->showsHalves());
+        auto* b = qobject_cast<AttentionView*>(a->compareTwin());
+        QVERIFY(b);
+        QTRY_VERIFY(b->output() && b->output()->matrix.rows() == 105);
+        a->repaint();
+        const QRectF half = a->twinArea();
+        QVERIFY(!half.isEmpty());
+        const auto move = [a](QPointF at) { // the move the window system delivers to a mouse-tracking widget
+            QMouseEvent e(QEvent::MouseMove, at, a->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(a, &e);
+        };
+        std::optional<QPoint> cell;
+        for (double fy = 0.2; fy < 0.8 && !cell; fy += 0.05)
+            for (double fx = 0.3; fx < 0.7 && !cell; fx += 0.05) {
+                move(half.topLeft() + QPointF(half.width() * fx, half.height() * fy));
+                cell = b->hoveredCell();
+            }
+        QVERIFY(cell);
+        QVERIFY(!a->hoveredCell()); // A's half is not under the mouse
+        const QString r = b->readout(cell->y(), cell->x());
+        QVERIFY2(r.startsWith(QStringLiteral("B \u00b7 ")), qPrintable(r));
+        const float v = b->output()->matrix(cell->y(), cell->x());
+        QVERIFY2(r.contains(std::isnan(v) ? QStringLiteral("masked") : QString::number(v, 'g', 6)), qPrintable(r));
+        // Back over A's half: B's hover goes, A's comes.
+        move(QPointF(a->contentArea().width() * 0.6, a->height() * 0.6));
+        QVERIFY(!b->hoveredCell());
+    }
+
+    void presenterFollowsTheSlide()
+    {
+        // The presenter view: the current step with its text and notes, the next step's title, a timer; it follows
+        // the slide as the presentation steps (P opens it on one screen, --presenter from the start).
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.openLessonStep(QStringLiteral("2.1")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        if (QGuiApplication::screens().size() < 2)
+            QVERIFY(!w.presenterView()); // one screen: only on demand
+        QTest::keyClick(p, Qt::Key_P);
+        PresenterView* pv = w.presenterView();
+        QVERIFY(pv);
+        QVERIFY(QTest::qWaitForWindowExposed(pv));
+        QVERIFY(pv->isWindow());
+        const lessons::Lesson* l2 = lessons::findLesson(2);
+        LessonBrowser* b = w.lessonBrowser();
+        const auto expect = [&] {
+            const int i = b->stepIndex();
+            const lessons::Step& s = l2->steps[i];
+            QCOMPARE(pv->currentText(), QStringLiteral("%1 \u00b7 %2").arg(s.id, s.title));
+            if (i + 1 < int(l2->steps.size()))
+                QCOMPARE(pv->nextText(), QStringLiteral("Next: %1 \u00b7 %2").arg(l2->steps[i + 1].id, l2->steps[i + 1].title));
+            const QString text = QTextDocumentFragment::fromHtml(b->liveText(s.text, &s, nullptr)).toPlainText();
+            QVERIFY2(pv->notesText().contains(text.left(40)), qPrintable(pv->notesText()));
+        };
+        expect();
+        QCOMPARE(b->step()->id, QStringLiteral("2.1"));
+        shoot(pv, QStringLiteral("presenter-2.1"));
+        // Step by step through the lesson, from the slide and from the presenter view's own keys.
+        for (int k = 0; k < 3; ++k) {
+            const int before = b->stepIndex();
+            for (int guard = 0; guard < 3 && b->stepIndex() == before; ++guard)
+                QTest::keyClick(k == 1 ? static_cast<QWidget*>(pv) : p, Qt::Key_Right);
+            QVERIFY(b->stepIndex() == before + 1);
+            expect();
+        }
+        QTest::keyClick(p, Qt::Key_Left);
+        expect();
+        // The answer is the lecturer's before the room sees it.
+        QTest::keyClick(p, Qt::Key_End);
+        expect();
+        QCOMPARE(PresenterView::formatElapsed(0), QStringLiteral("0:00"));
+        QCOMPARE(PresenterView::formatElapsed(125'400), QStringLiteral("2:05"));
+        QCOMPARE(PresenterView::formatElapsed(3'725'000), QStringLiteral("1:02:05"));
+        QVERIFY(pv->elapsedText().contains(QLatin1Char(':')));
+        QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("P: the presenter view")));
+        QTest::keyClick(p, Qt::Key_P);
+        QTRY_VERIFY(!w.presenterView());
+        QTest::keyClick(p, Qt::Key_P);
+        QVERIFY(w.presenterView());
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
+        QTRY_VERIFY(!w.presenterView()); // the talk's window goes with the talk
+    }
+
+    void rangesToggleIsVisible()
+    {
+        // The toggle for independent ranges: Compare > Independent ranges in the window, R on a compare slide;
+        // both set the view property independent_ranges, so sessions and --view-set carry it.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* action = w.findChild<QAction*>(QStringLiteral("actionIndependentRanges"));
+        QVERIFY(action && action->isCheckable());
+        QVERIFY(!action->isEnabled()); // nothing to compare yet
+        QVERIFY(w.openLessonStep(QStringLiteral("8.2")).isEmpty());
+        w.setPresenting(true);
+        Presentation* p = w.presentation();
+        QVERIFY(QTest::qWaitForWindowExposed(p));
+        QVERIFY(w.state()->comparing());
+        QVERIFY(action->isEnabled() && !action->isChecked());
+        QTest::keyClick(p, Qt::Key_R);
+        QVERIFY(w.state()->viewOptions().independentRanges);
+        QVERIFY(action->isChecked());
+        QCOMPARE(w.state()->toJson().value("view").toObject().value("independent_ranges").toBool(), true);
+        QTest::keyClick(p, Qt::Key_R);
+        QVERIFY(!w.state()->viewOptions().independentRanges);
+        action->trigger();
+        QVERIFY(w.state()->viewOptions().independentRanges);
+        QVERIFY(Presentation::keyHelp().join(QLatin1Char('\n')).contains(QStringLiteral("R: compare")));
+        QTest::keyClick(p, Qt::Key_Escape);
+        QTRY_VERIFY(!w.isPresenting());
     }
 };
 

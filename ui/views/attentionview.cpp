@@ -72,6 +72,14 @@ std::optional<ValueRange> AttentionView::dataColourRange() const
                                        : ValueRange{m_output->lo - 1, m_output->hi + 1};
 }
 
+QString AttentionView::rangeQuantity() const
+{
+    const ViewOptions& o = m_state->viewOptions();
+    return QStringLiteral("attention %1 %2 %3")
+        .arg(o.softmax ? QStringLiteral("softmax") : QStringLiteral("logits"), o.term)
+        .arg(int(o.attentionSource));
+}
+
 QString AttentionView::scaleNote() const
 {
     // Which colour scale is in use, in the legend line: the fixed 0 to 1 of probabilities, a range held for a GIF
@@ -367,9 +375,8 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                      headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
-    const double left = std::max(tick.horizontalAdvance(QStringLiteral("00,000")), wordW) + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
-    const double bottom = l.footer.top() - (words ? wordW + tick.height() : tick.height() * 2.3);
+    const int n = m_output ? int(m_output->matrix.rows()) : 0;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
     double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     if (!noRotationSummary().isEmpty()) {
@@ -377,10 +384,21 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
         l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
         top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     }
-    // Square cells: queries and keys are the same positions.
-    double w = t.right() - right - (t.left() + left), h = bottom - top;
-    const double side = std::max(10.0, std::min(w, h));
-    l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+    // Square cells: queries and keys are the same positions. The margins are what the labels drawn take (so the
+    // figure fills a compare half): the words beside and under the rows where the cells hold a line of text,
+    // else the widest position number and the axis titles ("query position" turned beside the numbers).
+    const auto place = [&](bool wordLabels) {
+        const double left = wordLabels ? wordW + 6 * l.scale + pad
+                                       : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale
+                                             + tick.height() * 1.6 + pad;
+        const double bottom = l.footer.top() - (wordLabels ? wordW + tick.height() : tick.height() * 2.3);
+        const double w = t.right() - right - (t.left() + left), h = bottom - top;
+        const double side = std::max(10.0, std::min(w, h));
+        l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+    };
+    place(words);
+    if (words && l.plot.height() / std::max(1, n) < tick.height() * 0.8)
+        place(false); // too many words for their cells: numbers, as renderContent() draws them
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
 }
@@ -413,7 +431,8 @@ QString AttentionView::readout(int row, int col) const
         const float d = (*m_diff)(row, col);
         return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3").arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
     }
-    return tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
+    const QString b = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    return b + tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
         .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
              std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));
 }

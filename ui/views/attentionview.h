@@ -30,9 +30,13 @@ public:
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
     std::shared_ptr<const AttentionOutput> output() const { return m_output; }
-    /// Read-out for (query row, key column); empty outside.
+    /// Read-out for (query row, key column); empty outside. B's half (a view of B) starts "B · ".
     QString readout(int row, int column) const;
+    /// The cell (x: key column, y: query row) under the mouse, as the read-out line shows it; nullopt: none.
+    std::optional<QPoint> hoveredCell() const { return m_hover; }
     std::optional<ValueRange> dataColourRange() const override;
+    /// "attention logits" or "attention softmax", with the term shown: A and B share a colour scale only then.
+    QString rangeQuantity() const override;
     /// The legend line's words for the colour scale in use ("colours 0 … 1 (fixed)"), empty for logits on their
     /// own range.
     QString scaleNote() const;

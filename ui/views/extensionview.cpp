@@ -231,6 +231,30 @@ void ExtensionView::leaveEvent(QEvent* e)
     View::leaveEvent(e);
 }
 
+std::vector<ValueRange> ExtensionView::dataAxisRanges() const
+{
+    const core::ExtensionTable& t = m_data.table;
+    if (!m_data.error.isEmpty() || t.pairs.empty())
+        return {};
+    double lo = std::min(double(t.trainedLength), double(t.length)), hi = std::max(double(t.trainedLength), double(t.length));
+    for (const core::ExtensionPair& q : t.pairs) {
+        lo = std::min({lo, q.wavelengthOld, q.wavelengthNew});
+        hi = std::max({hi, q.wavelengthOld, q.wavelengthNew});
+    }
+    double smax = 1.0, smin = 1.0;
+    for (const core::ExtensionPair& q : t.pairs) {
+        smax = std::max(smax, q.scale);
+        smin = std::min(smin, q.scale);
+    }
+    if (m_state->viewOptions().extensionMethods == ExtensionMethods::All)
+        for (const core::ExtensionMethod& m : t.methods)
+            for (double v : m.scale) {
+                smax = std::max(smax, v);
+                smin = std::min(smin, v);
+            }
+    return {ValueRange{lo, hi}, ValueRange{smin, smax}};
+}
+
 void ExtensionView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
@@ -357,28 +381,15 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     const QRectF scaleR(wave.left(), legendBox.bottom(), wave.width(), scaleH);
     const auto xOf = [&](double i) { return wave.left() + (i + 0.5) / n * wave.width(); };
 
-    // --- the wavelength axis covers both curves, T and L ---
-    double lo = std::min(double(t.trainedLength), double(t.length)), hi = std::max(double(t.trainedLength), double(t.length));
-    for (const core::ExtensionPair& q : t.pairs) {
-        lo = std::min({lo, q.wavelengthOld, q.wavelengthNew});
-        hi = std::max({hi, q.wavelengthOld, q.wavelengthNew});
-    }
-    auto [wlo, whi] = decades(lo, hi);
+    // --- the wavelength axis covers both curves, T and L; side by side, B's too (sharedAxes) ---
+    std::vector<ValueRange> extents = dataAxisRanges();
+    if (sharedAxes().size() == extents.size())
+        extents = sharedAxes();
+    auto [wlo, whi] = decades(extents[0].lo, extents[0].hi);
     if (onScreen() && m_frozenAxis) // dragging L: the axis stays put under the mouse
         std::tie(wlo, whi) = *m_frozenAxis;
     const LogAxis wy{wlo, whi, wave.bottom(), wave.top()};
-    double smax = 1.0, smin = 1.0;
-    for (const core::ExtensionPair& q : t.pairs) {
-        smax = std::max(smax, q.scale);
-        smin = std::min(smin, q.scale);
-    }
-    if (all)
-        for (const core::ExtensionMethod& m : t.methods)
-            for (double v : m.scale) {
-                smax = std::max(smax, v);
-                smin = std::min(smin, v);
-            }
-    const auto [slo, shi] = decades(smin, smax);
+    const auto [slo, shi] = decades(extents[1].lo, extents[1].hi);
     const LogAxis sy{slo, shi, scaleR.bottom(), scaleR.top()};
 
     // --- panels, band shading and edges ---

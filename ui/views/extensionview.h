@@ -37,6 +37,9 @@ public:
     int hoveredPair() const { return m_hoverPair; }
     /// The pair spin box (-1 = automatic) and the typed inference length (0 = the positions) in the frame's header.
     QWidget* controls() override;
+    /// The data ranges of the wavelength axis and of the scale axis (before rounding to decades): side by side,
+    /// A and B draw on their union (sharedAxes()).
+    std::vector<ValueRange> dataAxisRanges() const override;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;

@@ -43,6 +43,11 @@ public:
     /// for positions a sampled table skips); empty when outside.
     QString readout(int row, int column) const;
     std::optional<ValueRange> dataColourRange() const override;
+    /// "table cos", "table sin" or "table angle": A and B share a colour scale only for the same quantity.
+    QString rangeQuantity() const override
+    {
+        return QStringLiteral("table %1").arg(int(m_state->viewOptions().tableQuantity));
+    }
     /// The note shown on the plot while the table is sampled ("showing every 64th position; ..."), empty
     /// when every position of the window is there.
     QString samplingNote() const;

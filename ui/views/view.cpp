@@ -15,9 +15,11 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QHelpEvent>
+#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QToolTip>
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
@@ -210,6 +212,7 @@ View* View::compareTwin()
         if (m_state->comparing())
             compareChanged();
     });
+    shareCompareRange(); // B may have its numbers already (a settled export scene): no refresh would come
     return m_twin.get();
 }
 
@@ -228,6 +231,21 @@ QRectF View::contentArea() const
         return all;
     const double gap = 6 * sizeScale(all);
     return QRectF(all.left(), all.top(), (all.width() - gap) / 2, all.height());
+}
+
+QRectF View::twinArea() const
+{
+    if (!showsHalves())
+        return {};
+    // As render() splits the widget: the note line, then A's half, a gap and B's half.
+    const QRectF all(rect());
+    const double s = sizeScale(all);
+    double top = all.top();
+    if (!compareNote().isEmpty())
+        top += QFontMetricsF(theme().font(10 * s)).height() * 1.4;
+    const double gap = 6 * s;
+    const double leftRight = all.left() + (all.width() - gap) / 2;
+    return QRectF(leftRight + gap, top, all.right() - leftRight - gap, all.bottom() - top);
 }
 
 QString View::compareNote() const
@@ -252,10 +270,28 @@ void View::shareCompareRange()
     // Side by side, both colour scales span A's and B's data, so one colour means one value in both halves.
     if (!m_twin || (m_heldRange && !m_sharedRange))
         return; // no B, or a sweep holds the range
+    // Shared only for the same quantity (issue 22), unless the user asked for independent ranges.
+    const bool together = showsHalves() && !m_state->viewOptions().independentRanges
+        && rangeQuantity() == m_twin->rangeQuantity();
     std::optional<ValueRange> shared;
-    if (showsHalves())
+    if (together)
         if (const auto a = dataColourRange(), b = m_twin->dataColourRange(); a && b)
             shared = ValueRange{std::min(a->lo, b->lo), std::max(a->hi, b->hi)};
+    // The value axes of curve views, one union per axis when both halves draw the same axes.
+    std::vector<ValueRange> axes;
+    if (together)
+        if (const auto a = dataAxisRanges(), b = m_twin->dataAxisRanges(); !a.empty() && a.size() == b.size())
+            for (std::size_t i = 0; i < a.size(); ++i)
+                axes.push_back(ValueRange{std::min(a[i].lo, b[i].lo), std::max(a[i].hi, b[i].hi)});
+    const auto sameAxes = [](const std::vector<ValueRange>& x, const std::vector<ValueRange>& y) {
+        return std::equal(x.begin(), x.end(), y.begin(), y.end(),
+                          [](const ValueRange& u, const ValueRange& v) { return u.lo == v.lo && u.hi == v.hi; });
+    };
+    if (!sameAxes(m_sharedAxes, axes) || !sameAxes(m_twin->m_sharedAxes, axes)) {
+        m_sharedAxes = axes;
+        m_twin->m_sharedAxes = axes;
+        update(); // the twin draws inside this view
+    }
     const auto same = [](const std::optional<ValueRange>& x, const std::optional<ValueRange>& y) {
         return x.has_value() == y.has_value() && (!x || (x->lo == y->lo && x->hi == y->hi));
     };
@@ -391,8 +427,10 @@ void View::paintEvent(QPaintEvent*)
     QPainter p(this);
     m_onScreen = true;
     TextRecord record;
-    if (m_twin && m_twin->size() != QSize(std::max(1, width() / 2), std::max(1, height())))
-        m_twin->resize(std::max(1, width() / 2), std::max(1, height()));
+    // The twin has the size of B's half, so that its mouse read-outs map through the layout it is drawn with.
+    const QSize half = showsHalves() ? twinArea().size().toSize() : QSize(width() / 2, height());
+    if (m_twin && m_twin->size() != half.expandedTo(QSize(1, 1)))
+        m_twin->resize(half.expandedTo(QSize(1, 1)));
     render(p, QRectF(rect()));
     m_onScreen = false;
     // Labels the layout had to cut keep their full text for a tooltip.
@@ -412,6 +450,25 @@ bool View::event(QEvent* e)
                 return true;
             }
         QToolTip::hideText();
+    }
+    // A | B: the mouse over B's half hovers the twin (B's read-outs), translated to the twin's own coordinates.
+    if ((e->type() == QEvent::MouseMove || e->type() == QEvent::Leave) && m_twin && showsHalves()) {
+        const QRectF area = twinArea();
+        const auto* me = e->type() == QEvent::MouseMove ? static_cast<QMouseEvent*>(e) : nullptr;
+        if (me && area.contains(me->position())) {
+            if (m_twin->size() != area.size().toSize())
+                m_twin->resize(area.size().toSize().expandedTo(QSize(1, 1)));
+            QMouseEvent moved(QEvent::MouseMove, me->position() - area.topLeft(), me->globalPosition(), me->button(),
+                              me->buttons(), me->modifiers());
+            m_twin->mouseMoveEvent(&moved);
+            m_twinHovered = true;
+            update(); // the twin draws inside this view
+        } else if (m_twinHovered) {
+            QEvent leave(QEvent::Leave);
+            m_twin->leaveEvent(&leave);
+            m_twinHovered = false;
+            update();
+        }
     }
     return QWidget::event(e);
 }

@@ -48,6 +48,18 @@ public:
     /// Heatmap views: the range their colour scale takes from the current data (ignoring a held range);
     /// nullopt for views without a colour scale.
     virtual std::optional<ValueRange> dataColourRange() const { return std::nullopt; }
+    /// Curve views: the data ranges of the value axes they draw (the extension view's wavelength and scale
+    /// axes), for the halves of A | B to share; empty for views whose axes are not shared.
+    virtual std::vector<ValueRange> dataAxisRanges() const { return {}; }
+    /// What the colour scale and the value axes measure ("attention logits", "attention softmax", "table cos"):
+    /// A and B share their ranges side by side only when they measure the same (a softmax beside logits keeps
+    /// its own 0..1 scale).
+    virtual QString rangeQuantity() const { return exportName(); }
+    /// Side by side with shared ranges: the union of A's and B's dataAxisRanges(), one per axis, that both halves
+    /// draw on; empty when each half fits its own data (independent_ranges, other quantities, no compare).
+    const std::vector<ValueRange>& sharedAxes() const { return m_sharedAxes; }
+    /// True while this view (A's or B's half) takes its colour scale and axes from both halves.
+    bool sharesRanges() const { return m_sharedRange || !m_sharedAxes.empty(); }
     /// Bytes of the raster images the view embeds when it is drawn into an SVG of logical size @p size (the
     /// table's heatmap at twice its plot's size); 0 when it embeds none. The export refuses a figure whose
     /// images would be over its raster cap before drawing it.
@@ -64,6 +76,9 @@ public:
         colourRangeChanged();
     }
 
+    /// The colour range held over the data (a sweep's, or A's and B's together side by side); nullopt: the data's.
+    std::optional<ValueRange> heldColourRange() const { return m_heldRange; }
+
     // --- compare mode (issue 12)
     /// The same view of configuration B (the state's compareState(), with B's own computation), created on first
     /// use; nullptr for a view that shows B itself.
@@ -76,6 +91,9 @@ public:
     /// The part of the widget this view's own drawing takes on screen: the whole widget, or the left half
     /// while showsHalves() (mouse read-outs map through it).
     QRectF contentArea() const;
+    /// While showsHalves(): the part of the widget B's half (compareTwin()) is drawn in; the mouse over it moves
+    /// the twin's hover, so B's read-outs name B's values. Empty otherwise.
+    QRectF twinArea() const;
     /// The one line a view shows where it cannot draw the compare mode itself ("overlay: curve views only; A
     /// and B are shown side by side"), empty where it draws the mode (or compare is off).
     QString compareNote() const;
@@ -181,6 +199,8 @@ private:
     bool m_onScreen = false;
     std::unique_ptr<View> m_twin;   ///< compareTwin()
     bool m_sharedRange = false;     ///< m_heldRange is the range shared with B (not a sweep's)
+    std::vector<ValueRange> m_sharedAxes; ///< sharedAxes()
+    bool m_twinHovered = false;     ///< the mouse is over B's half: the twin has had a move and gets a leave
     /// Side by side: both halves' colour scales take the union of A's and B's data ranges.
     void shareCompareRange();
     std::vector<std::pair<QRectF, QString>> m_elided; ///< cut labels on screen and their full text
