@@ -510,7 +510,7 @@ void TestLessons::malformedEntries_data()
     // notice it does not have and a hover outside its positions are each one line naming the step.
     const QString doLine = QStringLiteral("\"views\": [\"clock\"], \"knobs\": [\"cursor\"], \"do\": \"Press Right.\", \"actions\": ");
     QTest::newRow("unknown action") << "\"views\": [\"clock\"]," << doLine + "[{\"press\": \"cursor\"}],"
-                                    << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read)";
+                                    << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read, show)";
     QTest::newRow("action knob") << "\"views\": [\"clock\"]," << doLine + "[{\"set\": \"base\", \"to\": \"500\"}],"
                                  << "x.json: step 91.1: actions[0]: \"set\": knob 'base' is not one the step unlocks (knobs: cursor)";
     QTest::newRow("action view") << "\"views\": [\"clock\"]," << doLine + "[{\"read\": \"table\"}],"

@@ -492,7 +492,7 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
     a.json = o;
     static const std::pair<const char*, Action::Kind> kinds[] = {
         {"set", Action::Kind::Set},     {"step", Action::Kind::Step}, {"hover", Action::Kind::Hover},
-        {"probe", Action::Kind::Probe}, {"read", Action::Kind::Read},
+        {"probe", Action::Kind::Probe}, {"read", Action::Kind::Read}, {"show", Action::Kind::Show},
     };
     QStringList given;
     for (const auto& [key, kind] : kinds)
@@ -501,7 +501,7 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
             a.kind = kind;
         }
     if (given.size() != 1)
-        r.fail(given.isEmpty() ? QStringLiteral("unknown action (known: set, step, hover, probe, read)")
+        r.fail(given.isEmpty() ? QStringLiteral("unknown action (known: set, step, hover, probe, read, show)")
                                : QStringLiteral("one action per entry (got %1)").arg(given.join(QStringLiteral(", "))));
     a.target = r.string(o, given[0].toLatin1().constData(), true);
     const auto knob = [&] {
@@ -562,6 +562,10 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
         break;
     case Action::Kind::Read:
         r.knownKeys(o, {"read"});
+        view();
+        break;
+    case Action::Kind::Show:
+        r.knownKeys(o, {"show"});
         view();
         break;
     }
@@ -647,6 +651,8 @@ QString Action::describe() const
                                                     at ? QStringLiteral("at %1").arg(*at) : QStringLiteral("row %1 column %2").arg(row).arg(column));
     case Kind::Probe:
         return QStringLiteral("run the probes of notice %1").arg(target);
+    case Kind::Show:
+        return QStringLiteral("show %1").arg(target);
     case Kind::Read:
         break;
     }

@@ -158,6 +158,7 @@ struct Action {
                ///< a distance; extension: a pair), optional "side": "B" in compare mode
         Probe, ///< {"probe": NOTICE}: run the `poslab compute` lines of a notice of the step
         Read,  ///< {"read": VIEW}: read a view of the step (nothing to change)
+        Show,  ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
     };
     Kind kind = Kind::Read;
     QString target;     ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)

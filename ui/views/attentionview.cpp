@@ -496,7 +496,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     drawTrainedLength(p, text, l.plot, s);
     drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
     QStringList foot;
-    if (onScreen() && m_hover)
+    if (onScreen() && m_hover && !m_hoverB)
         if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
             foot << r;
     if (foot.isEmpty() && m_diff)
@@ -512,20 +512,79 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
             foot << contentNote() + scale;
         foot << contentNote();
     }
-    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
+    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover && !m_hoverB ? th.foreground : th.muted,
               foot);
+}
+
+QRectF AttentionView::halfB() const
+{
+    const QRectF all(rect());
+    const QRectF a = contentArea();
+    const double gap = 6 * sizeScale(all);
+    return QRectF(a.right() + gap, all.top(), all.right() - a.right() - gap, all.height());
+}
+
+std::optional<QPoint> AttentionView::hoveredCell(bool sideB) const
+{
+    if (sideB != m_hoverB)
+        return std::nullopt;
+    return m_hover;
+}
+
+QString AttentionView::hoverReadout() const
+{
+    if (!m_hover)
+        return {};
+    if (!m_hoverB)
+        return readout(m_hover->y(), m_hover->x());
+    auto* twin = qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin());
+    return twin ? twin->readout(m_hover->y(), m_hover->x()) : QString();
+}
+
+std::optional<QPointF> AttentionView::cellCentre(int row, int column, bool sideB) const
+{
+    const AttentionView* v = this;
+    QRectF area = contentArea();
+    if (sideB) {
+        if (!showsHalves())
+            return std::nullopt;
+        v = qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin());
+        area = halfB();
+    }
+    if (!v || !v->m_output || row < 0 || column < 0 || row >= v->m_output->matrix.rows() || column >= v->m_output->matrix.cols())
+        return std::nullopt;
+    const Layout l = v->layoutFor(area);
+    const double cell = l.plot.height() / double(v->m_output->matrix.rows());
+    return QPointF(l.plot.left() + (column + 0.5) * cell, l.plot.top() + (row + 0.5) * cell);
 }
 
 void AttentionView::mouseMoveEvent(QMouseEvent* e)
 {
-    const Layout l = layoutFor(contentArea());
-    std::optional<QPoint> h;
-    if (m_output && l.plot.contains(e->position()) && m_output->matrix.rows() > 0) {
-        const double cell = l.plot.height() / m_output->matrix.rows();
-        h = QPoint(int((e->position().x() - l.plot.left()) / cell), int((e->position().y() - l.plot.top()) / cell));
+    // A's heatmap, or B's in the right half of A | B (the twin draws that half, with its own read-out).
+    const bool overB = showsHalves() && e->position().x() > contentArea().right();
+    AttentionView* v = this;
+    QRectF area = contentArea();
+    if (overB) {
+        v = qobject_cast<AttentionView*>(compareTwin());
+        area = halfB();
     }
-    if (h != m_hover) {
+    std::optional<QPoint> h;
+    if (v && v->m_output && v->m_output->matrix.rows() > 0) {
+        const Layout l = v->layoutFor(area);
+        if (l.plot.contains(e->position())) {
+            const double cell = l.plot.height() / v->m_output->matrix.rows();
+            const QPoint c(int((e->position().x() - l.plot.left()) / cell), int((e->position().y() - l.plot.top()) / cell));
+            if (c.x() < v->m_output->matrix.cols() && c.y() < v->m_output->matrix.rows())
+                h = c;
+        }
+    }
+    if (h != m_hover || overB != m_hoverB) {
         m_hover = h;
+        m_hoverB = overB && h;
+        if (auto* twin = m_state->comparing() ? qobject_cast<AttentionView*>(compareTwin()) : nullptr)
+            twin->m_hover = m_hoverB ? h : std::nullopt;
+        if (m_hoverB)
+            m_hover = h; // kept here too, so hoveredCell(true) answers; A draws no read-out for it (below)
         update();
     }
 }
@@ -533,6 +592,9 @@ void AttentionView::mouseMoveEvent(QMouseEvent* e)
 void AttentionView::leaveEvent(QEvent*)
 {
     m_hover.reset();
+    m_hoverB = false;
+    if (auto* twin = m_state->comparing() ? qobject_cast<AttentionView*>(compareTwin()) : nullptr)
+        twin->m_hover.reset();
     update();
 }
 

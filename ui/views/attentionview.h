@@ -32,6 +32,14 @@ public:
     std::shared_ptr<const AttentionOutput> output() const { return m_output; }
     /// Read-out for (query row, key column); empty outside.
     QString readout(int row, int column) const;
+    /// The cell under the mouse as (key column, query row) in A's heatmap, or with @p sideB in B's half of A | B;
+    /// nullopt when the mouse is over neither.
+    std::optional<QPoint> hoveredCell(bool sideB = false) const;
+    /// The hover read-out shown (B's when the mouse is over B's half); empty when none.
+    QString hoverReadout() const;
+    /// The centre of cell (query @p row, key @p column) in widget coordinates, in A's heatmap or (@p sideB) in B's
+    /// half; nullopt when that heatmap is not drawn or has no such cell.
+    std::optional<QPointF> cellCentre(int row, int column, bool sideB = false) const;
     std::optional<ValueRange> dataColourRange() const override;
     /// The legend line's words for the colour scale in use ("colours 0 … 1 (fixed)"), empty for logits on their
     /// own range.
@@ -65,6 +73,9 @@ private:
     QImage m_image;
     std::optional<QRgb> m_imageGrid; ///< the grid colour m_image was made with; empty: to be made again
     std::optional<QPoint> m_hover;
+    bool m_hoverB = false; ///< m_hover lies in B's half (and is mirrored into the twin, which draws its read-out)
+    /// B's half of A | B in widget coordinates, as View::render lays it out.
+    QRectF halfB() const;
     QWidget* m_controls = nullptr;
     QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts
     // compare mode, difference: A's scores minus B's (Computation::difference); masked in either stays masked
