@@ -169,7 +169,11 @@ std::optional<QPointF> ExtensionView::pairCentre(int pair) const
     const int n = int(m_data.table.pairs.size());
     if (pair < 0 || pair >= n || m_wavePlot.width() <= 0)
         return std::nullopt;
-    return QPointF(m_wavePlot.left() + (pair + 0.5) * m_wavePlot.width() / n, m_wavePlot.center().y());
+    // Away from the L line, where the mouse grabs the line instead of a pair.
+    double y = m_wavePlot.center().y();
+    if (m_lengthY >= 0 && std::abs(y - m_lengthY) <= 12)
+        y = m_lengthY > y ? m_wavePlot.top() + 0.2 * m_wavePlot.height() : m_wavePlot.bottom() - 0.2 * m_wavePlot.height();
+    return QPointF(m_wavePlot.left() + (pair + 0.5) * m_wavePlot.width() / n, y);
 }
 
 QWidget* ExtensionView::controls()
