@@ -484,6 +484,9 @@ private slots:
             }
             QVERIFY2(problem.isEmpty(),
                      qPrintable(QStringLiteral("step %1: actions[%2] (%3): %4").arg(id).arg(i).arg(s->actions[i].describe(), problem)));
+            // POSLAB_ACTION_SHOTS=DIR: the window after each action, DIR/STEP-K.png, to look at what a learner sees.
+            if (const QString dir = qEnvironmentVariable("POSLAB_ACTION_SHOTS"); !dir.isEmpty())
+                m_window->grab().save(QStringLiteral("%1/%2-%3.png").arg(dir, id).arg(i));
         }
     }
 
