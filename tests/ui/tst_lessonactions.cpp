@@ -8,6 +8,7 @@
 // a view to read is drawn, and a notice to run holds. An action whose target is missing (no control for its knob,
 // no such cell, a view not shown) fails with a line naming the step.
 
+#include "ui/computation.h"
 #include "ui/lessonbrowser.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
@@ -116,10 +117,14 @@ class TestLessonActions : public QObject {
     QTemporaryDir m_settings;
     MainWindow* m_window = nullptr;
 
-    template <class T>
-    T* viewOf(const QString& name)
+    /// Waits until the window's computation has published the newest state's table and attention scores, so that
+    /// what the views show (and what a hover reads) belongs to the state the actions made. False after 60 s.
+    bool settle()
     {
-        return qobject_cast<T*>(m_window->view(name));
+        Computation* c = m_window->computation();
+        const bool idle = QTest::qWaitFor([c] { return !c->isBusy() && !c->attentionPending(); }, 60000);
+        QTest::qWait(30);
+        return idle;
     }
 
     /// A control for @p knob: the parameter panel's row, the scheme picker, or the view control of that name.
@@ -232,6 +237,8 @@ class TestLessonActions : public QObject {
 
     QString hover(const lessons::Action& a)
     {
+        if (!settle())
+            return QStringLiteral("the figures were not computed within a minute");
         View* v = m_window->view(a.target);
         if (!v || !v->isVisible())
             return QStringLiteral("view '%1' is not on screen").arg(a.target);
@@ -392,6 +399,8 @@ public:
             View* v = m_window->view(a.target);
             if (!v || !v->isVisible())
                 return QStringLiteral("view '%1' is not on screen").arg(a.target);
+            if (!settle())
+                return QStringLiteral("view '%1' was not computed within a minute").arg(a.target);
             View::DrawState d = View::DrawState::CannotCompute;
             QTest::qWaitFor([&] { return (d = v->drawState(v->size())) == View::DrawState::Drawn; }, 10000);
             return d == View::DrawState::Drawn ? QString()
@@ -419,6 +428,8 @@ public:
         }
         QTest::mouseClick(b->tryButton(), Qt::LeftButton);
         QTest::qWait(150); // the docks and the grid settle (the heatmap's cells move with them)
+        if (!settle())
+            return QStringLiteral("the step's figures were not computed within a minute");
         return b->needsGuess() ? QStringLiteral("Try it did not load the step") : QString();
     }
 
