@@ -506,6 +506,21 @@ void TestLessons::malformedEntries_data()
     QTest::newRow("puzzle kind") << "\"kind\": \"number\", \"answer\": 10001" << "\"kind\": \"guess\", \"answer\": 10001"
                                  << "x.json: puzzle: \"kind\" must be \"number\", \"choice\" or \"text\"";
     QTest::newRow("order word") << "\"equals\": 1, \"digits\": 6" << "\"order\": \"up\"" << "\"order\" must be \"increasing\" or \"decreasing\"";
+    // Actions (FORMAT.md, "Actions"): an unknown action, a knob the step does not unlock, a view it does not show, a
+    // notice it does not have and a hover outside its positions are each one line naming the step.
+    const QString doLine = QStringLiteral("\"views\": [\"clock\"], \"knobs\": [\"cursor\"], \"do\": \"Press Right.\", \"actions\": ");
+    QTest::newRow("unknown action") << "\"views\": [\"clock\"]," << doLine + "[{\"press\": \"cursor\"}],"
+                                    << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read, show)";
+    QTest::newRow("action knob") << "\"views\": [\"clock\"]," << doLine + "[{\"set\": \"base\", \"to\": \"500\"}],"
+                                 << "x.json: step 91.1: actions[0]: \"set\": knob 'base' is not one the step unlocks (knobs: cursor)";
+    QTest::newRow("action view") << "\"views\": [\"clock\"]," << doLine + "[{\"read\": \"table\"}],"
+                                 << "x.json: step 91.1: actions[0]: \"read\": view 'table' is not one the step shows (views: clock)";
+    QTest::newRow("action notice") << "\"views\": [\"clock\"]," << doLine + "[{\"step\": \"cursor\", \"by\": 1}, {\"probe\": \"n7\"}],"
+                                   << "x.json: step 91.1: actions[1]: \"probe\": notice 'n7' is not one of the step's";
+    QTest::newRow("action hover view") << "\"views\": [\"clock\"]," << doLine + "[{\"hover\": \"clock\", \"at\": 1}],"
+                                       << "x.json: step 91.1: actions[0]: \"hover\": view 'clock' has no hover action";
+    QTest::newRow("action hover outside") << "\"views\": [\"clock\"]," << "\"views\": [\"clock\", \"table\"], \"do\": \"Hover.\", \"actions\": [{\"hover\": \"table\", \"row\": 1024, \"column\": 0}],"
+                                          << "x.json: step 91.1: actions[0]: hover row 1024 column 0 lies outside the step's 1024 positions";
     QTest::newRow("distinct needs a slice") << "\"equals\": 1, \"digits\": 6" << "\"distinct\": 2" << "distinct counts the values of one slice probe";
 }
 

@@ -475,6 +475,103 @@ Puzzle readPuzzle(Reader& r, const QJsonValue& v)
     return p;
 }
 
+/// The views a hover can point into, with the coordinates each takes.
+bool hoverTakesCell(const QString& view)
+{
+    return view == QLatin1String("attention") || view == QLatin1String("table");
+}
+bool hoverTakesAt(const QString& view)
+{
+    return view == QLatin1String("decay") || view == QLatin1String("extension");
+}
+
+Action readAction(Reader& r, const QJsonValue& v, const Step& s)
+{
+    const QJsonObject o = r.object(v, QStringLiteral("action"));
+    Action a;
+    a.json = o;
+    static const std::pair<const char*, Action::Kind> kinds[] = {
+        {"set", Action::Kind::Set},     {"step", Action::Kind::Step}, {"hover", Action::Kind::Hover},
+        {"probe", Action::Kind::Probe}, {"read", Action::Kind::Read}, {"show", Action::Kind::Show},
+    };
+    QStringList given;
+    for (const auto& [key, kind] : kinds)
+        if (o.contains(QLatin1String(key))) {
+            given << QString::fromLatin1(key);
+            a.kind = kind;
+        }
+    if (given.size() != 1)
+        r.fail(given.isEmpty() ? QStringLiteral("unknown action (known: set, step, hover, probe, read, show)")
+                               : QStringLiteral("one action per entry (got %1)").arg(given.join(QStringLiteral(", "))));
+    a.target = r.string(o, given[0].toLatin1().constData(), true);
+    const auto knob = [&] {
+        if (!s.knobs.contains(a.target))
+            r.fail(QStringLiteral("\"%1\": knob '%2' is not one the step unlocks (knobs: %3)")
+                       .arg(given[0], a.target, s.knobs.isEmpty() ? QStringLiteral("none") : s.knobs.join(QStringLiteral(", "))));
+    };
+    const auto view = [&] {
+        if (!s.views.contains(a.target))
+            r.fail(QStringLiteral("\"%1\": view '%2' is not one the step shows (views: %3)")
+                       .arg(given[0], a.target, s.views.join(QStringLiteral(", "))));
+    };
+    switch (a.kind) {
+    case Action::Kind::Set:
+        r.knownKeys(o, {"set", "to", "refused"});
+        knob();
+        a.value = o.value("to");
+        if (o.contains("refused")) {
+            if (!o.value("refused").isBool())
+                r.fail(QStringLiteral("\"refused\" must be true or false"));
+            a.refused = o.value("refused").toBool();
+        }
+        if (!(a.value.isDouble() || a.value.isString() || a.value.isBool()))
+            r.fail(QStringLiteral("\"to\" must be a number, a string or true/false"));
+        break;
+    case Action::Kind::Step:
+        r.knownKeys(o, {"step", "by"});
+        knob();
+        a.by = r.integer(o.value("by"), QStringLiteral("by"), -100000, 100000);
+        if (a.by == 0)
+            r.fail(QStringLiteral("\"by\" must not be 0"));
+        break;
+    case Action::Kind::Hover:
+        r.knownKeys(o, {"hover", "row", "column", "at", "side"});
+        view();
+        if (o.contains("side")) {
+            if (o.value("side") != QJsonValue(QStringLiteral("A")) && o.value("side") != QJsonValue(QStringLiteral("B")))
+                r.fail(QStringLiteral("\"side\" must be \"A\" or \"B\""));
+            a.sideB = o.value("side") == QJsonValue(QStringLiteral("B"));
+        }
+        if (hoverTakesCell(a.target)) {
+            if (o.contains("at"))
+                r.fail(QStringLiteral("a hover on %1 takes \"row\" and \"column\"").arg(a.target));
+            a.row = r.integer(o.value("row"), QStringLiteral("row"), 0, 1 << 30);
+            a.column = r.integer(o.value("column"), QStringLiteral("column"), 0, 1 << 30);
+        } else if (hoverTakesAt(a.target)) {
+            if (o.contains("row") || o.contains("column"))
+                r.fail(QStringLiteral("a hover on %1 takes \"at\"").arg(a.target));
+            a.at = r.number(o.value("at"), QStringLiteral("at"));
+        } else {
+            r.fail(QStringLiteral("\"hover\": view '%1' has no hover action (known: attention, table, decay, extension)").arg(a.target));
+        }
+        break;
+    case Action::Kind::Probe:
+        r.knownKeys(o, {"probe"});
+        if (!s.findNotice(a.target))
+            r.fail(QStringLiteral("\"probe\": notice '%1' is not one of the step's").arg(a.target));
+        break;
+    case Action::Kind::Read:
+        r.knownKeys(o, {"read"});
+        view();
+        break;
+    case Action::Kind::Show:
+        r.knownKeys(o, {"show"});
+        view();
+        break;
+    }
+    return a;
+}
+
 Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
 {
     const QJsonObject o = r.object(v, QStringLiteral("step"));
@@ -488,7 +585,7 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "predict", "notice"});
+    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice"});
     s.title = r.string(o, "title", true);
     s.text = r.string(o, "text", true);
     s.formula = r.string(o, "formula", false);
@@ -524,10 +621,43 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
         r.fail(QStringLiteral("\"formula_reveals\" needs a formula and a prediction"));
     checkLiveText(r, s.text, "text", -1, &s);
     checkLiveText(r, s.doText, "do", -1, &s);
+    if (o.contains("actions")) {
+        if (!o.value("actions").isArray() || o.value("actions").toArray().isEmpty())
+            r.fail(QStringLiteral("\"actions\" must be a non-empty list of actions"));
+        if (s.doText.isEmpty())
+            r.fail(QStringLiteral("\"actions\" belong to a \"do\" line; the step has none"));
+        const QJsonArray a = o.value("actions").toArray();
+        for (int i = 0; i < a.size(); ++i) {
+            auto sc = r.enter(QStringLiteral("actions[%1]").arg(i));
+            s.actions << readAction(r, a[i], s);
+        }
+    }
     return s;
 }
 
 } // namespace
+
+QString Action::describe() const
+{
+    switch (kind) {
+    case Kind::Set:
+        return QStringLiteral("set %1 to %2").arg(target, value.isString() ? value.toString()
+                                                              : value.isBool() ? (value.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                                                               : QString::number(value.toDouble(), 'g', 17));
+    case Kind::Step:
+        return QStringLiteral("step %1 by %2").arg(target).arg(by);
+    case Kind::Hover:
+        return QStringLiteral("hover %1%2 %3").arg(target, sideB ? QStringLiteral(" (B)") : QString(),
+                                                    at ? QStringLiteral("at %1").arg(*at) : QStringLiteral("row %1 column %2").arg(row).arg(column));
+    case Kind::Probe:
+        return QStringLiteral("run the probes of notice %1").arg(target);
+    case Kind::Show:
+        return QStringLiteral("show %1").arg(target);
+    case Kind::Read:
+        break;
+    }
+    return QStringLiteral("read %1").arg(target);
+}
 
 bool Probe::isSlice() const
 {
@@ -667,6 +797,21 @@ Lesson parseLesson(const QByteArray& bytes, const QString& fileName)
         l.steps << readStep(r, steps[i], l.number, i);
         if (!ids.insert(l.steps.last().id).second)
             r.fail(QStringLiteral("step id '%1' is used twice").arg(l.steps.last().id));
+    }
+    // A hover must point inside what the step shows: a cell within its positions, a pair within dim / 2.
+    for (int i = 0; i < l.steps.size(); ++i) {
+        const QJsonObject state = stepState(l, i);
+        const int positions = state.value("positions").toInt(1024), pairs = state.value("dim").toInt(128) / 2;
+        for (int k = 0; k < l.steps[i].actions.size(); ++k) {
+            const Action& a = l.steps[i].actions[k];
+            auto sc = r.enter(QStringLiteral("step %1: actions[%2]").arg(l.steps[i].id).arg(k));
+            if (a.kind != Action::Kind::Hover)
+                continue;
+            if (a.row >= positions || a.column >= positions)
+                r.fail(QStringLiteral("hover row %1 column %2 lies outside the step's %3 positions").arg(a.row).arg(a.column).arg(positions));
+            if (a.target == QLatin1String("extension") && !(*a.at >= 0 && *a.at < pairs && *a.at == std::floor(*a.at)))
+                r.fail(QStringLiteral("hover at pair %1: the step's dim has pairs 0 to %2").arg(*a.at).arg(pairs - 1));
+        }
     }
     if (o.contains("puzzle"))
         l.puzzle = readPuzzle(r, o.value("puzzle"));

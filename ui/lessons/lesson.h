@@ -147,6 +147,35 @@ struct Puzzle {
     QString answerText() const;
 };
 
+/// One thing a step's "Do" line asks the learner to do, in machine-readable form (FORMAT.md, "Actions"). A test
+/// (tests/ui/tst_lessonactions.cpp) performs every action of every shipped step through the window's widgets.
+struct Action {
+    enum class Kind {
+        Set,   ///< {"set": KNOB, "to": VALUE}: set a knob the step unlocks (a parameter, dim, positions, cursor
+               ///< or a view property) to a value
+        Step,  ///< {"step": KNOB, "by": N}: step a whole-number knob N times (the cursor with Right/Left)
+        Hover, ///< {"hover": VIEW, "row": R, "column": C} (attention, table), {"hover": VIEW, "at": X} (decay:
+               ///< a distance; extension: a pair), optional "side": "B" in compare mode
+        Probe, ///< {"probe": NOTICE}: run the `poslab compute` lines of a notice of the step
+        Read,  ///< {"read": VIEW}: read a view of the step (nothing to change)
+        Show,  ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
+    };
+    Kind kind = Kind::Read;
+    QString target;     ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)
+    QJsonValue value;   ///< Set: the value (a number, a string or true/false)
+    /// Set: "refused": true when the Do line asks for a value the control refuses (4.2's 1025 positions): the
+    /// control shows why and the state keeps its value.
+    bool refused = false;
+    int by = 0;         ///< Step
+    int row = -1;       ///< Hover on attention / table
+    int column = -1;    ///< Hover on attention / table
+    std::optional<double> at; ///< Hover on decay (a distance) or extension (a pair)
+    bool sideB = false; ///< Hover: configuration B's half
+    QJsonObject json;   ///< the action as written
+    /// One line: what the action does ("set key_distance to -4", "hover attention row 4 column 0").
+    QString describe() const;
+};
+
 /// One step of a lesson.
 struct Step {
     QString id;        ///< "2.1"
@@ -160,6 +189,9 @@ struct Step {
     QStringList views; ///< registry ids; the first is the main view
     QStringList knobs; ///< scheme parameters, state fields and view properties the step unlocks
     QString doText;    ///< "do"
+    /// "actions": the "Do" line in machine-readable form (every Set or Step knob is one of knobs, every view one
+    /// of views, every probe a notice of the step; a hover lies inside the step's positions).
+    QList<Action> actions;
     std::optional<Predict> predict;
     QList<Notice> notice;
     /// The notice with this id, or nullptr.

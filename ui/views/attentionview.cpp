@@ -535,6 +535,40 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
               foot);
 }
 
+std::optional<QPoint> AttentionView::hoveredCell(bool sideB) const
+{
+    if (!sideB)
+        return m_hover;
+    const auto* twin = showsHalves() ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin()) : nullptr;
+    return twin ? twin->m_hover : std::nullopt;
+}
+
+QString AttentionView::hoverReadout() const
+{
+    if (const auto b = hoveredCell(true)) {
+        const auto* twin = qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin());
+        return twin->readout(b->y(), b->x());
+    }
+    return m_hover ? readout(m_hover->y(), m_hover->x()) : QString();
+}
+
+std::optional<QPointF> AttentionView::cellCentre(int row, int column, bool sideB) const
+{
+    if (sideB) {
+        // B's half: the twin's own cell, moved to where View draws that half (twinArea()).
+        const auto* twin = showsHalves() ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin()) : nullptr;
+        if (!twin)
+            return std::nullopt;
+        const auto c = twin->cellCentre(row, column, false);
+        return c ? std::optional<QPointF>(*c + twinArea().topLeft()) : std::nullopt;
+    }
+    if (!m_output || row < 0 || column < 0 || row >= m_output->matrix.rows() || column >= m_output->matrix.cols())
+        return std::nullopt;
+    const Layout l = layoutFor(contentArea());
+    const double cell = l.plot.height() / double(m_output->matrix.rows());
+    return QPointF(l.plot.left() + (column + 0.5) * cell, l.plot.top() + (row + 0.5) * cell);
+}
+
 void AttentionView::mouseMoveEvent(QMouseEvent* e)
 {
     const Layout l = layoutFor(contentArea());

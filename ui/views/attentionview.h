@@ -32,8 +32,14 @@ public:
     std::shared_ptr<const AttentionOutput> output() const { return m_output; }
     /// Read-out for (query row, key column); empty outside. B's half (a view of B) starts "B · ".
     QString readout(int row, int column) const;
-    /// The cell (x: key column, y: query row) under the mouse, as the read-out line shows it; nullopt: none.
-    std::optional<QPoint> hoveredCell() const { return m_hover; }
+    /// The cell under the mouse as (key column, query row) in this view's heatmap, or with @p sideB in B's half
+    /// of A | B (the twin's hover, which View moves while the mouse is over that half); nullopt: none.
+    std::optional<QPoint> hoveredCell(bool sideB = false) const;
+    /// The hover read-out shown (B's when the mouse is over B's half); empty when none.
+    QString hoverReadout() const;
+    /// The centre of cell (query @p row, key @p column) in widget coordinates, in A's heatmap or (@p sideB) in B's
+    /// half; nullopt when that heatmap is not drawn or has no such cell.
+    std::optional<QPointF> cellCentre(int row, int column, bool sideB = false) const;
     std::optional<ValueRange> dataColourRange() const override;
     /// "attention logits" or "attention softmax", with the term shown: A and B share a colour scale only then.
     QString rangeQuantity() const override;

@@ -64,7 +64,9 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
     }
     const core::BucketProfile& b = m_data.profile;
     const bool t5 = b.scheme == "t5";
-    const bool bidirectional = !t5 || m_state->params().flag("bidirectional");
+    // m_data may still be T5's for a frame after the scheme changed (lesson 6.3 to 6.4): the state then has no
+    // bidirectional parameter, and reading it would throw out of paintEvent.
+    const bool bidirectional = !t5 || !m_state->params().has("bidirectional") || m_state->params().flag("bidirectional");
     const core::Position n = m_data.maxDistance;
     const double s = sizeScale(target);
     const double pad = 8 * s;

@@ -15,6 +15,7 @@
 #include <QPainterPath>
 
 #include <algorithm>
+#include <functional>
 #include <cmath>
 #include <numbers>
 
@@ -133,6 +134,48 @@ int ExtensionView::pairAt(const QPointF& pos) const
     return std::clamp(i, 0, n - 1);
 }
 
+namespace {
+
+/// The pair spin box: at "auto" (-1) a step up or down starts from the pair the view shows (lesson 11.1 steps
+/// down from the highlighted pair), not from -1.
+class PairSpinBox : public QSpinBox {
+public:
+    PairSpinBox(std::function<int()> shown, QWidget* parent) : QSpinBox(parent), m_shown(std::move(shown)) {}
+    void stepBy(int steps) override
+    {
+        if (value() == minimum() && m_shown() >= 0) {
+            setValue(std::clamp(m_shown() + steps, 0, maximum()));
+            return;
+        }
+        QSpinBox::stepBy(steps);
+    }
+
+protected:
+    StepEnabled stepEnabled() const override
+    {
+        if (value() == minimum() && m_shown() >= 0)
+            return StepUpEnabled | StepDownEnabled;
+        return QSpinBox::stepEnabled();
+    }
+
+private:
+    std::function<int()> m_shown;
+};
+
+} // namespace
+
+std::optional<QPointF> ExtensionView::pairCentre(int pair) const
+{
+    const int n = int(m_data.table.pairs.size());
+    if (pair < 0 || pair >= n || m_wavePlot.width() <= 0)
+        return std::nullopt;
+    // Away from the L line, where the mouse grabs the line instead of a pair.
+    double y = m_wavePlot.center().y();
+    if (m_lengthY >= 0 && std::abs(y - m_lengthY) <= 12)
+        y = m_lengthY > y ? m_wavePlot.top() + 0.2 * m_wavePlot.height() : m_wavePlot.bottom() - 0.2 * m_wavePlot.height();
+    return QPointF(m_wavePlot.left() + (pair + 0.5) * m_wavePlot.width() / n, y);
+}
+
 QWidget* ExtensionView::controls()
 {
     if (m_controls)
@@ -140,7 +183,7 @@ QWidget* ExtensionView::controls()
     m_controls = new QWidget(this);
     auto* lay = new QHBoxLayout(m_controls);
     lay->setContentsMargins(0, 0, 0, 0);
-    auto* pair = new QSpinBox(m_controls);
+    auto* pair = new PairSpinBox([this] { return m_data.table.pairs.empty() ? -1 : m_data.pair; }, m_controls);
     pair->setObjectName(QStringLiteral("extensionPair"));
     pair->setPrefix(tr("pair "));
     pair->setSpecialValueText(tr("pair: auto"));

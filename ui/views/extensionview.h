@@ -35,6 +35,9 @@ public:
     int pairAt(const QPointF& pos) const;
     /// The pair whose read-out the last hover shows (-1: none).
     int hoveredPair() const { return m_hoverPair; }
+    /// The middle of pair @p pair's column in the wave plot, in widget coordinates (where hovering or clicking
+    /// picks that pair); nullopt before the plot is drawn or for a pair it does not show.
+    std::optional<QPointF> pairCentre(int pair) const;
     /// The pair spin box (-1 = automatic) and the typed inference length (0 = the positions) in the frame's header.
     QWidget* controls() override;
     /// The data ranges of the wavelength axis and of the scale axis (before rounding to decades): side by side,

@@ -397,6 +397,16 @@ std::optional<QPointF> TableView::toTable(const QPointF& pos) const
                    m_window.top() + (pos.y() - l.plot.top()) / l.plot.height() * m_window.height());
 }
 
+std::optional<QPointF> TableView::cellCentre(int row, int column) const
+{
+    const Layout l = layoutFor(contentArea());
+    const QPointF at(column + 0.5, row + 0.5);
+    if (m_window.isEmpty() || !m_window.contains(at))
+        return std::nullopt;
+    return QPointF(l.plot.left() + (at.x() - m_window.left()) / m_window.width() * l.plot.width(),
+                   l.plot.top() + (at.y() - m_window.top()) / m_window.height() * l.plot.height());
+}
+
 QString TableView::readout(int row, int col) const
 {
     if (!m_result || row < 0 || col < 0 || row >= m_result->totalRows || col >= m_result->totalCols)

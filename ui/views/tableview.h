@@ -36,6 +36,11 @@ public:
     /// The visible window in full-table coordinates: x = columns, y = positions.
     QRectF window() const { return m_window; }
     void setWindow(const QRectF& w);
+    /// The hovered cell as (column, row) of the full table; nullopt when the mouse is over none.
+    std::optional<QPoint> hoveredCell() const { return m_hover; }
+    /// The centre of cell (@p row, @p column) of the full table in widget coordinates; nullopt when it lies
+    /// outside the window shown (zoom in or pan to it first).
+    std::optional<QPointF> cellCentre(int row, int column) const;
     void resetZoom();
     /// The colour map in use for the current result (Auto resolved).
     ColorMapKind colorMapKind() const;
