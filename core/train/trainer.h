@@ -61,6 +61,20 @@ struct TrainConfig {
     int curveSamples = 32;
 };
 
+/// What the lab calls converged: exact match at the trained length of at least 95% (the line the lengthlab view
+/// draws, train-bench's seconds_to_95 and TrainConfig::stopAt95).
+inline constexpr double convergedExactMatch = 0.95;
+
+/// The answer tokens of a batch against the model's argmax @p predictions (n*T, Network::run): exact match counts
+/// the sequences with every answer token right, token accuracy the answer tokens right (tasks.h).
+struct AnswerScore {
+    int sequences = 0, exact = 0, tokens = 0, right = 0;
+    double exactMatch() const { return sequences ? double(exact) / sequences : 0.0; }
+    double tokenAccuracy() const { return tokens ? double(right) / tokens : 0.0; }
+};
+struct Batch; // model.h
+AnswerScore scoreAnswers(const Batch& batch, const std::vector<int>& predictions);
+
 /// The learning rate of training step @p step (1-based) under @p c's schedule.
 double learningRate(const TrainConfig& c, int step);
 

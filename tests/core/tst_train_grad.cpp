@@ -646,6 +646,40 @@ private slots:
         QCOMPARE(logitScaleOf(schemeOrThrow("rope"), paramsFor("rope", {}, hd), hd), 1.0 / std::sqrt(double(hd)));
     }
 
+    // Exact match and token accuracy (trainer.h scoreAnswers, what evaluate() reports): on two copy sequences of
+    // length 3 (3 answer tokens each), one all right and one with one answer token wrong, exact match is 1/2 and
+    // token accuracy 5/6; a wrong prediction at a non-answer position counts for neither.
+    void exactMatchAndTokenAccuracy()
+    {
+        const Batch b = testBatch(Task::Copy, 5, {3, 3}, 11);
+        QCOMPARE(b.n, 2);
+        std::vector<int> pred(b.targets.begin(), b.targets.end());
+        int answers = 0;
+        for (float w : b.weights)
+            answers += w != 0.0f;
+        QCOMPARE(answers, 6);
+        AnswerScore all = scoreAnswers(b, pred);
+        QCOMPARE(all.exact, 2);
+        QCOMPARE(all.tokenAccuracy(), 1.0);
+        // a non-answer position (the first input token's target) predicted wrong changes nothing
+        QCOMPARE(b.weights[0], 0.0f);
+        pred[0] = (b.targets[0] + 1) % 5;
+        QCOMPARE(scoreAnswers(b, pred).exact, 2);
+        // one answer token of sequence 1 wrong
+        for (int t = 0; t < b.T; ++t)
+            if (b.weights[std::size_t(b.T + t)] != 0.0f) {
+                pred[std::size_t(b.T + t)] = (b.targets[std::size_t(b.T + t)] + 1) % 5;
+                break;
+            }
+        const AnswerScore one = scoreAnswers(b, pred);
+        QCOMPARE(one.sequences, 2);
+        QCOMPARE(one.exact, 1);
+        QCOMPARE(one.exactMatch(), 0.5);
+        QCOMPARE(one.tokens, 6);
+        QCOMPARE(one.right, 5);
+        QCOMPARE(one.tokenAccuracy(), 5.0 / 6.0);
+    }
+
     void tasksAreWhatTheySay()
     {
         const Example copy = makeExample(Task::Copy, 4, 8, 5);
