@@ -60,15 +60,15 @@ std::vector<Look> groupLooks(const core::train::LengthCurves& c, const Theme& th
 QString taskSentence(const std::string& task)
 {
     if (task == "copy")
-        return QObject::tr("Copy: the model reads L random symbols and a separator, then must write the same L symbols again.");
+        return QObject::tr("Copy: read L random symbols and a separator, then write the same L symbols.");
     if (task == "reverse")
-        return QObject::tr("Reverse: the model reads L random symbols and a separator, then must write them last to first.");
+        return QObject::tr("Reverse: read L random symbols and a separator, then write them last to first.");
     if (task == "recall")
-        return QObject::tr("Recall: the model reads L key-value pairs and a separator, then a key, and must give the value "
-                           "that last followed that key.");
+        return QObject::tr("Recall: read L key-value pairs, a separator and a key, then give the value that last "
+                           "followed that key.");
     if (task == "addition")
-        return QObject::tr("Addition: the model reads two L-digit numbers, least significant digit first, and must write "
-                           "the L + 1 digits of their sum.");
+        return QObject::tr("Addition: read two L-digit numbers, least significant digit first, then write the L + 1 "
+                           "digits of their sum.");
     return QObject::tr("The runs are of different tasks.");
 }
 
@@ -82,7 +82,13 @@ QString schemeTitle(const std::string& id)
 
 int lengthLabColourIndex(const std::string& scheme)
 {
-    const std::vector<std::string> ids = core::train::trainableSchemes();
+    // The Train panel's default schemes first (the strongest colours), then the others in the registry's order.
+    std::vector<std::string> ids;
+    for (const QString& id : TrainPanel::teachingSchemes())
+        ids.push_back(id.toStdString());
+    for (const std::string& id : core::train::trainableSchemes())
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
     const auto it = std::find(ids.begin(), ids.end(), scheme);
     return int(it - ids.begin()); // a scheme that cannot be trained (a hand-made file) takes the next one
 }
@@ -202,11 +208,10 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     // The task and what "converged" means, in one or two lines under the heading.
     const bool exactShown = c.metric == core::train::LengthMetric::ExactMatch;
     {
-        const QString task = taskSentence(c.task) + QLatin1Char(' ')
-            + tr("Trained on L from 1 to L train, tested on longer L. Converged: exact match (every answer token "
-                 "right) of at least %1% at L train%2; token accuracy is the share of answer tokens right.")
-                  .arg(formatNumber(100.0 * core::train::convergedExactMatch, 3))
-                  .arg(exactShown ? tr(", the dotted line") : QString());
+        const QString task = tr("Converged: exact match (every answer token right) of at least %1% at L train%2. ")
+                                 .arg(formatNumber(100.0 * core::train::convergedExactMatch, 3))
+                                 .arg(exactShown ? tr(" (dotted line)") : QString())
+            + taskSentence(c.task) + QLatin1Char(' ') + tr("Trained on L = 1 to L train.");
         const QRectF box(fig.left() + pad, headerBottom + 2 * s, fig.width() - 2 * pad, tfm.height() * 2.2);
         const QRectF used = text.drawWrapped(box, Qt::AlignLeft | Qt::AlignTop, tickFont, th.muted, task);
         if (!used.isEmpty())

@@ -26,8 +26,9 @@ class TextLayout;
 
 namespace poslab::ui {
 
-/// The palette index of scheme @p scheme in the lengthlab view: its place in core::train::trainableSchemes(), so
-/// the same scheme always has the same colour (past the eleven colours the line is dashed).
+/// The palette index of scheme @p scheme in the lengthlab view: its place among the Train panel's default schemes
+/// (TrainPanel::teachingSchemes) and then core::train::trainableSchemes(), so the same scheme always has the same
+/// colour (past the eleven colours the line is dashed).
 int lengthLabColourIndex(const std::string& scheme);
 QColor lengthLabColour(const std::string& scheme, const Theme& theme);
 
