@@ -904,7 +904,7 @@ PrecisionData Computation::precisionData(const Setup& setup, const ViewOptions& 
 namespace {
 
 /// Each run's loss against the step, in its group's colour (the lengthlab view's lower panel).
-void addLosses(LengthLabData& d, const std::vector<core::train::RunResult>& runs)
+void addLosses(LengthLabData& d, const std::vector<core::train::RunResult>& runs, bool running)
 {
     for (const core::train::RunResult& r : runs) {
         if (r.loss.empty())
@@ -915,7 +915,8 @@ void addLosses(LengthLabData& d, const std::vector<core::train::RunResult>& runs
         for (std::size_t g = 0; g < d.curves.groups.size(); ++g)
             if (d.curves.groups[g].label == label)
                 l.group = int(g);
-        l.totalSteps = std::max(r.config.steps, r.loss.back().step);
+        // While training the axis runs to the steps asked for; once done, to the last step taken.
+        l.totalSteps = running ? std::max(r.config.steps, r.loss.back().step) : std::max(r.stepsDone, r.loss.back().step);
         for (const core::train::LossPoint& p : r.loss) {
             l.steps.push_back(p.step);
             l.loss.push_back(p.loss);
@@ -948,7 +949,7 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options)
     try {
         const std::vector<core::train::RunResult> runs = core::train::readRuns(std::string_view(bytes));
         d.curves = core::train::lengthCurves(runs, core::train::LengthMetric(int(options.lengthMetric)));
-        addLosses(d, runs);
+        addLosses(d, runs, false);
     } catch (const std::exception& e) {
         d.error = QObject::tr("%1: %2").arg(options.runFile, QString::fromStdString(e.what()));
     }
@@ -977,7 +978,7 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options, const Train
         return d;
     }
     // The loss so far while training, and kept once done (the run file holds it too).
-    addLosses(d, window->runs);
+    addLosses(d, window->runs, window->running);
     return d;
 }
 

@@ -190,6 +190,7 @@ private slots:
         // The loss curves of the run file stay in the figure, and the task and "converged" are explained.
         QCOMPARE(int(view.data().losses.size()), 2);
         QCOMPARE(view.data().losses[0].loss, (std::vector<double>{2.0, 0.6}));
+        QCOMPARE(view.data().losses[0].totalSteps, 100); // the last step taken, not the default of a new run
         QStringList collisions;
         const QStringList texts = drawn(view, QSize(1366, 768), &collisions);
         QVERIFY2(collisions.isEmpty(), qPrintable(collisions.join(QLatin1Char('\n'))));
