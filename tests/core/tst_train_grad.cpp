@@ -727,7 +727,9 @@ private slots:
         TrainConfig c;
         c.lr = 0.004;
         c.steps = 10;
-        QCOMPARE(learningRate(c, 1), 0.004); // constant by default
+        QVERIFY(c.cosineDecay); // the default recipe (issue 23)
+        c.cosineDecay = false;
+        QCOMPARE(learningRate(c, 1), 0.004); // constant
         QCOMPARE(learningRate(c, 10), 0.004);
         c.cosineDecay = true;
         for (int k = 1; k <= 10; ++k)
