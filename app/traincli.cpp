@@ -335,7 +335,8 @@ std::string trainUsage()
                                  --lr-schedule constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact
                                  match at L_train (converged) within it. --test-set applies at test
                                  time only (e.g. rope_type=linear,factor=2). Trainable: nope, sinusoidal,
-                                 learned, rope, xpos, alibi, sandwich, t5, kerple, fire, cope (its
+                                 learned, rope, xpos, alibi, sandwich, t5 (q.k unscaled by default, as
+                                 T5; --set logit_scale=inv_sqrt_d divides by sqrt(d)), kerple, fire, cope (its
                                  position embeddings are trained, npos_max rows per layer), shaw
                                  (its relative key table, 2 max_relative_position + 1 rows per layer),
                                  transformer_xl (u, v and W_R).
