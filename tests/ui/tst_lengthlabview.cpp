@@ -14,7 +14,9 @@
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QMouseEvent>
 #include <QImage>
 #include <QPainter>
 #include <QTemporaryDir>
@@ -199,6 +201,18 @@ private slots:
         QVERIFY2(all.contains(QLatin1String("Copy: read L random symbols")), qPrintable(all));
         QVERIFY2(all.contains(QLatin1String("Converged: exact match")), qPrintable(all));
         QVERIFY(all.contains(QLatin1String("95%")));
+        // On screen, moving the mouse onto a point draws the read-out (and leaving removes it).
+        view.resize(1000, 620);
+        const QImage before = view.grab().toImage();
+        QVERIFY(!view.pointPositions().empty());
+        const QPointF at = view.pointPositions().front();
+        QMouseEvent move(QEvent::MouseMove, at, view.mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(&view, &move);
+        const QImage hovered = view.grab().toImage();
+        QVERIFY(hovered != before);
+        QEvent leave(QEvent::Leave);
+        QApplication::sendEvent(&view, &leave);
+        QCOMPARE(view.grab().toImage(), before);
     }
 
     void saysWhenThereIsNoRunFile()
