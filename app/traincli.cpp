@@ -276,6 +276,7 @@ int runTrainBenchCommand(const std::vector<std::string>& args, std::ostream& out
         c.seed = seed;
         c.threads = threads;
         c.steps = 100000000;
+        c.cosineDecay = false; // no number of steps to anneal over: the constant rate until 95% or --seconds
         c.seconds = seconds;
         c.evalEvery = 25;
         c.stopAt95 = true;
@@ -329,11 +330,13 @@ std::string trainUsage()
                                  trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on
                                  the answer tokens) and writes loss and accuracy-against-length curves as
                                  JSON (open it in the window or `poslab export lengthlab --run run.json`).
-                                 Defaults: copy, L_train 10, test lengths 10,20,...,80, 2000 steps, 2 layers,
-                                 width 64, 4 heads, batch 64, lr 0.003 constant (cosine: annealed to 0
-                                 over --steps), vocab 8. --test-set applies at test
+                                 Defaults: copy, L_train 10, test lengths 10,20,...,80, 4000 steps, 2 layers,
+                                 width 64, 4 heads, batch 64, lr 0.003 cosine (annealed to 0 over --steps;
+                                 --lr-schedule constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact
+                                 match at L_train (converged) within it. --test-set applies at test
                                  time only (e.g. rope_type=linear,factor=2). Trainable: nope, sinusoidal,
-                                 learned, rope, xpos, alibi, sandwich, t5, kerple, fire, cope (its
+                                 learned, rope, xpos, alibi, sandwich, t5 (q.k unscaled by default, as
+                                 T5; --set logit_scale=inv_sqrt_d divides by sqrt(d)), kerple, fire, cope (its
                                  position embeddings are trained, npos_max rows per layer), shaw
                                  (its relative key table, 2 max_relative_position + 1 rows per layer),
                                  transformer_xl (u, v and W_R).

@@ -901,6 +901,32 @@ PrecisionData Computation::precisionData(const Setup& setup, const ViewOptions& 
     return d;
 }
 
+namespace {
+
+/// Each run's loss against the step, in its group's colour (the lengthlab view's lower panel).
+void addLosses(LengthLabData& d, const std::vector<core::train::RunResult>& runs, bool running)
+{
+    for (const core::train::RunResult& r : runs) {
+        if (r.loss.empty())
+            continue;
+        LengthLabData::LossSeries l;
+        // The run's group: the one whose label core gives this run alone (scheme plus its settings).
+        const std::string label = core::train::lengthCurves({r}, core::train::LengthMetric::Loss).groups.at(0).label;
+        for (std::size_t g = 0; g < d.curves.groups.size(); ++g)
+            if (d.curves.groups[g].label == label)
+                l.group = int(g);
+        // While training the axis runs to the steps asked for; once done, to the last step taken.
+        l.totalSteps = running ? std::max(r.config.steps, r.loss.back().step) : std::max(r.stepsDone, r.loss.back().step);
+        for (const core::train::LossPoint& p : r.loss) {
+            l.steps.push_back(p.step);
+            l.loss.push_back(p.loss);
+        }
+        d.losses.push_back(std::move(l));
+    }
+}
+
+} // namespace
+
 LengthLabData Computation::lengthLabData(const ViewOptions& options)
 {
     LengthLabData d;
@@ -921,8 +947,9 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options)
         return d;
     }
     try {
-        d.curves = core::train::lengthCurves(core::train::readRuns(std::string_view(bytes)),
-                                             core::train::LengthMetric(int(options.lengthMetric)));
+        const std::vector<core::train::RunResult> runs = core::train::readRuns(std::string_view(bytes));
+        d.curves = core::train::lengthCurves(runs, core::train::LengthMetric(int(options.lengthMetric)));
+        addLosses(d, runs, false);
     } catch (const std::exception& e) {
         d.error = QObject::tr("%1: %2").arg(options.runFile, QString::fromStdString(e.what()));
     }
@@ -950,24 +977,8 @@ LengthLabData Computation::lengthLabData(const ViewOptions& options, const Train
         d.error = QString::fromStdString(e.what());
         return d;
     }
-    const bool stopped = std::any_of(window->runs.begin(), window->runs.end(),
-                                     [](const auto& r) { return r.diverged || r.stop == "cancelled"; });
-    if (!window->running && !stopped)
-        return d; // done: the figure a run file of these runs gives
-    for (const core::train::RunResult& r : window->runs) {
-        LengthLabData::LossSeries l;
-        // The run's group: the one whose label core gives this run alone (scheme plus its settings).
-        const std::string label = core::train::lengthCurves({r}, core::train::LengthMetric::Loss).groups.at(0).label;
-        for (std::size_t g = 0; g < d.curves.groups.size(); ++g)
-            if (d.curves.groups[g].label == label)
-                l.group = int(g);
-        l.totalSteps = r.config.steps;
-        for (const core::train::LossPoint& p : r.loss) {
-            l.steps.push_back(p.step);
-            l.loss.push_back(p.loss);
-        }
-        d.losses.push_back(std::move(l));
-    }
+    // The loss so far while training, and kept once done (the run file holds it too).
+    addLosses(d, window->runs, window->running);
     return d;
 }
 

@@ -183,8 +183,8 @@ struct LengthLabData {
     bool window = false;
     bool running = false;             ///< the window's runs are still training (curves are previews)
     QString message;                  ///< the window's last problem or stop (a divergence names its step)
-    /// While training, or when a run diverged or was cancelled: each run's loss so far against the step, in its
-    /// group's colour.
+    /// Each run's loss against the step (so far while training; kept once done, and read from a run file's
+    /// loss_curve), in its group's colour.
     struct LossSeries {
         int group = 0;                ///< index into curves.groups
         std::vector<int> steps;

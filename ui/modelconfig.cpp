@@ -541,6 +541,21 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                     r.unmap(scPath + k, "not a key PosLab's rope scheme has");
                     continue;
                 }
+                // Optional keys Hugging Face's validation accepts for the type (modeling_rope_utils.py
+                // _validate_dynamic_scaling_rope_parameters, _validate_longrope_parameters), with its meaning:
+                // _compute_dynamic_ntk_parameters does not read original_max_position_embeddings (the trained
+                // length is max_position_embeddings); longrope's factor is read below.
+                if (type == QLatin1String("dynamic") && k == QLatin1String("original_max_position_embeddings")) {
+                    r.use(scPath + k);
+                    r.notes << QStringLiteral("%1 is accepted for rope type dynamic as Hugging Face accepts it, and, "
+                                              "as there, not used: the trained length is max_position_embeddings.")
+                                   .arg(scPath + k);
+                    continue;
+                }
+                if (type == QLatin1String("longrope") && k == QLatin1String("factor")) {
+                    r.use(scPath + k);
+                    continue;
+                }
                 const auto spec = std::find_if(rope.params.begin(), rope.params.end(),
                                                [&](const core::ParamSpec& s) { return s.key == k.toStdString(); });
                 if (spec == rope.params.end()) {
@@ -587,6 +602,10 @@ ModelConfig parseModelConfig(const QByteArray& bytes, const QString& name)
                 const auto factor = sc.value("factor");
                 if (top || inScaling("original_max_position_embeddings")) {
                     trained = top ? *top : sc.value("original_max_position_embeddings").toInt();
+                    if (factor.isDouble())
+                        r.notes << QStringLiteral("%1factor %2 is not used: with original_max_position_embeddings, "
+                                                  "Hugging Face's longrope takes factor = max_position_embeddings / "
+                                                  "original_max_position_embeddings.").arg(scPath, numberText(factor.toDouble()));
                     if (context)
                         set("max_position_embeddings", QString::number(*context));
                 } else if (context && factor.isDouble()) {

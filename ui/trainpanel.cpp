@@ -80,12 +80,31 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
     };
     m_trainLen = spin("trainLength", tr("L train "), 1, 64, defaults.trainLen,
                       tr("Longest task length trained on; the test lengths are 1 to 8 times it"));
-    m_steps = spin("trainSteps", tr("steps "), 1, 100000, defaults.steps, tr("AdamW steps per run"));
+    m_steps = spin("trainSteps", tr("steps "), 1, 100000, defaults.steps,
+                   tr("AdamW steps per run; the learning rate is annealed to 0 over them (cosine schedule)"));
     m_steps->setSingleStep(100);
     m_seed = spin("trainSeed", tr("seed "), 0, 1000000, int(defaults.seed), tr("The first seed"));
     m_seeds = spin("trainSeeds", tr("\u00d7 "), 1, 10, 1, tr("Seeds per scheme: seed, seed + 1, ..."));
     m_samples = spin("trainSamples", tr("eval "), 1, 4096, defaults.evalSamples,
                      tr("Sequences evaluated per test length"));
+    // The plotted measure (the view option length_metric), a toggle beside the training settings.
+    m_measure = new QComboBox(this);
+    m_measure->setObjectName(QStringLiteral("trainMeasure"));
+    m_measure->addItem(tr("exact match"), QStringLiteral("exact_match"));
+    m_measure->addItem(tr("token accuracy"), QStringLiteral("token_accuracy"));
+    m_measure->addItem(tr("loss"), QStringLiteral("loss"));
+    m_measure->setToolTip(tr("What the figure plots against length: exact match (sequences with every answer token "
+                             "right), token accuracy (answer tokens right) or the answer tokens' cross-entropy"));
+    m_measure->setCurrentIndex(int(m_state->viewOptions().lengthMetric));
+    connect(m_measure, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i >= 0 && i != int(m_state->viewOptions().lengthMetric))
+            m_state->setProperty(QStringLiteral("length_metric"), m_measure->itemData(i).toString());
+    });
+    connect(m_state, &WorkbenchState::viewOptionsChanged, this, [this] {
+        const int i = int(m_state->viewOptions().lengthMetric);
+        if (m_measure->currentIndex() != i)
+            m_measure->setCurrentIndex(i);
+    });
     m_start = new QPushButton(tr("Train"), this);
     m_start->setObjectName(QStringLiteral("trainStart"));
     m_stop = new QPushButton(tr("Cancel"), this);
@@ -101,7 +120,7 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
     m_status->setObjectName(QStringLiteral("trainStatus"));
     m_status->setWordWrap(false);
     for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples,
-                                                      m_start, m_stop, m_saveButton, m_progressBox, m_status})
+                                                      m_measure, m_start, m_stop, m_saveButton, m_progressBox, m_status})
         lay->addWidget(w);
 
     connect(m_start, &QPushButton::clicked, this, &TrainPanel::train);

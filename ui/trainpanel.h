@@ -81,6 +81,7 @@ private:
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_seeds = nullptr;
     QSpinBox* m_samples = nullptr;
+    QComboBox* m_measure = nullptr;  ///< the view option length_metric: exact match, token accuracy or loss
     QPushButton* m_start = nullptr;
     QPushButton* m_stop = nullptr;
     QPushButton* m_saveButton = nullptr;

@@ -85,6 +85,9 @@ struct Network<T>::Impl {
     ParamSet params;
     Kind kind = Kind::None;
     int hd = 0;
+    /// The factor on q.k: the scheme's own (logitScaleOf; T5 1 by default as Hugging Face T5Attention, the rest
+    /// 1/sqrt(hd)). It also multiplies the position terms the reference scales with q.k (CoPE, Shaw, Transformer-XL).
+    double logitScale = 0.0;
     // rotary
     int pairs = 0;
     std::vector<int> pairA, pairB;
@@ -153,6 +156,7 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     im.params = params;
     im.kind = kindOf(scheme.id);
     im.hd = c.width / c.heads;
+    im.logitScale = logitScaleOf(scheme, params, im.hd);
     if (im.kind == Kind::Rotary && im.hd % 2 != 0)
         throw InputError("head dimension " + std::to_string(im.hd) + " (width / heads) is odd; " + scheme.id
                          + " rotates pairs of dimensions");
@@ -489,7 +493,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
         im.work.resize(std::size_t(nChunks));
     if (predictions)
         predictions->assign(std::size_t(batch.n) * Tn, 0);
-    const T scale = T(1.0 / std::sqrt(double(hd)));
+    const T scale = T(im.logitScale);
     const bool wantGrad = grad != nullptr;
 
     auto runChunk = [&](int ci) {

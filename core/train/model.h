@@ -20,6 +20,9 @@
 ///   the key term of Shaw et al. eq. 4, what the views draw; the value term a^V of eq. 3 is not part of it);
 ///   transformer_xl: relativeSinusoid() (the views' R, here d_model wide as in kimiyoung/transformer-xl) through a
 ///   trained W_R per layer, with trained u, v per head shared by the layers; ops.h txlForward/txlBackward.
+/// The factor on q.k is the scheme's own (logitScaleOf, the views' factor): t5 multiplies without 1/sqrt(d) by
+/// default (logit_scale none, as huggingface/transformers T5Attention.forward), every other trainable scheme
+/// divides by sqrt(head dim).
 /// Not available for training: deberta, irope (trainableSchemes() lists the rest).
 
 #include "core/encodingregistry.h"

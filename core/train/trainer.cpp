@@ -109,6 +109,31 @@ Batch makeBatch(const TrainConfig& c, int n, const std::function<std::pair<int, 
     return b;
 }
 
+} // namespace
+
+AnswerScore scoreAnswers(const Batch& b, const std::vector<int>& predictions)
+{
+    AnswerScore sc;
+    sc.sequences = b.n;
+    for (int s = 0; s < b.n; ++s) {
+        bool all = true;
+        for (int t = 0; t < b.T; ++t) {
+            const std::size_t r = std::size_t(s) * b.T + t;
+            if (b.weights[r] == 0.0f)
+                continue;
+            ++sc.tokens;
+            if (predictions[r] == b.targets[r])
+                ++sc.right;
+            else
+                all = false;
+        }
+        sc.exact += all ? 1 : 0;
+    }
+    return sc;
+}
+
+namespace {
+
 LengthPoint evaluate(Network<float>& net, const TrainConfig& c, int length)
 {
     LengthPoint pt;
@@ -128,20 +153,10 @@ LengthPoint evaluate(Network<float>& net, const TrainConfig& c, int length)
             return std::pair<int, std::uint64_t>(length, mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(start + i)));
         });
         loss += net.run(b, nullptr, c.threads, &pred) * b.normaliser;
-        for (int s = 0; s < n; ++s) {
-            bool all = true;
-            for (int t = 0; t < T; ++t) {
-                const std::size_t r = std::size_t(s) * T + t;
-                if (b.weights[r] == 0.0f)
-                    continue;
-                ++tokens;
-                if (pred[r] == b.targets[r])
-                    ++right;
-                else
-                    all = false;
-            }
-            exact += all ? 1 : 0;
-        }
+        const AnswerScore sc = scoreAnswers(b, pred);
+        exact += sc.exact;
+        tokens += sc.tokens;
+        right += sc.right;
     }
     pt.exactMatch = double(exact) / c.evalSamples;
     pt.tokenAccuracy = tokens ? double(right) / tokens : 0.0;
@@ -332,7 +347,7 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
     auto check = [&]() {
         const LengthPoint pt = evaluate(net, c, c.trainLen);
         res.checks.push_back({step, trainSeconds, pt.exactMatch});
-        if (!res.secondsTo95 && pt.exactMatch >= 0.95)
+        if (!res.secondsTo95 && pt.exactMatch >= convergedExactMatch)
             res.secondsTo95 = trainSeconds;
         return pt.exactMatch;
     };
@@ -388,7 +403,7 @@ RunResult trainRun(const TrainConfig& cIn, const std::function<void(const Progre
         }
         if (progress && (step % 10 == 0 || exact || !preview.empty() || step == c.steps))
             progress({step, c.steps, trainSeconds, loss, exact, std::move(preview)});
-        if (c.stopAt95 && exact && *exact >= 0.95) {
+        if (c.stopAt95 && exact && *exact >= convergedExactMatch) {
             res.stop = "target";
             break;
         }

@@ -30,6 +30,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <memory>
 #include <functional>
 #include <sstream>
 
@@ -592,6 +593,93 @@ private slots:
             }
     }
 
+    // The trained model's factor on q.k is the scheme's (logitScaleOf), as the views have it: Hugging Face
+    // T5Attention.forward multiplies q and k without 1/sqrt(d) (transformers models/t5/modeling_t5.py; Mesh
+    // TensorFlow folds the factor into W_q's initialisation), so T5 with logit_scale none on W_q / sqrt(hd) is the
+    // same network as logit_scale inv_sqrt_d on W_q: (c q).k = c (q.k). RoPE keeps 1/sqrt(hd) (Vaswani et al.
+    // 2017, eq. 1): W_q * sqrt(hd) under it gives the unscaled T5-style product.
+    void logitScaleIsTheSchemes()
+    {
+        ModelConfig c;
+        c.layers = 1;
+        c.width = 16;
+        c.heads = 2;
+        c.vocab = Vocabulary{5}.size();
+        c.seed = 3;
+        const int d = c.width, hd = c.width / c.heads;
+        const SchemeDescriptor& t5 = schemeOrThrow("t5");
+        QCOMPARE(logitScaleOf(t5, paramsFor("t5", {}, hd), hd), 1.0);
+        const Batch b = testBatch(Task::Copy, 5, {5, 3, 4}, 42);
+        auto network = [&](const std::string& id, const Overrides& o, double qFactor) {
+            const SchemeDescriptor& sd = schemeOrThrow(id);
+            auto net = std::make_unique<Network<double>>(c, sd, paramsFor(id, o, hd));
+            net->initialise();
+            SeededRandom rng(5);
+            for (double& w : net->params())
+                w += 0.05 * rng.normal();
+            // q = the first d columns of W_qkv (d x 3d, row-major) and the first d entries of b_qkv
+            const ParamLayout::Block& w = net->layout().find("l0.wqkv");
+            for (int r = 0; r < d; ++r)
+                for (int col = 0; col < d; ++col)
+                    net->params()[w.offset + std::size_t(r) * 3 * d + col] *= qFactor;
+            const ParamLayout::Block& bq = net->layout().find("l0.bqkv");
+            for (int col = 0; col < d; ++col)
+                net->params()[bq.offset + col] *= qFactor;
+            return net;
+        };
+        const double scaled = network("t5", {{"logit_scale", "inv_sqrt_d"}}, 1.0)->run(b, nullptr, 1);
+        const double folded = network("t5", {}, 1.0 / std::sqrt(double(hd)))->run(b, nullptr, 1);
+        const double plain = network("t5", {}, 1.0)->run(b, nullptr, 1);
+        QVERIFY2(std::fabs(scaled - folded) <= 1e-12 * std::fabs(scaled),
+                 qPrintable(QString("inv_sqrt_d %1, none with W_q/sqrt(hd) %2").arg(scaled, 0, 'g', 17).arg(folded, 0, 'g', 17)));
+        QVERIFY2(std::fabs(plain - scaled) > 1e-6, qPrintable(QString("none %1 = inv_sqrt_d %2").arg(plain).arg(scaled)));
+        // The attention probabilities agree too.
+        const auto pa = network("t5", {{"logit_scale", "inv_sqrt_d"}}, 1.0)->attention(b, 0);
+        const auto pb = network("t5", {}, 1.0 / std::sqrt(double(hd)))->attention(b, 0);
+        QCOMPARE(pa.size(), pb.size());
+        for (std::size_t h = 0; h < pa.size(); ++h)
+            QVERIFY((pa[h] - pb[h]).cwiseAbs().maxCoeff() < 1e-12);
+        // RoPE divides by sqrt(hd): its loss changes when W_q is scaled (the factor is not 1).
+        const double rope = network("rope", {}, 1.0)->run(b, nullptr, 1);
+        const double ropeUp = network("rope", {}, std::sqrt(double(hd)))->run(b, nullptr, 1);
+        QVERIFY(std::fabs(rope - ropeUp) > 1e-6);
+        QCOMPARE(logitScaleOf(schemeOrThrow("rope"), paramsFor("rope", {}, hd), hd), 1.0 / std::sqrt(double(hd)));
+    }
+
+    // Exact match and token accuracy (trainer.h scoreAnswers, what evaluate() reports): on two copy sequences of
+    // length 3 (3 answer tokens each), one all right and one with one answer token wrong, exact match is 1/2 and
+    // token accuracy 5/6; a wrong prediction at a non-answer position counts for neither.
+    void exactMatchAndTokenAccuracy()
+    {
+        const Batch b = testBatch(Task::Copy, 5, {3, 3}, 11);
+        QCOMPARE(b.n, 2);
+        std::vector<int> pred(b.targets.begin(), b.targets.end());
+        int answers = 0;
+        for (float w : b.weights)
+            answers += w != 0.0f;
+        QCOMPARE(answers, 6);
+        AnswerScore all = scoreAnswers(b, pred);
+        QCOMPARE(all.exact, 2);
+        QCOMPARE(all.tokenAccuracy(), 1.0);
+        // a non-answer position (the first input token's target) predicted wrong changes nothing
+        QCOMPARE(b.weights[0], 0.0f);
+        pred[0] = (b.targets[0] + 1) % 5;
+        QCOMPARE(scoreAnswers(b, pred).exact, 2);
+        // one answer token of sequence 1 wrong
+        for (int t = 0; t < b.T; ++t)
+            if (b.weights[std::size_t(b.T + t)] != 0.0f) {
+                pred[std::size_t(b.T + t)] = (b.targets[std::size_t(b.T + t)] + 1) % 5;
+                break;
+            }
+        const AnswerScore one = scoreAnswers(b, pred);
+        QCOMPARE(one.sequences, 2);
+        QCOMPARE(one.exact, 1);
+        QCOMPARE(one.exactMatch(), 0.5);
+        QCOMPARE(one.tokens, 6);
+        QCOMPARE(one.right, 5);
+        QCOMPARE(one.tokenAccuracy(), 5.0 / 6.0);
+    }
+
     void tasksAreWhatTheySay()
     {
         const Example copy = makeExample(Task::Copy, 4, 8, 5);
@@ -639,7 +727,9 @@ private slots:
         TrainConfig c;
         c.lr = 0.004;
         c.steps = 10;
-        QCOMPARE(learningRate(c, 1), 0.004); // constant by default
+        QVERIFY(c.cosineDecay); // the default recipe (issue 23)
+        c.cosineDecay = false;
+        QCOMPARE(learningRate(c, 1), 0.004); // constant
         QCOMPARE(learningRate(c, 10), 0.004);
         c.cosineDecay = true;
         for (int k = 1; k <= 10; ++k)

@@ -78,6 +78,8 @@ private slots:
     void configMatchesPreset_data();
     void configMatchesPreset();
     void configSpellings();
+    void configAcceptsHuggingFaceRopeKeys_data();
+    void configAcceptsHuggingFaceRopeKeys();
     void configUsedAndIgnoredKeys();
     void malformedConfigs_data();
     void malformedConfigs();
@@ -463,6 +465,50 @@ void TestPresets::configMatchesPreset()
     QVERIFY(a == b);
     ui::WorkbenchState w;
     QCOMPARE(w.fromJson(c.state), QString());
+}
+
+// Every key Hugging Face's rope validation accepts for a rope_type (transformers src/transformers/
+// modeling_rope_utils.py, _validate_*_parameters: required_keys plus optional_keys) is read, none is called a key
+// PosLab cannot express, and each has Hugging Face's meaning: dynamic's optional original_max_position_embeddings
+// is not read by _compute_dynamic_ntk_parameters (max_position_embeddings is the trained length there), and
+// longrope's optional factor gives the extended length max_position_embeddings * factor only without an
+// original_max_position_embeddings (else factor = max / original).
+void TestPresets::configAcceptsHuggingFaceRopeKeys_data()
+{
+    QTest::addColumn<QByteArray>("scaling");
+    QTest::addColumn<QString>("checkKey");
+    QTest::addColumn<QString>("checkValue");
+    QTest::newRow("default") << QByteArray(R"({"rope_type": "default"})") << "rope_type" << "default";
+    QTest::newRow("linear") << QByteArray(R"({"rope_type": "linear", "factor": 2.0})") << "factor" << "2";
+    QTest::newRow("dynamic") << QByteArray(R"({"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 2048})")
+                             << "max_position_embeddings" << "4096";
+    QTest::newRow("yarn") << QByteArray(R"({"rope_type": "yarn", "factor": 4.0, "attention_factor": 1.2, "beta_fast": 16.0,
+        "beta_slow": 2.0, "original_max_position_embeddings": 1024, "mscale": 1.0, "mscale_all_dim": 1.0, "truncate": false})")
+                          << "beta_fast" << "16";
+    QTest::newRow("llama3") << QByteArray(R"({"rope_type": "llama3", "factor": 8.0, "original_max_position_embeddings": 1024,
+        "low_freq_factor": 1.0, "high_freq_factor": 4.0})") << "low_freq_factor" << "1";
+    QTest::newRow("longrope factor") << QByteArray(R"({"rope_type": "longrope", "short_factor": [1,1,1,1], "long_factor": [2,2,2,2],
+        "factor": 8.0, "attention_factor": 1.1})") << "max_position_embeddings" << "32768";
+    QTest::newRow("longrope original") << QByteArray(R"({"rope_type": "longrope", "short_factor": [1,1,1,1], "long_factor": [2,2,2,2],
+        "factor": 8.0, "original_max_position_embeddings": 1024})") << "original_max_position_embeddings" << "1024";
+}
+
+void TestPresets::configAcceptsHuggingFaceRopeKeys()
+{
+    QFETCH(QByteArray, scaling);
+    QFETCH(QString, checkKey);
+    QFETCH(QString, checkValue);
+    const QByteArray json = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
+        "max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": )" + scaling + "}";
+    const ui::ModelConfig c = ui::parseModelConfig(json, QStringLiteral("c.json"));
+    const QJsonObject sc = QJsonDocument::fromJson(scaling).object();
+    for (auto it = sc.begin(); it != sc.end(); ++it) {
+        const QString path = QStringLiteral("rope_scaling.") + it.key();
+        QVERIFY2(c.used.contains(path), qPrintable(path + " not read; used: " + c.used.join(' ')));
+        for (const QString& u : c.unmapped)
+            QVERIFY2(!u.startsWith(path + ':'), qPrintable(u));
+    }
+    QCOMPARE(param(c.state, checkKey.toLatin1().constData()), checkValue);
 }
 
 void TestPresets::configSpellings()

@@ -2,6 +2,7 @@
 #include "ui/views/lengthlabview.h"
 
 #include "core/encodingregistry.h"
+#include "core/train/model.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -12,8 +13,11 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include <QMouseEvent>
+
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 namespace poslab::ui {
 
@@ -21,8 +25,8 @@ namespace {
 
 constexpr std::size_t paletteSize = 11;
 
-/// Okabe and Ito's colour-blind-safe palette, then four more: one colour per scheme, in the run file's order.
-QColor groupColour(std::size_t i, const Theme& th)
+/// Okabe and Ito's colour-blind-safe palette, then four more.
+QColor paletteColour(std::size_t i, const Theme& th)
 {
     static const QColor light[paletteSize] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
                                    QColor(230, 159, 0), QColor(86, 180, 233), QColor(120, 120, 120), QColor(140, 86, 75),
@@ -33,11 +37,39 @@ QColor groupColour(std::size_t i, const Theme& th)
     return c;
 }
 
-/// Past the eleven colours a group's line is dashed, then dotted: thirteen trainable schemes stay apart.
-Qt::PenStyle groupStyle(std::size_t i)
+/// Each group's colour and line style: the colour is its scheme's (lengthLabColourIndex), so a scheme keeps its
+/// colour whatever the order of the runs; a second group of the same scheme (other --set words) is dashed.
+struct Look {
+    QColor colour;
+    Qt::PenStyle style = Qt::SolidLine;
+};
+std::vector<Look> groupLooks(const core::train::LengthCurves& c, const Theme& th)
 {
     static const Qt::PenStyle styles[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine};
-    return styles[(i / paletteSize) % 3];
+    std::vector<Look> out;
+    std::map<std::string, int> seen;
+    for (const auto& g : c.groups) {
+        const int k = lengthLabColourIndex(g.scheme);
+        const int again = seen[g.scheme]++;
+        out.push_back({paletteColour(std::size_t(k), th), styles[(std::size_t(k) / paletteSize + std::size_t(again)) % 3]});
+    }
+    return out;
+}
+
+/// One sentence on the task: what the model reads and what it must write.
+QString taskSentence(const std::string& task)
+{
+    if (task == "copy")
+        return QObject::tr("Copy: read L random symbols and a separator, then write the same L symbols.");
+    if (task == "reverse")
+        return QObject::tr("Reverse: read L random symbols and a separator, then write them last to first.");
+    if (task == "recall")
+        return QObject::tr("Recall: read L key-value pairs, a separator and a key, then give the value that last "
+                           "followed that key.");
+    if (task == "addition")
+        return QObject::tr("Addition: read two L-digit numbers, least significant digit first, then write the L + 1 "
+                           "digits of their sum.");
+    return QObject::tr("The runs are of different tasks.");
 }
 
 QString schemeTitle(const std::string& id)
@@ -48,9 +80,28 @@ QString schemeTitle(const std::string& id)
 
 } // namespace
 
+int lengthLabColourIndex(const std::string& scheme)
+{
+    // The Train panel's default schemes first (the strongest colours), then the others in the registry's order.
+    std::vector<std::string> ids;
+    for (const QString& id : TrainPanel::teachingSchemes())
+        ids.push_back(id.toStdString());
+    for (const std::string& id : core::train::trainableSchemes())
+        if (std::find(ids.begin(), ids.end(), id) == ids.end())
+            ids.push_back(id);
+    const auto it = std::find(ids.begin(), ids.end(), scheme);
+    return int(it - ids.begin()); // a scheme that cannot be trained (a hand-made file) takes the next one
+}
+
+QColor lengthLabColour(const std::string& scheme, const Theme& theme)
+{
+    return paletteColour(std::size_t(lengthLabColourIndex(scheme)), theme);
+}
+
 LengthLabView::LengthLabView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    setMouseTracking(true);
     connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
         const ViewOptions& o = m_state->viewOptions();
         if (o.runFile != m_file || o.lengthMetric != m_metric)
@@ -96,11 +147,13 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
     p.fillRect(target, th.background);
+    m_points.clear();
     if (!m_data.error.isEmpty()) {
         drawNotApplicable(p, target, th, tr("Length generalisation"), m_data.error);
         return;
     }
     const core::train::LengthCurves& c = m_data.curves;
+    const std::vector<Look> looks = groupLooks(c, th);
     const double s = sizeScale(target);
     const double pad = 8 * s;
     TextLayout text(p, target);
@@ -138,7 +191,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     QString trained;
     for (int L : c.trainLens)
         trained += (trained.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(L);
-    const double headerBottom = drawHeader(
+    double headerBottom = drawHeader(
         text, QRectF(fig.left() + pad, fig.top() + pad * 0.5, fig.width() - 2 * pad, 0), th, s,
         {tr("Length generalisation \u00b7 %1").arg(QString::fromStdString(c.task)),
          {tr("%1 against test length").arg(measure), measure},
@@ -152,6 +205,18 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     QFont legendFont = th.font(10 * s, true);
     const QFontMetricsF tfm(tickFont), lfm(labelFont);
     QFontMetricsF gfm(legendFont);
+    // The task and what "converged" means, in one or two lines under the heading.
+    const bool exactShown = c.metric == core::train::LengthMetric::ExactMatch;
+    {
+        const QString task = tr("Converged: exact match (every answer token right) of at least %1% at L train%2. ")
+                                 .arg(formatNumber(100.0 * core::train::convergedExactMatch, 3))
+                                 .arg(exactShown ? tr(" (dotted line)") : QString())
+            + taskSentence(c.task) + QLatin1Char(' ') + tr("Trained on L = 1 to L train.");
+        const QRectF box(fig.left() + pad, headerBottom + 2 * s, fig.width() - 2 * pad, tfm.height() * 2.2);
+        const QRectF used = text.drawWrapped(box, Qt::AlignLeft | Qt::AlignTop, tickFont, th.muted, task);
+        if (!used.isEmpty())
+            headerBottom = used.bottom() + 2 * s;
+    }
 
     // Legend column at the right: one entry per scheme (and setting).
     struct Entry {
@@ -166,7 +231,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         QString label = schemeTitle(g.scheme) + QString::fromStdString(g.label.substr(g.scheme.size()));
         if (g.diverged)
             label += tr(" (%1 diverged)").arg(g.diverged);
-        entries.push_back({label, groupColour(i, th), groupStyle(i)});
+        entries.push_back({label, looks[i].colour, looks[i].style});
         anyNoRows = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
     }
     // The legend column runs from the plot's top to the file name's row: thirteen schemes at a large font scale
@@ -254,11 +319,18 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
                     {tr("trained length %1").arg(L), tr("trained %1").arg(L), QString::number(L)});
     }
 
+    // The convergence line: exact match of convergedExactMatch.
+    if (exactShown) {
+        const double yc = Y(core::train::convergedExactMatch);
+        p.setPen(QPen(th.foreground, 1.2 * s, Qt::DotLine));
+        p.drawLine(QPointF(area.left(), yc), QPointF(area.right(), yc));
+    }
+
     // Curves: each seed thin, the mean thick with dots; lengths without position rows as crosses.
     p.setClipRect(area.adjusted(-4 * s, -4 * s, 4 * s, 4 * s));
     for (std::size_t gi = 0; gi < c.groups.size(); ++gi) {
         const auto& g = c.groups[gi];
-        const QColor col = groupColour(gi, th);
+        const QColor col = looks[gi].colour;
         auto polyline = [&](const std::vector<double>& v, const QPen& pen) {
             p.setPen(pen);
             QPainterPath path;
@@ -283,9 +355,11 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         if (g.values.size() > 1)
             for (const auto& v : g.values)
                 polyline(v, QPen(thin, 1.0 * s));
-        polyline(g.mean, QPen(col, 2.6 * s, groupStyle(gi), Qt::RoundCap, Qt::RoundJoin));
+        polyline(g.mean, QPen(col, 2.6 * s, looks[gi].style, Qt::RoundCap, Qt::RoundJoin));
         for (std::size_t i = 0; i < c.lengths.size(); ++i) {
             const double x = X(c.lengths[i]);
+            if (g.noPositionRows[i] || std::isfinite(g.mean[i]))
+                m_points.push_back({QPointF(x, g.noPositionRows[i] ? Y(0.0) : Y(g.mean[i])), gi, i});
             if (g.noPositionRows[i]) {
                 const double y = Y(0.0), r = 3.5 * s;
                 p.setPen(QPen(col, 1.8 * s));
@@ -340,11 +414,102 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         : QFileInfo(m_data.file).fileName();
     text.draw(QRectF(lx, fig.bottom() - pad - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
               tickFont, th.muted, {file}, TextLayout::Fit::Elide);
+    m_hoverScale = s;
+
+    // The hover read-out (on screen only): the point under the mouse, ringed, and its numbers.
+    if (onScreen() && m_hover) {
+        const int k = pointAt(*m_hover);
+        if (k >= 0) {
+            const Point& pt = m_points[std::size_t(k)];
+            const QString line = readout(pt);
+            const QFont f = th.font(10 * s);
+            const QFontMetricsF fm(f);
+            const QSizeF box(fm.horizontalAdvance(line) + 12 * s, fm.height() + 8 * s);
+            QPointF at(pt.at.x() + 10 * s, pt.at.y() - box.height() - 8 * s);
+            at.setX(std::min(at.x(), fig.right() - box.width() - 2 * s));
+            if (at.y() < fig.top())
+                at.setY(pt.at.y() + 10 * s);
+            p.setClipRect(target);
+            p.setPen(QPen(looks[pt.group].colour, 2.0 * s));
+            p.setBrush(Qt::NoBrush);
+            p.drawEllipse(pt.at, 5 * s, 5 * s);
+            p.setPen(QPen(th.grid, 1.0 * s));
+            p.setBrush(th.background);
+            p.drawRoundedRect(QRectF(at, box), 4 * s, 4 * s);
+            p.setPen(th.foreground);
+            p.setFont(f);
+            p.drawText(QRectF(at, box), Qt::AlignCenter, line);
+        }
+    }
+}
+
+QString LengthLabView::readout(const Point& pt) const
+{
+    const core::train::LengthCurves& c = m_data.curves;
+    const auto& g = c.groups[pt.group];
+    const QString name = schemeTitle(g.scheme) + QString::fromStdString(g.label.substr(g.scheme.size()));
+    const int L = c.lengths[pt.length];
+    if (g.noPositionRows[pt.length])
+        return tr("%1 · L = %2 · no position rows (learned table), counted as 0").arg(name).arg(L);
+    const double v = g.mean[pt.length];
+    const QString measure = c.metric == core::train::LengthMetric::ExactMatch ? tr("exact match")
+        : c.metric == core::train::LengthMetric::TokenAccuracy                  ? tr("token accuracy")
+                                                                                 : tr("loss");
+    const QString value = c.metric == core::train::LengthMetric::Loss ? formatNumber(v, 4)
+                                                                       : QStringLiteral("%1%").arg(formatNumber(100.0 * v, 4));
+    int seeds = 0;
+    for (const auto& vals : g.values)
+        seeds += std::isfinite(vals[pt.length]) ? 1 : 0;
+    return seeds > 1 ? tr("%1 · L = %2 · %3 %4 (mean of %5 seeds)").arg(name).arg(L).arg(measure, value).arg(seeds)
+                     : tr("%1 · L = %2 · %3 %4").arg(name).arg(L).arg(measure, value);
+}
+
+int LengthLabView::pointAt(QPointF at) const
+{
+    int best = -1;
+    double bestD = 12.0 * m_hoverScale;
+    for (std::size_t k = 0; k < m_points.size(); ++k) {
+        const double d = std::hypot(m_points[k].at.x() - at.x(), m_points[k].at.y() - at.y());
+        if (d <= bestD) {
+            bestD = d;
+            best = int(k);
+        }
+    }
+    return best;
+}
+
+QString LengthLabView::readoutAt(QPointF at) const
+{
+    const int k = pointAt(at);
+    return k < 0 ? QString() : readout(m_points[std::size_t(k)]);
+}
+
+std::vector<QPointF> LengthLabView::pointPositions() const
+{
+    std::vector<QPointF> out;
+    for (const Point& pt : m_points)
+        out.push_back(pt.at);
+    return out;
+}
+
+void LengthLabView::mouseMoveEvent(QMouseEvent* e)
+{
+    const int before = m_hover ? pointAt(*m_hover) : -1;
+    m_hover = e->position();
+    if (pointAt(*m_hover) != before || before >= 0)
+        update();
+}
+
+void LengthLabView::leaveEvent(QEvent*)
+{
+    m_hover.reset();
+    update();
 }
 
 void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& target, double s) const
 {
     const Theme th = theme();
+    const std::vector<Look> looks = groupLooks(m_data.curves, th);
     const double pad = 8 * s;
     const QFont tickFont = th.font(9.5 * s);
     const QFont labelFont = th.font(10 * s);
@@ -365,7 +530,7 @@ void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& targ
     const QRectF title(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, lfm.height());
     text.draw(title, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
               {m_data.running ? tr("training loss (answer tokens' cross-entropy) against step, so far")
-                              : tr("training loss against step, up to where each run stopped"),
+                              : tr("training loss (answer tokens' cross-entropy) against step, kept after training"),
                tr("training loss against step"), tr("loss")});
     QRectF area(target.left() + pad + lfm.height() * 1.3 + yLabelW + 4 * s, title.bottom() + lfm.height() * 0.6, 0, 0);
     area.setRight(target.right() - pad);
@@ -407,7 +572,8 @@ void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& targ
                 path.moveTo(pt);
             open = true;
         }
-        p.setPen(QPen(groupColour(std::size_t(l.group), th), 1.6 * s));
+        const std::size_t g = std::size_t(l.group);
+        p.setPen(QPen(g < looks.size() ? looks[g].colour : th.muted, 1.6 * s, g < looks.size() ? looks[g].style : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
     }

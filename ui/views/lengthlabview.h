@@ -8,15 +8,29 @@
 /// comes from core through Computation::lengthLabData (core::train::readRuns and lengthCurves).
 /// Its controls are the Train panel (ui/trainpanel.h): runs trained in the window (WorkbenchState::trainedRuns) are
 /// drawn the same way while run_file is empty or names the file they were saved to; while they train, the curves
-/// are previews and a loss-against-step panel shows each run's loss so far (also kept when a run diverged).
+/// are previews. A loss-against-step panel below shows each run's loss (so far while training, kept after it, and
+/// from a run file's loss_curve) where the view has room. A line under the heading says what the task is and what
+/// "converged" means (core::train::convergedExactMatch at L_train, drawn dotted under exact match). Each scheme has
+/// one colour whatever the order of the runs (lengthLabColourIndex). Hovering a point reads out its scheme, length
+/// and value.
 
 #include "ui/views/view.h"
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace poslab::ui {
 class TextLayout;
 }
 
 namespace poslab::ui {
+
+/// The palette index of scheme @p scheme in the lengthlab view: its place among the Train panel's default schemes
+/// (TrainPanel::teachingSchemes) and then core::train::trainableSchemes(), so the same scheme always has the same
+/// colour (past the eleven colours the line is dashed).
+int lengthLabColourIndex(const std::string& scheme);
+QColor lengthLabColour(const std::string& scheme, const Theme& theme);
 
 class LengthLabView : public View {
     Q_OBJECT
@@ -28,12 +42,28 @@ public:
     void render(QPainter& painter, const QRectF& target) override;
     const LengthLabData& data() const { return m_data; }
     QWidget* controls() override;
+    /// The hover read-out of the point nearest @p at (widget coordinates of the last render, within 12 px at
+    /// scale 1): "RoPE · L = 20 · exact match 56.2%"; empty when no point is that near.
+    QString readoutAt(QPointF at) const;
+    /// The drawn points (the means, and the crosses of missing position rows) of the last render.
+    std::vector<QPointF> pointPositions() const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void resultChanged() override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
+    struct Point {
+        QPointF at;
+        std::size_t group = 0, length = 0;
+    };
+    QString readout(const Point& pt) const;
+    int pointAt(QPointF at) const;
+    std::vector<Point> m_points;
+    std::optional<QPointF> m_hover;
+    double m_hoverScale = 1.0;
     /// The loss of each run against the step, in @p area (while training, or for a diverged run).
     void drawLosses(QPainter& p, TextLayout& text, const QRectF& area, double s) const;
     LengthLabData m_data;
