@@ -80,11 +80,12 @@ PatchGridData patchGridData(const SpatialSetup& s)
     }
     out.lo = lo;
     out.hi = hi;
-    const QString from = QString::fromStdString(core::gridText(s.grid)), to = QString::fromStdString(core::gridText(s.largeGrid));
+    const auto words = [](const core::Grid& g) { return QStringLiteral("%1 \u00d7 %2").arg(g.rows).arg(g.cols); };
+    const QString from = words(s.grid), to = words(s.largeGrid);
     if (s.scheme == "vit_learned") {
         const core::ParamSet p = core::resolveSpatialParams(*d, spatialRequest(s, core::Quantity::Encoding).overrides,
                                                             core::SpatialContext{s.dim, s.grid, {}, s.cls});
-        out.resolutionNote = QStringLiteral("the %1 x %2 table resized (%3%4) to %5")
+        out.resolutionNote = QStringLiteral("the %1 \u00d7 %2 table resized (%3%4) to %5")
                                  .arg(p.integer("table_rows"))
                                  .arg(p.integer("table_cols"))
                                  .arg(QString::fromStdString(p.choice("interpolation")))

@@ -90,6 +90,16 @@ QWidget* PatchGridView::controls()
     return box;
 }
 
+HeaderTexts PatchGridView::headerTexts() const
+{
+    const PatchGridData& d = m_data;
+    return {QStringLiteral("%1 \u00b7 %2, d = %3")
+                .arg(QString::fromStdString(d.scheme), gridWords(d.grid))
+                .arg(m_state->spatial().dim),
+            {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col), tr("patch (%1, %2)").arg(d.row).arg(d.col)},
+            {d.measure, d.table ? tr("cosine") : tr("score, constant content")}};
+}
+
 PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
 {
     Layout l;
@@ -97,8 +107,8 @@ PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
     const double s = sizeScale(t);
     const double pad = 8 * s;
     const QFontMetricsF lfm(th.font(10 * s));
-    const double headerH = lfm.height() * 1.3;
-    l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, headerH);
+    l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
+    l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
     const double caption = lfm.height() * 1.3;
     const double footer = lfm.height() * 1.4;
     const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
@@ -203,19 +213,14 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
     const Layout l = layoutFor(t);
     TextLayout text(p, t);
     const PatchGridData& d = m_data;
-    const QString scheme = QString::fromStdString(d.scheme);
-    const SpatialSetup& setup = m_state->spatial();
-    drawHeader(text, l.header, th, s,
-               {QStringLiteral("%1 \u00b7 %2 patches, d = %3").arg(scheme, gridWords(d.grid)).arg(setup.dim),
-                {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col),
-                 tr("patch (%1, %2)").arg(d.row).arg(d.col)},
-                {d.measure}});
+    drawHeader(text, l.header, th, s, headerTexts());
 
     const QFont labelFont = th.font(10 * s);
     const QFontMetricsF lfm(labelFont);
-    const double m = std::max(std::abs(d.lo), std::abs(d.hi));
-    const ValueRange range{-m, m};
-    const ColorMap map(ColorMapKind::Diverging);
+    // The data's own range on a sequential map: a 2-D sin-cos table's cosines lie between about 0.3 and 1, which a
+    // scale from -1 to 1 would draw as one colour.
+    const ValueRange range{d.lo, d.hi};
+    const ColorMap map(ColorMapKind::Viridis);
     const auto caption = [&](const QRectF& panel, double side, const QStringList& words) {
         text.draw(QRectF(panel.left(), panel.top() - lfm.height() * 1.25, std::max(side, panel.width()), lfm.height()),
                   Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, words);
@@ -231,20 +236,19 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
 
     // The selected patch's map on the set-up's grid.
-    caption(l.grid, side, {tr("patch (%1, %2) on %3").arg(d.row).arg(d.col).arg(gridWords(d.grid)),
-                           tr("on %1").arg(gridWords(d.grid))});
+    caption(l.grid, side, {tr("(%1, %2) on %3").arg(d.row).arg(d.col).arg(gridWords(d.grid)), tr("on %1").arg(gridWords(d.grid)), gridWords(d.grid)});
     p.drawImage(l.grid, mapImage(d.similarity, d.patchIndex(), d.grid, map, range));
     outline(QRectF(l.grid.left() + d.col * l.cell, l.grid.top() + d.row * l.cell, l.cell, l.cell), 1.6 * s);
 
     // The same place on the larger grid.
-    caption(l.large, side, {tr("same place on %1: (%2, %3)").arg(gridWords(d.largeGrid)).arg(d.largeRow).arg(d.largeCol),
-                            tr("on %1").arg(gridWords(d.largeGrid))});
+    caption(l.large, side, {tr("(%1, %2) on %3").arg(d.largeRow).arg(d.largeCol).arg(gridWords(d.largeGrid)),
+                            tr("on %1").arg(gridWords(d.largeGrid)), gridWords(d.largeGrid)});
     p.drawImage(l.large, mapImage(d.largeRowValues, 0, d.largeGrid, map, range));
     const double bigCell = l.large.width() / d.largeGrid.cols;
     outline(QRectF(l.large.left() + d.largeCol * bigCell, l.large.top() + d.largeRow * bigCell, bigCell, bigCell), 1.6 * s);
 
     // Every patch's map at its place (ViT Figure 7).
-    caption(l.multiples, side, {tr("every patch (as ViT's Figure 7)"), tr("every patch")});
+    caption(l.multiples, side, {tr("every patch (as ViT's Figure 7)"), tr("every patch"), tr("all")});
     const double mapSide = l.smallCell * std::max(d.grid.rows, d.grid.cols);
     for (int i = 0; i < d.grid.rows; ++i)
         for (int j = 0; j < d.grid.cols; ++j) {
@@ -265,7 +269,7 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
               {tr("%1 \u2192 %2: %3. Click a patch or use the arrow keys.")
                    .arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),
                tr("%1 \u2192 %2: %3").arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),
-               d.resolutionNote},
+               d.resolutionNote, d.table && d.scheme == "vit_learned" ? tr("table resized") : tr("no resize")},
               TextLayout::Fit::Drop);
 }
 

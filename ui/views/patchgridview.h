@@ -9,6 +9,7 @@
 /// numbers are patchGridData()'s (spatialfigures.h), from core's spatial table; the view only draws them. Click a
 /// patch, or move with the arrow keys, to select it (the spatial set-up's patch, undoable).
 
+#include "ui/render/plotutils.h"
 #include "ui/spatialfigures.h"
 #include "ui/views/view.h"
 
@@ -23,7 +24,7 @@ public:
 
     /// The spatial set-up is the window's own, apart from the 1-D scheme: every 1-D scheme leaves it drawable.
     bool supports(const core::SchemeDescriptor&) const override { return true; }
-    QSizeF minimumRoom() const override { return {30.0, 11.0}; }
+    QSizeF minimumRoom() const override { return {18.0, 9.0}; }
     QWidget* controls() override;
     void render(QPainter& painter, const QRectF& target) override;
     /// The data drawn (recomputed whenever the spatial set-up changes).
@@ -51,6 +52,7 @@ protected:
 
 private:
     void takeSpatial();
+    HeaderTexts headerTexts() const;
     PatchGridData m_data;
     QComboBox* m_scheme = nullptr;
 };

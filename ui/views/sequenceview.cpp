@@ -54,6 +54,22 @@ SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWid
     });
 }
 
+HeaderTexts SequenceView::headerTexts() const
+{
+    const SequenceData& d = m_data;
+    const QString tok = QStringLiteral("token %1: t %2, h %3, w %4")
+                            .arg(d.token)
+                            .arg(d.ids(0, d.token))
+                            .arg(d.ids(1, d.token))
+                            .arg(d.ids(2, d.token));
+    return {QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
+                .arg(QString::fromStdString(d.scheme))
+                .arg(d.ids.cols())
+                .arg(m_state->spatial().dim),
+            {tok, QStringLiteral("token %1").arg(d.token)},
+            {QString::fromStdString(core::sequenceText(d.sequence))}};
+}
+
 SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
 {
     Layout l;
@@ -62,7 +78,9 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     const double pad = 8 * s;
     const QFontMetricsF lfm(th.font(10 * s)), tfm(th.font(9 * s));
     const double line = lfm.height();
-    l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, line * 1.3);
+    l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
+    if (m_data.error.isEmpty())
+        l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
     l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")), lfm.horizontalAdvance(QStringLiteral("pairs"))) + 6 * s;
     const double left = t.left() + pad + l.labelW;
     const double width = t.right() - pad - left;
@@ -70,7 +88,8 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     const double top = l.header.bottom() + pad + line * 1.2;
     l.tokens = QRectF(left, top, width, line * 1.1 + 3 * tfm.height() * 1.1);
     l.pairs = QRectF(left, l.tokens.bottom() + line * 0.6, width, line * 0.9);
-    const double below = l.pairs.bottom() + line * 1.6; // captions above the lower panels
+    // The pairs' legend line, then the captions above the lower panels.
+    const double below = l.pairs.bottom() + 2 * s + tfm.height() + line * 1.5;
     const double height = t.bottom() - pad - below;
     const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
     const double side = std::max(10.0, std::min(height, (t.width() - 2 * pad - barW - 2 * 2.5 * pad) / 2));
@@ -149,17 +168,8 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const double s = sizeScale(t);
     const Layout l = layoutFor(t);
     TextLayout text(p, t);
-    const SpatialSetup& setup = m_state->spatial();
     const int L = int(d.ids.cols());
-    const QString tok = QStringLiteral("token %1: t %2, h %3, w %4")
-                            .arg(d.token)
-                            .arg(d.ids(0, d.token))
-                            .arg(d.ids(1, d.token))
-                            .arg(d.ids(2, d.token));
-    drawHeader(text, l.header, th, s,
-               {QStringLiteral("%1 \u00b7 %2 tokens, d = %3").arg(QString::fromStdString(d.scheme)).arg(L).arg(setup.dim),
-                {tok, QStringLiteral("token %1").arg(d.token)},
-                {QString::fromStdString(core::sequenceText(d.sequence))}});
+    drawHeader(text, l.header, th, s, headerTexts());
     const QFont labelFont = th.font(10 * s), tickFont = th.font(9 * s);
     const QFontMetricsF lfm(labelFont), tfm(tickFont);
     const double tw = l.tokens.width() / L;
@@ -242,9 +252,9 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     }
 
     // The scores, causal, with the block boundaries.
-    const double m = std::max(std::abs(d.lo), std::abs(d.hi));
-    const ValueRange range{-m, m};
-    const ColorMap map(ColorMapKind::Diverging);
+    // The visible scores' own range on a sequential map (constant content: every logit is positive).
+    const ValueRange range{d.lo, d.hi};
+    const ColorMap map(ColorMapKind::Viridis);
     text.draw(QRectF(l.scores.left(), l.scores.top() - lfm.height() * 1.25, l.scores.width(), lfm.height()),
               Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
               {tr("scores, constant content, causal"), tr("scores")});

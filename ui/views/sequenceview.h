@@ -7,6 +7,7 @@
 /// boundaries marked, and which rotary pair turns with which axis. The numbers are sequenceData()'s
 /// (spatialfigures.h), from core's spatial table. Click a token, or use the left and right arrow keys, to select it.
 
+#include "ui/render/plotutils.h"
 #include "ui/spatialfigures.h"
 #include "ui/views/view.h"
 
@@ -18,7 +19,7 @@ public:
     SequenceView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
 
     bool supports(const core::SchemeDescriptor&) const override { return true; }
-    QSizeF minimumRoom() const override { return {30.0, 14.0}; }
+    QSizeF minimumRoom() const override { return {18.0, 11.0}; }
     void render(QPainter& painter, const QRectF& target) override;
     const SequenceData& data() const { return m_data; }
 
@@ -41,6 +42,7 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
 
 private:
+    HeaderTexts headerTexts() const;
     SequenceData m_data;
 };
 
