@@ -82,27 +82,25 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     if (m_data.error.isEmpty())
         l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
     l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")), lfm.horizontalAdvance(QStringLiteral("pairs"))) + 6 * s;
+    // The scores take a square at the right, as tall as the room below the header allows; the tokens, the pairs
+    // and the image block share the room at its left, top to bottom.
+    const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
+    const double top = l.header.bottom() + pad + line * 1.2; // a caption line above the scores and the segment names
+    const double side = std::max(10.0, std::min(t.bottom() - pad - top, (t.width() - 2 * pad - barW) * 0.42));
+    l.bar = QRectF(t.right() - pad - barW + 6 * s, top, 14 * s, side);
+    l.scores = QRectF(l.bar.left() - 2.5 * pad - side, top, side, side);
     const double left = t.left() + pad + l.labelW;
-    const double width = t.right() - pad - left;
-    // Segment names, the token boxes, then three rows of ids.
-    const double top = l.header.bottom() + pad + line * 1.2;
+    const double width = std::max(10.0, l.scores.left() - 2.5 * pad - left);
     l.tokens = QRectF(left, top, width, line * 1.1 + 3 * tfm.height() * 1.1);
     l.pairs = QRectF(left, l.tokens.bottom() + line * 0.6, width, line * 0.9);
-    // The pairs' legend line, then the captions above the lower panels.
+    // The pairs' legend line, then the block's caption.
     const double below = l.pairs.bottom() + 2 * s + tfm.height() + line * 1.5;
     const double height = t.bottom() - pad - below;
-    const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
-    const double side = std::max(10.0, std::min(height, (t.width() - 2 * pad - barW - 2 * 2.5 * pad) / 2));
-    const int b = firstBlock(m_data);
-    double x = t.left() + pad;
-    if (b >= 0) {
+    if (const int b = firstBlock(m_data); b >= 0 && height > 2 * line) {
         const core::Segment& g = m_data.sequence.segments[std::size_t(b)];
-        const double cell = side / std::max(g.h, g.w);
-        l.block = QRectF(x, below, cell * g.w, cell * g.h);
+        const double cell = std::min(height / g.h, (l.scores.left() - 2.5 * pad - t.left() - pad) / g.w);
+        l.block = QRectF(t.left() + pad, below, cell * g.w, cell * g.h);
     }
-    x += side + 2.5 * pad;
-    l.scores = QRectF(x, below, side, side);
-    l.bar = QRectF(l.scores.right() + 2.5 * pad, below, 14 * s, side);
     return l;
 }
 
@@ -228,11 +226,14 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
                    .arg(count[0])
                    .arg(count[1])
                    .arg(count[2]),
-               tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])});
+               tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
+               tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
+               tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
+              TextLayout::Fit::Drop);
 
     // The first image or video block as its grid, each cell with its (h, w) ids.
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (const int b = firstBlock(d); b >= 0) {
+    if (const int b = firstBlock(d); b >= 0 && !l.block.isEmpty()) {
         const core::Segment& g = d.sequence.segments[std::size_t(b)];
         text.draw(QRectF(l.block.left(), l.block.top() - lfm.height() * 1.25, l.scores.left() - l.block.left(), lfm.height()),
                   Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
