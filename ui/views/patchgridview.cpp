@@ -158,7 +158,8 @@ int PatchGridView::patchAt(const QRectF& target, const QPointF& pos) const
 
 void PatchGridView::mousePressEvent(QMouseEvent* e)
 {
-    const int patch = patchAt(contentArea(), e->position());
+    // The whole widget: render() draws the spatial set-up alone, also while A and B are compared.
+    const int patch = patchAt(QRectF(rect()), e->position());
     if (patch >= 0 && patch != m_state->spatial().patch) {
         SpatialSetup s = m_state->spatial();
         s.patch = patch;

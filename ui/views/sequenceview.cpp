@@ -119,7 +119,8 @@ int SequenceView::tokenAt(const QRectF& target, const QPointF& pos) const
 
 void SequenceView::mousePressEvent(QMouseEvent* e)
 {
-    const int token = tokenAt(contentArea(), e->position());
+    // The whole widget: render() draws the spatial set-up alone, also while A and B are compared.
+    const int token = tokenAt(QRectF(rect()), e->position());
     if (token >= 0 && token != m_state->spatial().patch) {
         SpatialSetup s = m_state->spatial();
         s.patch = token;
