@@ -194,15 +194,19 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     if (tw > 3 * s)
         for (int n = 1; n < L; ++n)
             p.drawLine(QPointF(l.tokens.left() + n * tw, l.tokens.top()), QPointF(l.tokens.left() + n * tw, l.tokens.top() + boxH));
-    // The three ids of every token (a label that does not fit is left out; the selected token's are in the header).
+    // The three ids of every token, in a font small enough (down to 6 pt) for the widest id to fit its column; a
+    // label that still does not fit is left out (the selected token's ids are in the header).
     static const char* names[3] = {"t id", "h id", "w id"};
+    const QString widest = QString::number(d.ids.maxCoeff());
+    const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
+    const QFont idFont = th.font(idPt * s);
     for (int a = 0; a < 3; ++a) {
         const double y = l.tokens.top() + boxH + a * idH;
         text.drawAt(QPointF(l.tokens.left() - 5 * s, y + idH / 2), Qt::AlignRight | Qt::AlignVCenter, tickFont,
                     axisColour(th, a), {QLatin1String(names[a])});
         for (int n = 0; n < L; ++n)
             text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                        tickFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
+                        idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.8 * s));
