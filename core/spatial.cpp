@@ -249,4 +249,25 @@ MatrixF spatialScores(const SpatialRotary& r, ContentKind content, std::uint64_t
     return logits.cast<float>();
 }
 
+MatrixD rowCosines(const MatrixF& vectors)
+{
+    const MatrixD v = vectors.cast<double>();
+    const Eigen::VectorXd norms = v.rowwise().norm();
+    MatrixD out = v * v.transpose();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    for (Eigen::Index a = 0; a < out.rows(); ++a)
+        for (Eigen::Index b = 0; b < out.cols(); ++b)
+            out(a, b) = norms(a) > 0 && norms(b) > 0 ? out(a, b) / (norms(a) * norms(b)) : nan;
+    return out;
+}
+
+std::pair<int, int> samePlace(const Grid& from, int row, int col, const Grid& to)
+{
+    const auto map = [](int i, int n, int m) {
+        // (i + 1/2) m / n in integers: floor((2i + 1) m / 2n), at most m - 1 since 2i + 1 < 2n.
+        return int(((2 * std::int64_t(i) + 1) * m) / (2 * std::int64_t(n)));
+    };
+    return {map(row, from.rows, to.rows), map(col, from.cols, to.cols)};
+}
+
 } // namespace poslab::core

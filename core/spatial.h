@@ -153,4 +153,15 @@ MatrixD spatialRotate(const SpatialRotary& r, const std::vector<double>& v);
 /// visible keys.
 MatrixF spatialScores(const SpatialRotary& r, ContentKind content, std::uint64_t seed, bool causal, bool softmax);
 
+/// N x N: entry (a, b) is the cosine similarity of rows a and b of @p vectors (N x D), computed in double,
+/// u . v / (|u| |v|), as ViT's Figure 7 draws it ("cosine similarity between the position embedding of the patch
+/// with the indicated row and column and the position embeddings of all other patches"; Dosovitskiy et al. 2021,
+/// section 4.5). NaN where either row is all zeros (no direction).
+MatrixD rowCosines(const MatrixF& vectors);
+
+/// The patch of @p to at the same place in the image as patch (@p row, @p col) of @p from: the one whose centre
+/// is nearest, row' = floor((row + 1/2) H' / H), col' likewise (the centre of a cell keeps its fraction of the
+/// image's height and width).
+std::pair<int, int> samePlace(const Grid& from, int row, int col, const Grid& to);
+
 } // namespace poslab::core

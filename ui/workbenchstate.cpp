@@ -110,6 +110,30 @@ private:
     QString m_mergeKey;
 };
 
+/// One undo step of the spatial set-up; consecutive mergeable steps (arrow keys over the patches) merge.
+class SpatialCommand : public QUndoCommand {
+public:
+    SpatialCommand(WorkbenchState* state, SpatialSetup before, SpatialSetup after, const QString& text, bool mergeable)
+        : m_state(state), m_before(std::move(before)), m_after(std::move(after)), m_mergeable(mergeable)
+    {
+        setText(text);
+    }
+    void undo() override { m_state->applySpatial(m_before); }
+    void redo() override { m_state->applySpatial(m_after); }
+    int id() const override { return m_mergeable ? 4 : -1; }
+    bool mergeWith(const QUndoCommand* other) override
+    {
+        m_after = static_cast<const SpatialCommand*>(other)->m_after;
+        return true;
+    }
+
+private:
+    WorkbenchState* m_state;
+    SpatialSetup m_before;
+    SpatialSetup m_after;
+    bool m_mergeable;
+};
+
 /// The text a state file gives for a parameter (a string, a number or true/false), or nullopt.
 std::optional<QString> paramText(const QJsonValue& v)
 {
@@ -506,6 +530,23 @@ QString WorkbenchState::modelLabel() const
     return same ? name : tr("%1, edited").arg(name);
 }
 
+QString WorkbenchState::setSpatial(const SpatialSetup& spatial, bool mergeable)
+{
+    if (const QString problem = spatialProblem(spatial); !problem.isEmpty())
+        return refuse(problem);
+    if (!(spatial == m_spatial))
+        m_undo->push(new SpatialCommand(this, m_spatial, spatial, tr("Change the spatial set-up"), mergeable));
+    return {};
+}
+
+void WorkbenchState::applySpatial(const SpatialSetup& spatial)
+{
+    if (spatial == m_spatial)
+        return;
+    m_spatial = spatial;
+    emit spatialChanged();
+}
+
 QJsonObject WorkbenchState::toJson(bool onlyChanged) const
 {
     QJsonObject params;
@@ -543,6 +584,8 @@ QJsonObject WorkbenchState::toJson(bool onlyChanged) const
         json.insert("model", m_setup.model);
     if (comparing())
         json.insert("compare", QJsonObject{{"mode", compareModeWord(m_compare.mode)}, {"state", m_compare.state}});
+    if (const QJsonObject spatial = spatialToJson(m_spatial, onlyChanged); !spatial.isEmpty())
+        json.insert("spatial", spatial);
     return json;
 }
 
@@ -667,8 +710,16 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
         }
     }
 
+    // The spatial set-up (issue 25): absent is a new window's.
+    SpatialSetup spatial;
+    if (json.contains("spatial"))
+        if (const QString problem = spatialFromJson(json.value("spatial"), &spatial); !problem.isEmpty())
+            return problem;
+
     if (undoable) {
         m_undo->beginMacro(tr("Load state"));
+        if (!(spatial == m_spatial))
+            m_undo->push(new SpatialCommand(this, m_spatial, spatial, tr("Load state"), false));
         if (!(next == m_setup))
             m_undo->push(new SetupCommand(this, m_setup, next, tr("Load state"), {}));
         pushViewOptions(o, false);
@@ -681,6 +732,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
             m_contentChosen = true;
         applyViewOptions(o);
         applyCompare(compare);
+        applySpatial(spatial);
     }
     setCursor(cursor);
     return {};

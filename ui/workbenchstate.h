@@ -8,6 +8,7 @@
 #include "core/encodingregistry.h"
 #include "core/train/trainer.h"
 #include "ui/render/theme.h"
+#include "ui/spatialsetup.h"
 #include "ui/viewproperties.h"
 
 #include <QJsonObject>
@@ -202,6 +203,13 @@ public:
     std::shared_ptr<const TrainedRuns> trainedRuns() const { return m_trained; }
     void setTrainedRuns(std::shared_ptr<const TrainedRuns> runs);
 
+    // --- the spatial set-up (issue 25): the patch grid and mixed sequence views' own, apart from the 1-D set-up.
+    const SpatialSetup& spatial() const { return m_spatial; }
+    /// Sets it (one undo step; @p mergeable as setParam) or refuses with spatialProblem()'s message (refused()).
+    QString setSpatial(const SpatialSetup& spatial, bool mergeable = false);
+    /// Applies a spatial set-up with no validation and no undo entry (undo/redo).
+    void applySpatial(const SpatialSetup& spatial);
+
 public slots:
     /// Moves the cursor (clamped to the range) and the animation time with it.
     void setCursor(int position);
@@ -228,6 +236,8 @@ signals:
     void propertyChanged(const QString& name);
     /// The compare configuration (mode or B) changed.
     void compareChanged();
+    /// spatial() changed.
+    void spatialChanged();
     /// trainedRuns() changed (at most about ten times a second while training).
     void trainedRunsChanged();
     /// A change was refused; @p message names the key and what is allowed.
@@ -261,6 +271,7 @@ private:
     bool m_syncing = false;             ///< applying A's change to B: B's signals are not B's edits
     QUndoStack* m_undo = nullptr;
     std::shared_ptr<const TrainedRuns> m_trained;
+    SpatialSetup m_spatial;
 };
 
 } // namespace poslab::ui

@@ -180,6 +180,18 @@ QString labRunFile()
     return path;
 }
 
+/// The mixed sequence view draws a sequence scheme of the spatial set-up: M-RoPE at head dimension 128.
+void useSequenceScheme(WorkbenchState& state, const QString& view)
+{
+    if (view != QLatin1String("sequence"))
+        return;
+    SpatialSetup s;
+    s.scheme = "mrope";
+    s.dim = 128;
+    s.patch = 6;
+    QCOMPARE(state.setSpatial(s), QString());
+}
+
 void useLabRunFile(WorkbenchState& state, const QString& view)
 {
     if (view != QLatin1String("lengthlab"))
@@ -529,6 +541,7 @@ private slots:
             const bool rope = scene.view(name)->supports(core::schemeOrThrow("rope"));
             state.setScheme(rope ? QStringLiteral("rope") : QStringLiteral("t5"));
             useLabRunFile(state, name);
+            useSequenceScheme(state, name);
             const QString small = fullTexts(name, QSize(300, 200), 2.0);
             QVERIFY2(small.contains(QStringLiteral("Too small")), qPrintable(name + QStringLiteral(": ") + small));
             // An export names what to change there (no window keys), with the scale it was asked for.
@@ -536,7 +549,12 @@ private slots:
             // The same figure at scale 1, or large at scale 2, draws its content.
             QVERIFY2(!fullTexts(name, QSize(300, 200), 1.0).contains(QStringLiteral("Too small")), qPrintable(name));
             const QString big = fullTexts(name, QSize(1366, 768), 2.0);
-            QVERIFY2(!big.contains(QStringLiteral("Too small")) && big.contains(rope ? QStringLiteral("RoPE") : QStringLiteral("T5")),
+            // The spatial views name the spatial set-up's scheme, not the 1-D one.
+            const QString named = name == QLatin1String("patchgrid") ? QStringLiteral("sincos_2d")
+                : name == QLatin1String("sequence")                  ? QStringLiteral("mrope")
+                : rope                                               ? QStringLiteral("RoPE")
+                                                                     : QStringLiteral("T5");
+            QVERIFY2(!big.contains(QStringLiteral("Too small")) && big.contains(named),
                      qPrintable(name + QStringLiteral(": ") + big));
         }
         // The case seen: the rotation planes at 420 x 270 and scale 2 need 12.5 lines of height, not 8.6.
@@ -551,6 +569,7 @@ private slots:
             View* v = scene.view(name);
             scene.state().setScheme(v->supports(core::schemeOrThrow("rope")) ? QStringLiteral("rope") : QStringLiteral("t5"));
             useLabRunFile(scene.state(), name);
+            useSequenceScheme(scene.state(), name);
             exporting::settle(scene.computation());
             const Rendered recorded = renderRecorded(*v, QSize(1366, 768));
             QImage img(1366, 768, QImage::Format_RGB32);

@@ -629,7 +629,7 @@ void TestLessons::shippedStepsLoad()
     static const QStringList stateKeys = {QStringLiteral("version"), QStringLiteral("scheme"), QStringLiteral("params"),
                                           QStringLiteral("dim"), QStringLiteral("positions"), QStringLiteral("cursor"),
                                           QStringLiteral("view"), QStringLiteral("compare"), QStringLiteral("model"),
-                                          QStringLiteral("seq_len")};
+                                          QStringLiteral("seq_len"), QStringLiteral("spatial")};
     static const QRegularExpression field(QStringLiteral("\\{p:([^}]+)\\}"));
     int steps = 0;
     for (const lessons::Lesson& l : lessons::lessons()) {

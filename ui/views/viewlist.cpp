@@ -11,6 +11,8 @@
 #include "ui/views/precisionview.h"
 #include "ui/views/familiesview.h"
 #include "ui/views/lengthlabview.h"
+#include "ui/views/patchgridview.h"
+#include "ui/views/sequenceview.h"
 #include "ui/views/pipelineview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
@@ -203,6 +205,18 @@ core::ComputeResult lengthLabData(const WorkbenchState& state, QStringList* note
     return r;
 }
 
+/// The patch grid view's similarity of every patch to every other on the spatial set-up's grid (spatialfigures.h).
+core::ComputeResult patchGridExport(const WorkbenchState& state, QStringList* notes)
+{
+    return patchGridTable(state.spatial(), notes);
+}
+
+/// The mixed sequence view's position ids (3 x L) of the spatial set-up's sequence (spatialfigures.h).
+core::ComputeResult sequenceExport(const WorkbenchState& state, QStringList* notes)
+{
+    return sequenceTable(state.spatial(), notes);
+}
+
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -230,6 +244,10 @@ const std::vector<ViewEntry>& viewRegistry()
          make<FamiliesView>, familiesData, false},
         {"lengthlab", QT_TRANSLATE_NOOP("poslab::ui::View", "Length generalisation"), &LengthLabView::staticMetaObject,
          make<LengthLabView>, lengthLabData, false},
+        {"patchgrid", QT_TRANSLATE_NOOP("poslab::ui::View", "Patch grid"), &PatchGridView::staticMetaObject,
+         make<PatchGridView>, patchGridExport, false},
+        {"sequence", QT_TRANSLATE_NOOP("poslab::ui::View", "Mixed sequence"), &SequenceView::staticMetaObject,
+         make<SequenceView>, sequenceExport, false},
     };
     return entries;
 }

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file patchgridview.h
+/// The patch grid view (issue 25): the image as a grid of patches and, for the selected patch, its similarity to
+/// every other patch as a heatmap over the grid (the cosine of the position vectors for the tables vit_learned and
+/// sincos_2d; the score with constant content for the 2-D rotations rope_2d and pixtral_rope); beside it the patch
+/// at the same place of the larger grid of the resolution change (a 14 x 14 table resized to 24 x 24, a rotation
+/// computed further out), and the small multiples of ViT's Figure 7: every patch's own map at its place. The
+/// numbers are patchGridData()'s (spatialfigures.h), from core's spatial table; the view only draws them. Click a
+/// patch, or move with the arrow keys, to select it (the spatial set-up's patch, undoable).
+
+#include "ui/render/plotutils.h"
+#include "ui/spatialfigures.h"
+#include "ui/views/view.h"
+
+class QComboBox;
+
+namespace poslab::ui {
+
+class PatchGridView : public View {
+    Q_OBJECT
+public:
+    PatchGridView(WorkbenchState* state, Computation* computation, QWidget* parent = nullptr);
+
+    /// The spatial set-up is the window's own, apart from the 1-D scheme: every 1-D scheme leaves it drawable.
+    bool supports(const core::SchemeDescriptor&) const override { return true; }
+    QSizeF minimumRoom() const override { return {18.0, 9.0}; }
+    QWidget* controls() override;
+    void render(QPainter& painter, const QRectF& target) override;
+    /// The data drawn (recomputed whenever the spatial set-up changes).
+    const PatchGridData& data() const { return m_data; }
+
+    /// Where a render into @p target puts each part.
+    struct Layout {
+        QRectF header;
+        QRectF grid;       ///< the selected patch's map on the set-up's grid
+        QRectF large;      ///< its map on the larger grid
+        QRectF multiples;  ///< every patch's map at its place (ViT Figure 7)
+        QRectF bar;        ///< the colour bar
+        double cell = 0;   ///< side of one patch in grid
+        double smallCell = 0; ///< side of one patch inside one small map of multiples
+        double smallGap = 0;  ///< the gap between two small maps
+    };
+    Layout layoutFor(const QRectF& target) const;
+    /// The patch (row-major index) under @p pos in a render into @p target (the grid or the small multiples), or -1.
+    int patchAt(const QRectF& target, const QPointF& pos) const;
+
+protected:
+    void renderContent(QPainter& painter, const QRectF& target) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+
+private:
+    void takeSpatial();
+    HeaderTexts headerTexts() const;
+    PatchGridData m_data;
+    QComboBox* m_scheme = nullptr;
+};
+
+} // namespace poslab::ui

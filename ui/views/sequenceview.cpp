@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include "ui/views/sequenceview.h"
+
+#include "ui/render/plotutils.h"
+#include "ui/render/textlayout.h"
+
+#include <QFontMetricsF>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QPainter>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+
+namespace {
+
+/// The first image or video segment, or -1.
+int firstBlock(const SequenceData& d)
+{
+    for (std::size_t i = 0; i < d.sequence.segments.size(); ++i)
+        if (d.sequence.segments[i].kind != core::Segment::Kind::Text)
+            return int(i);
+    return -1;
+}
+
+QString segmentWords(const core::Segment& g)
+{
+    switch (g.kind) {
+    case core::Segment::Kind::Text: return QStringLiteral("text %1").arg(g.length);
+    case core::Segment::Kind::Image: return QStringLiteral("image %1\u00d7%2\u00d7%3").arg(g.t).arg(g.h).arg(g.w);
+    case core::Segment::Kind::Video: return QStringLiteral("video %1\u00d7%2\u00d7%3").arg(g.t).arg(g.h).arg(g.w);
+    }
+    return {};
+}
+
+QColor axisColour(const Theme& th, int axis)
+{
+    return axis == 0 ? th.accent : axis == 1 ? th.accent2 : th.accent3;
+}
+
+} // namespace
+
+SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWidget* parent)
+    : View(state, computation, parent)
+{
+    setFocusPolicy(Qt::StrongFocus);
+    setCursor(Qt::PointingHandCursor);
+    m_data = sequenceData(state->spatial());
+    connect(state, &WorkbenchState::spatialChanged, this, [this] {
+        m_data = sequenceData(m_state->spatial());
+        refresh();
+    });
+}
+
+HeaderTexts SequenceView::headerTexts() const
+{
+    const SequenceData& d = m_data;
+    const QString tok = QStringLiteral("token %1: t %2, h %3, w %4")
+                            .arg(d.token)
+                            .arg(d.ids(0, d.token))
+                            .arg(d.ids(1, d.token))
+                            .arg(d.ids(2, d.token));
+    return {QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
+                .arg(QString::fromStdString(d.scheme))
+                .arg(d.ids.cols())
+                .arg(m_state->spatial().dim),
+            {tok, QStringLiteral("token %1").arg(d.token)},
+            {QString::fromStdString(core::sequenceText(d.sequence))}};
+}
+
+SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
+{
+    Layout l;
+    const Theme th = theme();
+    const double s = sizeScale(t);
+    const double pad = 8 * s;
+    const QFontMetricsF lfm(th.font(10 * s)), tfm(th.font(9 * s));
+    const double line = lfm.height();
+    l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
+    if (m_data.error.isEmpty())
+        l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
+    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")), lfm.horizontalAdvance(QStringLiteral("pairs"))) + 6 * s;
+    // The scores take a square at the right, as tall as the room below the header allows; the tokens, the pairs
+    // and the image block share the room at its left, top to bottom.
+    const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
+    const double top = l.header.bottom() + pad + line * 1.2; // a caption line above the scores and the segment names
+    const double side = std::max(10.0, std::min(t.bottom() - pad - top, (t.width() - 2 * pad - barW) * 0.42));
+    l.bar = QRectF(t.right() - pad - barW + 6 * s, top, 14 * s, side);
+    l.scores = QRectF(l.bar.left() - 2.5 * pad - side, top, side, side);
+    const double left = t.left() + pad + l.labelW;
+    const double width = std::max(10.0, l.scores.left() - 2.5 * pad - left);
+    l.tokens = QRectF(left, top, width, line * 1.1 + 3 * tfm.height() * 1.1);
+    l.pairs = QRectF(left, l.tokens.bottom() + line * 0.6, width, line * 0.9);
+    // The pairs' legend line, then the block's caption.
+    const double below = l.pairs.bottom() + 2 * s + tfm.height() + line * 1.5;
+    const double height = t.bottom() - pad - below;
+    if (const int b = firstBlock(m_data); b >= 0 && height > 2 * line) {
+        const core::Segment& g = m_data.sequence.segments[std::size_t(b)];
+        const double cell = std::min(height / g.h, (l.scores.left() - 2.5 * pad - t.left() - pad) / g.w);
+        l.block = QRectF(t.left() + pad, below, cell * g.w, cell * g.h);
+    }
+    return l;
+}
+
+int SequenceView::tokenAt(const QRectF& target, const QPointF& pos) const
+{
+    if (!m_data.error.isEmpty() || m_data.ids.cols() == 0)
+        return -1;
+    const Layout l = layoutFor(target);
+    const int L = int(m_data.ids.cols());
+    if (l.tokens.contains(pos))
+        return std::clamp(int((pos.x() - l.tokens.left()) / l.tokens.width() * L), 0, L - 1);
+    if (l.scores.contains(pos))
+        return std::clamp(int((pos.y() - l.scores.top()) / l.scores.height() * L), 0, L - 1);
+    return -1;
+}
+
+void SequenceView::mousePressEvent(QMouseEvent* e)
+{
+    // The whole widget: render() draws the spatial set-up alone, also while A and B are compared.
+    const int token = tokenAt(QRectF(rect()), e->position());
+    if (token >= 0 && token != m_state->spatial().patch) {
+        SpatialSetup s = m_state->spatial();
+        s.patch = token;
+        m_state->setSpatial(s);
+    }
+    setFocus(Qt::MouseFocusReason);
+}
+
+void SequenceView::keyPressEvent(QKeyEvent* e)
+{
+    if (!m_data.error.isEmpty() || (e->key() != Qt::Key_Left && e->key() != Qt::Key_Right))
+        return View::keyPressEvent(e);
+    e->accept();
+    const int next = m_data.token + (e->key() == Qt::Key_Left ? -1 : 1);
+    if (next < 0 || next >= m_data.ids.cols())
+        return;
+    SpatialSetup s = m_state->spatial();
+    s.patch = next;
+    m_state->setSpatial(s, true);
+}
+
+void SequenceView::render(QPainter& painter, const QRectF& target)
+{
+    painter.save();
+    painter.setClipRect(target);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    if (!hasRoom(target.size()))
+        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
+    else
+        renderContent(painter, target);
+    painter.restore();
+}
+
+void SequenceView::renderContent(QPainter& p, const QRectF& t)
+{
+    const Theme th = theme();
+    p.fillRect(t, th.background);
+    const SequenceData& d = m_data;
+    if (!d.error.isEmpty()) {
+        drawNotApplicable(p, t, th, tr("Cannot draw the sequence"), d.error);
+        return;
+    }
+    const double s = sizeScale(t);
+    const Layout l = layoutFor(t);
+    TextLayout text(p, t);
+    const int L = int(d.ids.cols());
+    drawHeader(text, l.header, th, s, headerTexts());
+    const QFont labelFont = th.font(10 * s), tickFont = th.font(9 * s);
+    const QFontMetricsF lfm(labelFont), tfm(tickFont);
+    const double tw = l.tokens.width() / L;
+    const double boxH = lfm.height() * 1.1;
+    const double idH = tfm.height() * 1.1;
+
+    // Segment names over their runs, a boundary line between runs.
+    for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
+        const core::Segment& g = d.sequence.segments[i];
+        const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
+        text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+                  labelFont, th.foreground, {segmentWords(g), QString(segmentWords(g).front())}, TextLayout::Fit::Drop);
+        QColor fill = g.kind == core::Segment::Kind::Text ? th.panel : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
+        if (g.kind != core::Segment::Kind::Text)
+            fill.setAlphaF(0.35);
+        p.fillRect(QRectF(x0, l.tokens.top(), w, boxH), fill);
+        if (i > 0) {
+            p.setPen(QPen(th.foreground, 1.4 * s));
+            p.drawLine(QPointF(x0, l.tokens.top() - 2 * s), QPointF(x0, l.tokens.bottom()));
+        }
+    }
+    p.setPen(QPen(th.grid, 0.8 * s));
+    if (tw > 3 * s)
+        for (int n = 1; n < L; ++n)
+            p.drawLine(QPointF(l.tokens.left() + n * tw, l.tokens.top()), QPointF(l.tokens.left() + n * tw, l.tokens.top() + boxH));
+    // The three ids of every token, in a font small enough (down to 6 pt) for the widest id to fit its column; a
+    // label that still does not fit is left out (the selected token's ids are in the header).
+    static const char* names[3] = {"t id", "h id", "w id"};
+    const QString widest = QString::number(d.ids.maxCoeff());
+    const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
+    const QFont idFont = th.font(idPt * s);
+    for (int a = 0; a < 3; ++a) {
+        const double y = l.tokens.top() + boxH + a * idH;
+        text.drawAt(QPointF(l.tokens.left() - 5 * s, y + idH / 2), Qt::AlignRight | Qt::AlignVCenter, tickFont,
+                    axisColour(th, a), {QLatin1String(names[a])});
+        for (int n = 0; n < L; ++n)
+            text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
+                        idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(th.foreground, 1.8 * s));
+    p.drawRect(QRectF(l.tokens.left() + d.token * tw, l.tokens.top(), tw, l.tokens.height()));
+
+    // Which axis each rotary pair turns with.
+    const int pairs = int(d.pairAxis.size());
+    text.drawAt(QPointF(l.pairs.left() - 5 * s, l.pairs.center().y()), Qt::AlignRight | Qt::AlignVCenter, tickFont,
+                th.foreground, {QStringLiteral("pairs")});
+    const double pw = l.pairs.width() / std::max(1, pairs);
+    int count[3] = {0, 0, 0};
+    for (int k = 0; k < pairs; ++k) {
+        const int a = std::clamp(d.pairAxis[std::size_t(k)], 0, 2);
+        ++count[a];
+        p.fillRect(QRectF(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)), l.pairs.height()),
+                   axisColour(th, a));
+    }
+    text.draw(QRectF(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+              tickFont, th.muted,
+              {tr("rotary pairs 0\u2013%1, low to high index: t %2 pairs, h %3, w %4 (colour as the id rows)")
+                   .arg(pairs - 1)
+                   .arg(count[0])
+                   .arg(count[1])
+                   .arg(count[2]),
+               tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
+               tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
+               tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
+              TextLayout::Fit::Drop);
+
+    // The first image or video block as its grid, each cell with its (h, w) ids.
+    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    if (const int b = firstBlock(d); b >= 0 && !l.block.isEmpty()) {
+        const core::Segment& g = d.sequence.segments[std::size_t(b)];
+        text.draw(QRectF(l.block.left(), l.block.top() - lfm.height() * 1.25, l.scores.left() - l.block.left(), lfm.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+                  {tr("%1, frame 0: (h, w) ids").arg(segmentWords(g)), segmentWords(g)});
+        const double cell = l.block.width() / g.w;
+        const std::int64_t first = d.firstToken[std::size_t(b)];
+        for (int r = 0; r < g.h; ++r)
+            for (int c = 0; c < g.w; ++c) {
+                const std::int64_t n = first + std::int64_t(r) * g.w + c;
+                const QRectF box(l.block.left() + c * cell, l.block.top() + r * cell, cell, cell);
+                QColor fill = axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
+                fill.setAlphaF(n == d.token ? 0.8 : 0.25);
+                p.fillRect(box.adjusted(0.5, 0.5, -0.5, -0.5), fill);
+                text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground,
+                          {QStringLiteral("%1,%2").arg(d.ids(1, n)).arg(d.ids(2, n))}, TextLayout::Fit::Drop);
+            }
+    }
+
+    // The scores, causal, with the block boundaries.
+    // The visible scores' own range on a sequential map (constant content: every logit is positive).
+    const ValueRange range{d.lo, d.hi};
+    const ColorMap map(ColorMapKind::Viridis);
+    text.draw(QRectF(l.scores.left(), l.scores.top() - lfm.height() * 1.25, l.scores.width(), lfm.height()),
+              Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+              {tr("scores, constant content, causal"), tr("scores")});
+    p.drawImage(l.scores, matrixToImage(d.scores.cast<float>(), map, range, th.background.rgb()));
+    p.setPen(QPen(th.foreground, 1.2 * s));
+    const double cs = l.scores.width() / L;
+    for (std::size_t i = 1; i < d.firstToken.size(); ++i) {
+        const double at = double(d.firstToken[i]) * cs;
+        p.drawLine(QPointF(l.scores.left() + at, l.scores.top()), QPointF(l.scores.left() + at, l.scores.bottom()));
+        p.drawLine(QPointF(l.scores.left(), l.scores.top() + at), QPointF(l.scores.right(), l.scores.top() + at));
+    }
+    p.setBrush(Qt::NoBrush);
+    p.setPen(QPen(th.foreground, 1.6 * s));
+    p.drawRect(QRectF(l.scores.left(), l.scores.top() + d.token * cs, l.scores.width(), cs));
+    drawColorBar(p, text, l.bar, map, range, th, QString(), s);
+}
+
+} // namespace poslab::ui
