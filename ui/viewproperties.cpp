@@ -184,6 +184,9 @@ std::vector<ViewProperty> makeProperties()
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,
              8.0, true, &ViewOptions::fontScale),
+        boolean("clean_slide", QStringLiteral("clean slide"),
+                QStringLiteral("Leave out the table's aliasing note, hover hints and cursor tags in every view"),
+                &ViewOptions::cleanSlide),
     };
 }
 

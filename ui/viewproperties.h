@@ -89,6 +89,8 @@ struct ViewOptions {
     int trainedTestLength = 0;      ///< attention view, trained source: the task length of the sequence; 0: 3 x L_train
     ThemeKind theme = ThemeKind::Light;
     double fontScale = 1.0;         ///< lecture mode enlarges every view font
+    /// a clean slide: every view leaves out the table's aliasing note, hover hints and read-outs, and cursor tags
+    bool cleanSlide = false;
     bool operator==(const ViewOptions&) const = default;
 };
 

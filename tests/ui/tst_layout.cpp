@@ -22,6 +22,8 @@
 #include <QPaintEngine>
 #include <QPainter>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextItem>
@@ -154,6 +156,25 @@ bool boxesOverlap(const QRectF& a, const QRectF& b)
 {
     return std::max(a.left(), b.left()) < std::min(a.right(), b.right())
         && std::max(a.top(), b.top()) < std::min(a.bottom(), b.bottom());
+}
+
+/// Labels drawn cut with "…" (issue 22: at slide sizes a label that does not fit is rewritten shorter, wrapped,
+/// moved or dropped, never elided). A shorter wording the view offered is not a cut; a wording that ends in
+/// "…" of its own (the full text does too) is not either.
+QStringList elidedLabels(const Rendered& r)
+{
+    QStringList out;
+    const QChar ellipsis(0x2026);
+    for (const DrawnText& item : r.items)
+        if (item.text != item.fullText && item.text.endsWith(ellipsis) && !item.fullText.endsWith(ellipsis))
+            out << QStringLiteral("'%1' cut from '%2'").arg(item.text, item.fullText);
+    return out;
+}
+
+/// The slide sizes and font scales of issue 22 at which no label may be cut.
+bool isSlideCase(QSize size, double scale)
+{
+    return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080)) && (scale == 1.5 || scale == 2.0);
 }
 
 struct Case {
@@ -404,6 +425,8 @@ private slots:
                             ++renders;
                             QStringList found = textCollisions(r.items);
                             found << strayRuns(r, 1.5);
+                            if (isSlideCase(size, scale))
+                                found << elidedLabels(r);
                             if (!found.isEmpty())
                                 failures << QStringLiteral("%1 / %2 / %3x%4 / font scale %5 / %6 / p = %7: %8")
                                                 .arg(scheme, name)
@@ -420,7 +443,7 @@ private slots:
         }
         QVERIFY(renders > 0);
         qDebug().noquote() << scheme << renders << "renders in" << clock.elapsed() << "ms";
-        if (failures.size() > 12)
+        if (failures.size() > 12 && qEnvironmentVariableIsEmpty("POSLAB_ALL_FAILURES"))
             failures = failures.mid(0, 12) << QStringLiteral("... and more");
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     }
@@ -466,7 +489,7 @@ private slots:
             state.setCursor(37);
         }
         QStringList failures;
-        for (QSize screen : {QSize(1280, 720), QSize(3840, 2160)}) {
+        for (QSize screen : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)}) {
             for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark}) {
                 ViewOptions o = state.viewOptions();
                 o.theme = theme;
@@ -489,6 +512,7 @@ private slots:
                     const Rendered r = renderRecorded(*v, v->size());
                     QStringList found = textCollisions(r.items);
                     found << strayRuns(r, 1.5);
+                    found << elidedLabels(r);
                     for (const DrawnText& item : r.items)
                         if (item.fullText.contains(QStringLiteral("Too small")))
                             found << QStringLiteral("says it is too small at %1x%2").arg(v->width()).arg(v->height());
@@ -501,6 +525,46 @@ private slots:
                                         .arg(found.join(QStringLiteral("; ")));
                 }
                 show.hide();
+            }
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void compareHasNoCutLabels_data()
+    {
+        QTest::addColumn<QString>("state"); ///< a state in the state form (WorkbenchState::fromJson)
+        QTest::newRow("side by side: RoPE vs YaRN x8")
+            << R"({"scheme": "rope", "compare": {"mode": "side_by_side", "state": {"params": {"rope_type": "yarn", "factor": "8"}}}})";
+        QTest::newRow("overlay: RoPE vs ALiBi") << R"({"scheme": "rope", "compare": {"mode": "overlay", "state": {"scheme": "alibi"}}})";
+        QTest::newRow("difference: RoPE vs theta 500000")
+            << R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"params": {"rope_theta": "500000"}}}})";
+    }
+
+    void compareHasNoCutLabels()
+    {
+        // Compare figures (A | B, overlay, difference) at the slide sizes and lecture font scales of issue 22:
+        // no collision, nothing outside its view, no label cut with "…".
+        QFETCH(QString, state);
+        QStringList failures;
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            for (double scale : {1.5, 2.0}) {
+                exporting::ExportScene scene;
+                QJsonObject json = QJsonDocument::fromJson(state.toUtf8()).object();
+                json.insert(QStringLiteral("view"), QJsonObject{{QStringLiteral("font_scale"), scale}});
+                QCOMPARE(scene.loadState(json), QString());
+                useLabRunFile(scene.state(), name);
+                View* v = scene.view(name);
+                QVERIFY(v);
+                exporting::settle(scene.computation());
+                for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+                    const Rendered r = renderRecorded(*v, size);
+                    QStringList found = textCollisions(r.items);
+                    found << strayRuns(r, 1.5) << elidedLabels(r);
+                    if (!found.isEmpty())
+                        failures << QStringLiteral("%1 at %2x%3, font scale %4: %5")
+                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(found.join(QStringLiteral("; ")));
+                }
             }
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));

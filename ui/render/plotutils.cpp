@@ -135,7 +135,26 @@ HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFon
             plan.lines = plan.left2.isEmpty() ? 1 : 2;
             return plan;
         }
-    plan.left1 = h.title; // elided by the layout if even the title is too long
+    // A title too long for its line wraps at its last " · " parts (the details after the variant: "layout
+    // interleaved", "d = 128"), then at its last ", " parts: what was split off goes to the second line when it
+    // fits there, before any detail, and is dropped otherwise. Only a title whose first part alone is too long is
+    // cut by the layout (a small panel; never at slide sizes, where the layout test fails on it).
+    plan.left1 = h.title;
+    for (const QString sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
+        while (tw(plan.left1) > width && plan.left1.contains(sep))
+            plan.left1 = plan.left1.left(plan.left1.lastIndexOf(sep));
+    if (plan.left1 != h.title) {
+        QString rest = h.title.mid(plan.left1.size());
+        while (!rest.isEmpty() && (rest[0] == QLatin1Char(' ') || rest[0] == QLatin1Char(',') || rest[0] == QChar(0x00b7)))
+            rest.remove(0, 1); // the separator the title was split at
+        if (!rest.isEmpty() && tw(rest) <= width) {
+            plan.left2 = rest;
+            plan.left2Bold = true;
+            plan.right2 = firstNoteWithin(width - tw(rest) - sep);
+            plan.lines = 2;
+            return plan;
+        }
+    }
     for (const QString& d : details)
         if (!d.isEmpty() && tw(d) <= width) {
             plan.left2 = d;
@@ -175,7 +194,8 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     // Both lines are a title line high, so the header's height does not depend on which line holds what.
     const QRectF line1(area.left(), area.top(), area.width(), tf.height());
     const QRectF line2 = line1.translated(0, tf.height());
-    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground, {plan.left1});
+    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground,
+              {withHeading(theme, header).title, plan.left1}); // too long: the shortened title, the whole in a tooltip
     if (!plan.right1.isEmpty())
         text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
     if (!plan.left2.isEmpty())

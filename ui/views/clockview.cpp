@@ -263,9 +263,9 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
 
     // On screen, the bottom line holds the hover read-out; it is kept while on screen (a hint when no hand is
     // hovered), so the hands never jump.
-    QString hover = onScreen() ? hoverReadout() : QString();
+    QString hover = showsHints() ? hoverReadout() : QString();
     const bool hovering = !hover.isEmpty();
-    if (onScreen() && hover.isEmpty())
+    if (showsHints() && hover.isEmpty())
         hover = tr("hover a hand to read its frequency, period and angle");
     const QFont hoverFont = th.font(10 * s);
     const double hoverH = hover.isEmpty() ? 0.0 : QFontMetricsF(hoverFont).height() * 1.2;
