@@ -9,6 +9,8 @@
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/lessons/lesson.h"
+#include "ui/mainwindow.h"
+#include "ui/viewproperties.h"
 #include "ui/presentation.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
@@ -17,7 +19,9 @@
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
 
+#include <QAction>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
@@ -568,6 +572,147 @@ private slots:
             }
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void noLabelIsCutOnScreen()
+    {
+        // The window paints its own text too (hover hints, the table's mouse hint in its footer, the decay view's
+        // caption and read-out, which are widgets): a view on screen at the slide sizes and lecture font scales
+        // cuts no label with "…", and the decay caption and read-out grow with the font scale (they stayed at
+        // 10 px while the chart's text was 24 px).
+        QStringList failures;
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            exporting::ExportScene scene;
+            WorkbenchState& state = scene.state();
+            View* v = scene.view(name);
+            const bool rope = v->supports(core::schemeOrThrow("rope"));
+            QVERIFY(state.setScheme(rope ? QStringLiteral("rope") : QStringLiteral("t5")).isEmpty());
+            useLabRunFile(state, name);
+            state.setCursor(37);
+            for (double scale : {1.5, 2.0}) {
+                ViewOptions o = state.viewOptions();
+                o.fontScale = scale;
+                state.setViewOptions(o);
+                exporting::settle(scene.computation());
+                for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+                    v->resize(size);
+                    v->show();
+                    QCoreApplication::processEvents();
+                    TextRecord record;
+                    v->grab();
+                    Rendered r;
+                    r.items = record.items();
+                    QStringList found = textCollisions(r.items);
+                    found << elidedLabels(r);
+                    for (const QLabel* label : v->findChildren<QLabel*>()) {
+                        if (!label->isVisible())
+                            continue;
+                        if (label->text().endsWith(QChar(0x2026)))
+                            found << QStringLiteral("label '%1' cut").arg(label->text());
+                        const double want = state.theme().font(9.5).pointSizeF();
+                        if (label->font().pointSizeF() < want - 0.01)
+                            found << QStringLiteral("label '%1' at %2 pt, the view's text at font scale %3 is %4 pt or more")
+                                         .arg(label->text().left(30)).arg(label->font().pointSizeF()).arg(scale).arg(want);
+                    }
+                    if (!found.isEmpty())
+                        failures << QStringLiteral("%1 on screen at %2x%3, font scale %4: %5")
+                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(found.join(QStringLiteral("; ")));
+                }
+            }
+            v->hide();
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void cleanSlideHidesNotesHintsAndTags()
+    {
+        // Issue 22: the table's aliasing note covered the data, in the window, in presentation and in every export,
+        // and could not be turned off. It now has a line of its own under the axes; the view option clean_slide
+        // (sessions, share links, --view-set, View > Clean slide) leaves it out with every hover hint and cursor tag.
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        QJsonObject setup = state.toJson();
+        setup.insert(QStringLiteral("scheme"), QStringLiteral("rope"));
+        setup.insert(QStringLiteral("positions"), 4096); // 4,096 positions on a few hundred pixel rows: squeezed
+        QCOMPARE(state.fromJson(setup), QString());
+        state.setCursor(37);
+        auto screenTexts = [&](const QString& name) {
+            View* v = scene.view(name);
+            exporting::settle(scene.computation());
+            v->resize(1366, 768);
+            v->show();
+            QCoreApplication::processEvents();
+            TextRecord record;
+            v->grab();
+            std::vector<DrawnText> items = record.items();
+            QStringList texts;
+            for (const DrawnText& i : items)
+                texts << i.fullText;
+            for (const QLabel* label : v->findChildren<QLabel*>())
+                if (label->isVisible())
+                    texts << label->text();
+            v->hide();
+            return std::make_pair(texts, items);
+        };
+        const auto [table, tableItems] = screenTexts(QStringLiteral("table"));
+        const QString all = table.join(QLatin1Char('|'));
+        QVERIFY2(all.contains(QStringLiteral("aliasing")) && all.contains(QStringLiteral("p=37")) && all.contains(QStringLiteral("wheel zoom")),
+                 qPrintable(all));
+        // Off the data: the note is the lowest line but the footer, under the column axis's title and ticks.
+        const DrawnText* note = nullptr;
+        for (const DrawnText& i : tableItems)
+            if (i.fullText.startsWith(QStringLiteral("aliasing")))
+                note = &i;
+        QVERIFY(note);
+        int below = 0;
+        for (const DrawnText& i : tableItems)
+            if (&i != note && i.rect.top() >= note->rect.bottom() - 0.5)
+                ++below;
+        QCOMPARE(below, 1); // the footer
+        for (const DrawnText& i : tableItems)
+            if (&i != note && i.rect.bottom() > note->rect.top() + 0.5 && i.rect.top() < note->rect.top())
+                QFAIL(qPrintable(QStringLiteral("'%1' reaches into the note's line").arg(i.text)));
+        const QString clockBefore = screenTexts(QStringLiteral("clock")).first.join(QLatin1Char('|'));
+        QVERIFY2(clockBefore.contains(QStringLiteral("hover a hand")), qPrintable(clockBefore));
+        const QString decayBefore = screenTexts(QStringLiteral("decay")).first.join(QLatin1Char('|'));
+        QVERIFY2(decayBefore.contains(QStringLiteral("Hover a curve")), qPrintable(decayBefore));
+
+        // The property, as a session or a share link writes it.
+        QVERIFY(findViewProperty(QStringLiteral("clean_slide")));
+        QJsonObject json = state.toJson();
+        QJsonObject view = json.value(QStringLiteral("view")).toObject();
+        QCOMPARE(view.value(QStringLiteral("clean_slide")).toBool(true), false);
+        view.insert(QStringLiteral("clean_slide"), true);
+        json.insert(QStringLiteral("view"), view);
+        QCOMPARE(state.fromJson(json), QString());
+        QVERIFY(state.viewOptions().cleanSlide);
+        QCOMPARE(state.toJson().value(QStringLiteral("view")).toObject().value(QStringLiteral("clean_slide")).toBool(), true);
+        const QString clean = screenTexts(QStringLiteral("table")).first.join(QLatin1Char('|'));
+        QVERIFY2(!clean.contains(QStringLiteral("aliasing")) && !clean.contains(QStringLiteral("positions on"))
+                     && !clean.contains(QStringLiteral("p=37")) && !clean.contains(QStringLiteral("wheel zoom")),
+                 qPrintable(clean));
+        QVERIFY(clean.contains(QStringLiteral("values"))); // the footer keeps the range
+        const QString clockAfter = screenTexts(QStringLiteral("clock")).first.join(QLatin1Char('|'));
+        QVERIFY2(!clockAfter.contains(QStringLiteral("hover a hand")), qPrintable(clockAfter));
+        const QString decayAfter = screenTexts(QStringLiteral("decay")).first.join(QLatin1Char('|'));
+        QVERIFY2(!decayAfter.contains(QStringLiteral("Hover a curve")), qPrintable(decayAfter));
+        // An export of the clean slide has no note either.
+        QStringList exported;
+        for (const DrawnText& i : renderRecorded(*scene.view(QStringLiteral("table")), QSize(1366, 768)).items)
+            exported << i.fullText;
+        QVERIFY2(!exported.join(QLatin1Char('|')).contains(QStringLiteral("aliasing")), qPrintable(exported.join(QLatin1Char('|'))));
+
+        // The window's View menu has it as a checkable action that follows the state.
+        MainWindow w(nullptr, false);
+        auto* action = w.findChild<QAction*>(QStringLiteral("actionCleanSlide"));
+        QVERIFY(action && action->isCheckable() && !action->isChecked());
+        action->trigger();
+        QVERIFY(w.state()->viewOptions().cleanSlide);
+        ViewOptions o = w.state()->viewOptions();
+        o.cleanSlide = false;
+        w.state()->setViewOptions(o);
+        QVERIFY(!action->isChecked());
     }
 
     void aViewTooSmallForItsLabelsSaysSo()
