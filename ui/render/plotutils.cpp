@@ -305,10 +305,22 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
     const double reasonH = QFontMetricsF(small).boundingRect(measure, wrap, reason).height();
     const double gap = 8 * s;
     const double y = inner.top() + std::max(0.0, (inner.height() - titleH - gap - reasonH) / 2);
-    text.drawWrapped(QRectF(inner.left(), y, inner.width(), titleH + 1), Qt::AlignHCenter | Qt::AlignTop, big,
-                     theme.foreground, title);
-    text.drawWrapped(QRectF(inner.left(), y + titleH + gap, inner.width(), inner.bottom() - (y + titleH + gap)),
-                     Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, reason);
+    // The reason whole if it fits (whole sentences only); else what to change, the part after its first ": "
+    // ("a larger size or a smaller font scale"), which is what a reader acts on; else only the title, which then
+    // carries the whole reason for its tooltip. No line is cut with "…".
+    const QRectF reasonBox(inner.left(), y + titleH + gap, inner.width(), inner.bottom() - (y + titleH + gap));
+    const int reasonLines = std::max(0, int(std::floor((reasonBox.height() + 0.01) / QFontMetricsF(small).height())));
+    QString shown = sentencesThatFit(reason, small, inner.width(), reasonLines);
+    if (shown.isEmpty() && reason.contains(QStringLiteral(": ")))
+        shown = sentencesThatFit(reason.section(QStringLiteral(": "), 1), small, inner.width(), reasonLines);
+    const QRectF titleBox(inner.left(), y, inner.width(), titleH + 1);
+    if (shown.isEmpty() && textAdvance(big, title) <= inner.width())
+        text.draw(titleBox, Qt::AlignHCenter | Qt::AlignTop, big, theme.foreground,
+                  {title + QLatin1Char(' ') + reason, title}, TextLayout::Fit::Drop);
+    else
+        text.drawWrapped(titleBox, Qt::AlignHCenter | Qt::AlignTop, big, theme.foreground, title);
+    if (!shown.isEmpty())
+        text.drawWrapped(reasonBox, Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, shown, reason);
 }
 
 double colorBarLabelWidth(const Theme& theme, double scale)

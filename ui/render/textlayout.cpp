@@ -155,8 +155,9 @@ QRectF TextLayout::freeRoom(const QRectF& limits, const QRectF& line, double anc
 }
 
 void TextLayout::paint(const QRectF& r, const QFont& font, const QColor& color, const QString& text,
-                       const QString& full)
+                       const QString& fullText)
 {
+    const QString& full = m_wholeParagraph.isEmpty() ? fullText : m_wholeParagraph;
     m_painter.save();
     m_painter.setFont(font);
     m_painter.setPen(color);
@@ -293,7 +294,7 @@ QString sentencesThatFit(const QString& text, const QFont& font, double width, i
 }
 
 QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
-                               const QString& text)
+                               const QString& text, const QString& fullText)
 {
     const QFontMetricsF fm(font);
     const double h = fm.height();
@@ -304,6 +305,9 @@ QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFo
     if (shown.isEmpty())
         return {};
     const QStringList lines = wrapLines(shown, font, box.width());
+    const QString whole = fullText.isEmpty() ? text : fullText;
+    if (shown != whole)
+        m_wholeParagraph = whole; // paint() records it with each line (and a tooltip shows it)
     const double total = h * lines.size();
     double y = box.top();
     if (align & Qt::AlignBottom)
@@ -321,8 +325,7 @@ QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFo
         used = used.isNull() ? r : used.united(r);
         y += h;
     }
-    if (shown != text && !used.isNull())
-        m_elided.push_back({used, text}); // the sentences left out: whole in the tooltip
+    m_wholeParagraph.clear();
     return used;
 }
 

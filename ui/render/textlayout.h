@@ -104,9 +104,10 @@ public:
     /// box's height; else its first sentences, as many as fit whole (a paragraph states its point first, so a
     /// caption keeps what it says and loses its asides; the full text stays for a tooltip); else nothing. No
     /// line is cut with "…"; a line that would touch other text ends the paragraph there. Returns the
-    /// rectangle used (empty if nothing fitted).
+    /// rectangle used (empty if nothing fitted). @p fullText, when given, is the whole of which @p text is a
+    /// shorter form; each line drawn of a paragraph shortened either way keeps it for the record and tooltip.
     QRectF drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
-                       const QString& text);
+                       const QString& text, const QString& fullText = QString());
 
     /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text.
     bool isFree(const QRectF& r) const;
@@ -134,6 +135,7 @@ private:
     QRectF m_deviceBounds;          // device coordinates
     std::vector<QRectF> m_placed;   // device coordinates
     std::vector<Elided> m_elided;
+    QString m_wholeParagraph; // drawWrapped(): the full text its shortened lines record
 };
 
 } // namespace poslab::ui
