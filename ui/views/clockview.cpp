@@ -274,8 +274,10 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     if (onScreen())
         m_cells.clear();
     if (!hover.isEmpty())
+        // The hint in a shorter wording where the line is narrow (the read-out itself keeps its form).
         text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
-                  hovering ? th.foreground : th.muted, {hover});
+                  hovering ? th.foreground : th.muted,
+                  hovering ? QStringList{hover} : QStringList{hover, tr("hover a hand to read its period"), tr("hover a hand")});
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
