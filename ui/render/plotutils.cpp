@@ -194,8 +194,11 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     // Both lines are a title line high, so the header's height does not depend on which line holds what.
     const QRectF line1(area.left(), area.top(), area.width(), tf.height());
     const QRectF line2 = line1.translated(0, tf.height());
+    // A title shortened by planHeader's rule draws its short form and keeps the whole for a tooltip.
+    const QString whole = withHeading(theme, header).title;
+    const bool shortened = whole.size() > plan.left1.size() && whole.startsWith(plan.left1);
     text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground,
-              {withHeading(theme, header).title, plan.left1}); // too long: the shortened title, the whole in a tooltip
+              shortened ? QStringList{whole, plan.left1} : QStringList{plan.left1});
     if (!plan.right1.isEmpty())
         text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
     if (!plan.left2.isEmpty())
