@@ -571,7 +571,9 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         const QString formula = x.section(QStringLiteral(", "), 0, 0);
         const QString centre = m_result->spec.xposCentre != 0 ? tr("%1, c = %2").arg(formula, formatNumber(m_result->spec.xposCentre, 7))
                                                              : tr("%1, c = 0").arg(formula);
-        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x, centre, formula}, TextLayout::Fit::Drop);
+        const QString named = x.section(QStringLiteral(" as torchscale"), 0, 0).section(QLatin1Char(';'), 0, 0);
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x, named, centre, formula},
+                  TextLayout::Fit::Drop);
     }
 
     // Sampled or squeezed: said on the note's line under the axes (layoutFor), never over the data. By priority:
