@@ -901,6 +901,20 @@ void MainWindow::buildMenus()
     viewMenu->addAction(m_smaller);
     viewMenu->addAction(m_larger);
     viewMenu->addAction(m_fullScreen);
+    // A view property (so sessions, share links and --view-set carry it), checkable here.
+    auto* clean = viewMenu->addAction(tr("Clean slide (no aliasing note, hover hints or cursor tags)"));
+    clean->setObjectName(QStringLiteral("actionCleanSlide"));
+    clean->setCheckable(true);
+    clean->setChecked(m_state->viewOptions().cleanSlide);
+    connect(clean, &QAction::toggled, this, [this](bool on) {
+        if (m_state->viewOptions().cleanSlide == on)
+            return;
+        ViewOptions o = m_state->viewOptions();
+        o.cleanSlide = on;
+        m_state->setViewOptions(o);
+    });
+    connect(m_state, &WorkbenchState::viewOptionsChanged, clean,
+            [this, clean] { clean->setChecked(m_state->viewOptions().cleanSlide); });
     m_present = viewMenu->addAction(tr("Presentation mode"), this, [this] { setPresenting(!isPresenting()); });
     m_present->setObjectName(QStringLiteral("actionPresentation"));
     m_present->setShortcut(presentationKey);

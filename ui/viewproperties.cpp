@@ -188,6 +188,9 @@ std::vector<ViewProperty> makeProperties()
                 QStringLiteral("Side by side, A and B each take their own colour range and axes; false: both halves "
                                "share them when they plot the same quantity"),
                 &ViewOptions::independentRanges),
+        boolean("clean_slide", QStringLiteral("clean slide"),
+                QStringLiteral("Leave out the table's aliasing note, hover hints and cursor tags in every view"),
+                &ViewOptions::cleanSlide),
     };
 }
 

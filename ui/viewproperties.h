@@ -92,6 +92,8 @@ struct ViewOptions {
     /// compare side by side: A and B each on their own colour range and axes (false: one range for both halves
     /// when they plot the same quantity, so one colour or height means one value)
     bool independentRanges = false;
+    /// a clean slide: every view leaves out the table's aliasing note, hover hints and read-outs, and cursor tags
+    bool cleanSlide = false;
     bool operator==(const ViewOptions&) const = default;
 };
 

@@ -9,6 +9,8 @@
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/lessons/lesson.h"
+#include "ui/mainwindow.h"
+#include "ui/viewproperties.h"
 #include "ui/presentation.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
@@ -17,11 +19,15 @@
 #include "ui/views/viewlist.h"
 #include "ui/workbenchstate.h"
 
+#include <QAction>
 #include <QElapsedTimer>
+#include <QLabel>
 #include <QImage>
 #include <QPaintEngine>
 #include <QPainter>
 #include <QFile>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextItem>
@@ -154,6 +160,25 @@ bool boxesOverlap(const QRectF& a, const QRectF& b)
 {
     return std::max(a.left(), b.left()) < std::min(a.right(), b.right())
         && std::max(a.top(), b.top()) < std::min(a.bottom(), b.bottom());
+}
+
+/// Labels drawn cut with "…" (issue 22: at slide sizes a label that does not fit is rewritten shorter, wrapped,
+/// moved or dropped, never elided). A shorter wording the view offered is not a cut; a wording that ends in
+/// "…" of its own (the full text does too) is not either.
+QStringList elidedLabels(const Rendered& r)
+{
+    QStringList out;
+    const QChar ellipsis(0x2026);
+    for (const DrawnText& item : r.items)
+        if (item.text != item.fullText && item.text.endsWith(ellipsis) && !item.fullText.endsWith(ellipsis))
+            out << QStringLiteral("'%1' cut from '%2'").arg(item.text, item.fullText);
+    return out;
+}
+
+/// The slide sizes and font scales of issue 22 at which no label may be cut.
+bool isSlideCase(QSize size, double scale)
+{
+    return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080)) && (scale == 1.5 || scale == 2.0);
 }
 
 struct Case {
@@ -293,11 +318,16 @@ private slots:
         v->resize(150, 200);
         TextRecord record;
         v->grab(); // paints through paintEvent, as the window does
+        // A label shortened to fit (a title that wrapped or lost its last parts, a note in a shorter wording, or
+        // one cut with "…" in so small a panel) keeps its full text for the tooltip.
         const DrawnText* cut = nullptr;
         for (const DrawnText& item : record.items())
-            if (item.text != item.fullText && item.text.endsWith(QChar(0x2026)))
+            if (item.text != item.fullText)
                 cut = &item;
-        QVERIFY2(cut, "expected a label cut to fit 150 px");
+        QStringList all;
+        for (const DrawnText& item : record.items())
+            all << item.text + QStringLiteral(" [") + item.fullText + QLatin1Char(']');
+        QVERIFY2(cut, qPrintable(QStringLiteral("expected a label shortened to fit 150 px: ") + all.join(QStringLiteral(" | "))));
         QHelpEvent help(QEvent::ToolTip, cut->rect.center().toPoint(), v->mapToGlobal(cut->rect.center().toPoint()));
         QCoreApplication::sendEvent(v, &help);
         QCOMPARE(QToolTip::text(), cut->fullText);
@@ -416,6 +446,8 @@ private slots:
                             ++renders;
                             QStringList found = textCollisions(r.items);
                             found << strayRuns(r, 1.5);
+                            if (isSlideCase(size, scale))
+                                found << elidedLabels(r);
                             if (!found.isEmpty())
                                 failures << QStringLiteral("%1 / %2 / %3x%4 / font scale %5 / %6 / p = %7: %8")
                                                 .arg(scheme, name)
@@ -432,7 +464,7 @@ private slots:
         }
         QVERIFY(renders > 0);
         qDebug().noquote() << scheme << renders << "renders in" << clock.elapsed() << "ms";
-        if (failures.size() > 12)
+        if (failures.size() > 12 && qEnvironmentVariableIsEmpty("POSLAB_ALL_FAILURES"))
             failures = failures.mid(0, 12) << QStringLiteral("... and more");
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     }
@@ -478,7 +510,7 @@ private slots:
             state.setCursor(37);
         }
         QStringList failures;
-        for (QSize screen : {QSize(1280, 720), QSize(3840, 2160)}) {
+        for (QSize screen : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)}) {
             for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark}) {
                 ViewOptions o = state.viewOptions();
                 o.theme = theme;
@@ -501,6 +533,7 @@ private slots:
                     const Rendered r = renderRecorded(*v, v->size());
                     QStringList found = textCollisions(r.items);
                     found << strayRuns(r, 1.5);
+                    found << elidedLabels(r);
                     for (const DrawnText& item : r.items)
                         if (item.fullText.contains(QStringLiteral("Too small")))
                             found << QStringLiteral("says it is too small at %1x%2").arg(v->width()).arg(v->height());
@@ -516,6 +549,222 @@ private slots:
             }
         }
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void compareHasNoCutLabels_data()
+    {
+        QTest::addColumn<QString>("state"); ///< a state in the state form (WorkbenchState::fromJson)
+        QTest::newRow("side by side: RoPE vs YaRN x8")
+            << R"({"scheme": "rope", "compare": {"mode": "side_by_side", "state": {"params": {"rope_type": "yarn", "factor": "8"}}}})";
+        QTest::newRow("overlay: RoPE vs ALiBi") << R"({"scheme": "rope", "compare": {"mode": "overlay", "state": {"scheme": "alibi"}}})";
+        QTest::newRow("difference: RoPE vs theta 500000")
+            << R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"params": {"rope_theta": "500000"}}}})";
+    }
+
+    void compareHasNoCutLabels()
+    {
+        // Compare figures (A | B, overlay, difference) at the slide sizes and lecture font scales of issue 22:
+        // no collision, nothing outside its view, no label cut with "…".
+        QFETCH(QString, state);
+        QStringList failures;
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            for (double scale : {1.5, 2.0}) {
+                exporting::ExportScene scene;
+                QJsonObject json = QJsonDocument::fromJson(state.toUtf8()).object();
+                json.insert(QStringLiteral("view"), QJsonObject{{QStringLiteral("font_scale"), scale}});
+                QCOMPARE(scene.loadState(json), QString());
+                useLabRunFile(scene.state(), name);
+                View* v = scene.view(name);
+                QVERIFY(v);
+                exporting::settle(scene.computation());
+                for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+                    const Rendered r = renderRecorded(*v, size);
+                    QStringList found = textCollisions(r.items);
+                    found << strayRuns(r, 1.5) << elidedLabels(r);
+                    if (!found.isEmpty())
+                        failures << QStringLiteral("%1 at %2x%3, font scale %4: %5")
+                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(found.join(QStringLiteral("; ")));
+                }
+            }
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void noLabelIsCutOnScreen()
+    {
+        // The window paints its own text too (hover hints, the table's mouse hint in its footer, the decay view's
+        // caption and read-out, which are widgets): a view on screen at the slide sizes and lecture font scales
+        // cuts no label with "…", and the decay caption and read-out grow with the font scale (they stayed at
+        // 10 px while the chart's text was 24 px).
+        QStringList failures;
+        for (const QString& name : exporting::ExportScene::viewNames()) {
+            exporting::ExportScene scene;
+            WorkbenchState& state = scene.state();
+            View* v = scene.view(name);
+            const bool rope = v->supports(core::schemeOrThrow("rope"));
+            QVERIFY(state.setScheme(rope ? QStringLiteral("rope") : QStringLiteral("t5")).isEmpty());
+            useLabRunFile(state, name);
+            state.setCursor(37);
+            for (double scale : {1.5, 2.0}) {
+                ViewOptions o = state.viewOptions();
+                o.fontScale = scale;
+                state.setViewOptions(o);
+                exporting::settle(scene.computation());
+                for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
+                    v->resize(size);
+                    v->show();
+                    QCoreApplication::processEvents();
+                    TextRecord record;
+                    v->grab();
+                    Rendered r;
+                    r.items = record.items();
+                    QStringList found = textCollisions(r.items);
+                    found << elidedLabels(r);
+                    for (const QLabel* label : v->findChildren<QLabel*>()) {
+                        if (!label->isVisible())
+                            continue;
+                        if (label->text().endsWith(QChar(0x2026)))
+                            found << QStringLiteral("label '%1' cut").arg(label->text());
+                        const double want = state.theme().font(9.5).pointSizeF();
+                        if (label->font().pointSizeF() < want - 0.01)
+                            found << QStringLiteral("label '%1' at %2 pt, the view's text at font scale %3 is %4 pt or more")
+                                         .arg(label->text().left(30)).arg(label->font().pointSizeF()).arg(scale).arg(want);
+                    }
+                    if (!found.isEmpty())
+                        failures << QStringLiteral("%1 on screen at %2x%3, font scale %4: %5")
+                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(found.join(QStringLiteral("; ")));
+                }
+            }
+            v->hide();
+        }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void cleanSlideHidesNotesHintsAndTags()
+    {
+        // Issue 22: the table's aliasing note covered the data, in the window, in presentation and in every export,
+        // and could not be turned off. It now has a line of its own under the axes; the view option clean_slide
+        // (sessions, share links, --view-set, View > Clean slide) leaves it out with every hover hint and cursor tag.
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        QJsonObject setup = state.toJson();
+        setup.insert(QStringLiteral("scheme"), QStringLiteral("rope"));
+        setup.insert(QStringLiteral("positions"), 4096); // 4,096 positions on a few hundred pixel rows: squeezed
+        QCOMPARE(state.fromJson(setup), QString());
+        state.setCursor(37);
+        auto screenTexts = [&](const QString& name) {
+            View* v = scene.view(name);
+            exporting::settle(scene.computation());
+            v->resize(1366, 768);
+            v->show();
+            QCoreApplication::processEvents();
+            TextRecord record;
+            v->grab();
+            std::vector<DrawnText> items = record.items();
+            QStringList texts;
+            for (const DrawnText& i : items)
+                texts << i.fullText;
+            for (const QLabel* label : v->findChildren<QLabel*>())
+                if (label->isVisible())
+                    texts << label->text();
+            v->hide();
+            return std::make_pair(texts, items);
+        };
+        const auto [table, tableItems] = screenTexts(QStringLiteral("table"));
+        const QString all = table.join(QLatin1Char('|'));
+        QVERIFY2(all.contains(QStringLiteral("aliasing")) && all.contains(QStringLiteral("p=37")) && all.contains(QStringLiteral("wheel zoom")),
+                 qPrintable(all));
+        // Off the data: the note is the lowest line but the footer, under the column axis's title and ticks.
+        const DrawnText* note = nullptr;
+        for (const DrawnText& i : tableItems)
+            if (i.fullText.startsWith(QStringLiteral("aliasing")))
+                note = &i;
+        QVERIFY(note);
+        int below = 0;
+        for (const DrawnText& i : tableItems)
+            if (&i != note && i.rect.top() >= note->rect.bottom() - 0.5)
+                ++below;
+        QCOMPARE(below, 1); // the footer
+        for (const DrawnText& i : tableItems)
+            if (&i != note && i.rect.bottom() > note->rect.top() + 0.5 && i.rect.top() < note->rect.top())
+                QFAIL(qPrintable(QStringLiteral("'%1' reaches into the note's line").arg(i.text)));
+        const QString clockBefore = screenTexts(QStringLiteral("clock")).first.join(QLatin1Char('|'));
+        QVERIFY2(clockBefore.contains(QStringLiteral("hover a hand")), qPrintable(clockBefore));
+        const QString decayBefore = screenTexts(QStringLiteral("decay")).first.join(QLatin1Char('|'));
+        QVERIFY2(decayBefore.contains(QStringLiteral("Hover a curve")), qPrintable(decayBefore));
+
+        // The property, as a session or a share link writes it.
+        QVERIFY(findViewProperty(QStringLiteral("clean_slide")));
+        QJsonObject json = state.toJson();
+        QJsonObject view = json.value(QStringLiteral("view")).toObject();
+        QCOMPARE(view.value(QStringLiteral("clean_slide")).toBool(true), false);
+        view.insert(QStringLiteral("clean_slide"), true);
+        json.insert(QStringLiteral("view"), view);
+        QCOMPARE(state.fromJson(json), QString());
+        QVERIFY(state.viewOptions().cleanSlide);
+        QCOMPARE(state.toJson().value(QStringLiteral("view")).toObject().value(QStringLiteral("clean_slide")).toBool(), true);
+        const QString clean = screenTexts(QStringLiteral("table")).first.join(QLatin1Char('|'));
+        QVERIFY2(!clean.contains(QStringLiteral("aliasing")) && !clean.contains(QStringLiteral("positions on"))
+                     && !clean.contains(QStringLiteral("p=37")) && !clean.contains(QStringLiteral("wheel zoom")),
+                 qPrintable(clean));
+        QVERIFY(clean.contains(QStringLiteral("values"))); // the footer keeps the range
+        const QString clockAfter = screenTexts(QStringLiteral("clock")).first.join(QLatin1Char('|'));
+        QVERIFY2(!clockAfter.contains(QStringLiteral("hover a hand")), qPrintable(clockAfter));
+        const QString decayAfter = screenTexts(QStringLiteral("decay")).first.join(QLatin1Char('|'));
+        QVERIFY2(!decayAfter.contains(QStringLiteral("Hover a curve")), qPrintable(decayAfter));
+        // An export of the clean slide has no note either.
+        QStringList exported;
+        for (const DrawnText& i : renderRecorded(*scene.view(QStringLiteral("table")), QSize(1366, 768)).items)
+            exported << i.fullText;
+        QVERIFY2(!exported.join(QLatin1Char('|')).contains(QStringLiteral("aliasing")), qPrintable(exported.join(QLatin1Char('|'))));
+
+        // The window's View menu has it as a checkable action that follows the state.
+        MainWindow w(nullptr, false);
+        auto* action = w.findChild<QAction*>(QStringLiteral("actionCleanSlide"));
+        QVERIFY(action && action->isCheckable() && !action->isChecked());
+        action->trigger();
+        QVERIFY(w.state()->viewOptions().cleanSlide);
+        ViewOptions o = w.state()->viewOptions();
+        o.cleanSlide = false;
+        w.state()->setViewOptions(o);
+        QVERIFY(!action->isChecked());
+    }
+
+    void clockLabelsEveryPeriodAtFontScale2()
+    {
+        // A workbench panel of a 1366 x 768 projector at font scale 2 (560 x 330) showed one period of eight: the
+        // bare numbers did not fit one cell each and were dropped. They now alternate between two lines (clockview.cpp
+        // states the rule): every shown pair's period 2π/ω_i, ω_i = θ^(-2i/d) (RoFormer §3.3), θ = 10,000, d = 128.
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        QVERIFY(state.setScheme(QStringLiteral("rope")).isEmpty());
+        ViewOptions o = state.viewOptions();
+        o.fontScale = 2.0;
+        state.setViewOptions(o);
+        View* v = scene.view(QStringLiteral("clock"));
+        exporting::settle(scene.computation());
+        QCOMPARE(state.dim(), 128);
+        for (QSize size : {QSize(560, 330), QSize(1280, 720), QSize(1366, 768)}) {
+            const Rendered r = renderRecorded(*v, size);
+            QVERIFY(textCollisions(r.items).isEmpty());
+            QStringList texts;
+            for (const DrawnText& i : r.items)
+                texts << i.text;
+            int found = 0;
+            for (int i : {0, 9, 18, 27, 36, 45, 54, 63}) {
+                const long double w = std::pow(10000.0L, -2.0L * i / 128.0L);
+                const QString period = formatNumber(double(2 * 3.14159265358979323846L / w), 4);
+                for (const QString& t : texts)
+                    if (t == period || t == period + QStringLiteral(" tokens") || t == QStringLiteral("period ") + period + QStringLiteral(" tokens")) {
+                        ++found;
+                        break;
+                    }
+            }
+            QVERIFY2(found == 8, qPrintable(QStringLiteral("%1x%2: %3 of 8 periods in: %4").arg(size.width()).arg(size.height())
+                                                .arg(found).arg(texts.join(QStringLiteral(" | ")))));
+        }
     }
 
     void aViewTooSmallForItsLabelsSaysSo()
@@ -545,7 +794,9 @@ private slots:
             const QString small = fullTexts(name, QSize(300, 200), 2.0);
             QVERIFY2(small.contains(QStringLiteral("Too small")), qPrintable(name + QStringLiteral(": ") + small));
             // An export names what to change there (no window keys), with the scale it was asked for.
-            QVERIFY2(small.contains(QStringLiteral("\u00d72: a larger size or a smaller font scale")), qPrintable(small));
+            // (Where the whole reason does not fit, its remedy alone, else the title carries it for its tooltip:
+            // no line is cut with "…".)
+            QVERIFY2(small.contains(QStringLiteral("a larger size or a smaller font scale")), qPrintable(small));
             // The same figure at scale 1, or large at scale 2, draws its content.
             QVERIFY2(!fullTexts(name, QSize(300, 200), 1.0).contains(QStringLiteral("Too small")), qPrintable(name));
             const QString big = fullTexts(name, QSize(1366, 768), 2.0);

@@ -120,7 +120,26 @@ HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFon
             plan.lines = plan.left2.isEmpty() ? 1 : 2;
             return plan;
         }
-    plan.left1 = h.title; // elided by the layout if even the title is too long
+    // A title too long for its line wraps at its last " · " parts (the details after the variant: "layout
+    // interleaved", "d = 128"), then at its last ", " parts: what was split off goes to the second line when it
+    // fits there, before any detail, and is dropped otherwise. Only a title whose first part alone is too long is
+    // cut by the layout (a small panel; never at slide sizes, where the layout test fails on it).
+    plan.left1 = h.title;
+    for (const QString sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
+        while (tw(plan.left1) > width && plan.left1.contains(sep))
+            plan.left1 = plan.left1.left(plan.left1.lastIndexOf(sep));
+    if (plan.left1 != h.title) {
+        QString rest = h.title.mid(plan.left1.size());
+        while (!rest.isEmpty() && (rest[0] == QLatin1Char(' ') || rest[0] == QLatin1Char(',') || rest[0] == QChar(0x00b7)))
+            rest.remove(0, 1); // the separator the title was split at
+        if (!rest.isEmpty() && tw(rest) <= width) {
+            plan.left2 = rest;
+            plan.left2Bold = true;
+            plan.right2 = firstNoteWithin(width - tw(rest) - sep);
+            plan.lines = 2;
+            return plan;
+        }
+    }
     for (const QString& d : details)
         if (!d.isEmpty() && tw(d) <= width) {
             plan.left2 = d;
@@ -160,7 +179,11 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     // Both lines are a title line high, so the header's height does not depend on which line holds what.
     const QRectF line1(area.left(), area.top(), area.width(), tf.height());
     const QRectF line2 = line1.translated(0, tf.height());
-    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground, {plan.left1});
+    // A title shortened by planHeader's rule draws its short form and keeps the whole for a tooltip.
+    const QString whole = withHeading(theme, header).title;
+    const bool shortened = whole.size() > plan.left1.size() && whole.startsWith(plan.left1);
+    text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground,
+              shortened ? QStringList{whole, plan.left1} : QStringList{plan.left1});
     if (!plan.right1.isEmpty())
         text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
     if (!plan.left2.isEmpty())
@@ -270,10 +293,22 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
     const double reasonH = QFontMetricsF(small).boundingRect(measure, wrap, reason).height();
     const double gap = 8 * s;
     const double y = inner.top() + std::max(0.0, (inner.height() - titleH - gap - reasonH) / 2);
-    text.drawWrapped(QRectF(inner.left(), y, inner.width(), titleH + 1), Qt::AlignHCenter | Qt::AlignTop, big,
-                     theme.foreground, title);
-    text.drawWrapped(QRectF(inner.left(), y + titleH + gap, inner.width(), inner.bottom() - (y + titleH + gap)),
-                     Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, reason);
+    // The reason whole if it fits (whole sentences only); else what to change, the part after its first ": "
+    // ("a larger size or a smaller font scale"), which is what a reader acts on; else only the title, which then
+    // carries the whole reason for its tooltip. No line is cut with "…".
+    const QRectF reasonBox(inner.left(), y + titleH + gap, inner.width(), inner.bottom() - (y + titleH + gap));
+    const int reasonLines = std::max(0, int(std::floor((reasonBox.height() + 0.01) / QFontMetricsF(small).height())));
+    QString shown = sentencesThatFit(reason, small, inner.width(), reasonLines);
+    if (shown.isEmpty() && reason.contains(QStringLiteral(": ")))
+        shown = sentencesThatFit(reason.section(QStringLiteral(": "), 1), small, inner.width(), reasonLines);
+    const QRectF titleBox(inner.left(), y, inner.width(), titleH + 1);
+    if (shown.isEmpty() && textAdvance(big, title) <= inner.width())
+        text.draw(titleBox, Qt::AlignHCenter | Qt::AlignTop, big, theme.foreground,
+                  {title + QLatin1Char(' ') + reason, title}, TextLayout::Fit::Drop);
+    else
+        text.drawWrapped(titleBox, Qt::AlignHCenter | Qt::AlignTop, big, theme.foreground, title);
+    if (!shown.isEmpty())
+        text.drawWrapped(reasonBox, Qt::AlignHCenter | Qt::AlignTop, small, theme.muted, shown, reason);
 }
 
 double colorBarLabelWidth(const Theme& theme, double scale)

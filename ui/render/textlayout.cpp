@@ -155,8 +155,9 @@ QRectF TextLayout::freeRoom(const QRectF& limits, const QRectF& line, double anc
 }
 
 void TextLayout::paint(const QRectF& r, const QFont& font, const QColor& color, const QString& text,
-                       const QString& full)
+                       const QString& fullText)
 {
+    const QString& full = m_wholeParagraph.isEmpty() ? fullText : m_wholeParagraph;
     m_painter.save();
     m_painter.setFont(font);
     m_painter.setPen(color);
@@ -246,12 +247,11 @@ QRectF TextLayout::drawAt(const QPointF& anchor, Qt::Alignment align, const QFon
     return draw(QRectF(anchor, QSizeF(0, 0)), align, font, color, wordings, fit);
 }
 
-QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
-                               const QString& text)
+namespace {
+
+/// @p text broken into lines of at most @p width (QTextLayout: the line breaking Qt uses everywhere).
+QStringList wrapLines(const QString& text, const QFont& font, double width)
 {
-    const QFontMetricsF fm(font);
-    const double h = fm.height();
-    // Break into lines with QTextLayout (the same line breaking Qt uses everywhere), then place each line.
     QTextLayout tl(text, font);
     QTextOption opt;
     opt.setWrapMode(QTextOption::WordWrap);
@@ -259,10 +259,55 @@ QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFo
     QStringList lines;
     tl.beginLayout();
     for (QTextLine l = tl.createLine(); l.isValid(); l = tl.createLine()) {
-        l.setLineWidth(box.width());
+        l.setLineWidth(width);
         lines << text.mid(l.textStart(), l.textLength()).trimmed();
     }
     tl.endLayout();
+    return lines;
+}
+
+/// The ends of the sentences of @p text: after each ".", "!" or "?" followed by a space and a capital, and at the end.
+std::vector<qsizetype> sentenceEnds(const QString& text)
+{
+    std::vector<qsizetype> ends;
+    for (qsizetype i = 0; i + 1 < text.size(); ++i)
+        if ((text[i] == QLatin1Char('.') || text[i] == QLatin1Char('!') || text[i] == QLatin1Char('?')) && text[i + 1] == QLatin1Char(' ')
+            && (i + 2 >= text.size() || text[i + 2].isUpper())) // "Fig. 2" does not end a sentence
+            ends.push_back(i + 1);
+    ends.push_back(text.size());
+    return ends;
+}
+
+} // namespace
+
+QString sentencesThatFit(const QString& text, const QFont& font, double width, int lines)
+{
+    if (wrapLines(text, font, width).size() <= lines)
+        return text;
+    const std::vector<qsizetype> ends = sentenceEnds(text);
+    for (auto it = ends.rbegin(); it != ends.rend(); ++it) {
+        const QString head = text.left(*it).trimmed();
+        if (wrapLines(head, font, width).size() <= lines)
+            return head;
+    }
+    return {};
+}
+
+QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
+                               const QString& text, const QString& fullText)
+{
+    const QFontMetricsF fm(font);
+    const double h = fm.height();
+    const int room = std::max(0, int(std::floor((box.height() + 0.01) / h)));
+    // The paragraph by the rule in the header: all of it if it fits; else its first sentences, as many as fit
+    // whole (a paragraph says its point first); else nothing. A line is never cut with "…".
+    const QString shown = sentencesThatFit(text, font, box.width(), room);
+    if (shown.isEmpty())
+        return {};
+    const QStringList lines = wrapLines(shown, font, box.width());
+    const QString whole = fullText.isEmpty() ? text : fullText;
+    if (shown != whole)
+        m_wholeParagraph = whole; // paint() records it with each line (and a tooltip shows it)
     const double total = h * lines.size();
     double y = box.top();
     if (align & Qt::AlignBottom)
@@ -271,22 +316,16 @@ QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFo
         y = box.center().y() - std::min(total, box.height()) / 2;
     const Qt::Alignment hAlign = align & Qt::AlignHorizontal_Mask;
     QRectF used;
-    for (int i = 0; i < lines.size(); ++i) {
-        const bool lastFits = y + 2 * h > box.bottom() + 0.01 && i + 1 < lines.size();
-        QString line = lines[i];
-        if (lastFits) // the next line would not fit: end here with what is left, elided
-            line = QStringList(lines.mid(i)).join(QLatin1Char(' '));
+    for (const QString& line : lines) {
+        // A line that meets other text is left out with the rest of the paragraph (Drop, not Elide).
         const QRectF r = draw(QRectF(box.left(), y, box.width(), h), hAlign | Qt::AlignTop, font, color, {line},
-                              Fit::Elide);
+                              Fit::Drop);
         if (r.isEmpty())
             break;
-        if (lastFits && !m_elided.empty() && m_elided.back().rect == r)
-            m_elided.back().fullText = text;
         used = used.isNull() ? r : used.united(r);
         y += h;
-        if (lastFits || y + h > box.bottom() + 0.01)
-            break;
     }
+    m_wholeParagraph.clear();
     return used;
 }
 

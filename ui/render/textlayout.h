@@ -8,7 +8,9 @@
 ///   1. the first of the label's wordings (longest first) whose box lies inside the view and touches no
 ///      text placed before it is drawn;
 ///   2. if none fits, a label with Fit::Elide shows the last wording cut with "…" to the free room (at
-///      least a few characters, else it is dropped), and its full text is kept for a tooltip;
+///      least a few characters, else it is dropped), and its full text is kept for a tooltip. That is a last
+///      resort for small panels: at slide sizes (1280 x 720 to 1920 x 1080, font scale 1.5 and 2) the layout
+///      test fails on a cut label, so a view gives such labels a short wording that fits or wraps them;
 ///   3. a label with Fit::Drop (ticks, secondary notes) is left out.
 /// So nothing overlaps and nothing leaves the view. Every label drawn is also written to the TextRecord
 /// installed on the thread, if any: the tests read exactly what was drawn.
@@ -71,6 +73,11 @@ QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance
 /// same labels (ticks, headers, legends) on every frame, and shaping them again was about a tenth of a frame.
 double textAdvance(const QFont& font, const QString& text);
 
+/// The paragraph @p text as TextLayout::drawWrapped() keeps it in @p lines lines of @p width at @p font: all of it
+/// when it fits, else its first sentences, as many as fit whole, else empty (a window's label wraps by the same
+/// rule as the figures' text).
+QString sentencesThatFit(const QString& text, const QFont& font, double width, int lines);
+
 /// Places and draws text inside one view's rectangle so that no two labels overlap (see the file comment).
 class TextLayout {
 public:
@@ -93,10 +100,14 @@ public:
     /// AlignVCenter puts the text's right middle at the anchor). Drops by default.
     QRectF drawAt(const QPointF& anchor, Qt::Alignment align, const QFont& font, const QColor& color,
                   const QStringList& wordings, Fit fit = Fit::Drop);
-    /// Word-wraps @p text into @p box, top to bottom; a line that would leave the box or touch other text
-    /// ends the paragraph, elided. Returns the rectangle used (empty if nothing fitted).
+    /// Word-wraps @p text into @p box, top to bottom, by this rule: the whole paragraph when its lines fit the
+    /// box's height; else its first sentences, as many as fit whole (a paragraph states its point first, so a
+    /// caption keeps what it says and loses its asides; the full text stays for a tooltip); else nothing. No
+    /// line is cut with "…"; a line that would touch other text ends the paragraph there. Returns the
+    /// rectangle used (empty if nothing fitted). @p fullText, when given, is the whole of which @p text is a
+    /// shorter form; each line drawn of a paragraph shortened either way keeps it for the record and tooltip.
     QRectF drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
-                       const QString& text);
+                       const QString& text, const QString& fullText = QString());
 
     /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text.
     bool isFree(const QRectF& r) const;
@@ -124,6 +135,7 @@ private:
     QRectF m_deviceBounds;          // device coordinates
     std::vector<QRectF> m_placed;   // device coordinates
     std::vector<Elided> m_elided;
+    QString m_wholeParagraph; // drawWrapped(): the full text its shortened lines record
 };
 
 } // namespace poslab::ui

@@ -456,7 +456,12 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     TextLayout text(p, target);
     drawHeader(text, l.title, th, s, headerTexts());
     if (const QString nr = noRotationSummary(); !nr.isEmpty())
-        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted, {nr});
+        // Shorter by the rule: the layer's kind first, then the temperature's value, its name last.
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted,
+                  {nr, QString(nr).replace(QStringLiteral("NoPE, no rotation"), QStringLiteral("NoPE"))
+                           .replace(QStringLiteral("query temperature "), QString()),
+                   nr.section(QStringLiteral(" \u00b7 "), 0, 0)},
+                  TextLayout::Fit::Drop);
 
     const bool fine = l.plot.width() / img.width() >= 3;
     p.setRenderHint(QPainter::SmoothPixmapTransform, !fine);
@@ -515,7 +520,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     drawTrainedLength(p, text, l.plot, s);
     drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
     QStringList foot;
-    if (onScreen() && m_hover)
+    if (showsHints() && m_hover)
         if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
             foot << r;
     if (foot.isEmpty() && m_diff)

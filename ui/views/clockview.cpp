@@ -263,9 +263,9 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
 
     // On screen, the bottom line holds the hover read-out; it is kept while on screen (a hint when no hand is
     // hovered), so the hands never jump.
-    QString hover = onScreen() ? hoverReadout() : QString();
+    QString hover = showsHints() ? hoverReadout() : QString();
     const bool hovering = !hover.isEmpty();
-    if (onScreen() && hover.isEmpty())
+    if (showsHints() && hover.isEmpty())
         hover = tr("hover a hand to read its frequency, period and angle");
     const QFont hoverFont = th.font(10 * s);
     const double hoverH = hover.isEmpty() ? 0.0 : QFontMetricsF(hoverFont).height() * 1.2;
@@ -274,8 +274,10 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     if (onScreen())
         m_cells.clear();
     if (!hover.isEmpty())
+        // The hint in a shorter wording where the line is narrow (the read-out itself keeps its form).
         text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
-                  hovering ? th.foreground : th.muted, {hover});
+                  hovering ? th.foreground : th.muted,
+                  hovering ? QStringList{hover} : QStringList{hover, tr("hover a hand to read its period"), tr("hover a hand")});
     const QFont labelFont = th.font(10.5 * s, true);
     const QFont periodFont = th.font(10 * s);
     const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
@@ -340,7 +342,31 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         return 2;
     };
     const int nameLevel = levelFor(lfm, nameWordings);
-    const int periodLevel = levelFor(pfm, [&](int i) { return periodWordings(freq[std::size_t(i)]); });
+    int periodLevel = levelFor(pfm, [&](int i) { return periodWordings(freq[std::size_t(i)]); });
+    // Periods by this rule (at font scale 2 a row of eight clocks showed one period of eight): (1) every pair's
+    // period on one line, in the longest wording every cell holds; (2) else they alternate between two lines,
+    // each label two cells wide; (3) else only every stride-th pair of a row is labelled (the first, the fastest,
+    // always), alternating lines, each label 2 x stride cells wide. Never a period cut or touching another.
+    double bareMax = 0;
+    for (int i : pairs)
+        bareMax = std::max(bareMax, pfm.horizontalAdvance(periodWordings(freq[std::size_t(i)]).back()));
+    const bool oneLine = bareMax <= cw - 4 - pfm.height();
+    int stride = 1;
+    if (!oneLine) {
+        while (stride < cols && bareMax + pfm.height() > 2 * stride * cw - 4)
+            ++stride;
+        // The wording level for the wider boxes.
+        const double room = 2 * stride * cw - 4 - pfm.height();
+        for (periodLevel = 0; periodLevel < 2; ++periodLevel) {
+            bool fits = true;
+            for (int i : pairs) {
+                const QStringList w = periodWordings(freq[std::size_t(i)]);
+                fits = fits && pfm.horizontalAdvance(w[std::min<qsizetype>(periodLevel, w.size() - 1)]) <= room;
+            }
+            if (fits)
+                break;
+        }
+    }
 
     for (int k = 0; k < n; ++k) {
         const int i = pairs[std::size_t(k)];
@@ -396,9 +422,15 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         if (!role.isEmpty() && nameLevel == 0)
             names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
         text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
-        const QRectF periodBox(cell.left() + 2, y + lf.height(), cell.width() - 4, pfm.height());
-        text.draw(periodBox, Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
-                  TextLayout::Fit::Drop);
+        const int column = k % cols;
+        if (oneLine || column % stride == 0) {
+            const int line = oneLine ? 0 : (column / stride) % 2;
+            const double half = oneLine ? cell.width() / 2 - 2 : stride * cell.width() - 2;
+            const QRectF periodBox(cell.center().x() - half, y + lf.height() + line * pfm.height(), 2 * half, pfm.height());
+            text.draw(periodBox.intersected(QRectF(area.left(), periodBox.top(), area.width(), pfm.height())),
+                      Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
+                      TextLayout::Fit::Drop);
+        }
     }
     // Periods written as bare numbers still need their unit: once, in the bottom corner.
     if (periodLevel >= 2)

@@ -788,6 +788,10 @@ void DecayView::applyTheme()
     m_titleItem->setDefaultTextColor(th.foreground);
     m_chart->legend()->setLabelColor(th.foreground);
     m_captionLabel->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
+    // The caption and the read-out grow with the font scale like the chart's own text (they stayed at the
+    // window's 10 px while the chart's was 24 px at font scale 2).
+    m_captionLabel->setFont(th.font(9.5));
+    m_readout->setFont(th.font(10));
     m_readout->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
     for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsColor(th.foreground);
@@ -840,12 +844,17 @@ void DecayView::setChartTitle(const QString& title)
 
 void DecayView::placeTitle()
 {
-    // Centred over the chart under its top margin, cut with "…" to the chart's width (whole in the text record).
+    // Centred over the chart under its top margin. Too long for the chart's width, it loses its last " · " and
+    // ", " parts (d = 128, then the trained length), as every view's header does (drawHeader); only a title
+    // whose first part alone is too long is cut with "…" (a small panel). Whole in the text record and tooltip.
     const QRectF area = m_chart->rect().adjusted(8, 0, -8, 0);
     const QFontMetricsF fm(m_titleItem->font());
-    const QString shown = textAdvance(m_titleItem->font(), m_title) <= area.width()
-        ? m_title
-        : fm.elidedText(m_title, Qt::ElideRight, std::max(0.0, area.width()));
+    QString shown = m_title;
+    for (const QString sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
+        while (textAdvance(m_titleItem->font(), shown) > area.width() && shown.contains(sep))
+            shown = shown.left(shown.lastIndexOf(sep));
+    if (textAdvance(m_titleItem->font(), shown) > area.width())
+        shown = fm.elidedText(shown, Qt::ElideRight, std::max(0.0, area.width()));
     if (m_titleItem->toPlainText() != shown)
         m_titleItem->setPlainText(shown);
     m_titleItem->setVisible(!m_title.isEmpty());
@@ -877,17 +886,15 @@ void DecayView::applyFonts(double sizeFactor)
 
 void DecayView::fitCaption()
 {
-    // On screen the caption takes at most three lines under the chart, cut with "…" and whole in its tooltip:
-    // a wrapped label would otherwise claim its full height and squeeze every view in the window's other row.
+    // On screen the caption takes at most three lines under the chart (a wrapped label would otherwise claim its
+    // full height and squeeze every view in the window's other row), by the figures' rule: all of it, else its
+    // first sentences that fit whole (the claim comes first), never a line cut with "…"; whole in its tooltip.
     const QFontMetricsF fm(m_captionLabel->font());
     const QMargins m = m_captionLabel->contentsMargins();
     const double width = std::max(40, m_captionLabel->width() - m.left() - m.right());
     constexpr int lines = 3;
     m_captionLabel->setMaximumHeight(int(std::ceil(fm.lineSpacing() * lines)) + m.top() + m.bottom());
-    // Word wrapping loses part of each line; 85% of the lines' total width is what reliably fits.
-    const QString shown = textAdvance(m_captionLabel->font(), m_caption) <= width * lines * 0.85
-        ? m_caption
-        : fm.elidedText(m_caption, Qt::ElideRight, width * lines * 0.85);
+    const QString shown = sentencesThatFit(m_caption, m_captionLabel->font(), width, lines);
     if (m_captionLabel->text() != shown)
         m_captionLabel->setText(shown);
     m_captionLabel->setToolTip(shown == m_caption ? QString() : m_caption);
@@ -914,9 +921,10 @@ void DecayView::showChartIfRoom()
     const bool ok = hasContent() && m_result && hasRoom(area.size()) && m_compareProblem.isEmpty();
     if (auto* lay = layout(); lay && lay->contentsMargins().right() != int(width() - area.width()))
         lay->setContentsMargins(0, 0, int(width() - area.width()), 0); // B's half is painted beside the chart
-    if (m_chartView->isHidden() == ok || m_readout->isHidden() == ok) {
+    const bool readout = ok && !m_state->viewOptions().cleanSlide; // a clean slide has no hover hint or read-out
+    if (m_chartView->isHidden() == ok || m_readout->isHidden() == readout) {
         m_chartView->setVisible(ok);
-        m_readout->setVisible(ok);
+        m_readout->setVisible(readout);
     }
     m_captionLabel->setVisible(ok && !m_caption.isEmpty());
 }
@@ -944,7 +952,7 @@ void DecayView::render(QPainter& painter, const QRectF& target)
     const bool ok = hasContent() && m_result && hasRoom(target.size()) && m_compareProblem.isEmpty();
     if (ok) {
         m_chartView->setVisible(true);
-        m_readout->setVisible(true);
+        m_readout->setVisible(!m_state->viewOptions().cleanSlide);
     }
     View::render(painter, target);
 }
@@ -970,9 +978,16 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
         const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
                                                            Qt::TextWordWrap, m_caption);
-        // At most a fifth of the figure: the chart keeps its room, and a caption cut short ends in "…".
+        // At most a fifth of the figure, so the chart keeps its room, yet never less than the caption's first
+        // sentence (its claim) needs, up to a third; drawWrapped then keeps the whole sentences that fit.
         const double lineH = QFontMetricsF(cf).height();
-        const double h = std::min(need.height(), std::max(lineH, std::floor(target.height() * 0.2 / lineH) * lineH));
+        const qsizetype stop = m_caption.indexOf(QStringLiteral(". "));
+        const double first = stop < 0 ? need.height()
+                                      : QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
+                                                                       Qt::TextWordWrap, m_caption.left(stop + 1)).height();
+        const double fifth = std::floor(target.height() * 0.2 / lineH) * lineH;
+        const double third = std::floor(target.height() / 3 / lineH) * lineH;
+        const double h = std::min(need.height(), std::max({lineH, fifth, std::min(first, third)}));
         captionRect = QRectF(inner.left(), target.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
         chartRect.setBottom(captionRect.top() - 2 * factor);
     }

@@ -449,7 +449,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
 
     // Titles of the two panels (drawn first: the most important labels).
     text.draw(QRectF(wave.left(), plots.top(), wave.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, boldFont,
-              th.foreground, {tr("wavelength 2\u03c0/\u03c9 per pair (tokens, log)"), tr("wavelength (tokens)")});
+              th.foreground, {tr("wavelength 2\u03c0/\u03c9 per pair (tokens, log)"), tr("wavelength (tokens)"), tr("wavelength")});
     if (tight && legendIndent > 0)
         text.draw(QRectF(legendBox.left(), legendBox.top(), legendIndent, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                   boldFont, th.foreground, {scaleTitle, tr("scale:")});
@@ -826,7 +826,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
     }
 
-    if (onScreen() && m_hoverPair >= 0 && m_hoverPair < n) {
+    if (showsHints() && m_hoverPair >= 0 && m_hoverPair < n) {
         // The hovered pair's numbers in a tag at the top of the wavelength panel, over the plot (on screen only).
         const core::ExtensionPair& q = t.pairs[std::size_t(m_hoverPair)];
         const QString band = QString::fromStdString(core::extensionBandName(t, q.band));

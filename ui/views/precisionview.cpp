@@ -91,10 +91,11 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
     text.draw(how, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
               low ? QStringList{tr("low precision: p and \u03c9 held in %1, p\u00b7\u03c9 rounded in %1 (position ids kept in the "
                                    "model dtype)").arg(dtype),
-                                tr("low precision: %1(%1(p)\u00b7%1(\u03c9))").arg(dtype)}
+                                tr("low precision: %1(%1(p)\u00b7%1(\u03c9))").arg(dtype),
+                                tr("low precision: all in %1").arg(dtype)}
                   : QStringList{tr("rounded angle: p\u00b7\u03c9 in double, rounded once to %1 (an angle table stored in %1)")
                                     .arg(dtype),
-                                tr("rounded angle: %1(p\u00b7\u03c9)").arg(dtype)});
+                                tr("rounded angle: %1(p\u00b7\u03c9)").arg(dtype), tr("angle rounded to %1").arg(dtype)});
     y += lfm.height() * 1.15;
     if (a.firstNonFinite) {
         text.draw(QRectF(target.left() + pad, y, target.width() - 2 * pad, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,

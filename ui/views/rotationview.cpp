@@ -336,7 +336,8 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     const QString rr = formatNumber(r, 7);
     const QStringList line2{
         tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3").arg(rr, v2, verdict),
-        tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict)};
+        tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict),
+        tr("r = %1: %2").arg(rr, verdict), verdict}; // the verdict is what the line says: it stays longest
     const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
     if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, th.foreground, line1).isEmpty())
         y += scfm.height();
@@ -461,7 +462,7 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
     // its place while the mouse is on a plane.
     double lx = target.left() + pad;
     const double ly = strip.top() - sfm.height() - 2 * s;
-    if (const QString hover = onScreen() ? hoverReadout() : QString(); !hover.isEmpty()) {
+    if (const QString hover = showsHints() ? hoverReadout() : QString(); !hover.isEmpty()) {
         text.draw(QRectF(lx, ly, target.width() - 2 * pad, sfm.height()), Qt::AlignLeft | Qt::AlignTop, small,
                   th.foreground, {hover});
         return;

@@ -382,8 +382,16 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
         l.subtitle = QRectF(l.title.left(), l.title.bottom(), l.title.width(), tick.height() * 1.2);
         top = l.subtitle.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
     }
-    const double bottom = l.footer.top() - tick.height() * 2.3;
+    double bottom = l.footer.top() - tick.height() * 2.3;
     l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
+    // The aliasing note has a line of its own between the axes and the footer, off the data (issue 22: the box it
+    // was covered the slow pairs); a clean slide leaves it out. Whether there is one depends on the plot's pixel
+    // rows: asked at the height without the line (the line only makes the plot shorter, so a note stays one).
+    if (!m_state->viewOptions().cleanSlide && !aliasingNote(l.plot.height()).isEmpty()) {
+        l.note = QRectF(l.footer.left(), l.footer.top() - tick.height() * 1.25, l.footer.width(), tick.height() * 1.2);
+        bottom = l.note.top() - tick.height() * 2.3;
+        l.plot.setBottom(bottom);
+    }
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
 }
@@ -528,7 +536,7 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
                          tfm.horizontalAdvance(tag) + 8 * s, tfm.height() + 2);
         const QRectF label(box.center().x() - tfm.horizontalAdvance(tag) / 2, yc - tfm.height() / 2,
                            tfm.horizontalAdvance(tag), tfm.height());
-        if (text.isFree(label)) {
+        if (text.isFree(label) && !m_state->viewOptions().cleanSlide) { // a clean slide has no cursor tag
             p.setPen(Qt::NoPen);
             p.setBrush(th.cursor);
             p.drawRoundedRect(box, 3 * s, 3 * s);
@@ -568,79 +576,67 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
               th.muted, {tr("position p"), tr("p")});
     p.restore();
 
-    if (const QString x = xposNote(); !x.isEmpty())
-        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x});
+    if (const QString x = xposNote(); !x.isEmpty()) {
+        // Shorter by the rule: the formula and its centre first, the aside on torchscale last.
+        const QString formula = x.section(QStringLiteral(", "), 0, 0);
+        const QString centre = m_result->spec.xposCentre != 0 ? tr("%1, c = %2").arg(formula, formatNumber(m_result->spec.xposCentre, 7))
+                                                             : tr("%1, c = 0").arg(formula);
+        const QString named = x.section(QStringLiteral(" as torchscale"), 0, 0).section(QLatin1Char(';'), 0, 0);
+        text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x, named, centre, formula},
+                  TextLayout::Fit::Drop);
+    }
 
-    // Sampled or squeezed: say so on the plot itself, where nobody can miss it, and name the columns that
-    // alias. Drawn for the window and for every export alike (the pixel rows are those of the target).
+    // Sampled or squeezed: said on the note's line under the axes (layoutFor), never over the data. By priority:
+    // the aliasing claim first, on the left, in its longest wording that fits (the pairs whose stripes are moiré);
+    // then, on the right where room is left, how many positions share a pixel row; what does not fit is dropped.
     const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
-    if (const QString note = aliasingNote(l.plot.height() * dpr); !note.isEmpty()) {
+    if (!l.note.isEmpty()) {
         const QFont nf = th.font(10 * s, true);
-        const QFont sf = th.font(9 * s);
-        const QFontMetricsF nfm(nf), sfm(sf);
-        const double maxW = l.plot.width() - 12 * s;
-        // Long wordings first; a small plot gets the short ones rather than a cut sentence.
         const Aliasing a = aliasing(l.plot.height() * dpr);
+        const QString note = aliasingNote(l.plot.height() * dpr);
         const QString full2 = note.section(QLatin1Char('\n'), 1, 1);
-        const QStringList words1{note.section(QLatin1Char('\n'), 0, 0),
-                                 a.squeezed ? (onScreen() ? tr("%1 rows on %2 pixels: zoom in") : tr("%1 rows on %2 pixels"))
-                                                  .arg(formatNumber(std::round(a.rows), 7),
-                                                       formatNumber(std::floor(a.pixelRows), 7))
-                                            : QString(),
-                                 a.squeezed ? (onScreen() ? tr("zoom in for every row") : tr("rows sampled")) : QString()};
-        QStringList words2;
+        QStringList claim;
         if (!full2.isEmpty())
-            words2 << full2
-                   << (a.last == 0 ? tr("aliasing: pair 0 shows moir\u00e9, not structure")
-                                   : tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last))
-                   << (a.last == 0 ? tr("aliasing in pair 0") : tr("aliasing in pairs 0\u2013%1").arg(a.last));
-        words2.removeAll(QString());
-        QStringList w1 = words1;
-        w1.removeAll(QString());
-        // The box is as wide as the wordings the layout will pick (the first of each list that fits), not the
-        // longest one, which may not fit at all.
-        auto fitting = [&](const QStringList& words, const QFontMetricsF& fm) {
-            for (const QString& w : words)
-                if (fm.horizontalAdvance(w) <= maxW)
-                    return fm.horizontalAdvance(w);
-            return words.isEmpty() ? 0.0 : maxW;
-        };
-        const double lineW = std::max(fitting(w1, nfm), fitting(words2, sfm));
-        const double w = std::min(maxW, lineW) + 12 * s;
-        QRectF box(0, 0, w, nfm.height() + (words2.isEmpty() ? 0.0 : sfm.height()) + 6 * s);
-        // Bottom right: the slow pairs at late positions, the calmest corner of a frequency table, and away
-        // from the cursor's marker near the top.
-        box.moveBottomRight(l.plot.bottomRight() + QPointF(-4 * s, -4 * s));
-        QColor bg = th.background;
-        bg.setAlphaF(0.88);
-        p.setPen(QPen(th.muted, 1));
-        p.setBrush(bg);
-        p.drawRoundedRect(box, 3 * s, 3 * s);
-        p.setBrush(Qt::NoBrush);
-        text.draw(QRectF(box.left() + 6 * s, box.top() + 2 * s, w - 12 * s, nfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                  nf, th.foreground, w1);
-        if (!words2.isEmpty())
-            text.draw(QRectF(box.left() + 6 * s, box.top() + 3 * s + nfm.height(), w - 12 * s, sfm.height()),
-                      Qt::AlignLeft | Qt::AlignVCenter, sf, th.muted, words2);
+            claim << full2
+                  << (a.last == 0 ? tr("aliasing: pair 0 shows moir\u00e9, not structure")
+                                  : tr("aliasing: pairs 0\u2013%1 show moir\u00e9, not structure").arg(a.last))
+                  << (a.last == 0 ? tr("aliasing in pair 0") : tr("aliasing in pairs 0\u2013%1").arg(a.last));
+        QStringList rows;
+        if (a.squeezed)
+            rows << note.section(QLatin1Char('\n'), 0, 0)
+                 << (onScreen() ? tr("%1 rows on %2 pixels: zoom in") : tr("%1 rows on %2 pixels"))
+                        .arg(formatNumber(std::round(a.rows), 7), formatNumber(std::floor(a.pixelRows), 7))
+                 << (onScreen() ? tr("zoom in for every row") : tr("rows sampled"));
+        if (!claim.isEmpty())
+            text.draw(l.note, Qt::AlignLeft | Qt::AlignVCenter, nf, th.foreground, claim, TextLayout::Fit::Drop);
+        if (!rows.isEmpty())
+            text.draw(l.note, (claim.isEmpty() ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter, tickFont, th.muted,
+                      rows, TextLayout::Fit::Drop);
     }
 
     // Colour bar with values.
     drawColorBar(p, text, l.bar, ColorMap(m_imageMap), valueRange(), th, QString(), s);
 
     // Footer: the hover read-out on screen, else the value range.
-    QString foot;
-    if (onScreen() && m_hover)
-        foot = readout(m_hover->y(), m_hover->x());
+    // Its wordings by priority: the range (or the hovered value) comes first, the colour map's name, then the
+    // mouse hint; what does not fit is dropped from the end, never cut. A clean slide shows no hint.
+    QStringList foot;
+    if (showsHints() && m_hover) {
+        const QString r = readout(m_hover->y(), m_hover->x());
+        const QStringList parts = r.split(QStringLiteral("  \u00b7  "));
+        for (qsizetype n = parts.size(); n >= 1; --n)
+            foot << QStringList(parts.mid(0, n)).join(QStringLiteral("  \u00b7  "));
+    }
     if (foot.isEmpty()) {
-        foot = m_showDiff ? tr("A \u2212 B %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_diffRange.lo, 4), formatNumber(m_diffRange.hi, 4),
-                                                                       colorMapName(m_imageMap))
-                          : tr("values %1 \u2026 %2  \u00b7  %3").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4),
-                                                                     colorMapName(m_imageMap));
-        if (onScreen())
-            foot += tr("  \u00b7  wheel zoom, drag pan, hover reads values");
+        const QString range = m_showDiff ? tr("A \u2212 B %1 \u2026 %2").arg(formatNumber(m_diffRange.lo, 4), formatNumber(m_diffRange.hi, 4))
+                                         : tr("values %1 \u2026 %2").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4));
+        const QString named = range + QStringLiteral("  \u00b7  ") + colorMapName(m_imageMap);
+        if (showsHints())
+            foot << named + tr("  \u00b7  wheel zoom, drag pan, hover reads values") << named + tr("  \u00b7  wheel zoom, drag pan");
+        foot << named << range;
     }
     text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
-              {foot});
+              foot, TextLayout::Fit::Drop);
 }
 
 void TableView::wheelEvent(QWheelEvent* e)

@@ -85,6 +85,7 @@ protected:
 private:
     struct Layout {
         QRectF plot, bar, title, subtitle, footer;
+        QRectF note; ///< the aliasing note's line, under the axes and off the data; empty when none (or a clean slide)
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;

@@ -129,6 +129,11 @@ QString View::noRotationReason() const
         .arg(applies, pick.isEmpty() ? tr("(none: every layer is NoPE)") : pick);
 }
 
+bool View::showsHints() const
+{
+    return m_onScreen && !m_state->viewOptions().cleanSlide;
+}
+
 QString View::noRotationSummary() const
 {
     const auto spec = currentSpec(*m_state);
@@ -325,7 +330,9 @@ void View::render(QPainter& painter, const QRectF& target)
         const double h = QFontMetricsF(f).height() * 1.4;
         TextLayout text(painter, target);
         text.draw(QRectF(target.left() + 8 * s, target.top(), target.width() - 16 * s, h), Qt::AlignLeft | Qt::AlignVCenter,
-                  f, th.muted, {note});
+                  f, th.muted, {note, note.section(QStringLiteral("; "), 0, 0) + QLatin1Char('.'),
+                                 note.section(QLatin1Char(':'), 0, 0) + tr(": A | B here")},
+                  TextLayout::Fit::Drop);
         area.setTop(target.top() + h);
     }
     const double gap = 6 * s;

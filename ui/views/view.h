@@ -185,6 +185,9 @@ protected:
     Theme theme() const { return m_state->theme(); }
     /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
     bool onScreen() const { return m_onScreen; }
+    /// True while paintEvent draws and the view option clean_slide is off: hover hints, hover read-outs and
+    /// cursor tags appear then only (a clean slide shows the figure alone, as an export does).
+    bool showsHints() const;
     /// True while paintEvent draws with @p p on a raster device, moved at most: where an on-screen cache (an image
     /// or pixmap drawn once and copied) gives the same pixels. Exports and scaled or rotated painters draw directly.
     bool cachesOnScreen(const QPainter& p) const;
