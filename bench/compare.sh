@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Times whole-process `poslab export` against the numpy + matplotlib peer scripts (issue 5): the median of
+# Times whole-process `poslab export` against the numpy + matplotlib peer scripts: the median of
 # 5 runs each, and the ratio peer / poslab (the issue asks for at least 4).
 # Usage: bench/compare.sh [BUILD_DIR]   (default: build). Needs /usr/bin/python3 with numpy and matplotlib
 # (Debian: apt-get install python3-matplotlib); without them it says so and exits 0.

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
-"""PyTorch peer of `poslab train` (issue 15): the same tiny decoder-only transformer and recipe, on the CPU.
+"""PyTorch peer of `poslab train`: the same tiny decoder-only transformer and recipe, on the CPU.
 
 Model: token embedding (vocab + 4 specials), 2 pre-LayerNorm blocks of width 64 with 4 heads, causal attention with
 RoPE (rotate_half pairs, theta 10000, as Hugging Face apply_rotary_pos_emb), MLP 4x width with GELU (tanh), final

@@ -122,7 +122,7 @@ struct PrecisionAnalysis {
 /// 2-core development machine (g++ -O3, 200 to 1,000,000 positions, 4 to 32,768 pairs): 87 to 176 ns per position
 /// per pair and pipeline (a cosine, a sine, two to four roundings and the sort of the keys, whose log factor did
 /// not show over that range), about 600 at drawOps' 25 ns per 100. The first estimate, 40 + log2(positions), was
-/// about 10 times low here (issue 26: 0:27000 at d = 65536, estimated 9.7e10, ran 9 min 27 s).
+/// about 10 times low here (0:27000 at d = 65536, estimated 9.7e10, ran 9 min 27 s).
 inline constexpr double precisionCellOps = 6.0 * drawOps;
 
 /// The work of analysing @p pairs pairs at @p positions positions by @p pipelines pipelines (compute precision

@@ -307,7 +307,7 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(req.scheme); spatial && positionsGiven)
         throw InputError("--positions does not apply to " + req.scheme + "; its tokens come from "
                          + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
-    // Options of other quantities are refused, never ignored (issue 14): each names where it applies.
+    // Options of other quantities are refused, never ignored: each names where it applies.
     const auto onlyFor = [&](bool given, std::initializer_list<core::Quantity> where, const char* option) {
         if (!given || std::find(where.begin(), where.end(), req.quantity) != where.end())
             return;
@@ -353,7 +353,7 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     if (shuffle && req.content.kind != core::ContentKind::Sentence)
         throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
     req.content.shuffle = shuffle;
-    // --seq-len is refused where nothing reads it (issue 26): additive tables, and frequencies that do not depend
+    // --seq-len is refused where nothing reads it: additive tables, and frequencies that do not depend
     // on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
     if (req.context.seqLen && (req.quantity == core::Quantity::Encoding || req.quantity == core::Quantity::Frequencies)) {
         const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);

@@ -3,7 +3,7 @@
 /// @file helpmenu.h
 /// What the Help menu shows: the keyboard shortcuts, read from the window's own actions (so the list cannot
 /// drift from the keys that work), the About text (version, git revision, licences of what is bundled), and
-/// the first-run hint that points a new user to the lessons (issue 14).
+/// the first-run hint that points a new user to the lessons.
 
 #include <QFrame>
 #include <QList>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file lessonbrowser.h
-/// The lesson browser, docked beside the views (issue 13): the lessons with their progress, the current step's
+/// The lesson browser, docked beside the views: the lessons with their progress, the current step's
 /// title, text with live fields ({p:NAME}: the knob's current value, click to focus it; {v:K}: a computed probe
 /// value, hover for its `poslab compute` line), formula, "Do" line, the prediction asked before "Try it", the
 /// Notice claims with their computed values and a tick when they hold, Back / Next, and each lesson's puzzle.

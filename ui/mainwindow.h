@@ -77,7 +77,7 @@ public:
     /// The view shown alone: a grid view maximised, or the view of the open tab; nullptr for the whole grid.
     View* maximisedView() const { return m_ownPage ? m_ownPage : m_maximised; }
 
-    // --- the grid adapts to the room (issue 22)
+    // --- the grid adapts to the room
     /// How many of the grid's views are shown at a time. The rule: all of them (3 above, 2 below), else the
     /// view in front and the next beside it, else the view in front alone, whichever is the first in which every
     /// view shown has room (View::wholeHasRoomAt) at the current size and font scale; the others wait as buttons
@@ -163,7 +163,7 @@ public:
     /// The key that hides and shows the side panels (also in README's "Keys" line).
     static constexpr Qt::Key sidePanelsKey = Qt::Key_F9;
 
-    // --- classroom (issue 13): presentation mode, the Help menu, the first-run hint (ui/presentation.h,
+    // --- classroom: presentation mode, the Help menu, the first-run hint (ui/presentation.h,
     // ui/helpmenu.h)
     /// Enters presentation mode (F5): a full-screen window with only the current step's views (without an open
     /// lesson: the view shown alone, else the grid), keyboard only; @p on false (Esc, F5) leaves it.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file presentation.h
-/// Presentation mode (F5, issue 13's classroom mode): a full-screen window that shows only the current step's
+/// Presentation mode (F5, the classroom mode): a full-screen window that shows only the current step's
 /// views, at the largest font scale at which every one of them has room, with a one-line heading and the
 /// step's "Do" line. Keyboard only, as slide software and a presenter's clicker have it (keyHelp() lists them):
 /// Right / PageDown the next step, Left / PageUp back, Home / End the lesson's first / last step; Up / Down move

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file presenterview.h
-/// The presenter view (issue 22): a second top-level window for the lecturer while presenting, as slide software
+/// The presenter view: a second top-level window for the lecturer while presenting, as slide software
 /// has on the laptop's screen. It shows the current step (heading, counter, the step's text and notices, the
 /// prediction's answer, which the room's slide keeps hidden until revealed), the next step's title and the time
 /// since the presentation began. It draws no figure and holds no state: the window gives it each slide's page

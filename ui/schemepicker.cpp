@@ -121,7 +121,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
                                QString::fromStdString(s.citation).toHtmlEscaped()));
         b->setAccessibleName(name);
         b->installEventFilter(this);
-        // The scheme's story page, from the button's context menu (issue 13). A menu of its own: actions added
+        // The scheme's story page, from the button's context menu. A menu of its own: actions added
         // to a tool button would give it a drop-down arrow.
         b->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
@@ -142,7 +142,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_list->installEventFilter(this);
     m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
-    // The selected scheme's story page (issue 13), always in view between the list and the description. A flat
+    // The selected scheme's story page, always in view between the list and the description. A flat
     // button rather than a rich-text link, whose blue would not follow the dark theme.
     auto* story = new QToolButton(this);
     story->setObjectName(QStringLiteral("schemeStoryButton"));

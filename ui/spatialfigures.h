@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file spatialfigures.h
-/// The numbers of the patch grid view (issue 25), from core's spatial table for a SpatialSetup: immutable data the
+/// The numbers of the patch grid view, from core's spatial table for a SpatialSetup: immutable data the
 /// view only draws, and the table its data export writes. Qt Core only.
 
 #include "core/compute.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file spatialsetup.h
-/// The spatial set-up of a window (issue 25): a scheme of core's spatial table (spatial.h) with its patch grid or
+/// The spatial set-up of a window: a scheme of core's spatial table (spatial.h) with its patch grid or
 /// token sequence, kept apart from the 1-D set-up (Setup) as core keeps spatialSchemes() apart from schemes().
 /// The patch grid and mixed sequence views draw it; sessions and share strings hold it under the key "spatial".
 

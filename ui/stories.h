@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file stories.h
-/// The story of each scheme (issue 13, "Per-scheme story pages"): the problem it answered, its idea, its
+/// The story of each scheme: the problem it answered, its idea, its
 /// mechanism with a TeX formula, what the papers found it good and bad at, what came next, and the timeline
 /// of the RoPE context-extension methods. Shipped as data, one file per scheme in resources/stories/<id>.json
 /// plus resources/stories/timeline.json (compiled in under :/stories/; the format is resources/stories/FORMAT.md).

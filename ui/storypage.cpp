@@ -282,7 +282,7 @@ StoryPage::StoryPage(QWidget* parent)
     m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     m_scroll->setFrameShape(QFrame::NoFrame);
     lay->addWidget(m_scroll, 1);
-    // A window of its own: Esc and the platform's Close (Ctrl+W) close it, as a dialog would (issue 23).
+    // A window of its own: Esc and the platform's Close (Ctrl+W) close it, as a dialog would.
     QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Close);
     for (const QKeySequence& k : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
         if (!keys.contains(k)) // one shortcut per key: two would be ambiguous and neither would fire

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file storypage.h
-/// The story page of a scheme (issue 13): a window of its own, opened from the scheme picker's "Story" link
+/// The story page of a scheme: a window of its own, opened from the scheme picker's "Story" link
 /// (and from the lesson browser through StoryPage::open), that reads top to bottom: the problem the scheme
 /// answered, its idea, its mechanism with the formula, what the papers found it good and bad at (each finding
 /// with its source), the real models that use it (computed from the presets, with their sources), what came

@@ -270,7 +270,7 @@ QString WorkbenchState::setParamText(const QString& key, const QString& text, bo
     }
     // Configuration B taking another rope_type keeps A's trained length T where the new type reads one of its own
     // (original_max_position_embeddings; dynamic NTK's max_position_embeddings) and B follows that key's default:
-    // a comparison of two methods at one T, not Qwen2.5's 32,768 brought in beside A's 512 (issue 22).
+    // a comparison of two methods at one T, not Qwen2.5's 32,768 brought in beside A's 512.
     if (m_owner && key == QLatin1String("rope_type") && m_scheme && core::trainedLengthOf(*m_scheme, next.params)) {
         const std::string trainedKey = next.params.value("rope_type").choice == "dynamic" ? "max_position_embeddings"
                                                                                           : "original_max_position_embeddings";
@@ -710,7 +710,7 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
         }
     }
 
-    // The spatial set-up (issue 25): absent is a new window's.
+    // The spatial set-up: absent is a new window's.
     SpatialSetup spatial;
     if (json.contains("spatial"))
         if (const QString problem = spatialFromJson(json.value("spatial"), &spatial); !problem.isEmpty())

@@ -43,7 +43,7 @@ struct Setup {
 /// content would make it a plain relative scheme: it opens on the sentence.
 AttentionContent teachingContent(const core::SchemeDescriptor& scheme);
 
-/// Compare mode: how configuration B is shown beside configuration A (issue 12). The JSON words are
+/// Compare mode: how configuration B is shown beside configuration A. The JSON words are
 /// "side_by_side", "overlay" and "difference"; Off writes no "compare" key.
 enum class CompareMode { Off, SideBySide, Overlay, Difference };
 /// "off", "side_by_side", "overlay", "difference".
@@ -157,7 +157,7 @@ public:
     /// Applies a whole set-up (used by undo/redo and fromJson); no validation, no undo entry.
     void applySetup(const Setup& setup);
 
-    // --- compare mode (issue 12): configuration B, one more part of this one state (undoable, in toJson).
+    // --- compare mode: configuration B, one more part of this one state (undoable, in toJson).
     const CompareConfig& compare() const { return m_compare; }
     CompareMode compareMode() const { return m_compare.mode; }
     /// True while B is shown (the mode is not Off).
@@ -203,7 +203,7 @@ public:
     std::shared_ptr<const TrainedRuns> trainedRuns() const { return m_trained; }
     void setTrainedRuns(std::shared_ptr<const TrainedRuns> runs);
 
-    // --- the spatial set-up (issue 25): the patch grid and mixed sequence views' own, apart from the 1-D set-up.
+    // --- the spatial set-up: the patch grid and mixed sequence views' own, apart from the 1-D set-up.
     const SpatialSetup& spatial() const { return m_spatial; }
     /// Sets it (one undo step; @p mergeable as setParam) or refuses with spatialProblem()'s message (refused()).
     QString setSpatial(const SpatialSetup& spatial, bool mergeable = false);

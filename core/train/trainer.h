@@ -34,7 +34,7 @@ struct TrainConfig {
     Task task = Task::Copy;
     int trainLen = 10;
     std::vector<int> testLens; ///< empty: 1..8 x trainLen
-    /// The default recipe (issue 23): 4,000 steps with the cosine schedule reach the convergence line
+    /// The default recipe: 4,000 steps with the cosine schedule reach the convergence line
     /// (convergedExactMatch at L_train) for RoPE and ALiBi on the copy task (README, length lab: measured time).
     int steps = 4000;
     double seconds = 0.0;      ///< > 0: stop after this much training time instead (whichever comes first)

@@ -247,7 +247,7 @@ void TestCli::termsAddUpAndCopeGatesCount()
 
 void TestCli::noJsonKeyWrittenTwice()
 {
-    // Issue 10 item 16: `compute scores --scheme irope` wrote "rope_layer" twice (once from the rotary spec,
+    // `compute scores --scheme irope` wrote "rope_layer" twice (once from the rotary spec,
     // once from the score hook). Every quantity of every scheme: each top-level key at most once.
     QCOMPARE(topLevelKeys(R"({"a":1,"b":{"a":2},"c":["a"],"a":3})"), (std::vector<std::string>{"a", "b", "c", "a"}));
     for (const auto& s : poslab::core::schemes()) {

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Option values the command line used to accept silently (issue 14, item 9): a --max-memory that overflowed
+// Option values the command line used to accept silently: a --max-memory that overflowed
 // to a 0-byte cap, --format disagreeing with the extension of -o, a --set key given twice, a non-finite
 // --vector, an option of another quantity. Each is refused with one line and exit 2.
 #include "app/cli.h"

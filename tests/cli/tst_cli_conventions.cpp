@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Command-line conventions (issue 14): every option of every command in both GNU spellings, "--" ending the
+// Command-line conventions: every option of every command in both GNU spellings, "--" ending the
 // options, --help and --version on every command, write errors on standard output, SVG titles that stay
 // XML, one-line refusals without a display, and usage errors with exit status 2.
 // Conventions checked against GNU getopt_long (glibc manual, "Getopt Long Options": "--name=value" and
@@ -371,7 +371,7 @@ void TestCliConventions::outOfRangeFigureOptionsAreUsageErrors()
 QTEST_GUILESS_MAIN(TestCliConventions)
 void TestCliConventions::messagesAndBatchPaths()
 {
-    // Issue 14, item 10. A long quoted value is shortened in the message, never echoed whole.
+    // A long quoted value is shortened in the message, never echoed whole.
     const std::string longValue(200000, 'y');
     const std::string shortened = messageLine("parameter rope_theta: '" + longValue + "' is not a real number");
     QVERIFY2(shortened.size() < 200, shortened.c_str());

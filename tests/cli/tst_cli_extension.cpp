@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `poslab compute extension` (issue 12, the context-extension lab): per-pair columns, band counts and edges, the
+// `poslab compute extension` (the context-extension lab): per-pair columns, band counts and edges, the
 // trained window's source, and refusals. Reference values recomputed here from Hugging Face transformers
 // src/transformers/modeling_rope_utils.py _compute_llama3_parameters (wavelen < O/high_freq_factor kept,
 // > O/low_freq_factor divided by factor) and the default frequencies rope_theta^(-2i/r).

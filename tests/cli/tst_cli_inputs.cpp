@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// How PosLab reads the files a person names (issue 26, items 12, 14, 16, 22): every whole-file input (a
+// How PosLab reads the files a person names: every whole-file input (a
 // config.json, a batch file, a session) goes through core's one bounded reader (core/io/inputfile.h), so that a
 // device or a pipe, whose size() is 0, is refused at once instead of read to the end of memory; a learned
 // table's width is checked from its header before its data are read; a float64 value float32 cannot hold is
@@ -155,7 +155,7 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
 
 void TestCliInputs::emptyConfigNameIsOneLine()
 {
-    // Issue 26, item 22: Qt's "QFSFileEngine::open: No file name specified" came first.
+    // Qt's "QFSFileEngine::open: No file name specified" came first.
     for (const QStringList& args : {QStringList{"presets", "--config", ""}, QStringList{"compute", "frequencies", "--config", ""}}) {
         const Binary b = runBinary(args);
         QCOMPARE(b.code, 2);
@@ -165,7 +165,7 @@ void TestCliInputs::emptyConfigNameIsOneLine()
 
 void TestCliInputs::corruptShareStringIsOneLine()
 {
-    // Issue 26, item 22: "qUncompress: Input data is corrupted" came before the line. A length header of 16
+    // "qUncompress: Input data is corrupted" came before the line. A length header of 16
     // bytes followed by a zlib header and a broken stream.
     const QByteArray packed = QByteArray::fromHex("00000010789c0badbeefdeadbeef0000");
     const QString share = "PL2." + QString::fromLatin1(packed.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
@@ -177,7 +177,7 @@ void TestCliInputs::corruptShareStringIsOneLine()
 
 void TestCliInputs::tableWidthIsCheckedBeforeTheData()
 {
-    // Issue 26, item 14: a 1 GiB float32 .npy with the wrong --dim was read whole (3.1 GB peak) before "dimension
+    // A 1 GiB float32 .npy with the wrong --dim was read whole (3.1 GB peak) before "dimension
     // 4 differs". The header is checked against the request first. The file is sparse: 1 GiB that takes no disk.
     QTemporaryDir dir;
     const QString path = dir.filePath("big.npy");
@@ -195,7 +195,7 @@ void TestCliInputs::tableWidthIsCheckedBeforeTheData()
 
 void TestCliInputs::float64BeyondFloat32IsRefused()
 {
-    // Issue 26, item 16: a float64 .npy holding 1e300 passed the finite check, became infinity in float32, and
+    // A float64 .npy holding 1e300 passed the finite check, became infinity in float32, and
     // compute encoding printed null with exit 0. Refused, naming the first such element.
     QTemporaryDir dir;
     const QString path = dir.filePath("wide.npy");
@@ -232,7 +232,7 @@ void TestCliInputs::float64BeyondFloat32IsRefused()
 
 void TestCliInputs::brokenSessionFromAFileManagerOpensTheWindow()
 {
-    // Issue 26, item 24: a file manager runs `poslab %U`; a broken .poslab ended with exit 2 and a line on a
+    // A file manager runs `poslab %U`; a broken .poslab ended with exit 2 and a line on a
     // stderr nobody sees. Now the window opens (it paints its first frame) with the problem in a dialog, the line
     // still goes to stderr, and the file is kept byte for byte (it is not made the session, so Save cannot
     // overwrite it). --open FILE, which a script gives, keeps its exit status 2.

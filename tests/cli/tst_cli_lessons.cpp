@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `poslab lessons [--json] [--check]` and `poslab export --lesson N.M` (issue 13, "Command line"), in process.
+// `poslab lessons [--json] [--check]` and `poslab export --lesson N.M`, in process.
 // Lesson 2's first claim: the sinusoidal pair 0 turns base^0 = 1 rad per token and pair 7 of d = 16 turns
 // 10000^(-14/16) rad per token (Vaswani et al. 2017, section 3.5).
 #include "app/cli.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Requests bounded before the work or the memory is spent (issue 26, items 7-15): the real binary is run as a
+// Requests bounded before the work or the memory is spent: the real binary is run as a
 // child and its exit status, its one line on stderr, its wall time and its peak resident memory (wait4's
 // ru_maxrss) are checked. Before the fixes each of these ran for minutes or took gigabytes: compute precision
 // at d = 65536 ran 9 min 27 s on a 9.7e10 estimate, export precision computed 7 min 47 s before refusing,

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// How `poslab compute -o FILE` writes its file (issue 14, item 4): through a unique temporary opened
+// How `poslab compute -o FILE` writes its file: through a unique temporary opened
 // exclusively in the target's folder and renamed over the target, as QSaveFile does. The old writer used one
 // fixed name, ".NAME.part": it wrote through a symbolic link planted there, two writers to one file mixed
 // their bytes (invalid JSON, exit 0), and the loser said "cannot write r.json: Success".
@@ -213,7 +213,7 @@ static mode_t typeOf(const QString& path)
 
 void TestCliOutputFile::devicesFifosAndLinksAreRefused()
 {
-    // Issue 26, item 1: export renamed a PNG over a device node reached through a link (root, exit 0), and
+    // Export renamed a PNG over a device node reached through a link (root, exit 0), and
     // compute wrote into a FIFO. Now a device, a FIFO, a socket and a link are refused by every writer (exit 1),
     // before any work, and the node and the link's target are left as they were.
     QTemporaryDir dir;
@@ -276,7 +276,7 @@ void TestCliOutputFile::devicesFifosAndLinksAreRefused()
 
 void TestCliOutputFile::readOnlyFilesAreRefusedByEveryWriter()
 {
-    // Issue 26, item 3: compute -o replaced a 0444 file (exit 0) that export refused. Now one rule: refused by
+    // `compute -o` replaced a 0444 file (exit 0) that export refused. Now one rule: refused by
     // compute, export (figure and data) and train alike, exit 1, the file unchanged; root too (no write bit).
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
@@ -314,7 +314,7 @@ void TestCliOutputFile::readOnlyFilesAreRefusedByEveryWriter()
 
 void TestCliOutputFile::trainChecksItsOutputBeforeTraining()
 {
-    // Issue 26, item 4: train -o /nonexistent/x.json trained the whole run, then failed.
+    // `train -o /nonexistent/x.json` trained the whole run, then failed.
     QElapsedTimer clock;
     clock.start();
     const Binary b = runBinary({"train", "--scheme", "rope", "--steps", "100000", "--quiet", "-o", "/nonexistent/x.json"});
@@ -325,7 +325,7 @@ void TestCliOutputFile::trainChecksItsOutputBeforeTraining()
 
 void TestCliOutputFile::signalsRemoveTheTemporary()
 {
-    // Issue 26, item 5: Ctrl+C or SIGTERM while a large table was written left ".r.json.XXXXXXXXXXXX.part"
+    // Ctrl+C or SIGTERM while a large table was written left ".r.json.XXXXXXXXXXXX.part"
     // (hundreds of MB). The writer removes it on SIGINT, SIGTERM and SIGHUP and the process still ends by the
     // signal. The signal is sent as soon as the temporary appears.
     for (int sig : {SIGTERM, SIGINT}) {
@@ -395,7 +395,7 @@ static void writeDeck(const QString& path, const QByteArray& json)
 
 void TestCliOutputFile::batchOutputsAreJudgedAfterResolvingLinks()
 {
-    // Issue 26, item 2: a deck compared cleaned text paths, so "figs/x.png" with figs -> ../outside wrote outside
+    // A deck compared cleaned text paths, so "figs/x.png" with figs -> ../outside wrote outside
     // its folder, and "link.png" -> ../outside/keep.png overwrote keep.png, without "allow_outside".
     QTemporaryDir root;
     QVERIFY(root.isValid());
@@ -442,7 +442,7 @@ void TestCliOutputFile::batchOutputsAreJudgedAfterResolvingLinks()
 
 void TestCliOutputFile::batchNamesWithControlCharactersAreRefused()
 {
-    // Issue 26, item 6: "\u00e9\u202e\u0000x.png" wrote "\u00e9\u202e" (the name cut at the NUL, no extension),
+    // "\u00e9\u202e\u0000x.png" wrote "\u00e9\u202e" (the name cut at the NUL, no extension),
     // reported "wrote ...x.png" and Qt repeated "Broken filename passed to function". Now a name with a control
     // character or a bidirectional override is refused, by its code point, and nothing is written.
     QTemporaryDir dir;
@@ -467,7 +467,7 @@ void TestCliOutputFile::batchNamesWithControlCharactersAreRefused()
 
 void TestCliOutputFile::exportWriteFailuresSayWhatFailed()
 {
-    // Issue 26, item 20: a figure that did not fit said "writing t.png failed: Unknown error", exit 2. Now the
+    // A figure that did not fit said "writing t.png failed: Unknown error", exit 2. Now the
     // reason, exit 1 (output that could not be written), and the old file kept; the same for data.
     QTemporaryDir dir;
     QVERIFY(dir.isValid());

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// `poslab compute precision` in-process: what rounding RoPE's angles to float16 / bfloat16 leaves (issue 12,
-// "Precision"). Reference values from the formats' definitions (IEEE 754-2008 section 3.6 binary16: spacing 2 from
+// `poslab compute precision` in-process: what rounding RoPE's angles to float16 / bfloat16 leaves.
+// Reference values from the formats' definitions (IEEE 754-2008 section 3.6 binary16: spacing 2 from
 // 2048, largest finite 65504; bfloat16: 8 significand bits, spacing 2 from 256) and from EleutherAI/gpt-neox issue
 // #1003 (float16 inv_freq and positions give angle 1045 at position 1857, pair 1 of d = 32, base 10000).
 #include "tests/cli/clirun.h"

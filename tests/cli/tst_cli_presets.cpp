@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `poslab presets`, and --preset / --config on compute, export and batch entries (issue 11, "Real-model
+// `poslab presets`, and --preset / --config on compute, export and batch entries ("Real-model
 // presets"): a preset gives the same numbers and figures as the same settings typed out, explicit options win,
 // a conflicting --scheme is refused. Llama 3.1 8B's values: ../shared/PRESETS.md line 49 (rope_theta 500000;
 // rope_scaling llama3, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192; head_dim 128; 32 heads).
@@ -80,7 +80,7 @@ void TestCliPresets::listsPresets()
     const Outcome json = cli({"presets", "--json"});
     QCOMPARE(json.status, exitOk);
     const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
-    QCOMPARE(list.size(), 43); // 35 text models and the eight grid and sequence models of issue 25
+    QCOMPARE(list.size(), 43); // 35 text models and the eight grid and sequence models
     bool found = false;
     for (const QJsonValue& v : list) {
         const QJsonObject p = v.toObject();
@@ -215,7 +215,7 @@ void TestCliPresets::exportWithPreset()
                                                 "-o", jb} + llama31).status,
              exitOk);
     QCOMPARE(readAll(QString::fromStdString(ja)), readAll(QString::fromStdString(jb))); // the same numbers
-    // Issue 11's test: the preset and a session saved from it give identical files.
+    // The preset and a session saved from it give identical files.
     const std::string session = dir.filePath("llama.poslab").toStdString(), c2 = dir.filePath("c2.svg").toStdString();
     {
         poslab::ui::WorkbenchState st;
@@ -258,7 +258,7 @@ void TestCliPresets::batchEntries()
 
 void TestCliPresets::spatialPresets()
 {
-    // Issue 25's presets on the command line: a grid or sequence model gives the numbers of the same settings typed
+    // The grid and sequence presets on the command line: a grid or sequence model gives the numbers of the same settings typed
     // out. MAE ViT-B/16: sin-cos base 10000 at width 768 on its 14 x 14 training grid (facebookresearch/mae
     // models_mae.py, util/pos_embed.py), so no --grid is needed; an explicit --grid wins.
     const Outcome mae = cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--format", "csv"});

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The command line with a real position table (issue 11, "Opening real files"): `compute encoding --scheme
+// The command line with a real position table: `compute encoding --scheme
 // learned --set table_file=...` returns the file's values; a file that does not fit is one line naming it; the
 // text parameters show in `poslab schemes` and `poslab schemes --json`.
 // The files are written byte by byte from numpy.lib.format's and the huggingface/safetensors README's format

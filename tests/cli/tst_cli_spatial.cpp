@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `poslab compute` for the grid and sequence schemes (issue 25, "Where is a patch?"): the command-line contract
+// `poslab compute` for the grid and sequence schemes: the command-line contract
 // (--grid HxW, --sequence text:N,image:TxHxW,video:TxHxW, --cls), the shapes, a few values from the cited code
 // (facebookresearch/mae util/pos_embed.py; huggingface/transformers modeling_qwen2_vl.py get_rope_index and
 // apply_multimodal_rotary_pos_emb), and one clear message for each bad input, refused before any work.

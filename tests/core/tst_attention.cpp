@@ -422,7 +422,7 @@ void TestAttention::causalTriangleEqualsMaskedSquare_data()
 
 void TestAttention::causalTriangleEqualsMaskedSquare()
 {
-    // The causal product skips what no row can see (issue 14); every visible logit must equal the one of
+    // The causal product skips what no row can see; every visible logit must equal the one of
     // the full square, and every masked one is NaN (key position > query position).
     QFETCH(QString, scheme);
     QFETCH(QString, queries);

@@ -112,7 +112,7 @@ void TestBiasSchemes::t5SignIsKeyMinusQuery()
 
 void TestBiasSchemes::t5TextsStateLastBucketAndExactRange()
 {
-    // Issue 10 item 2, against t5Reference (Hugging Face _relative_position_bucket in float32): at the defaults
+    // Against t5Reference (Hugging Face _relative_position_bucket in float32): at the defaults
     // (32 buckets, max distance 128) the last bucket starts at 91 bidirectional and 113 causal, and only
     // distances 0-7 (bidirectional) or 0-15 (causal) have a bucket of their own. The texts must say so.
     for (const bool bi : {true, false}) {
@@ -177,7 +177,7 @@ void TestBiasSchemes::alibiSlopesByHeads()
 
 void TestBiasSchemes::alibiFormulaTextIsTheRuleComputed()
 {
-    // Issue 10 item 9: the formula shown must be fairseq's get_slopes for every H, not only powers of two.
+    // The formula shown must be fairseq's get_slopes for every H, not only powers of two.
     // The rule as the text writes it, evaluated here: P = 2^floor(log2 H); m_h = 2^(-8(h+1)/P) for h < P,
     // then m_(P+k) = 2^(-4(2k+1)/P) for k < H - P.
     const std::string& f = schemeOrThrow("alibi").formula;

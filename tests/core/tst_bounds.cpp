@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every computation's cost is bounded before it starts (issue 14, found by adversarial testing): the memory
+// Every computation's cost is bounded before it starts (found by adversarial testing): the memory
 // estimate counts each scheme's own weights, the work estimate its per-head work, and both refuse with one
 // message naming the size. Also the input checks that used to pass bad values through: a position step that
 // overflowed, a --set key given twice, a non-finite --vector, an xPos scale beyond float32.
@@ -262,7 +262,7 @@ void TestBounds::xposScaleBeyondFloatIsRefused()
 
 void TestBounds::precisionWorkIsMeasuredCost()
 {
-    // Issue 26 item 7: 0:27000 at d = 65536 was estimated 9.7e10 (40 + log2 n per position and pair and pipeline)
+    // 0:27000 at d = 65536 was estimated 9.7e10 (40 + log2 n per position and pair and pipeline)
     // and ran 9 min 27 s. Measured here: 87 to 176 ns per position, pair and pipeline, counted 600 operations.
     QCOMPARE(precisionWork(32768, 27000, 2), 27000.0 * 32768.0 * 2.0 * 600.0);
     ComputeRequest c;

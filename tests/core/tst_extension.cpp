@@ -61,7 +61,7 @@ private slots:
 
 void TestExtension::llama31Bands()
 {
-    // Issue 12: Llama 3.1 (rope_theta 500000, factor 8, low 1, high 4, original 8192) at head dim 128:
+    // Llama 3.1 (rope_theta 500000, factor 8, low 1, high 4, original 8192) at head dim 128:
     // 29 pairs kept, 6 blended, 29 divided by 8 (_compute_llama3_parameters).
     const ExtensionTable t = table("rope", {{"rope_type", "llama3"}}, 128, 131072);
     QCOMPARE(int(t.pairs.size()), 64);
@@ -163,7 +163,7 @@ void TestExtension::piDividesEveryPair()
 void TestExtension::ntkScaleRunsFromOneToS()
 {
     // NTK-aware: b' = b s^(r/(r-2)), so omega_old / omega_new = (b'/b)^(2i/r) = s^(2i/(r-2)): 1 at the fastest pair,
-    // s at the slowest (issue 12: "the real NTK gives /1 at the fastest pair and /s at the slowest").
+    // s at the slowest.
     const int r = 128;
     const long double s = 2.0L;
     const ExtensionTable t = table("rope", {{"rope_type", "ntk"}, {"factor", "2"}}, r, 8192, 4096);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The attention pipeline (issue 12): every stage is the engine's own matrix, and the last one is exactly what
+// The attention pipeline: every stage is the engine's own matrix, and the last one is exactly what
 // `poslab compute scores --softmax --content SENTENCE` gives (core::compute, the CLI's service), for every scheme.
 // Stages are checked against their formulas recomputed here: q = W_Q x, R(t) q (Su et al. 2021, eq. 34 with
 // Hugging Face's rotate_half pairs), PE(t) (Vaswani et al. 2017, section 3.5), ALiBi's -m (m - n) (Press et al.

@@ -51,7 +51,7 @@ void TestRegistry::idsAreUniqueAndWellFormed()
 
 void TestRegistry::familyAgreesWithOriginAndIsOneGroup()
 {
-    // Issue 10 item 4: KERPLE's r1, r2 and FIRE's MLP are learned (Chi et al. 2022 section 4.2; Li et al. 2023
+    // KERPLE's r1, r2 and FIRE's MLP are learned (Chi et al. 2022 section 4.2; Li et al. 2023
     // section 3.2), so a family that says "fixed" or "learned" must match the origin axis (Transformer-XL,
     // grouped with Shaw as learned, is mixed: fixed sinusoids R, learned u, v and W_R).
     for (const auto& s : schemes()) {

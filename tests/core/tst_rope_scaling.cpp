@@ -421,7 +421,7 @@ void TestRopeScaling::longropeWrongLengthRejected()
 
 void TestRopeScaling::defaultsReproduceNamedModels()
 {
-    // Issue 10 item 5: rope_type alone brings a real model's values, named in the help.
+    // rope_type alone brings a real model's values, named in the help.
     // Llama-3.1-8B config.json: rope_theta 500000, rope_scaling {llama3, factor 8, low_freq_factor 1,
     // high_freq_factor 4, original_max_position_embeddings 8192}, head_dim 128.
     const RotarySpec llama = spec({{"rope_type", "llama3"}}, 128);

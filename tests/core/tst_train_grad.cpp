@@ -727,7 +727,7 @@ private slots:
         TrainConfig c;
         c.lr = 0.004;
         c.steps = 10;
-        QVERIFY(c.cosineDecay); // the default recipe (issue 23)
+        QVERIFY(c.cosineDecay); // the default recipe
         c.cosineDecay = false;
         QCOMPARE(learningRate(c, 1), 0.004); // constant
         QCOMPARE(learningRate(c, 10), 0.004);

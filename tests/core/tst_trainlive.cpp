@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the window's training needs from core/train (issue 15): the cancel flag stops a run at the next step and
+// What the window's training needs from core/train: the cancel flag stops a run at the next step and
 // between the test lengths of an evaluation; the live preview of accuracy against length (TrainConfig::curveEvery)
 // is the final evaluation's numbers when it uses as many sequences, and changes nothing in the training; a run keeps
 // its trained parameters; trainedAttention() is Network::attention of a network rebuilt here from those parameters

@@ -115,7 +115,7 @@ void TestExport::svgHeatmapIsVectorWithOneNativeImage()
 
 void TestExport::vectorOutputIsBounded()
 {
-    // Issue 26 item 10: an SVG or PDF is bounded by the bytes its drawing writes (its elements), refused past
+    // An SVG or PDF is bounded by the bytes its drawing writes (its elements), refused past
     // the limit instead of growing in memory; and the table's embedded heatmap (twice the plot's size) is
     // refused before drawing when it would pass the raster cap.
     auto s = scene(QStringLiteral("sinusoidal"), 64, 256);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // One set-up resolver for `poslab compute`, `poslab export`, batch entries, --animate and the window: a key
-// that does not apply is refused everywhere with the same words (issue 9). GIF sweeps print their value and
+// that does not apply is refused everywhere with the same words. GIF sweeps print their value and
 // hold one colour scale; data exports are exact and carry a header row.
 #include "app/cli.h"
 #include "app/exportcli.h"
@@ -459,7 +459,7 @@ void TestExportSetup::recommendedSlideSettingsWork()
 QTEST_MAIN(TestExportSetup)
 void TestExportSetup::onlyTheTableFigureMayStartTheGpu()
 {
-    // Issue 26: a data export, or a figure of a view that draws no table, computes the scene's table on the
+    // A data export, or a figure of a view that draws no table, computes the scene's table on the
     // CPU, so that it never loads the GL driver (nor starts a context only to refuse the request). The table
     // figure keeps the window's automatic choice. 4096 x 512 = 2M elements: over TableEngine's GPU threshold.
     QVERIFY(4096.0 * 512 > gpu::TableEngine::autoGpuMinElements);

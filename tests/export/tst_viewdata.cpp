@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// GUI and CLI give the same numbers (issue 11, "Views only draw"): for every scheme of core's registry and every
+// GUI and CLI give the same numbers: for every scheme of core's registry and every
 // view of the view registry, the view's data export (ExportService::renderData through an ExportScene, the path of
 // the window's File > Export and of `poslab export`) equals what `poslab compute` prints for the same state, run
 // in-process through runCli. The decay and attention views' plotted numbers (the decay view's curves, the

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Classroom mode (issue 13) and the first start (issue 14): presentation mode by keyboard alone, the laser
+// Classroom mode and the first start: presentation mode by keyboard alone, the laser
 // pointer, the Help menu's shortcut list read from the real actions, the first-run hint shown once, and the
 // parameter panel's step lock.
 #include "ui/helpmenu.h"

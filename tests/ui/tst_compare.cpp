@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Compare mode (issue 12): configuration B is one more part of the one state. A and B stay in sync under every
+// Compare mode: configuration B is one more part of the one state. A and B stay in sync under every
 // cursor change and every change of what B does not set itself; changing B's scheme leaves A alone (and one undo
 // on A's stack brings B back); the state form's "compare" key {"mode", "state"} round-trips through the share
 // string; the difference mode's data export equals the element-wise difference of A's and B's data exports

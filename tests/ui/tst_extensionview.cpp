@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The context-extension view (issue 12): it draws core's numbers (Computation::extensionData, the table of
+// The context-extension view: it draws core's numbers (Computation::extensionData, the table of
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
 #include "ui/computation.h"
@@ -156,7 +156,7 @@ void mouse(QWidget& w, QEvent::Type type, QPointF at, Qt::MouseButton button, Qt
 
 void TestExtensionView::dragKeepsTheAxisUnderTheMouse()
 {
-    // Issue 23: a drag of 26 px took L from 48,748 to 1,057 because the log axis refitted to each new L. While
+    // A drag of 26 px took L from 48,748 to 1,057 because the log axis refitted to each new L. While
     // dragging, the axis stays where the drag began, so the length follows the handle's height on one axis: two
     // moves 50 px apart in the same direction change log10 L by the same amount.
     WorkbenchState state;
@@ -188,7 +188,7 @@ void TestExtensionView::dragKeepsTheAxisUnderTheMouse()
 
 void TestExtensionView::clickAndSpinBoxSelectAPair()
 {
-    // Issue 23 (11.1 "step extension_pair down"): the view has a pair spin box and a click selects a pair.
+    // The view has a pair spin box and a click selects a pair.
     WorkbenchState state;
     QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
     QCOMPARE(state.setDim(128), QString());
@@ -219,7 +219,7 @@ void TestExtensionView::clickAndSpinBoxSelectAPair()
 
 void TestExtensionView::typedLengthTakesAnyValue()
 {
-    // Issue 23 (11.5, 12.5): 4096, 8192, 32768 and 4097 typed exactly, with no drag.
+    // 4096, 8192, 32768 and 4097 typed exactly, with no drag.
     WorkbenchState state;
     QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
     QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("dynamic")), QString());
@@ -275,7 +275,7 @@ void TestExtensionView::hoverReadsThePairUnderTheMouse()
 
 void TestExtensionView::headerShowsTheBaseInForce()
 {
-    // Issue 23 (11.4/11.5 "read the new base"): NTK-aware's base theta * s^(r/(r-2)) (bloc97's rule, Hugging
+    // NTK-aware's base theta * s^(r/(r-2)) (bloc97's rule, Hugging
     // Face _compute_dynamic_ntk_parameters / the ntk branch), 10000 * 8^(128/126) = 82,700 for d = 128.
     WorkbenchState state;
     QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Typeset formulas (issue 13): every TeX formula of every lesson (resources/lessons/L*.json, read from the source
+// Typeset formulas: every TeX formula of every lesson (resources/lessons/L*.json, read from the source
 // tree so that new lessons are seen) and of every scheme in the registry (resources/formulas/schemes.json) has a
 // current SVG, i.e. index.json lists the file named by the SHA-1 of its TeX and that file is compiled in; each one
 // renders to a non-empty image in the theme's text colour (MathJax writes currentColor); a missing formula shows

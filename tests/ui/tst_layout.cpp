@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The figures' text never collides: every scheme x every view x four figure sizes x four font scales x two
 // themes is rendered headless as the export service renders it (ExportScene, View::render onto a painter),
-// and every text item drawn is checked: no two overlap, none leaves its view (issue 9). The text items come
+// and every text item drawn is checked: no two overlap, none leaves its view. The text items come
 // from the TextRecord the layout helper writes; a recording paint device captures every glyph run the
 // painter really drew, so text that bypassed the helper is caught too.
 #include "core/encodingregistry.h"
@@ -162,7 +162,7 @@ bool boxesOverlap(const QRectF& a, const QRectF& b)
         && std::max(a.top(), b.top()) < std::min(a.bottom(), b.bottom());
 }
 
-/// Labels drawn cut with "…" (issue 22: at slide sizes a label that does not fit is rewritten shorter, wrapped,
+/// Labels drawn cut with "…" (at slide sizes a label that does not fit is rewritten shorter, wrapped,
 /// moved or dropped, never elided). A shorter wording the view offered is not a cut; a wording that ends in
 /// "…" of its own (the full text does too) is not either.
 QStringList elidedLabels(const Rendered& r)
@@ -175,7 +175,7 @@ QStringList elidedLabels(const Rendered& r)
     return out;
 }
 
-/// The slide sizes and font scales of issue 22 at which no label may be cut.
+/// The slide sizes and font scales at which no label may be cut (a lecture projector and a 1080p screen).
 bool isSlideCase(QSize size, double scale)
 {
     return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080)) && (scale == 1.5 || scale == 2.0);
@@ -335,7 +335,7 @@ private slots:
 
     void numbersHaveOneFormat()
     {
-        // Thousands separated, no exponent below 10^7, never a negative zero (issue 9).
+        // Thousands separated, no exponent below 10^7, never a negative zero.
         QCOMPARE(formatNumber(217641.3, 3), QStringLiteral("217,641"));
         QCOMPARE(formatNumber(5506923.0, 4), QStringLiteral("5,506,923"));
         QCOMPARE(formatNumber(6.2831853, 4), QStringLiteral("6.283"));
@@ -423,7 +423,7 @@ private slots:
             state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
         }
         // The issue's cases: a cursor of 37 and one past 1000 (the clock title collided for p >= 1000).
-        // The four figure sizes of issue 9, and two window panels (a 1366 x 768 screen's views are about 560 x 330).
+        // The four figure sizes (figure, slide and projector sizes), and two window panels (a 1366 x 768 screen's views are about 560 x 330).
         const QList<QSize> sizes{QSize(560, 330), QSize(780, 470),  QSize(1280, 720),
                                  QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
         const QList<double> scales{1.0, 1.5, 2.0, 2.5};
@@ -563,7 +563,7 @@ private slots:
 
     void compareHasNoCutLabels()
     {
-        // Compare figures (A | B, overlay, difference) at the slide sizes and lecture font scales of issue 22:
+        // Compare figures (A | B, overlay, difference) at the slide sizes and lecture font scales:
         // no collision, nothing outside its view, no label cut with "…".
         QFETCH(QString, state);
         QStringList failures;
@@ -644,7 +644,7 @@ private slots:
 
     void cleanSlideHidesNotesHintsAndTags()
     {
-        // Issue 22: the table's aliasing note covered the data, in the window, in presentation and in every export,
+        // The table's aliasing note covered the data, in the window, in presentation and in every export,
         // and could not be turned off. It now has a line of its own under the axes; the view option clean_slide
         // (sessions, share links, --view-set, View > Clean slide) leaves it out with every hover hint and cursor tag.
         exporting::ExportScene scene;

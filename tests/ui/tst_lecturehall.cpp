@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 22, "Live in the lecture hall": the window's details a lecturer meets on a 1366 x 768 projector. The
+// Live in the lecture hall: the window's details a lecturer meets on a 1366 x 768 projector. The
 // window options hold in the real window (not only for --screenshot), a share link reopens the tab it was copied
 // from, the wheel over the parameter panel scrolls it, a stale red message goes, sessions keep numbers as a
 // person writes them, export --title is the visible heading, poslab --help lists the window options, a tab's
@@ -711,7 +711,7 @@ private slots:
 
     void compareSharesRanges()
     {
-        // Side by side, A and B plot one quantity on one scale (issue 22): the attention view's colour range is the
+        // Side by side, A and B plot one quantity on one scale: the attention view's colour range is the
         // union of both halves' data ranges, the extension view's axes the union of both halves' axes (PI x100
         // beside x10 drew on different y ranges); independent_ranges gives each half its own again.
         const auto load = [](exporting::ExportScene& scene, const char* json, const QString& name) -> View* {

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The lengthlab view (issue 15): draws a run file of poslab train (here written by core::train::writeRuns from
+// The lengthlab view: draws a run file of poslab train (here written by core::train::writeRuns from
 // hand-made results, so the numbers are known): one curve per seed and a mean per scheme, the trained length
 // marked, the learned table's missing rows named; no text collides at 1366 x 768 or at font scale 2; without a run
 // file, and with an unreadable one, the view says so. The registry's data export holds the same numbers.
-// Issue 23: a scheme keeps its colour whatever the order of the runs; hovering a point reads out scheme, length
+// A scheme keeps its colour whatever the order of the runs; hovering a point reads out scheme, length
 // and value; the Train panel's measure toggle switches exact match and token accuracy (core's numbers); the loss
 // curve of a run file is kept in the figure; a line says what the task is and what "converged" means.
 #include "core/train/trainer.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Every "Do" line is doable (issue 23): each step's actions (resources/lessons/FORMAT.md, "Actions") are performed
+// Every "Do" line is doable: each step's actions (resources/lessons/FORMAT.md, "Actions") are performed
 // in the real window, offscreen, through the widgets a learner uses: the parameter panel's fields, check boxes and
 // choices, the views' own spin boxes and choices (keys typed, arrows pressed), the scheme picker's buttons, and
 // QTest mouse moves over the heatmaps, the table, the decay chart and the extension plot. After each action the
@@ -19,6 +19,7 @@
 #include "ui/views/curveitem.h"
 #include "ui/views/decayview.h"
 #include "ui/views/extensionview.h"
+#include "ui/views/patchgridview.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
@@ -256,7 +257,9 @@ class TestLessonActions : public QObject {
                     .arg(a.row).arg(a.column)
                     .arg(cell ? QStringLiteral("(%1, %2)").arg(cell->y()).arg(cell->x()) : QStringLiteral("nothing"));
             const QString r = att->hoverReadout();
-            if (!r.startsWith(QStringLiteral("query %1").arg(a.row)) || !r.contains(QStringLiteral("key %1").arg(a.column)))
+            // B's read-out names its configuration first ("B · query ..."), as View's compare hover draws it.
+            const QString query = (a.sideB ? QStringLiteral("B \u00b7 ") : QString()) + QStringLiteral("query %1").arg(a.row);
+            if (!r.startsWith(query) || !r.contains(QStringLiteral("key %1").arg(a.column)))
                 return QStringLiteral("the read-out '%1' does not name query %2, key %3").arg(r).arg(a.row).arg(a.column);
             return {};
         }
@@ -374,6 +377,35 @@ class TestLessonActions : public QObject {
         return v->isVisible() ? QString() : QStringLiteral("view '%1' could not be brought on screen").arg(id);
     }
 
+    /// Selects the patch (a.row, a.column) of the patch grid view as a learner does: a click on its cell, or the
+    /// arrow keys from the patch selected; the effect is the spatial set-up's selected patch.
+    QString selectPatch(const lessons::Action& a)
+    {
+        auto* v = qobject_cast<PatchGridView*>(m_window->view(a.target));
+        if (!v || !v->isVisible())
+            return QStringLiteral("view '%1' is not on screen").arg(a.target);
+        const core::Grid grid = v->data().grid;
+        if (a.row >= grid.rows || a.column >= grid.cols)
+            return QStringLiteral("the grid is %1 x %2: it has no patch (%3, %4)").arg(grid.rows).arg(grid.cols).arg(a.row).arg(a.column);
+        const int want = a.row * grid.cols + a.column;
+        if (a.byKeys) {
+            v->setFocus();
+            for (int guard = 0; guard < 4 * (grid.rows + grid.cols) && m_window->state()->spatial().patch != want; ++guard) {
+                const int at = m_window->state()->spatial().patch, i = at / grid.cols, j = at % grid.cols;
+                QTest::keyClick(v, a.row > i ? Qt::Key_Down : a.row < i ? Qt::Key_Up : a.column > j ? Qt::Key_Right : Qt::Key_Left);
+            }
+        } else {
+            const PatchGridView::Layout l = v->layoutFor(QRectF(v->rect()));
+            const QPointF centre(l.grid.left() + (a.column + 0.5) * l.cell, l.grid.top() + (a.row + 0.5) * l.cell);
+            if (v->patchAt(QRectF(v->rect()), centre) != want)
+                return QStringLiteral("the centre of patch (%1, %2) is not that patch's cell").arg(a.row).arg(a.column);
+            QTest::mouseClick(v, Qt::LeftButton, {}, centre.toPoint());
+        }
+        const int got = m_window->state()->spatial().patch;
+        return got == want ? QString()
+                           : QStringLiteral("%1 left patch %2 selected, not %3").arg(a.describe()).arg(got).arg(want);
+    }
+
 public:
     /// Performs @p a in the window; empty when its effect holds, else why not.
     QString perform(const lessons::Step& step, const lessons::Action& a)
@@ -395,6 +427,8 @@ public:
         }
         case lessons::Action::Kind::Show:
             return show(a.target);
+        case lessons::Action::Kind::Select:
+            return selectPatch(a);
         case lessons::Action::Kind::Read: {
             View* v = m_window->view(a.target);
             if (!v || !v->isVisible())

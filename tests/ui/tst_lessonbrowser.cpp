@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The lesson browser (issue 13): every step of every shipped lesson is reached in presentation mode by the
+// The lesson browser: every step of every shipped lesson is reached in presentation mode by the
 // keyboard alone and loads its state without error; a prediction blocks "Try it" until a guess is committed;
 // the step lock disables a knob the step does not name and free play enables it; the puzzle's answer is
 // checked; progress is remembered.
@@ -180,7 +180,7 @@ private slots:
     void predictBlocksTryIt()
     {
         const auto [li, si] = findStep([](const lessons::Step& s) { return s.predict.has_value(); });
-        QVERIFY2(li >= 0, "no shipped step asks for a prediction"); // every lesson predicts first (issue 23)
+        QVERIFY2(li >= 0, "no shipped step asks for a prediction"); // every lesson predicts first
         WorkbenchState state;
         LessonBrowser b(&state);
         QVERIFY(b.open(li, si));
@@ -207,7 +207,7 @@ private slots:
 
     void nothingAnswersThePredictionBeforeTheGuess()
     {
-        // Issue 23, "Predict, then see": before the guess no notice, no computed value in the step's text, "Do"
+        // Predict, then see: before the guess no notice, no computed value in the step's text, "Do"
         // line or prompt, no sentence of why and no formula that gives the answer away is on screen; after it,
         // all of them are.
         WorkbenchState state;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The lesson model, the claim engine and the shipped lessons (issue 13; resources/lessons/FORMAT.md).
+// The lesson model, the claim engine and the shipped lessons (resources/lessons/FORMAT.md).
 // Reference numbers are computed here from the cited formulas, never by the code under test:
 //   sinusoidal: omega_i = base^(-2i/d)            Vaswani et al. 2017, section 3.5
 //   RoPE:       theta_i = base^(-2(i-1)/d)          Su et al. 2021 (RoFormer), eq. 15 (i from 1)
@@ -117,7 +117,7 @@ private slots:
 
 void TestLessons::guessVerdicts()
 {
-    // Issue 23: every guess gets a verdict. Right: the guess reads as the answer at the digits shown (half a unit
+    // Every guess gets a verdict. Right: the guess reads as the answer at the digits shown (half a unit
     // of the last digit); close: within 10%; wrong otherwise.
     using lessons::GuessVerdict;
     using lessons::judgeGuess;
@@ -178,7 +178,7 @@ void TestLessons::puzzleAcceptsARange()
 
 void TestLessons::everyPredictionSaysWhy()
 {
-    // Every reveal adds one sentence of why (issue 23): each shipped prediction has its "because".
+    // Every reveal adds one sentence of why: each shipped prediction has its "because".
     QStringList missing;
     int predictions = 0;
     for (const lessons::Lesson& l : lessons::lessons())
@@ -194,7 +194,7 @@ void TestLessons::everyPredictionSaysWhy()
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
 {
-    // Phrases that gave a step's prediction away before the guess (issue 23, "Predictions are spoiled"): the
+    // Phrases that gave a step's prediction away before the guess: the
     // step's title, text and "Do" line must not hold them; the sentence of why may.
     QTest::addColumn<QString>("step");
     QTest::addColumn<QString>("phrase");
@@ -510,7 +510,12 @@ void TestLessons::malformedEntries_data()
     // notice it does not have and a hover outside its positions are each one line naming the step.
     const QString doLine = QStringLiteral("\"views\": [\"clock\"], \"knobs\": [\"cursor\"], \"do\": \"Press Right.\", \"actions\": ");
     QTest::newRow("unknown action") << "\"views\": [\"clock\"]," << doLine + "[{\"press\": \"cursor\"}],"
-                                    << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read, show)";
+                                    << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read, show, select)";
+    QTest::newRow("select elsewhere") << "\"views\": [\"clock\"]," << doLine + "[{\"select\": \"clock\", \"row\": 0, \"column\": 0, \"by\": \"click\"}],"
+                                      << "x.json: step 91.1: actions[0]: \"select\": view 'clock' has no select action (known: patchgrid)";
+    QTest::newRow("select by") << "\"views\": [\"clock\"],"
+                               << "\"views\": [\"patchgrid\"], \"do\": \"Click.\", \"actions\": [{\"select\": \"patchgrid\", \"row\": 0, \"column\": 0, \"by\": \"mouse\"}],"
+                               << "x.json: step 91.1: actions[0]: \"by\" must be \"click\" or \"keys\"";
     QTest::newRow("action knob") << "\"views\": [\"clock\"]," << doLine + "[{\"set\": \"base\", \"to\": \"500\"}],"
                                  << "x.json: step 91.1: actions[0]: \"set\": knob 'base' is not one the step unlocks (knobs: cursor)";
     QTest::newRow("action view") << "\"views\": [\"clock\"]," << doLine + "[{\"read\": \"table\"}],"

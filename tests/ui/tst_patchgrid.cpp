@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The spatial set-up and the patch grid view (issue 25): the set-up round-trips through a state file and a share
+// The spatial set-up and the patch grid view: the set-up round-trips through a state file and a share
 // string and names one problem for a bad value; the view's numbers are core's (the cosine of compute encoding's
 // rows for a table, compute scores --content constant for a 2-D rotation); clicking a patch and the arrow keys
 // select it (undoably); the export writes the figure and the data; nothing collides at 1366 x 768.

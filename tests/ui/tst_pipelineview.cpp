@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The pipeline and family-map views (issue 12): the family map places every scheme of the registry by its
+// The pipeline and family-map views: the family map places every scheme of the registry by its
 // descriptor's axes and selects it on a click; the pipeline view follows the cursor's query row, frames the
 // stage where the position enters, and draws both its modes without any text colliding (tst_layout covers the
 // default mode for every scheme; the NoPE mode is checked here).

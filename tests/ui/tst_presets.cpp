@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Real-model presets (resources/presets/) and the config.json reader (issue 11, "Real-model presets" and
+// Real-model presets (resources/presets/) and the config.json reader ("Real-model presets" and
 // "Opening real files"). Reference values are copied from ../shared/PRESETS.md, the project's compiled list
 // of verified settings; each row cites its line there (the summary table is lines 36-64). Config files are
 // written by the test from the same values, in the spellings PRESETS.md and huggingface/transformers
@@ -90,7 +90,7 @@ void TestPresets::everyPresetValidates()
     QVERIFY2(ui::presetLoadProblems().isEmpty(), qPrintable(ui::presetLoadProblems().join('\n')));
     // Every model of PRESETS.md's summary table (29 rows) except Gemma-3-27B (UNVERIFIED throughout), with
     // Qwen2.5 as shipped and with its YaRN add-on, T5 in both versions, and Gemma 3's local layers apart; and the
-    // eight grid and sequence models of issue 25 (ViT-B/16 on its grid, MAE, RoPE-Axial and RoPE-Mixed DeiT,
+    // eight grid and sequence models (ViT-B/16 on its grid, MAE, RoPE-Axial and RoPE-Mixed DeiT,
     // Pixtral-ViT, three Qwen-VL).
     QCOMPARE(ui::presets().size(), 43);
     for (const QJsonObject& p : ui::presets()) {

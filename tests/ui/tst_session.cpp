@@ -343,7 +343,7 @@ void TestSession::sessionSaveIsAtomic()
     QCOMPARE(f.readAll(), first);
     // No temporary file is left beside it.
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"lecture.poslab"});
-    // Issue 26, item 1: saving used QSaveFile, which followed a link and renamed over its target (a device node
+    // Saving used QSaveFile, which followed a link and renamed over its target (a device node
     // for root). Now the one writer of export: a link, a FIFO and a read-only file are refused, each left as it was.
     const QString link = dir.filePath("link.poslab");
     QVERIFY(QFile::link(path, link));

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The scheme story pages (issue 13): every registered scheme has a story with every section filled and every
+// The scheme story pages: every registered scheme has a story with every section filled and every
 // finding sourced; RoPE's story covers every rope_type the registry offers; "used by" is computed from the
 // preset files (read here independently of ui/presets); the context-extension timeline's dates parse and come
 // in order; the page fits a 1366 x 768 screen at font scales 1 and 2 with no label cut off and no timeline
@@ -224,7 +224,7 @@ private slots:
 
     void spatialStoriesOpen()
     {
-        // The grid and sequence schemes (issue 25) have their own table, not the 1-D registry: the loader reads
+        // The grid and sequence schemes have their own table, not the 1-D registry: the loader reads
         // their stories, the page's scheme list offers them, and a page shows the scheme's citation and the
         // presets that use it (M-RoPE: the three Qwen-VL presets).
         for (const auto& s : core::spatialSchemes())
@@ -334,7 +334,7 @@ private slots:
 
     void citationsAreShortAndProvenanceIsInTheSources()
     {
-        // Issue 23: a finding or an event cites its source briefly; how it was read ("its own timestamp was
+        // A finding or an event cites its source briefly; how it was read ("its own timestamp was
         // not read", a preset's "mlc-llm copy") is listed only among the sources at the end.
         StoryPage page;
         page.showStory(QStringLiteral("rope"));

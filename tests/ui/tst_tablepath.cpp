@@ -133,7 +133,7 @@ private slots:
 
     void cpuPreferenceNeverAsksForAContext()
     {
-        // Issue 26: under the Cpu preference a table over the GPU threshold is filled without creating a GPU
+        // Under the Cpu preference a table over the GPU threshold is filled without creating a GPU
         // context, so that a data export never loads the GL driver; Auto asks for one at that size.
         const auto w = core::ropeBaseFrequencies(10000.0, 64);
         const auto many = core::PositionList::range(0, int(gpu::TableEngine::autoGpuMinElements) / 16);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Training in the window (issue 15): the lengthlab view's Train panel starts runs from its controls on worker
+// Training in the window: the lengthlab view's Train panel starts runs from its controls on worker
 // threads; the curves that reach the view equal core::train::trainRun with the same settings (same seed, same
 // numbers: trainer.h); Cancel stops a long run within a second; saving writes core's run file and the view then
 // names it; the attention view's source "trained" shows the trained model's weights, equal to Network::attention

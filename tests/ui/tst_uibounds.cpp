@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Bounds in the window's own inputs (issue 14, found by adversarial testing): a state file may not go around
+// Bounds in the window's own inputs (found by adversarial testing): a state file may not go around
 // the setters' limits, a settings font scale must be a number in range, the undo history is bounded and a
 // slider's steps merge, the table row plan survives INT_MAX positions, and an infinite value or range cannot
 // index the colour table out of bounds.
@@ -153,7 +153,7 @@ private slots:
 
     void precisionViewRefusesBeforeWork()
     {
-        // Issue 26 item 8: the precision view of d = 4096 at 1,048,576 positions painted nothing for 12 s and more
+        // The precision view of d = 4096 at 1,048,576 positions painted nothing for 12 s and more
         // (analysePrecision ran without the compute command's check). It now says why at once, and so does an
         // export of the view's figure (View::computeError).
         WorkbenchState st;

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// What the views show (issue 9, "defaults that teach" and the content defects): defaults with a visible key
+// What the views show ("defaults that teach" and the content defects): defaults with a visible key
 // property, not-applicable states that explain themselves (iRoPE's NoPE layer), xPos's centre, the pairing
 // colours of both layouts, hover read-outs that follow changes, the decay view's RoFormer bound, axes and
 // legends, and the table's aliasing note in window and export alike. Every reference value is computed here
@@ -173,7 +173,7 @@ private slots:
 
     void pinnedClockPairsFollowDimAndOnlyTheSlowestIsTheHourHand()
     {
-        // Issue 23 (2.3 at d = 4096): the pins 0, 64, 127 stayed and pair 127 was called the hour hand with a period
+        // The pins 0, 64, 127 stayed and pair 127 was called the hour hand with a period
         // of 11.12 tokens. Now the pins follow d in the same undo step, and the names belong to the scheme's own
         // fastest and slowest pairs.
         WorkbenchState state;
@@ -216,7 +216,7 @@ private slots:
 
     void rotationDistanceBoxTakesANegativeDistance()
     {
-        // Issue 23 (8.3 "set the key distance from 4 to -4"): the box stopped at 0 and "-4" was ignored. A negative
+        // The box stopped at 0 and "-4" was ignored. A negative
         // distance puts the key after the query; the score depends on m - n only, so it differs from +4's.
         WorkbenchState state;
         Computation computation(&state);

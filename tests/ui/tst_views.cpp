@@ -77,7 +77,7 @@ private slots:
 
     void wholeNumberAxesTickWholeNumbers()
     {
-        // Issue 23 (1.4 at 5 positions: ticks 0, 0.5, 1, 1.5): position and pair axes tick integers only.
+        // Position and pair axes tick integers only.
         QCOMPARE(niceTicks(0, 4, 8), (std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4}));
         QCOMPARE(integerTicks(0, 4, 8), (std::vector<double>{0, 1, 2, 3, 4}));
         QCOMPARE(integerTicks(0, 9, 4), (std::vector<double>{0, 5}));   // steps of 1 or more: niceTicks as it is

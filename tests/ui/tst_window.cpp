@@ -95,12 +95,12 @@ private slots:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true);
-        QCOMPARE(available().size(), QSize(1366, 768)); // the projector of issue 9
+        QCOMPARE(available().size(), QSize(1366, 768)); // a lecture projector
     }
 
     void windowFitsTheScreenAtEveryFontScale()
     {
-        // Issue 9: after three A+ presses the window grew wider than the screen and never shrank back.
+        // After three A+ presses the window grew wider than the screen and never shrank back.
         MainWindow w(nullptr, false);
         showOnScreen(w);
         const QSize original = w.size();
@@ -132,7 +132,7 @@ private slots:
 
     void viewReportSaysWhatEachViewDrew()
     {
-        // Issue 22: --screenshot FILE also writes FILE.json with each visible view, its pixel size and what it drew
+        // --screenshot FILE also writes FILE.json with each visible view, its pixel size and what it drew
         // (View::visibleViewReport), so that a script can check a layout. The report uses render()'s own rule.
         MainWindow w(nullptr, false);
         showOnScreen(w, QSize(1600, 1000));
@@ -204,7 +204,7 @@ private slots:
 
     void darkThemeReachesEveryWidget()
     {
-        // Issue 9: switching to Dark left the formula box light with light text.
+        // Switching to Dark left the formula box light with light text.
         MainWindow w(nullptr, false);
         showOnScreen(w);
         press(w, "actionTheme", 1);
@@ -229,7 +229,7 @@ private slots:
 
     void pickerShowsEverySchemeAt1366x768()
     {
-        // Issue 9: the picker showed 7 of its rows at 1366 x 768.
+        // The picker showed 7 of its rows at 1366 x 768.
         MainWindow w(nullptr, false);
         showOnScreen(w);
         SchemePicker* picker = w.schemePicker();
@@ -284,7 +284,7 @@ private slots:
 
     void typedFieldsReadLikeTypedNumbers()
     {
-        // Issue 9: rope_theta showed "5e+05".
+        // rope_theta showed "5e+05".
         MainWindow w(nullptr, false);
         WorkbenchState* st = w.state();
         QVERIFY(st->setParam("rope_theta", core::ParamValue::real(500000.0)).isEmpty());
@@ -315,7 +315,7 @@ private slots:
 
     void exportDialogStartsInAFolderThatExists()
     {
-        // Issue 9: the first export on a fresh machine failed ("folder /root/Pictures does not exist"), and
+        // The first export on a fresh machine failed ("folder /root/Pictures does not exist"), and
         // the next dialog went back to that folder after a successful export elsewhere.
         QTemporaryDir home, elsewhere;
         QVERIFY(home.isValid() && elsewhere.isValid());
@@ -356,7 +356,7 @@ private slots:
 
     void factorBelowOneShowsCoresWarning()
     {
-        // Issue 10 item 17: Hugging Face accepts factor < 1 for linear scaling with a warning
+        // Hugging Face accepts factor < 1 for linear scaling with a warning
         // (modeling_rope_utils _validate_linear_scaling_rope_parameters: "factor field must be a float >= 1"
         // is logged, not raised); the window says so in core's words instead of refusing or staying silent.
         MainWindow w(nullptr, false);
@@ -411,7 +411,7 @@ private slots:
         o.fontScale = 2.5;
         st->setViewOptions(o);
         showOnScreen(w);
-        // At 2.5 the side panels fold away to give the views room (issue 22: the grid's rule); F9 opens them as a
+        // At 2.5 the side panels fold away to give the views room (the grid's rule); F9 opens them as a
         // drawer over the views, where the line wraps as well.
         QTest::qWait(50);
         if (!w.parameterPanel()->isVisible())

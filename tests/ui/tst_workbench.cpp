@@ -213,7 +213,7 @@ private slots:
         QVERIFY(panel->isShown("factor"));
         QVERIFY(panel->check("truncate"));
         QVERIFY(!panel->isShown("low_freq_factor"));
-        // Keys still at their default follow the choice (issue 10 item 5): yarn's defaults are Qwen2.5's.
+        // Keys still at their default follow the choice: yarn's defaults are Qwen2.5's.
         QCOMPARE(w.state()->params().integer("original_max_position_embeddings"), 32768ll);
         QCOMPARE(w.state()->params().real("rope_theta"), 1000000.0);
         // Tooltips carry the one-line doc.

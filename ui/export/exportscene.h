@@ -41,7 +41,7 @@ public:
 
     /// A data export (CSV, JSON, .npy) draws nothing: call before the first view() so that the scene's own
     /// figures are not computed (the scores are computed 1 x 1), and the data's own estimate refuses a request
-    /// over the cap before anything large is allocated (issue 26: --positions 16384 --heads 64 used to compute
+    /// over the cap before anything large is allocated (--positions 16384 --heads 64 used to compute
     /// the 16384 x 16384 figure first).
     void setDrawsNothing() { m_drawsNothing = true; }
 

@@ -493,6 +493,7 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
     static const std::pair<const char*, Action::Kind> kinds[] = {
         {"set", Action::Kind::Set},     {"step", Action::Kind::Step}, {"hover", Action::Kind::Hover},
         {"probe", Action::Kind::Probe}, {"read", Action::Kind::Read}, {"show", Action::Kind::Show},
+        {"select", Action::Kind::Select},
     };
     QStringList given;
     for (const auto& [key, kind] : kinds)
@@ -501,7 +502,7 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
             a.kind = kind;
         }
     if (given.size() != 1)
-        r.fail(given.isEmpty() ? QStringLiteral("unknown action (known: set, step, hover, probe, read, show)")
+        r.fail(given.isEmpty() ? QStringLiteral("unknown action (known: set, step, hover, probe, read, show, select)")
                                : QStringLiteral("one action per entry (got %1)").arg(given.join(QStringLiteral(", "))));
     a.target = r.string(o, given[0].toLatin1().constData(), true);
     const auto knob = [&] {
@@ -567,6 +568,17 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
     case Action::Kind::Show:
         r.knownKeys(o, {"show"});
         view();
+        break;
+    case Action::Kind::Select:
+        r.knownKeys(o, {"select", "row", "column", "by"});
+        view();
+        if (a.target != QLatin1String("patchgrid"))
+            r.fail(QStringLiteral("\"select\": view '%1' has no select action (known: patchgrid)").arg(a.target));
+        a.row = r.integer(o.value("row"), QStringLiteral("row"), 0, 1 << 16);
+        a.column = r.integer(o.value("column"), QStringLiteral("column"), 0, 1 << 16);
+        if (o.value("by") != QJsonValue(QStringLiteral("click")) && o.value("by") != QJsonValue(QStringLiteral("keys")))
+            r.fail(QStringLiteral("\"by\" must be \"click\" or \"keys\""));
+        a.byKeys = o.value("by") == QJsonValue(QStringLiteral("keys"));
         break;
     }
     return a;
@@ -653,6 +665,9 @@ QString Action::describe() const
         return QStringLiteral("run the probes of notice %1").arg(target);
     case Kind::Show:
         return QStringLiteral("show %1").arg(target);
+    case Kind::Select:
+        return QStringLiteral("select patch row %1 column %2 of %3 by %4")
+            .arg(row).arg(column).arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
     case Kind::Read:
         break;
     }

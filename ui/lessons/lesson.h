@@ -159,6 +159,8 @@ struct Action {
         Probe, ///< {"probe": NOTICE}: run the `poslab compute` lines of a notice of the step
         Read,  ///< {"read": VIEW}: read a view of the step (nothing to change)
         Show,  ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
+        Select, ///< {"select": "patchgrid", "row": R, "column": C, "by": "click"|"keys"}: select the patch at
+                ///< (R, C) of the spatial grid with a click, or with the arrow keys from the patch selected
     };
     Kind kind = Kind::Read;
     QString target;     ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)
@@ -167,10 +169,11 @@ struct Action {
     /// control shows why and the state keeps its value.
     bool refused = false;
     int by = 0;         ///< Step
-    int row = -1;       ///< Hover on attention / table
-    int column = -1;    ///< Hover on attention / table
+    int row = -1;       ///< Hover on attention / table; Select: the patch's row
+    int column = -1;    ///< Hover on attention / table; Select: the patch's column
     std::optional<double> at; ///< Hover on decay (a distance) or extension (a pair)
     bool sideB = false; ///< Hover: configuration B's half
+    bool byKeys = false; ///< Select: with the arrow keys (else a click)
     QJsonObject json;   ///< the action as written
     /// One line: what the action does ("set key_distance to -4", "hover attention row 4 column 0").
     QString describe() const;

@@ -65,7 +65,7 @@ std::optional<ValueRange> AttentionView::dataColourRange() const
         return ValueRange{-a, a};
     }
     // Probabilities on the fixed scale 0 to 1: one colour is one probability in every row, so a weight of 1 and
-    // one of 0.5 never share a colour (a clip at the 99th percentile painted both the top colour; issue 22).
+    // one of 0.5 never share a colour (a clip at the 99th percentile painted both the top colour).
     if (m_output->softmax)
         return ValueRange{0.0, 1.0};
     return m_output->hi > m_output->lo ? ValueRange{m_output->lo, m_output->hi}

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file attentionview.h
-/// View 5: the attention heatmap, queries (rows) x keys (columns), logits or softmax probabilities of one
+/// The attention heatmap, queries (rows) x keys (columns), logits or softmax probabilities of one
 /// head, from core's attention engine (core/attention.h). Masked entries are drawn in a neutral grey;
 /// ALiBi's slope of the head is labelled; a typed sentence puts its words on the axes. The cursor's query
 /// row is highlighted.

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file clockview.h
-/// View 2: clock hands (or pendulums), one per dimension pair, turning with the position: pair i's hand
+/// Clock hands (or pendulums), one per dimension pair, turning with the position: pair i's hand
 /// stands at angle p * omega_i (clockwise from twelve o'clock), so sin and cos of the encoding are the
 /// hand's x and y. Each hand is labelled with its period 2*pi/omega_i in tokens, from the fastest
 /// ("second hand") to the slowest ("hour hand").

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file decayview.h
-/// View 3: dot-product and decay curves against the distance k (Qt Charts). Sinusoidal:
+/// Dot-product and decay curves against the distance k (Qt Charts). Sinusoidal:
 /// PE(p).PE(p+k) = sum_i cos(k w_i); learned: E(p).E(p+k) from the table at the cursor p; rotary schemes:
 /// the score of q = k = (1, ..., 1) against the distance, relative to distance 0 (left axis), with RoFormer's
 /// relative upper bound (1/(r/2)) sum_j |S_j|, S_j = sum_{l<j} e^(i k theta_l) drawn as the paper's figure 2

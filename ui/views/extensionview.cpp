@@ -681,7 +681,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         for (const auto& e : edges) {
             if (e.v == double(t.trainedLength))
                 continue; // the trained window's line is this edge
-            // Four significant digits: a wavelength in tokens, not a value to copy (issue 23).
+            // Four significant digits: a wavelength in tokens, not a value to copy.
             const QString v = formatNumber(e.v, 4);
             hline(e.v, th.muted, Qt::DotLine, 1.2,
                   {tr("band edge %1 = %2 tokens").arg(e.name, v), tr("edge %1 = %2").arg(e.name, v), tr("edge %1").arg(v), v},

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file extensionview.h
-/// The context-extension lab (issue 12): for a rotary set-up, each pair's wavelength 2 pi / omega in tokens on a
+/// The context-extension lab: for a rotary set-up, each pair's wavelength 2 pi / omega in tokens on a
 /// log axis, before (rope_type default, same theta) and after the scheme's scaling, against the trained window T
 /// and the inference length L (a draggable line: target_length); the method's bands shaded with their edges in
 /// tokens (Llama 3: O/high_freq_factor and O/low_freq_factor; YaRN: O/beta_fast and O/beta_slow); the scale

@@ -168,6 +168,19 @@ void PatchGridView::mousePressEvent(QMouseEvent* e)
     setFocus(Qt::MouseFocusReason);
 }
 
+bool PatchGridView::event(QEvent* e)
+{
+    if (e->type() == QEvent::ShortcutOverride && m_data.error.isEmpty()) {
+        const int key = static_cast<QKeyEvent*>(e)->key();
+        if (static_cast<QKeyEvent*>(e)->modifiers() == Qt::NoModifier
+            && (key == Qt::Key_Left || key == Qt::Key_Right || key == Qt::Key_Up || key == Qt::Key_Down)) {
+            e->accept(); // delivered as a key press to keyPressEvent
+            return true;
+        }
+    }
+    return View::event(e);
+}
+
 void PatchGridView::keyPressEvent(QKeyEvent* e)
 {
     if (!m_data.error.isEmpty())

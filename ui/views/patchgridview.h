@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file patchgridview.h
-/// The patch grid view (issue 25): the image as a grid of patches and, for the selected patch, its similarity to
+/// The patch grid view: the image as a grid of patches and, for the selected patch, its similarity to
 /// every other patch as a heatmap over the grid (the cosine of the position vectors for the tables vit_learned and
 /// sincos_2d; the score with constant content for the 2-D rotations rope_2d and pixtral_rope); beside it the patch
 /// at the same place of the larger grid of the resolution change (a 14 x 14 table resized to 24 x 24, a rotation
@@ -49,6 +49,9 @@ protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    /// The arrow keys move the selected patch while the view has the focus, before the window's shortcuts (the
+    /// cursor's Left / Right) take them.
+    bool event(QEvent* event) override;
 
 private:
     void takeSpatial();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file rotationview.h
-/// View 4: RoPE rotation planes. Each selected pair is a small plane with the query (at position m, the
+/// RoPE rotation planes. Each selected pair is a small plane with the query (at position m, the
 /// cursor) and the key (at n = m - distance) rotated by m*theta_i and n*theta_i, with their angle arcs; the
 /// full score q'_m . k'_n is shown next to the score after shifting both positions by r, which is the same
 /// (the relative-position property of RoFormer eq. 16). A strip shows which dimensions pair up under the

@@ -384,7 +384,7 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
     }
     double bottom = l.footer.top() - tick.height() * 2.3;
     l.plot = QRectF(QPointF(t.left() + left, top), QPointF(t.right() - right, bottom));
-    // The aliasing note has a line of its own between the axes and the footer, off the data (issue 22: the box it
+    // The aliasing note has a line of its own between the axes and the footer, off the data (the box it
     // was covered the slow pairs); a clean slide leaves it out. Whether there is one depends on the plot's pixel
     // rows: asked at the height without the line (the line only makes the plot shorter, so a note stays one).
     if (!m_state->viewOptions().cleanSlide && !aliasingNote(l.plot.height()).isEmpty()) {

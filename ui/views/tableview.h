@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file tableview.h
-/// View 1: the encoding table as a positions x dimensions heatmap (rows = positions, the cursor's row
+/// The encoding table as a positions x dimensions heatmap (rows = positions, the cursor's row
 /// highlighted). Rotary schemes show cos, sin or the angle of each pair. Diverging colours for signed
 /// values, viridis or cividis otherwise, with a colour bar. Wheel zooms, drag pans, double-click resets;
 /// hovering reads out position, dimension, exact value and that pair's wavelength.

@@ -275,7 +275,7 @@ void View::shareCompareRange()
     // Side by side, both colour scales span A's and B's data, so one colour means one value in both halves.
     if (!m_twin || (m_heldRange && !m_sharedRange))
         return; // no B, or a sweep holds the range
-    // Shared only for the same quantity (issue 22), unless the user asked for independent ranges.
+    // Shared only for the same quantity, unless the user asked for independent ranges.
     const bool together = showsHalves() && !m_state->viewOptions().independentRanges
         && rangeQuantity() == m_twin->rangeQuantity();
     std::optional<ValueRange> shared;

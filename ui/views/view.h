@@ -79,7 +79,7 @@ public:
     /// The colour range held over the data (a sweep's, or A's and B's together side by side); nullopt: the data's.
     std::optional<ValueRange> heldColourRange() const { return m_heldRange; }
 
-    // --- compare mode (issue 12)
+    // --- compare mode
     /// The same view of configuration B (the state's compareState(), with B's own computation), created on first
     /// use; nullptr for a view that shows B itself.
     View* compareTwin();
