@@ -22,7 +22,9 @@ reference="$here/figure-batch.sha256"
 
 deck() {
     # The deck: written by a small generator so the matrix reads as a matrix.
-    /usr/bin/python3 - "$1" "$here/figure-batch-run.json" <<'PY'
+    # The run file is named relative to the deck (export_batch copies it there): a figure of the length lab
+    # names its run file, so an absolute path would make the manifest depend on where the checkout lies.
+    /usr/bin/python3 - "$1" "figure-batch-run.json" <<'PY'
 import json, sys
 schemes = ["nope", "sinusoidal", "learned", "shaw", "transformer_xl", "t5", "deberta", "alibi", "kerple",
            "fire", "sandwich", "rope", "xpos", "cope", "irope"]
@@ -74,10 +76,11 @@ export_batch() {
     local dir="$1"
     mkdir -p "$dir"
     deck "$dir/deck.json"
+    cp "$here/figure-batch-run.json" "$dir/figure-batch-run.json"
     (cd "$dir" && mkdir -p png svg slides data attention lessons)
     # Messages name the deck's folder; strip it so the manifest does not depend on where it ran.
-    QT_QPA_PLATFORM=offscreen "$poslab" export --batch "$dir/deck.json" >"$dir/stdout.txt" 2>"$dir/stderr.txt" || true
-    (cd "$dir" && find . -type f ! -name deck.json ! -name stdout.txt ! -name stderr.txt ! -name manifest.sha256 \
+    (cd "$dir" && QT_QPA_PLATFORM=offscreen "$poslab" export --batch "$dir/deck.json" >stdout.txt 2>stderr.txt) || true
+    (cd "$dir" && find . -type f ! -name deck.json ! -name figure-batch-run.json ! -name stdout.txt ! -name stderr.txt ! -name manifest.sha256 \
         -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum) >"$dir/manifest.sha256"
     sed "s#$dir/##g" "$dir/stderr.txt" | LC_ALL=C sort | sed 's/^/message  /' >>"$dir/manifest.sha256"
     echo "figure batch: $(grep -vc '^message' "$dir/manifest.sha256") files, $(grep -c '^message' "$dir/manifest.sha256" || true) messages in $dir" >&2
