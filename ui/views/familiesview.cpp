@@ -226,15 +226,7 @@ void FamiliesView::mousePressEvent(QMouseEvent* e)
 
 void FamiliesView::render(QPainter& painter, const QRectF& target)
 {
-    painter.save();
-    painter.setClipRect(target);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    if (!hasRoom(target.size()))
-        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-    else
-        renderContent(painter, target);
-    painter.restore();
+    renderAlone(painter, target);
 }
 
 void FamiliesView::renderContent(QPainter& p, const QRectF& t)

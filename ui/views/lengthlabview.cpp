@@ -132,15 +132,7 @@ void LengthLabView::resultChanged()
 void LengthLabView::render(QPainter& painter, const QRectF& target)
 {
     // The lab does not depend on the workbench's scheme: it draws whatever the run file holds.
-    painter.save();
-    painter.setClipRect(target);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    if (!hasRoom(target.size()))
-        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-    else
-        renderContent(painter, target);
-    painter.restore();
+    renderAlone(painter, target);
 }
 
 void LengthLabView::renderContent(QPainter& p, const QRectF& target)

@@ -204,15 +204,7 @@ void PatchGridView::keyPressEvent(QKeyEvent* e)
 void PatchGridView::render(QPainter& painter, const QRectF& target)
 {
     // The spatial set-up is the view's own: neither the 1-D result nor compare mode changes what it draws.
-    painter.save();
-    painter.setClipRect(target);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    if (!hasRoom(target.size()))
-        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-    else
-        renderContent(painter, target);
-    painter.restore();
+    renderAlone(painter, target);
 }
 
 void PatchGridView::renderContent(QPainter& p, const QRectF& t)

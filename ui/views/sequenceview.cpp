@@ -144,15 +144,7 @@ void SequenceView::keyPressEvent(QKeyEvent* e)
 
 void SequenceView::render(QPainter& painter, const QRectF& target)
 {
-    painter.save();
-    painter.setClipRect(target);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    if (!hasRoom(target.size()))
-        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-    else
-        renderContent(painter, target);
-    painter.restore();
+    renderAlone(painter, target);
 }
 
 void SequenceView::renderContent(QPainter& p, const QRectF& t)

@@ -447,6 +447,19 @@ void View::paintEvent(QPaintEvent*)
             m_elided.push_back({item.rect, item.fullText});
 }
 
+void View::renderAlone(QPainter& painter, const QRectF& target)
+{
+    painter.save();
+    painter.setClipRect(target);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    if (!hasRoom(target.size()))
+        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
+    else
+        renderContent(painter, target);
+    painter.restore();
+}
+
 bool View::event(QEvent* e)
 {
     if (e->type() == QEvent::ToolTip) {

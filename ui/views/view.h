@@ -182,6 +182,9 @@ protected:
     void paintEvent(QPaintEvent* event) override;
     /// Shows the full text of a label the layout cut ("…") under the mouse.
     bool event(QEvent* event) override;
+    /// A render() for views that draw one set-up whatever compare mode shows (families, length lab, patch grid,
+    /// sequence): clipped and antialiased, "Too small" when the target has no room, else renderContent().
+    void renderAlone(QPainter& painter, const QRectF& target);
     Theme theme() const { return m_state->theme(); }
     /// True while paintEvent draws (hover read-outs appear on screen only, not in exports).
     bool onScreen() const { return m_onScreen; }
