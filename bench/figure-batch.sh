@@ -79,7 +79,10 @@ export_batch() {
     cp "$here/figure-batch-run.json" "$dir/figure-batch-run.json"
     (cd "$dir" && mkdir -p png svg slides data attention lessons)
     # Messages name the deck's folder; strip it so the manifest does not depend on where it ran.
-    (cd "$dir" && QT_QPA_PLATFORM=offscreen "$poslab" export --batch "$dir/deck.json" >stdout.txt 2>stderr.txt) || true
+    # POSLAB_KERNEL=generic: the attention kernels for AVX2 and AVX-512 sum in other orders, so their last bits
+    # (and the data files of the attention and pipeline views) depend on the machine; the generic kernel is the
+    # same code on every x86-64 machine, so the manifest holds wherever the batch runs.
+    (cd "$dir" && QT_QPA_PLATFORM=offscreen POSLAB_KERNEL=generic "$poslab" export --batch "$dir/deck.json" >stdout.txt 2>stderr.txt) || true
     (cd "$dir" && find . -type f ! -name deck.json ! -name figure-batch-run.json ! -name stdout.txt ! -name stderr.txt ! -name manifest.sha256 \
         -printf '%P\n' | LC_ALL=C sort | xargs -d '\n' sha256sum) >"$dir/manifest.sha256"
     sed "s#$dir/##g" "$dir/stderr.txt" | LC_ALL=C sort | sed 's/^/message  /' >>"$dir/manifest.sha256"
