@@ -190,14 +190,22 @@ const QList<TimelineEvent>& extensionTimeline() { return loaded().timeline; }
 
 QList<StoryLesson> storyLessons(const QString& schemeId)
 {
+    // The spatial views draw the state's spatial set-up; every other view draws its 1-D scheme.
+    static const QStringList spatialViews{QStringLiteral("patchgrid"), QStringLiteral("sequence")};
     QList<StoryLesson> out;
     for (const lessons::Lesson& l : lessons::lessons())
-        for (int i = 0; i < l.steps.size(); ++i)
+        for (int i = 0; i < l.steps.size(); ++i) {
             // The merged state: a step that names no scheme keeps its lesson's (FORMAT.md).
-            if (lessons::stepState(l, i).value(QLatin1String("scheme")).toString() == schemeId) {
+            const QJsonObject state = lessons::stepState(l, i);
+            const QStringList& views = l.steps[i].views;
+            const bool spatial = std::any_of(views.begin(), views.end(), [](const QString& v) { return spatialViews.contains(v); });
+            const bool plain = std::any_of(views.begin(), views.end(), [](const QString& v) { return !spatialViews.contains(v); });
+            if ((plain && state.value(QLatin1String("scheme")).toString() == schemeId)
+                || (spatial && state.value(QLatin1String("spatial")).toObject().value(QLatin1String("scheme")).toString() == schemeId)) {
                 out << StoryLesson{l.steps[i].id, l.number, l.title};
                 break;
             }
+        }
     return out;
 }
 

@@ -20,6 +20,7 @@
 #include "ui/views/decayview.h"
 #include "ui/views/extensionview.h"
 #include "ui/views/patchgridview.h"
+#include "ui/views/sequenceview.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
@@ -406,6 +407,41 @@ class TestLessonActions : public QObject {
                            : QStringLiteral("%1 left patch %2 selected, not %3").arg(a.describe()).arg(got).arg(want);
     }
 
+    /// Selects token a.token of the mixed sequence view as a learner does: a click on its column of the token strip,
+    /// or the Left and Right keys from the token selected; the effect is the spatial set-up's selected token.
+    QString selectToken(const lessons::Action& a)
+    {
+        auto* v = qobject_cast<SequenceView*>(m_window->view(a.target));
+        if (!v || !v->isVisible())
+            return QStringLiteral("view '%1' is not on screen").arg(a.target);
+        const int tokens = int(v->data().ids.cols());
+        if (!v->data().error.isEmpty())
+            return QStringLiteral("the sequence view draws nothing: %1").arg(v->data().error);
+        if (a.token >= tokens)
+            return QStringLiteral("the sequence has %1 tokens: it has no token %2").arg(tokens).arg(a.token);
+        if (a.byKeys) {
+            v->setFocus();
+            for (int guard = 0; guard < 2 * tokens && m_window->state()->spatial().patch != a.token; ++guard)
+                QTest::keyClick(v, a.token > m_window->state()->spatial().patch ? Qt::Key_Right : Qt::Key_Left);
+        } else {
+            const SequenceView::Layout l = v->layoutFor(QRectF(v->rect()));
+            const QPointF centre(l.tokens.left() + (a.token + 0.5) * l.tokens.width() / tokens, l.tokens.center().y());
+            if (v->tokenAt(QRectF(v->rect()), centre) != a.token)
+                return QStringLiteral("the centre of token %1's column is not that token").arg(a.token);
+            QTest::mouseClick(v, Qt::LeftButton, {}, centre.toPoint());
+        }
+        const int got = m_window->state()->spatial().patch;
+        if (got != a.token)
+            return QStringLiteral("%1 left token %2 selected, not %3").arg(a.describe()).arg(got).arg(a.token);
+        // The header names the token selected with its three ids.
+        const QString want = QStringLiteral("token %1: t %2, h %3, w %4")
+                                 .arg(a.token)
+                                 .arg(v->data().ids(0, a.token))
+                                 .arg(v->data().ids(1, a.token))
+                                 .arg(v->data().ids(2, a.token));
+        return v->data().token == a.token ? QString() : QStringLiteral("the view does not show %1").arg(want);
+    }
+
 public:
     /// Performs @p a in the window; empty when its effect holds, else why not.
     QString perform(const lessons::Step& step, const lessons::Action& a)
@@ -428,7 +464,7 @@ public:
         case lessons::Action::Kind::Show:
             return show(a.target);
         case lessons::Action::Kind::Select:
-            return selectPatch(a);
+            return a.target == QLatin1String("sequence") ? selectToken(a) : selectPatch(a);
         case lessons::Action::Kind::Read: {
             View* v = m_window->view(a.target);
             if (!v || !v->isVisible())

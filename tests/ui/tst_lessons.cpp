@@ -512,7 +512,10 @@ void TestLessons::malformedEntries_data()
     QTest::newRow("unknown action") << "\"views\": [\"clock\"]," << doLine + "[{\"press\": \"cursor\"}],"
                                     << "x.json: step 91.1: actions[0]: unknown action (known: set, step, hover, probe, read, show, select)";
     QTest::newRow("select elsewhere") << "\"views\": [\"clock\"]," << doLine + "[{\"select\": \"clock\", \"row\": 0, \"column\": 0, \"by\": \"click\"}],"
-                                      << "x.json: step 91.1: actions[0]: \"select\": view 'clock' has no select action (known: patchgrid)";
+                                      << "x.json: step 91.1: actions[0]: \"select\": view 'clock' has no select action (known: patchgrid, sequence)";
+    QTest::newRow("select token key") << "\"views\": [\"clock\"],"
+                                      << "\"views\": [\"sequence\"], \"do\": \"Click.\", \"actions\": [{\"select\": \"sequence\", \"row\": 3, \"by\": \"click\"}],"
+                                      << "x.json: step 91.1: actions[0]: unknown field \"row\"";
     QTest::newRow("select by") << "\"views\": [\"clock\"],"
                                << "\"views\": [\"patchgrid\"], \"do\": \"Click.\", \"actions\": [{\"select\": \"patchgrid\", \"row\": 0, \"column\": 0, \"by\": \"mouse\"}],"
                                << "x.json: step 91.1: actions[0]: \"by\" must be \"click\" or \"keys\"";

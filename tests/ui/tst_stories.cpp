@@ -395,6 +395,22 @@ private slots:
         QTRY_VERIFY(!page->isVisible());
     }
 
+    void spatialStoriesLinkTheirLessons()
+    {
+        // A step that shows only spatial views (patch grid, mixed sequence) shows its spatial scheme, not the 1-D
+        // scheme its state also carries: lesson 18 belongs to M-RoPE's story and lesson 17 to 2-D sin-cos's.
+        const auto steps = [](const QString& scheme) {
+            QStringList out;
+            for (const StoryLesson& l : storyLessons(scheme))
+                out << l.stepId;
+            return out;
+        };
+        QVERIFY2(steps(QStringLiteral("mrope")).contains(QStringLiteral("18.1")), qPrintable(steps(QStringLiteral("mrope")).join(' ')));
+        QVERIFY2(steps(QStringLiteral("sincos_2d")).contains(QStringLiteral("17.1")), qPrintable(steps(QStringLiteral("sincos_2d")).join(' ')));
+        for (const QString& id : steps(QStringLiteral("rope")))
+            QVERIFY2(!id.startsWith(QLatin1String("17.")) && !id.startsWith(QLatin1String("18.")), qPrintable(id));
+    }
+
     void pickerOpensTheStory()
     {
         WorkbenchState state;

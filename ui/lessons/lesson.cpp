@@ -570,12 +570,17 @@ Action readAction(Reader& r, const QJsonValue& v, const Step& s)
         view();
         break;
     case Action::Kind::Select:
-        r.knownKeys(o, {"select", "row", "column", "by"});
         view();
-        if (a.target != QLatin1String("patchgrid"))
-            r.fail(QStringLiteral("\"select\": view '%1' has no select action (known: patchgrid)").arg(a.target));
-        a.row = r.integer(o.value("row"), QStringLiteral("row"), 0, 1 << 16);
-        a.column = r.integer(o.value("column"), QStringLiteral("column"), 0, 1 << 16);
+        if (a.target == QLatin1String("patchgrid")) {
+            r.knownKeys(o, {"select", "row", "column", "by"});
+            a.row = r.integer(o.value("row"), QStringLiteral("row"), 0, 1 << 16);
+            a.column = r.integer(o.value("column"), QStringLiteral("column"), 0, 1 << 16);
+        } else if (a.target == QLatin1String("sequence")) {
+            r.knownKeys(o, {"select", "token", "by"});
+            a.token = r.integer(o.value("token"), QStringLiteral("token"), 0, 1 << 16);
+        } else {
+            r.fail(QStringLiteral("\"select\": view '%1' has no select action (known: patchgrid, sequence)").arg(a.target));
+        }
         if (o.value("by") != QJsonValue(QStringLiteral("click")) && o.value("by") != QJsonValue(QStringLiteral("keys")))
             r.fail(QStringLiteral("\"by\" must be \"click\" or \"keys\""));
         a.byKeys = o.value("by") == QJsonValue(QStringLiteral("keys"));
@@ -666,6 +671,8 @@ QString Action::describe() const
     case Kind::Show:
         return QStringLiteral("show %1").arg(target);
     case Kind::Select:
+        if (token >= 0)
+            return QStringLiteral("select token %1 of %2 by %3").arg(token).arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
         return QStringLiteral("select patch row %1 column %2 of %3 by %4")
             .arg(row).arg(column).arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
     case Kind::Read:

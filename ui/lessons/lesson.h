@@ -160,7 +160,8 @@ struct Action {
         Read,  ///< {"read": VIEW}: read a view of the step (nothing to change)
         Show,  ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
         Select, ///< {"select": "patchgrid", "row": R, "column": C, "by": "click"|"keys"}: select the patch at
-                ///< (R, C) of the spatial grid with a click, or with the arrow keys from the patch selected
+                ///< (R, C) of the spatial grid with a click, or with the arrow keys from the patch selected;
+                ///< {"select": "sequence", "token": T, "by": ...}: the same for token T of the mixed sequence
     };
     Kind kind = Kind::Read;
     QString target;     ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)
@@ -171,6 +172,7 @@ struct Action {
     int by = 0;         ///< Step
     int row = -1;       ///< Hover on attention / table; Select: the patch's row
     int column = -1;    ///< Hover on attention / table; Select: the patch's column
+    int token = -1;     ///< Select on the sequence view: the token
     std::optional<double> at; ///< Hover on decay (a distance) or extension (a pair)
     bool sideB = false; ///< Hover: configuration B's half
     bool byKeys = false; ///< Select: with the arrow keys (else a click)

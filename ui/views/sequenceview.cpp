@@ -129,6 +129,19 @@ void SequenceView::mousePressEvent(QMouseEvent* e)
     setFocus(Qt::MouseFocusReason);
 }
 
+bool SequenceView::event(QEvent* e)
+{
+    // The arrow keys select tokens before the window's cursor shortcuts take them (as in the patch grid view).
+    if (e->type() == QEvent::ShortcutOverride && m_data.error.isEmpty()) {
+        const auto* k = static_cast<QKeyEvent*>(e);
+        if (k->modifiers() == Qt::NoModifier && (k->key() == Qt::Key_Left || k->key() == Qt::Key_Right)) {
+            e->accept(); // delivered as a key press to keyPressEvent
+            return true;
+        }
+    }
+    return View::event(e);
+}
+
 void SequenceView::keyPressEvent(QKeyEvent* e)
 {
     if (!m_data.error.isEmpty() || (e->key() != Qt::Key_Left && e->key() != Qt::Key_Right))

@@ -40,6 +40,7 @@ protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void mousePressEvent(QMouseEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
+    bool event(QEvent* event) override;
 
 private:
     HeaderTexts headerTexts() const;
