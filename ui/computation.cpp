@@ -65,7 +65,7 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention,
         m_attention = a;
     }
     m_lastQuantity = state->viewOptions().tableQuantity;
-    auto first = computeEncoding(state->setup(), m_lastQuantity, m_window, m_engine.get());
+    auto first = TableFigure::compute({state->setup(), m_lastQuantity, m_window}, m_engine.get());
     first->serial = ++m_serial;
     m_result = withStableRange(first);
 }
@@ -101,7 +101,7 @@ void Computation::setTableWindow(const TableWindow& window)
         return; // a recompute is on its way and reads the new window
     if (!r->isPartial())
         return; // the whole table is there at full resolution
-    const RowPlan plan = planRows(r->totalRows, r->totalCols, window);
+    const TableFigure::RowPlan plan = TableFigure::planRows(r->totalRows, r->totalCols, window);
     const int end = window.rowEnd > 0 ? std::min(window.rowEnd, r->totalRows) : r->totalRows;
     const int haveEnd = r->rowStart + int(r->table.rows()) * r->rowStep;
     const bool covered = r->rowStart <= std::max(0, window.rowBegin) && haveEnd >= end;
@@ -114,38 +114,6 @@ void Computation::waitForTable()
 {
     m_pool.waitForDone();
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
-}
-
-Computation::RowPlan Computation::planRows(int totalRows, int cols, const TableWindow& window)
-{
-    RowPlan plan;
-    totalRows = std::max(1, totalRows);
-    if ((long long)totalRows * std::max(1, cols) <= fullTableCells) {
-        plan.count = totalRows;
-        return plan;
-    }
-    const int begin = std::clamp(window.rowBegin, 0, totalRows - 1);
-    const int end = std::clamp(window.rowEnd > 0 ? window.rowEnd : totalRows, begin + 1, totalRows);
-    const int rows = end - begin;
-    // A power-of-two step with one to two computed rows per device pixel: the samples keep their
-    // positions while the window moves, and the label reads "every 64th position".
-    const int pixels = std::max(16, window.pixelRows);
-    while (plan.step * 2 <= rows / pixels)
-        plan.step *= 2;
-    // Widen by half a window either side, aligned to the step; never more than fullTableCells cells.
-    // In 64 bits: end + margin and stop - start + step overflowed int near INT_MAX positions.
-    const long long margin = rows / 2;
-    long long start = std::max<long long>(0, begin - margin);
-    long long stop = std::min<long long>(totalRows, end + margin);
-    const long long maxRows = std::max<long long>(1, fullTableCells / std::max(1, cols));
-    if ((stop - start) / plan.step > maxRows) {
-        start = begin;
-        stop = end;
-    }
-    start -= start % plan.step;
-    plan.start = int(start);
-    plan.count = int(std::max<long long>(1, (stop - start + plan.step - 1) / plan.step));
-    return plan;
 }
 
 void Computation::setSynchronousAttention(bool on)
@@ -340,11 +308,11 @@ void Computation::run()
     if (m_result && m_result->setup.positionCount != setup.positionCount)
         m_window = TableWindow{0, 0, m_window.pixelRows};
     const TableWindow window = m_window;
-    // What will be computed: at most fullTableCells cells whatever the set-up (columns are d at most).
-    const RowPlan plan = planRows(setup.positionCount, setup.dim, window);
+    // What will be computed: at most TableFigure::fullTableCells cells whatever the set-up (columns are d at most).
+    const TableFigure::RowPlan plan = TableFigure::planRows(setup.positionCount, setup.dim, window);
     const long long elements = (long long)plan.count * setup.dim;
     if (elements <= workerThreshold) {
-        auto r = computeEncoding(setup, quantity, window, m_engine.get());
+        auto r = TableFigure::compute({setup, quantity, window}, m_engine.get());
         r->serial = serial;
         if (m_busySerial) { // a newer synchronous result supersedes the running worker
             m_busySerial = 0;
@@ -362,7 +330,7 @@ void Computation::run()
     m_pool.start([this, setup, quantity, window, engine, serial] {
         if (serial != m_tableLatest.load())
             return; // superseded while queued (a wheel zoom sends a burst of windows)
-        std::shared_ptr<EncodingResult> r = computeEncoding(setup, quantity, window, engine);
+        std::shared_ptr<EncodingResult> r = TableFigure::compute({setup, quantity, window}, engine);
         r->serial = serial;
         QMetaObject::invokeMethod(this, [this, r] {
             if (r->serial != m_busySerial)
@@ -406,284 +374,9 @@ void Computation::publish(std::shared_ptr<const EncodingResult> r)
     emit resultReady(m_result);
 }
 
-std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup, TableQuantity quantity)
-{
-    // The whole table: a window wider than any table and one row per pixel of it.
-    TableWindow all;
-    all.pixelRows = std::max(1, setup.positionCount);
-    auto r = computeEncoding(setup, quantity, all, nullptr);
-    return r;
-}
-
-namespace {
-
-QString msText(double ms)
-{
-    return QString::number(ms, 'f', ms < 10 ? 1 : 0) + QStringLiteral(" ms");
-}
-
-/// Sin/cos through the engine (CPU or GPU), else core; @p path receives the path text.
-core::MatrixF trigThrough(gpu::TableEngine* engine, std::span<const double> freq, const core::PositionList& positions,
-                          const gpu::TableLayout& layout, QString& path)
-{
-    QElapsedTimer t;
-    t.start();
-    if (engine) {
-        std::string text;
-        core::MatrixF m = engine->trigTable(freq, positions, layout, &text);
-        path = QString::fromStdString(text);
-        return m;
-    }
-    core::MatrixF m = gpu::cpuTrigTable(freq, positions, layout);
-    path = QStringLiteral("CPU, ") + msText(t.nsecsElapsed() / 1e6);
-    return m;
-}
-
-} // namespace
-
-std::shared_ptr<EncodingResult> Computation::computeEncoding(const Setup& setup, TableQuantity quantity,
-                                                             const TableWindow& window, gpu::TableEngine* engine)
-{
-    auto r = std::make_shared<EncodingResult>();
-    r->setup = setup;
-    r->quantity = quantity;
-    r->totalRows = std::max(1, setup.positionCount);
-    QElapsedTimer clock;
-    clock.start();
-    try {
-        const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);
-        core::TableContext ctx;
-        ctx.dim = setup.dim;
-        ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
-        ctx.seqLen = setup.positionCount;
-        core::validateParams(s, setup.params, ctx);
-        for (const std::string& w : core::schemeWarnings(s, setup.params, ctx))
-            r->warnings << QString::fromStdString(w);
-        core::RotarySpec spec;
-        int cols = setup.dim;
-        if (s.rotary) {
-            spec = s.rotary(setup.params, ctx);
-            r->sides = core::rotarySpecs(s, setup.params, ctx);
-            cols = int(spec.invFreq.size());
-        }
-        // Only the rows the window needs, at about display resolution, when the table is large.
-        const RowPlan plan = planRows(r->totalRows, cols, window);
-        r->rowStart = plan.start;
-        r->rowStep = plan.step;
-        ctx.positions = core::PositionList::range(plan.start, std::min<core::Position>(
-                                                                    r->totalRows, core::Position(plan.start)
-                                                                        + core::Position(plan.count) * plan.step),
-                                                  plan.step);
-        const double elements = double(ctx.positions.size()) * cols;
-        core::checkSize(elements * sizeof(float), core::Limits{},
-                        "a " + std::to_string(ctx.positions.size()) + " x " + std::to_string(cols)
-                            + " float32 table");
-        if (s.rotary) {
-            r->rotary = true;
-            r->spec = std::move(spec);
-            r->frequencies = r->spec.invFreq;
-            // xPos scales each value by a per-pair power the shaders do not compute: core does it.
-            const bool viaEngine = r->spec.xposZeta.empty() && quantity != TableQuantity::Angle;
-            gpu::TableLayout layout;
-            layout.cols = cols;
-            layout.scale = float(r->spec.attentionFactor);
-            layout.writeSin = quantity == TableQuantity::Sin;
-            layout.writeCos = quantity == TableQuantity::Cos;
-            QElapsedTimer t;
-            t.start();
-            switch (quantity) {
-            case TableQuantity::Cos:
-                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
-                                     : core::rotaryCos(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("cos(p\u00b7\u03b8\u1d62)");
-                break;
-            case TableQuantity::Sin:
-                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
-                                     : core::rotarySin(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("sin(p\u00b7\u03b8\u1d62)");
-                break;
-            case TableQuantity::Angle:
-                r->table = core::rotaryAnglesReduced(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("angle p\u00b7\u03b8\u1d62 mod 2\u03c0 (rad)");
-                break;
-            }
-            if (!viaEngine)
-                r->path = QStringLiteral("CPU (core%1), %2")
-                              .arg(r->spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"),
-                                   msText(t.nsecsElapsed() / 1e6));
-            r->columnLabel = QStringLiteral("pair i");
-            r->columnPair.resize(std::size_t(r->table.cols()));
-            for (int c = 0; c < int(r->table.cols()); ++c)
-                r->columnPair[std::size_t(c)] = c;
-        } else if (s.encoding) {
-            if (s.frequencies)
-                r->frequencies = s.frequencies(setup.params, ctx);
-            const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
-            QElapsedTimer t;
-            t.start();
-            if (s.id == "sinusoidal" && !r->frequencies.empty()) {
-                // Sinusoidal is a sin/cos table in one of two layouts: the engine's TableLayout covers both.
-                gpu::TableLayout layout;
-                layout.cols = setup.dim;
-                const int pairs = int(r->frequencies.size());
-                layout.sinOffset = 0;
-                layout.cosOffset = half ? pairs : 1;
-                layout.pairStride = half ? 1 : 2;
-                r->table = trigThrough(engine, r->frequencies, ctx.positions, layout, r->path);
-            } else {
-                r->table = s.encoding(setup.params, ctx);
-                r->path = QStringLiteral("CPU (core), ") + msText(t.nsecsElapsed() / 1e6);
-            }
-            r->tableLabel = QStringLiteral("PE(p, j)");
-            r->columnLabel = QStringLiteral("dimension j");
-            const int d = int(r->table.cols());
-            r->columnPair.assign(std::size_t(d), -1);
-            if (!r->frequencies.empty()) {
-                const int pairs = int(r->frequencies.size());
-                for (int c = 0; c < d; ++c)
-                    r->columnPair[std::size_t(c)] = std::min(pairs - 1, half ? c % std::max(1, d / 2) : c / 2);
-            }
-        }
-        r->totalCols = int(r->table.cols());
-        if (r->table.size() > 0) {
-            const float* p = r->table.data();
-            const auto n = r->table.size();
-            float lo = p[0], hi = p[0];
-            for (Eigen::Index i = 1; i < n; ++i) {
-                lo = std::min(lo, p[i]);
-                hi = std::max(hi, p[i]);
-            }
-            r->lo = lo;
-            r->hi = hi;
-            r->signedValues = lo < 0.0f && hi > 0.0f;
-            if (quantity == TableQuantity::Angle && s.rotary) {
-                r->lo = 0.0;
-                r->hi = 2.0 * M_PI;
-                r->signedValues = false;
-            }
-        }
-    } catch (const std::exception& e) {
-        r->error = QString::fromStdString(e.what());
-        r->table.resize(0, 0);
-    }
-    r->milliseconds = clock.nsecsElapsed() / 1e6;
-    return r;
-}
-
-double Computation::exactValue(const EncodingResult& r, int position, int column)
-{
-    if (!r.error.isEmpty() || position < 0 || position >= r.totalRows || column < 0 || column >= r.totalCols)
-        return std::nan("");
-    if (position >= r.rowStart && (position - r.rowStart) % r.rowStep == 0) {
-        const int row = (position - r.rowStart) / r.rowStep;
-        if (row < r.table.rows())
-            return r.table(row, column);
-    }
-    try {
-        const auto one = core::PositionList::list({core::Position(position)});
-        if (r.rotary) {
-            switch (r.quantity) {
-            case TableQuantity::Cos: return core::rotaryCos(r.spec, one)(0, column);
-            case TableQuantity::Sin: return core::rotarySin(r.spec, one)(0, column);
-            case TableQuantity::Angle: return core::rotaryAnglesReduced(r.spec, one)(0, column);
-            }
-        }
-        const core::SchemeDescriptor& s = core::schemeOrThrow(r.setup.scheme);
-        if (!s.encoding)
-            return std::nan("");
-        core::TableContext ctx;
-        ctx.dim = r.setup.dim;
-        ctx.positions = one;
-        ctx.seqLen = r.setup.positionCount;
-        return s.encoding(r.setup.params, ctx)(0, column);
-    } catch (const std::exception&) {
-        return std::nan("");
-    }
-}
-
-PipelineData Computation::pipelineData(const Setup& su, const ViewOptions& o, int cursor)
-{
-    PipelineData d;
-    try {
-        const core::ComputeRequest base = request(su);
-        const core::SchemeDescriptor& s = core::schemeOrThrow(su.scheme);
-        d.request.scheme = s.id;
-        d.request.params = su.params;
-        d.request.headDim = su.dim;
-        d.request.heads = std::max(1, o.heads);
-        d.request.head = o.head;
-        d.request.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
-        d.request.sentence = o.sentence.toStdString();
-        d.request.seqLen = base.context.seqLen; // as the attention view's scores
-        if (o.pipelineMode == PipelineMode::Nope) {
-            d.nope = core::nopeDemo(d.request.sentence, su.dim, 0, o.nopePositions);
-            const double a = std::max(d.nope->output.cwiseAbs().maxCoeff(), d.nope->shuffledOutput.cwiseAbs().maxCoeff());
-            d.nopeRange = {-(a > 0 ? a : 1.0), a > 0 ? a : 1.0};
-            return d;
-        }
-        d.pipeline = core::attentionPipeline(d.request);
-        for (const core::PipelineStage& st : d.pipeline.stages) {
-            if (st.key == "mask" || st.key == "weights") {
-                d.ranges.push_back({0.0, 1.0});
-                continue;
-            }
-            double a = 0.0;
-            for (Eigen::Index i = 0; i < st.values.size(); ++i)
-                if (std::isfinite(st.values.data()[i]))
-                    a = std::max(a, double(std::abs(st.values.data()[i])));
-            a = a > 0 ? a : 1.0;
-            d.ranges.push_back({-a, a});
-        }
-        const int n = int(d.pipeline.tokens.size());
-        d.followed = std::clamp(cursor, 0, n - 1);
-        if (cursor >= n)
-            d.followNote = QStringLiteral("the cursor (%1) is past the sentence's %2 words: following the last word")
-                               .arg(cursor)
-                               .arg(n);
-        try {
-            const core::Position p = d.followed;
-            d.vector = core::positionVectorDemo(s.id, su.params, su.dim, d.pipeline.tokens[std::size_t(d.followed)], 0, p,
-                                                o.pipelinePair);
-        } catch (const std::exception& e) {
-            d.vectorError = QString::fromUtf8(e.what());
-        }
-    } catch (const std::exception& e) {
-        d = PipelineData{};
-        d.error = QString::fromUtf8(e.what());
-    }
-    return d;
-}
-
-core::ComputeResult PipelineData::table(const Setup& setup, const ViewOptions& options) const
-{
-    if (!error.isEmpty())
-        throw core::RefusedError("the pipeline view cannot compute " + setup.scheme + ": " + error.toStdString());
-    if (options.pipelineMode == PipelineMode::Nope && nope) {
-        core::ComputeResult c = core::nopeTable(*nope);
-        c.scheme = setup.scheme;
-        return c;
-    }
-    return core::pipelineTable(request, pipeline);
-}
-
 core::ComputeRequest Computation::request(const Setup& setup)
 {
-    const core::SchemeDescriptor& scheme = core::schemeOrThrow(setup.scheme);
-    core::ComputeRequest req;
-    req.scheme = scheme.id;
-    for (const auto& [key, value] : setup.params.values()) {
-        const core::ParamSpec* spec = scheme.param(key);
-        // Only what is in force, against the default under the current choices: a remembered value of a key that
-        // does not apply (YaRN's factor after switching back to plain RoPE) changes nothing, and the resolver
-        // refuses it as --set would.
-        if (spec && !(value == core::defaultValue(*spec, setup.params)) && core::applies(*spec, setup.params))
-            req.overrides.emplace_back(key, value.toString());
-    }
-    const int n = std::max(1, setup.positionCount);
-    req.context.dim = setup.dim;
-    req.context.positions = core::PositionList::range(0, n);
-    req.context.seqLen = n;
-    return req;
+    return figureRequest(setup);
 }
 
 namespace {
@@ -871,36 +564,6 @@ ExtensionData Computation::extensionData(const Setup& setup, const ViewOptions& 
     return d;
 }
 
-BucketData Computation::bucketData(const Setup& setup)
-{
-    BucketData d;
-    d.maxDistance = std::max(1, setup.positionCount - 1);
-    try {
-        d.profile = core::bucketProfile(setup.scheme, setup.params, d.maxDistance);
-    } catch (const std::exception& e) {
-        d.error = QString::fromStdString(e.what());
-    }
-    return d;
-}
-
-PrecisionData Computation::precisionData(const Setup& setup, const ViewOptions& options)
-{
-    PrecisionData d;
-    d.positions = std::max(1, setup.positionCount);
-    try {
-        const core::ComputeRequest req = request(setup);
-        const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);
-        if (!s.rotary)
-            throw core::InputError("scheme " + s.id + " does not rotate");
-        const core::ParamSet params = core::resolveParams(s, req.overrides, req.context);
-        const core::RotarySpec spec = s.rotary(params, req.context);
-        d.analysis = core::analysePrecision(spec.invFreq, req.context.positions, options.dtype, options.anglePipeline);
-    } catch (const std::exception& e) {
-        d.error = QString::fromStdString(e.what());
-    }
-    return d;
-}
-
 namespace {
 
 /// Each run's loss against the step, in its group's colour (the lengthlab view's lower panel).
@@ -1082,20 +745,6 @@ std::optional<core::RotarySpec> Computation::rotarySpec(const Setup& setup)
     } catch (const std::exception&) {
         return std::nullopt;
     }
-}
-
-core::RotationPlanes Computation::rotationPlanes(const EncodingResult& result, core::Position m, core::Position n)
-{
-    if (!result.rotary || !result.error.isEmpty())
-        return {};
-    const std::size_t d = std::size_t(result.sides.query.headDim);
-    // Seeded content, the same every time for a given d and on every platform, so a lecture can refer to "this q".
-    // Kept per d on this thread: the rotation view asks for its planes on every frame.
-    thread_local std::vector<double> v;
-    if (v.size() != 2 * d)
-        v = core::seededNormals(rotationSeed, 2 * d);
-    const std::span<const double> all(v);
-    return core::rotationPlanes(result.sides, all.first(d), all.subspan(d), m, n);
 }
 
 // ------------------------------------------------------------------------------------------ compare mode

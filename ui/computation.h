@@ -7,15 +7,14 @@
 /// worker gets a copy of the set-up and hands back a new result.
 
 #include "core/attention.h"
-#include "core/buckets.h"
-#include "core/precision.h"
 #include "core/compute.h"
 #include "core/extension.h"
-#include "core/pipeline.h"
 #include "core/rotary.h"
 #include "core/scheme.h"
 #include "core/train/trainer.h"
 #include "core/types.h"
+#include "ui/figures/figure.h"
+#include "ui/figures/tablefigure.h"
 #include "ui/gpu/tableengine.h"
 #include "ui/render/colormap.h"
 #include "ui/workbenchstate.h"
@@ -31,54 +30,6 @@
 #include <vector>
 
 namespace poslab::ui {
-
-/// One computed encoding table and what the views need to explain it.
-struct EncodingResult {
-    quint64 serial = 0;              ///< increases with every request
-    Setup setup;                     ///< what was computed
-    TableQuantity quantity = TableQuantity::Cos; ///< for rotary schemes: which table
-    QString error;                   ///< non-empty when core refused the request
-    bool rotary = false;
-    core::RotarySpec spec;           ///< rotary schemes: frequencies, layout, attention factor, seqLen
-    /// Rotary schemes: the query and key rotations of a score (core::rotarySpecs: xPos scales the query up and
-    /// the key down whatever its "side" parameter; the same spec twice otherwise).
-    core::RotarySides sides;
-    QStringList warnings;            ///< accepted-but-unusual settings (core::schemeWarnings), for a note
-    std::vector<double> frequencies; ///< per pair, rad/token (sinusoidal or rotary); empty for none
-    /// positions x columns: the additive encoding (positions x d) or, for rotary schemes, the chosen
-    /// quantity per pair (positions x r/2). Row i = position i.
-    core::MatrixF table;
-    std::vector<int> columnPair;     ///< column -> pair index (wavelength read-out), -1 when none
-    QString tableLabel;              ///< e.g. "cos(p * theta_i)"
-    QString columnLabel;             ///< "dimension" or "pair i"
-    double lo = 0.0, hi = 1.0;       ///< value range of the table
-    bool signedValues = false;       ///< the table holds negative and positive values
-    double milliseconds = 0.0;       ///< time core took
-
-    /// Which part of the full table (positionCount x columns) @c table holds. Large tables are computed at
-    /// about display resolution: row r is position rowStart + r * rowStep, every column is kept. A sampled
-    /// row holds the exact values at that position (never an average of neighbouring rows).
-    int rowStart = 0;
-    int rowStep = 1;
-    int totalRows = 0;               ///< positions in the full table (setup.positionCount)
-    int totalCols = 0;               ///< columns in the full table (= table.cols())
-    /// The position of table row @p r.
-    int positionOfRow(int r) const { return rowStart + r * rowStep; }
-    /// True when @c table holds fewer rows than the full table (every k-th position, or a window).
-    bool isPartial() const { return rowStep > 1 || rowStart > 0 || int(table.rows()) < totalRows; }
-    /// Which path filled the table, for the status bar: "CPU, 3.1 ms", "GPU, 0.4 ms", "CPU (core), ..."
-    QString path;
-};
-
-/// The part of the encoding table the table view shows, in full-table coordinates, and its resolution
-/// in device pixels. Tables of more than Computation::fullTableCells cells are computed for this window
-/// only, every k-th position with k the power of two that keeps about one to two rows per pixel.
-struct TableWindow {
-    int rowBegin = 0;                ///< first position shown
-    int rowEnd = 0;                  ///< one past the last position shown; 0 = to the end
-    int pixelRows = 1024;            ///< device pixels the rows are drawn on
-    bool operator==(const TableWindow&) const = default;
-};
 
 /// One head's attention scores for the attention view.
 struct AttentionOutput {
@@ -137,42 +88,6 @@ struct ExtensionData {
     bool trainedFromModel = false; ///< T is the preset's trained_length
 };
 
-/// The buckets view's numbers: core's bucket profile of T5 or DeBERTa over distances 1..maxDistance each way.
-struct BucketData {
-    QString error;                   ///< non-empty when core refused; then no profile
-    core::Position maxDistance = 1;  ///< positionCount - 1 (at least 1)
-    core::BucketProfile profile;
-};
-
-/// The precision view's numbers: core's analysis of the angles at positions 0..positionCount-1.
-struct PrecisionData {
-    QString error;                   ///< non-empty when core refused
-    core::Position positions = 0;    ///< positions 0..positions-1
-    core::PrecisionAnalysis analysis;
-};
-
-/// The pipeline view's numbers, every one from core (core/pipeline.h): the stages of the attention pipeline for
-/// the state's sentence, the rotary vs additive comparison at the followed row, and in the NoPE mode the
-/// permutation and causal-mask demonstrations.
-struct PipelineData {
-    QString error;                            ///< non-empty when core refused; then nothing else is set
-    core::PipelineRequest request;            ///< what was computed (the data export writes it with the stages)
-    core::PipelineResult pipeline;            ///< the stages, ending in `compute scores --softmax`'s weights
-    std::vector<ValueRange> ranges;           ///< per stage, its colour range: [0, 1] for the mask and weights,
-                                              ///< else [-a, a] with a the largest |value| (diverging map)
-    int followed = 0;                         ///< the query row followed through every stage
-    QString followNote;                       ///< non-empty when the cursor lies past the sentence
-    std::optional<core::PositionVectorDemo> vector; ///< the same vector added to and rotated, at the followed row
-    QString vectorError;                      ///< why there is no comparison (an odd dimension)
-    std::optional<core::NopeDemo> nope;       ///< the NoPE demonstrations (PipelineMode::Nope only)
-    ValueRange nopeRange;                     ///< colour range of both NoPE output matrices, [-a, a]
-    /// The data export: the stages (pipelineTable), or in the NoPE mode the causal-mask table (nopeTable).
-    core::ComputeResult table(const Setup& setup, const ViewOptions& options) const;
-};
-
-/// Seed of the rotation view's query and key (core::seededNormals: q is the first d draws, k the next d).
-inline constexpr std::uint64_t rotationSeed = 20210420;
-
 /// The lengthlab view's numbers: the run file named by the view option run_file, read and summarised by core
 /// (core::train::readRuns, lengthCurves).
 struct LengthLabData {
@@ -199,19 +114,7 @@ class Computation : public QObject {
 public:
     /// Requests with more elements than this go to a worker thread.
     static constexpr long long workerThreshold = 1 << 21;
-    /// Tables with more cells than this are computed for the visible window at display resolution.
-    static constexpr long long fullTableCells = 1 << 22;
 
-    /// The row step and range of positions computed for @p totalRows x @p cols under @p window: the whole
-    /// table (step 1) when it has at most fullTableCells cells; otherwise the window widened by half its
-    /// height on either side (so that panning a little needs nothing new), every k-th position with k a
-    /// power of two, starts aligned to k so that samples stay put while panning.
-    struct RowPlan {
-        int start = 0;
-        int count = 0;
-        int step = 1;
-    };
-    static RowPlan planRows(int totalRows, int cols, const TableWindow& window);
 
     /// @p attention: false when no view draws the attention scores (an export scene of another view): the
     /// scores are then computed for 1 x 1 positions, whatever the state's attention size. @p path: where tables
@@ -248,15 +151,6 @@ public:
     /// Number of results published so far.
     quint64 publishedCount() const { return m_published; }
 
-    /// Computes one set-up synchronously (also used by the worker and by export): the whole table on the CPU.
-    static std::shared_ptr<EncodingResult> computeEncoding(const Setup& setup, TableQuantity quantity);
-    /// Computes the part of the table @p window asks for (see planRows), sin/cos tables through @p engine
-    /// (null: core on the CPU). xPos and angle tables always come from core.
-    static std::shared_ptr<EncodingResult> computeEncoding(const Setup& setup, TableQuantity quantity,
-                                                           const TableWindow& window, gpu::TableEngine* engine);
-    /// The exact value of one cell of the full table, computed directly with core (hover read-outs of
-    /// positions a sampled table skips). NaN when out of range or the result holds an error.
-    static double exactValue(const EncodingResult& result, int position, int column);
 
     /// Which path computes sin/cos tables: Auto measures both once per size class; Cpu or Gpu force one.
     void setComputePath(gpu::ComputePath path);
@@ -290,11 +184,6 @@ public:
     static core::ComputeRequest extensionRequest(const Setup& setup, const ViewOptions& options);
     /// The extension view's table for @p setup and @p options (the same set-up as extensionRequest()).
     static ExtensionData extensionData(const Setup& setup, const ViewOptions& options);
-    /// The buckets view's profile for @p setup (core::bucketProfile over distances up to positionCount - 1).
-    static BucketData bucketData(const Setup& setup);
-    /// The precision view's analysis for @p setup in the format and pipeline of @p options (core::analysePrecision
-    /// of the rotary frequencies at positions 0 .. positionCount - 1, as `poslab compute precision` computes it).
-    static PrecisionData precisionData(const Setup& setup, const ViewOptions& options);
     /// The lengthlab view's curves from the run file options.runFile in the measure options.lengthMetric.
     static LengthLabData lengthLabData(const ViewOptions& options);
     /// As above, but the window's runs @p window when there are any and run_file is empty or names the file they
@@ -311,13 +200,9 @@ public:
                                                              const ViewOptions& options);
     /// True when @p path is a run file of poslab train (a JSON object whose "format" is "poslab-train-runs").
     static bool isRunFile(const QString& path);
-    /// The pipeline view's numbers for @p setup and @p options (sentence, mask, heads, head, the pipeline options)
-    /// with the cursor's query row followed (the last word when the cursor lies past the sentence).
-    static PipelineData pipelineData(const Setup& setup, const ViewOptions& options, int cursor);
     /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
     /// rotate or core refuses the set-up.
     static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);
-    /// The rotation view's seeded query and key (rotationSeed) rotated at @p m and @p n with @p result's sides;
     /// empty planes when @p result is not rotary or holds an error.
     static core::RotationPlanes rotationPlanes(const EncodingResult& result, core::Position m, core::Position n);
     /// The latest attention scores.

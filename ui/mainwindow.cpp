@@ -224,7 +224,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
         m_cancel->setVisible(busy);
         if (busy) {
             m_message->setStyleSheet({});
-            const bool sampled = (long long)m_state->positionCount() * m_state->dim() > Computation::fullTableCells;
+            const bool sampled = (long long)m_state->positionCount() * m_state->dim() > TableFigure::fullTableCells;
             m_message->setText(sampled ? tr("Computing the visible rows of the %1 \u00d7 %2 table\u2026")
                                              .arg(m_state->positionCount())
                                              .arg(m_state->dim())

@@ -260,7 +260,7 @@ void TestCliLimits::refusedAtOnce()
     QVERIFY2(c.err.count('\n') == 1, qPrintable(describe(c)));
     QVERIFY2(c.seconds < 1.0, qPrintable(describe(c)));
     // compute and train: under 100 MiB. An export builds its scene first, whose table is computed for a bounded
-    // window (Computation::fullTableCells, at most 4M cells: about 100 MiB at d = 4096), so under 160 MiB; before,
+    // window (TableFigure::fullTableCells, at most 4M cells: about 100 MiB at d = 4096), so under 160 MiB; before,
     // these took 1.3 to 7.5 GB.
 #if defined(__SANITIZE_ADDRESS__)
     const long sanitizer = 4; // AddressSanitizer's shadow memory and quarantine: about 100 MB of their own

@@ -180,7 +180,7 @@ private slots:
         QCOMPARE(r->totalRows, 65536);
         QVERIFY(r->isPartial());
         QVERIFY(r->rowStep > 1);
-        QVERIFY((long long)r->table.rows() * r->table.cols() <= Computation::fullTableCells);
+        QVERIFY((long long)r->table.rows() * r->table.cols() <= TableFigure::fullTableCells);
         QVERIFY(maxError(*r, 7) < 1e-5); // every sampled cell is the exact value at its position
         QVERIFY2(view.samplingNote().contains(QStringLiteral("every %1").arg(r->rowStep)), qPrintable(view.samplingNote()));
         QCOMPARE(view.window(), QRectF(0, 0, r->totalCols, 65536));
@@ -201,7 +201,7 @@ private slots:
         r = computation.result();
         const int skipped = r->rowStep * 100 + 3;
         const double exact = reference(*r, skipped, 5);
-        QVERIFY(std::fabs(Computation::exactValue(*r, skipped, 5) - exact) < 1e-5);
+        QVERIFY(std::fabs(TableFigure::exactValue(*r, skipped, 5) - exact) < 1e-5);
         const QString text = view.readout(skipped, 5);
         QVERIFY2(text.contains(QStringLiteral("p = %1").arg(skipped)), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral("colour is p = %1").arg(r->rowStep * 100)), qPrintable(text));

@@ -4,6 +4,7 @@
 // slider's steps merge, the table row plan survives INT_MAX positions, and an infinite value or range cannot
 // index the colour table out of bounds.
 #include "ui/computation.h"
+#include "ui/figures/precisionfigure.h"
 #include "ui/mainwindow.h"
 #include "ui/parameterpanel.h"
 #include "ui/render/colormap.h"
@@ -138,14 +139,14 @@ private slots:
         w.rowBegin = 2147483647 - 1000;
         w.rowEnd = 2147483647;
         w.pixelRows = 500;
-        const auto plan = Computation::planRows(2147483647, 64, w);
+        const auto plan = TableFigure::planRows(2147483647, 64, w);
         QVERIFY(plan.start >= 0 && plan.start <= w.rowBegin);
         QVERIFY(plan.count >= 1);
         QVERIFY((long long)plan.start + (long long)plan.count * plan.step >= w.rowEnd);
-        QVERIFY((long long)plan.count * 64 <= Computation::fullTableCells);
+        QVERIFY((long long)plan.count * 64 <= TableFigure::fullTableCells);
         // The whole range on 16 pixel rows: step 2^26, and stop - start + step - 1 overflowed int, leaving one
         // sample where 32 cover the table.
-        const auto whole = Computation::planRows(2147483647, 64, TableWindow{0, 0, 16});
+        const auto whole = TableFigure::planRows(2147483647, 64, TableWindow{0, 0, 16});
         QCOMPARE(whole.step, 1 << 26);
         QCOMPARE(whole.start, 0);
         QVERIFY((long long)whole.count * whole.step >= 2147483647LL);
@@ -162,7 +163,7 @@ private slots:
         st.setPositionCount(WorkbenchState::maxPositionCount);
         QElapsedTimer clock;
         clock.start();
-        const PrecisionData d = Computation::precisionData(st.setup(), st.viewOptions());
+        const PrecisionData d = computeFigure<PrecisionFigure>(FigureSnapshot::of(st));
         QVERIFY2(clock.elapsed() < 1000, qPrintable(QString::number(clock.elapsed())));
         QVERIFY2(d.error.contains(QStringLiteral("the precision analysis of 1048576 positions x 2048 pairs would take "
                                                  "about 1.3e+12 operations, more than the work limit of 1e+11")),
@@ -170,8 +171,8 @@ private slots:
         // The default set-up is computed.
         WorkbenchState fresh;
         fresh.setScheme(QStringLiteral("rope"));
-        QVERIFY2(Computation::precisionData(fresh.setup(), fresh.viewOptions()).error.isEmpty(),
-                 qPrintable(Computation::precisionData(fresh.setup(), fresh.viewOptions()).error));
+        QVERIFY2(computeFigure<PrecisionFigure>(FigureSnapshot::of(fresh)).error.isEmpty(),
+                 qPrintable(computeFigure<PrecisionFigure>(FigureSnapshot::of(fresh)).error));
     }
 
     void infiniteValuesGetAColour()

@@ -34,7 +34,7 @@ QString BucketsView::notApplicableReason() const
 void BucketsView::resultChanged()
 {
     if (isApplicable())
-        m_data = Computation::bucketData(m_state->setup());
+        m_figure.update(FigureSnapshot::of(*m_state));
 }
 
 namespace {
@@ -58,16 +58,16 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
     p.fillRect(target, th.background);
-    if (!m_data.error.isEmpty()) {
-        drawNotApplicable(p, target, th, tr("Cannot compute"), m_data.error);
+    if (!data().error.isEmpty()) {
+        drawNotApplicable(p, target, th, tr("Cannot compute"), data().error);
         return;
     }
-    const core::BucketProfile& b = m_data.profile;
-    const bool t5 = b.scheme == "t5";
-    // m_data may still be T5's for a frame after the scheme changed (lesson 6.3 to 6.4): the state then has no
-    // bidirectional parameter, and reading it would throw out of paintEvent.
-    const bool bidirectional = !t5 || !m_state->params().has("bidirectional") || m_state->params().flag("bidirectional");
-    const core::Position n = m_data.maxDistance;
+    const core::BucketProfile& b = data().profile;
+    // Both from the figure's own set-up: the data may still be T5's for a frame after the scheme changed (lesson
+    // 6.3 to 6.4), when the state's parameters are already DeBERTa's.
+    const bool t5 = data().t5;
+    const bool bidirectional = !t5 || data().bidirectional;
+    const core::Position n = data().maxDistance;
     const double s = sizeScale(target);
     const double pad = 8 * s;
     TextLayout text(p, target);

@@ -7,6 +7,7 @@
 /// starts deciding the bucket and where the last bucket (T5) or the last table row (DeBERTa) begins. T5's
 /// bidirectional or causal variant is its own parameter `bidirectional`.
 
+#include "ui/figures/bucketsfigure.h"
 #include "ui/views/view.h"
 
 namespace poslab::ui {
@@ -19,7 +20,7 @@ public:
     QSizeF minimumRoom() const override { return {16.0, 10.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
     /// The profile drawn (recomputed on every set-up change).
-    const BucketData& data() const { return m_data; }
+    const BucketData& data() const { return m_figure.data(); }
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -27,7 +28,7 @@ protected:
     void resultChanged() override;
 
 private:
-    BucketData m_data;
+    FigureCache<BucketsFigure> m_figure;
 };
 
 } // namespace poslab::ui

@@ -38,7 +38,7 @@ bool ClockView::supports(const core::SchemeDescriptor& scheme) const
 QString ClockView::notApplicableReason() const
 {
     const auto& s = m_state->scheme();
-    if (s.id == "nope")
+    if (s.relation == core::Relation::None) // NoPE: the descriptor says it describes no position
         return tr("NoPE has no position signal, so no hands turn. Pick sinusoidal or RoPE.");
     return tr("%1 has no per-pair frequencies, so no hands turn. Pick sinusoidal or RoPE, or see the decay view.")
         .arg(shortSchemeName(s));
@@ -46,39 +46,12 @@ QString ClockView::notApplicableReason() const
 
 QString ClockView::parsePairs(const QString& text, int pairs, std::vector<int>* out)
 {
-    out->clear();
-    for (const QString& part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
-        const QString t = part.trimmed();
-        const auto dash = t.indexOf(QLatin1Char('-'), 1);
-        bool ok1 = false, ok2 = true;
-        const int a = (dash > 0 ? t.left(dash) : t).trimmed().toInt(&ok1);
-        const int b = dash > 0 ? t.mid(dash + 1).trimmed().toInt(&ok2) : a;
-        if (!ok1 || !ok2 || a > b)
-            return tr("pairs: '%1' is not a pair number or range such as 0-3").arg(t);
-        if (a < 0 || b >= pairs)
-            return tr("pairs: %1 is out of range; allowed: 0 to %2").arg(t).arg(pairs - 1);
-        for (int i = a; i <= b && out->size() < 64; ++i)
-            out->push_back(i);
-    }
-    std::sort(out->begin(), out->end());
-    out->erase(std::unique(out->begin(), out->end()), out->end());
-    return {};
+    return AnglesFigure::parsePairs(text, pairs, out);
 }
 
 std::vector<int> ClockView::shownPairs() const
 {
-    const int pairs = m_result ? int(m_result->frequencies.size()) : 0;
-    std::vector<int> out;
-    if (pairs == 0)
-        return out;
-    const QString text = m_state->viewOptions().clockPairs.trimmed();
-    if (!text.isEmpty() && parsePairs(text, pairs, &out).isEmpty() && !out.empty())
-        return out;
-    const int n = std::min(pairs, 8);
-    for (int k = 0; k < n; ++k)
-        out.push_back(n == 1 ? 0 : int(std::lround(double(k) * (pairs - 1) / (n - 1))));
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
+    return AnglesFigure::shownPairs(m_result ? int(m_result->frequencies.size()) : 0, m_state->viewOptions().clockPairs);
 }
 
 QWidget* ClockView::controls()
@@ -158,13 +131,15 @@ QString ClockView::hoverReadout() const
     if (!m_result || !m_hover)
         return {};
     const auto& freq = m_result->frequencies;
+    // From the current state, so it follows the cursor and every parameter change.
+    const ClockHands hands = AnglesFigure::clock(AnglesFigure::clockInputs(*m_result, FigureSnapshot::of(*m_state)));
     for (const auto& [rect, i] : m_cells) {
-        if (!rect.contains(*m_hover) || i >= int(freq.size()))
+        const auto shown = std::find(hands.pairs.begin(), hands.pairs.end(), i);
+        if (!rect.contains(*m_hover) || i >= int(freq.size()) || shown == hands.pairs.end())
             continue;
-        // From the current state, so it follows the cursor and every parameter change.
-        const double t = m_state->animationTime();
+        const double t = hands.time;
         const double w = freq[std::size_t(i)];
-        const core::HandReading hand = core::handAt(t, w);
+        const core::HandReading& hand = hands.hands[std::size_t(shown - hands.pairs.begin())];
         const QString period = w > 0 ? tr("period %1").arg(formatTokens(hand.period)) : tr("never turns");
         return tr("pair %1  \u00b7  \u03c9 = %2 rad/token  \u00b7  %3  \u00b7  at p = %4 the hand is at %5\u00b0 "
                   "(sin %6, cos %7)")
@@ -242,8 +217,9 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     if (!m_result)
         return;
     const double s = sizeScale(target);
-    const double t = m_state->animationTime();
-    const std::vector<int> pairs = shownPairs();
+    const ClockHands hands = AnglesFigure::clock(AnglesFigure::clockInputs(*m_result, FigureSnapshot::of(*m_state)));
+    const double t = hands.time;
+    const std::vector<int>& pairs = hands.pairs;
     const auto& freq = m_result->frequencies;
     const bool pendulum = m_state->viewOptions().pendulum;
 
@@ -324,9 +300,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     const double R = std::max(4.0, bestR);
     // The clock's names belong to the extremes of the whole set of pairs, not of the ones shown: "hour hand" is the
     // slowest pair of the scheme (pair 127 of 2,048 at d = 4096 is not), "second hand" the fastest.
-    const std::vector<double>& freqs = m_result->frequencies;
-    const auto [fast, slow] = std::minmax_element(freqs.begin(), freqs.end(), [](double a, double b) { return a > b; });
-    const int fastest = int(fast - freqs.begin()), slowest = int(slow - freqs.begin());
+    const int fastest = hands.fastest, slowest = hands.slowest;
     // The longest wording level that every cell holds, with a gap to its neighbours.
     auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
         const double room = cw - 4 - fm.height();
@@ -371,7 +345,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     for (int k = 0; k < n; ++k) {
         const int i = pairs[std::size_t(k)];
         const double w = freq[std::size_t(i)];
-        const core::HandReading reading = core::handAt(t, w);
+        const core::HandReading& reading = hands.hands[std::size_t(k)];
         const double angle = reading.angle;
         const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
         if (onScreen())

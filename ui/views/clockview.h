@@ -6,6 +6,7 @@
 /// hand's x and y. Each hand is labelled with its period 2*pi/omega_i in tokens, from the fastest
 /// ("second hand") to the slowest ("hour hand").
 
+#include "ui/figures/anglesfigure.h"
 #include "ui/views/view.h"
 
 #include <QColor>

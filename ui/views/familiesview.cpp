@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/familiesview.h"
 
-#include "core/encodingregistry.h"
-#include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
@@ -16,31 +14,6 @@
 namespace poslab::ui {
 
 namespace {
-
-// The axes in teaching order; only the values some scheme has are drawn.
-constexpr core::Relation relationOrder[] = {core::Relation::None, core::Relation::Absolute, core::Relation::Relative,
-                                            core::Relation::Contextual, core::Relation::Mixed};
-constexpr core::Application applicationOrder[] = {core::Application::Embedding, core::Application::QueryKeyRotation,
-                                                  core::Application::ScoreBias, core::Application::KeysValues,
-                                                  core::Application::Mixed, core::Application::Nothing};
-
-std::vector<core::Relation> relationsShown()
-{
-    std::vector<core::Relation> out;
-    for (core::Relation r : relationOrder)
-        if (std::any_of(core::schemes().begin(), core::schemes().end(), [&](const auto& s) { return s.relation == r; }))
-            out.push_back(r);
-    return out;
-}
-
-std::vector<core::Application> applicationsShown()
-{
-    std::vector<core::Application> out;
-    for (core::Application a : applicationOrder)
-        if (std::any_of(core::schemes().begin(), core::schemes().end(), [&](const auto& s) { return s.application == a; }))
-            out.push_back(a);
-    return out;
-}
 
 QStringList rowWords(core::Application a)
 {
@@ -66,14 +39,15 @@ QStringList columnWords(core::Relation r)
     }
 }
 
-QString chipName(const core::SchemeDescriptor& s) { return shortSchemeName(s); }
-
 } // namespace
 
 FamiliesView::FamiliesView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
     setCursor(Qt::PointingHandCursor);
+    // The map frames the current scheme: its figure follows the set-up (one path sets it, applySetup).
+    connect(state, &WorkbenchState::setupChanged, this, [this] { m_figure.update(FigureSnapshot::of(*m_state)); });
+    m_figure.update(FigureSnapshot::of(*m_state));
 }
 
 FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
@@ -83,20 +57,17 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
     const double s = sizeScale(t);
     const double pad = 8 * s;
     const QFontMetricsF body(th.font(10 * s));
-    const HeaderTexts header{tr("Family map"), {tr("%1 schemes on three axes").arg(core::schemes().size())},
+    const HeaderTexts header{tr("Family map"), {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
                              {tr("click a scheme to select it"), tr("click to select")}};
     l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                       headerHeight(t.width() - 2 * pad, th, s, header));
     l.legend = QRectF(t.left() + pad, t.bottom() - pad * 0.5 - body.height() * 1.2, t.width() - 2 * pad, body.height() * 1.2);
-    const std::vector<core::Relation> rels = relationsShown();
-    const std::vector<core::Application> apps = applicationsShown();
-    const auto& all = core::schemes();
-    const auto colOf = [&](const core::SchemeDescriptor& d) {
-        return int(std::find(rels.begin(), rels.end(), d.relation) - rels.begin());
-    };
-    const auto rowOf = [&](const core::SchemeDescriptor& d) {
-        return int(std::find(apps.begin(), apps.end(), d.application) - apps.begin());
-    };
+    const FamiliesData& d = m_figure.data();
+    const std::vector<core::Relation>& rels = d.columns;
+    const std::vector<core::Application>& apps = d.rows;
+    const std::vector<FamiliesData::Chip>& all = d.chips;
+    const auto colOf = [](const FamiliesData::Chip& c) { return c.column; };
+    const auto rowOf = [](const FamiliesData::Chip& c) { return c.row; };
     // Candidates, roomiest first: one line "RoPE 2021", then the year under the name, at smaller fonts (the axis
     // names one point larger, bold).
     for (double pt : {9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0, 4.5, 4.0}) {
@@ -125,7 +96,8 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
             const double padX = fm.height() * 0.35, padY = fm.height() * 0.12, gap = fm.height() * 0.3;
             std::vector<QSizeF> size(all.size());
             for (std::size_t i = 0; i < all.size(); ++i) {
-                const QString name = chipName(all[i]), year = QString::number(all[i].year);
+                const QString& name = all[i].name;
+                const QString& year = all[i].year;
                 const double w = two ? std::max(fm.horizontalAdvance(name), fm.horizontalAdvance(year))
                                      : fm.horizontalAdvance(name + QLatin1Char(' ') + year);
                 size[i] = QSizeF(w + 2 * padX, (two ? 2 : 1) * fm.height() + 2 * padY);
@@ -195,7 +167,7 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
             for (std::size_t i = 0; i < all.size(); ++i) {
                 const QRectF& col = l.columns[std::size_t(colOf(all[i]))];
                 const QRectF& row = l.rows[std::size_t(rowOf(all[i]))];
-                l.chips.push_back({QString::fromStdString(all[i].id),
+                l.chips.push_back({all[i].id,
                                    QRectF(QPointF(col.left(), row.top() + spare / 2) + offset[i], size[i])});
             }
             l.fontPt = pt;
@@ -241,10 +213,11 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
     const double s = sizeScale(t);
     TextLayout text(p, t);
     drawHeader(text, l.header, th, s,
-               {tr("Family map"), {tr("%1 schemes on three axes").arg(core::schemes().size())},
+               {tr("Family map"), {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
                 {tr("click a scheme to select it"), tr("click to select")}});
-    const std::vector<core::Relation> rels = relationsShown();
-    const std::vector<core::Application> apps = applicationsShown();
+    const FamiliesData& d = m_figure.data();
+    const std::vector<core::Relation>& rels = d.columns;
+    const std::vector<core::Application>& apps = d.rows;
     const QFont bold = th.font(std::min(10.0, l.fontPt + 1.0) * s, true);
     const QFontMetricsF bm(bold);
     // Column headers (what the encoding describes) and row headers (where it is applied), with the grid.
@@ -266,14 +239,13 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
     // The chips: filled for fixed numbers, outlined for learned ones, dashed for mixed, dotted for none.
     const QFont chipFont = th.font(l.fontPt * s);
     const QFontMetricsF cm(chipFont);
-    const auto& all = core::schemes();
-    for (std::size_t i = 0; i < all.size(); ++i) {
-        const core::SchemeDescriptor& d = all[i];
+    for (std::size_t i = 0; i < d.chips.size(); ++i) {
+        const FamiliesData::Chip& chip = d.chips[i];
         const QRectF r = l.chips[i].rect;
-        const bool current = d.id == m_state->scheme().id;
+        const bool current = chip.current;
         QColor fill = Qt::transparent;
         QPen pen(th.accent, 1.5 * s);
-        switch (d.origin) {
+        switch (chip.origin) {
         case core::Origin::Fixed:
             fill = th.accent;
             fill.setAlphaF(0.28);
@@ -287,7 +259,8 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
         p.setPen(pen);
         p.setBrush(fill);
         p.drawRoundedRect(r, cm.height() * 0.3, cm.height() * 0.3);
-        const QString name = chipName(d), year = QString::number(d.year);
+        const QString& name = chip.name;
+        const QString& year = chip.year;
         const QColor col = current ? th.foreground : th.foreground;
         if (l.twoLines) {
             text.draw(QRectF(r.left(), r.top(), r.width(), r.height() / 2), Qt::AlignHCenter | Qt::AlignBottom, chipFont,

@@ -7,6 +7,7 @@
 /// (the chip's style: filled fixed, outlined learned, dashed mixed), each with the year of its paper. Clicking a
 /// scheme selects it (WorkbenchState::setScheme); the current one is framed.
 
+#include "ui/figures/familiesfigure.h"
 #include "ui/views/view.h"
 
 #include <QString>
@@ -58,6 +59,7 @@ private:
         bool fits = false;
     };
     Layout layoutFor(const QRectF& target) const;
+    FigureCache<FamiliesFigure> m_figure;
 };
 
 } // namespace poslab::ui

@@ -94,22 +94,23 @@ PipelineView::PipelineView(WorkbenchState* state, Computation* computation, QWid
 
 void PipelineView::recompute()
 {
-    m_data = Computation::pipelineData(m_state->setup(), m_state->viewOptions(), m_state->cursor());
+    m_figure.update(FigureSnapshot::of(*m_state));
+    // The images follow the theme's grid colour too, so they are rebuilt whether or not the numbers changed.
     m_images.clear();
-    if (!m_data.error.isEmpty())
+    if (!data().error.isEmpty())
         return;
     const QRgb masked = theme().grid.rgb();
-    if (m_data.nope) {
+    if (data().nope) {
         const ColorMap map(ColorMapKind::Diverging);
-        m_images.push_back(matrixToImage(m_data.nope->output.cast<float>(), map, m_data.nopeRange, masked));
-        m_images.push_back(matrixToImage(m_data.nope->shuffledOutput.cast<float>(), map, m_data.nopeRange, masked));
+        m_images.push_back(matrixToImage(data().nope->output.cast<float>(), map, data().nopeRange, masked));
+        m_images.push_back(matrixToImage(data().nope->shuffledOutput.cast<float>(), map, data().nopeRange, masked));
         return;
     }
-    for (std::size_t i = 0; i < m_data.pipeline.stages.size(); ++i) {
-        const core::PipelineStage& st = m_data.pipeline.stages[i];
+    for (std::size_t i = 0; i < data().pipeline.stages.size(); ++i) {
+        const core::PipelineStage& st = data().pipeline.stages[i];
         const bool unit = st.key == "mask" || st.key == "weights";
         const ColorMap map(unit ? ColorMapKind::Viridis : ColorMapKind::Diverging);
-        m_images.push_back(matrixToImage(st.values, map, m_data.ranges[i], masked));
+        m_images.push_back(matrixToImage(st.values, map, data().ranges[i], masked));
     }
 }
 
@@ -148,7 +149,7 @@ QWidget* PipelineView::controls()
 
 int PipelineView::stageIndex(const QString& key) const
 {
-    const auto& stages = m_data.pipeline.stages;
+    const auto& stages = data().pipeline.stages;
     for (std::size_t i = 0; i < stages.size(); ++i)
         if (QString::fromStdString(stages[i].key) == key)
             return int(i);
@@ -158,7 +159,7 @@ int PipelineView::stageIndex(const QString& key) const
 QStringList PipelineView::panelKeys() const
 {
     QStringList keys;
-    if (!m_data.error.isEmpty() || m_data.nope)
+    if (!data().error.isEmpty() || data().nope)
         return keys;
     if (stageIndex(QStringLiteral("position")) >= 0)
         keys << QStringLiteral("embedding") << QStringLiteral("position");
@@ -178,11 +179,11 @@ void PipelineView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
     p.fillRect(target, th.background);
-    if (!m_data.error.isEmpty()) {
-        drawNotApplicable(p, target, th, tr("Cannot compute the pipeline"), m_data.error);
+    if (!data().error.isEmpty()) {
+        drawNotApplicable(p, target, th, tr("Cannot compute the pipeline"), data().error);
         return;
     }
-    if (m_data.nope)
+    if (data().nope)
         renderNope(p, target);
     else
         renderStages(p, target);
@@ -198,14 +199,14 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     const QFontMetricsF fm(body);
     const double em = fm.height();
     TextLayout text(p, target);
-    const core::PipelineResult& pl = m_data.pipeline;
-    const bool causal = m_data.request.mask == core::MaskKind::Causal;
+    const core::PipelineResult& pl = data().pipeline;
+    const bool causal = data().request.mask == core::MaskKind::Causal;
 
     // Header: the variant; where the position enters; head and mask.
     const QString where = QString::fromLatin1(core::positionEntryName(pl.entry).data());
     const HeaderTexts header{m_state->figureLabel(),
                              {tr("position enters: %1").arg(where), where},
-                             {tr("head %1 of %2 \u00b7 %3").arg(m_data.request.head).arg(m_data.request.heads)
+                             {tr("head %1 of %2 \u00b7 %3").arg(data().request.head).arg(data().request.heads)
                                   .arg(causal ? tr("causal") : tr("bidirectional")),
                               causal ? tr("causal") : tr("bidirectional")}};
     const QRectF headArea(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad,
@@ -226,7 +227,7 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     // The side panel (added vs rotated) takes the right part when there is width for it.
     const double top = entryLine.bottom() + pad * 0.5;
     const double bottom = footer.top() - pad * 0.5;
-    const bool side = m_data.vector.has_value() && target.width() >= 20 * em;
+    const bool side = data().vector.has_value() && target.width() >= 20 * em;
     const double sideW = side ? std::max(8.0 * em, target.width() * 0.27) : 0.0;
     const QRectF grid(target.left() + pad, top, target.width() - 2 * pad - sideW - (side ? pad : 0.0), bottom - top);
     const QRectF sideRect(grid.right() + pad, top, sideW, bottom - top);
@@ -251,7 +252,7 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     const int cols = bestCols;
     const double cellW = (grid.width() + gap) / cols - gap;
     const double rowH = grid.height() / ((n + cols - 1) / cols);
-    const int followed = m_data.followed;
+    const int followed = data().followed;
     QPointF previousRight;
     for (int i = 0; i < n; ++i) {
         const int idx = stageIndex(keys[i]);
@@ -292,8 +293,8 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     const QString word = followed < int(pl.tokens.size()) ? QString::fromStdString(pl.tokens[std::size_t(followed)]) : QString();
     QStringList foot;
     const QString frame = tr("framed: where the position enters");
-    if (!m_data.followNote.isEmpty())
-        foot << tr("row %1 '%2' outlined (%3) \u00b7 %4").arg(followed).arg(word, m_data.followNote, frame);
+    if (!data().followNote.isEmpty())
+        foot << tr("row %1 '%2' outlined (%3) \u00b7 %4").arg(followed).arg(word, data().followNote, frame);
     foot << tr("query %1 '%2' outlined in every stage \u00b7 %3").arg(followed).arg(word, frame)
          << tr("query %1 '%2' outlined").arg(followed).arg(word);
     text.draw(footer, Qt::AlignLeft | Qt::AlignVCenter, small, th.muted, foot);
@@ -301,7 +302,7 @@ void PipelineView::renderStages(QPainter& p, const QRectF& target)
     if (!side)
         return;
     // Added vs rotated: the pair's plane, then the norms and angles over all d dimensions.
-    const core::PositionVectorDemo& v = *m_data.vector;
+    const core::PositionVectorDemo& v = *data().vector;
     const QRectF sideTitle(sideRect.left(), sideRect.top(), sideRect.width(), em * 1.2);
     text.draw(sideTitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s, true), th.foreground,
               {tr("add or rotate: pair %1 at p = %2").arg(v.pair).arg(v.position), tr("pair %1, p = %2").arg(v.pair).arg(v.position)});
@@ -366,7 +367,7 @@ void PipelineView::renderNope(QPainter& p, const QRectF& target)
     const QFontMetricsF fm(body), fs(small);
     const double em = fm.height();
     TextLayout text(p, target);
-    const core::NopeDemo& d = *m_data.nope;
+    const core::NopeDemo& d = *data().nope;
 
     const HeaderTexts header{tr("NoPE and the causal mask"),
                              {tr("no position: only the mask carries order"), tr("no position")},

@@ -7,8 +7,9 @@
 /// small heatmap; the stage where the position enters is framed; the cursor's query row is outlined in every
 /// stage. Beside it, the same vector with a position added and rotated, with norms and angles. A second mode
 /// shows the NoPE demonstrations: permutation equivariance without a mask, and the position a causal mask leaks.
-/// Every number comes from core/pipeline.h through Computation::pipelineData.
+/// Every number comes from core/pipeline.h through the pipeline figure (ui/figures/pipelinefigure.h).
 
+#include "ui/figures/pipelinefigure.h"
 #include "ui/views/view.h"
 
 #include <QImage>
@@ -27,7 +28,7 @@ public:
     bool supports(const core::SchemeDescriptor&) const override { return true; }
     QSizeF minimumRoom() const override { return {17.0, 11.0}; }
     /// The numbers drawn.
-    const PipelineData& data() const { return m_data; }
+    const PipelineData& data() const { return m_figure.data(); }
     /// The stage keys of the panels drawn, in order (a subset of the pipeline's stages).
     QStringList panelKeys() const;
     /// The mode (stages or NoPE) and the pair of the added-vs-rotated plane, as view properties.
@@ -40,12 +41,12 @@ private:
     void recompute();
     void renderStages(QPainter& p, const QRectF& target);
     void renderNope(QPainter& p, const QRectF& target);
-    /// The stage's index in m_data.pipeline.stages, or -1.
+    /// The stage's index in data().pipeline.stages, or -1.
     int stageIndex(const QString& key) const;
 
-    PipelineData m_data;
+    FigureCache<PipelineFigure> m_figure;
     QWidget* m_controls = nullptr;
-    std::vector<QImage> m_images; ///< one per stage of m_data.pipeline (or the two NoPE outputs)
+    std::vector<QImage> m_images; ///< one per stage of data().pipeline (or the two NoPE outputs)
 };
 
 } // namespace poslab::ui

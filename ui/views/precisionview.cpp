@@ -16,11 +16,8 @@ namespace poslab::ui {
 PrecisionView::PrecisionView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
-    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
-        const ViewOptions& o = m_state->viewOptions();
-        if (o.dtype != m_dtype || o.anglePipeline != m_pipeline)
-            resultChanged();
-    });
+    // The format and the pipeline are view options: a change of either recomputes (the figure's inputs say which).
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] { resultChanged(); });
     resultChanged();
 }
 
@@ -37,10 +34,8 @@ QString PrecisionView::notApplicableReason() const
 
 void PrecisionView::resultChanged()
 {
-    m_dtype = m_state->viewOptions().dtype;
-    m_pipeline = m_state->viewOptions().anglePipeline;
     if (isApplicable())
-        m_data = Computation::precisionData(m_state->setup(), m_state->viewOptions());
+        m_figure.update(FigureSnapshot::of(*m_state));
 }
 
 namespace {
@@ -56,11 +51,11 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
 {
     const Theme th = theme();
     p.fillRect(target, th.background);
-    if (!m_data.error.isEmpty()) {
-        drawNotApplicable(p, target, th, tr("Cannot compute"), m_data.error);
+    if (!data().error.isEmpty()) {
+        drawNotApplicable(p, target, th, tr("Cannot compute"), data().error);
         return;
     }
-    const core::PrecisionAnalysis& a = m_data.analysis;
+    const core::PrecisionAnalysis& a = data().analysis;
     const int pairs = int(a.pairs.size());
     if (pairs == 0)
         return;
@@ -69,7 +64,7 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
     TextLayout text(p, target);
     const QString dtype = QString::fromLatin1(core::floatFormatName(a.format).data());
     const bool low = a.pipeline == core::AnglePipeline::LowPrecision;
-    const QString lastPos = count(double(m_data.positions - 1));
+    const QString lastPos = count(double(data().positions - 1));
     QStringList note;
     if (a.firstVectorCollapse)
         note << tr("positions %1 and %2 share one rotation").arg(count(double(*a.firstVectorCollapse)),
@@ -121,13 +116,13 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
         y += lfm.height() * 1.4; // the legend's row (drawn below, once the panels are placed)
 
     // Two panels sharing the pair axis.
-    double topMax = double(m_data.positions);
+    double topMax = double(data().positions);
     for (const core::PairPrecision& pp : a.pairs)
         if (pp.resolutionPosition)
             topMax = std::max(topMax, double(*pp.resolutionPosition));
     const double decades = std::max(1.0, std::ceil(std::log10(topMax)));
     double yLabelW = tfm.horizontalAdvance(formatNumber(std::pow(10.0, decades), 7));
-    yLabelW = std::max(yLabelW, tfm.horizontalAdvance(count(double(m_data.positions))));
+    yLabelW = std::max(yLabelW, tfm.horizontalAdvance(count(double(data().positions))));
     const double left = target.left() + pad + yLabelW + 6 * s;
     const double right = target.right() - pad;
     const double bottomAll = target.bottom() - pad - tfm.height() * 1.3 - lfm.height() * 1.3;
@@ -191,7 +186,7 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
                     {formatNumber(std::pow(10.0, k), 7)});
     }
     // The last position of the range.
-    const double yEnd = Ytop(double(m_data.positions - 1));
+    const double yEnd = Ytop(double(data().positions - 1));
     p.setPen(QPen(th.foreground, 1.2 * s, Qt::DashLine));
     p.drawLine(QPointF(top.left(), yEnd), QPointF(top.right(), yEnd));
     text.drawAt(QPointF(top.right() - 4 * s, yEnd - 2 * s), Qt::AlignRight | Qt::AlignBottom, tickFont, th.foreground,
@@ -223,7 +218,7 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
 
     // Bottom: distinct values over the positions, on a log count axis. The pair axis's labels first (they matter
     // more than the count axis's lowest label beside them).
-    const double n = double(m_data.positions);
+    const double n = double(data().positions);
     const int step = std::max(1, int(std::ceil(pairs / 8.0)));
     for (int i = 0; i < pairs; i += step)
         text.drawAt(QPointF(X(i), bot.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted,

@@ -8,6 +8,7 @@
 /// position axis). Bottom: the share of distinct angles and distinct (cos, sin) values over the positions. The
 /// format and the pipeline (angle rounded from double, or formed in the low precision) are view options.
 
+#include "ui/figures/precisionfigure.h"
 #include "ui/views/view.h"
 
 namespace poslab::ui {
@@ -19,9 +20,9 @@ public:
 
     QSizeF minimumRoom() const override { return {16.0, 12.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
-    QString computeError() const override { return m_data.error; }
+    QString computeError() const override { return data().error; }
     /// The analysis drawn (recomputed on set-up and option changes).
-    const PrecisionData& data() const { return m_data; }
+    const PrecisionData& data() const { return m_figure.data(); }
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -30,9 +31,7 @@ protected:
     void resultChanged() override;
 
 private:
-    PrecisionData m_data;
-    core::FloatFormat m_dtype = core::FloatFormat::BFloat16;
-    core::AnglePipeline m_pipeline = core::AnglePipeline::LowPrecision;
+    FigureCache<PrecisionFigure> m_figure;
 };
 
 } // namespace poslab::ui

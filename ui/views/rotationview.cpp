@@ -5,7 +5,6 @@
 #include "core/rotary.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
-#include "ui/views/clockview.h"
 
 #include <QComboBox>
 #include <QFontMetricsF>
@@ -126,17 +125,16 @@ core::RotationPlanes RotationView::planes(bool shifted) const
         if (memo.result && memo.result == m_result && memo.m == m && memo.n == n)
             return memo.planes;
     PlanesMemo& memo = m_planesMemo[shifted ? 1 : 0];
-    memo = {m_result, m, n, Computation::rotationPlanes(*m_result, m, n)};
+    memo = {m_result, m, n, AnglesFigure::planes(*m_result, m, n)};
     return memo.planes;
 }
 
 std::pair<core::Position, core::Position> RotationView::positions(bool shifted) const
 {
-    const ViewOptions& o = m_state->viewOptions();
-    const core::Position m = m_state->cursor();
-    const core::Position n = std::max<core::Position>(0, m - o.keyDistance);
-    const core::Position r = shifted ? o.shift : 0;
-    return {m + r, n + r};
+    FigureSnapshot s;
+    s.cursor = m_state->cursor();
+    s.options = m_state->viewOptions();
+    return AnglesFigure::rotationPositions(s, shifted);
 }
 
 double RotationView::score(bool shifted) const
@@ -153,7 +151,7 @@ std::vector<int> RotationView::shownPairs() const
     if (pairs == 0)
         return out;
     const QString text = m_state->viewOptions().clockPairs.trimmed();
-    if (!text.isEmpty() && ClockView::parsePairs(text, pairs, &out).isEmpty() && !out.empty()) {
+    if (!text.isEmpty() && AnglesFigure::parsePairs(text, pairs, &out).isEmpty() && !out.empty()) {
         if (out.size() > 6)
             out.resize(6);
         return out;

@@ -7,6 +7,7 @@
 /// (the relative-position property of RoFormer eq. 16). A strip shows which dimensions pair up under the
 /// current layout (interleaved or half-split), which the header can switch.
 
+#include "ui/figures/anglesfigure.h"
 #include "ui/views/view.h"
 
 #include <QColor>
@@ -59,7 +60,7 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
-    /// The seeded q and k rotated at the shown positions (Computation::rotationPlanes), with or without the shift.
+    /// The seeded q and k rotated at the shown positions (AnglesFigure::planes), with or without the shift.
     core::RotationPlanes planes(bool shifted) const;
     void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;
 

@@ -420,7 +420,7 @@ QString TableView::readout(int row, int col) const
     if (!m_result || row < 0 || col < 0 || row >= m_result->totalRows || col >= m_result->totalCols)
         return {};
     // Exact at the hovered position, even where a sampled table skips it (core computes that one row).
-    const double v = Computation::exactValue(*m_result, row, col);
+    const double v = TableFigure::exactValue(*m_result, row, col);
     const int pair = col < int(m_result->columnPair.size()) ? m_result->columnPair[std::size_t(col)] : -1;
     QString s = QStringLiteral("p = %1  \u00b7  ").arg(row);
     if (m_result->rotary) {

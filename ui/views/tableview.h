@@ -5,7 +5,7 @@
 /// highlighted). Rotary schemes show cos, sin or the angle of each pair. Diverging colours for signed
 /// values, viridis or cividis otherwise, with a colour bar. Wheel zooms, drag pans, double-click resets;
 /// hovering reads out position, dimension, exact value and that pair's wavelength.
-/// Large tables (more than Computation::fullTableCells cells, e.g. 65536 x 4096) arrive as every k-th
+/// Large tables (more than TableFigure::fullTableCells cells, e.g. 65536 x 4096) arrive as every k-th
 /// position of the visible window; the view says so on the plot, asks the Computation for the window it
 /// shows whenever it zooms, pans or resizes, and computes hovered values of skipped positions with core.
 

@@ -3,6 +3,12 @@
 
 #include "core/errors.h"
 #include "ui/computation.h"
+#include "ui/figures/anglesfigure.h"
+#include "ui/figures/bucketsfigure.h"
+#include "ui/figures/familiesfigure.h"
+#include "ui/figures/pipelinefigure.h"
+#include "ui/figures/precisionfigure.h"
+#include "ui/figures/tablefigure.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/bucketsview.h"
 #include "ui/views/clockview.h"
@@ -29,27 +35,11 @@ View* make(WorkbenchState* state, Computation* computation)
     return new V(state, computation);
 }
 
-/// The table's quantity: the additive encoding, or for rotary schemes the chosen cos, sin or angle table.
-core::ComputeResult tableData(const WorkbenchState& state, QStringList*)
+/// A figure's data export (ui/figures/figure.h) for the state now.
+template <class Figure>
+core::ComputeResult exportOf(const WorkbenchState& state, QStringList* notes)
 {
-    core::ComputeRequest req = Computation::request(state.setup());
-    req.quantity = core::Quantity::Encoding;
-    if (state.scheme().rotary) {
-        switch (state.viewOptions().tableQuantity) {
-        case TableQuantity::Cos: req.quantity = core::Quantity::Cos; break;
-        case TableQuantity::Sin: req.quantity = core::Quantity::Sin; break;
-        case TableQuantity::Angle: req.quantity = core::Quantity::Angles; break;
-        }
-    }
-    return core::compute(req);
-}
-
-/// Clock hands and rotation planes turn by p * theta_i: the angles (the encoding for additive sinusoids).
-core::ComputeResult angleData(const WorkbenchState& state, QStringList*)
-{
-    core::ComputeRequest req = Computation::request(state.setup());
-    req.quantity = state.scheme().has(core::Quantity::Angles) ? core::Quantity::Angles : core::Quantity::Encoding;
-    return core::compute(req);
+    return Figure::dataExport(FigureSnapshot::of(state), notes);
 }
 
 /// Every distance of the plotted curves (the chart draws about 400 of them).
@@ -115,64 +105,6 @@ core::ComputeResult extensionData(const WorkbenchState& state, QStringList* note
     return core::compute(req);
 }
 
-/// The bucket of every relative position -N..N (N = positionCount - 1): one query at N, keys 0..2N, as `poslab compute
-/// buckets --positions N --keys 0:2N+1` prints them.
-core::ComputeResult bucketsData(const WorkbenchState& state, QStringList* notes)
-{
-    core::ComputeRequest req = Computation::request(state.setup());
-    req.quantity = core::Quantity::Buckets;
-    const core::Position n = std::max(1, state.positionCount() - 1);
-    req.context.positions = core::PositionList::list({n});
-    req.keys = core::PositionList::range(0, 2 * n + 1);
-    if (notes)
-        *notes << QStringLiteral("one query at %1, keys 0..%2: relative positions -%1..%1").arg(n).arg(2 * n);
-    return core::compute(req);
-}
-
-/// The precision analysis of every pair at positions 0..N-1 in the view's dtype (both pipelines), as `poslab compute
-/// precision --dtype D` prints it.
-core::ComputeResult precisionData(const WorkbenchState& state, QStringList*)
-{
-    core::ComputeRequest req = Computation::request(state.setup());
-    req.quantity = core::Quantity::Precision;
-    req.dtype = state.viewOptions().dtype;
-    return core::compute(req);
-}
-
-/// The pipeline's stages (stage, row, column, value), whose last stage is `compute scores --softmax` for the
-/// state's sentence, mask, heads and head; in the NoPE mode the causal-mask table.
-core::ComputeResult pipelineData(const WorkbenchState& state, QStringList* notes)
-{
-    const PipelineData d = Computation::pipelineData(state.setup(), state.viewOptions(), state.cursor());
-    if (notes && d.error.isEmpty() && !d.nope)
-        *notes << QStringLiteral("every stage of head %1 (stage, row, column, value); the stage names are the labels "
-                                 "stage_0, stage_1, ...")
-                      .arg(d.request.head);
-    return d.table(state.setup(), state.viewOptions());
-}
-
-/// Every scheme's place on the three axes and its year: schemes x (relation, application, origin, year), each
-/// axis as the index of core's enum (relationName(), applicationName(), originName() name them).
-core::ComputeResult familiesData(const WorkbenchState&, QStringList*)
-{
-    core::ComputeResult c;
-    c.quantity = "families";
-    c.axes = {"scheme", "field"};
-    c.columns = {"relation", "application", "origin", "year"};
-    c.columnLabels = {"relation: 0 none, 1 absolute, 2 relative, 3 contextual, 4 mixed",
-                      "application: 0 nothing, 1 embedding, 2 query/key rotation, 3 score bias, 4 keys/values, 5 mixed",
-                      "origin: 0 none, 1 fixed, 2 learned, 3 mixed", "year of the cited paper"};
-    for (const core::SchemeDescriptor& s : core::schemes()) {
-        c.data.insert(c.data.end(), {double(int(s.relation)), double(int(s.application)), double(int(s.origin)),
-                                     double(s.year)});
-        c.labels.push_back({"axes_" + s.id, std::string(core::relationName(s.relation)) + ", "
-                                      + std::string(core::applicationName(s.application)) + ", "
-                                      + std::string(core::originName(s.origin)) + ", " + std::to_string(s.year)});
-    }
-    c.shape = {core::schemes().size(), 4};
-    return c;
-}
-
 /// The lengthlab view's curves (core::train::lengthCurves of the run file): rows = every seed's curve and then
 /// each scheme's mean, columns = the test lengths; NaN where a run has no such length.
 core::ComputeResult lengthLabData(const WorkbenchState& state, QStringList* notes)
@@ -223,11 +155,11 @@ const std::vector<ViewEntry>& viewRegistry()
 {
     static const std::vector<ViewEntry> entries{
         {"table", QT_TRANSLATE_NOOP("poslab::ui::View", "Encoding table"), &TableView::staticMetaObject,
-         make<TableView>, tableData},
+         make<TableView>, exportOf<TableFigure>},
         {"clock", QT_TRANSLATE_NOOP("poslab::ui::View", "Clock hands"), &ClockView::staticMetaObject,
-         make<ClockView>, angleData},
+         make<ClockView>, exportOf<AnglesFigure>},
         {"rotation", QT_TRANSLATE_NOOP("poslab::ui::View", "RoPE rotation planes"), &RotationView::staticMetaObject,
-         make<RotationView>, angleData},
+         make<RotationView>, exportOf<AnglesFigure>},
         {"decay", QT_TRANSLATE_NOOP("poslab::ui::View", "Dot product and decay"), &DecayView::staticMetaObject,
          make<DecayView>, decayData},
         {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
@@ -235,13 +167,13 @@ const std::vector<ViewEntry>& viewRegistry()
         {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
          make<ExtensionView>, extensionData, false},
         {"buckets", QT_TRANSLATE_NOOP("poslab::ui::View", "Distance buckets"), &BucketsView::staticMetaObject,
-         make<BucketsView>, bucketsData, false},
+         make<BucketsView>, exportOf<BucketsFigure>, false},
         {"precision", QT_TRANSLATE_NOOP("poslab::ui::View", "Angle precision"), &PrecisionView::staticMetaObject,
-         make<PrecisionView>, precisionData, false},
+         make<PrecisionView>, exportOf<PrecisionFigure>, false},
         {"pipeline", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention pipeline"), &PipelineView::staticMetaObject,
-         make<PipelineView>, pipelineData, false},
+         make<PipelineView>, exportOf<PipelineFigure>, false},
         {"families", QT_TRANSLATE_NOOP("poslab::ui::View", "Family map"), &FamiliesView::staticMetaObject,
-         make<FamiliesView>, familiesData, false},
+         make<FamiliesView>, exportOf<FamiliesFigure>, false},
         {"lengthlab", QT_TRANSLATE_NOOP("poslab::ui::View", "Length generalisation"), &LengthLabView::staticMetaObject,
          make<LengthLabView>, lengthLabData, false},
         {"patchgrid", QT_TRANSLATE_NOOP("poslab::ui::View", "Patch grid"), &PatchGridView::staticMetaObject,

@@ -1,0 +1,35 @@
+// SPDX-License-Identifier: MIT
+#include "ui/figures/figure.h"
+
+#include "core/encodingregistry.h"
+
+#include <algorithm>
+
+namespace poslab::ui {
+
+FigureSnapshot FigureSnapshot::of(const WorkbenchState& state)
+{
+    return {state.setup(), state.viewOptions(), state.cursor(), state.animationTime()};
+}
+
+core::ComputeRequest figureRequest(const Setup& setup)
+{
+    const core::SchemeDescriptor& scheme = core::schemeOrThrow(setup.scheme);
+    core::ComputeRequest req;
+    req.scheme = scheme.id;
+    for (const auto& [key, value] : setup.params.values()) {
+        const core::ParamSpec* spec = scheme.param(key);
+        // Only what is in force, against the default under the current choices: a remembered value of a key that
+        // does not apply (YaRN's factor after switching back to plain RoPE) changes nothing, and the resolver
+        // refuses it as --set would.
+        if (spec && !(value == core::defaultValue(*spec, setup.params)) && core::applies(*spec, setup.params))
+            req.overrides.emplace_back(key, value.toString());
+    }
+    const int n = std::max(1, setup.positionCount);
+    req.context.dim = setup.dim;
+    req.context.positions = core::PositionList::range(0, n);
+    req.context.seqLen = n;
+    return req;
+}
+
+} // namespace poslab::ui
