@@ -119,7 +119,12 @@ PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
     const double top = l.header.bottom() + pad + caption;
     const double height = t.bottom() - pad - footer - top;
     const double width = t.width() - 2 * pad - barW - 3 * gap;
-    const double side = std::max(10.0, std::min(width / 3, height));
+    // The rule: the three maps in one row, or (a tall area, a half of A | B) the two maps above and the multiples
+    // with the colour bar below, whichever gives the larger maps.
+    const double oneRow = std::min(width / 3, height);
+    const double twoRows = std::min((t.width() - 2 * pad - gap) / 2, (height - caption - gap) / 2);
+    const bool stacked = twoRows > oneRow * 1.15;
+    const double side = std::max(10.0, stacked ? twoRows : oneRow);
     const core::Grid g = m_data.grid, big = m_data.largeGrid;
     const int n = std::max(g.rows, g.cols), nb = std::max(big.rows, big.cols);
     l.cell = side / n;
@@ -129,13 +134,18 @@ PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
     const double bigCell = side / nb;
     l.large = QRectF(x, top, bigCell * big.cols, bigCell * big.rows);
     x += side + gap;
+    double y = top;
+    if (stacked) {
+        x = t.left() + pad;
+        y = top + side + gap + caption;
+    }
     // Small multiples: n maps a side, a gap of about an eighth of a map between them.
     l.smallGap = std::max(1.0, side / (n * 9.0));
     const double map = (side - (n - 1) * l.smallGap) / n;
     l.smallCell = map / n;
-    l.multiples = QRectF(x, top, g.cols * map + (g.cols - 1) * l.smallGap, g.rows * map + (g.rows - 1) * l.smallGap);
+    l.multiples = QRectF(x, y, g.cols * map + (g.cols - 1) * l.smallGap, g.rows * map + (g.rows - 1) * l.smallGap);
     x += side + gap;
-    l.bar = QRectF(x, top, 14 * s, side);
+    l.bar = QRectF(x, y, 14 * s, side);
     return l;
 }
 

@@ -267,13 +267,21 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const QString widest = QString::number(d.ids.maxCoeff());
     const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
     const QFont idFont = th.font(idPt * s);
+    // Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest columns one id needs),
+    // and the selected token, with the labels next to it left out: a row of ids never reads as neighbours' ids.
+    const double need = textAdvance(idFont, widest) * 1.3;
+    const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
+    const auto labelled = [&](int n) {
+        return n == d.token || (n % every == 0 && std::abs(n - d.token) * tw >= need);
+    };
     for (int a = 0; a < 3; ++a) {
         const double y = l.tokens.top() + boxH + a * idH;
         text.drawAt(QPointF(l.tokens.left() - 5 * s, y + idH / 2), Qt::AlignRight | Qt::AlignVCenter, tickFont,
                     axisColour(th, a), {QLatin1String(names[a])});
         for (int n = 0; n < L; ++n)
-            text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                        idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
+            if (labelled(n))
+                text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
+                            idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.8 * s));
