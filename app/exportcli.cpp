@@ -61,6 +61,8 @@ struct FigureRequest {
     bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
     std::vector<std::string> given;                              ///< every option named, for the rules of use
     std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
+    std::optional<core::Grid> grid;               ///< --grid HxW (the patchgrid view)
+    std::optional<core::TokenSequence> sequence;  ///< --sequence text:N,image:TxHxW,... (the sequence view)
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -202,6 +204,10 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             f.preset = a.value(opt);
         } else if (opt == "--config") {
             f.config = a.value(opt);
+        } else if (opt == "--grid") {
+            f.grid = core::parseGrid(a.value(opt)); // throws naming --grid and the problem
+        } else if (opt == "--sequence") {
+            f.sequence = core::parseSequence(a.value(opt));
         } else if (opt == "--size") {
             parseSize(a.value(opt), o);
         } else if (opt == "--dpi") {
@@ -283,7 +289,15 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  + " data");
     if (given("--table") && f.view != "table")
         throw InputError("--table applies to the table view only, not to " + f.view);
-    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab") // the lab draws a run file
+    const bool spatialView = f.view == "patchgrid" || f.view == "sequence";
+    if (f.grid && f.view != "patchgrid")
+        throw InputError("--grid applies to the patchgrid view only" + std::string(f.view == "sequence"
+                         ? " (the sequence view takes --sequence text:N,image:TxHxW,...)" : ", not to " + f.view));
+    if (f.sequence && f.view != "sequence")
+        throw InputError("--sequence applies to the sequence view only" + std::string(f.view == "patchgrid"
+                         ? " (the patchgrid view takes --grid HxW)" : ", not to " + f.view));
+    // The spatial views draw the window's spatial set-up, whose default (or --grid, --sequence) is a figure.
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab" && !spatialView) // the lab draws a run file
         throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
                          "or --lesson N.M");
     if (f.stateFile && (f.preset || f.config))
@@ -296,6 +310,56 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
                          "use poslab compute scores --seed N");
     return f;
+}
+
+/// The spatial views (patchgrid, sequence): --scheme names a grid or sequence scheme, --set its keys, --dim its
+/// dimension, --grid and --sequence its tokens, over the spatial set-up of a --state, --lesson or --preset (or a new
+/// window's). The selected patch or token stays where the new grid or sequence has it, else it is the middle one.
+void configureSpatial(ui::WorkbenchState& state, const FigureRequest& f)
+{
+    ui::SpatialSetup s = state.spatial();
+    const std::string view = f.view;
+    // A new window's spatial set-up is a grid scheme's: the sequence view then opens on M-RoPE at head dim 128.
+    if (view == "sequence" && !f.scheme && !f.stateFile && !f.lesson && !f.preset && !f.config) {
+        s.scheme = "mrope";
+        s.dim = 128;
+        s.params.clear();
+        s.cls = false;
+        s.patch = int(s.sequence.tokens() / 2);
+    }
+    if (f.scheme) {
+        const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(*f.scheme);
+        QStringList ids;
+        for (const core::SpatialSchemeDescriptor& x : core::spatialSchemes())
+            if ((x.input == core::SpatialInput::Grid) == (view == "patchgrid"))
+                ids << QString::fromStdString(x.info.id);
+        if (!d || (d->input == core::SpatialInput::Grid) != (view == "patchgrid"))
+            throw InputError("--scheme " + *f.scheme + ": the " + view + " view draws the "
+                             + (view == "patchgrid" ? "grid" : "sequence") + " schemes " + ids.join(", ").toStdString()
+                             + (d ? " (" + *f.scheme + " is drawn by the " + (view == "patchgrid" ? "sequence" : "patchgrid") + " view)"
+                                  : std::string()));
+        if (d->info.id != s.scheme) {
+            s.scheme = d->info.id;
+            s.params.clear();
+            s.cls = false;
+        }
+    }
+    for (const auto& [key, value] : f.sets)
+        s.params[key] = value;
+    if (f.dim)
+        s.dim = *f.dim;
+    if (f.grid)
+        s.grid = *f.grid;
+    if (f.sequence)
+        s.sequence = *f.sequence;
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
+    const bool onGrid = !d || d->input == core::SpatialInput::Grid;
+    const std::int64_t count = onGrid ? s.grid.patches() : s.sequence.tokens();
+    if ((f.grid || f.sequence) && (s.patch < 0 || s.patch >= count))
+        s.patch = onGrid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
+    if (const QString why = ui::spatialProblem(s); !why.isEmpty())
+        throw InputError(why.toStdString());
+    state.applySpatial(s);
 }
 
 /// Builds the scene's state from a request: a saved state first, then the set-up validated as a whole
@@ -344,28 +408,40 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         for (const QString& n : notices)
             qWarning("poslab: warning: %s (not mapped)", messageLine(n.toStdString()).c_str());
         const ui::StateSetup m = ui::stateSetup(*model);
-        if (core::findSpatialScheme(m.scheme)) // grid and sequence schemes have no view yet
-            throw InputError("the model uses scheme " + m.scheme + ", which no view shows yet; use poslab compute with "
-                             + (f.preset ? "--preset " + *f.preset : std::string("--config FILE")));
         if (f.scheme && *f.scheme != m.scheme) {
             std::string scheme = *f.scheme;
             core::Overrides none;
             ui::applyModelSetup(m, scheme, true, none); // throws the conflict message
         }
-        const QString why = scene.loadState(*model);
-        if (!why.isEmpty())
-            throw InputError(m.model.value("name").toString().toStdString() + ": " + why.toStdString());
+        const std::string name = m.model.value("name").toString().toStdString();
+        if (const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(m.scheme)) {
+            // A vision or vision-language model: the spatial set-up, drawn by the patchgrid or sequence view.
+            const bool grid = d->input == core::SpatialInput::Grid;
+            const std::string view = grid ? "patchgrid" : "sequence";
+            if (f.view != view)
+                throw InputError(name + " uses the " + (grid ? "grid" : "sequence") + " scheme " + m.scheme + ", which the "
+                                 + view + " view draws, not the " + f.view + " view");
+            state.applySpatial(*ui::spatialSetupOf(*model, state.spatial()));
+        } else if (f.view == "patchgrid" || f.view == "sequence") {
+            throw InputError(name + " uses the 1-D scheme " + m.scheme + "; the " + f.view
+                             + " view draws the grid and sequence schemes (poslab schemes)");
+        } else if (const QString why = scene.loadState(*model); !why.isEmpty()) {
+            throw InputError(name + ": " + why.toStdString());
+        }
     }
+    const bool spatialView = f.view == "patchgrid" || f.view == "sequence";
+    if (spatialView)
+        configureSpatial(state, f);
     ui::Setup setup = state.setup();
     const core::SchemeDescriptor* scheme = &state.scheme();
-    if (f.scheme) {
+    if (f.scheme && !spatialView) {
         scheme = &core::schemeOrThrow(*f.scheme); // the words of poslab compute
         if (scheme->id != setup.scheme) {
             setup.scheme = scheme->id;
             setup.params = core::defaultParams(*scheme);
         }
     }
-    if (f.dim)
+    if (f.dim && !spatialView)
         setup.dim = *f.dim;
     else if (scheme->needsEvenDim && setup.dim % 2)
         ++setup.dim;
@@ -376,7 +452,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
     ctx.seqLen = setup.positionCount;
     // The one resolver of compute, export, batch and the window: the same keys refused with the same words.
-    setup.params = core::resolveParams(*scheme, setup.params, f.sets, ctx);
+    setup.params = core::resolveParams(*scheme, setup.params, spatialView ? core::Overrides() : f.sets, ctx);
     state.applySetup(setup);
 
     ui::ViewOptions o = state.viewOptions();
@@ -638,6 +714,8 @@ const std::vector<OptionSpec>& exportOptions()
         {"--run", true, nullptr, "run.json"},
         {"--preset", true, nullptr, "llama-3.1-8b"},
         {"--config", true, nullptr, "config.json"},
+        {"--grid", true, nullptr, "4x5"},
+        {"--sequence", true, nullptr, "text:3,image:1x2x2"},
         {"--size", true, nullptr, "12x8cm"},
         {"--dpi", true, nullptr, "144"},
         {"--theme", true, nullptr, "dark"},
@@ -667,6 +745,7 @@ std::string exportUsage()
                 [--cursor P] [--state FILE.poslab|PL2.STRING|poslab:LINK] [--lesson N.M] [--view-set NAME=VALUE]...
                 [--run run.json]
                 [--preset NAME] [--config FILE] [--term NAME]
+                [--grid HxW] [--sequence text:N,image:TxHxW,video:TxHxW,...]
                 [--size WxH[px|cm|mm|in]] [--dpi N] [--theme light|dark|transparent|dark-transparent]
                 [--font-scale F] [--title TEXT]
                 [--frames N] [--fps F] [--loop N] [--animate position|PARAM] [--from A] [--to B]
@@ -682,6 +761,14 @@ VIEW: table, clock, rotation, decay, attention, extension, buckets (T5, DeBERTa)
   attention: scores of every head; extension: poslab compute extension at L = target_length or the positions;
   buckets: compute buckets of one query at N - 1 and keys 0..2N - 2; precision: compute precision --dtype D).
   A CSV starts with a header row, and each row of a table with its position (attention: head, query).
+  patchgrid and sequence draw the spatial set-up (see below); their data: patchgrid the similarity of every patch
+  to every other (H*W x H*W, patch i*W + j), sequence the 3 x L position ids (rows t, h, w).
+Spatial views: patchgrid takes a grid scheme (vit_learned, sincos_2d, rope_2d, pixtral_rope; default sincos_2d at
+  14x14, d 64) and --grid HxW (at most 32x32 for the view); sequence takes mrope (the default there, head dim 128)
+  and --sequence text:N,image:TxHxW,video:TxHxW,... in the language model's grid units (at most 1024 tokens).
+  --scheme, --set and --dim then set the spatial scheme, its keys and its dimension, as poslab compute does;
+  --preset NAME takes a vision model's whole spatial set-up (ViT-B/16, MAE, rope-vit, Pixtral, Qwen2-VL ...). The
+  selected patch or token is the middle one unless a --state or --lesson selects one that the grid has.
 Set-up: as poslab compute, but the views show positions 0 to N-1 (default 1024) at dimension D (default
   128); the attention view is queries = keys = the positions (default: the first 512). Logits unless
   --softmax. --term NAME shows one named part of the logits (as poslab compute scores --term). --state

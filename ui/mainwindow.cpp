@@ -1413,8 +1413,9 @@ void MainWindow::buildFileMenu()
     for (const QJsonObject& p : presets()) {
         const QString schemeId = p.value(QLatin1String("scheme")).toString();
         const core::SchemeDescriptor* scheme = core::findScheme(schemeId.toStdString());
-        // The workbench state takes the 1-D schemes only; a grid or sequence model (ViT, Qwen2-VL) reaches
-        // compute through --preset until the state holds a grid or a sequence.
+        // A grid or sequence model (ViT, Qwen2-VL) sets the spatial set-up: grouped under its spatial scheme.
+        if (const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(schemeId.toStdString()); !scheme && d)
+            scheme = &d->info;
         if (!scheme)
             continue;
         const QString group = QString::fromStdString(scheme->name);
@@ -1433,6 +1434,30 @@ void MainWindow::buildFileMenu()
 
 QString MainWindow::loadModelState(const QJsonObject& state, const QString& what)
 {
+    // A grid or sequence scheme: the spatial set-up (one undo step), shown in the patch grid or sequence view.
+    std::optional<SpatialSetup> spatial;
+    try {
+        spatial = spatialSetupOf(state, m_state->spatial());
+    } catch (const std::exception& e) {
+        showMessage(tr("Cannot load %1: %2").arg(what, QString::fromStdString(e.what())), true);
+        return QString::fromStdString(e.what());
+    }
+    if (spatial) {
+        if (const QString problem = m_state->setSpatial(*spatial); !problem.isEmpty()) {
+            showMessage(tr("Cannot load %1: %2").arg(what, problem), true);
+            return problem;
+        }
+        const bool grid = core::findSpatialScheme(spatial->scheme)->input == core::SpatialInput::Grid;
+        setMaximisedView(view(grid ? QStringLiteral("patchgrid") : QStringLiteral("sequence")));
+        const QString name = state.value(QLatin1String("model")).toObject().value(QLatin1String("name")).toString(what);
+        showMessage(tr("%1: %2, %3, d = %4 (Ctrl+Z goes back)")
+                        .arg(name, QString::fromStdString(spatial->scheme),
+                             grid ? tr("grid %1").arg(QString::fromStdString(core::gridText(spatial->grid)))
+                                  : tr("sequence %1").arg(QString::fromStdString(core::sequenceText(spatial->sequence))))
+                        .arg(spatial->dim),
+                    false);
+        return {};
+    }
     if (const QString problem = m_state->fromJson(state, true); !problem.isEmpty()) {
         showMessage(tr("Cannot load %1: %2").arg(what, problem), true);
         return problem;

@@ -2,10 +2,12 @@
 #include "ui/spatialsetup.h"
 
 #include "core/errors.h"
+#include "ui/presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <algorithm>
 #include <cmath>
 
 namespace poslab::ui {
@@ -126,7 +128,11 @@ QJsonObject spatialToJson(const SpatialSetup& s, bool onlyChanged)
     return json;
 }
 
-QString spatialFromJson(const QJsonValue& value, SpatialSetup* out)
+namespace {
+
+/// Reads the keys of spatialToJson()'s form in @p json over @p s (keys left out keep its values); no check of the
+/// whole. Returns empty or one message "spatial.KEY: problem".
+QString readSpatialKeys(const QJsonValue& value, SpatialSetup& s)
 {
     if (!value.isObject())
         return QStringLiteral("spatial must be an object {\"scheme\", \"grid\", \"dim\", ...} (got %1)").arg(jsonText(value));
@@ -135,7 +141,6 @@ QString spatialFromJson(const QJsonValue& value, SpatialSetup* out)
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
             return QStringLiteral("spatial.%1 is not a key of the spatial set-up; keys: %2").arg(it.key(), known.join(", "));
-    SpatialSetup s;
     const auto text = [&](const char* key, QString* problem) -> std::optional<std::string> {
         const QJsonValue v = json.value(QLatin1String(key));
         if (v.isUndefined())
@@ -205,10 +210,96 @@ QString spatialFromJson(const QJsonValue& value, SpatialSetup* out)
             s.params[it.key().toStdString()] = t.toStdString();
         }
     }
+    return {};
+}
+
+} // namespace
+
+QString spatialFromJson(const QJsonValue& value, SpatialSetup* out)
+{
+    SpatialSetup s;
+    if (const QString p = readSpatialKeys(value, s); !p.isEmpty())
+        return p;
     if (const QString p = spatialProblem(s); !p.isEmpty())
         return QStringLiteral("spatial: %1").arg(p);
     *out = s;
     return {};
+}
+
+QString spatialOnTop(const SpatialSetup& a, const QJsonValue& given, SpatialSetup* out)
+{
+    const QString where = QStringLiteral("compare.state.");
+    const QJsonValue b = given.isUndefined() ? QJsonValue(QJsonObject()) : given; // no key of B's own: A's
+    SpatialSetup s = a;
+    const QJsonObject json = b.toObject();
+    if (b.isObject()) {
+        if (json.contains("scheme") && json.value("scheme").toString().toStdString() != a.scheme) {
+            s.params.clear();
+            const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(json.value("scheme").toString().toStdString());
+            s.cls = s.cls && d && d->hasClassToken;
+        }
+        if (json.contains("params"))
+            s.params.clear();
+    }
+    if (const QString p = readSpatialKeys(b, s); !p.isEmpty())
+        return where + p;
+    if (!json.contains("patch")) {
+        // The shared selection: the same place on B's grid, else A's index while B has it.
+        const core::SpatialSchemeDescriptor* da = core::findSpatialScheme(a.scheme);
+        const core::SpatialSchemeDescriptor* db = core::findSpatialScheme(s.scheme);
+        const bool grids = da && db && da->input == core::SpatialInput::Grid && db->input == core::SpatialInput::Grid;
+        const std::int64_t count = db && db->input == core::SpatialInput::Sequence ? s.sequence.tokens() : s.grid.patches();
+        if (grids && a.grid.cols > 0 && a.patch >= 0 && a.patch < a.grid.patches()) {
+            const auto [row, col] = core::samePlace(a.grid, a.patch / a.grid.cols, a.patch % a.grid.cols, s.grid);
+            s.patch = row * s.grid.cols + col;
+        } else {
+            s.patch = int(std::clamp<std::int64_t>(a.patch, 0, std::max<std::int64_t>(0, count - 1)));
+        }
+    }
+    if (const QString p = spatialProblem(s); !p.isEmpty())
+        return where + QStringLiteral("spatial: ") + p;
+    *out = s;
+    return {};
+}
+
+QJsonObject spatialDifference(const SpatialSetup& a, const SpatialSetup& b)
+{
+    const QJsonObject ja = spatialToJson(a), jb = spatialToJson(b);
+    QJsonObject out;
+    for (auto it = jb.begin(); it != jb.end(); ++it)
+        if (it.key() != QLatin1String("patch") && ja.value(it.key()) != it.value())
+            out.insert(it.key(), it.value());
+    // A new scheme of B starts from no parameters (spatialOnTop): B's own, even when they equal A's.
+    if (out.contains("scheme") && !b.params.empty())
+        out.insert("params", jb.value("params"));
+    return out;
+}
+
+std::optional<SpatialSetup> spatialSetupOf(const QJsonObject& state, const SpatialSetup& base)
+{
+    const StateSetup m = stateSetup(state);
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(m.scheme);
+    if (!d)
+        return std::nullopt;
+    SpatialSetup s = base;
+    s.scheme = m.scheme;
+    s.params.clear();
+    for (const auto& [key, value] : m.params)
+        s.params[key] = value;
+    if (m.dim)
+        s.dim = *m.dim;
+    if (m.grid)
+        s.grid = *m.grid;
+    const auto classToken = s.params.find("class_token");
+    s.cls = d->hasClassToken && classToken != s.params.end() && classToken->second == "true";
+    const std::int64_t count = d->input == core::SpatialInput::Grid ? s.grid.patches() : s.sequence.tokens();
+    if (s.patch < 0 || s.patch >= count)
+        s.patch = d->input == core::SpatialInput::Grid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
+    if (const QString problem = spatialProblem(s); !problem.isEmpty()) {
+        const QString name = m.model.value("name").toString();
+        throw core::InputError((name.isEmpty() ? std::string("the model") : name.toStdString()) + ": " + problem.toStdString());
+    }
+    return s;
 }
 
 } // namespace poslab::ui

@@ -12,6 +12,7 @@
 #include <QString>
 
 #include <map>
+#include <optional>
 #include <string>
 
 namespace poslab::ui {
@@ -56,5 +57,23 @@ QJsonObject spatialToJson(const SpatialSetup& s, bool onlyChanged = false);
 /// Reads spatialToJson()'s form (keys left out keep a new SpatialSetup's values) into @p out. Returns empty or one
 /// message "spatial.KEY: problem"; @p out is left unchanged on error.
 QString spatialFromJson(const QJsonValue& json, SpatialSetup* out);
+
+/// The spatial set-up a model's state (ui/presets.h: a preset's or a config.json's) gives when its scheme is a
+/// grid or sequence scheme (ViT, MAE, rope-vit, Pixtral, Qwen2-VL ...): @p base with the state's scheme, its
+/// parameters (and no others), its dimension and, for a grid scheme, its grid (the larger grid of the resolution
+/// change is kept); the class token as the state's class_token says; the selected patch kept where the new grid or
+/// sequence has it, else its middle. nullopt for a 1-D scheme. Throws core::InputError naming the model and
+/// spatialProblem()'s message when the result is not drawable.
+std::optional<SpatialSetup> spatialSetupOf(const QJsonObject& state, const SpatialSetup& base);
+
+/// Configuration B's spatial set-up (compare mode): A's set-up @p a with B's own keys @p b (spatialToJson()'s
+/// form) on top. A new scheme of B starts from no parameters and keeps the class token only where the scheme has
+/// one; a "params" key of B replaces A's parameters. B shares A's selection as it shares the cursor: the patch at
+/// the same place of B's grid (core::samePlace) when both draw a grid, else A's token or patch index while B has
+/// it, else B's last. Returns empty or one message "compare.state.spatial: ..."; @p out is left unchanged on error.
+QString spatialOnTop(const SpatialSetup& a, const QJsonValue& b, SpatialSetup* out);
+/// The keys of @p b that differ from @p a, in spatialToJson()'s form, the selection left out (B shares A's);
+/// spatialOnTop(a, spatialDifference(a, b)) gives @p b back up to the selection.
+QJsonObject spatialDifference(const SpatialSetup& a, const SpatialSetup& b);
 
 } // namespace poslab::ui

@@ -544,6 +544,7 @@ void WorkbenchState::applySpatial(const SpatialSetup& spatial)
     if (spatial == m_spatial)
         return;
     m_spatial = spatial;
+    syncCompare(); // B's spatial set-up is A's with B's own keys on top
     emit spatialChanged();
 }
 
@@ -715,6 +716,9 @@ QString WorkbenchState::fromJson(const QJsonObject& json, bool undoable)
     if (json.contains("spatial"))
         if (const QString problem = spatialFromJson(json.value("spatial"), &spatial); !problem.isEmpty())
             return problem;
+    if (SpatialSetup b; compare.mode != CompareMode::Off && compare.state.contains("spatial"))
+        if (const QString problem = spatialOnTop(spatial, compare.state.value("spatial"), &b); !problem.isEmpty())
+            return problem;
 
     if (undoable) {
         m_undo->beginMacro(tr("Load state"));
@@ -874,6 +878,9 @@ QString WorkbenchState::setCompare(const CompareConfig& config)
         if (const QString problem = resolveCompare(m_setup, m_options, next.state, true, &bSetup, &bOptions);
             !problem.isEmpty())
             return refuse(problem);
+        if (SpatialSetup b; next.state.contains("spatial"))
+            if (const QString problem = spatialOnTop(m_spatial, next.state.value("spatial"), &b); !problem.isEmpty())
+                return refuse(problem);
     }
     QString text;
     switch (next.mode) {
@@ -918,6 +925,7 @@ WorkbenchState* WorkbenchState::compareState()
         m_mirror->setObjectName(QStringLiteral("configurationB"));
         connect(m_mirror, &WorkbenchState::setupChanged, this, [this] { takeMirrorSetup(); });
         connect(m_mirror, &WorkbenchState::viewOptionsChanged, this, [this] { takeMirrorOptions(); });
+        connect(m_mirror, &WorkbenchState::spatialChanged, this, [this] { takeMirrorSpatial(); });
         connect(m_mirror, &WorkbenchState::cursorChanged, this, [this](int c) {
             if (!m_syncing)
                 setCursor(c); // one cursor: moving it in a view of B moves A's
@@ -942,8 +950,31 @@ void WorkbenchState::syncCompare()
     if (!(setup == m_mirror->m_setup))
         m_mirror->applySetup(setup);
     m_mirror->applyViewOptions(options);
+    m_mirror->applySpatial(compareSpatial());
     m_syncing = was;
     syncCompareCursor();
+}
+
+SpatialSetup WorkbenchState::compareSpatial() const
+{
+    // A changed under B so that B's own keys no longer load (a patch grid B on a grid A left): B is A's.
+    SpatialSetup b = m_spatial;
+    spatialOnTop(m_spatial, m_compare.state.value("spatial"), &b);
+    return b;
+}
+
+void WorkbenchState::takeMirrorSpatial()
+{
+    if (m_syncing || !m_mirror || m_mirror->m_spatial == compareSpatial())
+        return;
+    QJsonObject b = m_compare.state;
+    const QJsonObject own = spatialDifference(m_spatial, m_mirror->m_spatial);
+    if (own.isEmpty())
+        b.remove("spatial");
+    else
+        b.insert("spatial", own);
+    pushCompare({m_compare.mode, b}, tr("B: spatial set-up"), {});
+    syncCompare(); // the selection is A's: B's own is put back
 }
 
 void WorkbenchState::syncCompareCursor()

@@ -207,7 +207,9 @@ public:
     const SpatialSetup& spatial() const { return m_spatial; }
     /// Sets it (one undo step; @p mergeable as setParam) or refuses with spatialProblem()'s message (refused()).
     QString setSpatial(const SpatialSetup& spatial, bool mergeable = false);
-    /// Applies a spatial set-up with no validation and no undo entry (undo/redo).
+    /// Applies a spatial set-up with no validation and no undo entry (undo/redo). While comparing, configuration
+    /// B's spatial set-up is A's with B's own keys (compare.state's "spatial", spatialOnTop()) on top, and B shares
+    /// A's selected patch; a change of B's spatial set-up through compareState() becomes B's own keys.
     void applySpatial(const SpatialSetup& spatial);
 
 public slots:
@@ -264,6 +266,9 @@ private:
     void syncCompareCursor();
     void takeMirrorSetup();
     void takeMirrorOptions();
+    void takeMirrorSpatial();
+    /// B's spatial set-up: spatialOnTop() of A's and B's "spatial" keys, A's own where those do not load.
+    SpatialSetup compareSpatial() const;
     QString pushCompare(const CompareConfig& next, const QString& text, const QString& mergeKey);
     CompareConfig m_compare;
     WorkbenchState* m_mirror = nullptr; ///< configuration B (compareState()), created on first use

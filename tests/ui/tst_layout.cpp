@@ -559,6 +559,12 @@ private slots:
         QTest::newRow("overlay: RoPE vs ALiBi") << R"({"scheme": "rope", "compare": {"mode": "overlay", "state": {"scheme": "alibi"}}})";
         QTest::newRow("difference: RoPE vs theta 500000")
             << R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"params": {"rope_theta": "500000"}}}})";
+        // The spatial views in A | B: the patch grid (axial 2-D RoPE vs the 2-D sin-cos table on a larger grid) and
+        // the mixed sequence (Qwen2-VL's chunked sections vs Qwen3-VL's interleaved ones, with a video block).
+        QTest::newRow("side by side: rope_2d vs sincos_2d 16x16")
+            << R"({"scheme": "rope", "spatial": {"scheme": "rope_2d", "dim": 64}, "compare": {"mode": "side_by_side", "state": {"spatial": {"scheme": "sincos_2d", "grid": "16x16"}}}})";
+        QTest::newRow("side by side: mrope vs interleaved")
+            << R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "sequence": "text:4,image:1x3x4,video:2x2x2,text:3", "patch": 6}, "compare": {"mode": "side_by_side", "state": {"spatial": {"params": {"variant": "qwen3_vl", "mrope_section": "24,20,20", "sections": "interleaved"}}}}})";
     }
 
     void compareHasNoCutLabels()

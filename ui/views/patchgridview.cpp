@@ -44,6 +44,7 @@ PatchGridView::PatchGridView(WorkbenchState* state, Computation* computation, QW
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
+    setMouseTracking(true);
     takeSpatial();
     connect(state, &WorkbenchState::spatialChanged, this, [this] {
         takeSpatial();
@@ -93,7 +94,9 @@ QWidget* PatchGridView::controls()
 HeaderTexts PatchGridView::headerTexts() const
 {
     const PatchGridData& d = m_data;
-    return {QStringLiteral("%1 \u00b7 %2, d = %3")
+    // While comparing, "A: " or "B: " first, as the figure labels of the other views.
+    const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
+    return {who + QStringLiteral("%1 \u00b7 %2, d = %3")
                 .arg(QString::fromStdString(d.scheme), gridWords(d.grid))
                 .arg(m_state->spatial().dim),
             {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col), tr("patch (%1, %2)").arg(d.row).arg(d.col)},
@@ -116,7 +119,12 @@ PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
     const double top = l.header.bottom() + pad + caption;
     const double height = t.bottom() - pad - footer - top;
     const double width = t.width() - 2 * pad - barW - 3 * gap;
-    const double side = std::max(10.0, std::min(width / 3, height));
+    // The rule: the three maps in one row, or (a tall area, a half of A | B) the two maps above and the multiples
+    // with the colour bar below, whichever gives the larger maps.
+    const double oneRow = std::min(width / 3, height);
+    const double twoRows = std::min((t.width() - 2 * pad - gap) / 2, (height - caption - gap) / 2);
+    const bool stacked = twoRows > oneRow * 1.15;
+    const double side = std::max(10.0, stacked ? twoRows : oneRow);
     const core::Grid g = m_data.grid, big = m_data.largeGrid;
     const int n = std::max(g.rows, g.cols), nb = std::max(big.rows, big.cols);
     l.cell = side / n;
@@ -126,13 +134,18 @@ PatchGridView::Layout PatchGridView::layoutFor(const QRectF& t) const
     const double bigCell = side / nb;
     l.large = QRectF(x, top, bigCell * big.cols, bigCell * big.rows);
     x += side + gap;
+    double y = top;
+    if (stacked) {
+        x = t.left() + pad;
+        y = top + side + gap + caption;
+    }
     // Small multiples: n maps a side, a gap of about an eighth of a map between them.
     l.smallGap = std::max(1.0, side / (n * 9.0));
     const double map = (side - (n - 1) * l.smallGap) / n;
     l.smallCell = map / n;
-    l.multiples = QRectF(x, top, g.cols * map + (g.cols - 1) * l.smallGap, g.rows * map + (g.rows - 1) * l.smallGap);
+    l.multiples = QRectF(x, y, g.cols * map + (g.cols - 1) * l.smallGap, g.rows * map + (g.rows - 1) * l.smallGap);
     x += side + gap;
-    l.bar = QRectF(x, top, 14 * s, side);
+    l.bar = QRectF(x, y, 14 * s, side);
     return l;
 }
 
@@ -156,16 +169,92 @@ int PatchGridView::patchAt(const QRectF& target, const QPointF& pos) const
     return -1;
 }
 
-void PatchGridView::mousePressEvent(QMouseEvent* e)
+std::optional<ValueRange> PatchGridView::dataColourRange() const
 {
-    // The whole widget: render() draws the spatial set-up alone, also while A and B are compared.
-    const int patch = patchAt(QRectF(rect()), e->position());
-    if (patch >= 0 && patch != m_state->spatial().patch) {
-        SpatialSetup s = m_state->spatial();
+    if (!m_data.error.isEmpty())
+        return std::nullopt;
+    return ValueRange{m_data.lo, m_data.hi};
+}
+
+QString PatchGridView::rangeQuantity() const
+{
+    return m_data.table ? QStringLiteral("patchgrid cosine") : QStringLiteral("patchgrid score");
+}
+
+QString PatchGridView::readout(int patch) const
+{
+    const PatchGridData& d = m_data;
+    if (!d.error.isEmpty() || patch < 0 || patch >= d.similarity.cols())
+        return {};
+    const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    const double v = d.similarity(d.patchIndex(), patch);
+    return who + tr("patch (%1, %2)  \u00b7  %3 %4 to (%5, %6)")
+        .arg(patch / d.grid.cols)
+        .arg(patch % d.grid.cols)
+        .arg(d.table ? tr("cosine") : tr("score"), QString::number(v, 'g', 4))
+        .arg(d.row)
+        .arg(d.col);
+}
+
+int PatchGridView::hoveredPatch(bool sideB) const
+{
+    if (!sideB)
+        return m_hover;
+    const auto* twin = showsHalves() ? qobject_cast<const PatchGridView*>(const_cast<PatchGridView*>(this)->compareTwin()) : nullptr;
+    return twin ? twin->m_hover : -1;
+}
+
+QString PatchGridView::hoverReadout() const
+{
+    if (const int b = hoveredPatch(true); b >= 0)
+        return qobject_cast<const PatchGridView*>(const_cast<PatchGridView*>(this)->compareTwin())->readout(b);
+    return readout(m_hover);
+}
+
+void PatchGridView::selectPatch(int patch, const core::Grid& grid)
+{
+    const SpatialSetup& now = m_state->spatial();
+    if (patch < 0 || grid.cols < 1)
+        return;
+    if (!(grid == now.grid)) {
+        const auto [row, col] = core::samePlace(grid, patch / grid.cols, patch % grid.cols, now.grid);
+        patch = row * now.grid.cols + col;
+    }
+    if (patch != now.patch) {
+        SpatialSetup s = now;
         s.patch = patch;
         m_state->setSpatial(s);
     }
+}
+
+void PatchGridView::mousePressEvent(QMouseEvent* e)
+{
+    // A's drawing (the whole widget, or its left half while A | B), or B's half: B shares A's selection.
+    if (const QRectF b = twinArea(); !b.isEmpty() && b.contains(e->position())) {
+        if (auto* twin = qobject_cast<PatchGridView*>(compareTwin()))
+            selectPatch(twin->patchAt(QRectF(QPointF(0, 0), b.size()), e->position() - b.topLeft()), twin->m_data.grid);
+    } else {
+        selectPatch(patchAt(contentArea(), e->position()), m_data.grid);
+    }
     setFocus(Qt::MouseFocusReason);
+}
+
+void PatchGridView::mouseMoveEvent(QMouseEvent* e)
+{
+    // B's half reaches the twin through View::event, in the twin's own coordinates.
+    const int h = patchAt(contentArea(), e->position());
+    if (h != m_hover) {
+        m_hover = h;
+        update();
+    }
+}
+
+void PatchGridView::leaveEvent(QEvent*)
+{
+    if (m_hover >= 0) {
+        m_hover = -1;
+        update();
+    }
 }
 
 bool PatchGridView::event(QEvent* e)
@@ -203,8 +292,11 @@ void PatchGridView::keyPressEvent(QKeyEvent* e)
 
 void PatchGridView::render(QPainter& painter, const QRectF& target)
 {
-    // The spatial set-up is the view's own: neither the 1-D result nor compare mode changes what it draws.
-    renderAlone(painter, target);
+    // The spatial set-up is the view's own (the 1-D result does not change it); A | B while comparing.
+    if (showsHalves())
+        View::render(painter, target);
+    else
+        renderAlone(painter, target);
 }
 
 void PatchGridView::renderContent(QPainter& p, const QRectF& t)
@@ -225,7 +317,8 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
     const QFontMetricsF lfm(labelFont);
     // The data's own range on a sequential map: a 2-D sin-cos table's cosines lie between about 0.3 and 1, which a
     // scale from -1 to 1 would draw as one colour.
-    const ValueRange range{d.lo, d.hi};
+    // Side by side: the range shared with B (View::shareCompareRange), unless independent_ranges is on.
+    const ValueRange range = m_heldRange.value_or(ValueRange{d.lo, d.hi});
     const ColorMap map(ColorMapKind::Viridis);
     const auto caption = [&](const QRectF& panel, double side, const QStringList& words) {
         text.draw(QRectF(panel.left(), panel.top() - lfm.height() * 1.25, std::max(side, panel.width()), lfm.height()),
@@ -270,7 +363,14 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
 
     // The footer: how the larger grid is reached.
     const double footTop = std::max({l.grid.bottom(), l.large.bottom(), l.multiples.bottom()}) + lfm.height() * 0.4;
-    text.draw(QRectF(t.left() + 8 * s, footTop, t.width() - 16 * s, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+    const QRectF foot(t.left() + 8 * s, footTop, t.width() - 16 * s, lfm.height());
+    if (showsHints() && m_hover >= 0) { // the patch under the mouse, on screen only
+        const QString r = readout(m_hover);
+        text.draw(foot, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+                  {r, r.section(QStringLiteral("  \u00b7  "), 0, 1)}, TextLayout::Fit::Drop);
+        return;
+    }
+    text.draw(foot, Qt::AlignLeft | Qt::AlignVCenter,
               labelFont, th.muted,
               {tr("%1 \u2192 %2: %3. Click a patch or use the arrow keys.")
                    .arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),

@@ -26,7 +26,19 @@ public:
     bool supports(const core::SchemeDescriptor&) const override { return true; }
     QSizeF minimumRoom() const override { return {18.0, 9.0}; }
     QWidget* controls() override;
+    /// Alone, or A | B while comparing (B's half from B's spatial set-up, on one colour scale unless
+    /// independent_ranges is on).
     void render(QPainter& painter, const QRectF& target) override;
+    std::optional<ValueRange> dataColourRange() const override;
+    /// Cosines and scores are not one quantity: a table beside a rotation keeps its own scale.
+    QString rangeQuantity() const override;
+    /// The read-out of @p patch: its place and its similarity to the selected patch ("B · " first in B's half);
+    /// empty outside the grid.
+    QString readout(int patch) const;
+    /// The patch under the mouse in this view's drawing (B's half: in the twin), or -1.
+    int hoveredPatch(bool sideB = false) const;
+    /// The read-out of the patch under the mouse, A's or B's half; empty when none is.
+    QString hoverReadout() const;
     /// The data drawn (recomputed whenever the spatial set-up changes).
     const PatchGridData& data() const { return m_data; }
 
@@ -47,7 +59,10 @@ public:
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
+    bool ownsNumbers() const override { return true; }
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     /// The arrow keys move the selected patch while the view has the focus, before the window's shortcuts (the
     /// cursor's Left / Right) take them.
@@ -56,8 +71,11 @@ protected:
 private:
     void takeSpatial();
     HeaderTexts headerTexts() const;
+    /// Selects @p patch of @p grid (a click in B's half names B's grid: the same place on A's is selected).
+    void selectPatch(int patch, const core::Grid& grid);
     PatchGridData m_data;
     QComboBox* m_scheme = nullptr;
+    int m_hover = -1;
 };
 
 } // namespace poslab::ui

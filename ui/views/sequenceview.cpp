@@ -47,6 +47,7 @@ SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWid
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
+    setMouseTracking(true);
     m_data = sequenceData(state->spatial());
     connect(state, &WorkbenchState::spatialChanged, this, [this] {
         m_data = sequenceData(m_state->spatial());
@@ -62,7 +63,8 @@ HeaderTexts SequenceView::headerTexts() const
                             .arg(d.ids(0, d.token))
                             .arg(d.ids(1, d.token))
                             .arg(d.ids(2, d.token));
-    return {QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
+    const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
+    return {who + QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
                 .arg(QString::fromStdString(d.scheme))
                 .arg(d.ids.cols())
                 .arg(m_state->spatial().dim),
@@ -117,14 +119,66 @@ int SequenceView::tokenAt(const QRectF& target, const QPointF& pos) const
     return -1;
 }
 
-void SequenceView::mousePressEvent(QMouseEvent* e)
+std::pair<int, int> SequenceView::cellAt(const QRectF& target, const QPointF& pos) const
 {
-    // The whole widget: render() draws the spatial set-up alone, also while A and B are compared.
-    const int token = tokenAt(QRectF(rect()), e->position());
-    if (token >= 0 && token != m_state->spatial().patch) {
+    const int token = tokenAt(target, pos);
+    if (token < 0)
+        return {-1, -1};
+    const Layout l = layoutFor(target);
+    const int L = int(m_data.ids.cols());
+    if (l.scores.contains(pos))
+        return {token, std::clamp(int((pos.x() - l.scores.left()) / l.scores.width() * L), 0, L - 1)};
+    return {token, -1};
+}
+
+std::optional<ValueRange> SequenceView::dataColourRange() const
+{
+    if (!m_data.error.isEmpty())
+        return std::nullopt;
+    return ValueRange{m_data.lo, m_data.hi};
+}
+
+QString SequenceView::readout(int token, int key) const
+{
+    const SequenceData& d = m_data;
+    if (!d.error.isEmpty() || token < 0 || token >= d.ids.cols() || key >= d.ids.cols())
+        return {};
+    const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    if (key >= 0) {
+        const double v = d.scores(token, key);
+        return who + tr("query %1  \u00b7  key %2  \u00b7  score %3")
+            .arg(token)
+            .arg(key)
+            .arg(std::isnan(v) ? tr("masked") : QString::number(v, 'g', 4));
+    }
+    return who + tr("token %1  \u00b7  t %2, h %3, w %4").arg(token).arg(d.ids(0, token)).arg(d.ids(1, token)).arg(d.ids(2, token));
+}
+
+QString SequenceView::hoverReadout() const
+{
+    const auto* twin = showsHalves() ? qobject_cast<const SequenceView*>(const_cast<SequenceView*>(this)->compareTwin()) : nullptr;
+    if (twin && twin->m_hover.first >= 0)
+        return twin->readout(twin->m_hover.first, twin->m_hover.second);
+    return readout(m_hover.first, m_hover.second);
+}
+
+void SequenceView::selectToken(int token)
+{
+    if (token >= 0 && token < m_data.ids.cols() && token != m_state->spatial().patch) {
         SpatialSetup s = m_state->spatial();
         s.patch = token;
         m_state->setSpatial(s);
+    }
+}
+
+void SequenceView::mousePressEvent(QMouseEvent* e)
+{
+    // A's drawing (the whole widget, or its left half while A | B), or B's half: B shares A's selected token.
+    if (const QRectF b = twinArea(); !b.isEmpty() && b.contains(e->position())) {
+        if (auto* twin = qobject_cast<SequenceView*>(compareTwin()))
+            selectToken(twin->tokenAt(QRectF(QPointF(0, 0), b.size()), e->position() - b.topLeft()));
+    } else {
+        selectToken(tokenAt(contentArea(), e->position()));
     }
     setFocus(Qt::MouseFocusReason);
 }
@@ -142,6 +196,24 @@ bool SequenceView::event(QEvent* e)
     return View::event(e);
 }
 
+void SequenceView::mouseMoveEvent(QMouseEvent* e)
+{
+    // B's half reaches the twin through View::event, in the twin's own coordinates.
+    const auto h = cellAt(contentArea(), e->position());
+    if (h != m_hover) {
+        m_hover = h;
+        update();
+    }
+}
+
+void SequenceView::leaveEvent(QEvent*)
+{
+    if (m_hover.first >= 0) {
+        m_hover = {-1, -1};
+        update();
+    }
+}
+
 void SequenceView::keyPressEvent(QKeyEvent* e)
 {
     if (!m_data.error.isEmpty() || (e->key() != Qt::Key_Left && e->key() != Qt::Key_Right))
@@ -157,7 +229,10 @@ void SequenceView::keyPressEvent(QKeyEvent* e)
 
 void SequenceView::render(QPainter& painter, const QRectF& target)
 {
-    renderAlone(painter, target);
+    if (showsHalves())
+        View::render(painter, target);
+    else
+        renderAlone(painter, target);
 }
 
 void SequenceView::renderContent(QPainter& p, const QRectF& t)
@@ -205,13 +280,21 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const QString widest = QString::number(d.ids.maxCoeff());
     const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
     const QFont idFont = th.font(idPt * s);
+    // Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest columns one id needs),
+    // and the selected token, with the labels next to it left out: a row of ids never reads as neighbours' ids.
+    const double need = textAdvance(idFont, widest) * 1.3;
+    const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
+    const auto labelled = [&](int n) {
+        return n == d.token || (n % every == 0 && std::abs(n - d.token) * tw >= need);
+    };
     for (int a = 0; a < 3; ++a) {
         const double y = l.tokens.top() + boxH + a * idH;
         text.drawAt(QPointF(l.tokens.left() - 5 * s, y + idH / 2), Qt::AlignRight | Qt::AlignVCenter, tickFont,
                     axisColour(th, a), {QLatin1String(names[a])});
         for (int n = 0; n < L; ++n)
-            text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                        idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
+            if (labelled(n))
+                text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
+                            idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.8 * s));
@@ -229,17 +312,23 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
         p.fillRect(QRectF(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)), l.pairs.height()),
                    axisColour(th, a));
     }
-    text.draw(QRectF(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-              tickFont, th.muted,
-              {tr("rotary pairs 0\u2013%1, low to high index: t %2 pairs, h %3, w %4 (colour as the id rows)")
-                   .arg(pairs - 1)
-                   .arg(count[0])
-                   .arg(count[1])
-                   .arg(count[2]),
-               tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
-               tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
-               tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
-              TextLayout::Fit::Drop);
+    const QRectF legend(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height());
+    const QString hover = showsHints() ? readout(m_hover.first, m_hover.second) : QString();
+    if (!hover.isEmpty()) // on screen: what is under the mouse, in place of the pairs' legend
+        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.foreground,
+                  {hover, hover.section(QStringLiteral("  \u00b7  "), 0, -2)}, TextLayout::Fit::Drop);
+    else
+        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter,
+                  tickFont, th.muted,
+                  {tr("rotary pairs 0\u2013%1, low to high index: t %2 pairs, h %3, w %4 (colour as the id rows)")
+                       .arg(pairs - 1)
+                       .arg(count[0])
+                       .arg(count[1])
+                       .arg(count[2]),
+                   tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
+                   tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
+                   tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
+                  TextLayout::Fit::Drop);
 
     // The first image or video block as its grid, each cell with its (h, w) ids.
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
@@ -264,7 +353,8 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
 
     // The scores, causal, with the block boundaries.
     // The visible scores' own range on a sequential map (constant content: every logit is positive).
-    const ValueRange range{d.lo, d.hi};
+    // Side by side: the range shared with B (View::shareCompareRange), unless independent_ranges is on.
+    const ValueRange range = m_heldRange.value_or(ValueRange{d.lo, d.hi});
     const ColorMap map(ColorMapKind::Viridis);
     text.draw(QRectF(l.scores.left(), l.scores.top() - lfm.height() * 1.25, l.scores.width(), lfm.height()),
               Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,

@@ -20,8 +20,17 @@ public:
 
     bool supports(const core::SchemeDescriptor&) const override { return true; }
     QSizeF minimumRoom() const override { return {18.0, 11.0}; }
+    /// Alone, or A | B while comparing (B's half from B's spatial set-up, on one colour scale unless
+    /// independent_ranges is on).
     void render(QPainter& painter, const QRectF& target) override;
+    std::optional<ValueRange> dataColourRange() const override;
+    QString rangeQuantity() const override { return QStringLiteral("sequence scores"); }
     const SequenceData& data() const { return m_data; }
+    /// The read-out of token @p token (its segment and its t, h, w ids) and, for @p key >= 0, the score of query
+    /// @p token and key @p key; "B · " first in B's half. Empty outside the sequence.
+    QString readout(int token, int key = -1) const;
+    /// The read-out under the mouse, A's or B's half; empty when no token is under it.
+    QString hoverReadout() const;
 
     struct Layout {
         QRectF header;
@@ -35,16 +44,23 @@ public:
     Layout layoutFor(const QRectF& target) const;
     /// The token under @p pos (the token strip or a row of the scores), or -1.
     int tokenAt(const QRectF& target, const QPointF& pos) const;
+    /// The (query, key) of the scores under @p pos, the key -1 over the token strip; (-1, -1) elsewhere.
+    std::pair<int, int> cellAt(const QRectF& target, const QPointF& pos) const;
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
+    bool ownsNumbers() const override { return true; }
     void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
     void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
 
 private:
     HeaderTexts headerTexts() const;
+    void selectToken(int token);
     SequenceData m_data;
+    std::pair<int, int> m_hover{-1, -1};
 };
 
 } // namespace poslab::ui

@@ -389,7 +389,7 @@ View::DrawState View::drawState(const QSizeF& size) const
 {
     if (!isApplicable())
         return DrawState::NotApplicable;
-    if (m_result && !m_result->error.isEmpty())
+    if (m_result && !m_result->error.isEmpty() && !ownsNumbers())
         return DrawState::CannotCompute;
     if (needsRotation() && !noRotationReason().isEmpty())
         return DrawState::NoRotation;

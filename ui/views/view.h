@@ -176,6 +176,9 @@ protected:
     /// new result then does not redraw it. Its figure is its own result's alone, so that paint would draw the
     /// old figure again; the view redraws once when its own result lands.
     virtual bool awaitsOwnResult() const { return false; }
+    /// True for views whose numbers are their own, not the 1-D set-up's result (patch grid, sequence): an error
+    /// of that result is not theirs to show.
+    virtual bool ownsNumbers() const { return false; }
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
     virtual void colourRangeChanged() { refresh(); }
 
