@@ -919,7 +919,7 @@ private slots:
             a->grab();
             bool shown = false;
             for (const DrawnText& t : record.items())
-                shown = shown || (t.text == readout && t.rect.left() >= half.left());
+                shown = shown || (t.fullText == readout && t.text.startsWith(QStringLiteral("B \u00b7 ")) && t.rect.left() >= half.left());
             QVERIFY2(shown, qPrintable(readout));
         }
 

@@ -74,6 +74,8 @@ QString shortYTitle(const QString& title)
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    // Moves without a button reach the view (B's half of A | B, beside the chart widget, hovers B's curves).
+    setMouseTracking(true);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->setSpacing(0);
@@ -1101,7 +1103,13 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     if (!readoutRect.isEmpty()) {
         p.fillRect(readoutRect, th.background);
         TextLayout text(p, readoutRect);
-        text.draw(readoutRect, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * factor), th.foreground, {m_readout->text()},
+        // The whole line, else "B · k = 154 tokens,  value 0.577" without the curve's name (the half is narrow).
+        const QString full = m_readout->text();
+        QStringList words{full};
+        const qsizetype at = full.indexOf(QStringLiteral(":  k = ")), who = full.indexOf(QStringLiteral(" \u00b7 "));
+        if (at > 0 && who >= 0 && who < at)
+            words << full.left(who + 3) + full.mid(at + 3);
+        text.draw(readoutRect, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * factor), th.foreground, words,
                   TextLayout::Fit::Drop);
     }
     if (!offscreen && m_fontFactor != 1.0)
