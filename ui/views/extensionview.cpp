@@ -620,8 +620,8 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     };
     // A line's label, by this rule: its wordings longest first; for each, the places beside the line (above it
     // first for T and L, below first for the band edges, then the other side), each at the plot's left end, either
-    // side of the chosen pair's marker, then the right end; the first place the layout finds free of text, curves
-    // and lines takes it. With no free place for even the shortest wording ("T", "L", the number) it is left out.
+    // side of the chosen pair's marker, then the right end, inside the wavelength panel; the first place the layout
+    // finds free of text, curves and lines takes it. With no free place for even the shortest wording ("T", "L", the number) it is left out.
     const auto placeLabel = [&](const HLine& h) {
         const double y = yOfLine(h.v);
         if (y < 0)
@@ -639,6 +639,11 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         for (const QString& w : h.words)
             for (bool above : {h.preferAbove, !h.preferAbove})
                 for (const auto& spot : spots) {
+                    // Inside the wavelength panel (the circle panel is beside it).
+                    const double wide = lfm.horizontalAdvance(w);
+                    const double x0 = spot.align & Qt::AlignRight ? spot.x - wide : spot.x;
+                    if (x0 < wave.left() + 0.5 || x0 + wide > wave.right() + 0.5)
+                        continue;
                     const QPointF anchor(spot.x, above ? y - 1 * s : y + 1 * s);
                     const Qt::Alignment a = spot.align | (above ? Qt::AlignBottom : Qt::AlignTop);
                     if (!text.drawAt(anchor, a, labelFont, h.colour, {w}).isEmpty())
