@@ -119,6 +119,7 @@ private:
 struct Rendered {
     std::vector<DrawnText> items; ///< what the layout helper (and the chart) recorded
     std::vector<Run> runs;        ///< what the painter drew
+    std::vector<DrawnLine> lines; ///< the curves and marker lines the views drew (TextLayout::keepClearOf, recordLine)
 };
 
 Rendered renderRecorded(View& view, QSize size)
@@ -132,6 +133,7 @@ Rendered renderRecorded(View& view, QSize size)
     }
     out.items = record.items();
     out.runs = device.engine().runs;
+    out.lines = record.lines();
     return out;
 }
 
@@ -179,6 +181,14 @@ QStringList elidedLabels(const Rendered& r)
 bool isSlideCase(QSize size, double scale)
 {
     return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080)) && (scale == 1.5 || scale == 2.0);
+}
+
+/// The sizes and font scales at which no curve or marker line may run through a label: the slide sizes at the
+/// workbench's and the lecture's font scales.
+bool isLineCase(QSize size, double scale)
+{
+    return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080))
+        && (scale == 1.0 || scale == 1.5 || scale == 2.0);
 }
 
 struct Case {
@@ -269,6 +279,52 @@ private slots:
         record.add({QStringLiteral("a"), QStringLiteral("a"), QRectF(0, 0, 10, 10), QRectF(0, 0, 100, 100)});
         record.add({QStringLiteral("b"), QStringLiteral("b"), QRectF(10, 0, 10, 10), QRectF(0, 0, 100, 100)});
         QVERIFY(textCollisions(record.items()).isEmpty());
+    }
+
+    void detectorCatchesALineThroughALabel()
+    {
+        // The rule (linesThroughText): a label's box, shrunk by a pixel on every side, meets no segment of a curve or
+        // marker line. A label beside a line (above it, at a curve's end point) passes; one the line crosses fails.
+        const QRectF box(100, 50, 80, 20);
+        const std::vector<DrawnText> items{{QStringLiteral("edge 2,048"), QStringLiteral("edge 2,048"), box, QRectF(0, 0, 400, 200)}};
+        const auto lines = [](QList<QLineF> segments) { return std::vector<DrawnLine>{{QStringLiteral("curve"), segments}}; };
+        // Through the middle, and diagonally through one corner's inside.
+        QCOMPARE(linesThroughText(items, lines({QLineF(0, 60, 400, 60)})).size(), 1);
+        QCOMPARE(linesThroughText(items, lines({QLineF(95, 45, 110, 60)})).size(), 1);
+        // Along its bottom edge (the label sits on the line), beside it, and ending at its left edge: clear.
+        QVERIFY(linesThroughText(items, lines({QLineF(0, 70, 400, 70)})).isEmpty());
+        QVERIFY(linesThroughText(items, lines({QLineF(0, 75, 400, 75)})).isEmpty());
+        QVERIFY(linesThroughText(items, lines({QLineF(20, 60, 100, 60)})).isEmpty());
+        // A segment wholly inside the box is inside the text.
+        QCOMPARE(linesThroughText(items, lines({QLineF(120, 55, 130, 65)})).size(), 1);
+        QVERIFY(segmentMeetsRect(QLineF(120, 55, 130, 65), box));
+        QVERIFY(!segmentMeetsRect(QLineF(0, 0, 99, 49), box));
+        // A vertical segment crossing the box: the report names the label and the line.
+        const QStringList found = linesThroughText(items, lines({QLineF(140, 0, 140, 40), QLineF(140, 40, 140, 200)}));
+        QCOMPARE(found.size(), 1);
+        QVERIFY2(found[0].contains(QStringLiteral("edge 2,048")) && found[0].contains(QStringLiteral("curve")), qPrintable(found[0]));
+
+        // The layout keeps later labels off a kept line, records the line, and still lets a label sit beside it.
+        QImage img(400, 200, QImage::Format_RGB32);
+        QPainter p(&img);
+        const QFont f = Theme::light().font(12);
+        TextRecord record;
+        TextLayout text(p, QRectF(0, 0, 400, 200));
+        text.keepClearOf(QPointF(0, 100), QPointF(400, 100), QStringLiteral("trained window"));
+        QCOMPARE(record.lines().size(), std::size_t(1));
+        QVERIFY(text.drawAt(QPointF(50, 100), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black, {QStringLiteral("T = 4,096")}).isEmpty());
+        QVERIFY(!text.drawAt(QPointF(50, 99), Qt::AlignLeft | Qt::AlignBottom, f, Qt::black, {QStringLiteral("T = 4,096")}).isEmpty());
+        // Elided into the free room: the room ends where a kept line crosses the label's band.
+        text.keepClearOf(QPointF(200, 0), QPointF(200, 60), QStringLiteral("marker"));
+        const QRectF cut = text.draw(QRectF(20, 20, 360, 20), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black,
+                                     {QStringLiteral("a long label that runs on past the marker line at x = 200 and more")});
+        QVERIFY(!cut.isEmpty());
+        QVERIFY2(cut.right() <= 200, qPrintable(QString::number(cut.right())));
+        QVERIFY(linesThroughText(record.items(), record.lines()).isEmpty());
+        // Offset painters record device coordinates (the right half of A | B).
+        p.translate(400, 0);
+        recordLine(p, QPolygonF{QPointF(0, 0), QPointF(10, 10)}, QStringLiteral("moved"), QRectF(0, 0, 5, 5));
+        QCOMPARE(record.lines().back().segments.front(), QLineF(400, 0, 405, 5));
     }
 
     void layoutRefusesTheCollision()
@@ -448,6 +504,8 @@ private slots:
                             found << strayRuns(r, 1.5);
                             if (isSlideCase(size, scale))
                                 found << elidedLabels(r);
+                            if (isLineCase(size, scale))
+                                found << linesThroughText(r.items, r.lines);
                             if (!found.isEmpty())
                                 failures << QStringLiteral("%1 / %2 / %3x%4 / font scale %5 / %6 / p = %7: %8")
                                                 .arg(scheme, name)
@@ -534,6 +592,7 @@ private slots:
                     QStringList found = textCollisions(r.items);
                     found << strayRuns(r, 1.5);
                     found << elidedLabels(r);
+                    found << linesThroughText(r.items, r.lines);
                     for (const DrawnText& item : r.items)
                         if (item.fullText.contains(QStringLiteral("Too small")))
                             found << QStringLiteral("says it is too small at %1x%2").arg(v->width()).arg(v->height());
@@ -586,7 +645,7 @@ private slots:
                 for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080)}) {
                     const Rendered r = renderRecorded(*v, size);
                     QStringList found = textCollisions(r.items);
-                    found << strayRuns(r, 1.5) << elidedLabels(r);
+                    found << strayRuns(r, 1.5) << elidedLabels(r) << linesThroughText(r.items, r.lines);
                     if (!found.isEmpty())
                         failures << QStringLiteral("%1 at %2x%3, font scale %4: %5")
                                         .arg(name).arg(size.width()).arg(size.height()).arg(scale)

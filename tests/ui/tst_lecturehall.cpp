@@ -20,12 +20,15 @@
 #include "ui/mainwindow.h"
 #include "ui/parameterpanel.h"
 #include "ui/viewframe.h"
+#include "ui/render/textlayout.h"
 #include "ui/views/attentionview.h"
+#include "ui/views/decayview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/view.h"
 #include "ui/workbenchstate.h"
 
 #include <QAbstractButton>
+#include <QChart>
 #include <QAbstractScrollArea>
 #include <QAction>
 #include <QDockWidget>
@@ -857,6 +860,81 @@ private slots:
         // Back over A's half: B's hover goes, A's comes.
         move(QPointF(a->contentArea().width() * 0.6, a->height() * 0.6));
         QVERIFY(!b->hoveredCell());
+    }
+
+    void decayComparesOnSharedAxesWithBHover()
+    {
+        // The decay view side by side: A and B plot the same quantity (q·k ÷ its value at k = 0 and the RoFormer
+        // bound, RoFormer §3.4.3), so both halves take the union of their ranges on both value axes, as the
+        // extension view's do; independent_ranges gives each its own. The mouse over B's half reads B's curve.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.loadStateText(QStringLiteral(R"({"scheme": "rope", "dim": 64, "positions": 512,
+            "compare": {"mode": "side_by_side", "state": {"params": {"rope_theta": "500000"}}}})")), QString());
+        settle(w.computation());
+        auto* a = qobject_cast<DecayView*>(w.view(QStringLiteral("decay")));
+        QVERIFY(a);
+        w.setMaximisedView(a);
+        QTRY_VERIFY(a->isVisible() && a->width() > 600);
+        QVERIFY(a->showsHalves());
+        auto* b = qobject_cast<DecayView*>(a->compareTwin());
+        QVERIFY(b);
+        QTRY_VERIFY(!b->seriesNames().isEmpty());
+        a->repaint();
+        QCOMPARE(a->rangeQuantity(), b->rangeQuantity());
+        const std::vector<ValueRange> da = a->dataAxisRanges(), db = b->dataAxisRanges();
+        QCOMPARE(int(da.size()), 2); // the score and the bound (right axis)
+        QCOMPARE(int(db.size()), 2);
+        QVERIFY(da[0].lo != db[0].lo || da[1].hi != db[1].hi); // θ = 500,000 decays otherwise: the data differ
+        QCOMPARE(int(a->sharedAxes().size()), 2);
+        for (int k = 0; k < 2; ++k) {
+            QCOMPARE(a->sharedAxes()[std::size_t(k)].lo, std::min(da[std::size_t(k)].lo, db[std::size_t(k)].lo));
+            QCOMPARE(a->sharedAxes()[std::size_t(k)].hi, std::max(da[std::size_t(k)].hi, db[std::size_t(k)].hi));
+        }
+        QCOMPARE(b->sharedAxes().size(), a->sharedAxes().size());
+        a->repaint(); // B's half is drawn from B's chart, laid out at the half's size
+        // Each half's axis holds the union: neither half's curve leaves it (each pads for its own plot's height).
+        for (const DecayView* v : {a, b})
+            QVERIFY2(v->yRange().first <= std::min(da[0].lo, db[0].lo) && v->yRange().second >= std::max(da[0].hi, db[0].hi),
+                     qPrintable(QStringLiteral("%1 .. %2").arg(v->yRange().first).arg(v->yRange().second)));
+
+        // B's hover: down the middle of B's plot until the mouse meets one of B's curves.
+        const QRectF half = a->twinArea();
+        const QRectF plot = b->chart()->plotArea(); // B's chart, laid out at the half's size with its corner there
+        QVERIFY(!half.isEmpty() && !plot.isEmpty());
+        QString readout;
+        for (double y = plot.top(); y < plot.bottom() && !readout.contains(QStringLiteral("k = ")); y += 1.0) {
+            const QPointF at = half.topLeft() + QPointF(plot.left() + plot.width() * 0.3, y);
+            QMouseEvent e(QEvent::MouseMove, at, a->mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+            QApplication::sendEvent(a, &e);
+            readout = b->readoutText();
+        }
+        QVERIFY2(readout.startsWith(QStringLiteral("B \u00b7 ")) && readout.contains(QStringLiteral("tokens,  value")), qPrintable(readout));
+        QVERIFY(!a->readoutText().startsWith(QStringLiteral("B"))); // A's read-out is A's
+        // On screen B's half shows it, under B's chart.
+        {
+            TextRecord record;
+            a->grab();
+            bool shown = false;
+            for (const DrawnText& t : record.items())
+                shown = shown || (t.fullText == readout && t.text.startsWith(QStringLiteral("B \u00b7 ")) && t.rect.left() >= half.left());
+            QVERIFY2(shown, qPrintable(readout));
+        }
+
+        // Independent ranges: each half on its own data again.
+        ViewOptions o = w.state()->viewOptions();
+        o.independentRanges = true;
+        w.state()->setViewOptions(o);
+        QCoreApplication::processEvents();
+        QVERIFY(a->sharedAxes().empty());
+        a->repaint();
+        // The half whose curve stays higher no longer reaches down to the other's lowest value.
+        const bool aLower = da[0].lo < db[0].lo;
+        const DecayView* higher = aLower ? b : a;
+        QVERIFY2(higher->yRange().first > std::min(da[0].lo, db[0].lo),
+                 qPrintable(QStringLiteral("%1 vs %2").arg(higher->yRange().first).arg(std::min(da[0].lo, db[0].lo))));
     }
 
     void presenterFollowsTheSlide()

@@ -31,6 +31,44 @@ double gapFor(const QFontMetricsF& fm)
     return std::max(2.0, fm.height() * 0.45);
 }
 
+/// Liang-Barsky: the part [t0, t1] of the segment @p s (s(t) = p1 + t (p2 - p1)) inside @p r, false when none is.
+bool clipSegment(const QLineF& s, const QRectF& r, double* t0Out = nullptr, double* t1Out = nullptr)
+{
+    if (!(r.width() >= 0) || !(r.height() >= 0))
+        return false;
+    double t0 = 0.0, t1 = 1.0;
+    const double p[4] = {-s.dx(), s.dx(), -s.dy(), s.dy()};
+    const double q[4] = {s.x1() - r.left(), r.right() - s.x1(), s.y1() - r.top(), r.bottom() - s.y1()};
+    for (int i = 0; i < 4; ++i) {
+        if (p[i] == 0.0) {
+            if (q[i] < 0.0)
+                return false; // parallel to this edge and outside it
+            continue;
+        }
+        const double t = q[i] / p[i];
+        if (p[i] < 0.0)
+            t0 = std::max(t0, t);
+        else
+            t1 = std::min(t1, t);
+        if (t0 > t1)
+            return false;
+    }
+    if (t0Out)
+        *t0Out = t0;
+    if (t1Out)
+        *t1Out = t1;
+    return true;
+}
+
+/// The bounding box of @p segments.
+QRectF segmentsBox(const QList<QLineF>& segments)
+{
+    QRectF box;
+    for (const QLineF& l : segments)
+        box |= QRectF(l.p1(), l.p2()).normalized().adjusted(-0.01, -0.01, 0.01, 0.01);
+    return box;
+}
+
 QString describe(const QRectF& r)
 {
     return QStringLiteral("%1,%2 %3x%4").arg(r.x(), 0, 'f', 1).arg(r.y(), 0, 'f', 1).arg(r.width(), 0, 'f', 1)
@@ -84,6 +122,63 @@ QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance
     return out;
 }
 
+bool segmentMeetsRect(const QLineF& s, const QRectF& r)
+{
+    return clipSegment(s, r);
+}
+
+QStringList linesThroughText(const std::vector<DrawnText>& items, const std::vector<DrawnLine>& lines, double tolerance)
+{
+    QStringList out;
+    std::vector<QRectF> boxes;
+    boxes.reserve(lines.size());
+    for (const DrawnLine& l : lines)
+        boxes.push_back(segmentsBox(l.segments));
+    for (const DrawnText& item : items) {
+        const QRectF inner = item.rect.adjusted(tolerance, tolerance, -tolerance, -tolerance);
+        if (inner.width() <= 0 || inner.height() <= 0)
+            continue;
+        for (std::size_t k = 0; k < lines.size(); ++k) {
+            if (!boxes[k].intersects(inner))
+                continue;
+            for (const QLineF& s : lines[k].segments)
+                if (clipSegment(s, inner)) {
+                    out << QStringLiteral("'%1' (%2) crossed by the line '%3' (%4,%5 to %6,%7)")
+                               .arg(item.text, describe(item.rect), lines[k].what)
+                               .arg(s.x1(), 0, 'f', 1).arg(s.y1(), 0, 'f', 1).arg(s.x2(), 0, 'f', 1).arg(s.y2(), 0, 'f', 1);
+                    break;
+                }
+        }
+    }
+    return out;
+}
+
+DrawnLine deviceLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip)
+{
+    DrawnLine out{what, {}};
+    const QTransform& t = painter.transform();
+    out.segments.reserve(line.size());
+    for (qsizetype i = 1; i < line.size(); ++i) {
+        QLineF s(line[i - 1], line[i]);
+        if (!std::isfinite(s.x1()) || !std::isfinite(s.y1()) || !std::isfinite(s.x2()) || !std::isfinite(s.y2()))
+            continue;
+        if (!clip.isEmpty()) {
+            double t0 = 0, t1 = 1;
+            if (!clipSegment(s, clip, &t0, &t1))
+                continue;
+            s = QLineF(s.pointAt(t0), s.pointAt(t1));
+        }
+        out.segments.append(QLineF(t.map(s.p1()), t.map(s.p2())));
+    }
+    return out;
+}
+
+void recordLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip)
+{
+    if (TextRecord* rec = TextRecord::current())
+        rec->addLine(deviceLine(painter, line, what, clip));
+}
+
 TextLayout::TextLayout(QPainter& painter, const QRectF& bounds)
     : m_painter(painter)
     , m_bounds(bounds)
@@ -104,7 +199,27 @@ bool TextLayout::isFreeOnDevice(const QRectF& d) const
     for (const QRectF& p : m_placed)
         if (overlaps(d, p, eps))
             return false;
+    // A kept line may touch the box's edge (a label beside it) but not run through it: the tests' rule
+    // (linesThroughText) with half its tolerance.
+    const QRectF inner = d.adjusted(0.5, 0.5, -0.5, -0.5);
+    for (const auto& [box, segments] : m_lines) {
+        if (!box.intersects(inner))
+            continue;
+        for (const QLineF& s : segments)
+            if (clipSegment(s, inner))
+                return false;
+    }
     return true;
+}
+
+void TextLayout::keepClearOf(const QPolygonF& line, const QString& what, const QRectF& clip)
+{
+    DrawnLine d = deviceLine(m_painter, line, what, clip);
+    if (d.segments.isEmpty())
+        return;
+    m_lines.emplace_back(segmentsBox(d.segments), d.segments);
+    if (TextRecord* rec = TextRecord::current())
+        rec->addLine(d);
 }
 
 QRectF TextLayout::boxFor(const QRectF& box, Qt::Alignment align, double width, double height) const
@@ -131,7 +246,24 @@ QRectF TextLayout::freeRoom(const QRectF& limits, const QRectF& line, double anc
     double hi = std::min(limits.right(), m_bounds.right());
     if (line.top() < m_bounds.top() - 0.01 || line.bottom() > m_bounds.bottom() + 0.01)
         return {};
-    for (const QRectF& d : m_placed) {
+    // The placed text, and the pieces of kept lines that pass through the line's band, bound the room.
+    std::vector<QRectF> blockers = m_placed;
+    if (!m_lines.empty()) {
+        const QRectF band = m_painter.transform().mapRect(line).adjusted(-1e4, 0.5, 1e4, -0.5);
+        const QRectF bandV = m_painter.transform().mapRect(line).adjusted(0.5, -1e4, -0.5, 1e4);
+        // (A rotated label's band runs vertically on the device.)
+        const QRectF& b = m_painter.transform().isRotating() ? bandV : band;
+        for (const auto& [box, segments] : m_lines) {
+            if (!box.intersects(b))
+                continue;
+            for (const QLineF& s : segments) {
+                double t0 = 0, t1 = 0;
+                if (clipSegment(s, b, &t0, &t1))
+                    blockers.push_back(QRectF(s.pointAt(t0), s.pointAt(t1)).normalized().adjusted(-0.5, -0.5, 0.5, 0.5));
+            }
+        }
+    }
+    for (const QRectF& d : blockers) {
         const QRectF p = inv.mapRect(d);
         if (p.bottom() <= line.top() + 0.01 || p.top() >= line.bottom() - 0.01)
             continue;
@@ -209,7 +341,11 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
         // when the view is drawn away from the painter's origin, e.g. the right half of a compare figure.)
         const QRectF spaced = m_painter.transform().mapRect(r.adjusted(-gap, 0, gap, 0))
                                   .intersected(m_deviceBounds.adjusted(0, -1, 0, 1));
-        if (isFree(r) && isFreeOnDevice(spaced)) {
+        // (The gap is to other text: a kept line may run up to the text's own box.)
+        bool spacedFree = true;
+        for (const QRectF& placed : m_placed)
+            spacedFree = spacedFree && !overlaps(spaced, placed, 0.01);
+        if (isFree(r) && spacedFree) {
             paint(r, font, color, w, wordings.front());
             return r;
         }

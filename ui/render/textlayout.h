@@ -17,6 +17,9 @@
 
 #include <QColor>
 #include <QFont>
+#include <QLineF>
+#include <QList>
+#include <QPolygonF>
 #include <QRectF>
 #include <QString>
 #include <QStringList>
@@ -34,6 +37,13 @@ struct DrawnText {
     QString fullText; ///< the whole label (a tooltip shows it where @c text is elided)
     QRectF rect;      ///< the box the text occupies: its advance width times the font's line height
     QRectF bounds;    ///< the view's rectangle the text had to stay inside
+};
+
+/// One curve or marker line a figure draws over its plot (a wavelength curve, the trained window's dashed line),
+/// as straight pieces in the painter's device coordinates. Labels keep clear of these lines (see linesThroughText()).
+struct DrawnLine {
+    QString what;           ///< what the line shows ("wavelength after", "trained window T")
+    QList<QLineF> segments; ///< the polyline's pieces (a dashed line whole, gaps included)
 };
 
 /// Collects the text items drawn on this thread while it lives. Records nest: an item goes to every record
@@ -57,10 +67,23 @@ public:
             m_previous->add(item);
     }
     const std::vector<DrawnText>& items() const { return m_items; }
-    void clear() { m_items.clear(); }
+    /// Adds one curve or marker line (TextLayout::keepClearOf() and recordLine() do this).
+    void addLine(const DrawnLine& line)
+    {
+        m_lines.push_back(line);
+        if (m_previous)
+            m_previous->addLine(line);
+    }
+    const std::vector<DrawnLine>& lines() const { return m_lines; }
+    void clear()
+    {
+        m_items.clear();
+        m_lines.clear();
+    }
 
 private:
     std::vector<DrawnText> m_items;
+    std::vector<DrawnLine> m_lines;
     TextRecord* m_previous = nullptr;
 };
 
@@ -68,6 +91,22 @@ private:
 /// each ("'position p = 37' overlaps 'hand angle = p·ωᵢ'"). Overlaps under @p tolerance pixels in either
 /// direction (anti-aliasing, rounding) are ignored.
 QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance = 0.5);
+
+/// Labels that a curve or marker line runs through, one line each ("'edge 2,048' crossed by 'wavelength after'"). The
+/// rule: a label's box, shrunk by @p tolerance pixels on every side, meets no segment of any line. So a label set
+/// beside a line (above a horizontal line, at the end point of a curve it names) passes, even where the line touches
+/// its box's edge; a line through the text fails.
+QStringList linesThroughText(const std::vector<DrawnText>& items, const std::vector<DrawnLine>& lines, double tolerance = 1.0);
+
+/// True when the segment @p s meets the rectangle @p r (its inside or its edge).
+bool segmentMeetsRect(const QLineF& s, const QRectF& r);
+
+/// @p line (painter coordinates, through @p painter's transform) as a DrawnLine in device coordinates, cut to @p clip
+/// (painter coordinates; none when empty) as the painter's clip cuts it; a point that is not finite breaks the line.
+DrawnLine deviceLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip = QRectF());
+/// Adds @p line to the thread's TextRecord, if any (for lines drawn where no TextLayout places labels: a chart's
+/// curves clipped to its plot).
+void recordLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip = QRectF());
 
 /// QFontMetricsF(font).horizontalAdvance(text), remembered per font and text on this thread: views measure the
 /// same labels (ticks, headers, legends) on every frame, and shaping them again was about a tenth of a frame.
@@ -109,7 +148,15 @@ public:
     QRectF drawWrapped(const QRectF& box, Qt::Alignment align, const QFont& font, const QColor& color,
                        const QString& text, const QString& fullText = QString());
 
-    /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text.
+    /// A curve or marker line (painter coordinates) drawn in the view: labels placed after this call keep clear of it
+    /// (a box that one of its segments meets is not free), and the thread's TextRecord gets it for the tests' check.
+    /// A view draws its curves and marker lines first and places the labels over the plot after them.
+    /// @p clip: the rectangle the painter's clip cuts the line to (none when empty).
+    void keepClearOf(const QPolygonF& line, const QString& what, const QRectF& clip = QRectF());
+    /// keepClearOf() for a straight line from @p a to @p b.
+    void keepClearOf(const QPointF& a, const QPointF& b, const QString& what) { keepClearOf(QPolygonF{a, b}, what); }
+
+    /// True when a text box @p r (painter coordinates) lies in the view and touches no placed text or kept line.
     bool isFree(const QRectF& r) const;
     /// isFree() for a rectangle already in device coordinates.
     bool isFreeOnDevice(const QRectF& deviceRect) const;
@@ -134,6 +181,8 @@ private:
     QRectF m_bounds;                // painter coordinates
     QRectF m_deviceBounds;          // device coordinates
     std::vector<QRectF> m_placed;   // device coordinates
+    /// keepClearOf(): each line's segments and their bounding box (device coordinates).
+    std::vector<std::pair<QRectF, QList<QLineF>>> m_lines;
     std::vector<Elided> m_elided;
     QString m_wholeParagraph; // drawWrapped(): the full text its shortened lines record
 };

@@ -147,20 +147,10 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
         // DeBERTa: the attention reads table rows -s .. s - 1; buckets past them clamp.
         p.setPen(QPen(th.accent3, 1.2 * s, Qt::DotLine));
         for (double row : {double(b.tableSpan - 1), -double(b.tableSpan)})
-            if (row >= double(lo) && row <= double(hi))
+            if (row >= double(lo) && row <= double(hi)) {
                 p.drawLine(QPointF(area.left(), Y(row)), QPointF(area.right(), Y(row)));
-    }
-    if (ex1 - ex0 > 1) {
-        // Over the grid, on the region's own colour, so no line runs through the words.
-        const QString words = tr("one bucket per distance");
-        const QFontMetricsF fm(labelFont);
-        const double w = fm.horizontalAdvance(words) + 8 * s;
-        const QRectF box(ex0 + (ex1 - ex0 - w) / 2, area.top() + 2 * s, w, fm.height());
-        if (w < ex1 - ex0) {
-            p.fillRect(box, th.panel);
-            p.fillRect(box, exact);
-            text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted, {words}, TextLayout::Fit::Drop);
-        }
+                text.keepClearOf(QPointF(area.left(), Y(row)), QPointF(area.right(), Y(row)), tr("table rows"));
+            }
     }
     text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()),
               Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground,
@@ -187,6 +177,8 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
             p.drawLine(QPointF(x0, prevY), QPointF(x0, y));
             p.setPen(stepPen);
             p.drawLine(QPointF(x0, y), QPointF(x1, y));
+            text.keepClearOf(QPolygonF{QPointF(prevX, prevY), QPointF(x0, prevY), QPointF(x0, y), QPointF(x1, y)},
+                             tr("buckets"), area.adjusted(-4 * s, -4 * s, 4 * s, 4 * s));
             p.setPen(Qt::NoPen);
             p.setBrush(th.accent);
             p.drawEllipse(QPointF(x0, y), dot, dot);
@@ -197,6 +189,19 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
         }
     }
     p.restore();
+    if (ex1 - ex0 > 1) {
+        // Over the grid, on the region's own colour, so no grid line runs through the words; after the buckets, so
+        // it goes only where their line leaves it room (else it is left out).
+        const QString words = tr("one bucket per distance");
+        const QFontMetricsF fm(labelFont);
+        const double w = fm.horizontalAdvance(words) + 8 * s;
+        const QRectF box(ex0 + (ex1 - ex0 - w) / 2, area.top() + 2 * s, w, fm.height());
+        if (w < ex1 - ex0 && text.isFree(box)) {
+            p.fillRect(box, th.panel);
+            p.fillRect(box, exact);
+            text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted, {words}, TextLayout::Fit::Drop);
+        }
+    }
 
     // The edges a lecture names: where the logarithm starts and where the last bucket (row) starts.
     const double row1 = area.top() - edgeRows, row2 = area.top() - edgeRows / 2;
@@ -207,6 +212,7 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
             const double x = X(double(side->sign * *side->logStart));
             p.setPen(edgePen);
             p.drawLine(QPointF(x, area.top() - 2 * s), QPointF(x, area.bottom()));
+            text.keepClearOf(QPointF(x, area.top() - 2 * s), QPointF(x, area.bottom()), tr("log start"));
             const QString at = signedText(side->sign * *side->logStart);
             const QStringList words{tr("log buckets from %1").arg(at), tr("log from %1").arg(at), tr("log %1").arg(at)};
             const Qt::Alignment beside = side->sign < 0 ? Qt::AlignLeft : Qt::AlignRight;
@@ -224,6 +230,7 @@ void BucketsView::renderContent(QPainter& p, const QRectF& target)
                 const double x = X(double(side->sign * *side->lastStart));
                 p.setPen(QPen(th.accent3, 1.4 * s, Qt::DashLine));
                 p.drawLine(QPointF(x, area.top() - 2 * s), QPointF(x, area.bottom()));
+                text.keepClearOf(QPointF(x, area.top() - 2 * s), QPointF(x, area.bottom()), tr("last bucket"));
                 // Centred on its line, else beside it (towards the middle), else shorter.
                 const Qt::Alignment beside = side->sign < 0 ? Qt::AlignLeft : Qt::AlignRight;
                 if (text.drawAt(QPointF(x, row2), Qt::AlignHCenter | Qt::AlignTop, edgeFont, th.accent3, {what}).isEmpty()

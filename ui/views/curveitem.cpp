@@ -79,11 +79,10 @@ void CurveItem::paint(QPainter* painter, const QStyleOptionGraphicsItem*, QWidge
     painter->restore();
 }
 
-void CurveItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+std::pair<int, double> CurveItem::curveAt(const QPointF& m) const
 {
-    const QPointF m = event->pos();
-    if (!m_plot.contains(m) || !m_onHover)
-        return;
+    if (!m_plot.contains(m))
+        return {-1, 0.0};
     // The curve whose line passes nearest the mouse, within half its width and a few pixels.
     int best = -1;
     double bestDistance = std::numeric_limits<double>::infinity();
@@ -105,8 +104,16 @@ void CurveItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
             }
         }
     }
+    return {best, m_x->min() + (m.x() - m_plot.left()) / m_plot.width() * (m_x->max() - m_x->min())};
+}
+
+void CurveItem::hoverMoveEvent(QGraphicsSceneHoverEvent* event)
+{
+    if (!m_onHover)
+        return;
+    const auto [best, x] = curveAt(event->pos());
     if (best >= 0)
-        m_onHover(best, m_x->min() + (m.x() - m_plot.left()) / m_plot.width() * (m_x->max() - m_x->min()));
+        m_onHover(best, x);
 }
 
 } // namespace poslab::ui

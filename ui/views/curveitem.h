@@ -15,6 +15,7 @@
 #include <QPointF>
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 class QChart;
@@ -44,6 +45,10 @@ public:
 
     /// Curve @p c's points in the item's (the chart's) coordinates.
     QPolygonF toPlot(const Curve& c) const;
+    /// The curve whose line passes nearest @p pos (item coordinates), within half its width and a few pixels, and
+    /// the x value (axis units) there; curve -1 when none does (the mouse hover's test, also for B's half of A | B,
+    /// which the decay view draws from its twin's chart and hovers by hand).
+    std::pair<int, double> curveAt(const QPointF& pos) const;
 
 protected:
     void hoverMoveEvent(QGraphicsSceneHoverEvent* event) override;

@@ -30,6 +30,7 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QTimer>
+#include <QMouseEvent>
 #include <QPaintEvent>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -73,6 +74,8 @@ QString shortYTitle(const QString& title)
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
 {
+    // Moves without a button reach the view (B's half of A | B, beside the chart widget, hovers B's curves).
+    setMouseTracking(true);
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
     lay->setSpacing(0);
@@ -624,16 +627,18 @@ void DecayView::updateReadout()
         c = &m_pins[std::size_t(m_hoverSeries) - m_curves.size()].curve;
         name = pinNames().value(m_hoverSeries - int(m_curves.size()));
     }
+    // B's read-out says whose curve it reads ("B · ..."), as the other views' B read-outs do.
+    const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
     if (!c || c->points.isEmpty()) {
-        m_readout->setText(tr("Hover a curve to read its value."));
+        m_readout->setText(who + tr("Hover a curve to read its value."));
         return;
     }
     const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
         return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
     });
-    m_readout->setText(tr("%1:  k = %2 tokens,  value %3")
-                           .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
-                                QString::number(it->y(), 'g', 6)));
+    m_readout->setText(who + tr("%1:  k = %2 tokens,  value %3")
+                                 .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
+                                      QString::number(it->y(), 'g', 6)));
 }
 
 void DecayView::rebuildSeries()
@@ -775,6 +780,56 @@ void DecayView::rebuildSeries()
     // already, and the chart was drawn twice for each new curve.
     if (m_chartView->isVisible())
         QCoreApplication::sendPostedEvents(m_chart, QEvent::LayoutRequest);
+}
+
+std::vector<ValueRange> DecayView::dataAxisRanges() const
+{
+    if (m_curves.empty())
+        return {};
+    std::vector<ValueRange> out{{m_yData.first, m_yData.second}};
+    if (m_rightCurve >= 0 || m_rightFrom >= 0)
+        out.push_back({m_y2Data.first, m_y2Data.second});
+    return out;
+}
+
+QString DecayView::rangeQuantity() const
+{
+    // The axes' titles name what they measure ("q·k ÷ its value at k = 0", "bias added to the logit (nats)"), and
+    // the distance axis's title whether it is logarithmic: equal titles, one quantity on one axis.
+    return exportName() + QLatin1Char('|') + m_xTitle + QLatin1Char('|') + m_yTitle + QLatin1Char('|') + m_y2Title;
+}
+
+void DecayView::sharedAxesChanged()
+{
+    if (m_fitting) {
+        // Reached from inside a fit (B's new curves): fit again once that one is done.
+        QTimer::singleShot(0, this, [this] { sharedAxesChanged(); });
+        return;
+    }
+    fitAxisLabels();
+    m_curveItem->update();
+    update();
+}
+
+void DecayView::mouseMoveEvent(QMouseEvent* event)
+{
+    if (m_state->compareOwner()) {
+        // This view is B's half, drawn from its own chart laid out at the half's size with its corner at the half's
+        // (renderContent() leaves a hidden view's chart so): the half's coordinates are the chart scene's.
+        const auto [curve, x] = m_curveItem->curveAt(m_curveItem->mapFromScene(event->position()));
+        if (curve >= 0)
+            hoverAt(curve, m_logX ? std::pow(10.0, x) : x);
+    }
+    View::mouseMoveEvent(event);
+}
+
+void DecayView::leaveEvent(QEvent* event)
+{
+    if (m_state->compareOwner() && m_hoverSeries >= 0) {
+        m_hoverSeries = -1;
+        updateReadout();
+    }
+    View::leaveEvent(event);
 }
 
 void DecayView::applyTheme()
@@ -943,7 +998,13 @@ void DecayView::paintEvent(QPaintEvent* e)
         const QRectF left = contentArea();
         const double gap = 6 * sizeScale(QRectF(rect()));
         compareTwin()->resize(std::max(1, int(width() - left.width() - gap)), height());
+        // On screen, as View::paintEvent draws (B's read-out line shows; the chart drawn here is A's live widget).
+        auto* twin = qobject_cast<DecayView*>(compareTwin());
+        if (twin)
+            twin->m_twinOnScreen = true;
         renderTwin(p, QRectF(left.right() + gap, 0, width() - left.width() - gap, height()));
+        if (twin)
+            twin->m_twinOnScreen = false;
     }
 }
 
@@ -974,6 +1035,15 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     QRectF captionRect;
     const Theme th = theme();
     const QFont cf = th.font(9.5 * factor);
+    // B's half on screen has no read-out widget of its own (the twin is never shown): its line under the chart,
+    // where A's read-out stands in A's half.
+    QRectF readoutRect;
+    if (m_state->compareOwner() && (showsHints() || (m_twinOnScreen && !m_state->viewOptions().cleanSlide))) {
+        const QFont rf = th.font(10 * factor);
+        const double h = QFontMetricsF(rf).height() + 4 * factor;
+        readoutRect = QRectF(target.left() + 8 * factor, target.bottom() - h, target.width() - 16 * factor, h);
+        chartRect.setBottom(readoutRect.top());
+    }
     if (!m_caption.isEmpty()) {
         const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
         const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
@@ -988,7 +1058,7 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
         const double fifth = std::floor(target.height() * 0.2 / lineH) * lineH;
         const double third = std::floor(target.height() / 3 / lineH) * lineH;
         const double h = std::min(need.height(), std::max({lineH, fifth, std::min(first, third)}));
-        captionRect = QRectF(inner.left(), target.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
+        captionRect = QRectF(inner.left(), chartRect.bottom() - h - 4 * factor, inner.width(), h + 2 * factor);
         chartRect.setBottom(captionRect.top() - 2 * factor);
     }
     m_chart->setGeometry(QRectF(QPointF(0, 0), chartRect.size()));
@@ -1029,6 +1099,18 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
                    th.background);
         TextLayout text(p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
         text.drawWrapped(captionRect, Qt::AlignLeft | Qt::AlignTop, cf, th.muted, m_caption);
+    }
+    if (!readoutRect.isEmpty()) {
+        p.fillRect(readoutRect, th.background);
+        TextLayout text(p, readoutRect);
+        // The whole line, else "B · k = 154 tokens,  value 0.577" without the curve's name (the half is narrow).
+        const QString full = m_readout->text();
+        QStringList words{full};
+        const qsizetype at = full.indexOf(QStringLiteral(":  k = ")), who = full.indexOf(QStringLiteral(" \u00b7 "));
+        if (at > 0 && who >= 0 && who < at)
+            words << full.left(who + 3) + full.mid(at + 3);
+        text.draw(readoutRect, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * factor), th.foreground, words,
+                  TextLayout::Fit::Drop);
     }
     if (!offscreen && m_fontFactor != 1.0)
         applyFonts(1.0);
@@ -1111,9 +1193,13 @@ void DecayView::fitAxisLabels(bool wholeTitles)
             || axis->categoriesLabels().value(0) != (ticks.empty() ? QString() : ticks.front().second))
             setTicks(axis, lo, hi, ticks);
     };
-    fitY(m_y, m_yData);
-    if (m_rightCurve >= 0 || m_rightFrom >= 0)
-        fitY(m_y2, m_y2Data);
+    // Side by side on the same quantity: A's and B's halves on the union of their ranges (sharedAxes()).
+    const std::vector<ValueRange>& shared = sharedAxes();
+    const bool right = m_rightCurve >= 0 || m_rightFrom >= 0;
+    const bool share = shared.size() == (right ? 2u : 1u);
+    fitY(m_y, share ? std::pair{shared[0].lo, shared[0].hi} : m_yData);
+    if (right)
+        fitY(m_y2, share ? std::pair{shared[1].lo, shared[1].hi} : m_y2Data);
     // The y title: the long wording if it fits the plot's height, else the short one (Qt Charts would cut it),
     // else none; the x title only while the plot keeps four lines of height for itself and the title fits its width.
     {
@@ -1206,6 +1292,13 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
         const QRectF scene = t->sceneTransform().mapRect(local).translated(target.topLeft());
         record->add({text, full, p.transform().mapRect(scene), bounds});
     }
+    // The curves, as the curve item draws them (cut to the plot area), for the check that no line runs through a label.
+    const QTransform toTarget = m_curveItem->sceneTransform() * QTransform::fromTranslate(target.left(), target.top());
+    const QRectF plot = toTarget.mapRect(m_curveItem->boundingRect());
+    const std::vector<CurveItem::Curve>& curves = m_curveItem->curves();
+    for (std::size_t i = 0; i < curves.size(); ++i)
+        recordLine(p, toTarget.map(m_curveItem->toPlot(curves[i])),
+                   i < m_series.size() ? m_series[i]->name() : tr("curve %1").arg(i), plot);
 }
 
 } // namespace poslab::ui

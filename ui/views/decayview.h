@@ -44,6 +44,11 @@ public:
     bool supports(const core::SchemeDescriptor& scheme) const override;
     QWidget* controls() override;
     void render(QPainter& painter, const QRectF& target) override;
+    /// Side by side: the left (and right) value axis's data range, for A and B to share when they plot the same
+    /// quantity (rangeQuantity(): the same axis titles), as the extension view's axes do.
+    std::vector<ValueRange> dataAxisRanges() const override;
+    QString rangeQuantity() const override;
+
 
     /// One curve: a legend name and its points (distance, value).
     struct Curve {
@@ -96,6 +101,10 @@ protected:
     }
     void compareChanged() override;
     QString compareProblem() const override { return m_compareProblem; }
+    void sharedAxesChanged() override;
+    /// B's half of A | B (this view as the twin): the mouse, forwarded by A's view, hovers B's curves.
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void leaveEvent(QEvent* event) override;
 
 private:
     /// Compare mode: B's curves added to A's (overlay), or A's replaced by A − B (difference).
@@ -168,6 +177,7 @@ private:
     std::pair<double, double> m_yData{0.0, 1.0};  ///< extent of the left axis's curves
     std::pair<double, double> m_y2Data{0.0, 1.0}; ///< extent of the right axis's curve (the bound)
     double m_maxX = 1.0;                          ///< largest distance drawn
+    bool m_twinOnScreen = false; ///< this view is B's half, drawn by A's paintEvent on screen (its read-out line shows)
 };
 
 } // namespace poslab::ui

@@ -492,10 +492,14 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
               {tr("pair i (fast \u2192 slow), %1 pairs of r = %2").arg(n).arg(2 * n), tr("pair i (fast \u2192 slow)"), tr("pair i")});
 
     // Wavelength curves: before (default RoPE, same theta) and after (this scheme).
-    const auto polyline = [&](const LogAxis& ax, auto value, const QPen& pen) {
+    // Every curve and marker line is kept clear of (TextLayout::keepClearOf): the labels placed after them over the
+    // plots go where no line runs through them, or are left out.
+    const auto polyline = [&](const LogAxis& ax, auto value, const QPen& pen, const QString& what) {
         QPainterPath path;
+        QPolygonF line;
         for (int i = 0; i < n; ++i) {
             const QPointF pt(xOf(i), ax.y(value(i)));
+            line << pt;
             if (i == 0)
                 path.moveTo(pt);
             else
@@ -504,14 +508,17 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         p.setPen(pen);
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
+        text.keepClearOf(line, what);
     };
-    polyline(wy, [&](int i) { return t.pairs[std::size_t(i)].wavelengthOld; }, QPen(th.muted, 1.6 * s, Qt::DashLine));
-    polyline(wy, [&](int i) { return t.pairs[std::size_t(i)].wavelengthNew; }, QPen(th.accent, 2.2 * s));
+    polyline(wy, [&](int i) { return t.pairs[std::size_t(i)].wavelengthOld; }, QPen(th.muted, 1.6 * s, Qt::DashLine),
+             tr("wavelength before"));
+    polyline(wy, [&](int i) { return t.pairs[std::size_t(i)].wavelengthNew; }, QPen(th.accent, 2.2 * s),
+             tr("wavelength after"));
 
     // Scale curves (the legend's entries, in its order).
     for (const ScaleEntry& e : legend) {
         const std::vector<double>& v = e.method ? e.method->scale : schemeScale;
-        polyline(sy, [&](int i) { return v[std::size_t(i)]; }, QPen(e.colour, e.width * s));
+        polyline(sy, [&](int i) { return v[std::size_t(i)]; }, QPen(e.colour, e.width * s), e.name);
     }
 
     // The chosen pair: a marker on both panels.
@@ -520,6 +527,8 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     p.setPen(QPen(th.cursor, 1.0 * s, Qt::DotLine));
     p.drawLine(QPointF(xOf(pair), wave.top()), QPointF(xOf(pair), wave.bottom()));
     p.drawLine(QPointF(xOf(pair), scaleR.top()), QPointF(xOf(pair), scaleR.bottom()));
+    text.keepClearOf(QPointF(xOf(pair), wave.top()), QPointF(xOf(pair), wave.bottom()), tr("chosen pair"));
+    text.keepClearOf(QPointF(xOf(pair), scaleR.top()), QPointF(xOf(pair), scaleR.bottom()), tr("chosen pair"));
     p.setPen(QPen(th.cursor, 1.5 * s));
     p.setBrush(th.background);
     p.drawEllipse(QPointF(xOf(pair), wy.y(cp.wavelengthNew)), 3.5 * s, 3.5 * s);
@@ -591,86 +600,77 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         }
     }
 
-    // Horizontal lines: the trained window T, the inference length L and the band edges (tokens). Both curves
-    // rise with the pair index, so a label sits above its line left of where the curves reach it, or below its
-    // line right of where they pass it.
-    const auto reach = [&](double v, bool both) {
-        for (int i = 0; i < n; ++i) {
-            const core::ExtensionPair& q = t.pairs[std::size_t(i)];
-            if ((both ? std::min(q.wavelengthOld, q.wavelengthNew) : std::max(q.wavelengthOld, q.wavelengthNew)) >= v)
-                return xOf(i - 0.5);
-        }
-        return wave.right();
+    // Horizontal lines: the trained window T, the inference length L and the band edges (tokens).
+    // All the lines first, then their labels: a label placed before the next line was drawn had that line run
+    // through it ("trained window T = 4,096" under the band edge's dotted line).
+    struct HLine {
+        double v;
+        QColor colour;
+        Qt::PenStyle style;
+        double width;
+        QStringList words;
+        bool preferAbove;
     };
-    // Every horizontal line's height, so that no label sits across another line.
-    std::vector<double> lineYs;
-    for (double v : {double(t.length), double(t.trainedLength), t.edgeShort, t.edgeLong})
-        if (v > 0)
-            lineYs.push_back(wy.y(v));
-    const auto hline = [&](double v, const QColor& c, Qt::PenStyle style, double width, const QStringList& words,
-                           bool preferAbove) {
+    std::vector<HLine> hlines;
+    const auto yOfLine = [&](double v) {
         if (!(v > 0))
             return -1.0;
         const double y = wy.y(v);
-        if (y < wave.top() - 0.5 || y > wave.bottom() + 0.5)
-            return -1.0;
-        p.setPen(QPen(c, width * s, style));
-        p.drawLine(QPointF(wave.left(), y), QPointF(wave.right(), y));
-        const double left = reach(v, false), right = reach(v, true);
-        // Above the line at the left end, or below it at the right end, with the wordings that fit the room.
-        // Four places: above the line at its left end and below it at its right end stay clear of the curves (both
-        // rise with the pair index); above-right and below-left may cross a curve. Each keeps clear of the other
-        // lines unless @p anyway.
-        const auto place = [&](int where, bool anyway) {
-            // An em in from the plot's left edge: the layout keeps that gap to the axis's tick labels.
-            const double inset = lfm.height();
-            const bool above = where == 0 || where == 2;
-            const bool atLeft = where == 0 || where == 3;
-            const double room = where == 0 ? left - wave.left() - inset - 3 * s
-                : where == 1                ? wave.right() - right - 6 * s
-                                            : wave.width() - inset - 3 * s;
-            QStringList fitting;
-            for (const QString& w : words)
-                if (lfm.horizontalAdvance(w) <= room)
-                    fitting << w;
-            if (fitting.isEmpty())
-                return false;
-            const double top = above ? y - 1 * s - lfm.height() : y + 1 * s, bottom = top + lfm.height();
-            if (!anyway)
-                for (double ly : lineYs)
-                    if (std::abs(ly - y) > 0.5 && ly > top && ly < bottom)
-                        return false;
-            const QPointF anchor(atLeft ? wave.left() + inset : wave.right() - 3 * s, above ? y - 1 * s : y + 1 * s);
-            const Qt::Alignment a = (atLeft ? Qt::AlignLeft : Qt::AlignRight) | (above ? Qt::AlignBottom : Qt::AlignTop);
-            return !text.drawAt(anchor, a, labelFont, c, fitting).isEmpty();
-        };
-        const int order[] = {preferAbove ? 0 : 1, preferAbove ? 1 : 0, 2, 3};
-        bool placed = false;
-        for (bool anyway : {false, true})
-            for (int where : order)
-                if (!placed)
-                    placed = place(where, anyway);
-        return y;
+        return y < wave.top() - 0.5 || y > wave.bottom() + 0.5 ? -1.0 : y;
+    };
+    // A line's label, by this rule: its wordings longest first; for each, the places beside the line (above it
+    // first for T and L, below first for the band edges, then the other side), each at the plot's left end, either
+    // side of the chosen pair's marker, then the right end, inside the wavelength panel; the first place the layout
+    // finds free of text, curves and lines takes it. With no free place for even the shortest wording ("T", "L", the number) it is left out.
+    const auto placeLabel = [&](const HLine& h) {
+        const double y = yOfLine(h.v);
+        if (y < 0)
+            return;
+        // An em in from the plot's left edge: the layout keeps that gap to the axis's tick labels.
+        const double inset = lfm.height();
+        const double marker = xOf(pair);
+        const struct {
+            double x;
+            Qt::Alignment align;
+        } spots[] = {{wave.left() + inset, Qt::AlignLeft},
+                     {marker - 4 * s, Qt::AlignRight},
+                     {marker + 4 * s, Qt::AlignLeft},
+                     {wave.right() - 3 * s, Qt::AlignRight}};
+        for (const QString& w : h.words)
+            for (bool above : {h.preferAbove, !h.preferAbove})
+                for (const auto& spot : spots) {
+                    // Inside the wavelength panel (the circle panel is beside it).
+                    const double wide = lfm.horizontalAdvance(w);
+                    const double x0 = spot.align & Qt::AlignRight ? spot.x - wide : spot.x;
+                    if (x0 < wave.left() + 0.5 || x0 + wide > wave.right() + 0.5)
+                        continue;
+                    const QPointF anchor(spot.x, above ? y - 1 * s : y + 1 * s);
+                    const Qt::Alignment a = spot.align | (above ? Qt::AlignBottom : Qt::AlignTop);
+                    if (!text.drawAt(anchor, a, labelFont, h.colour, {w}).isEmpty())
+                        return;
+                }
     };
     const QString lengthWhere = m_data.lengthFromPositions ? tr("positions")
                                 : m_data.lengthFromModel   ? tr("the model's context")
                                                            : tr("target_length");
     m_lengthY = -1.0;
     const QString lengthText = formatNumber(double(t.length), 7);
-    const double lengthY = hline(double(t.length), th.cursor, Qt::SolidLine, 1.6,
-                                 {tr("inference length L = %1 (%2; drag)").arg(lengthText, lengthWhere),
-                                  tr("L = %1 (%2; drag)").arg(lengthText, lengthWhere), tr("L = %1 (drag)").arg(lengthText),
-                                  tr("L = %1").arg(lengthText), tr("L")},
-                                 true);
+    hlines.push_back({double(t.length), th.cursor, Qt::SolidLine, 1.6,
+                      {tr("inference length L = %1 (%2; drag)").arg(lengthText, lengthWhere),
+                       tr("L = %1 (%2; drag)").arg(lengthText, lengthWhere), tr("L = %1 (drag)").arg(lengthText),
+                       tr("L = %1").arg(lengthText), tr("L")},
+                      true});
+    const double lengthY = yOfLine(double(t.length));
     const QString trainedText = formatNumber(double(t.trainedLength), 7);
     // core says "given" for a window it was handed: here the preset's trained_length or the view's.
     const QString trainedSource = t.trainedSource != "given" ? QString::fromStdString(t.trainedSource)
         : m_data.trainedFromModel                            ? tr("the model's trained length")
                                                              : tr("trained_length");
-    hline(double(t.trainedLength), th.foreground, Qt::DashLine, 1.4,
-          {tr("trained window T = %1 (%2)").arg(trainedText, trainedSource),
-           tr("trained window T = %1").arg(trainedText), tr("trained T = %1").arg(trainedText), tr("T = %1").arg(trainedText)},
-          true);
+    hlines.push_back({double(t.trainedLength), th.foreground, Qt::DashLine, 1.4,
+                      {tr("trained window T = %1 (%2)").arg(trainedText, trainedSource),
+                       tr("trained window T = %1").arg(trainedText), tr("trained T = %1").arg(trainedText),
+                       tr("T = %1").arg(trainedText), tr("T")},
+                      true});
     if (t.method == "llama3" || t.method == "yarn") {
         const bool yarn = t.method == "yarn";
         const struct {
@@ -683,11 +683,22 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
                 continue; // the trained window's line is this edge
             // Four significant digits: a wavelength in tokens, not a value to copy.
             const QString v = formatNumber(e.v, 4);
-            hline(e.v, th.muted, Qt::DotLine, 1.2,
-                  {tr("band edge %1 = %2 tokens").arg(e.name, v), tr("edge %1 = %2").arg(e.name, v), tr("edge %1").arg(v), v},
-                  false);
+            hlines.push_back({e.v, th.muted, Qt::DotLine, 1.2,
+                              {tr("band edge %1 = %2 tokens").arg(e.name, v), tr("edge %1 = %2").arg(e.name, v),
+                               tr("edge %1").arg(v), v},
+                              false});
         }
     }
+    for (const HLine& h : hlines) {
+        const double y = yOfLine(h.v);
+        if (y < 0)
+            continue;
+        p.setPen(QPen(h.colour, h.width * s, h.style));
+        p.drawLine(QPointF(wave.left(), y), QPointF(wave.right(), y));
+        text.keepClearOf(QPointF(wave.left(), y), QPointF(wave.right(), y), h.words.back());
+    }
+    for (const HLine& h : hlines)
+        placeLabel(h);
 
     // Band names at the bottom of the wavelength panel, inside their band, with their edges in tokens.
     for (const core::ExtensionBandRun& b : t.bands) {

@@ -306,6 +306,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     for (int L : c.trainLens) {
         p.setPen(QPen(th.foreground, 1.4 * s, Qt::DashLine));
         p.drawLine(QPointF(X(L), area.top()), QPointF(X(L), area.bottom()));
+        text.keepClearOf(QPointF(X(L), area.top()), QPointF(X(L), area.bottom()), tr("trained length"));
         // Above the plot, in the gap under the heading: inside it the curves at L_train ran through the words.
         text.drawAt(QPointF(X(L) + 4 * s, area.top() - 1 * s), Qt::AlignLeft | Qt::AlignBottom, tickFont, th.foreground,
                     {tr("trained length %1").arg(L), tr("trained %1").arg(L), QString::number(L)});
@@ -316,6 +317,7 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         const double yc = Y(core::train::convergedExactMatch);
         p.setPen(QPen(th.foreground, 1.2 * s, Qt::DotLine));
         p.drawLine(QPointF(area.left(), yc), QPointF(area.right(), yc));
+        text.keepClearOf(QPointF(area.left(), yc), QPointF(area.right(), yc), tr("converged"));
     }
 
     // Curves: each seed thin, the mean thick with dots; lengths without position rows as crosses.
@@ -341,6 +343,8 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
             }
             p.setBrush(Qt::NoBrush);
             p.drawPath(path);
+            for (const QPolygonF& piece : path.toSubpathPolygons())
+                text.keepClearOf(piece, QString::fromStdString(g.label), area.adjusted(-4 * s, -4 * s, 4 * s, 4 * s));
         };
         QColor thin = col;
         thin.setAlphaF(0.45);

@@ -189,13 +189,28 @@ void PrecisionView::renderContent(QPainter& p, const QRectF& target)
     const double yEnd = Ytop(double(data().positions - 1));
     p.setPen(QPen(th.foreground, 1.2 * s, Qt::DashLine));
     p.drawLine(QPointF(top.left(), yEnd), QPointF(top.right(), yEnd));
-    text.drawAt(QPointF(top.right() - 4 * s, yEnd - 2 * s), Qt::AlignRight | Qt::AlignBottom, tickFont, th.foreground,
-                {tr("last position %1").arg(lastPos), lastPos});
+    text.keepClearOf(QPointF(top.left(), yEnd), QPointF(top.right(), yEnd), tr("last position"));
     const double r = std::clamp(top.width() / pairs * 0.3, 1.5 * s, 4.0 * s);
     QPolygonF resolution;
     for (int i = 0; i < pairs; ++i)
         if (a.pairs[std::size_t(i)].resolutionPosition)
             resolution << QPointF(X(i), Ytop(double(*a.pairs[std::size_t(i)].resolutionPosition)));
+    text.keepClearOf(resolution, tr("resolution"), top);
+    // The dashed line's label beside it, never across the resolution curve: above it at the right end, below it
+    // there, then above and below at the left end (the first place the layout finds free of text and lines).
+    {
+        const QStringList words{tr("last position %1").arg(lastPos), lastPos};
+        const struct {
+            QPointF at;
+            Qt::Alignment align;
+        } places[] = {{QPointF(top.right() - 4 * s, yEnd - 2 * s), Qt::AlignRight | Qt::AlignBottom},
+                      {QPointF(top.right() - 4 * s, yEnd + 2 * s), Qt::AlignRight | Qt::AlignTop},
+                      {QPointF(top.left() + 4 * s, yEnd - 2 * s), Qt::AlignLeft | Qt::AlignBottom},
+                      {QPointF(top.left() + 4 * s, yEnd + 2 * s), Qt::AlignLeft | Qt::AlignTop}};
+        for (const auto& place : places)
+            if (!text.drawAt(place.at, place.align, tickFont, th.foreground, words).isEmpty())
+                break;
+    }
     p.save();
     p.setClipRect(top);
     p.setPen(QPen(th.accent3, 1.6 * s));

@@ -295,6 +295,8 @@ void View::shareCompareRange()
     if (!sameAxes(m_sharedAxes, axes) || !sameAxes(m_twin->m_sharedAxes, axes)) {
         m_sharedAxes = axes;
         m_twin->m_sharedAxes = axes;
+        sharedAxesChanged();
+        m_twin->sharedAxesChanged();
         update(); // the twin draws inside this view
     }
     const auto same = [](const std::optional<ValueRange>& x, const std::optional<ValueRange>& y) {

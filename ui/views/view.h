@@ -181,6 +181,8 @@ protected:
     virtual bool ownsNumbers() const { return false; }
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
     virtual void colourRangeChanged() { refresh(); }
+    /// sharedAxes() changed: a view that lays its axes out ahead of painting (the decay view's chart) fits them again.
+    virtual void sharedAxesChanged() {}
 
     void paintEvent(QPaintEvent* event) override;
     /// Shows the full text of a label the layout cut ("…") under the mouse.
