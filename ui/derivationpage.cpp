@@ -25,9 +25,9 @@ namespace {
 
 QString esc(const QString& s) { return s.toHtmlEscaped(); }
 
-/// The typeset formula in @p label at the text's size, shrunk (never below 60%) so that it fits @p width pixels;
+/// The typeset formula in @p label at the size of @p font (the page's: the body is not in the window yet) in @p colour, shrunk (never below 60%) so that it fits @p width pixels;
 /// the TeX itself in monospace when none was typeset (tst_formulas fails then).
-void setFormula(QLabel* label, const QString& tex, int width)
+void setFormula(QLabel* label, const QString& tex, int width, const QFont& font, const QColor& colour)
 {
     label->setProperty("tex", tex);
     label->setToolTip(tex);
@@ -39,11 +39,11 @@ void setFormula(QLabel* label, const QString& tex, int width)
         label->setText(tex);
         return;
     }
-    double em = QFontInfo(label->font()).pixelSize() * 1.15;
+    double em = QFontInfo(font).pixelSize() * 1.15;
     const double natural = formula.size(em).width();
     if (width > 0 && natural > width)
         em *= std::max(0.6, width / natural);
-    label->setPixmap(QPixmap::fromImage(formula.image(em, label->palette().color(QPalette::WindowText), label->devicePixelRatioF())));
+    label->setPixmap(QPixmap::fromImage(formula.image(em, colour, label->devicePixelRatioF())));
 }
 
 } // namespace
@@ -173,7 +173,7 @@ void DerivationPage::rebuild()
                 f->setObjectName(QStringLiteral("derivationFormula"));
                 f->setMargin(6);
                 m_layout->addWidget(f);
-                setFormula(f, s.formula, width - 12);
+                setFormula(f, s.formula, width - 12, font(), palette().color(QPalette::WindowText));
                 m_formulas << f;
             }
             if (s.code) {

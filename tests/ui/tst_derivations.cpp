@@ -282,6 +282,9 @@ private slots:
                     QVERIFY(QTest::qWaitForWindowExposed(page));
                     QCoreApplication::processEvents();
                     page->scrollArea()->widget()->grab().save(QStringLiteral("%1/story-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
+                    page->scrollArea()->ensureWidgetVisible(page->figure(), 0, 0);
+                    QCoreApplication::processEvents();
+                    page->grab().save(QStringLiteral("%1/story-%2-%3-x%4.png").arg(dir, id, theme).arg(scale));
                 }
             }
     }
