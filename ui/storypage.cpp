@@ -456,14 +456,7 @@ void StoryPage::showStory(const QString& schemeId)
     m_formula->setMargin(6);
     setFormula(m_formula, story->formula);
     m_formulas << m_formula;
-    // One live figure of the scheme, drawn by its view for the scheme's default state (renderFigure()).
-    addLabel(QStringLiteral("storyFigureHeading"), true)
-        ->setText(esc(tr("A figure: the %1 view at the scheme's defaults").arg(storyFigureView(schemeId))));
-    m_figure = new QLabel(m_body);
-    m_figure->setObjectName(QStringLiteral("storyFigure"));
-    m_figure->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    m_layout->addWidget(m_figure);
-    m_figureWidth = -1;
+    addFigure();
     section(QStringLiteral("storyGood"), tr("Good at"), claimList(story->goodAt));
     section(QStringLiteral("storyBad"), tr("Bad at"), claimList(story->badAt));
 
@@ -557,6 +550,18 @@ void StoryPage::showStory(const QString& schemeId)
     m_scroll->verticalScrollBar()->setValue(0);
     applyFonts();
     renderFigure();
+}
+
+void StoryPage::addFigure()
+{
+    // One live figure of the scheme, drawn by its view for the scheme's default state (renderFigure()).
+    addLabel(QStringLiteral("storyFigureHeading"), true)
+        ->setText(esc(tr("A figure: the %1 view at the scheme's defaults").arg(storyFigureView(m_schemeId))));
+    m_figure = new QLabel(m_body);
+    m_figure->setObjectName(QStringLiteral("storyFigure"));
+    m_figure->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_layout->addWidget(m_figure);
+    m_figureWidth = -1;
 }
 
 void StoryPage::renderFigure()

@@ -107,6 +107,7 @@ protected:
     void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void addFigure();
     void renderFigure();
     QLabel* addLabel(const QString& objectName, bool heading = false);
     void applyFonts();
