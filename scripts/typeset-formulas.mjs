@@ -5,7 +5,8 @@
 //   node scripts/typeset-formulas.mjs MATHJAX_DIR [--check]
 //
 // Formulas: the "formula" of every step of every resources/lessons/L*.json, and every value of
-// resources/formulas/schemes.json (scheme id -> TeX, shown in the scheme picker), and of every story page
+// resources/formulas/schemes.json (scheme id -> TeX, shown in the scheme picker), of every derivation page
+// (resources/derivations/*.json, each step's "formula"), and of every story page
 // (resources/stories/*.json: "formula", and each "variants" entry's). Each one goes to
 // resources/formulas/<sha1 of the TeX's UTF-8 bytes>.svg; resources/formulas/index.json maps TeX -> file and
 // records the MathJax version; resources/formulas/formulas.cmake lists the SVGs for the build. An SVG no formula
@@ -79,6 +80,18 @@ for (const f of storyFiles) {
     for (const v of Array.isArray(story.variants) ? story.variants : [])
         if (v && v.formula !== undefined)
             use(v.formula, `resources/stories/${f} ${v.rope_type}`);
+}
+
+// The derivation pages a lesson step opens: each step's formula.
+const derivationsDir = path.join(root, 'resources', 'derivations');
+const derivationFiles = fs.existsSync(derivationsDir)
+    ? fs.readdirSync(derivationsDir).filter((f) => f.endsWith('.json')).sort()
+    : [];
+for (const f of derivationFiles) {
+    const page = readJson(path.join(derivationsDir, f));
+    for (const [k, step] of (Array.isArray(page.steps) ? page.steps : []).entries())
+        if (step && step.formula !== undefined)
+            use(step.formula, `resources/derivations/${f} step ${k + 1}`);
 }
 
 const sha1 = (tex) => createHash('sha1').update(tex, 'utf8').digest('hex');

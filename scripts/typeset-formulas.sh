@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Typesets every TeX formula of the lessons (resources/lessons/L*.json, each step's "formula") and of the scheme
+# Typesets every TeX formula of the lessons (resources/lessons/L*.json, each step's "formula"), of the derivation pages
+# (resources/derivations/*.json) and of the scheme
 # picker (resources/formulas/schemes.json) to resources/formulas/<sha1 of the TeX>.svg with MathJax's SVG output,
 # writes resources/formulas/index.json (TeX -> file) and deletes SVGs no formula uses. The SVGs are committed,
 # so the build needs no Node; run this after adding or editing a formula (tst_formulas fails until you do).

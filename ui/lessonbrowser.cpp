@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "ui/lessonbrowser.h"
 
+#include "ui/derivationpage.h"
+#include "ui/lessons/derivation.h"
+
 #include "ui/flowlayout.h"
 #include "ui/parameterpanel.h"
 #include "ui/render/formula.h"
@@ -221,9 +224,16 @@ void LessonBrowser::build()
     m_free = new QPushButton(tr("Free play"), page);
     m_free->setObjectName(QStringLiteral("lessonFreePlay"));
     m_free->setToolTip(tr("Unlock every knob, from the same state"));
+    m_derivation = new QPushButton(page);
+    m_derivation->setObjectName(QStringLiteral("lessonDerivation"));
     actions->addWidget(m_try);
     actions->addWidget(m_free);
+    actions->addWidget(m_derivation);
     body->addWidget(actionRow);
+    connect(m_derivation, &QPushButton::clicked, this, [this] {
+        if (const lessons::Step* s = step(); s && !s->derivation.isEmpty() && !needsGuess())
+            DerivationPage::open(s->derivation, this, s->id);
+    });
     connect(m_try, &QPushButton::clicked, this, [this] { tryIt(); });
     connect(m_free, &QPushButton::clicked, this, &LessonBrowser::freePlay);
 
@@ -723,6 +733,15 @@ void LessonBrowser::showPredict()
     m_predict->setVisible(asks);
     m_try->setEnabled(s && !needsGuess());
     m_try->setToolTip(needsGuess() ? tr("Commit a guess first") : tr("Load this step's state and views (one undo step)"));
+    // The step's derivation page: the reasons behind it, open once the guess is in (it may answer the prediction).
+    const lessons::Derivation* d = s && !s->derivation.isEmpty() ? lessons::findDerivation(s->derivation) : nullptr;
+    m_derivation->setVisible(d);
+    if (d) {
+        m_derivation->setText(tr("Derivation"));
+        m_derivation->setEnabled(!needsGuess());
+        m_derivation->setToolTip(needsGuess() ? tr("Commit a guess first: the derivation may answer the prediction")
+                                              : QStringLiteral("%1: %2").arg(d->title, d->summary));
+    }
     if (!asks)
         return;
     const lessons::Predict& p = *s->predict;

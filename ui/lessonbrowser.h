@@ -100,6 +100,9 @@ public:
 
     QPushButton* tryButton() const { return m_try; }
     QPushButton* freePlayButton() const { return m_free; }
+    /// "Why: TITLE": opens the step's derivation page (ui/derivationpage.h); hidden when the step has none, disabled
+    /// while its prediction waits for a guess (the page may answer it).
+    QPushButton* derivationButton() const { return m_derivation; }
     QPushButton* commitButton() const { return m_commit; }
     QLineEdit* guessEdit() const { return m_guess; }
     /// The notice lines as shown (text with values, and a tick or a cross).
@@ -160,6 +163,7 @@ private:
     QLabel* m_reveal = nullptr;
     QPushButton* m_try = nullptr;
     QPushButton* m_free = nullptr;
+    QPushButton* m_derivation = nullptr;
     QGroupBox* m_notices = nullptr;
     QVBoxLayout* m_noticeBox = nullptr;
     QGroupBox* m_puzzle = nullptr;

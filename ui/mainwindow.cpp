@@ -1910,6 +1910,7 @@ PresentationPage MainWindow::presentationPage() const
             page.formula = s->formula;
             page.notes = m_lessons->liveText(s->text, s, nullptr);
             if (!(s->predict && m_lessons->needsGuess())) {
+                page.derivation = s->derivation; // D opens it once the room has guessed
                 const QStringList notices = m_lessons->noticeTexts();
                 if (!notices.isEmpty())
                     page.notes += QStringLiteral("<ul><li>%1</li></ul>").arg(notices.join(QStringLiteral("</li><li>")));

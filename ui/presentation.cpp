@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/presentation.h"
 
+#include "ui/derivationpage.h"
+
 #include "ui/computation.h"
 #include "ui/render/formula.h"
 #include "ui/views/view.h"
@@ -152,6 +154,7 @@ QStringList Presentation::keyHelp()
             tr("Up, Down: position cursor +1, \u22121 token (Shift: \u00b110)"),
             tr("Space: play, pause the animation"),
             tr("T: the step's text, formula and notices on the slide"),
+            tr("D: the step's derivation page, where it has one (Esc closes it)"),
             tr("P: the presenter view (notes, next step, timer)"),
             tr("R: compare: A and B on shared or on independent ranges"),
             tr("B or .: black screen (any key brings the slide back)"),
@@ -363,7 +366,7 @@ bool isPresentationKey(int key)
     switch (key) {
     case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Left: case Qt::Key_PageUp:
     case Qt::Key_Up: case Qt::Key_Down: case Qt::Key_Home: case Qt::Key_End: case Qt::Key_Space:
-    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T: case Qt::Key_P: case Qt::Key_R:
+    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T: case Qt::Key_D: case Qt::Key_P: case Qt::Key_R:
     case Qt::Key_Escape: case Qt::Key_F5:
         return true;
     default:
@@ -421,6 +424,10 @@ void Presentation::keyPressEvent(QKeyEvent* e)
         return;
     case Qt::Key_T:
         showNotes(!isShowingNotes());
+        return;
+    case Qt::Key_D:
+        if (!m_page.derivation.isEmpty())
+            DerivationPage::open(m_page.derivation, this, m_page.heading.section(QStringLiteral(" \u00b7 "), 0, 0));
         return;
     case Qt::Key_P:
         emit presenterRequested();

@@ -6,7 +6,7 @@
 /// step's "Do" line. Keyboard only, as slide software and a presenter's clicker have it (keyHelp() lists them):
 /// Right / PageDown the next step, Left / PageUp back, Home / End the lesson's first / last step; Up / Down move
 /// the position cursor one token (Shift: ten), Space plays or pauses the animation; B or . blacks the screen, T
-/// shows the step's text, formula and notices on the slide, ? the keys; Esc closes what is open over the slide,
+/// shows the step's text, formula and notices on the slide, D the step's derivation page, ? the keys; Esc closes what is open over the slide,
 /// else leaves, as F5 does. The mouse draws a laser-pointer dot over the views instead of a cursor.
 /// No dialogs: nothing here asks anything. The window decides what a page is (a lesson step, or the workbench
 /// when no lesson is open) and answers the next/back requests.
@@ -35,6 +35,7 @@ struct PresentationPage {
     QString formula;   ///< the step's formula (TeX, typeset from resources/formulas), shown with the notes
     QString next;      ///< the presenter view only: the next step's heading ("2.2 · ..."), empty at the end
     QString answer;    ///< the presenter view only: the prediction's answer and why, even before the room sees it
+    QString derivation; ///< the step's derivation page (D opens it), empty when none or before the guess
     bool operator==(const PresentationPage&) const = default;
 };
 

@@ -3,12 +3,20 @@
 
 #include "ui/render/formula.h"
 
+#include "ui/computation.h"
+#include "ui/views/view.h"
+#include "ui/views/viewlist.h"
+#include "ui/workbenchstate.h"
+
 #include "core/encodingregistry.h"
 #include "core/spatial.h"
 #include "ui/mainwindow.h"
 #include "ui/stories.h"
 
+#include <QApplication>
 #include <QComboBox>
+#include <QCoreApplication>
+#include <QEventLoop>
 #include <QEvent>
 #include <QFontInfo>
 #include <QPixmap>
@@ -251,6 +259,62 @@ void TimelineWidget::paintEvent(QPaintEvent*)
 }
 
 // ---------------------------------------------------------------------------------------------------------
+// The story's figure
+
+QString storyFigureView(const QString& schemeId)
+{
+    const std::string id = schemeId.toStdString();
+    if (const core::SpatialSchemeDescriptor* s = core::findSpatialScheme(id))
+        return s->input == core::SpatialInput::Sequence ? QStringLiteral("sequence") : QStringLiteral("patchgrid");
+    const core::SchemeDescriptor* s = core::findScheme(id);
+    if (!s)
+        return {};
+    if (s->rotary)
+        return QStringLiteral("rotation");
+    if (s->encoding && s->relation != core::Relation::None)
+        return QStringLiteral("table");
+    return QStringLiteral("attention");
+}
+
+QImage storyFigure(const QString& schemeId, QSize size, bool dark, double fontScale, qreal dpr)
+{
+    const ViewEntry* entry = findView(storyFigureView(schemeId));
+    if (!entry || size.isEmpty())
+        return {};
+    // A private workbench, as an export's: the scheme's default state, computed on the CPU and at once.
+    WorkbenchState state;
+    if (core::findSpatialScheme(schemeId.toStdString())) {
+        SpatialSetup spatial;
+        spatial.scheme = schemeId.toStdString();
+        // A sequence is shorter than the default grid: its first token selected.
+        if (core::findSpatialScheme(spatial.scheme)->input == core::SpatialInput::Sequence)
+            spatial.patch = 0;
+        // M-RoPE's default sections (Qwen2-VL's 16, 24, 24 pairs) need its head dimension, 128.
+        if (!spatialProblem(spatial).isEmpty())
+            spatial.dim = 128;
+        if (!state.setSpatial(spatial).isEmpty())
+            return {};
+    } else if (!state.setScheme(schemeId).isEmpty()) {
+        return {};
+    }
+    ViewOptions o = state.viewOptions();
+    o.theme = dark ? ThemeKind::Dark : ThemeKind::Light;
+    o.fontScale = fontScale;
+    state.applyViewOptions(o);
+    const bool attention = entry->id == QLatin1String("attention");
+    Computation computation(&state, nullptr, attention, gpu::ComputePath::Cpu);
+    computation.setSynchronousAttention(true);
+    std::unique_ptr<View> view(entry->create(&state, &computation));
+    view->resize(size);
+    computation.flush();
+    while (computation.isBusy())
+        QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents, 20);
+    computation.waitForAttention();
+    QCoreApplication::sendPostedEvents(&computation, QEvent::MetaCall);
+    return view->renderImage(size, dpr);
+}
+
+// ---------------------------------------------------------------------------------------------------------
 // StoryPage
 
 StoryPage::StoryPage(QWidget* parent)
@@ -347,6 +411,7 @@ void StoryPage::showStory(const QString& schemeId)
     m_headings.clear();
     m_formulas.clear();
     m_timeline = nullptr;
+    m_figure = nullptr;
     // A fresh body for each story; the old one goes with its labels.
     m_body = new QWidget;
     m_body->setObjectName(QStringLiteral("storyBody"));
@@ -391,6 +456,7 @@ void StoryPage::showStory(const QString& schemeId)
     m_formula->setMargin(6);
     setFormula(m_formula, story->formula);
     m_formulas << m_formula;
+    addFigure();
     section(QStringLiteral("storyGood"), tr("Good at"), claimList(story->goodAt));
     section(QStringLiteral("storyBad"), tr("Bad at"), claimList(story->badAt));
 
@@ -483,6 +549,46 @@ void StoryPage::showStory(const QString& schemeId)
     m_scroll->setWidget(m_body); // deletes the previous body
     m_scroll->verticalScrollBar()->setValue(0);
     applyFonts();
+    renderFigure();
+}
+
+void StoryPage::addFigure()
+{
+    // One live figure of the scheme, drawn by its view for the scheme's default state (renderFigure()).
+    addLabel(QStringLiteral("storyFigureHeading"), true)
+        ->setText(esc(tr("A figure: the %1 view at the scheme's defaults").arg(storyFigureView(m_schemeId))));
+    m_figure = new QLabel(m_body);
+    m_figure->setObjectName(QStringLiteral("storyFigure"));
+    m_figure->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    m_layout->addWidget(m_figure);
+    m_figureWidth = -1;
+}
+
+void StoryPage::renderFigure()
+{
+    if (!m_figure)
+        return;
+    // The page's width; a height that keeps the figure on one screen; the main window's theme and font scale.
+    const int w = std::max(320, m_scroll->viewport()->width() - 16);
+    const int h = std::clamp(w * 9 / 16, 240, std::max(240, m_scroll->viewport()->height() * 3 / 4));
+    bool dark = palette().color(QPalette::Window).lightness() < 128;
+    // Alone (no main window): the font's size against the application's gives the scale.
+    double scale = std::clamp(font().pointSizeF() / std::max(1.0, QApplication::font().pointSizeF()), 0.8, 2.5);
+    if (auto* main = qobject_cast<MainWindow*>(parentWidget())) {
+        dark = main->state()->viewOptions().theme == ThemeKind::Dark;
+        scale = main->state()->viewOptions().fontScale;
+    }
+    m_figureWidth = m_scroll->viewport()->width();
+    m_figure->setPixmap(QPixmap::fromImage(storyFigure(m_schemeId, QSize(w, h), dark, scale, devicePixelRatioF())));
+    m_figure->setToolTip(tr("The %1 view of %2 at its default settings; open the scheme in the window to change it")
+                             .arg(storyFigureView(m_schemeId), m_schemeId));
+}
+
+void StoryPage::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    if (m_figure && std::abs(m_scroll->viewport()->width() - m_figureWidth) > 24)
+        renderFigure();
 }
 
 void StoryPage::applyFonts()
@@ -512,6 +618,8 @@ void StoryPage::changeEvent(QEvent* e)
     QWidget::changeEvent(e);
     if (e->type() == QEvent::FontChange && m_body)
         applyFonts();
+    if ((e->type() == QEvent::FontChange || e->type() == QEvent::PaletteChange) && m_figure)
+        renderFigure();
 }
 
 QList<QLabel*> StoryPage::textLabels() const

@@ -8,10 +8,13 @@
 /// next, for RoPE its rope_type variants and the timeline of the context-extension methods, and the sources.
 /// Text follows the application palette and font, so the theme and the font scale of the main window apply.
 /// Findings cite their sources briefly; how a source was read is in the list of sources at the end. The page
-/// links to the lessons that show the scheme, and closes with Esc or Ctrl+W (QKeySequence::Close).
+/// links to the lessons that show the scheme, and closes with Esc or Ctrl+W (QKeySequence::Close). Below the
+/// mechanism it shows one live figure of the scheme: a view of the registry (storyFigureView()) drawn by its own
+/// render path (View::renderImage) for the scheme's default state, at the page's width, theme and font scale.
 
 #include "ui/stories.h"
 
+#include <QImage>
 #include <QList>
 #include <QRect>
 #include <QWidget>
@@ -62,6 +65,14 @@ private:
     QList<TimelineEvent> m_events;
 };
 
+/// The view a story's figure shows for scheme @p schemeId: rotation for a rotary scheme, table for an additive
+/// table, attention for the rest; patchgrid or sequence for a spatial scheme (by its input).
+QString storyFigureView(const QString& schemeId);
+
+/// The figure of scheme @p schemeId's default state in view storyFigureView(), @p size logical pixels at @p dpr,
+/// in theme @p dark (else light) at font scale @p fontScale; a null image for an unknown scheme.
+QImage storyFigure(const QString& schemeId, QSize size, bool dark, double fontScale, qreal dpr = 1.0);
+
 class StoryPage : public QWidget {
     Q_OBJECT
 public:
@@ -77,6 +88,8 @@ public:
     QList<QLabel*> textLabels() const;
     TimelineWidget* timeline() const { return m_timeline; }
     QScrollArea* scrollArea() const { return m_scroll; }
+    /// The figure's label (its pixmap is storyFigure()), nullptr for an unknown scheme.
+    QLabel* figure() const { return m_figure; }
     /// The page's whole text (tests read it).
     QString text() const;
 
@@ -91,8 +104,11 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
 
 private:
+    void addFigure();
+    void renderFigure();
     QLabel* addLabel(const QString& objectName, bool heading = false);
     void applyFonts();
     QString m_schemeId;
@@ -103,6 +119,8 @@ private:
     TimelineWidget* m_timeline = nullptr;
     QLabel* m_title = nullptr;
     QLabel* m_formula = nullptr;
+    QLabel* m_figure = nullptr;
+    int m_figureWidth = -1;
     QList<QLabel*> m_headings;
     QList<QLabel*> m_formulas;
 };

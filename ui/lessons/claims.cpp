@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "ui/lessons/claims.h"
+#include "ui/lessons/derivation.h"
 
 #include "core/errors.h"
 #include "core/numbertext.h"
@@ -436,6 +437,13 @@ QList<ClaimReport> checkLesson(const Lesson& lesson, ClaimEngine& engine)
             const CheckResult r = engine.check(n.check);
             out << ClaimReport{lesson.file, s.id, QStringLiteral("notice ") + n.id, r.holds, r.reason};
         }
+        // The numbers of the derivation page the step opens are checked with it (derivation.h).
+        if (const Derivation* d = s.derivation.isEmpty() ? nullptr : findDerivation(s.derivation))
+            for (ClaimReport r : checkDerivation(*d, engine)) {
+                r.file = lesson.file;
+                r.step = s.id;
+                out << r;
+            }
         if (!s.predict)
             continue;
         const Predict& p = *s.predict;

@@ -2,6 +2,7 @@
 #include "ui/lessons/lesson.h"
 
 #include "core/errors.h"
+#include "ui/lessons/derivation.h"
 
 #include <QDir>
 #include <QFile>
@@ -602,8 +603,12 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice"});
+    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice", "derivation"});
     s.title = r.string(o, "title", true);
+    s.derivation = r.string(o, "derivation", o.contains("derivation")); // present: a non-empty id
+    if (!s.derivation.isEmpty() && !findDerivation(s.derivation))
+        r.fail(QStringLiteral("\"derivation\": no derivation page '%1' (known: %2)")
+                   .arg(s.derivation, derivationIds().isEmpty() ? QStringLiteral("none") : derivationIds().join(QStringLiteral(", "))));
     s.text = r.string(o, "text", true);
     s.formula = r.string(o, "formula", false);
     if (o.contains("formula_reveals")) {
@@ -653,6 +658,18 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
 }
 
 } // namespace
+
+Notice parseNotice(const QJsonValue& value, const QString& where)
+{
+    Reader r(where);
+    return readNotice(r, value);
+}
+
+void checkStepText(const QString& text, const Step& step, const QString& where, const char* field)
+{
+    Reader r(where);
+    checkLiveText(r, text, field, -1, &step);
+}
 
 QString Action::describe() const
 {
@@ -892,6 +909,7 @@ const Store& store()
             }
         }
         std::sort(st.lessons.begin(), st.lessons.end(), [](const Lesson& a, const Lesson& b) { return a.number < b.number; });
+        st.problems << derivationLoadProblems(); // a page that does not read cannot be checked with its lessons
         return st;
     }();
     return s;

@@ -199,6 +199,9 @@ struct Step {
     QList<Action> actions;
     std::optional<Predict> predict;
     QList<Notice> notice;
+    /// "derivation": the id of a derivation page the step opens (derivation.h; "sinusoid-shift"), empty for none.
+    /// The reader refuses an id that no shipped page has.
+    QString derivation;
     /// The notice with this id, or nullptr.
     const Notice* findNotice(const QString& id) const;
 };
@@ -234,6 +237,13 @@ QList<TextPart> textParts(const QString& text);
 /// any malformed entry (wrong type, missing field, unknown kind, a {v:K} beyond the notice's probes, a duplicate
 /// id, a step id that does not start with the lesson's number). @p fileName names the file in messages.
 Lesson parseLesson(const QByteArray& bytes, const QString& fileName);
+
+/// Reads one notice as a step's are read (a derivation page's numbers, derivation.h); throws core::InputError with
+/// one line "WHERE: notice nID: problem".
+Notice parseNotice(const QJsonValue& value, const QString& where);
+/// Checks the live fields of @p text ({v:nID.K} naming a notice of @p step, {p:NAME}) as a step's text is checked;
+/// throws core::InputError "WHERE: \"FIELD\": problem".
+void checkStepText(const QString& text, const Step& step, const QString& where, const char* field);
 
 /// Reads a lesson file from disk or from a resource path (":/lessons/L02.json"); throws as parseLesson.
 Lesson readLessonFile(const QString& path);
