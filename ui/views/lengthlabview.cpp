@@ -428,6 +428,9 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
         }
         const double lineH = ffm.height();
         const double top = fig.bottom() - pad - lineH * double(lines.size());
+        // All of its lines or none: a part of a name ("json") says nothing.
+        for (qsizetype k = 0; fits && k < lines.size(); ++k)
+            fits = text.isFree(QRectF(lx, top + lineH * double(k), ffm.horizontalAdvance(lines[k]), lineH));
         if (fits && !lines.isEmpty() && top >= y) {
             double ly = top;
             for (const QString& l : lines) {
