@@ -389,6 +389,7 @@ QString LessonBrowser::commitGuess(const QString& guess)
     showPredict();
     showNotices();
     refreshLive();
+    syncAnswerPending();
     return {};
 }
 
@@ -401,6 +402,19 @@ void LessonBrowser::reveal()
     showPredict();
     showNotices();
     refreshLive();
+    syncAnswerPending();
+}
+
+void LessonBrowser::syncAnswerPending()
+{
+    // The views' header and caption lines that state a computed result follow the same rule as the notices.
+    m_state->setAnswerPending(m_answersShown && needsGuess());
+}
+
+void LessonBrowser::setAnswersShown(bool shown)
+{
+    m_answersShown = shown;
+    syncAnswerPending();
 }
 
 QString LessonBrowser::predictionAnswer() const
@@ -683,6 +697,7 @@ void LessonBrowser::showStep()
     refreshLive();
     m_back->setEnabled(m_step > 0 || m_lesson > 0);
     m_next->setEnabled(m_lesson + 1 < lessonList().size() || m_step < stepCount() - (l->puzzle ? 0 : 1));
+    syncAnswerPending();
     emit stepShown();
 }
 

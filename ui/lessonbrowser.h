@@ -80,6 +80,9 @@ public:
     /// What the reveal shows once the guess is committed: the verdict with the computed answer, then the
     /// prediction's sentence of why (empty before the guess).
     QString revealText() const;
+    /// Whether the lessons are on screen (MainWindow: the dock shown). While they are and a guess is due, the
+    /// state's answerPending() is set, so the views leave out header text that would answer the prediction.
+    void setAnswersShown(bool shown);
 
     /// Loads the step's state (one undo step), shows its views and locks the knobs it does not name. Refused
     /// (message) while a guess is due or on the puzzle page. Returns an empty string on success.
@@ -134,6 +137,7 @@ private:
     void refreshLive();
     void markDone();
     void setLock(const std::optional<QStringList>& unlocked);
+    void syncAnswerPending();
     QString knobValue(const QString& name) const;
     QString probeValue(const lessons::Notice& notice, int k) const;
     /// The notice's probes and check, computed with core by the claim engine (cached for the step shown).
@@ -144,6 +148,7 @@ private:
     int m_lesson = -1;
     int m_step = 0;
     std::optional<QStringList> m_unlocked;
+    bool m_answersShown = true; ///< see setAnswersShown()
     QStringList m_guesses; ///< per step of the open lesson: the committed guess, empty when none
     std::unique_ptr<lessons::ClaimEngine> m_engine;
     mutable std::deque<std::pair<const lessons::Notice*, NoticeResult>> m_results; ///< cache for the step shown

@@ -1777,6 +1777,8 @@ void MainWindow::buildLessons()
         if (m_presentation && !m_quietSlide)
             showSlide();
     });
+    // Closed, the lessons hide no answer in the views; shown again, a guess still due hides them again.
+    connect(m_lessonsDock, &QDockWidget::visibilityChanged, this, [this] { m_lessons->setAnswersShown(!m_lessonsDock->isHidden()); });
 }
 
 void MainWindow::showLessons()

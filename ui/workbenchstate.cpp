@@ -409,6 +409,18 @@ void WorkbenchState::setAnimationTime(double t)
     syncCompareCursor();
 }
 
+void WorkbenchState::setAnswerPending(bool pending)
+{
+    if (m_owner)
+        return m_owner->setAnswerPending(pending);
+    if (pending == m_answerPending)
+        return;
+    m_answerPending = pending;
+    emit answerPendingChanged();
+    if (m_mirror)
+        emit m_mirror->answerPendingChanged();
+}
+
 void WorkbenchState::setPlaying(bool playing)
 {
     if (playing == m_playing)

@@ -116,6 +116,12 @@ public:
     /// of the state's JSON. Empty: the view's own.
     void setHeading(const QString& heading) { m_heading = heading; }
     const QString& heading() const { return m_heading; }
+    /// Predict, then see: true while the lesson step shown waits for its prediction's guess (LessonBrowser sets
+    /// it as needsGuess() changes). Views then leave out the header and caption text that states a computed
+    /// result (a count, a base in force); the figure itself stays. Not part of the state's JSON or undo; B reads
+    /// A's.
+    bool answerPending() const { return m_owner ? m_owner->answerPending() : m_answerPending; }
+    void setAnswerPending(bool pending);
 
     QUndoStack* undoStack() const { return m_undo; }
 
@@ -242,6 +248,8 @@ signals:
     void spatialChanged();
     /// trainedRuns() changed (at most about ten times a second while training).
     void trainedRunsChanged();
+    /// answerPending() changed (emitted by B's state too).
+    void answerPendingChanged();
     /// A change was refused; @p message names the key and what is allowed.
     void refused(const QString& message);
 
@@ -260,6 +268,7 @@ private:
     bool m_playing = false;
     ViewOptions m_options;
     QString m_heading; ///< see setHeading()
+    bool m_answerPending = false; ///< see answerPending()
     bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it
     // compare mode
     void syncCompare();

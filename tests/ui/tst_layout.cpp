@@ -5,6 +5,7 @@
 // from the TextRecord the layout helper writes; a recording paint device captures every glyph run the
 // painter really drew, so text that bypassed the helper is caught too.
 #include "core/encodingregistry.h"
+#include "core/train/model.h"
 #include "core/train/trainer.h"
 #include "ui/computation.h"
 #include "ui/export/exportscene.h"
@@ -704,6 +705,61 @@ private slots:
             }
             v->hide();
         }
+        QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
+    }
+
+    void lengthLabCutsNoLabel()
+    {
+        // The length lab with every trainable scheme, losses and a long run-file name (the figure batch's
+        // "figure-batch-run.json" was cut to "figure-…" at 1366 x 768, font scale 2): at the slide sizes and
+        // lecture font scales no label is cut with "…" or collides; the name wraps after its '-', '_' and '.' or
+        // is left out.
+        static QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("length-generalisation-copy-task-all-schemes.json"));
+        {
+            std::vector<poslab::core::train::RunResult> runs;
+            int k = 0;
+            for (const std::string& id : poslab::core::train::trainableSchemes()) {
+                poslab::core::train::RunResult r;
+                r.config.scheme = id;
+                for (int L : {10, 20, 40, 80})
+                    r.lengths.push_back({L, std::max(0.0, 1.0 - 0.01 * k * L / 10.0), 0.5 + 5.0 / L, 0.01 * L, false});
+                for (int step = 0; step <= 400; step += 50)
+                    r.loss.push_back({step, 0.01 * step, 2.0 / (1.0 + 0.01 * step)});
+                runs.push_back(r);
+                ++k;
+            }
+            std::ofstream f(path.toStdString());
+            poslab::core::train::writeRuns(f, runs);
+        }
+        QStringList failures;
+        exporting::ExportScene scene;
+        WorkbenchState& state = scene.state();
+        View* v = scene.view(QStringLiteral("lengthlab"));
+        ViewOptions o = state.viewOptions();
+        o.runFile = path;
+        state.setViewOptions(o);
+        for (double scale : {1.5, 2.0}) {
+            o = state.viewOptions();
+            o.fontScale = scale;
+            state.setViewOptions(o);
+            exporting::settle(scene.computation());
+            for (QSize size : {QSize(1280, 720), QSize(1366, 768), QSize(1920, 1080), QSize(934, 399)}) {
+                v->resize(size);
+                v->show();
+                QCoreApplication::processEvents();
+                TextRecord record;
+                v->grab();
+                Rendered r;
+                r.items = record.items();
+                QStringList found = textCollisions(r.items);
+                found << elidedLabels(r);
+                if (!found.isEmpty())
+                    failures << QStringLiteral("lengthlab at %1x%2, font scale %3: %4")
+                                    .arg(size.width()).arg(size.height()).arg(scale).arg(found.join(QStringLiteral("; ")));
+            }
+        }
+        v->hide();
         QVERIFY2(failures.isEmpty(), qPrintable(failures.join(QLatin1Char('\n'))));
     }
 

@@ -397,7 +397,8 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
             names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
         text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
         const int column = k % cols;
-        if (oneLine || column % stride == 0) {
+        // Predict, then see (WorkbenchState::answerPending): a hand's period answers 2.1-2.3; it waits for the guess.
+        if (!m_state->answerPending() && (oneLine || column % stride == 0)) {
             const int line = oneLine ? 0 : (column / stride) % 2;
             const double half = oneLine ? cell.width() / 2 - 2 : stride * cell.width() - 2;
             const QRectF periodBox(cell.center().x() - half, y + lf.height() + line * pfm.height(), 2 * half, pfm.height());
@@ -407,7 +408,7 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         }
     }
     // Periods written as bare numbers still need their unit: once, in the bottom corner.
-    if (periodLevel >= 2)
+    if (periodLevel >= 2 && !m_state->answerPending())
         text.draw(QRectF(target.left() + pad, target.bottom() - pad * 0.5 - pfm.height(), target.width() - 2 * pad,
                          pfm.height()),
                   Qt::AlignRight | Qt::AlignVCenter, periodFont, th.muted, {tr("periods 2\u03c0/\u03c9\u1d62 in tokens"),

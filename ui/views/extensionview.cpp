@@ -328,8 +328,11 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
     HeaderTexts header{m_state->figureLabel(), {}, {}};
     // The base in force where the method changes it (NTK-aware; dynamic NTK at this L). The factor of the
     // others is in the title already ("YaRN x4").
+    // Predict, then see (WorkbenchState::answerPending): while a guess is due the header states the set-up only;
+    // the pair counts and the base in force are results a step's prediction may ask for (11.1, 11.5, 12.3).
+    const bool answerPending = m_state->answerPending();
     QString inForce;
-    if (t.effectiveBase != t.theta && t.theta > 0)
+    if (!answerPending && t.effectiveBase != t.theta && t.theta > 0)
         inForce = tr("base \u03b8' = %1 (\u03b8 = %2)").arg(formatNumber(t.effectiveBase, 6), formatNumber(t.theta, 6));
     const QString sep = QStringLiteral(" \u00b7 ");
     QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
@@ -341,6 +344,8 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         const double w = target.width() - 2 * pad;
         if (headerHeight(w, th, s, {header.title, {lengthWords.back()}, {}}) <= headerHeight(w, th, s, header))
             header.detail = {lengthWords.back()};
+    } else if (answerPending) {
+        header.detail = lengthWords;
     } else {
         header.detail = lengthWords;
         header.note = {tr("pairs: %1 \u00b7 %2 turn inside T").arg(bandsLine).arg(t.turning()), tr("pairs: %1").arg(bandsLine),
@@ -705,7 +710,9 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         const double x0 = xOf(b.first - 0.5), x1 = xOf(b.last + 0.5);
         const QString name = QString::fromStdString(core::extensionBandName(t, b.band));
         QStringList words;
-        if (t.method == "llama3" && b.band == core::ExtensionBand::Kept)
+        if (answerPending) // the band's name only: its edge in pairs answers 12.1
+            ;
+        else if (t.method == "llama3" && b.band == core::ExtensionBand::Kept)
             words << tr("%1: \u03bb < %2").arg(name, formatNumber(t.edgeShort, 7));
         else if (t.method == "llama3" && b.band == core::ExtensionBand::Divided)
             words << tr("%1: \u03bb > %2").arg(name, formatNumber(t.edgeLong, 7));
@@ -831,6 +838,8 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         };
         const QColor lineColours[] = {th.accent, th.cursor, th.foreground, th.foreground, th.muted};
         for (int k = 0; k < lines; ++k) {
+            if (k == 4 && answerPending) // the attention factor answers 12.2
+                break;
             text.draw(QRectF(circlePanel.left(), cy, circlePanel.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                       k == 3 ? th.font(9.5 * s, true) : labelFont, lineColours[k], lineTexts[k]);
             cy += lfm.height() * 1.1;

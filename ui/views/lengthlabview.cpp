@@ -408,8 +408,42 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     const QString file = m_data.window && m_data.file.isEmpty()
         ? (m_data.running ? tr("previews") : tr("this window"))
         : QFileInfo(m_data.file).fileName();
-    text.draw(QRectF(lx, fig.bottom() - pad - lfm.height(), fig.right() - pad - lx, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-              tickFont, th.muted, {file}, TextLayout::Fit::Elide);
+    // The run file's name under the legend, never cut with "…": on one line where it fits the column, else broken
+    // after its '-', '_' and '.' onto as many lines as the room under the legend holds, else left out (the
+    // window's title and status line name the file).
+    {
+        const QFontMetricsF ffm(tickFont);
+        const double colW = fig.right() - pad - lx;
+        QStringList lines;
+        QString line;
+        bool fits = true;
+        for (qsizetype i = 0; i < file.size() && fits; ++i) {
+            line += file[i];
+            const bool breakHere = file[i] == QLatin1Char('-') || file[i] == QLatin1Char('_') || file[i] == QLatin1Char('.');
+            if (breakHere || i + 1 == file.size()) {
+                if (!lines.isEmpty() && ffm.horizontalAdvance(lines.back() + line) <= colW)
+                    lines.back() += line;
+                else if (ffm.horizontalAdvance(line) <= colW)
+                    lines << line;
+                else
+                    fits = false;
+                line.clear();
+            }
+        }
+        const double lineH = ffm.height();
+        const double top = fig.bottom() - pad - lineH * double(lines.size());
+        // All of its lines or none: a part of a name ("json") says nothing.
+        for (qsizetype k = 0; fits && k < lines.size(); ++k)
+            fits = text.isFree(QRectF(lx, top + lineH * double(k), ffm.horizontalAdvance(lines[k]), lineH));
+        if (fits && !lines.isEmpty() && top >= y) {
+            double ly = top;
+            for (const QString& l : lines) {
+                text.draw(QRectF(lx, ly, colW, lineH), Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {l},
+                          TextLayout::Fit::Drop);
+                ly += lineH;
+            }
+        }
+    }
     m_hoverScale = s;
 
     // The hover read-out (on screen only): the point under the mouse, ringed, and its numbers.

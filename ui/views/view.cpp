@@ -40,6 +40,7 @@ View::View(WorkbenchState* state, Computation* computation, QWidget* parent)
     });
     connect(state, &WorkbenchState::viewOptionsChanged, this, &View::refresh);
     connect(state, &WorkbenchState::schemeChanged, this, &View::refresh);
+    connect(state, &WorkbenchState::answerPendingChanged, this, &View::refresh); // headers that state an answer
     // Compare mode: a new mode or a new B redraws (B's own changes reach this view through its twin).
     connect(state, &WorkbenchState::compareChanged, this, [this] {
         if (m_state->compareOwner()) { // a view of B: its heading gains or loses "B: "; A's view keeps its range

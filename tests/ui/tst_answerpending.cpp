@@ -1,0 +1,164 @@
+// SPDX-License-Identifier: MIT
+// Predict, then see, in the views (issue 23): while a lesson step waits for its guess, a view's header and
+// captions leave out the computed result the prediction asks for; the figure stays. 11.1 asks how many of the 64
+// pairs turn inside the trained window: the extension view's header ("pairs: ... · 46 turn inside T") answered it
+// before the guess. 12.2 asks for YaRN's attention factor (the circle panel's last line), 12.1 for the last kept
+// pair (the header's band counts, and the band name "extrapolated: pairs ≤ ..." where it fits), 11.5 for the
+// dynamic base (the header's "base θ' = ..."), 2.2 for a clock hand's period, 13.2 for float16's first shared
+// rotation (the precision view's header note).
+#include "ui/computation.h"
+#include "ui/lessonbrowser.h"
+#include "ui/lessons/lesson.h"
+#include "ui/render/textlayout.h"
+#include "ui/views/clockview.h"
+#include "ui/views/extensionview.h"
+#include "ui/views/precisionview.h"
+#include "ui/workbenchstate.h"
+
+#include <QCoreApplication>
+#include <QImage>
+#include <QPainter>
+#include <QTest>
+
+using namespace poslab;
+using namespace poslab::ui;
+
+namespace {
+
+QString drawnText(View& v, QSize size = QSize(1366, 768))
+{
+    QCoreApplication::processEvents();
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    TextRecord record;
+    {
+        QPainter p(&img);
+        v.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    QStringList out;
+    for (const DrawnText& d : record.items())
+        out << d.text;
+    return out.join(QLatin1Char('\n'));
+}
+
+/// Opens step @p id in @p b and loads its figure the way the window does before the guess (MainWindow::
+/// loadStepFigure: the step's state, the answer hidden).
+void openStep(LessonBrowser& b, WorkbenchState& state, const QString& id)
+{
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    QVERIFY(lessons::findStep(id, &lesson, &index));
+    QVERIFY(b.open(int(lesson - lessons::lessons().constData()), index));
+    QCOMPARE(state.fromJson(lessons::stepState(*lesson, index), true), QString());
+}
+
+} // namespace
+
+class TestAnswerPending : public QObject {
+    Q_OBJECT
+private slots:
+    void turningCountWaitsForTheGuess()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        ExtensionView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("11.1"));
+        QVERIFY(b.needsGuess());
+        QVERIFY(state.answerPending());
+        QVERIFY2(view.data().error.isEmpty(), qPrintable(view.data().error));
+        // The answer as the notice computes it: the pairs that complete a turn in T = 4096 (46 at d = 128).
+        const int turning = view.data().table.turning();
+        QCOMPARE(turning, 46);
+        const QString count = QStringLiteral("%1 turn inside T").arg(turning);
+        const QString before = drawnText(view);
+        QVERIFY2(!before.contains(count), qPrintable(before));
+        QVERIFY2(!before.contains(QStringLiteral("pairs: ")), qPrintable(before));
+        QVERIFY2(before.contains(QStringLiteral("inference length L")), qPrintable(before)); // the set-up stays
+        QCOMPARE(b.commitGuess(QStringLiteral("30")), QString());
+        QVERIFY(!state.answerPending());
+        const QString after = drawnText(view);
+        QVERIFY2(after.contains(count), qPrintable(after));
+    }
+
+    void otherExtensionAnswersWaitToo()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        ExtensionView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("12.2"));
+        QVERIFY(!drawnText(view).contains(QStringLiteral("attention factor")));
+        QCOMPARE(b.commitGuess(QStringLiteral("1.1")), QString());
+        QVERIFY(drawnText(view).contains(QStringLiteral("attention factor")));
+
+        openStep(b, state, QStringLiteral("12.1"));
+        QVERIFY(state.answerPending());
+        // The header's band counts ("pairs: 21 extrapolated · ...") answer it (pairs 0 to 20 keep their speed).
+        QVERIFY(!drawnText(view).contains(QStringLiteral("pairs: ")));
+        QCOMPARE(b.commitGuess(QStringLiteral("20")), QString());
+        const QString kept = drawnText(view);
+        QVERIFY2(kept.contains(QStringLiteral("pairs: 21 extrapolated")), qPrintable(kept));
+
+    }
+
+    void baseInForceWaits()
+    {
+        // 11.5 asks for a base in force. NTK-aware at factor 8 (the set-up tst_extensionview reads the base from,
+        // 10000 * 8^(128/126) = 82,700): the header states it, and not while an answer is pending.
+        WorkbenchState state;
+        QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+        QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("ntk")), QString());
+        QCOMPARE(state.setParamText(QStringLiteral("factor"), QStringLiteral("8")), QString());
+        QCOMPARE(state.setDim(128), QString());
+        Computation computation(&state);
+        ExtensionView view(&state, &computation);
+        QVERIFY(drawnText(view).contains(QStringLiteral("base \u03b8' = ")));
+        state.setAnswerPending(true);
+        QVERIFY(!drawnText(view).contains(QStringLiteral("base \u03b8'")));
+        state.setAnswerPending(false);
+        QVERIFY(drawnText(view).contains(QStringLiteral("base \u03b8' = ")));
+    }
+
+    void clockPeriodsAndPrecisionNoteWait()
+    {
+        // 2.2 asks for hand 63's period (54,410.1 tokens at d = 128): the clock's period labels wait.
+        WorkbenchState state;
+        Computation computation(&state);
+        ClockView clock(&state, &computation);
+        PrecisionView precision(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("2.2"));
+        QVERIFY(state.answerPending());
+        const QString before = drawnText(clock);
+        QVERIFY2(!before.contains(QStringLiteral("54,4")), qPrintable(before));
+        QVERIFY2(before.contains(QStringLiteral("pair 63")), qPrintable(before)); // the hands stay named
+        QCOMPARE(b.commitGuess(QStringLiteral("60000")), QString());
+        const QString after = drawnText(clock);
+        QVERIFY2(after.contains(QStringLiteral("54,4")), qPrintable(after));
+        // 13.2 asks for float16's first shared rotation: the precision view's header note waits.
+        openStep(b, state, QStringLiteral("13.2"));
+        QVERIFY(!drawnText(precision).contains(QStringLiteral("share one rotation")));
+        QCOMPARE(b.commitGuess(QStringLiteral("2048")), QString());
+        QVERIFY(drawnText(precision).contains(QStringLiteral("share one rotation")));
+    }
+
+    void configurationBAndClosedLessonsFollow()
+    {
+        WorkbenchState state;
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("11.1"));
+        QVERIFY(state.answerPending());
+        QVERIFY(state.compareState()->answerPending()); // B's views read A's flag
+        b.setAnswersShown(false); // the lessons closed: nothing is hidden
+        QVERIFY(!state.answerPending());
+        b.setAnswersShown(true);
+        QVERIFY(state.answerPending());
+        // Once the guess is in, nothing is hidden.
+        openStep(b, state, QStringLiteral("11.1"));
+        QCOMPARE(b.commitGuess(QStringLiteral("46")), QString());
+        QVERIFY(!state.answerPending());
+    }
+};
+
+QTEST_MAIN(TestAnswerPending)
+#include "tst_answerpending.moc"
