@@ -319,8 +319,10 @@ void configureSpatial(ui::WorkbenchState& state, const FigureRequest& f)
 {
     ui::SpatialSetup s = state.spatial();
     const std::string view = f.view;
-    // A new window's spatial set-up is a grid scheme's: the sequence view then opens on M-RoPE at head dim 128.
-    if (view == "sequence" && !f.scheme && !f.stateFile && !f.lesson && !f.preset && !f.config) {
+    // A set-up on a grid (a new window's is one) cannot feed the sequence view: it then opens on M-RoPE at head
+    // dim 128 (and --scheme, --set, --dim change that below).
+    const core::SpatialSchemeDescriptor* was = core::findSpatialScheme(s.scheme);
+    if (view == "sequence" && (!was || was->input == core::SpatialInput::Grid)) {
         s.scheme = "mrope";
         s.dim = 128;
         s.params.clear();
@@ -355,7 +357,7 @@ void configureSpatial(ui::WorkbenchState& state, const FigureRequest& f)
     const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
     const bool onGrid = !d || d->input == core::SpatialInput::Grid;
     const std::int64_t count = onGrid ? s.grid.patches() : s.sequence.tokens();
-    if ((f.grid || f.sequence) && (s.patch < 0 || s.patch >= count))
+    if (s.patch < 0 || s.patch >= count)
         s.patch = onGrid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
     if (const QString why = ui::spatialProblem(s); !why.isEmpty())
         throw InputError(why.toStdString());

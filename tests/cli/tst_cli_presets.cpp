@@ -302,11 +302,11 @@ void TestCliPresets::spatialPresets()
             != cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen3-vl-4b-instruct"} + seq).out);
     // A sequence model takes no --grid, and the listing names the grid and width of the tables.
     QCOMPARE(cli({"compute", "angles", "--preset", "qwen2-vl-7b-instruct", "--grid", "2x2"}).status, exitUsage);
-    // The figures cannot show these schemes yet: export says so and points to compute with the same preset.
+    // A 1-D view refuses a vision preset and names the view that draws its scheme.
     const Outcome fig = exportCli({"export", "table", "--preset", "mae-vit-b-16", "-o", "/tmp/never-written.svg"});
     QCOMPARE(fig.status, exitUsage);
-    QVERIFY2(fig.err.find("no view shows yet; use poslab compute with --preset mae-vit-b-16") != std::string::npos,
-             fig.err.c_str());
+    QVERIFY2(fig.err.find("uses the grid scheme sincos_2d, which the patchgrid view draws, not the table view")
+                 != std::string::npos, fig.err.c_str());
     QVERIFY(cli({"--help"}).out.find("brings its training grid as the default --grid") != std::string::npos);
     const Outcome list = cli({"presets"});
     QVERIFY(list.out.find("scheme: sincos_2d, dim 768, grid 14x14, heads 12, layers 12") != std::string::npos);

@@ -437,7 +437,10 @@ void TestExportSetup::recommendedSlideSettingsWork()
     for (const QString& view : ExportScene::viewNames()) {
         const QString png = m_dir.filePath(QStringLiteral("slide-%1.png").arg(view));
         const QString size = QStringLiteral("%1x%2").arg(w).arg(h);
-        QStringList args{view, "--scheme", view == QLatin1String("buckets") ? "t5" : "rope", "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png};
+        // Each view with a scheme it draws: buckets T5's, the spatial views a grid and a sequence scheme.
+        const QString scheme = view == QLatin1String("buckets") ? "t5" : view == QLatin1String("patchgrid") ? "rope_2d"
+                               : view == QLatin1String("sequence") ? "mrope" : "rope";
+        QStringList args{view, "--scheme", scheme, "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png};
         if (view == QLatin1String("lengthlab")) { // it draws a run file of poslab train
             const QString run = m_dir.filePath(QStringLiteral("run.json"));
             core::train::RunResult rr;
