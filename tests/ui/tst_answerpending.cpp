@@ -5,7 +5,8 @@
 // before the guess. 12.2 asks for YaRN's attention factor (the circle panel's last line), 12.1 for the last kept
 // pair (the header's band counts, and the band name "extrapolated: pairs ≤ ..." where it fits), 11.5 for the
 // dynamic base (the header's "base θ' = ..."), 2.2 for a clock hand's period, 13.2 for float16's first shared
-// rotation (the precision view's header note).
+// rotation (the precision view's header note); 8.1 to 8.3 ask how fast a pair turns and whether a move or a swap
+// keeps the logit (the rotation view's pair thetas, its two scores and their verdict).
 #include "ui/computation.h"
 #include "ui/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
@@ -13,6 +14,7 @@
 #include "ui/views/clockview.h"
 #include "ui/views/extensionview.h"
 #include "ui/views/precisionview.h"
+#include "ui/views/rotationview.h"
 #include "ui/workbenchstate.h"
 
 #include <QCoreApplication>
@@ -140,6 +142,27 @@ private slots:
         QVERIFY(!drawnText(precision).contains(QStringLiteral("share one rotation")));
         QCOMPARE(b.commitGuess(QStringLiteral("2048")), QString());
         QVERIFY(drawnText(precision).contains(QStringLiteral("share one rotation")));
+    }
+
+    void rotationScoresWaitForTheGuess()
+    {
+        WorkbenchState state;
+        Computation computation(&state);
+        RotationView rotation(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("8.3"));
+        QVERIFY(state.answerPending());
+        const QString before = drawnText(rotation);
+        for (const char* answer : {"score q", "unchanged", "changed by", "\u03b8 "})
+            QVERIFY2(!before.contains(QString::fromUtf8(answer)), qPrintable(before));
+        QVERIFY2(before.contains(QStringLiteral("pair 0")), qPrintable(before)); // the planes stay
+        QVERIFY2(before.contains(QStringLiteral("after the guess")), qPrintable(before));
+        QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
+        const QString after = drawnText(rotation);
+        QVERIFY2(after.contains(QStringLiteral("score")) && after.contains(QStringLiteral("\u03b8 ")), qPrintable(after));
+        QVERIFY2(!after.contains(QStringLiteral("after the guess")), qPrintable(after));
+        openStep(b, state, QStringLiteral("8.1")); // faster or slower: the thetas wait
+        QVERIFY(!drawnText(rotation).contains(QStringLiteral("\u03b8 ")));
     }
 
     void configurationBAndClosedLessonsFollow()

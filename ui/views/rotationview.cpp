@@ -337,10 +337,15 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict),
         tr("r = %1: %2").arg(rr, verdict), verdict}; // the verdict is what the line says: it stays longest
     const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
-    if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, th.foreground, line1).isEmpty())
+    // Predict, then see (WorkbenchState::answerPending): the two scores and the verdict answer 8.2 and 8.3, and
+    // each pair's theta answers 8.1; they wait for the guess while the planes stay.
+    const bool pending = m_state->answerPending();
+    const QStringList waiting{tr("score and verdict: after the guess"), tr("score: after the guess")};
+    if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, pending ? th.muted : th.foreground,
+                   pending ? waiting : line1).isEmpty())
         y += scfm.height();
-    if (!text.draw(row.translated(0, y - row.top()), Qt::AlignLeft | Qt::AlignVCenter, scoreFont,
-                   same ? th.accent3 : th.cursor, line2).isEmpty())
+    if (!pending && !text.draw(row.translated(0, y - row.top()), Qt::AlignLeft | Qt::AlignVCenter, scoreFont,
+                               same ? th.accent3 : th.cursor, line2).isEmpty())
         y += scfm.height();
 
     const QFont small = th.font(9.5 * s);
@@ -453,8 +458,9 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
         text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, lf.height()), Qt::AlignHCenter | Qt::AlignTop, bold,
                   th.foreground, nameWordings(i).mid(nameLevel), TextLayout::Fit::Drop);
         ly += lf.height();
-        text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop, small,
-                  th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
+        if (!pending)
+            text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                      small, th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
     }
     // Legend, one line above the layout strip; an entry that does not fit is left out. The hover read-out takes
     // its place while the mouse is on a plane.
