@@ -165,7 +165,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // The formula in a box of its own: it fills with the palette's alternate base and writes in its text
+    // The formula in a box of its own: it fills with the palette's base and writes in its text
     // colour, so it follows the theme when it changes (colours written into rich text would not); the typeset
     // formula is drawn again in the new text colour.
     m_formula = new QLabel(info);
@@ -174,10 +174,13 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_formula->setTextFormat(Qt::PlainText);
     m_formula->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_formula->setAutoFillBackground(true);
-    m_formula->setBackgroundRole(QPalette::AlternateBase);
+    m_formula->setBackgroundRole(QPalette::Base);
     m_formula->setForegroundRole(QPalette::Text);
     m_formula->setMargin(6);
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The label's own palette may change after the picker's (the application's palette reaches every widget
+    // in no set order): redraw the typeset formula when the label's changes too.
+    m_formula->installEventFilter(this);
     // A typeset formula wider than the panel is shrunk, but not below minFormulaScale of the text size (a large
     // font scale would undo itself); beyond that it scrolls sideways in a box of its own, so that the text
     // around it keeps wrapping at the panel's width.
@@ -248,6 +251,10 @@ void SchemePicker::step(int delta)
 
 bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
 {
+    if (watched == m_formula && e->type() == QEvent::PaletteChange) {
+        showFormula();
+        return false;
+    }
     if (m_scroll && watched == m_scroll->viewport() && e->type() == QEvent::Resize) {
         showFormula();
         keepFormulaInView();
@@ -337,7 +344,9 @@ void SchemePicker::showFormula()
     const double em = QFontInfo(font()).pixelSize();
     const double natural = formula.size(em).width();
     const double fit = room > 0 && natural > room ? std::max(minFormulaScale, room / natural) * em : em;
-    const QColor ink = m_formula->palette().color(m_formula->foregroundRole());
+    // The theme's text colour (the picker's palette is the theme's by the time its PaletteChange arrives; the
+    // label's may still be the old one), on the theme's base (the box's background role).
+    const QColor ink = palette().color(QPalette::Text);
     const QString key = m_formulaTex + QLatin1Char('|') + ink.name() + QLatin1Char('|') + QString::number(fit)
         + QLatin1Char('|') + QString::number(devicePixelRatioF());
     if (key != m_formulaShown) {

@@ -40,7 +40,7 @@ public:
     QString familyOf(const QString& id) const;
     /// The rich text of the info panel (tests read it).
     QString infoText() const;
-    /// The label showing the selected scheme's formula (a box in the theme's alternate base colour): the
+    /// The label showing the selected scheme's formula (a box in the theme's base colour, the formula in its text colour): the
     /// typeset formula as a pixmap, or the plain-text formula where the scheme has no typeset one.
     QLabel* formulaLabel() const { return m_formula; }
     /// The TeX of the formula shown (empty when the plain text shows).
