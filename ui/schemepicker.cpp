@@ -21,6 +21,8 @@
 #include <QLayout>
 #include <QMenu>
 #include <QScrollArea>
+#include <QSettings>
+#include <QHBoxLayout>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -153,7 +155,29 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     };
     connect(state, &WorkbenchState::schemeChanged, story, storyText);
     storyText();
-    lay->addWidget(story, 0, Qt::AlignLeft);
+    // The formula folds away (one click; remembered in the settings, shown by default) where a lecturer wants
+    // the column's height for the parameters.
+    auto* fold = m_formulaToggle = new QToolButton(this);
+    fold->setObjectName(QStringLiteral("schemeFormulaToggle"));
+    fold->setAutoRaise(true);
+    fold->setCheckable(true);
+    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), true).toBool());
+    fold->setText(tr("Formula"));
+    fold->setToolTip(tr("Show or hide the scheme's formula"));
+    connect(fold, &QToolButton::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("picker/formulaShown"), on);
+        m_formulaScroll->setVisible(on);
+        m_formulaToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        keepFormulaInView();
+    });
+    fold->setArrowType(fold->isChecked() ? Qt::DownArrow : Qt::RightArrow);
+    fold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto* links = new QHBoxLayout;
+    links->setContentsMargins(0, 0, 0, 0);
+    links->addWidget(story);
+    links->addStretch(1);
+    links->addWidget(fold);
+    lay->addLayout(links);
 
     auto* info = new QWidget(this);
     auto* infoLay = m_infoLayout = new QVBoxLayout(info);
@@ -201,6 +225,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     infoLay->addWidget(m_info);
     infoLay->addWidget(m_formulaScroll);
     infoLay->addWidget(m_details);
+    m_formulaScroll->setVisible(m_formulaToggle->isChecked());
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);
     m_scroll->setWidget(info);
@@ -292,7 +317,8 @@ void SchemePicker::keepFormulaInView()
         return;
     // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
     const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
-    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formulaScroll->maximumHeight());
+    const int formula = m_formulaScroll->isHidden() ? 0 : m_infoLayout->spacing() + m_formulaScroll->maximumHeight();
+    const int need = std::min(cap, m_info->heightForWidth(w) + formula);
     if (need > 0 && need != m_scroll->minimumHeight())
         m_scroll->setMinimumHeight(need);
 }

@@ -20,6 +20,7 @@ class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QScrollArea;
+class QToolButton;
 
 namespace poslab::ui {
 
@@ -45,6 +46,8 @@ public:
     QLabel* formulaLabel() const { return m_formula; }
     /// The TeX of the formula shown (empty when the plain text shows).
     const QString& formulaTex() const { return m_formulaTex; }
+    /// The button that folds the formula away and back (remembered in the settings; shown by default).
+    QToolButton* formulaToggle() const { return m_formulaToggle; }
 
     /// Short button text for a scheme name: the shorter of the name and its parenthesised part when it has
     /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
@@ -75,6 +78,7 @@ private:
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
     QScrollArea* m_formulaScroll = nullptr; ///< around m_formula: sideways only
+    QToolButton* m_formulaToggle = nullptr; ///< folds the formula away (settings: picker/formulaShown)
     QBoxLayout* m_infoLayout = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
     bool m_stacked = false;

@@ -312,6 +312,27 @@ private slots:
         QVERIFY2(whole >= ParameterPanel::rowsInView, qPrintable(QString::number(whole)));
     }
 
+    void formulaFoldsAndIsRemembered()
+    {
+        QSettings().remove(QStringLiteral("picker/formulaShown"));
+        {
+            MainWindow w(nullptr, false);
+            showOnScreen(w);
+            SchemePicker* picker = w.schemePicker();
+            QVERIFY(picker->formulaToggle()->isChecked()); // shown by default
+            QVERIFY(picker->formulaLabel()->isVisible());
+            picker->formulaToggle()->click();
+            QVERIFY(!picker->formulaLabel()->isVisible());
+        }
+        MainWindow again(nullptr, false);
+        showOnScreen(again);
+        QVERIFY(!again.schemePicker()->formulaToggle()->isChecked());
+        QVERIFY(!again.schemePicker()->formulaLabel()->isVisible());
+        again.schemePicker()->formulaToggle()->click();
+        QVERIFY(again.schemePicker()->formulaLabel()->isVisible());
+        QVERIFY(QSettings().value(QStringLiteral("picker/formulaShown")).toBool());
+    }
+
     void sidePanelsCollapseWithOneKey()
     {
         MainWindow w(nullptr, false);
