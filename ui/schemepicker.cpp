@@ -161,7 +161,11 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     fold->setObjectName(QStringLiteral("schemeFormulaToggle"));
     fold->setAutoRaise(true);
     fold->setCheckable(true);
-    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), true).toBool());
+    // Default: shown where the screen is at least formulaRoomHeight px tall; folded below that (a 1366 x 768
+    // projector), where the column's height goes to six parameter rows and the scheme list first.
+    const QScreen* sc = screen();
+    const bool room = !sc || sc->availableGeometry().height() >= formulaRoomHeight;
+    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), room).toBool());
     fold->setText(tr("Formula"));
     fold->setToolTip(tr("Show or hide the scheme's formula"));
     connect(fold, &QToolButton::toggled, this, [this](bool on) {
@@ -315,8 +319,8 @@ void SchemePicker::keepFormulaInView()
     const int w = m_scroll->viewport()->width();
     if (w <= 0)
         return;
-    // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
-    const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
+    // At most a quarter of the screen, so that a large font scale cannot push the window past the screen.
+    const int cap = screen() ? screen()->availableGeometry().height() / 4 : 190;
     const int formula = m_formulaScroll->isHidden() ? 0 : m_infoLayout->spacing() + m_formulaScroll->maximumHeight();
     const int need = std::min(cap, m_info->heightForWidth(w) + formula);
     if (need > 0 && need != m_scroll->minimumHeight())

@@ -58,6 +58,8 @@ public:
     static constexpr double minFormulaScale = 0.7;
     /// Family names go above their buttons when the list is narrower than this many average characters.
     static constexpr int stackBelowChars = 30;
+    /// The formula is shown by default on screens at least this tall, folded below (until the user unfolds it).
+    static constexpr int formulaRoomHeight = 900;
 
 protected:
     void changeEvent(QEvent* e) override;

@@ -211,6 +211,9 @@ private slots:
         press(w, "actionTheme", 1);
         QCOMPARE(w.state()->viewOptions().theme, ThemeKind::Dark);
         QTest::qWait(50);
+        if (!w.schemePicker()->formulaToggle()->isChecked()) // folded by default at 1366 x 768
+            w.schemePicker()->formulaToggle()->click();
+        QTest::qWait(50);
         QLabel* formula = w.schemePicker()->formulaLabel();
         QVERIFY(formula->isVisible());
         QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect()); // whole, not scrolled away
@@ -257,7 +260,10 @@ private slots:
         // The list's lines are whole at its width (it scrolls rather than squeezes them).
         QWidget* list = picker->list();
         QVERIFY(list->height() >= list->layout()->heightForWidth(list->width()));
-        // And below the list the scheme's formula, whole.
+        // And below the list the scheme's formula, whole once unfolded (folded by default at 1366 x 768).
+        if (!picker->formulaToggle()->isChecked())
+            picker->formulaToggle()->click();
+        QTest::qWait(50);
         QLabel* formula = picker->formulaLabel();
         QVERIFY(formula->isVisible() && formula->height() > formula->fontMetrics().height());
         QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect());
@@ -285,6 +291,7 @@ private slots:
         // Issue 22: at 1366 x 768, font scale 1, the left column showed about one parameter row.
         QFETCH(QString, ropeType);
         QFETCH(int, theme);
+        QSettings().remove(QStringLiteral("picker/formulaShown")); // the default: folded on a 768 px screen
         MainWindow w(nullptr, false);
         QVERIFY(w.state()->setScheme(QStringLiteral("rope")).isEmpty());
         QVERIFY(w.state()->setParamText(QStringLiteral("rope_type"), ropeType).isEmpty());
@@ -319,7 +326,10 @@ private slots:
             MainWindow w(nullptr, false);
             showOnScreen(w);
             SchemePicker* picker = w.schemePicker();
-            QVERIFY(picker->formulaToggle()->isChecked()); // shown by default
+            // Folded by default on a 768 px tall screen (SchemePicker::formulaRoomHeight).
+            QVERIFY(!picker->formulaToggle()->isChecked());
+            QVERIFY(!picker->formulaLabel()->isVisible());
+            picker->formulaToggle()->click();
             QVERIFY(picker->formulaLabel()->isVisible());
             picker->formulaToggle()->click();
             QVERIFY(!picker->formulaLabel()->isVisible());
