@@ -1285,14 +1285,20 @@ void MainWindow::resizeEvent(QResizeEvent* e)
 
 void MainWindow::giveSchemesTheirHeight(int pass)
 {
-    // Every scheme on screen without scrolling where the screen has the room (1366 x 768 at scale 1); the
-    // parameters take the rest of the column.
+    // The rule for the left column: the parameter panel first gets the room for its first
+    // ParameterPanel::rowsInView rows (six at 1366 x 768, font scale 1); the scheme list then gets the lines it
+    // needs from what is left, and scrolls within its own box where that is not enough (every scheme stays
+    // reachable). Whatever is left over after both goes to the parameters (more rows, the rest scroll).
     if (m_schemesDock->isHidden() || m_schemesDock->isFloating() || m_parametersDock->isHidden())
         return;
-    const int missing = m_picker->listScroll()->sizeHint().height() - m_picker->listScroll()->height();
+    auto* area = qobject_cast<QAbstractScrollArea*>(m_parametersDock->widget());
     const int total = m_schemesDock->height() + m_parametersDock->height();
-    const int want = m_schemesDock->height() + missing;
-    if (missing <= 0 || total - want < m_parametersDock->minimumSizeHint().height())
+    const int around = area ? m_parametersDock->height() - area->viewport()->height() : 0;
+    const int rowsNeed = m_panel->heightForRows(ParameterPanel::rowsInView) + around;
+    const int missing = m_picker->listScroll()->sizeHint().height() - m_picker->listScroll()->height();
+    const int most = std::max(m_schemesDock->minimumSizeHint().height(), total - rowsNeed);
+    const int want = std::min(m_schemesDock->height() + std::max(0, missing), most);
+    if (std::abs(want - m_schemesDock->height()) <= 1 || total - want < m_parametersDock->minimumSizeHint().height())
         return;
     resizeDocks({m_schemesDock, m_parametersDock}, {want, total - want}, Qt::Vertical); // both: one moves half
     // The dock layout rounds and subtracts its separators: look again once it has settled.

@@ -238,9 +238,11 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     r->box = new QWidget(this);
     r->box->setObjectName(QStringLiteral("row_") + QString::fromStdString(spec.key));
     auto* grid = new QGridLayout(r->box);
-    grid->setContentsMargins(0, 2, 0, 2);
+    // Compact rows (no margins, no gap between the key and its controls; the row boxes are 4 px apart): the
+    // panel shows at least six rows at 1366 x 768, font scale 1 (MainWindow::giveSchemesTheirHeight()).
+    grid->setContentsMargins(0, 0, 0, 0);
     grid->setHorizontalSpacing(6);
-    grid->setVerticalSpacing(1);
+    grid->setVerticalSpacing(0);
     const QString key = QString::fromStdString(spec.key);
     QString tip = QString::fromStdString(spec.doc);
     if (spec.type == core::ParamType::Real || spec.type == core::ParamType::Integer)
@@ -680,6 +682,27 @@ QString ParameterPanel::message(const QString& key) const
     auto* r = row(key);
     return r && !r->message->isHidden() ? r->message->text() : QString();
 }
+std::vector<QWidget*> ParameterPanel::shownRows() const
+{
+    std::vector<QWidget*> out;
+    for (const auto* rows : {&m_modelRows, &m_rows})
+        for (const auto& r : *rows)
+            if (!r->box->isHidden())
+                out.push_back(r->box);
+    return out;
+}
+
+int ParameterPanel::heightForRows(int n) const
+{
+    const std::vector<QWidget*> rows = shownRows();
+    if (rows.empty() || n <= 0)
+        return 0;
+    QWidget* last = rows[std::size_t(std::min<int>(n, int(rows.size())) - 1)];
+    if (QLayout* l = layout())
+        l->activate();
+    return last->geometry().bottom() + 1 + layout()->contentsMargins().bottom();
+}
+
 bool ParameterPanel::isShown(const QString& key) const
 {
     auto* r = row(key);

@@ -48,6 +48,12 @@ public:
     QCheckBox* check(const QString& key) const;
     /// The message shown under a row (empty when none).
     QString message(const QString& key) const;
+    /// The rows shown (the parameter applies), top to bottom: dim and positions first.
+    std::vector<QWidget*> shownRows() const;
+    /// The panel's height from its top through the bottom of its @p n -th shown row (all of them when fewer).
+    int heightForRows(int n) const;
+    /// The window's left column gives the panel room for at least this many rows (1366 x 768, font scale 1).
+    static constexpr int rowsInView = 6;
     /// True when the row of @p key is shown (the parameter applies).
     bool isShown(const QString& key) const;
     /// The sequence-length line (dynamic NTK, LongRoPE), empty when the scheme does not read it.

@@ -21,6 +21,8 @@
 #include <QLayout>
 #include <QMenu>
 #include <QScrollArea>
+#include <QSettings>
+#include <QHBoxLayout>
 #include <QToolButton>
 #include <QVBoxLayout>
 
@@ -153,7 +155,33 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     };
     connect(state, &WorkbenchState::schemeChanged, story, storyText);
     storyText();
-    lay->addWidget(story, 0, Qt::AlignLeft);
+    // The formula folds away (one click; remembered in the settings, shown by default) where a lecturer wants
+    // the column's height for the parameters.
+    auto* fold = m_formulaToggle = new QToolButton(this);
+    fold->setObjectName(QStringLiteral("schemeFormulaToggle"));
+    fold->setAutoRaise(true);
+    fold->setCheckable(true);
+    // Default: shown where the screen is at least formulaRoomHeight px tall; folded below that (a 1366 x 768
+    // projector), where the column's height goes to six parameter rows and the scheme list first.
+    const QScreen* sc = screen();
+    const bool room = !sc || sc->availableGeometry().height() >= formulaRoomHeight;
+    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), room).toBool());
+    fold->setText(tr("Formula"));
+    fold->setToolTip(tr("Show or hide the scheme's formula"));
+    connect(fold, &QToolButton::toggled, this, [this](bool on) {
+        QSettings().setValue(QStringLiteral("picker/formulaShown"), on);
+        m_formulaScroll->setVisible(on);
+        m_formulaToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
+        keepFormulaInView();
+    });
+    fold->setArrowType(fold->isChecked() ? Qt::DownArrow : Qt::RightArrow);
+    fold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    auto* links = new QHBoxLayout;
+    links->setContentsMargins(0, 0, 0, 0);
+    links->addWidget(story);
+    links->addStretch(1);
+    links->addWidget(fold);
+    lay->addLayout(links);
 
     auto* info = new QWidget(this);
     auto* infoLay = m_infoLayout = new QVBoxLayout(info);
@@ -165,7 +193,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_info->setTextFormat(Qt::RichText);
     m_info->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     m_info->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    // The formula in a box of its own: it fills with the palette's alternate base and writes in its text
+    // The formula in a box of its own: it fills with the palette's base and writes in its text
     // colour, so it follows the theme when it changes (colours written into rich text would not); the typeset
     // formula is drawn again in the new text colour.
     m_formula = new QLabel(info);
@@ -174,10 +202,13 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_formula->setTextFormat(Qt::PlainText);
     m_formula->setAlignment(Qt::AlignLeft | Qt::AlignVCenter);
     m_formula->setAutoFillBackground(true);
-    m_formula->setBackgroundRole(QPalette::AlternateBase);
+    m_formula->setBackgroundRole(QPalette::Base);
     m_formula->setForegroundRole(QPalette::Text);
     m_formula->setMargin(6);
     m_formula->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The label's own palette may change after the picker's (the application's palette reaches every widget
+    // in no set order): redraw the typeset formula when the label's changes too.
+    m_formula->installEventFilter(this);
     // A typeset formula wider than the panel is shrunk, but not below minFormulaScale of the text size (a large
     // font scale would undo itself); beyond that it scrolls sideways in a box of its own, so that the text
     // around it keeps wrapping at the panel's width.
@@ -198,6 +229,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     infoLay->addWidget(m_info);
     infoLay->addWidget(m_formulaScroll);
     infoLay->addWidget(m_details);
+    m_formulaScroll->setVisible(m_formulaToggle->isChecked());
     infoLay->addStretch(1);
     m_scroll = new QScrollArea(this);
     m_scroll->setWidget(info);
@@ -248,6 +280,10 @@ void SchemePicker::step(int delta)
 
 bool SchemePicker::eventFilter(QObject* watched, QEvent* e)
 {
+    if (watched == m_formula && e->type() == QEvent::PaletteChange) {
+        showFormula();
+        return false;
+    }
     if (m_scroll && watched == m_scroll->viewport() && e->type() == QEvent::Resize) {
         showFormula();
         keepFormulaInView();
@@ -283,9 +319,10 @@ void SchemePicker::keepFormulaInView()
     const int w = m_scroll->viewport()->width();
     if (w <= 0)
         return;
-    // At most a fifth of the screen, so that a large font scale cannot push the window past the screen.
-    const int cap = screen() ? screen()->availableGeometry().height() / 5 : 150;
-    const int need = std::min(cap, m_info->heightForWidth(w) + m_infoLayout->spacing() + m_formulaScroll->maximumHeight());
+    // At most a quarter of the screen, so that a large font scale cannot push the window past the screen.
+    const int cap = screen() ? screen()->availableGeometry().height() / 4 : 190;
+    const int formula = m_formulaScroll->isHidden() ? 0 : m_infoLayout->spacing() + m_formulaScroll->maximumHeight();
+    const int need = std::min(cap, m_info->heightForWidth(w) + formula);
     if (need > 0 && need != m_scroll->minimumHeight())
         m_scroll->setMinimumHeight(need);
 }
@@ -337,7 +374,9 @@ void SchemePicker::showFormula()
     const double em = QFontInfo(font()).pixelSize();
     const double natural = formula.size(em).width();
     const double fit = room > 0 && natural > room ? std::max(minFormulaScale, room / natural) * em : em;
-    const QColor ink = m_formula->palette().color(m_formula->foregroundRole());
+    // The theme's text colour (the picker's palette is the theme's by the time its PaletteChange arrives; the
+    // label's may still be the old one), on the theme's base (the box's background role).
+    const QColor ink = palette().color(QPalette::Text);
     const QString key = m_formulaTex + QLatin1Char('|') + ink.name() + QLatin1Char('|') + QString::number(fit)
         + QLatin1Char('|') + QString::number(devicePixelRatioF());
     if (key != m_formulaShown) {

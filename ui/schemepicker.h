@@ -20,6 +20,7 @@ class QBoxLayout;
 class QButtonGroup;
 class QLabel;
 class QScrollArea;
+class QToolButton;
 
 namespace poslab::ui {
 
@@ -40,11 +41,13 @@ public:
     QString familyOf(const QString& id) const;
     /// The rich text of the info panel (tests read it).
     QString infoText() const;
-    /// The label showing the selected scheme's formula (a box in the theme's alternate base colour): the
+    /// The label showing the selected scheme's formula (a box in the theme's base colour, the formula in its text colour): the
     /// typeset formula as a pixmap, or the plain-text formula where the scheme has no typeset one.
     QLabel* formulaLabel() const { return m_formula; }
     /// The TeX of the formula shown (empty when the plain text shows).
     const QString& formulaTex() const { return m_formulaTex; }
+    /// The button that folds the formula away and back (remembered in the settings; shown by default).
+    QToolButton* formulaToggle() const { return m_formulaToggle; }
 
     /// Short button text for a scheme name: the shorter of the name and its parenthesised part when it has
     /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
@@ -55,6 +58,8 @@ public:
     static constexpr double minFormulaScale = 0.7;
     /// Family names go above their buttons when the list is narrower than this many average characters.
     static constexpr int stackBelowChars = 30;
+    /// The formula is shown by default on screens at least this tall, folded below (until the user unfolds it).
+    static constexpr int formulaRoomHeight = 900;
 
 protected:
     void changeEvent(QEvent* e) override;
@@ -75,6 +80,7 @@ private:
     QScrollArea* m_scroll = nullptr;
     QScrollArea* m_listScroll = nullptr;
     QScrollArea* m_formulaScroll = nullptr; ///< around m_formula: sideways only
+    QToolButton* m_formulaToggle = nullptr; ///< folds the formula away (settings: picker/formulaShown)
     QBoxLayout* m_infoLayout = nullptr;
     std::vector<std::pair<QLabel*, QWidget*>> m_lines; ///< family name, its buttons
     bool m_stacked = false;

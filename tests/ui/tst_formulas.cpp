@@ -24,7 +24,9 @@
 #include <QSvgGenerator>
 #include <QSvgRenderer>
 #include <QBuffer>
+#include <QStandardPaths>
 #include <QTest>
+#include <QToolButton>
 
 #include <algorithm>
 #include <cstdlib>
@@ -283,11 +285,14 @@ private slots:
 
     void pickerShowsTheTypesetFormula()
     {
+        QStandardPaths::setTestModeEnabled(true); // the formula toggle writes the settings
         WorkbenchState state;
         SchemePicker picker(&state);
         picker.resize(320, 700);
         picker.show();
         QVERIFY(QTest::qWaitForWindowExposed(&picker));
+        if (!picker.formulaToggle()->isChecked()) // folded by default on a short screen: unfold it
+            picker.formulaToggle()->click();
         for (const auto& s : core::schemes()) {
             const QString id = QString::fromStdString(s.id);
             QCOMPARE(state.setScheme(id), QString());

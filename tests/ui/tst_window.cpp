@@ -38,6 +38,7 @@
 #include <QToolBar>
 #include <QToolButton>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace poslab;
@@ -210,6 +211,9 @@ private slots:
         press(w, "actionTheme", 1);
         QCOMPARE(w.state()->viewOptions().theme, ThemeKind::Dark);
         QTest::qWait(50);
+        if (!w.schemePicker()->formulaToggle()->isChecked()) // folded by default at 1366 x 768
+            w.schemePicker()->formulaToggle()->click();
+        QTest::qWait(50);
         QLabel* formula = w.schemePicker()->formulaLabel();
         QVERIFY(formula->isVisible());
         QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect()); // whole, not scrolled away
@@ -218,6 +222,14 @@ private slots:
         QCOMPARE(lightRows(box), 0);
         QCOMPARE(lightRows(w.schemePicker()->grab().toImage()), 0);
         QCOMPARE(lightRows(w.parameterPanel()->grab().toImage()), 0);
+        // The typeset formula itself is drawn in the theme's text colour: its brightest pixels are light on the
+        // dark box (it was dark ink on grey).
+        int brightest = 0;
+        for (int y = 0; y < box.height(); ++y)
+            for (int x = 0; x < box.width(); ++x)
+                brightest = std::max(brightest, qGray(box.pixel(x, y)));
+        QVERIFY2(brightest > qGray(formula->palette().color(formula->backgroundRole()).rgb()) + 100,
+                 qPrintable(QString::number(brightest)));
         // Its text is light on the dark box, not light on light.
         QVERIFY(qGray(formula->palette().color(formula->foregroundRole()).rgb())
                 > qGray(formula->palette().color(formula->backgroundRole()).rgb()) + 100);
@@ -236,17 +248,22 @@ private slots:
         for (const auto& s : core::schemes()) {
             QAbstractButton* b = picker->button(QString::fromStdString(s.id));
             QVERIFY2(b && b->isVisible(), s.id.c_str());
-            // Whole and unobstructed inside the window.
+            // Whole and unobstructed inside the window, once the list is scrolled to it: the list scrolls in its
+            // own box where the column keeps the room for six parameter rows (giveSchemesTheirHeight()).
+            picker->listScroll()->ensureWidgetVisible(b, 0, 0);
+            QCoreApplication::processEvents();
             QCOMPARE(b->visibleRegion().boundingRect(), b->rect());
             const QRect inWindow(b->mapTo(&w, QPoint(0, 0)), b->size());
             QVERIFY2(w.rect().contains(inWindow), s.id.c_str());
             QCOMPARE(picker->familyOf(QString::fromStdString(s.id)), QString::fromStdString(s.family));
         }
-        // The list gets the height its lines need at its width: nothing to scroll.
+        // The list's lines are whole at its width (it scrolls rather than squeezes them).
         QWidget* list = picker->list();
         QVERIFY(list->height() >= list->layout()->heightForWidth(list->width()));
-        QCOMPARE(picker->listScroll()->verticalScrollBar()->maximum(), 0);
-        // And below the list the scheme's formula, whole.
+        // And below the list the scheme's formula, whole once unfolded (folded by default at 1366 x 768).
+        if (!picker->formulaToggle()->isChecked())
+            picker->formulaToggle()->click();
+        QTest::qWait(50);
         QLabel* formula = picker->formulaLabel();
         QVERIFY(formula->isVisible() && formula->height() > formula->fontMetrics().height());
         QCOMPARE(formula->visibleRegion().boundingRect(), formula->rect());
@@ -258,6 +275,72 @@ private slots:
         QCOMPARE(w.state()->schemeId(), QString::fromStdString(core::schemes()[2].id));
         QCOMPARE(SchemePicker::shortName(QStringLiteral("Rotary position embedding (RoPE)")), QStringLiteral("RoPE"));
         QCOMPARE(SchemePicker::shortName(QStringLiteral("T5 relative position buckets")), QStringLiteral("T5"));
+    }
+
+    void parameterPanelShowsSixRows_data()
+    {
+        QTest::addColumn<QString>("ropeType");
+        QTest::addColumn<int>("theme");
+        QTest::newRow("rope default, light") << QStringLiteral("default") << 0;
+        QTest::newRow("rope default, dark") << QStringLiteral("default") << 1;
+        QTest::newRow("rope yarn (many rows)") << QStringLiteral("yarn") << 0;
+    }
+
+    void parameterPanelShowsSixRows()
+    {
+        // Issue 22: at 1366 x 768, font scale 1, the left column showed about one parameter row.
+        QFETCH(QString, ropeType);
+        QFETCH(int, theme);
+        QSettings().remove(QStringLiteral("picker/formulaShown")); // the default: folded on a 768 px screen
+        MainWindow w(nullptr, false);
+        QVERIFY(w.state()->setScheme(QStringLiteral("rope")).isEmpty());
+        QVERIFY(w.state()->setParamText(QStringLiteral("rope_type"), ropeType).isEmpty());
+        showOnScreen(w);
+        if (theme)
+            press(w, "actionTheme", 1);
+        QTest::qWait(100);
+        ParameterPanel* panel = w.parameterPanel();
+        auto* area = qobject_cast<QAbstractScrollArea*>(w.findChild<QDockWidget*>("dockParameters")->widget());
+        QVERIFY(area);
+        QWidget* view = area->viewport();
+        const std::vector<QWidget*> rows = panel->shownRows();
+        QVERIFY(rows.size() >= 6);
+        int whole = 0;
+        for (QWidget* row : rows) {
+            const QRect inView(row->mapTo(view, QPoint(0, 0)), row->size());
+            // Never cut sideways, never squeezed below what its key and controls need.
+            QVERIFY2(inView.left() >= 0 && inView.right() < view->width(), qPrintable(row->objectName()));
+            QVERIFY2(row->height() >= row->minimumSizeHint().height(), qPrintable(row->objectName()));
+            if (inView.top() >= 0 && inView.bottom() < view->height())
+                ++whole;
+            else if (whole < ParameterPanel::rowsInView) // one of the first six cut by the column's edge
+                QFAIL(qPrintable(row->objectName() + QStringLiteral(" is cut after %1 whole rows").arg(whole)));
+        }
+        QVERIFY2(whole >= ParameterPanel::rowsInView, qPrintable(QString::number(whole)));
+    }
+
+    void formulaFoldsAndIsRemembered()
+    {
+        QSettings().remove(QStringLiteral("picker/formulaShown"));
+        {
+            MainWindow w(nullptr, false);
+            showOnScreen(w);
+            SchemePicker* picker = w.schemePicker();
+            // Folded by default on a 768 px tall screen (SchemePicker::formulaRoomHeight).
+            QVERIFY(!picker->formulaToggle()->isChecked());
+            QVERIFY(!picker->formulaLabel()->isVisible());
+            picker->formulaToggle()->click();
+            QVERIFY(picker->formulaLabel()->isVisible());
+            picker->formulaToggle()->click();
+            QVERIFY(!picker->formulaLabel()->isVisible());
+        }
+        MainWindow again(nullptr, false);
+        showOnScreen(again);
+        QVERIFY(!again.schemePicker()->formulaToggle()->isChecked());
+        QVERIFY(!again.schemePicker()->formulaLabel()->isVisible());
+        again.schemePicker()->formulaToggle()->click();
+        QVERIFY(again.schemePicker()->formulaLabel()->isVisible());
+        QVERIFY(QSettings().value(QStringLiteral("picker/formulaShown")).toBool());
     }
 
     void sidePanelsCollapseWithOneKey()
