@@ -408,7 +408,7 @@ void LessonBrowser::reveal()
 void LessonBrowser::syncAnswerPending()
 {
     // The views' header and caption lines that state a computed result follow the same rule as the notices.
-    m_state->setAnswerPending(m_answersShown && needsGuess());
+    m_state->setAnswerPending(m_answersShown && needsGuess(), step() ? step()->id : QString());
 }
 
 void LessonBrowser::setAnswersShown(bool shown)

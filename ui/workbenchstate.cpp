@@ -409,13 +409,15 @@ void WorkbenchState::setAnimationTime(double t)
     syncCompareCursor();
 }
 
-void WorkbenchState::setAnswerPending(bool pending)
+void WorkbenchState::setAnswerPending(bool pending, const QString& step)
 {
     if (m_owner)
-        return m_owner->setAnswerPending(pending);
-    if (pending == m_answerPending)
+        return m_owner->setAnswerPending(pending, step);
+    const QString id = pending ? step : QString();
+    if (pending == m_answerPending && id == m_answerPendingStep)
         return;
     m_answerPending = pending;
+    m_answerPendingStep = id;
     emit answerPendingChanged();
     if (m_mirror)
         emit m_mirror->answerPendingChanged();

@@ -121,7 +121,10 @@ public:
     /// result (a count, a base in force); the figure itself stays. Not part of the state's JSON or undo; B reads
     /// A's.
     bool answerPending() const { return m_owner ? m_owner->answerPending() : m_answerPending; }
-    void setAnswerPending(bool pending);
+    /// The id of the lesson step whose guess is due ("18.1"), empty when none: a view that draws the numbers a
+    /// step's "hide" names (lessons::Hide) reads what to leave out from it.
+    QString answerPendingStep() const { return m_owner ? m_owner->answerPendingStep() : m_answerPendingStep; }
+    void setAnswerPending(bool pending, const QString& step = {});
 
     QUndoStack* undoStack() const { return m_undo; }
 
@@ -269,6 +272,7 @@ private:
     ViewOptions m_options;
     QString m_heading; ///< see setHeading()
     bool m_answerPending = false; ///< see answerPending()
+    QString m_answerPendingStep;  ///< see answerPendingStep()
     bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it
     // compare mode
     void syncCompare();

@@ -6,15 +6,20 @@
 // pair (the header's band counts, and the band name "extrapolated: pairs ≤ ..." where it fits), 11.5 for the
 // dynamic base (the header's "base θ' = ..."), 2.2 for a clock hand's period, 13.2 for float16's first shared
 // rotation (the precision view's header note); 8.1 to 8.3 ask how fast a pair turns and whether a move or a swap
-// keeps the logit (the rotation view's pair thetas, its two scores and their verdict).
+// keeps the logit (the rotation view's pair thetas, its two scores and their verdict). Lesson 18 asks for M-RoPE
+// position ids that the sequence view prints for every token: a step's "hide" (FORMAT.md) names the ids that answer
+// it, shown as "?" until the guess; 17.2 asks for a patch's score with itself, which the patch grid's hover
+// read-out states.
 #include "ui/computation.h"
 #include "ui/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/clockview.h"
 #include "ui/views/extensionview.h"
+#include "ui/views/patchgridview.h"
 #include "ui/views/precisionview.h"
 #include "ui/views/rotationview.h"
+#include "ui/views/sequenceview.h"
 #include "ui/workbenchstate.h"
 
 #include <QCoreApplication>
@@ -26,6 +31,29 @@ using namespace poslab;
 using namespace poslab::ui;
 
 namespace {
+
+QStringList drawnItems(View& v, QSize size = QSize(1366, 768))
+{
+    QCoreApplication::processEvents();
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    TextRecord record;
+    {
+        QPainter p(&img);
+        v.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    QStringList out;
+    for (const DrawnText& d : record.items())
+        out << d.text;
+    return out;
+}
+
+/// Selects token @p token of the mixed sequence, as a click does.
+void selectToken(WorkbenchState& state, int token)
+{
+    SpatialSetup s = state.spatial();
+    s.patch = token;
+    QCOMPARE(state.setSpatial(s), QString());
+}
 
 QString drawnText(View& v, QSize size = QSize(1366, 768))
 {
@@ -163,6 +191,107 @@ private slots:
         QVERIFY2(!after.contains(QStringLiteral("after the guess")), qPrintable(after));
         openStep(b, state, QStringLiteral("8.1")); // faster or slower: the thetas wait
         QVERIFY(!drawnText(rotation).contains(QStringLiteral("\u03b8 ")));
+    }
+
+    void imageIdsWaitFor181()
+    {
+        // 18.1 asks for the ids of the image's first token, token 4 (get_rope_index: (4, 4, 4)); the twelve
+        // image tokens' ids, its block's cells and the header wait, the text tokens' ids stay.
+        WorkbenchState state;
+        Computation computation(&state);
+        SequenceView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("18.1"));
+        QVERIFY(state.answerPending());
+        QCOMPARE(state.answerPendingStep(), QStringLiteral("18.1"));
+        QVERIFY2(view.data().error.isEmpty(), qPrintable(view.data().error));
+        QCOMPARE(view.data().ids(0, 4), 4); // the answer the view holds
+        QCOMPARE(view.readout(3), QStringLiteral("token 3  \u00b7  t 3, h 3, w 3"));
+        for (int n = 4; n < 16; ++n)
+            QCOMPARE(view.readout(n), QStringLiteral("token %1  \u00b7  t ?, h ?, w ?").arg(n));
+        QCOMPARE(view.readout(4), QStringLiteral("token 4  \u00b7  t ?, h ?, w ?"));
+        selectToken(state, 4);
+        QStringList before = drawnItems(view);
+        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 4: t ?, h ?, w ?")), qPrintable(before.join(u'\n')));
+        QVERIFY2(!before.contains(QStringLiteral("4,4")), qPrintable(before.join(u'\n'))); // the block's first cell
+        QVERIFY2(before.contains(QStringLiteral("?,?")), qPrintable(before.join(u'\n')));
+        QVERIFY2(before.contains(QStringLiteral("3")), qPrintable(before.join(u'\n'))); // token 3's ids stay
+        for (const char* id : {"5", "6", "7"}) // no image id is drawn
+            QVERIFY2(!before.contains(QLatin1String(id)), qPrintable(before.join(u'\n')));
+        QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
+        QVERIFY(!state.answerPending());
+        QCOMPARE(view.readout(4), QStringLiteral("token 4  \u00b7  t 4, h 4, w 4"));
+        QCOMPARE(view.readout(15), QStringLiteral("token 15  \u00b7  t 4, h 6, w 7"));
+        const QStringList after = drawnItems(view);
+        QVERIFY2(after.join(u'\n').contains(QStringLiteral("token 4: t 4, h 4, w 4")), qPrintable(after.join(u'\n')));
+        QVERIFY2(after.contains(QStringLiteral("4,4")) && after.contains(QStringLiteral("6,7")), qPrintable(after.join(u'\n')));
+    }
+
+    void textAfterTheImageWaitsFor182()
+    {
+        // 18.2 asks for token 16's id: the text after the image goes on from the image's largest id + 1 = 8.
+        WorkbenchState state;
+        Computation computation(&state);
+        SequenceView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("18.2"));
+        QVERIFY(state.answerPending());
+        QCOMPARE(view.data().ids(0, 16), 8);
+        QCOMPARE(view.readout(16), QStringLiteral("token 16  \u00b7  t ?, h ?, w ?"));
+        QCOMPARE(view.readout(15), QStringLiteral("token 15  \u00b7  t 4, h 6, w 7")); // the image's ids stay
+        const QStringList before = drawnItems(view);
+        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 15: t 4, h 6, w 7")), qPrintable(before.join(u'\n')));
+        QCOMPARE(b.commitGuess(QStringLiteral("16")), QString());
+        QCOMPARE(view.readout(16), QStringLiteral("token 16  \u00b7  t 8, h 8, w 8"));
+        const QStringList after = drawnItems(view);
+    }
+
+    void videoTimeIdsWaitFor184()
+    {
+        // 18.4 asks for the last step's time id in Qwen2.5-VL (2 + floor(2 x 1 x 2) = 6, token 10): the video's
+        // t ids wait, and every id of the text after it (7 and 8 on all three axes would tell it); h and w stay.
+        WorkbenchState state;
+        Computation computation(&state);
+        SequenceView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("18.4"));
+        QVERIFY(state.answerPending());
+        QCOMPARE(view.data().ids(0, 10), 6);
+        QCOMPARE(view.readout(10), QStringLiteral("token 10  \u00b7  t ?, h 2, w 2"));
+        QCOMPARE(view.readout(14), QStringLiteral("token 14  \u00b7  t ?, h ?, w ?"));
+        QCOMPARE(view.readout(1), QStringLiteral("token 1  \u00b7  t 1, h 1, w 1"));
+        selectToken(state, 10);
+        const QStringList before = drawnItems(view);
+        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 10: t ?, h 2, w 2")), qPrintable(before.join(u'\n')));
+        for (const char* id : {"4", "6", "7", "8"})
+            QVERIFY2(!before.contains(QLatin1String(id)), qPrintable(before.join(u'\n')));
+        QCOMPARE(b.commitGuess(QStringLiteral("6")), QString());
+        QCOMPARE(view.readout(10), QStringLiteral("token 10  \u00b7  t 6, h 2, w 2"));
+        QCOMPARE(view.readout(14), QStringLiteral("token 14  \u00b7  t 7, h 7, w 7"));
+        const QStringList after = drawnItems(view);
+        QVERIFY2(after.join(u'\n').contains(QStringLiteral("token 10: t 6, h 2, w 2")), qPrintable(after.join(u'\n')));
+    }
+
+    void pairAxesWaitFor185AndScoresFor172()
+    {
+        // 18.5 asks which id turns pair 62 in Qwen3-VL (t: apply_interleaved_mrope interleaves only pairs below
+        // 3 x 20 = 60): the strip's pairs 60-63 and its per-axis counts wait.
+        WorkbenchState state;
+        Computation computation(&state);
+        SequenceView sequence(&state, &computation);
+        PatchGridView grid(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("18.5"));
+        QCOMPARE(sequence.data().pairAxis[62], 0);
+        QVERIFY(!drawnText(sequence).contains(QStringLiteral("t 24")));
+        QCOMPARE(b.commitGuess(QStringLiteral("0")), QString());
+        QVERIFY(drawnText(sequence).contains(QStringLiteral("t 24")));
+        // 17.2: patch (7, 4)'s score with itself, 64 / sqrt(64) = 8.
+        openStep(b, state, QStringLiteral("17.2"));
+        QVERIFY(state.answerPending());
+        QCOMPARE(grid.readout(102), QStringLiteral("patch (7, 4)  \u00b7  score ? to (7, 4)"));
+        QCOMPARE(b.commitGuess(QStringLiteral("8")), QString());
+        QCOMPARE(grid.readout(102), QStringLiteral("patch (7, 4)  \u00b7  score 8 to (7, 4)"));
     }
 
     void configurationBAndClosedLessonsFollow()

@@ -2,6 +2,7 @@
 #include "ui/lessons/lesson.h"
 
 #include "core/errors.h"
+#include "core/spatial.h"
 #include "ui/lessons/derivation.h"
 
 #include <QDir>
@@ -486,6 +487,82 @@ bool hoverTakesAt(const QString& view)
     return view == QLatin1String("decay") || view == QLatin1String("extension");
 }
 
+/// A range [first, last] written as a list of two whole numbers, both in [0, max].
+std::pair<int, int> readRange(Reader& r, const QJsonValue& v, const QString& field)
+{
+    const QJsonArray a = v.toArray();
+    if (!v.isArray() || a.size() != 2)
+        r.fail(QStringLiteral("\"%1\" must be [FIRST, LAST]").arg(field));
+    const int first = r.integer(a[0], field, 0, 1 << 30), last = r.integer(a[1], field, 0, 1 << 30);
+    if (last < first)
+        r.fail(QStringLiteral("\"%1\": [%2, %3] ends before it starts").arg(field).arg(first).arg(last));
+    return {first, last};
+}
+
+/// "hide" (FORMAT.md): {"ids": {"tokens": [FIRST, LAST], "axes": "thw"}, "pairs": [FIRST, LAST], "scores": true}.
+/// The ranges are checked against the step's spatial set-up once the lesson's states are merged.
+Hide readHide(Reader& r, const QJsonValue& v)
+{
+    auto scope = r.enter(QStringLiteral("hide"));
+    const QJsonObject o = r.object(v, QStringLiteral("hide"));
+    r.knownKeys(o, {"ids", "pairs", "scores"});
+    if (o.isEmpty())
+        r.fail(QStringLiteral("names nothing to hide (give \"ids\", \"pairs\" or \"scores\")"));
+    Hide h;
+    if (o.contains("ids")) {
+        // One range {"tokens", "axes"} or a list of them.
+        const QJsonValue v = o.value("ids");
+        const QJsonArray list = v.isArray() ? v.toArray() : QJsonArray{v};
+        if (list.isEmpty())
+            r.fail(QStringLiteral("\"ids\" must be {\"tokens\": [FIRST, LAST], \"axes\": ...} or a non-empty list of them"));
+        for (const QJsonValue& item : list) {
+            const QJsonObject ids = r.object(item, QStringLiteral("ids"));
+            r.knownKeys(ids, {"tokens", "axes"});
+            if (!ids.contains("tokens"))
+                r.fail(QStringLiteral("\"ids\": \"tokens\" is missing"));
+            Hide::Ids range;
+            std::tie(range.first, range.last) = readRange(r, ids.value("tokens"), QStringLiteral("tokens"));
+            if (ids.contains("axes")) {
+                const QString axes = ids.value("axes").toString();
+                static const QRegularExpression form(QStringLiteral("^(?!.*(.).*\\1)[thw]{1,3}$"));
+                if (!ids.value("axes").isString() || !form.match(axes).hasMatch())
+                    r.fail(QStringLiteral("\"axes\" must name each of t, h and w at most once (\"t\", \"hw\", \"thw\")"));
+                for (int a = 0; a < 3; ++a)
+                    range.axes[a] = axes.contains(QLatin1Char("thw"[a]));
+            }
+            h.ids << range;
+        }
+    }
+    if (o.contains("pairs"))
+        std::tie(h.pairsFrom, h.pairsTo) = readRange(r, o.value("pairs"), QStringLiteral("pairs"));
+    if (o.contains("scores")) {
+        if (!o.value("scores").isBool() || !o.value("scores").toBool())
+            r.fail(QStringLiteral("\"scores\" must be true (leave it out to show them)"));
+        h.scores = true;
+    }
+    return h;
+}
+
+/// A "hide" must point inside what the step shows: tokens of its sequence, pairs of its spatial dim.
+void checkHide(Reader& r, const Hide& h, const QJsonObject& state)
+{
+    const QJsonObject spatial = state.value("spatial").toObject();
+    if (!h.ids.isEmpty()) {
+        std::int64_t tokens = 0;
+        try {
+            tokens = core::parseSequence(spatial.value("sequence").toString().toStdString()).tokens();
+        } catch (const InputError& e) {
+            r.fail(QStringLiteral("\"ids\" needs the step's spatial sequence: %1").arg(QString::fromUtf8(e.what())));
+        }
+        for (const Hide::Ids& range : h.ids)
+            if (range.last >= tokens)
+                r.fail(QStringLiteral("\"ids\": token %1 lies outside the step's sequence of %2 tokens").arg(range.last).arg(tokens));
+    }
+    const int pairs = spatial.value("dim").toInt(0) / 2;
+    if (h.pairsFrom >= 0 && h.pairsTo >= pairs)
+        r.fail(QStringLiteral("\"pairs\": pair %1 lies outside the step's spatial dim (pairs 0 to %2)").arg(h.pairsTo).arg(pairs - 1));
+}
+
 Action readAction(Reader& r, const QJsonValue& v, const Step& s)
 {
     const QJsonObject o = r.object(v, QStringLiteral("action"));
@@ -603,7 +680,7 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice", "derivation"});
+    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice", "derivation", "hide"});
     s.title = r.string(o, "title", true);
     s.derivation = r.string(o, "derivation", o.contains("derivation")); // present: a non-empty id
     if (!s.derivation.isEmpty() && !findDerivation(s.derivation))
@@ -639,6 +716,11 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
     }
     if (o.contains("predict"))
         s.predict = readPredict(r, o.value("predict"), s);
+    if (o.contains("hide")) {
+        s.hide = readHide(r, o.value("hide"));
+        if (!s.predict)
+            r.fail(QStringLiteral("\"hide\" hides the answer to a prediction; the step has none"));
+    }
     if (s.formulaReveals && (!s.predict || s.formula.isEmpty()))
         r.fail(QStringLiteral("\"formula_reveals\" needs a formula and a prediction"));
     checkLiveText(r, s.text, "text", -1, &s);
@@ -841,6 +923,10 @@ Lesson parseLesson(const QByteArray& bytes, const QString& fileName)
     for (int i = 0; i < l.steps.size(); ++i) {
         const QJsonObject state = stepState(l, i);
         const int positions = state.value("positions").toInt(1024), pairs = state.value("dim").toInt(128) / 2;
+        if (l.steps[i].hide) {
+            auto sc = r.enter(QStringLiteral("step %1: hide").arg(l.steps[i].id));
+            checkHide(r, *l.steps[i].hide, state);
+        }
         for (int k = 0; k < l.steps[i].actions.size(); ++k) {
             const Action& a = l.steps[i].actions[k];
             auto sc = r.enter(QStringLiteral("step %1: actions[%2]").arg(l.steps[i].id).arg(k));

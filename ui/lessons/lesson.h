@@ -28,6 +28,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 
 namespace poslab::lessons {
@@ -181,6 +183,30 @@ struct Action {
     QString describe() const;
 };
 
+/// "hide": the numbers of a spatial view that answer the step's prediction, left out (shown as "?") while the
+/// guess is due (WorkbenchState::answerPending; FORMAT.md, "hide"). The rest of the figure stays.
+struct Hide {
+    /// Sequence view: the ids of tokens first..last (both included) on the axes in axes (0 t, 1 h, 2 w), in the
+    /// id rows, the block's cells, the header and the hover read-out.
+    struct Ids {
+        int first = 0, last = 0;
+        bool axes[3] = {true, true, true};
+    };
+    QList<Ids> ids;
+    /// Sequence view: the pairs strip's boxes pairsFrom..pairsTo (both included) in a neutral colour, and the
+    /// strip's per-axis counts. pairsFrom -1: no pairs hidden.
+    int pairsFrom = -1, pairsTo = -1;
+    /// Patch grid view: the scores and cosines of the hover read-out.
+    bool scores = false;
+    bool hidesId(int axis, std::int64_t token) const
+    {
+        return axis >= 0 && axis < 3 && std::any_of(ids.begin(), ids.end(), [&](const Ids& r) {
+                   return r.axes[axis] && token >= r.first && token <= r.last;
+               });
+    }
+    bool hidesPair(int k) const { return pairsFrom >= 0 && k >= pairsFrom && k <= pairsTo; }
+};
+
 /// One step of a lesson.
 struct Step {
     QString id;        ///< "2.1"
@@ -202,6 +228,8 @@ struct Step {
     /// "derivation": the id of a derivation page the step opens (derivation.h; "sinusoid-shift"), empty for none.
     /// The reader refuses an id that no shipped page has.
     QString derivation;
+    /// "hide": what the spatial views leave out until the guess (needs a prediction); nullopt for nothing.
+    std::optional<Hide> hide;
     /// The notice with this id, or nullptr.
     const Notice* findNotice(const QString& id) const;
 };

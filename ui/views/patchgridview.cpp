@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/views/patchgridview.h"
 
+#include "ui/lessons/lesson.h"
+
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 
@@ -188,10 +190,14 @@ QString PatchGridView::readout(int patch) const
         return {};
     const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
     const double v = d.similarity(d.patchIndex(), patch);
+    // Predict, then see: a step whose "hide" names the scores (17.2 asks for a patch's score with itself) shows
+    // "?" until the guess.
+    const lessons::Step* pending = m_state->answerPending() ? lessons::findStep(m_state->answerPendingStep()) : nullptr;
+    const bool hidden = pending && pending->hide && pending->hide->scores;
     return who + tr("patch (%1, %2)  \u00b7  %3 %4 to (%5, %6)")
         .arg(patch / d.grid.cols)
         .arg(patch % d.grid.cols)
-        .arg(d.table ? tr("cosine") : tr("score"), QString::number(v, 'g', 4))
+        .arg(d.table ? tr("cosine") : tr("score"), hidden ? QStringLiteral("?") : QString::number(v, 'g', 4))
         .arg(d.row)
         .arg(d.col);
 }

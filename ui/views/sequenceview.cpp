@@ -55,14 +55,34 @@ SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWid
     });
 }
 
+const lessons::Hide* SequenceView::pendingHide() const
+{
+    if (!m_state->answerPending())
+        return nullptr;
+    const lessons::Step* step = lessons::findStep(m_state->answerPendingStep());
+    return step && step->hide ? &*step->hide : nullptr;
+}
+
+QString SequenceView::idText(int axis, std::int64_t token) const
+{
+    const lessons::Hide* h = pendingHide();
+    if (h && h->hidesId(axis, token))
+        return QStringLiteral("?");
+    return QString::number(m_data.ids(axis, token));
+}
+
+bool SequenceView::pairHidden(int k) const
+{
+    const lessons::Hide* h = pendingHide();
+    return h && h->hidesPair(k);
+}
+
 HeaderTexts SequenceView::headerTexts() const
 {
     const SequenceData& d = m_data;
     const QString tok = QStringLiteral("token %1: t %2, h %3, w %4")
                             .arg(d.token)
-                            .arg(d.ids(0, d.token))
-                            .arg(d.ids(1, d.token))
-                            .arg(d.ids(2, d.token));
+                            .arg(idText(0, d.token), idText(1, d.token), idText(2, d.token));
     const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
     return {who + QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
                 .arg(QString::fromStdString(d.scheme))
@@ -151,7 +171,7 @@ QString SequenceView::readout(int token, int key) const
             .arg(key)
             .arg(std::isnan(v) ? tr("masked") : QString::number(v, 'g', 4));
     }
-    return who + tr("token %1  \u00b7  t %2, h %3, w %4").arg(token).arg(d.ids(0, token)).arg(d.ids(1, token)).arg(d.ids(2, token));
+    return who + tr("token %1  \u00b7  t %2, h %3, w %4").arg(token).arg(idText(0, token), idText(1, token), idText(2, token));
 }
 
 QString SequenceView::hoverReadout() const
@@ -294,7 +314,7 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
         for (int n = 0; n < L; ++n)
             if (labelled(n))
                 text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                            idFont, n == d.token ? th.foreground : th.muted, {QString::number(d.ids(a, n))});
+                            idFont, n == d.token ? th.foreground : th.muted, {idText(a, n)});
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.8 * s));
@@ -306,17 +326,35 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
                 th.foreground, {QStringLiteral("pairs")});
     const double pw = l.pairs.width() / std::max(1, pairs);
     int count[3] = {0, 0, 0};
+    int hiddenFirst = -1, hiddenLast = -1; // pairs whose axis answers the step's prediction (Predict, then see)
     for (int k = 0; k < pairs; ++k) {
         const int a = std::clamp(d.pairAxis[std::size_t(k)], 0, 2);
         ++count[a];
-        p.fillRect(QRectF(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)), l.pairs.height()),
-                   axisColour(th, a));
+        const QRectF box(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)), l.pairs.height());
+        if (pairHidden(k)) {
+            hiddenFirst = hiddenFirst < 0 ? k : hiddenFirst;
+            hiddenLast = k;
+            p.fillRect(box, th.grid);
+        } else {
+            p.fillRect(box, axisColour(th, a));
+        }
     }
+    if (hiddenFirst >= 0) // one "?" over the run of neutral boxes
+        text.draw(QRectF(l.pairs.left() + hiddenFirst * pw, l.pairs.top(), (hiddenLast - hiddenFirst + 1) * pw, l.pairs.height()),
+                  Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground, {QStringLiteral("?")}, TextLayout::Fit::Drop);
     const QRectF legend(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height());
     const QString hover = showsHints() ? readout(m_hover.first, m_hover.second) : QString();
     if (!hover.isEmpty()) // on screen: what is under the mouse, in place of the pairs' legend
         text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.foreground,
                   {hover, hover.section(QStringLiteral("  \u00b7  "), 0, -2)}, TextLayout::Fit::Drop);
+    else if (hiddenFirst >= 0) // the per-axis counts would tell the hidden pairs' axes
+        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted,
+                  {tr("rotary pairs 0\u2013%1 (colour as the id rows); pairs %2\u2013%3 shown after your guess")
+                       .arg(pairs - 1)
+                       .arg(hiddenFirst)
+                       .arg(hiddenLast),
+                   tr("pairs %1\u2013%2 after your guess").arg(hiddenFirst).arg(hiddenLast), tr("after your guess")},
+                  TextLayout::Fit::Drop);
     else
         text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter,
                   tickFont, th.muted,
@@ -347,7 +385,7 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
                 fill.setAlphaF(n == d.token ? 0.8 : 0.25);
                 p.fillRect(box.adjusted(0.5, 0.5, -0.5, -0.5), fill);
                 text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground,
-                          {QStringLiteral("%1,%2").arg(d.ids(1, n)).arg(d.ids(2, n))}, TextLayout::Fit::Drop);
+                          {QStringLiteral("%1,%2").arg(idText(1, n), idText(2, n))}, TextLayout::Fit::Drop);
             }
     }
 

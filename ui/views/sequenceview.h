@@ -7,6 +7,7 @@
 /// boundaries marked, and which rotary pair turns with which axis. The numbers are sequenceData()'s
 /// (spatialfigures.h), from core's spatial table. Click a token, or use the left and right arrow keys, to select it.
 
+#include "ui/lessons/lesson.h"
 #include "ui/render/plotutils.h"
 #include "ui/spatialfigures.h"
 #include "ui/views/view.h"
@@ -56,7 +57,14 @@ protected:
     void keyPressEvent(QKeyEvent* event) override;
     bool event(QEvent* event) override;
 
+    /// Token @p token's id on axis @p axis as drawn: "?" while a lesson step's guess is due and its "hide" names
+    /// it (lessons::Hide; Predict, then see), else the number.
+    QString idText(int axis, std::int64_t token) const;
+    /// True when pair @p k's axis is left out for the same reason.
+    bool pairHidden(int k) const;
+
 private:
+    const lessons::Hide* pendingHide() const;
     HeaderTexts headerTexts() const;
     void selectToken(int token);
     SequenceData m_data;
