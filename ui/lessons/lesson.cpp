@@ -348,7 +348,7 @@ void checkLiveText(Reader& r, const QString& text, const char* field, int probes
                 r.fail(QStringLiteral("\"%1\": {v:%2} in a step's text names a notice: {v:NOTICE.K}").arg(QLatin1String(field), arg));
             noticeId = arg.left(dot);
             index = arg.mid(dot + 1);
-            const Notice* n = step->findNotice(noticeId);
+            const Notice* n = step ? step->findNotice(noticeId) : nullptr;
             if (!n)
                 r.fail(QStringLiteral("\"%1\": {v:%2} names notice '%3', which this step does not have")
                            .arg(QLatin1String(field), arg, noticeId));

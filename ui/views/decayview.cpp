@@ -905,7 +905,7 @@ void DecayView::placeTitle()
     const QRectF area = m_chart->rect().adjusted(8, 0, -8, 0);
     const QFontMetricsF fm(m_titleItem->font());
     QString shown = m_title;
-    for (const QString sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
+    for (const QString& sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
         while (textAdvance(m_titleItem->font(), shown) > area.width() && shown.contains(sep))
             shown = shown.left(shown.lastIndexOf(sep));
     if (textAdvance(m_titleItem->font(), shown) > area.width())
