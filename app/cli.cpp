@@ -12,7 +12,7 @@
 #include "core/io/writers.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
-#include "ui/presets.h"
+#include "ui/setup/presets.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -94,7 +94,7 @@ int runPresets(Args& a, std::ostream& out)
 
 int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
-    // The one parser of compute lines (ui/computecommand.h), shared with the lessons' probes.
+    // The one parser of compute lines (ui/setup/computecommand.h), shared with the lessons' probes.
     const ui::ComputeCommand command
         = ui::parseComputeCommand(args, [&](const std::string& w) { err << "poslab: warning: " << messageLine(w) << "\n"; });
     if (command.help) {

@@ -5,7 +5,7 @@
 /// core's services; the GUI uses the same ones.
 
 #include "core/bench.h"
-#include "ui/computecommand.h"
+#include "ui/setup/computecommand.h"
 
 #include <functional>
 #include <iosfwd>
@@ -40,7 +40,7 @@ std::string messageLine(const std::string& message);
 /// Runs a headless subcommand. Output goes to @c out (unless -o names a file), messages to @c err.
 int runCli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, const CliHooks& hooks = {});
 
-// The option walker and the compute parser live in ui/computecommand.h (shared with the lessons' probes and the
+// The option walker and the compute parser live in ui/setup/computecommand.h (shared with the lessons' probes and the
 // window); the command line names them here as it always has.
 using ui::Args;
 using ui::computeOptions;

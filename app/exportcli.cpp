@@ -7,14 +7,14 @@
 #include "core/errors.h"
 #include "core/io/inputfile.h"
 #include "core/spatial.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
-#include "ui/presets.h"
+#include "ui/setup/presets.h"
 #include "ui/views/view.h"
-#include "ui/session.h"
+#include "ui/state/session.h"
 #include "ui/lessons/lesson.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QDir>

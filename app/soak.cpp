@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "app/soak.h"
 
-#include "ui/mainwindow.h"
-#include "ui/workbenchstate.h"
+#include "ui/window/mainwindow.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QElapsedTimer>

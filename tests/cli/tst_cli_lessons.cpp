@@ -4,11 +4,11 @@
 // 10000^(-14/16) rad per token (Vaswani et al. 2017, section 3.5).
 #include "app/cli.h"
 #include "app/exportcli.h"
-#include "ui/computecommand.h"
+#include "ui/setup/computecommand.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
-#include "ui/session.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/session.h"
+#include "ui/state/workbenchstate.h"
 
 #include "clirun.h"
 

@@ -5,9 +5,9 @@
 // rope_scaling llama3, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192; head_dim 128; 32 heads).
 #include "app/cli.h"
 #include "app/exportcli.h"
-#include "ui/presets.h"
-#include "ui/session.h"
-#include "ui/workbenchstate.h"
+#include "ui/setup/presets.h"
+#include "ui/state/session.h"
+#include "ui/state/workbenchstate.h"
 
 #include "clirun.h"
 

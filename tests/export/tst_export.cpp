@@ -2,12 +2,12 @@
 // ExportService, the export dialog and `poslab export` (in-process): files are read back by independent
 // readers (QSvgRenderer, QImageReader, the PDF's own MediaBox) and checked against the asked geometry.
 #include "app/exportcli.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QFile>
 #include <QImageReader>

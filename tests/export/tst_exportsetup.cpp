@@ -6,12 +6,12 @@
 #include "app/exportcli.h"
 #include "core/encodingregistry.h"
 #include "core/train/trainer.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QComboBox>
 #include <QFile>

@@ -7,7 +7,7 @@
 // The CLI arguments are written here from the state, independently of the registry's own mapping.
 #include "core/encodingregistry.h"
 #include "tests/cli/clirun.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/views/bucketsview.h"
@@ -16,7 +16,7 @@
 #include "ui/views/pipelineview.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

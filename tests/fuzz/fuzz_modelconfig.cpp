@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: the Hugging Face config.json reader (ui/modelconfig.h parseModelConfig). Any bytes give a
+// Fuzz target: the Hugging Face config.json reader (ui/setup/modelconfig.h parseModelConfig). Any bytes give a
 // state object or one InputError line; a state it gives must also pass the command line's reading of it
 // (stateSetup) and load into the workbench (WorkbenchState::fromJson returns no error).
 #include "core/errors.h"
-#include "ui/modelconfig.h"
-#include "ui/presets.h"
-#include "ui/workbenchstate.h"
+#include "ui/setup/modelconfig.h"
+#include "ui/setup/presets.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QByteArray>
 #include <QCoreApplication>

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: presets (ui/presets.h) on arbitrary JSON: validatePreset never crashes; a preset it accepts
+// Fuzz target: presets (ui/setup/presets.h) on arbitrary JSON: validatePreset never crashes; a preset it accepts
 // turns into a state (presetState) that the command line reads (stateSetup) and the window loads
 // (WorkbenchState::fromJson, for the 1-D schemes it holds) without a problem.
 #include "core/errors.h"
 #include "core/spatial.h"
-#include "ui/presets.h"
-#include "ui/workbenchstate.h"
+#include "ui/setup/presets.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QByteArray>
 #include <QJsonDocument>

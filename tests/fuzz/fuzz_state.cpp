@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target: sessions and share strings (ui/session.h). Input that reads as a share string or poslab: link
+// Fuzz target: sessions and share strings (ui/state/session.h). Input that reads as a share string or poslab: link
 // goes through decodeShareText; anything else is written to a session file and read by readSessionFile (the
 // path of File > Open, `poslab FILE.poslab` and --state). A state object either way goes to
 // WorkbenchState::fromJson (which refuses with a message or loads), and a loaded state must survive its own
 // round trips: toJson -> fromJson, and the share string of it decoding back to the same state.
-#include "ui/session.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/session.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QByteArray>
 #include <QDir>

@@ -10,8 +10,8 @@
 // position ids that the sequence view prints for every token: a step's "hide" (FORMAT.md) names the ids that answer
 // it, shown as "?" until the guess; 17.2 asks for a patch's score with itself, which the patch grid's hover
 // read-out states.
-#include "ui/computation.h"
-#include "ui/lessonbrowser.h"
+#include "ui/figures/computation.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/clockview.h"
@@ -20,7 +20,7 @@
 #include "ui/views/precisionview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/sequenceview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QCoreApplication>
 #include <QImage>

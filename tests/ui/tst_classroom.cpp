@@ -2,12 +2,12 @@
 // Classroom mode and the first start: presentation mode by keyboard alone, the laser
 // pointer, the Help menu's shortcut list read from the real actions, the first-run hint shown once, and the
 // parameter panel's step lock.
-#include "ui/helpmenu.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/presentation.h"
+#include "ui/window/helpmenu.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/teaching/presentation.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QApplication>

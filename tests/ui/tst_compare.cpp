@@ -7,14 +7,14 @@
 // light and dark, with no label collision; the attention view marks the trained length.
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
 #include "ui/render/textlayout.h"
-#include "ui/session.h"
-#include "ui/viewproperties.h"
+#include "ui/state/session.h"
+#include "ui/state/viewproperties.h"
 #include "ui/views/decayview.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QJsonArray>

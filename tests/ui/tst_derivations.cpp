@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Derivation pages (ui/lessons/derivation.h, ui/derivationpage.h) and the story figure (ui/storypage.h): the lesson
+// Derivation pages (ui/lessons/derivation.h, ui/teaching/derivationpage.h) and the story figure (ui/teaching/storypage.h): the lesson
 // reader refuses an unknown "derivation" id with one line; every shipped page reads, is linked from a step, has its
 // formulas typeset and its numbers checked with the lessons that link it (a wrong number fails); each page opens from
 // its step through the lesson browser's button (disabled until the guess), and D opens it while presenting; the story
@@ -10,16 +10,16 @@
 
 #include "projectorscreen.h"
 
-#include "ui/derivationpage.h"
-#include "ui/lessonbrowser.h"
+#include "ui/teaching/derivationpage.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/derivation.h"
 #include "ui/lessons/lesson.h"
-#include "ui/mainwindow.h"
-#include "ui/presentation.h"
+#include "ui/window/mainwindow.h"
+#include "ui/teaching/presentation.h"
 #include "ui/render/formula.h"
-#include "ui/storypage.h"
-#include "ui/workbenchstate.h"
+#include "ui/teaching/storypage.h"
+#include "ui/state/workbenchstate.h"
 
 #include "core/errors.h"
 

@@ -2,11 +2,11 @@
 // The context-extension view: it draws core's numbers (Computation::extensionData, the table of
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/extensionview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QImage>
 #include <QMouseEvent>

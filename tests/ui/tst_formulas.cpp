@@ -5,11 +5,11 @@
 // renders to a non-empty image in the theme's text colour (MathJax writes currentColor); a missing formula shows
 // its TeX instead of crashing. The scheme picker shows the typeset formula. Help > About names the licences.
 #include "core/encodingregistry.h"
-#include "ui/about.h"
+#include "ui/window/about.h"
 #include "ui/render/formula.h"
 #include "ui/render/theme.h"
-#include "ui/schemepicker.h"
-#include "ui/workbenchstate.h"
+#include "ui/window/schemepicker.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -7,18 +7,18 @@
 #include "core/encodingregistry.h"
 #include "core/train/model.h"
 #include "core/train/trainer.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/lessons/lesson.h"
-#include "ui/mainwindow.h"
-#include "ui/viewproperties.h"
-#include "ui/presentation.h"
+#include "ui/window/mainwindow.h"
+#include "ui/state/viewproperties.h"
+#include "ui/teaching/presentation.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QElapsedTimer>

@@ -7,12 +7,12 @@
 // and value; the Train panel's measure toggle switches exact match and token accuracy (core's numbers); the loss
 // curve of a run file is kept in the figure; a line says what the task is and what "converged" means.
 #include "core/train/trainer.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/render/textlayout.h"
-#include "ui/trainpanel.h"
+#include "ui/window/trainpanel.h"
 #include "ui/views/lengthlabview.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QComboBox>

@@ -8,13 +8,13 @@
 // a view to read is drawn, and a notice to run holds. An action whose target is missing (no control for its knob,
 // no such cell, a view not shown) fails with a line naming the step.
 
-#include "ui/computation.h"
-#include "ui/lessonbrowser.h"
+#include "ui/figures/computation.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/schemepicker.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/window/schemepicker.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/curveitem.h"
 #include "ui/views/decayview.h"
@@ -23,7 +23,7 @@
 #include "ui/views/sequenceview.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAbstractButton>
 #include <QAction>

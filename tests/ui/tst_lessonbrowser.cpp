@@ -3,13 +3,13 @@
 // keyboard alone and loads its state without error; a prediction blocks "Try it" until a guess is committed;
 // the step lock disables a knob the step does not name and free play enables it; the puzzle's answer is
 // checked; progress is remembered.
-#include "ui/lessonbrowser.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/presentation.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/teaching/presentation.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QApplication>

@@ -6,12 +6,12 @@
 //   YaRN:       attention factor 0.1 ln(s) + 1      Peng et al. 2023, eq. 22; huggingface/transformers
 //               src/transformers/modeling_rope_utils.py get_mscale
 #include "core/errors.h"
-#include "ui/computecommand.h"
+#include "ui/setup/computecommand.h"
 #include "ui/lessons/claims.h"
 #include "ui/lessons/lesson.h"
 #include "ui/views/viewlist.h"
-#include "ui/viewproperties.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/viewproperties.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QRegularExpression>
 #include <QtTest>

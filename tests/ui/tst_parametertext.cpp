@@ -4,8 +4,8 @@
 // leaves the state as it was and says why under the field. The .npy file is written from numpy.lib.format's
 // description (tests/tablefiles.h).
 #include "tests/tablefiles.h"
-#include "ui/parameterpanel.h"
-#include "ui/workbenchstate.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QLabel>
 #include <QLineEdit>

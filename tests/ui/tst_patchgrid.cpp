@@ -4,15 +4,15 @@
 // rows for a table, compute scores --content constant for a 2-D rotation); clicking a patch and the arrow keys
 // select it (undoably); the export writes the figure and the data; nothing collides at 1366 x 768.
 #include "core/compute.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportservice.h"
 #include "ui/render/textlayout.h"
-#include "ui/session.h"
-#include "ui/spatialfigures.h"
+#include "ui/state/session.h"
+#include "ui/figures/spatialfigures.h"
 #include "ui/views/patchgridview.h"
 #include "ui/views/sequenceview.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QFile>
 #include <QImage>

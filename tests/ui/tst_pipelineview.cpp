@@ -4,12 +4,12 @@
 // stage where the position enters, and draws both its modes without any text colliding (tst_layout covers the
 // default mode for every scheme; the NoPE mode is checked here).
 #include "core/encodingregistry.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/familiesview.h"
 #include "ui/views/pipelineview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QComboBox>
 #include <QImage>

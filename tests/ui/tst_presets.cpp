@@ -6,9 +6,9 @@
 // src/transformers/modeling_rope_utils.py give ("type" or "rope_type", rope_parameters, per-layer dicts).
 #include "core/encodingregistry.h"
 #include "core/spatial.h"
-#include "ui/modelconfig.h"
-#include "ui/presets.h"
-#include "ui/workbenchstate.h"
+#include "ui/setup/modelconfig.h"
+#include "ui/setup/presets.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

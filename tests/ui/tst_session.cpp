@@ -7,11 +7,11 @@
 #include "app/exportcli.h"
 #include "tests/tablefiles.h"
 #include "ui/export/exportservice.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/session.h"
-#include "ui/viewproperties.h"
-#include "ui/workbenchstate.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/state/session.h"
+#include "ui/state/viewproperties.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QLabel>

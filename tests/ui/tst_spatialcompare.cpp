@@ -7,13 +7,13 @@
 #include "app/exportcli.h"
 #include "core/compute.h"
 #include "ui/export/exportscene.h"
-#include "ui/mainwindow.h"
-#include "ui/presets.h"
-#include "ui/session.h"
-#include "ui/spatialfigures.h"
+#include "ui/window/mainwindow.h"
+#include "ui/setup/presets.h"
+#include "ui/state/session.h"
+#include "ui/figures/spatialfigures.h"
 #include "ui/views/patchgridview.h"
 #include "ui/views/sequenceview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QFile>

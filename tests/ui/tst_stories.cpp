@@ -7,10 +7,10 @@
 #include "core/encodingregistry.h"
 #include "core/spatial.h"
 #include "tests/ui/projectorscreen.h"
-#include "ui/schemepicker.h"
-#include "ui/stories.h"
-#include "ui/storypage.h"
-#include "ui/workbenchstate.h"
+#include "ui/window/schemepicker.h"
+#include "ui/teaching/stories.h"
+#include "ui/teaching/storypage.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAbstractButton>
 #include <QAction>

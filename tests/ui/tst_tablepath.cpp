@@ -7,12 +7,12 @@
 #include "core/encodings/sinusoidal.h"
 #include "core/rotary.h"
 #include "core/trigtable.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/gpu/gpucompute.h"
 #include "ui/gpu/tableengine.h"
-#include "ui/mainwindow.h"
+#include "ui/window/mainwindow.h"
 #include "ui/views/tableview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QElapsedTimer>

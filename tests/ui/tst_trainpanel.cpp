@@ -11,11 +11,11 @@
 #include "core/train/model.h"
 #include "core/train/tasks.h"
 #include "core/train/trainer.h"
-#include "ui/computation.h"
-#include "ui/trainpanel.h"
+#include "ui/figures/computation.h"
+#include "ui/window/trainpanel.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/lengthlabview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAction>
 #include <QApplication>

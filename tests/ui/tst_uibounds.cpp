@@ -3,12 +3,12 @@
 // the setters' limits, a settings font scale must be a number in range, the undo history is bounded and a
 // slider's steps merge, the table row plan survives INT_MAX positions, and an infinite value or range cannot
 // index the colour table out of bounds.
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/figures/precisionfigure.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
 #include "ui/render/colormap.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

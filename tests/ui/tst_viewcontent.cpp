@@ -5,7 +5,7 @@
 // legends, and the table's aliasing note in window and export alike. Every reference value is computed here
 // from the cited formula, not by the code under test.
 #include "core/encodingregistry.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/views/attentionview.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/clockview.h"
@@ -16,7 +16,7 @@
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QApplication>
 #include <QBuffer>

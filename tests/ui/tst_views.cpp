@@ -2,13 +2,13 @@
 // Every view renders offscreen, through render(), for every scheme in the registry: content where the view
 // applies, a clear "not applicable" state otherwise.
 #include "core/encodingregistry.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QBuffer>
 #include <QImage>

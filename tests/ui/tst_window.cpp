@@ -6,13 +6,13 @@
 // platform's, configured as one 1366 x 768 monitor (see main() below).
 #include "core/encodingregistry.h"
 #include "tests/ui/projectorscreen.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportdialog.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/schemepicker.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/window/schemepicker.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAbstractButton>
 #include <QAction>

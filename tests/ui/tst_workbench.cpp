@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: MIT
 // Wiring of the workbench: one state, views that observe it, undo/redo, the generated parameter panel.
 #include "core/encodingregistry.h"
-#include "ui/computation.h"
-#include "ui/mainwindow.h"
-#include "ui/parameterpanel.h"
-#include "ui/schemepicker.h"
+#include "ui/figures/computation.h"
+#include "ui/window/mainwindow.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/window/schemepicker.h"
 #include "ui/views/clockview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QAbstractButton>
 #include <QAction>

@@ -2,11 +2,11 @@
 #include "ui/export/exportdialog.h"
 
 #include "core/encodingregistry.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/views/tableview.h"
 #include "ui/views/view.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "ui/export/exportscene.h"
 
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/views/view.h"
 #include "ui/views/viewlist.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QCoreApplication>
 #include <QEventLoop>

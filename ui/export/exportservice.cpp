@@ -6,15 +6,15 @@
 #include "core/errors.h"
 #include "core/io/outputfile.h"
 #include "core/io/writers.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/pngwriter.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/figuretitle.h"
 #include "ui/views/viewlist.h"
 #include "ui/views/view.h"
-#include "ui/session.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/session.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QBuffer>
 #include <QClipboard>

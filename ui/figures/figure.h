@@ -17,8 +17,8 @@
 /// window's view, the CLI export (the registry's data function, ui/views/viewlist.h) and the tests all take a
 /// figure's numbers from its file.
 
-#include "ui/viewproperties.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/viewproperties.h"
+#include "ui/state/workbenchstate.h"
 
 #include "core/compute.h"
 

@@ -3,7 +3,7 @@
 /// @file tablefigure.h
 /// The table figure: the encoding table (the additive encoding, or for rotary schemes the cos, sin or angle table
 /// per pair), computed whole or, when large, for the window the table view shows at about display resolution;
-/// and its data export. The scheduler (ui/computation.h) runs it off the UI thread for large requests.
+/// and its data export. The scheduler (ui/figures/computation.h) runs it off the UI thread for large requests.
 
 #include "ui/figures/figure.h"
 

@@ -4,7 +4,7 @@
 
 #include "core/errors.h"
 #include "core/numbertext.h"
-#include "ui/computecommand.h"
+#include "ui/setup/computecommand.h"
 
 #include <QRegularExpression>
 

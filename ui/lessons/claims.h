@@ -2,7 +2,7 @@
 #pragma once
 /// @file claims.h
 /// The claim engine: evaluates a lesson's probes with core and its checks (FORMAT.md, "Probes" and "Checks").
-/// A probe's compute line is split like a shell line (ui/computecommand.h splitCommandLine) and parsed by the
+/// A probe's compute line is split like a shell line (ui/setup/computecommand.h splitCommandLine) and parsed by the
 /// command line's own parser (parseComputeCommand), so a probe means exactly what `poslab compute LINE` prints.
 /// Results are cached per compute line, so the probes of a step that share one computation compute it once.
 ///

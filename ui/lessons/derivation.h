@@ -7,7 +7,7 @@
 /// compiled in under :/derivations/. A lesson step opens one with its "derivation" key (lesson.h Step), which the
 /// lesson reader checks against derivations(). A page's numbers are notices like a step's (lesson.h Notice),
 /// evaluated by the claim engine (claims.h), so `poslab lessons --check` checks them with the lessons that link
-/// them. Qt Core only: the command line, the derivation window (ui/derivationpage.h) and the tests share it.
+/// them. Qt Core only: the command line, the derivation window (ui/teaching/derivationpage.h) and the tests share it.
 ///
 /// Reading is strict, as for lessons: one line naming the file, the step and the field
 /// ("sinusoid-shift.json: step 3: \"formula\" must be a non-empty string").

@@ -4,7 +4,7 @@
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QFontMetricsF>
 #include <QHBoxLayout>

@@ -10,7 +10,7 @@
 /// patch, or move with the arrow keys, to select it (the spatial set-up's patch, undoable).
 
 #include "ui/render/plotutils.h"
-#include "ui/spatialfigures.h"
+#include "ui/figures/spatialfigures.h"
 #include "ui/views/view.h"
 
 class QComboBox;

@@ -9,7 +9,7 @@
 
 #include "ui/lessons/lesson.h"
 #include "ui/render/plotutils.h"
-#include "ui/spatialfigures.h"
+#include "ui/figures/spatialfigures.h"
 #include "ui/views/view.h"
 
 namespace poslab::ui {

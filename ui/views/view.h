@@ -5,10 +5,10 @@
 /// it never calls another view. It draws itself onto any QPainter at any size through render(), which the
 /// widget's paintEvent, the export service and the tests all use.
 
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/render/colormap.h"
 #include "ui/render/theme.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <QImage>
 #include <QJsonArray>

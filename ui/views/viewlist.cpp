@@ -2,7 +2,7 @@
 #include "ui/views/viewlist.h"
 
 #include "core/errors.h"
-#include "ui/computation.h"
+#include "ui/figures/computation.h"
 #include "ui/figures/anglesfigure.h"
 #include "ui/figures/bucketsfigure.h"
 #include "ui/figures/familiesfigure.h"
@@ -22,7 +22,7 @@
 #include "ui/views/pipelineview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/tableview.h"
-#include "ui/workbenchstate.h"
+#include "ui/state/workbenchstate.h"
 
 #include <algorithm>
 

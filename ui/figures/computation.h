@@ -1,0 +1,262 @@
+// SPDX-License-Identifier: MIT
+#pragma once
+/// @file computation.h
+/// The controller between the state and core: it collapses bursts of state changes with a zero-delay
+/// single-shot timer, computes the encoding table (on a worker thread when the request is large) and
+/// publishes immutable results that every view shares. Nothing mutable is shared across threads: the
+/// worker gets a copy of the set-up and hands back a new result.
+
+#include "core/attention.h"
+#include "core/compute.h"
+#include "core/extension.h"
+#include "core/rotary.h"
+#include "core/scheme.h"
+#include "core/train/trainer.h"
+#include "core/types.h"
+#include "ui/figures/figure.h"
+#include "ui/figures/tablefigure.h"
+#include "ui/gpu/tableengine.h"
+#include "ui/render/colormap.h"
+#include "ui/state/workbenchstate.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace poslab::ui {
+
+/// One head's attention scores for the attention view.
+struct AttentionOutput {
+    quint64 serial = 0;
+    Setup setup;
+    int head = 0;                    ///< which head (0-based)
+    int heads = 1;
+    bool softmax = true;             ///< matrix holds probabilities (else logits)
+    bool causal = true;
+    AttentionContent content = AttentionContent::Random;
+    QString error;                   ///< non-empty when the engine refused
+    core::MatrixF matrix;            ///< Lq x Lk, masked entries NaN
+    QStringList terms;               ///< the named parts the scheme has (empty for most schemes)
+    QString term;                    ///< the part shown in matrix (empty: the whole score)
+    QString termLabel;               ///< its formula, for the title
+    std::vector<std::string> tokens; ///< Sentence: the word at each position
+    std::vector<std::pair<std::string, double>> scalars; ///< per head (ALiBi "slope") and per request
+    double lo = 0.0, hi = 1.0;       ///< finite value range (probabilities are coloured on 0..1 whatever it is)
+    double milliseconds = 0.0;
+    // --- source "trained" (Computation::trainedAttention): a model trained in the window
+    QString trained;                 ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model
+    QString trainedContent;          ///< what the model reads, for the footer
+    std::optional<int> trainedWindow; ///< input tokens of its longest trained sequence, marked like a trained T
+};
+
+/// The decay view's curves at its distances: what it draws and, at every distance, what its data export writes.
+/// Every value comes from core::compute (Quantity::Decay, or Buckets for T5's bucket edges), as `poslab compute
+/// decay` computes it.
+struct DecayData {
+    QString error;                          ///< non-empty when core refused; then no curve
+    std::vector<core::Position> distances;  ///< the distances k sampled (query k tokens after the key)
+    /// core's curves at @c distances (core::DecaySeries keys: "dot", "score", "bound", "bias_head_h",
+    /// "bucket_row"): rotary "score" divided by its value at k = 0 (normalisation at_zero), "bound" as RoFormer's
+    /// figure 2 draws it (normalisation none); the others as they are.
+    std::vector<core::DecaySeries> curves;
+    std::vector<double> edges;              ///< bucketed schemes (T5, DeBERTa): distances where the bucket changes
+    bool logDistance = false;               ///< bucketed schemes: a log distance axis
+    core::Position origin = 0;              ///< learned tables: the earlier position p (the cursor)
+    std::vector<double> slopes;             ///< ALiBi: each head's slope m_h (from core::compute's scalars)
+
+    /// The export table: distances x (1 + curves), column 0 the distance, then one column per curve named
+    /// "key: formula".
+    core::ComputeResult table(const Setup& setup) const;
+};
+
+/// The extension view's numbers: core::extensionTable for the state's rotary set-up at the inference length L, as
+/// `poslab compute extension` computes them (Computation::extensionRequest).
+struct ExtensionData {
+    QString error;                 ///< non-empty when core refused (then the table is empty)
+    core::ExtensionTable table;
+    int pair = 0;                  ///< the pair the circle shows: extension_pair, or the table's automatic pair
+    bool automaticPair = true;     ///< extension_pair is -1
+    QString pairError;             ///< extension_pair names a pair the set-up does not have
+    bool lengthFromPositions = true; ///< L is the state's positions (target_length 0, no model)
+    bool lengthFromModel = false;  ///< L is the model's context_length (target_length 0)
+    bool trainedFromModel = false; ///< T is the preset's trained_length
+};
+
+/// The lengthlab view's numbers: the run file named by the view option run_file, read and summarised by core
+/// (core::train::readRuns, lengthCurves).
+struct LengthLabData {
+    QString error;                    ///< non-empty when there is no file or it cannot be read
+    QString file;
+    core::train::LengthCurves curves;
+    /// The runs are the window's own (WorkbenchState::trainedRuns), not read from run_file.
+    bool window = false;
+    bool running = false;             ///< the window's runs are still training (curves are previews)
+    QString message;                  ///< the window's last problem or stop (a divergence names its step)
+    /// Each run's loss against the step (so far while training; kept once done, and read from a run file's
+    /// loss_curve), in its group's colour.
+    struct LossSeries {
+        int group = 0;                ///< index into curves.groups
+        std::vector<int> steps;
+        std::vector<double> loss;
+        int totalSteps = 0;
+    };
+    std::vector<LossSeries> losses;
+};
+
+class Computation : public QObject {
+    Q_OBJECT
+public:
+    /// Requests with more elements than this go to a worker thread.
+    static constexpr long long workerThreshold = 1 << 21;
+
+
+    /// @p attention: false when no view draws the attention scores (an export scene of another view): the
+    /// scores are then computed for 1 x 1 positions, whatever the state's attention size. @p path: where tables
+    /// are computed from the first one on (a data export passes Cpu: it draws no table, so it starts no GPU).
+    explicit Computation(WorkbenchState* state, QObject* parent = nullptr, bool attention = true,
+                         gpu::ComputePath path = gpu::ComputePath::Auto);
+    ~Computation() override;
+
+    /// The state this computation computes for.
+    WorkbenchState* state() const { return m_state; }
+    /// Configuration B's computation (compare mode): the computation of @p a's compareState(), created on first
+    /// use with @p like's attention settings and owned by B's state; nullptr when @p a is itself B.
+    static Computation* compareComputation(WorkbenchState& a, const Computation& like);
+    /// Element-wise A − B of two data exports of one view for the compare mode's difference: same shape and
+    /// column names required; a coordinate column (the decay table's "distance") stays A's, equal in both.
+    /// Throws core::InputError naming the mismatch.
+    static core::ComputeResult difference(const core::ComputeResult& a, const core::ComputeResult& b);
+    /// Element-wise A − B of two heatmaps of one shape (NaN where either is NaN: masked); empty when the shapes
+    /// differ.
+    static core::MatrixF difference(const core::MatrixF& a, const core::MatrixF& b);
+    /// The finite value range of @p m, symmetric about 0 ([-a, a], a the largest |value|, at least 1e-30).
+    static ValueRange symmetricRange(const core::MatrixF& m);
+
+    /// The trained window T the attention view marks: the scheme's own (original_max_position_embeddings of llama3,
+    /// yarn and longrope; max_position_embeddings of dynamic NTK, core::trainedLengthOf), else the view option
+    /// trained_length when set, else the model's trained_length (a preset); nullopt when none is known.
+    static std::optional<core::Position> trainedLength(const Setup& setup, const ViewOptions& options);
+
+    /// The latest published result (never null after construction: the first one is computed at once).
+    std::shared_ptr<const EncodingResult> result() const { return m_result; }
+    bool isBusy() const { return m_busySerial != 0; }
+    /// True while attention scores for the newest inputs are still to come (scheduled, or on the worker).
+    bool attentionPending() const { return m_attentionTimer.isActive() || m_attentionBusy != 0; }
+    /// Number of results published so far.
+    quint64 publishedCount() const { return m_published; }
+
+
+    /// Which path computes sin/cos tables: Auto measures both once per size class; Cpu or Gpu force one.
+    void setComputePath(gpu::ComputePath path);
+    gpu::ComputePath computePath() const;
+    /// The engine (tests ask it whether a GPU context exists).
+    gpu::TableEngine& tableEngine() { return *m_engine; }
+    /// The window the table view shows; large tables are recomputed for it (coalesced, off the UI
+    /// thread). Ignored while the current table is complete at full resolution.
+    void setTableWindow(const TableWindow& window);
+    TableWindow tableWindow() const { return m_window; }
+    /// Blocks until a running table worker is done and its result delivered (tests).
+    void waitForTable();
+    /// Computes one head of attention scores synchronously for a set-up and the view options.
+    static std::shared_ptr<AttentionOutput> computeAttention(const Setup& setup, const ViewOptions& options);
+    /// Attention scores are computed on a worker thread; tests may ask for them on the calling thread.
+    void setSynchronousAttention(bool on);
+    /// Blocks until the attention worker is idle and its result delivered (tests).
+    void waitForAttention();
+    /// The request `poslab compute` runs for @p setup: its scheme, the parameters that differ from their defaults
+    /// and apply (as --set would give them), dimension, positions 0 .. N-1 and sequence length N. The quantity
+    /// is left at Encoding for the caller to set.
+    static core::ComputeRequest request(const Setup& setup);
+    /// The decay view's curves for @p setup (heads from @p options, learned tables at the earlier position
+    /// @p cursor): about 400 distances (a log axis with every bucket edge for T5 and DeBERTa), or every distance
+    /// when @p everyDistance (the data export).
+    static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
+                               bool everyDistance);
+    /// The request `poslab compute extension` runs for the extension view: request(setup) with the sequence length
+    /// L = target_length (0: the positions) and, for schemes whose parameters name no trained window, T =
+    /// trained_length, else the model's trained_length.
+    static core::ComputeRequest extensionRequest(const Setup& setup, const ViewOptions& options);
+    /// The extension view's table for @p setup and @p options (the same set-up as extensionRequest()).
+    static ExtensionData extensionData(const Setup& setup, const ViewOptions& options);
+    /// The lengthlab view's curves from the run file options.runFile in the measure options.lengthMetric.
+    static LengthLabData lengthLabData(const ViewOptions& options);
+    /// As above, but the window's runs @p window when there are any and run_file is empty or names the file they
+    /// were saved to: the same curves (core::train::lengthCurves) as the file would give, with the loss so far.
+    static LengthLabData lengthLabData(const ViewOptions& options, const TrainedRuns* window);
+    /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
+    /// message, empty on success.
+    static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);
+    /// The attention view's source "trained": the real attention probabilities of run options.trainedRun of
+    /// @p window, layer options.trainedLayer, head options.head, on the evaluation sequence of task length
+    /// options.trainedTestLength (0: 3 x L_train), from core::train::trainedAttention. An error when there is no
+    /// such run or it holds no model.
+    static std::shared_ptr<AttentionOutput> trainedAttention(const TrainedRuns* window, const Setup& setup,
+                                                             const ViewOptions& options);
+    /// True when @p path is a run file of poslab train (a JSON object whose "format" is "poslab-train-runs").
+    static bool isRunFile(const QString& path);
+    /// The rotary spec of @p setup (positions 0 .. N-1, sequence length N), or nothing when the scheme does not
+    /// rotate or core refuses the set-up.
+    static std::optional<core::RotarySpec> rotarySpec(const Setup& setup);
+    /// empty planes when @p result is not rotary or holds an error.
+    static core::RotationPlanes rotationPlanes(const EncodingResult& result, core::Position m, core::Position n);
+    /// The latest attention scores.
+    std::shared_ptr<const AttentionOutput> attention() const { return m_attention; }
+
+public slots:
+    /// Schedules a recompute; bursts within one event-loop pass collapse into one.
+    void schedule();
+    /// Runs a pending request now (tests and the benchmark use it to flush).
+    void flush();
+    /// Drops the running worker's result; the state stays as it is.
+    void cancel();
+
+signals:
+    void resultReady(std::shared_ptr<const poslab::ui::EncodingResult> result);
+    void busyChanged(bool busy);
+    void attentionReady(std::shared_ptr<const poslab::ui::AttentionOutput> result);
+
+private:
+    void run();
+    void runAttention();
+    /// The options the attention scores depend on, to skip recomputing for unrelated option changes.
+    static bool sameAttentionInputs(const ViewOptions& a, const ViewOptions& b);
+    void publish(std::shared_ptr<const EncodingResult> r);
+    /// Widens a windowed result's value range to the range seen for the same set-up, so that the colours
+    /// do not jump while zooming into a large table.
+    std::shared_ptr<const EncodingResult> withStableRange(std::shared_ptr<EncodingResult> r);
+
+    WorkbenchState* m_state;
+    QTimer m_timer;
+    QThreadPool m_pool;
+    std::shared_ptr<const EncodingResult> m_result;
+    quint64 m_serial = 0;
+    quint64 m_busySerial = 0;
+    quint64 m_published = 0;
+    TableQuantity m_lastQuantity = TableQuantity::Cos;
+    std::unique_ptr<gpu::TableEngine> m_engine;
+    std::atomic<quint64> m_tableLatest{0}; ///< newest table request: queued older ones return at once
+    TableWindow m_window;
+    Setup m_rangeSetup;               ///< set-up and quantity m_rangeLo/Hi belong to
+    TableQuantity m_rangeQuantity = TableQuantity::Cos;
+    double m_rangeLo = 0.0, m_rangeHi = 0.0;
+    bool m_haveRange = false;
+    QTimer m_attentionTimer;
+    std::shared_ptr<const AttentionOutput> m_attention;
+    ViewOptions m_lastAttentionOptions;
+    quint64 m_attentionSerial = 0;
+    quint64 m_attentionModels = 0; ///< TrainedRuns::models the latest scores were computed with
+    quint64 m_attentionBusy = 0;
+    std::atomic<quint64> m_attentionLatest{0};
+    bool m_synchronousAttention = false;
+    bool m_attentionShown = true;
+    ViewOptions attentionOptions() const;
+    QThreadPool m_attentionPool;
+};
+
+} // namespace poslab::ui

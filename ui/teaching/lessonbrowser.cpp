@@ -1,0 +1,870 @@
+// SPDX-License-Identifier: MIT
+#include "ui/teaching/lessonbrowser.h"
+
+#include "ui/teaching/derivationpage.h"
+#include "ui/lessons/derivation.h"
+
+#include "ui/window/flowlayout.h"
+#include "ui/window/parameterpanel.h"
+#include "ui/render/formula.h"
+#include "ui/state/viewproperties.h"
+#include "ui/state/workbenchstate.h"
+
+#include <QButtonGroup>
+#include <QComboBox>
+#include <QCursor>
+#include <QEvent>
+#include <QFontDatabase>
+#include <QFontInfo>
+#include <QPainter>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QPushButton>
+#include <QRadioButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QToolTip>
+#include <QUrl>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace poslab::ui {
+namespace {
+
+/// A typeset formula at its natural size, shrunk (never stretched) to the width the panel has.
+class FitImage : public QWidget {
+public:
+    FitImage(QImage image, QWidget* parent)
+        : QWidget(parent)
+        , m_image(std::move(image))
+    {
+        QSizePolicy p(QSizePolicy::Preferred, QSizePolicy::Preferred);
+        p.setHeightForWidth(true);
+        setSizePolicy(p);
+    }
+    QSize natural() const { return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize(); }
+    QSize sizeHint() const override { return natural(); }
+    QSize minimumSizeHint() const override { return {std::min(natural().width(), 40), 1}; }
+    bool hasHeightForWidth() const override { return true; }
+    int heightForWidth(int w) const override
+    {
+        const QSize n = natural();
+        return n.width() <= w || n.width() == 0 ? n.height() : int(std::ceil(n.height() * double(w) / n.width()));
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QPainter p(this);
+        p.setRenderHint(QPainter::SmoothPixmapTransform);
+        const QSize n = natural();
+        const double k = std::min(1.0, double(width()) / std::max(1, n.width()));
+        p.drawImage(QRectF(0, 0, n.width() * k, n.height() * k), m_image);
+    }
+
+private:
+    QImage m_image;
+};
+
+// The typeset formula (ui/render/formula.h) in the panel's text colour; a formula without its SVG (a test fails
+// then) shows the TeX source in a monospace label.
+QWidget* makeFormula(const QString& tex, QWidget* parent)
+{
+    if (const Formula f(tex); f.isValid()) {
+        const double em = QFontInfo(parent->font()).pixelSize() * 1.15;
+        auto* w = new FitImage(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), parent);
+        w->setObjectName(QStringLiteral("lessonFormula"));
+        w->setToolTip(tex);
+        return w;
+    }
+    auto* label = new QLabel(tex, parent);
+    label->setObjectName(QStringLiteral("lessonFormula"));
+    label->setToolTip(tex);
+    label->setTextFormat(Qt::PlainText);
+    label->setWordWrap(true);
+    // TeX has long words: the dock's width decides, what does not fit is in the tooltip.
+    QSizePolicy p(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    p.setHeightForWidth(true);
+    label->setSizePolicy(p);
+    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    return label;
+}
+
+QLabel* wrapped(QWidget* parent, const char* name)
+{
+    auto* l = new QLabel(parent);
+    l->setObjectName(QLatin1String(name));
+    l->setWordWrap(true);
+    l->setTextFormat(Qt::RichText);
+    // The dock's width decides, never the label's guess of a good width (the dock is narrow at font scale 2).
+    QSizePolicy p(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    p.setHeightForWidth(true);
+    l->setSizePolicy(p);
+    return l;
+}
+
+/// The guess of a prediction made aloud in presentation mode.
+constexpr QChar aloud(0x2014);
+
+QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
+
+} // namespace
+
+LessonBrowser::LessonBrowser(WorkbenchState* state, QWidget* parent)
+    : QWidget(parent)
+    , m_state(state)
+    , m_engine(std::make_unique<lessons::ClaimEngine>())
+{
+    setObjectName(QStringLiteral("lessonBrowser"));
+    build();
+    refreshList();
+    connect(m_state, &WorkbenchState::setupChanged, this, &LessonBrowser::refreshLive);
+    connect(m_state, &WorkbenchState::cursorChanged, this, &LessonBrowser::refreshLive);
+    connect(m_state, &WorkbenchState::viewOptionsChanged, this, &LessonBrowser::refreshLive);
+    if (!lessonList().isEmpty())
+        open(0);
+    else
+        showStep();
+}
+
+const QList<lessons::Lesson>& LessonBrowser::lessonList() const { return lessons::lessons(); }
+
+int LessonBrowser::stepCount() const
+{
+    const lessons::Lesson* l = lesson();
+    return l ? int(l->steps.size()) : 0;
+}
+
+const lessons::Lesson* LessonBrowser::lesson() const
+{
+    return m_lesson >= 0 && m_lesson < lessonList().size() ? &lessonList()[m_lesson] : nullptr;
+}
+
+const lessons::Step* LessonBrowser::step() const
+{
+    const lessons::Lesson* l = lesson();
+    return l && m_step >= 0 && m_step < l->steps.size() ? &l->steps[m_step] : nullptr;
+}
+
+void LessonBrowser::build()
+{
+    auto* column = new QVBoxLayout(this);
+    column->setContentsMargins(6, 6, 6, 6);
+    m_list = new QComboBox(this);
+    m_list->setObjectName(QStringLiteral("lessonList"));
+    m_list->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_list->setMinimumContentsLength(8); // narrow enough that the window fits 1366 px at font scale 2
+    m_list->setToolTip(tr("The lessons; in brackets the steps you have tried"));
+    column->addWidget(m_list);
+    connect(m_list, &QComboBox::activated, this, [this](int i) { open(i); });
+
+    auto* scroll = new QScrollArea(this);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // text wraps, a wide formula shrinks
+    scroll->setFrameShape(QFrame::NoFrame);
+    auto* page = new QWidget(scroll);
+    auto* body = new QVBoxLayout(page);
+    body->setContentsMargins(0, 0, 4, 0);
+    m_title = wrapped(page, "lessonStepTitle");
+    QFont tf = m_title->font();
+    tf.setBold(true);
+    m_title->setFont(tf);
+    m_text = wrapped(page, "lessonStepText");
+    m_formulaBox = new QVBoxLayout;
+    m_do = wrapped(page, "lessonDo");
+    body->addWidget(m_title);
+    body->addWidget(m_text);
+    body->addLayout(m_formulaBox);
+    body->addWidget(m_do);
+
+    // Predict, then reveal: the guess is committed before Try it loads the state.
+    m_predict = new QGroupBox(tr("Predict first"), page);
+    m_predict->setObjectName(QStringLiteral("lessonPredict"));
+    auto* pbox = new QVBoxLayout(m_predict);
+    m_predictPrompt = wrapped(m_predict, "predictPrompt");
+    m_guess = new QLineEdit(m_predict);
+    m_guess->setObjectName(QStringLiteral("predictGuess"));
+    m_guess->setPlaceholderText(tr("your guess, a number"));
+    m_choices = new QWidget(m_predict);
+    auto* cbox = new QVBoxLayout(m_choices);
+    cbox->setContentsMargins(0, 0, 0, 0);
+    m_choiceGroup = new QButtonGroup(this);
+    m_commit = new QPushButton(tr("Commit"), m_predict);
+    m_commit->setToolTip(tr("Commit the guess; then Try it shows the answer"));
+    m_commit->setObjectName(QStringLiteral("predictCommit"));
+    m_reveal = wrapped(m_predict, "predictReveal");
+    pbox->addWidget(m_predictPrompt);
+    pbox->addWidget(m_guess);
+    pbox->addWidget(m_choices);
+    pbox->addWidget(m_commit);
+    pbox->addWidget(m_reveal);
+    body->addWidget(m_predict);
+    auto commit = [this] {
+        const QString guess = m_guess->isVisible() ? m_guess->text()
+                                                   : (m_choiceGroup->checkedId() >= 0 ? QString::number(m_choiceGroup->checkedId())
+                                                                                      : QString());
+        if (const QString problem = commitGuess(guess); !problem.isEmpty())
+            emit message(problem, true);
+    };
+    connect(m_commit, &QPushButton::clicked, this, commit);
+    connect(m_guess, &QLineEdit::returnPressed, this, commit);
+
+    auto* actionRow = new QWidget(page);
+    auto* actions = new FlowLayout(actionRow, 6); // the buttons wrap in a narrow dock
+    actions->setContentsMargins(0, 0, 0, 0);
+    m_try = new QPushButton(tr("Try it"), page);
+    m_try->setObjectName(QStringLiteral("lessonTry"));
+    m_try->setToolTip(tr("Load this step's state and views (one undo step)"));
+    m_free = new QPushButton(tr("Free play"), page);
+    m_free->setObjectName(QStringLiteral("lessonFreePlay"));
+    m_free->setToolTip(tr("Unlock every knob, from the same state"));
+    m_derivation = new QPushButton(page);
+    m_derivation->setObjectName(QStringLiteral("lessonDerivation"));
+    actions->addWidget(m_try);
+    actions->addWidget(m_free);
+    actions->addWidget(m_derivation);
+    body->addWidget(actionRow);
+    connect(m_derivation, &QPushButton::clicked, this, [this] {
+        if (const lessons::Step* s = step(); s && !s->derivation.isEmpty() && !needsGuess())
+            DerivationPage::open(s->derivation, this, s->id);
+    });
+    connect(m_try, &QPushButton::clicked, this, [this] { tryIt(); });
+    connect(m_free, &QPushButton::clicked, this, &LessonBrowser::freePlay);
+
+    m_notices = new QGroupBox(tr("Notice"), page);
+    m_notices->setObjectName(QStringLiteral("lessonNotices"));
+    m_noticeBox = new QVBoxLayout(m_notices);
+    body->addWidget(m_notices);
+
+    m_puzzle = new QGroupBox(tr("Puzzle"), page);
+    m_puzzle->setObjectName(QStringLiteral("lessonPuzzle"));
+    auto* zbox = new QVBoxLayout(m_puzzle);
+    m_puzzlePrompt = wrapped(m_puzzle, "puzzlePrompt");
+    m_answer = new QLineEdit(m_puzzle);
+    m_answer->setObjectName(QStringLiteral("puzzleAnswer"));
+    m_answerChoice = new QComboBox(m_puzzle);
+    m_answerChoice->setObjectName(QStringLiteral("puzzleChoice"));
+    m_check = new QPushButton(tr("Check"), m_puzzle);
+    m_check->setToolTip(tr("Check the answer with the app"));
+    m_check->setObjectName(QStringLiteral("puzzleCheck"));
+    m_verdict = wrapped(m_puzzle, "puzzleVerdict");
+    zbox->addWidget(m_puzzlePrompt);
+    zbox->addWidget(m_answer);
+    zbox->addWidget(m_answerChoice);
+    zbox->addWidget(m_check);
+    zbox->addWidget(m_verdict);
+    body->addWidget(m_puzzle);
+    auto check = [this] {
+        answerPuzzle(m_answerChoice->isVisible() ? QString::number(m_answerChoice->currentIndex()) : m_answer->text());
+    };
+    connect(m_check, &QPushButton::clicked, this, check);
+    connect(m_answer, &QLineEdit::returnPressed, this, check);
+    body->addStretch(1);
+    scroll->setWidget(page);
+    column->addWidget(scroll, 1);
+
+    auto* nav = new QHBoxLayout;
+    m_back = new QPushButton(tr("\u25c0 Back"), this);
+    m_back->setObjectName(QStringLiteral("lessonBack"));
+    m_next = new QPushButton(tr("Next \u25b6"), this);
+    m_next->setObjectName(QStringLiteral("lessonNext"));
+    m_position = new QLabel(this);
+    m_position->setObjectName(QStringLiteral("lessonPosition"));
+    m_position->setAlignment(Qt::AlignCenter);
+    m_position->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // gives way to Back and Next
+    nav->addWidget(m_back);
+    nav->addWidget(m_position, 1);
+    nav->addWidget(m_next);
+    column->addLayout(nav);
+    connect(m_back, &QPushButton::clicked, this, &LessonBrowser::back);
+    connect(m_next, &QPushButton::clicked, this, &LessonBrowser::next);
+
+    for (QLabel* l : {m_text, m_do, m_reveal, m_predictPrompt})
+        connect(l, &QLabel::linkActivated, this, [this](const QString& link) {
+            if (link.startsWith(QLatin1String("p:")))
+                emit knobRequested(link.mid(2));
+        });
+    auto hover = [](const QString& link) {
+        // A computed value: its command line; a knob: what a click does.
+        if (link.startsWith(QLatin1String("cmd:")))
+            QToolTip::showText(QCursor::pos(), QUrl::fromPercentEncoding(link.mid(4).toUtf8()));
+        else if (link.startsWith(QLatin1String("p:")))
+            QToolTip::showText(QCursor::pos(), tr("%1: click to go to this knob").arg(link.mid(2)));
+        else
+            QToolTip::hideText();
+    };
+    for (QLabel* l : {m_text, m_do, m_reveal, m_predictPrompt})
+        connect(l, &QLabel::linkHovered, this, hover);
+}
+
+void LessonBrowser::refreshList()
+{
+    const int current = m_list->currentIndex();
+    m_list->clear();
+    for (int i = 0; i < lessonList().size(); ++i) {
+        const lessons::Lesson& l = lessonList()[i];
+        m_list->addItem(tr("%1 \u00b7 %2 (%3/%4)").arg(l.number).arg(l.title).arg(stepsDone(i)).arg(l.steps.size()));
+        m_list->setItemData(i, l.objective, Qt::ToolTipRole);
+    }
+    m_list->setCurrentIndex(current >= 0 ? current : m_lesson);
+}
+
+bool LessonBrowser::open(int index, int stepIndex)
+{
+    if (index < 0 || index >= lessonList().size())
+        return false;
+    const lessons::Lesson& l = lessonList()[index];
+    const int last = int(l.steps.size()) - (l.puzzle ? 0 : 1);
+    if (stepIndex < 0 || stepIndex > last)
+        return false;
+    if (index != m_lesson)
+        m_guesses = QStringList(l.steps.size() + 1, QString());
+    m_lesson = index;
+    m_step = stepIndex;
+    m_list->setCurrentIndex(index);
+    showStep();
+    return true;
+}
+
+bool LessonBrowser::next()
+{
+    const lessons::Lesson* l = lesson();
+    if (!l)
+        return open(0);
+    const int last = int(l->steps.size()) - (l->puzzle ? 0 : 1);
+    if (m_step < last)
+        return open(m_lesson, m_step + 1);
+    return open(m_lesson + 1, 0);
+}
+
+bool LessonBrowser::back()
+{
+    if (!lesson())
+        return false;
+    if (m_step > 0)
+        return open(m_lesson, m_step - 1);
+    if (m_lesson == 0)
+        return false;
+    const lessons::Lesson& prev = lessonList()[m_lesson - 1];
+    return open(m_lesson - 1, int(prev.steps.size()) - (prev.puzzle ? 0 : 1));
+}
+
+bool LessonBrowser::needsGuess() const
+{
+    const lessons::Step* s = step();
+    return s && s->predict && committedGuess().isEmpty();
+}
+
+QString LessonBrowser::committedGuess() const
+{
+    return m_step >= 0 && m_step < m_guesses.size() ? m_guesses[m_step] : QString();
+}
+
+QString LessonBrowser::commitGuess(const QString& guess)
+{
+    const lessons::Step* s = step();
+    if (!s || !s->predict)
+        return tr("This step asks for no prediction");
+    const lessons::Predict& p = *s->predict;
+    const QString g = guess.trimmed();
+    if (p.kind == QLatin1String("number")) {
+        bool ok = false;
+        const double v = QLocale::c().toDouble(g, &ok);
+        if (!ok || !std::isfinite(v))
+            return tr("The guess must be a number (got '%1')").arg(g);
+    } else {
+        bool ok = false;
+        const int i = g.toInt(&ok);
+        if (!ok || i < 0 || i >= p.choices.size())
+            return tr("Pick one of the choices first");
+    }
+    m_guesses[m_step] = g;
+    showFormula();
+    showPredict();
+    showNotices();
+    refreshLive();
+    syncAnswerPending();
+    return {};
+}
+
+void LessonBrowser::reveal()
+{
+    if (!needsGuess())
+        return;
+    m_guesses[m_step] = QString(aloud);
+    showFormula();
+    showPredict();
+    showNotices();
+    refreshLive();
+    syncAnswerPending();
+}
+
+void LessonBrowser::syncAnswerPending()
+{
+    // The views' header and caption lines that state a computed result follow the same rule as the notices.
+    m_state->setAnswerPending(m_answersShown && needsGuess(), step() ? step()->id : QString());
+}
+
+void LessonBrowser::setAnswersShown(bool shown)
+{
+    m_answersShown = shown;
+    syncAnswerPending();
+}
+
+QString LessonBrowser::predictionAnswer() const
+{
+    const lessons::Step* s = step();
+    if (!s || !s->predict)
+        return {};
+    const lessons::Predict& p = *s->predict;
+    if (p.kind == QLatin1String("choice"))
+        return p.answerChoice >= 0 && p.answerChoice < p.choices.size() ? p.choices[p.answerChoice] : QString();
+    const lessons::Notice* n = s->findNotice(p.answerNotice);
+    if (!n)
+        return {};
+    // As the notice shows it (54,410.1), never in the exponent form of a rounded number (5.44e+04).
+    return probeValue(*n, p.answerProbe);
+}
+
+std::optional<lessons::GuessVerdict> LessonBrowser::guessVerdict() const
+{
+    const lessons::Step* s = step();
+    const QString guess = committedGuess();
+    if (!s || !s->predict || guess.isEmpty() || guess == QString(aloud))
+        return std::nullopt;
+    const lessons::Predict& p = *s->predict;
+    if (p.kind == QLatin1String("choice"))
+        return guess.toInt() == p.answerChoice ? lessons::GuessVerdict::Right : lessons::GuessVerdict::Wrong;
+    const lessons::Notice* n = s->findNotice(p.answerNotice);
+    if (!n)
+        return std::nullopt;
+    const NoticeResult& r = result(*n);
+    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size()) || r.numbers[std::size_t(p.answerProbe)].size() != 1)
+        return std::nullopt;
+    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0], p.digits.value_or(3));
+}
+
+QString LessonBrowser::revealText() const
+{
+    const lessons::Step* s = step();
+    const QString guess = committedGuess();
+    if (!s || !s->predict || guess.isEmpty())
+        return {};
+    const lessons::Predict& p = *s->predict;
+    const bool number = p.kind == QLatin1String("number");
+    QString text;
+    const std::optional<lessons::GuessVerdict> v = guessVerdict();
+    const QString answer = predictionAnswer().toHtmlEscaped();
+    if (!v) {
+        text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(answer);
+    } else {
+        const QString word = *v == lessons::GuessVerdict::Right ? tr("Right")
+                           : *v == lessons::GuessVerdict::Close ? tr("Close")
+                                                                : tr("Wrong");
+        const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
+                             : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
+                                                                  : QStringLiteral("#d0302f");
+        const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
+        if (number)
+            text = verdict + tr("You said %1; the app computes <b>%2</b>.").arg(guess.toHtmlEscaped(), answer);
+        else if (*v == lessons::GuessVerdict::Right)
+            text = verdict + tr("The answer: <b>%1</b>").arg(answer);
+        else
+            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
+                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
+    }
+    if (!p.because.isEmpty())
+        text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));
+    if (const lessons::Notice* why = s->findNotice(p.whyNotice))
+        text += QStringLiteral("<br>") + liveText(why->text, s, why);
+    return text;
+}
+
+QString LessonBrowser::tryIt()
+{
+    const lessons::Step* s = step();
+    QString problem;
+    if (!s)
+        problem = tr("The puzzle keeps the last step's state: answer it, or go back");
+    else if (needsGuess())
+        problem = tr("Commit a guess first: predicting before looking is what makes it stick");
+    if (!problem.isEmpty()) {
+        emit message(problem, true);
+        return problem;
+    }
+    QJsonObject json = lessons::stepState(*lesson(), m_step);
+    // The room's look stays what the lecturer chose, unless the step itself sets it.
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    for (const char* name : {"theme", "font_scale"})
+        if (const ViewProperty* p = findViewProperty(QLatin1String(name)); p && !view.contains(QLatin1String(name)))
+            view.insert(QLatin1String(name), propertyJson(*p, m_state->viewOptions()));
+    json.insert(QLatin1String("view"), view);
+    problem = m_state->fromJson(json, true);
+    if (!problem.isEmpty()) {
+        problem = tr("Step %1 cannot load its state: %2").arg(s->id, problem);
+        emit message(problem, true);
+        return problem;
+    }
+    markDone();
+    setLock(s->knobs);
+    emit viewsRequested(s->views);
+    emit message(tr("Step %1 loaded (Ctrl+Z goes back)").arg(s->id), false);
+    return {};
+}
+
+void LessonBrowser::freePlay()
+{
+    setLock(std::nullopt);
+}
+
+void LessonBrowser::setLock(const std::optional<QStringList>& unlocked)
+{
+    m_unlocked = unlocked;
+    m_free->setEnabled(unlocked.has_value());
+    emit lockChanged(unlocked);
+}
+
+bool LessonBrowser::answerPuzzle(const QString& answer, QString* msg)
+{
+    const lessons::Lesson* l = lesson();
+    QString text;
+    bool right = false;
+    if (!l || !l->puzzle || !onPuzzle()) {
+        text = tr("There is no puzzle on this page");
+    } else if (answer.trimmed().isEmpty()) {
+        text = tr("Type an answer first");
+    } else {
+        right = l->puzzle->accepts(answer);
+        // A number within 10% of the key but outside what it accepts is close (the same rule as a guess's).
+        bool ok = false;
+        const double x = QLocale::c().toDouble(answer.trimmed(), &ok);
+        const bool close = !right && ok && l->puzzle->kind == QLatin1String("number")
+            && lessons::judgeGuess(x, l->puzzle->answerNumber, 17) == lessons::GuessVerdict::Close;
+        text = right ? tr("Right. %1 Everything is unlocked now: free play.").arg(l->puzzle->explain.toHtmlEscaped())
+             : close ? tr("Close, but not yet: '%1' is within 10%% of the answer. Go Back to the steps and their views, or answer again.")
+                           .arg(answer.trimmed().toHtmlEscaped())
+                     : tr("Not yet: '%1' is not it. Go Back to the steps and their views, or answer again.")
+                           .arg(answer.trimmed().toHtmlEscaped());
+    }
+    m_verdict->setText(text);
+    if (right)
+        freePlay();
+    if (msg)
+        *msg = text;
+    return right;
+}
+
+int LessonBrowser::stepsDone(int index) const
+{
+    if (index < 0 || index >= lessonList().size())
+        return 0;
+    const lessons::Lesson& l = lessonList()[index];
+    const QStringList done = QSettings().value(doneKey(l)).toStringList();
+    int n = 0;
+    for (const lessons::Step& s : l.steps)
+        n += done.contains(s.id) ? 1 : 0;
+    return n;
+}
+
+void LessonBrowser::markDone()
+{
+    const lessons::Step* s = step();
+    QSettings settings;
+    QStringList done = settings.value(doneKey(*lesson())).toStringList();
+    if (s && !done.contains(s->id)) {
+        done << s->id;
+        settings.setValue(doneKey(*lesson()), done);
+        refreshList();
+        m_list->setCurrentIndex(m_lesson);
+    }
+}
+
+QString LessonBrowser::knobValue(const QString& name) const
+{
+    if (name == QLatin1String("dim"))
+        return QString::number(m_state->dim());
+    if (name == QLatin1String("positions"))
+        return QString::number(m_state->positionCount());
+    if (name == QLatin1String("cursor"))
+        return QString::number(m_state->cursor());
+    const std::string key = name.toStdString();
+    if (m_state->params().has(key))
+        return ParameterPanel::typedText(m_state->params().value(key));
+    if (const ViewProperty* p = findViewProperty(name))
+        return propertyText(*p, m_state->viewOptions());
+    return QStringLiteral("?");
+}
+
+const NoticeResult& LessonBrowser::result(const lessons::Notice& notice) const
+{
+    for (const auto& [n, r] : m_results)
+        if (n == &notice)
+            return r;
+    // Computed by core through the claim engine: what `poslab compute LINE` prints, and the check's verdict.
+    NoticeResult r;
+    for (const lessons::ProbeValue& v : m_engine->noticeValues(notice)) {
+        r.values << v.text();
+        r.numbers.push_back(v.values);
+    }
+    for (const lessons::Probe* p : notice.probes())
+        r.commands << QStringLiteral("poslab compute ") + p->compute;
+    const lessons::CheckResult verdict = m_engine->check(notice.check);
+    r.holds = verdict.holds;
+    r.reason = verdict.reason;
+    m_results.emplace_back(&notice, std::move(r));
+    return m_results.back().second;
+}
+
+QString LessonBrowser::probeValue(const lessons::Notice& notice, int k) const
+{
+    const NoticeResult& r = result(notice);
+    return k >= 0 && k < r.values.size() ? r.values[k] : QStringLiteral("?");
+}
+
+QString LessonBrowser::liveText(const QString& text, const lessons::Step* s, const lessons::Notice* notice) const
+{
+    // The live fields as the lesson model splits them (lessons::textParts): {p:NAME} the knob's current value,
+    // {v:K} a value of this notice, {v:nID.K} a value of notice nID of the step.
+    QString out;
+    for (const lessons::TextPart& part : lessons::textParts(text)) {
+        switch (part.kind) {
+        case lessons::TextPart::Kind::Text:
+            out += part.text.toHtmlEscaped();
+            break;
+        case lessons::TextPart::Kind::Field:
+            out += QStringLiteral("<a href=\"p:%1\">%2</a>").arg(part.text.toHtmlEscaped(), knobValue(part.text).toHtmlEscaped());
+            break;
+        case lessons::TextPart::Kind::Value: {
+            // Before the guess of the step shown, a computed value could answer its prediction: it stays hidden.
+            if (s && s == step() && needsGuess()) {
+                out += QStringLiteral("<b>?</b>");
+                break;
+            }
+            const lessons::Notice* n = part.notice.isEmpty() ? notice : (s ? s->findNotice(part.notice) : nullptr);
+            if (!n) {
+                out += QStringLiteral("?");
+                break;
+            }
+            const QList<const lessons::Probe*> probes = n->probes();
+            const QString line = part.probe >= 0 && part.probe < probes.size()
+                                     ? QStringLiteral("poslab compute ") + probes[part.probe]->compute
+                                     : QString();
+            out += QStringLiteral("<a href=\"cmd:%1\"><b>%2</b></a>")
+                       .arg(QString::fromUtf8(QUrl::toPercentEncoding(line)), probeValue(*n, part.probe).toHtmlEscaped());
+            break;
+        }
+        }
+    }
+    return out;
+}
+
+void LessonBrowser::showStep()
+{
+    m_results.clear();
+    const lessons::Lesson* l = lesson();
+    const lessons::Step* s = step();
+    showFormula();
+    if (!l) {
+        m_title->setText(tr("No lessons in this build"));
+        m_text->clear();
+        m_do->clear();
+        for (QWidget* w : std::initializer_list<QWidget*>{m_predict, m_notices, m_puzzle, m_try, m_free})
+            w->hide();
+        m_back->setEnabled(false);
+        m_next->setEnabled(false);
+        return;
+    }
+    m_try->setVisible(s);
+    m_free->setVisible(true);
+    m_free->setEnabled(m_unlocked.has_value());
+    m_puzzle->setVisible(!s);
+    if (s) {
+        m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title.toHtmlEscaped()));
+        m_position->setText(tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()));
+    } else {
+        m_title->setText(tr("Lesson %1 \u00b7 puzzle").arg(l->number));
+        m_position->setText(tr("Puzzle"));
+        showPuzzle();
+    }
+    showPredict();
+    showNotices();
+    refreshLive();
+    m_back->setEnabled(m_step > 0 || m_lesson > 0);
+    m_next->setEnabled(m_lesson + 1 < lessonList().size() || m_step < stepCount() - (l->puzzle ? 0 : 1));
+    syncAnswerPending();
+    emit stepShown();
+}
+
+void LessonBrowser::showFormula()
+{
+    while (QLayoutItem* item = m_formulaBox->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    m_formula = nullptr;
+    // A formula that answers the step's prediction waits for the guess (lessons::Step::formulaReveals).
+    if (const lessons::Step* s = step(); s && !s->formula.isEmpty() && !(s->formulaReveals && needsGuess())) {
+        m_formula = makeFormula(s->formula, m_title->parentWidget());
+        m_formulaBox->addWidget(m_formula);
+    }
+}
+
+bool LessonBrowser::eventFilter(QObject* watched, QEvent* e)
+{
+    // A click on a choice's text checks its radio button.
+    if (e->type() == QEvent::MouseButtonRelease)
+        if (auto* b = qobject_cast<QRadioButton*>(watched->property("choiceButton").value<QObject*>()); b && b->isEnabled())
+            b->setChecked(true);
+    return QWidget::eventFilter(watched, e);
+}
+
+void LessonBrowser::changeEvent(QEvent* e)
+{
+    QWidget::changeEvent(e);
+    // The formula is drawn in the text colour at the text's size: a new theme or font scale draws it again.
+    if ((e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) && m_formulaBox)
+        showFormula();
+}
+
+void LessonBrowser::refreshLive()
+{
+    const lessons::Step* s = step();
+    m_text->setText(s ? liveText(s->text, s, nullptr) : QString());
+    m_text->setVisible(s && !s->text.isEmpty());
+    m_do->setText(s && !s->doText.isEmpty() ? tr("<b>Do:</b> %1").arg(liveText(s->doText, s, nullptr)) : QString());
+    m_do->setVisible(s && !s->doText.isEmpty());
+}
+
+void LessonBrowser::showPredict()
+{
+    const lessons::Step* s = step();
+    const bool asks = s && s->predict;
+    m_predict->setVisible(asks);
+    m_try->setEnabled(s && !needsGuess());
+    m_try->setToolTip(needsGuess() ? tr("Commit a guess first") : tr("Load this step's state and views (one undo step)"));
+    // The step's derivation page: the reasons behind it, open once the guess is in (it may answer the prediction).
+    const lessons::Derivation* d = s && !s->derivation.isEmpty() ? lessons::findDerivation(s->derivation) : nullptr;
+    m_derivation->setVisible(d);
+    if (d) {
+        m_derivation->setText(tr("Derivation"));
+        m_derivation->setEnabled(!needsGuess());
+        m_derivation->setToolTip(needsGuess() ? tr("Commit a guess first: the derivation may answer the prediction")
+                                              : QStringLiteral("%1: %2").arg(d->title, d->summary));
+    }
+    if (!asks)
+        return;
+    const lessons::Predict& p = *s->predict;
+    m_predictPrompt->setText(liveText(p.prompt, s, nullptr));
+    const bool number = p.kind == QLatin1String("number");
+    const QString guess = committedGuess();
+    // The choices as radio buttons with wrapped labels (a long choice wraps in a narrow dock), made again for
+    // each step; a click on the text picks it too.
+    for (QAbstractButton* b : m_choiceGroup->buttons())
+        m_choiceGroup->removeButton(b);
+    while (QLayoutItem* item = m_choices->layout()->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    if (!number)
+        for (int i = 0; i < p.choices.size(); ++i) {
+            auto* row = new QWidget(m_choices);
+            auto* line = new QHBoxLayout(row);
+            line->setContentsMargins(0, 0, 0, 0);
+            auto* b = new QRadioButton(row);
+            b->setObjectName(QStringLiteral("predictChoice%1").arg(i));
+            b->setChecked(guess == QString::number(i) || (guess == QString(aloud) && i == p.answerChoice));
+            b->setEnabled(guess.isEmpty());
+            b->setAccessibleName(p.choices[i]);
+            auto* text = wrapped(row, "predictChoiceText");
+            text->setTextFormat(Qt::PlainText);
+            text->setText(p.choices[i]);
+            text->setEnabled(guess.isEmpty());
+            text->installEventFilter(this);
+            text->setProperty("choiceButton", QVariant::fromValue(static_cast<QObject*>(b)));
+            line->addWidget(b, 0, Qt::AlignTop);
+            line->addWidget(text, 1);
+            m_choiceGroup->addButton(b, i);
+            m_choices->layout()->addWidget(row);
+        }
+    m_guess->setVisible(number);
+    m_guess->setEnabled(guess.isEmpty());
+    m_guess->setText(number ? guess : QString());
+    m_choices->setVisible(!number);
+    m_commit->setVisible(guess.isEmpty());
+    if (guess.isEmpty()) {
+        m_reveal->clear();
+        m_reveal->hide();
+        return;
+    }
+    // The verdict and the computed answer beside the guess, then the sentence of why.
+    m_reveal->setText(revealText());
+    m_reveal->show();
+}
+
+void LessonBrowser::showNotices()
+{
+    while (QLayoutItem* item = m_noticeBox->takeAt(0)) {
+        delete item->widget();
+        delete item;
+    }
+    const lessons::Step* s = step();
+    m_notices->setVisible(s && !s->notice.isEmpty());
+    if (!s)
+        return;
+    if (needsGuess()) {
+        // Predict, then see: the claims (and their values) wait for the guess.
+        auto* label = wrapped(m_notices, "noticeHidden");
+        label->setText(tr("Commit your prediction first; then the claims to check appear here."));
+        m_noticeBox->addWidget(label);
+        return;
+    }
+    for (const lessons::Notice& n : s->notice) {
+        const NoticeResult r = result(n); // a copy: live text below may compute more
+        const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
+                                     : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
+        auto* label = wrapped(m_notices, "noticeLine");
+        label->setText(mark + QStringLiteral(" ") + liveText(n.text, s, &n));
+        const QString tip = r.commands.join(QLatin1Char('\n')) + QStringLiteral("\n") + r.reason;
+        label->setToolTip(tip);
+        connect(label, &QLabel::linkHovered, this, [](const QString& link) {
+            if (link.startsWith(QLatin1String("cmd:")))
+                QToolTip::showText(QCursor::pos(), QUrl::fromPercentEncoding(link.mid(4).toUtf8()));
+        });
+        m_noticeBox->addWidget(label);
+    }
+}
+
+void LessonBrowser::showPuzzle()
+{
+    const lessons::Lesson* l = lesson();
+    const bool has = l && l->puzzle;
+    m_puzzle->setVisible(has);
+    if (!has)
+        return;
+    const lessons::Puzzle& z = *l->puzzle;
+    m_puzzlePrompt->setText(z.prompt.toHtmlEscaped());
+    const bool choice = z.kind == QLatin1String("choice");
+    m_answerChoice->clear();
+    m_answerChoice->addItems(z.choices);
+    m_answerChoice->setVisible(choice);
+    m_answer->setVisible(!choice);
+    m_answer->clear();
+    m_answer->setPlaceholderText(z.kind == QLatin1String("number") ? tr("a number") : tr("your answer"));
+    m_verdict->clear();
+}
+
+QStringList LessonBrowser::noticeTexts() const
+{
+    QStringList out;
+    for (const QLabel* l : m_notices->findChildren<QLabel*>(QStringLiteral("noticeLine")))
+        out << l->text();
+    return out;
+}
+
+} // namespace poslab::ui
