@@ -9,6 +9,8 @@
 #include <QByteArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QString>
+#include <QStringList>
 
 #include <sstream>
 #include <string>
@@ -47,5 +49,22 @@ inline Run runExport(std::vector<std::string> args)
     r.err = err.str();
     return r;
 }
+
+/// @p args as the words runCli takes.
+inline std::vector<std::string> words(const QStringList& args)
+{
+    std::vector<std::string> w;
+    w.reserve(args.size());
+    for (const QString& s : args)
+        w.push_back(s.toStdString());
+    return w;
+}
+
+inline Run run(const QStringList& args) { return run(words(args)); }
+inline Run runExport(const QStringList& args) { return runExport(words(args)); }
+
+/// stdout and stderr of @p r as QStrings (UTF-8).
+inline QString outText(const Run& r) { return QString::fromStdString(r.out); }
+inline QString errText(const Run& r) { return QString::fromStdString(r.err); }
 
 } // namespace poslab::test

@@ -2,6 +2,7 @@
 // ExportService, the export dialog and `poslab export` (in-process): files are read back by independent
 // readers (QSvgRenderer, QImageReader, the PDF's own MediaBox) and checked against the asked geometry.
 #include "app/exportcli.h"
+#include "tests/cli/clirun.h"
 #include "ui/figures/computation.h"
 #include "ui/export/exportdialog.h"
 #include "ui/export/exportscene.h"
@@ -16,7 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include <sstream>
 
 using namespace poslab;
 using namespace poslab::exporting;
@@ -72,16 +72,12 @@ std::unique_ptr<ExportScene> scene(const QString& scheme, int dim = 64, int posi
 
 int TestExport::cli(const QStringList& args, QString* err, QString* out)
 {
-    std::vector<std::string> a;
-    for (const QString& s : args)
-        a.push_back(s.toStdString());
-    std::ostringstream o, e;
-    const int rc = app::runExportCli(a, o, e);
+    const test::Run r = test::runExport(args);
     if (err)
-        *err = QString::fromStdString(e.str());
+        *err = test::errText(r);
     if (out)
-        *out = QString::fromStdString(o.str());
-    return rc;
+        *out = test::outText(r);
+    return r.status;
 }
 
 void TestExport::svgHeatmapIsVectorWithOneNativeImage()

@@ -4,6 +4,7 @@
 // hold one colour scale; data exports are exact and carry a header row.
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "tests/cli/clirun.h"
 #include "core/encodingregistry.h"
 #include "core/train/trainer.h"
 #include "ui/figures/computation.h"
@@ -24,7 +25,6 @@
 
 #include <cmath>
 #include <fstream>
-#include <sstream>
 
 using namespace poslab;
 using namespace poslab::exporting;
@@ -55,31 +55,11 @@ struct Run {
     QString out, err;
 };
 
-Run exportCli(const QStringList& args)
-{
-    std::vector<std::string> a{"export"};
-    for (const QString& s : args)
-        a.push_back(s.toStdString());
-    std::ostringstream o, e;
-    Run r;
-    r.status = app::runExportCli(a, o, e);
-    r.out = QString::fromStdString(o.str());
-    r.err = QString::fromStdString(e.str());
-    return r;
-}
+Run asText(const test::Run& r) { return {r.status, test::outText(r), test::errText(r)}; }
 
-Run computeCli(const QStringList& args)
-{
-    std::vector<std::string> a{"compute"};
-    for (const QString& s : args)
-        a.push_back(s.toStdString());
-    std::ostringstream o, e;
-    Run r;
-    r.status = app::runCli(a, o, e);
-    r.out = QString::fromStdString(o.str());
-    r.err = QString::fromStdString(e.str());
-    return r;
-}
+Run exportCli(const QStringList& args) { return asText(test::runExport(QStringList{"export"} + args)); }
+
+Run computeCli(const QStringList& args) { return asText(test::run(QStringList{"compute"} + args)); }
 
 QByteArray readAll(const QString& path)
 {

@@ -5,6 +5,7 @@
 
 #include "app/cli.h"
 #include "app/exportcli.h"
+#include "tests/cli/clirun.h"
 #include "core/compute.h"
 #include "ui/export/exportscene.h"
 #include "ui/window/mainwindow.h"
@@ -25,7 +26,6 @@
 #include <QUndoStack>
 
 #include <cmath>
-#include <sstream>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -34,25 +34,18 @@ namespace {
 
 int exportCli(const QStringList& args, QString* err = nullptr)
 {
-    std::vector<std::string> a;
-    for (const QString& s : args)
-        a.push_back(s.toStdString());
-    std::ostringstream o, e;
-    const int rc = app::runExportCli(a, o, e);
+    const test::Run r = test::runExport(args);
     if (err)
-        *err = QString::fromStdString(e.str());
-    return rc;
+        *err = test::errText(r);
+    return r.status;
 }
 
 /// `poslab compute ARGS -o FILE.json`, read back: {"shape", "data", ...}.
 QJsonObject computeJson(QStringList args, const QString& file)
 {
-    std::vector<std::string> a{"compute"};
-    for (const QString& s : args << QStringLiteral("-o") << file)
-        a.push_back(s.toStdString());
-    std::ostringstream o, e;
-    if (app::runCli(a, o, e) != 0)
-        qWarning("compute failed: %s", e.str().c_str());
+    const test::Run r = test::run(QStringList{"compute"} + args + QStringList{"-o", file});
+    if (r.status != 0)
+        qWarning("compute failed: %s", r.err.c_str());
     QFile f(file);
     if (!f.open(QIODevice::ReadOnly))
         return {};
