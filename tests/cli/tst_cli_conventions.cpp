@@ -7,7 +7,8 @@
 #include "app/cli.h"
 #include "app/exportcli.h"
 
-#include "clirun.h"
+#include "tests/cli/binaryrun.h"
+#include "tests/cli/clirun.h"
 
 #include <QProcess>
 #include <QProcessEnvironment>
@@ -19,6 +20,8 @@
 #include <sstream>
 
 using namespace poslab::app;
+using poslab::test::Binary;
+using poslab::test::runBinary;
 
 namespace {
 
@@ -52,24 +55,6 @@ std::string windowFields(const std::vector<std::string>& args)
     }
 }
 
-struct Binary {
-    int code = -1;
-    QByteArray out, err;
-};
-
-Binary runBinary(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment(),
-              const QString& stdoutFile = {})
-{
-    QProcess p;
-    p.setProcessEnvironment(env);
-    if (!stdoutFile.isEmpty())
-        p.setStandardOutputFile(stdoutFile);
-    p.start(QStringLiteral(POSLAB_BINARY), args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
 } // namespace
 

@@ -9,23 +9,13 @@
 
 #include <cmath>
 
+#include "tests/cli/binaryrun.h"
+
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out;
-    QByteArray err;
-};
+using Run = poslab::test::Binary;
 
-Run poslab(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(POSLAB_BINARY), args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
+Run runPoslab(const QStringList& args) { return poslab::test::runBinary(args); }
 
 QJsonObject json(const Run& r)
 {
@@ -55,7 +45,7 @@ private slots:
 
 void TestCliFoundation::schemesJsonListsEveryScheme()
 {
-    const Run r = poslab({"schemes", "--json"});
+    const Run r = runPoslab({"schemes", "--json"});
     QCOMPARE(r.code, 0);
     const QJsonArray all = QJsonDocument::fromJson(r.out).array();
     QStringList ids;
@@ -87,7 +77,7 @@ void TestCliFoundation::schemesJsonListsEveryScheme()
 
 void TestCliFoundation::schemesText()
 {
-    const Run r = poslab({"schemes"});
+    const Run r = runPoslab({"schemes"});
     QCOMPARE(r.code, 0);
     QVERIFY(r.out.contains("rope_theta"));
     QVERIFY(r.out.contains("Vaswani"));
@@ -96,7 +86,7 @@ void TestCliFoundation::schemesText()
 void TestCliFoundation::sinusoidalJsonMatchesThePaper()
 {
     // Vaswani et al. 2017 section 3.5: PE(p,2i) = sin(p/10000^(2i/d)), PE(p,2i+1) = cos(...).
-    const Run r = poslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "8", "--positions", "0,1,100"});
+    const Run r = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "8", "--positions", "0,1,100"});
     QCOMPARE(r.code, 0);
     const QJsonObject o = json(r);
     QCOMPARE(o["quantity"].toString(), QString("encoding"));
@@ -116,7 +106,7 @@ void TestCliFoundation::sinusoidalJsonMatchesThePaper()
 
 void TestCliFoundation::ropeRotateKeepsNorm()
 {
-    const Run r = poslab({"compute", "rotate", "--scheme", "rope", "--dim", "4", "--positions", "0:5", "--vector",
+    const Run r = runPoslab({"compute", "rotate", "--scheme", "rope", "--dim", "4", "--positions", "0:5", "--vector",
                           "1,2,3,4"});
     QCOMPARE(r.code, 0);
     const QJsonArray d = json(r)["data"].toArray();
@@ -135,7 +125,7 @@ void TestCliFoundation::ropeRotateKeepsNorm()
 void TestCliFoundation::yarnFrequenciesReportAttentionFactor()
 {
     // Hugging Face modeling_rope_utils.py get_mscale: 0.1 * ln(factor) + 1.
-    const Run r = poslab({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=yarn", "--set", "factor=4",
+    const Run r = runPoslab({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=yarn", "--set", "factor=4",
                           "--dim", "128"});
     QCOMPARE(r.code, 0);
     const QJsonObject o = json(r);
@@ -148,7 +138,7 @@ void TestCliFoundation::csvAndNpyFiles()
 {
     QTemporaryDir dir;
     const QString csv = dir.filePath("t.csv");
-    Run r = poslab({"compute", "cos", "--scheme", "rope", "--dim", "6", "--positions", "0:10:2", "-o", csv});
+    Run r = runPoslab({"compute", "cos", "--scheme", "rope", "--dim", "6", "--positions", "0:10:2", "-o", csv});
     QCOMPARE(r.code, 0);
     QFile f(csv);
     QVERIFY(f.open(QIODevice::ReadOnly));
@@ -158,7 +148,7 @@ void TestCliFoundation::csvAndNpyFiles()
     QCOMPARE(lines[0], QByteArray("1,1,1"));
 
     const QString npy = dir.filePath("t.npy");
-    r = poslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "16", "--positions", "0:7", "-o", npy});
+    r = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "16", "--positions", "0:7", "-o", npy});
     QCOMPARE(r.code, 0);
     QFile g(npy);
     QVERIFY(g.open(QIODevice::ReadOnly));
@@ -215,7 +205,7 @@ void TestCliFoundation::badInput()
     QFETCH(QStringList, args);
     QFETCH(int, code);
     QFETCH(QString, mentions);
-    const Run r = poslab(args);
+    const Run r = runPoslab(args);
     QCOMPARE(r.code, code);
     QVERIFY(r.out.isEmpty());
     const QString err = QString::fromUtf8(r.err);
@@ -225,10 +215,10 @@ void TestCliFoundation::badInput()
 
 void TestCliFoundation::overTheCapIsRefused()
 {
-    const Run r = poslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "4096", "--positions", "0:1000000"});
+    const Run r = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "4096", "--positions", "0:1000000"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("GiB"), r.err.constData());
-    const Run small = poslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "64", "--positions", "0:1000",
+    const Run small = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "64", "--positions", "0:1000",
                               "--max-memory", "100KiB"});
     QCOMPARE(small.code, 1);
     QVERIFY2(small.err.contains("100.0 KiB"), small.err.constData());
@@ -238,11 +228,11 @@ void TestCliFoundation::noPartialFileOnError()
 {
     QTemporaryDir dir;
     const QString out = dir.filePath("never.json");
-    const Run r = poslab({"compute", "encoding", "--scheme", "rope", "-o", out});
+    const Run r = runPoslab({"compute", "encoding", "--scheme", "rope", "-o", out});
     QCOMPARE(r.code, 2);
     QVERIFY(!QFile::exists(out));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), 0);
-    const Run bad = poslab({"compute", "encoding", "--scheme", "nope", "-o", "/nonexistent-dir/x.json"});
+    const Run bad = runPoslab({"compute", "encoding", "--scheme", "nope", "-o", "/nonexistent-dir/x.json"});
     QCOMPARE(bad.code, 2);
     QVERIFY2(bad.err.contains("does not exist"), bad.err.constData());
 }

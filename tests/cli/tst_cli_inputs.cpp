@@ -6,6 +6,7 @@
 // refused by name; and each refusal is one line, with no Qt warning before it.
 // The bounds are asserted as time (under 1 s) and as the peak resident memory of the child process.
 #include "app/cli.h"
+#include "tests/cli/binaryrun.h"
 #include "tests/cli/clirun.h"
 #include "tests/tablefiles.h"
 
@@ -28,36 +29,12 @@ using namespace poslab::test;
 
 namespace {
 
-struct Binary {
-    int code = -1;
-    QByteArray out, err;
-    qint64 ms = 0;
-    long peakKiB = 0; ///< the largest resident set of any child so far (getrusage(RUSAGE_CHILDREN))
-};
-
-Binary runBinary(const QStringList& args)
+/// `poslab ARGS` with no display (QT_QPA_PLATFORM=offscreen).
+Binary runOffscreen(const QStringList& args)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-    p.setProcessEnvironment(env);
-    QElapsedTimer clock;
-    clock.start();
-    p.start(QStringLiteral(POSLAB_BINARY), args);
-    Binary b;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        return b;
-    }
-    b.ms = clock.elapsed();
-    b.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    b.out = p.readAllStandardOutput();
-    b.err = p.readAllStandardError();
-    struct rusage usage {};
-    getrusage(RUSAGE_CHILDREN, &usage);
-    b.peakKiB = usage.ru_maxrss;
-    return b;
+    return runBinary(args, env);
 }
 
 /// A process that writes zeros into the FIFO @p fifo without end (until it is killed or the reader leaves).
@@ -106,7 +83,7 @@ void TestCliInputs::devicesAreRefusedWithoutReading()
                                     QStringList{"export", "--batch", "/dev/zero"},
                                     QStringList{"export", "table", "--state", "/dev/zero", "-o", "/tmp/never.png"},
                                     QStringList{"export", "lengthlab", "--run", "/dev/zero", "-o", "/tmp/never.png"}}) {
-        const Binary b = runBinary(args);
+        const Binary b = runOffscreen(args);
         QVERIFY2(b.code == 2, qPrintable(args.join(' ') + ": " + b.err));
         QVERIFY2(b.err.contains("/dev/zero: it is a device, not a file"), b.err.constData());
         QCOMPARE(b.err.count('\n'), 1);
@@ -135,7 +112,7 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
     for (const Case& c : cases) {
         EndlessWriter writer(fifo);
-        const Binary b = runBinary(c.args);
+        const Binary b = runOffscreen(c.args);
         QVERIFY2(b.code == 2, qPrintable(c.args.join(' ') + ": " + b.err));
         QVERIFY2(b.err.contains(c.says), b.err.constData());
         QCOMPARE(b.err.count('\n'), 1);
@@ -147,7 +124,7 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
     const QString big = dir.filePath("big-run.json");
     QVERIFY(QFile(big).open(QIODevice::WriteOnly));
     QCOMPARE(::truncate(big.toLocal8Bit().constData(), off_t(17) << 20), 0);
-    const Binary b = runBinary({"export", "lengthlab", "--run", big, "-o", dir.filePath("x.png")});
+    const Binary b = runOffscreen({"export", "lengthlab", "--run", big, "-o", dir.filePath("x.png")});
     QCOMPARE(b.code, 2);
     QCOMPARE(b.err, "poslab: " + big.toUtf8() + " is larger than 16 MiB; a run file of poslab train is a few megabytes\n");
     QVERIFY2(b.ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(b.ms)));
@@ -157,7 +134,7 @@ void TestCliInputs::emptyConfigNameIsOneLine()
 {
     // Qt's "QFSFileEngine::open: No file name specified" came first.
     for (const QStringList& args : {QStringList{"presets", "--config", ""}, QStringList{"compute", "frequencies", "--config", ""}}) {
-        const Binary b = runBinary(args);
+        const Binary b = runOffscreen(args);
         QCOMPARE(b.code, 2);
         QCOMPARE(b.err, QByteArray("poslab: cannot read model config: no file name given\n"));
     }
@@ -170,7 +147,7 @@ void TestCliInputs::corruptShareStringIsOneLine()
     const QByteArray packed = QByteArray::fromHex("00000010789c0badbeefdeadbeef0000");
     const QString share = "PL2." + QString::fromLatin1(packed.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
     QTemporaryDir dir;
-    const Binary b = runBinary({"export", "table", "--state", share, "-o", dir.filePath("x.png")});
+    const Binary b = runOffscreen({"export", "table", "--state", share, "-o", dir.filePath("x.png")});
     QCOMPARE(b.code, 2);
     QCOMPARE(b.err, QByteArray("poslab: --state: share string does not decompress (cut short when copied?)\n"));
 }
@@ -184,7 +161,7 @@ void TestCliInputs::tableWidthIsCheckedBeforeTheData()
     const std::string header = npy(npyDict("<f4", "(262144, 1024)"), std::string());
     writeFile(path.toStdString(), header);
     QCOMPARE(::truncate(path.toLocal8Bit().constData(), off_t(header.size()) + (off_t(1) << 30)), 0);
-    const Binary b = runBinary({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path, "--dim", "4",
+    const Binary b = runOffscreen({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path, "--dim", "4",
                                 "--positions", "0:4"});
     QCOMPARE(b.code, 2);
     QVERIFY2(b.err.contains("dimension 4 differs from the table in " + path.toUtf8() + ", which has 1024 columns"),
@@ -250,14 +227,14 @@ void TestCliInputs::brokenSessionFromAFileManagerOpensTheWindow()
     for (const QString& operand : {path, QStringLiteral("file://") + path}) {
         QFile::remove(shot);
         // --screenshot: the window opens, paints and is saved, then quits.
-        const Binary b = runBinary({operand, "--screenshot", shot, "--size", "800x600"});
+        const Binary b = runOffscreen({operand, "--screenshot", shot, "--size", "800x600"});
         QVERIFY2(b.code == 0, b.err.constData());
         QVERIFY2(b.err.contains("saved " + shot.toUtf8()), b.err.constData());
         QVERIFY(QFileInfo(shot).size() > 0);
         QVERIFY2(b.err.contains("poslab: " + path.toUtf8() + " is not JSON"), b.err.constData());
         QCOMPARE(b.err.count("poslab: "), 1);
     }
-    const Binary scripted = runBinary({"--open", path, "--screenshot", shot, "--size", "800x600"});
+    const Binary scripted = runOffscreen({"--open", path, "--screenshot", shot, "--size", "800x600"});
     QCOMPARE(scripted.code, 2);
     QVERIFY2(scripted.err.startsWith("poslab: --open: " + path.toUtf8() + " is not JSON"), scripted.err.constData());
     QFile f(path);

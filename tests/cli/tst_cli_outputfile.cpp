@@ -25,15 +25,16 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include "tests/cli/binaryrun.h"
+
+using poslab::test::Binary;
+using poslab::test::finish;
+using poslab::test::runBinary;
+
 namespace {
 
 constexpr int exitOk = 0;
 constexpr int exitRefused = 1;
-
-struct Binary {
-    int code = -1;
-    QByteArray out, err;
-};
 
 QStringList computeTable(const QString& output, int positions)
 {
@@ -42,20 +43,7 @@ QStringList computeTable(const QString& output, int positions)
             "--positions", QStringLiteral("0:%1").arg(positions), "-o", output};
 }
 
-Binary finish(QProcess& p)
-{
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, p.readAllStandardOutput(),
-            p.readAllStandardError()};
-}
 
-Binary runBinary(const QStringList& args)
-{
-    QProcess p;
-    p.start(QStringLiteral(POSLAB_BINARY), args);
-    return finish(p);
-}
 
 QByteArray readAll(const QString& path)
 {
