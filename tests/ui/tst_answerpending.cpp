@@ -9,23 +9,33 @@
 // keeps the logit (the rotation view's pair thetas, its two scores and their verdict). Lesson 18 asks for M-RoPE
 // position ids that the sequence view prints for every token: a step's "hide" (FORMAT.md) names the ids that answer
 // it, shown as "?" until the guess; 17.2 asks for a patch's score with itself, which the patch grid's hover
-// read-out states.
+// read-out states. Hover read-outs follow one rule (View::withholdsReadoutValues): while a guess is due they name
+// where the pointer is and read "values after your guess" for what is there (2.2's wavelength 2π/ω = 54,410.1 in the
+// table's cell read-out and hand 63's period in the clock's, 1.4's weight 0.1 in the attention cell, 3.2's
+// PE(p)·PE(p) = d/2 = 64 on the decay curve at k = 0, 8.1's θ in the rotation plane's).
 #include "ui/figures/computation.h"
 #include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/render/textlayout.h"
+#include "ui/views/attentionview.h"
 #include "ui/views/clockview.h"
+#include "ui/views/decayview.h"
 #include "ui/views/extensionview.h"
 #include "ui/views/patchgridview.h"
 #include "ui/views/precisionview.h"
 #include "ui/views/rotationview.h"
 #include "ui/views/sequenceview.h"
+#include "ui/views/tableview.h"
 #include "ui/state/workbenchstate.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QImage>
+#include <QMouseEvent>
 #include <QPainter>
 #include <QTest>
+
+#include <functional>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -64,6 +74,48 @@ QString drawnText(View& v, QSize size = QSize(1366, 768))
         QPainter p(&img);
         v.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
     }
+    QStringList out;
+    for (const DrawnText& d : record.items())
+        out << d.text;
+    return out.join(QLatin1Char('\n'));
+}
+
+/// Shows @p v on screen at @p size and paints it once, so that the mouse maps through the layout it drew.
+bool showOnScreen(View& v, QSize size = QSize(1100, 700))
+{
+    v.resize(size);
+    v.show();
+    if (!QTest::qWaitForWindowExposed(&v))
+        return false;
+    v.repaint();
+    return true;
+}
+
+/// The mouse move the window system delivers to a mouse-tracking widget, at @p at.
+void moveMouse(QWidget& w, QPointF at)
+{
+    QMouseEvent e(QEvent::MouseMove, at, w.mapToGlobal(at), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+    QApplication::sendEvent(&w, &e);
+}
+
+/// Moves the mouse over @p v along a grid of points until @p found holds; false when no point made it hold.
+bool hoverUntil(View& v, const std::function<bool()>& found)
+{
+    for (double fy = 0.02; fy < 1.0; fy += 0.02)
+        for (double fx = 0.01; fx < 1.0; fx += 0.01) {
+            moveMouse(v, QPointF(v.width() * fx, v.height() * fy));
+            if (found())
+                return true;
+        }
+    return false;
+}
+
+/// The text the widget's own paint draws (hover read-outs are drawn on screen only), one item a line.
+QString paintedText(View& v)
+{
+    QCoreApplication::processEvents();
+    TextRecord record;
+    v.repaint();
     QStringList out;
     for (const DrawnText& d : record.items())
         out << d.text;
@@ -292,6 +344,116 @@ private slots:
         QCOMPARE(grid.readout(102), QStringLiteral("patch (7, 4)  \u00b7  score ? to (7, 4)"));
         QCOMPARE(b.commitGuess(QStringLiteral("8")), QString());
         QCOMPARE(grid.readout(102), QStringLiteral("patch (7, 4)  \u00b7  score 8 to (7, 4)"));
+    }
+
+    void tableAndClockReadoutsWaitFor22()
+    {
+        // 2.2 asks for hand 63's period. The table's read-out of a cell in pair 63's columns states its wavelength
+        // 2π/ω = 2π·10000^(126/128) = 54,410.1 tokens, and the clock's read-out of hand 63 its period.
+        WorkbenchState state;
+        Computation computation(&state);
+        TableView table(&state, &computation);
+        ClockView clock(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("2.2"));
+        QVERIFY(state.answerPending());
+        QVERIFY(showOnScreen(table));
+        QTRY_VERIFY(table.currentResult() && table.cellCentre(40, 126));
+        table.repaint();
+        moveMouse(table, *table.cellCentre(40, 126));
+        QCOMPARE(table.hoveredCell(), std::optional<QPoint>(QPoint(126, 40)));
+        const QString cell = table.readout(40, 126);
+        QCOMPARE(cell, QStringLiteral("p = 40  \u00b7  dim 126 (pair 63)  \u00b7  values after your guess"));
+        QVERIFY2(paintedText(table).contains(cell), qPrintable(paintedText(table)));
+        QVERIFY(showOnScreen(clock));
+        QVERIFY(hoverUntil(clock, [&] { return clock.hoverReadout().startsWith(QStringLiteral("pair 63 ")); }));
+        QCOMPARE(clock.hoverReadout(), QStringLiteral("pair 63  \u00b7  values after your guess"));
+        QVERIFY2(!paintedText(clock).contains(QStringLiteral("54,4")), qPrintable(paintedText(clock)));
+
+        QCOMPARE(b.commitGuess(QStringLiteral("60000")), QString());
+        QVERIFY(!state.answerPending());
+        const QString value = table.readout(40, 126);
+        QVERIFY2(value.contains(QStringLiteral("  \u00b7  value ")) && value.contains(QStringLiteral("2\u03c0/\u03c9 = 54,4")),
+                 qPrintable(value));
+        QVERIFY2(!value.contains(QStringLiteral("after your guess")), qPrintable(value));
+        QVERIFY2(paintedText(table).contains(QStringLiteral("54,4")), qPrintable(paintedText(table)));
+        const QString hand = clock.hoverReadout();
+        QVERIFY2(hand.startsWith(QStringLiteral("pair 63  \u00b7  \u03c9 = ")) && hand.contains(QStringLiteral("period 54,4")),
+                 qPrintable(hand));
+    }
+
+    void attentionCellWaitsFor14()
+    {
+        // 1.4 asks for the weight row 9 gives key 0 with identical tokens under the causal mask: 1/10.
+        WorkbenchState state;
+        Computation computation(&state);
+        AttentionView view(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("1.4"));
+        QVERIFY(state.answerPending());
+        QVERIFY(showOnScreen(view));
+        QTRY_VERIFY(view.output() && view.output()->matrix.rows() == 10 && view.cellCentre(9, 0));
+        view.repaint();
+        moveMouse(view, *view.cellCentre(9, 0));
+        QCOMPARE(view.hoveredCell(), std::optional<QPoint>(QPoint(0, 9)));
+        QCOMPARE(view.hoverReadout(), QStringLiteral("query 9  \u00b7  key 0  \u00b7  values after your guess"));
+        QVERIFY2(paintedText(view).contains(view.hoverReadout()), qPrintable(paintedText(view)));
+        QCOMPARE(b.commitGuess(QStringLiteral("0.1")), QString());
+        QCOMPARE(view.output()->matrix(9, 0), 0.1f);
+        QCOMPARE(view.hoverReadout(), QStringLiteral("query 9  \u00b7  key 0  \u00b7  probability 0.1"));
+        QVERIFY2(paintedText(view).contains(view.hoverReadout()), qPrintable(paintedText(view)));
+    }
+
+    void decayAndRotationReadoutsWait()
+    {
+        // 3.2 asks for PE(p)·PE(p) at d = 128: d/2 sin² + cos² terms, 64, the decay curve's value at k = 0.
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        RotationView rotation(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("3.2"));
+        QVERIFY(state.answerPending());
+        // The first curve once 3.2's numbers are in (the view starts on the default RoPE set-up's).
+        QTRY_VERIFY((decay.hoverAt(0, 0), decay.readoutText().startsWith(QStringLiteral("sinusoidal"))));
+        QVERIFY2(decay.readoutText().endsWith(QStringLiteral("k = 0 tokens,  value after your guess")),
+                 qPrintable(decay.readoutText()));
+        QCOMPARE(b.commitGuess(QStringLiteral("64")), QString());
+        QVERIFY2(decay.readoutText().endsWith(QStringLiteral("k = 0 tokens,  value 64")), qPrintable(decay.readoutText()));
+
+        // 8.1 asks whether pair 3 turns slower than pair 0: the plane's read-out states each pair's θ.
+        openStep(b, state, QStringLiteral("8.1"));
+        QVERIFY(state.answerPending());
+        QVERIFY(showOnScreen(rotation));
+        QVERIFY(hoverUntil(rotation, [&] { return rotation.hoverReadout().startsWith(QStringLiteral("pair 3 ")); }));
+        QCOMPARE(rotation.hoverReadout(), QStringLiteral("pair 3 (dims 6, 7)  \u00b7  values after your guess"));
+        QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
+        QVERIFY2(rotation.hoverReadout().contains(QStringLiteral("\u03b8 = 0.001 rad/token")), qPrintable(rotation.hoverReadout()));
+    }
+
+    void spatialScoresWaitWhileAGuessIsDue()
+    {
+        // The sequence view's and the patch grid's scores follow the same rule; a step's "hide" keeps its finer
+        // rule for the position ids (18.x above) and for 17.2's score ("?").
+        WorkbenchState state;
+        Computation computation(&state);
+        SequenceView sequence(&state, &computation);
+        PatchGridView grid(&state, &computation);
+        LessonBrowser b(&state);
+        openStep(b, state, QStringLiteral("17.2"));
+        QCOMPARE(b.commitGuess(QStringLiteral("8")), QString());
+        const QString score = grid.readout(102);
+        QCOMPARE(score, QStringLiteral("patch (7, 4)  \u00b7  score 8 to (7, 4)"));
+        state.setAnswerPending(true); // a guess due with no "hide" of its own
+        QCOMPARE(grid.readout(102), QStringLiteral("patch (7, 4)  \u00b7  values after your guess"));
+        state.setAnswerPending(false);
+        QCOMPARE(grid.readout(102), score);
+        openStep(b, state, QStringLiteral("18.1"));
+        QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
+        QVERIFY2(sequence.readout(5, 4).contains(QStringLiteral("score ")), qPrintable(sequence.readout(5, 4)));
+        state.setAnswerPending(true);
+        QCOMPARE(sequence.readout(5, 4), QStringLiteral("query 5  \u00b7  key 4  \u00b7  values after your guess"));
+        QCOMPARE(sequence.readout(3), QStringLiteral("token 3  \u00b7  t 3, h 3, w 3")); // where a token stands
     }
 
     void configurationBAndClosedLessonsFollow()

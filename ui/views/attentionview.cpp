@@ -427,11 +427,13 @@ QString AttentionView::readout(int row, int col) const
         q += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(row)]));
         k += QStringLiteral(" '%1'").arg(QString::fromStdString(m_output->tokens[std::size_t(col)]));
     }
+    const QString b = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    if (withholdsReadoutValues()) // View::withholdsReadoutValues: the cell named, its logit after the guess
+        return withheldReadout(b + tr("query %1  \u00b7  key %2").arg(q, k));
     if (m_diff) {
         const float d = (*m_diff)(row, col);
         return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3").arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
     }
-    const QString b = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
     return b + tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
         .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
              std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));

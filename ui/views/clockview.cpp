@@ -137,6 +137,8 @@ QString ClockView::hoverReadout() const
         const auto shown = std::find(hands.pairs.begin(), hands.pairs.end(), i);
         if (!rect.contains(*m_hover) || i >= int(freq.size()) || shown == hands.pairs.end())
             continue;
+        if (withholdsReadoutValues()) // View::withholdsReadoutValues: the hand named, its period after the guess
+            return withheldReadout(tr("pair %1").arg(i));
         const double t = hands.time;
         const double w = freq[std::size_t(i)];
         const core::HandReading& hand = hands.hands[std::size_t(shown - hands.pairs.begin())];

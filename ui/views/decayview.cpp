@@ -156,6 +156,7 @@ DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* p
                 fitAxisLabels();
         });
     });
+    connect(state, &WorkbenchState::answerPendingChanged, this, &DecayView::updateReadout); // View::readoutValue
     connect(state, &WorkbenchState::cursorChanged, this, [this] {
         if (m_state->scheme().encoding && !m_state->scheme().frequencies && isApplicable()) {
             recompute(); // the learned table's dot product depends on p
@@ -638,7 +639,7 @@ void DecayView::updateReadout()
     });
     m_readout->setText(who + tr("%1:  k = %2 tokens,  value %3")
                                  .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
-                                      QString::number(it->y(), 'g', 6)));
+                                      readoutValue(QString::number(it->y(), 'g', 6))));
 }
 
 void DecayView::rebuildSeries()

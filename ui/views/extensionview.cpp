@@ -850,7 +850,7 @@ void ExtensionView::renderContent(QPainter& p, const QRectF& target)
         // The hovered pair's numbers in a tag at the top of the wavelength panel, over the plot (on screen only).
         const core::ExtensionPair& q = t.pairs[std::size_t(m_hoverPair)];
         const QString band = QString::fromStdString(core::extensionBandName(t, q.band));
-        const QStringList lines{
+        const QStringList lines = withholdsReadoutValues() ? QStringList{withheldReadout(tr("pair %1").arg(m_hoverPair))} : QStringList{
             tr("pair %1: wavelength %2 \u2192 %3").arg(m_hoverPair).arg(formatTokens(q.wavelengthOld), formatTokens(q.wavelengthNew)),
             tr("slowed \u00d7%1 (%2)").arg(formatNumber(q.scale, 4), band),
             tr("%1 turns in training, %2 at L; new: %3 of the circle")

@@ -479,6 +479,8 @@ QString LengthLabView::readout(const Point& pt) const
     const auto& g = c.groups[pt.group];
     const QString name = schemeTitle(g.scheme) + QString::fromStdString(g.label.substr(g.scheme.size()));
     const int L = c.lengths[pt.length];
+    if (withholdsReadoutValues()) // View::withholdsReadoutValues: the point named, its value after the guess
+        return withheldReadout(tr("%1 · L = %2").arg(name).arg(L));
     if (g.noPositionRows[pt.length])
         return tr("%1 · L = %2 · no position rows (learned table), counted as 0").arg(name).arg(L);
     const double v = g.mean[pt.length];

@@ -191,9 +191,12 @@ QString PatchGridView::readout(int patch) const
     const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
     const double v = d.similarity(d.patchIndex(), patch);
     // Predict, then see: a step whose "hide" names the scores (17.2 asks for a patch's score with itself) shows
-    // "?" until the guess.
+    // "?" for the score until the guess; any other step waiting for its guess withholds it too
+    // (View::withholdsReadoutValues).
     const lessons::Step* pending = m_state->answerPending() ? lessons::findStep(m_state->answerPendingStep()) : nullptr;
     const bool hidden = pending && pending->hide && pending->hide->scores;
+    if (withholdsReadoutValues() && !hidden)
+        return withheldReadout(who + tr("patch (%1, %2)").arg(patch / d.grid.cols).arg(patch % d.grid.cols));
     return who + tr("patch (%1, %2)  \u00b7  %3 %4 to (%5, %6)")
         .arg(patch / d.grid.cols)
         .arg(patch % d.grid.cols)

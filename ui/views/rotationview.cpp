@@ -273,6 +273,8 @@ QString RotationView::hoverReadout() const
         // Computed now from the current state, so the read-out follows every change of cursor, r or layout.
         const auto [ms, ns] = positions(true);
         const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        if (withholdsReadoutValues()) // View::withholdsReadoutValues: the plane named, its angles after the guess
+            return withheldReadout(tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b));
         const double theta = m_qSpec.invFreq[std::size_t(i)];
         const core::RotationPlanes pl = planes(true);
         const std::size_t at = std::size_t(i);

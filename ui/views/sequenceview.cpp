@@ -165,6 +165,10 @@ QString SequenceView::readout(int token, int key) const
         return {};
     const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
     if (key >= 0) {
+        // View::withholdsReadoutValues: the cell named, its score after the guess. The ids below are where a token
+        // stands; the step's "hide" names those that wait.
+        if (withholdsReadoutValues())
+            return withheldReadout(who + tr("query %1  \u00b7  key %2").arg(token).arg(key));
         const double v = d.scores(token, key);
         return who + tr("query %1  \u00b7  key %2  \u00b7  score %3")
             .arg(token)

@@ -431,6 +431,8 @@ QString TableView::readout(int row, int col) const
         if (pair >= 0)
             s += tr(" (pair %1)").arg(pair);
     }
+    if (withholdsReadoutValues()) // View::withholdsReadoutValues: the cell named, its numbers after the guess
+        return withheldReadout(s);
     if (m_showDiff) {
         // The difference image's cell: the sampled row that holds this position.
         const int r = (row - m_result->rowStart) / std::max(1, m_result->rowStep);

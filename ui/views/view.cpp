@@ -135,6 +135,16 @@ bool View::showsHints() const
     return m_onScreen && !m_state->viewOptions().cleanSlide;
 }
 
+QString View::withheldReadout(const QString& where) const
+{
+    return where + tr("  \u00b7  values after your guess");
+}
+
+QString View::readoutValue(const QString& value) const
+{
+    return withholdsReadoutValues() ? tr("after your guess") : value;
+}
+
 QString View::noRotationSummary() const
 {
     const auto spec = currentSpec(*m_state);

@@ -196,6 +196,19 @@ protected:
     /// True while paintEvent draws and the view option clean_slide is off: hover hints, hover read-outs and
     /// cursor tags appear then only (a clean slide shows the figure alone, as an export does).
     bool showsHints() const;
+    /// The rule for hover read-outs while a guess is due (Predict, then see; issue 23). While a lesson step waits
+    /// for its guess (WorkbenchState::answerPending()), a hover read-out still says where the pointer is (position
+    /// and dimension, query and key, pair, curve and distance) but shows none of the values there, since any of
+    /// them may answer the prediction; committing the guess, or leaving the step, brings them back. Every view that
+    /// draws a hover read-out builds it through withheldReadout() or readoutValue(). A step's `hide` (FORMAT.md)
+    /// states a finer rule for the position ids the sequence view prints, which are where a token is.
+    bool withholdsReadoutValues() const { return m_state->answerPending(); }
+    /// The read-out @p where ("p = 3  ·  dim 5") followed by "values after your guess"; for a read-out of several
+    /// values while withholdsReadoutValues().
+    QString withheldReadout(const QString& where) const;
+    /// @p value, or "after your guess" in its place while withholdsReadoutValues(); for a read-out that names
+    /// one value in its sentence ("k = 12 tokens,  value after your guess").
+    QString readoutValue(const QString& value) const;
     /// True while paintEvent draws with @p p on a raster device, moved at most: where an on-screen cache (an image
     /// or pixmap drawn once and copied) gives the same pixels. Exports and scaled or rotated painters draw directly.
     bool cachesOnScreen(const QPainter& p) const;
