@@ -60,8 +60,8 @@ inline std::vector<std::string> words(const QStringList& args)
     return w;
 }
 
-inline Run run(const QStringList& args) { return run(words(args)); }
-inline Run runExport(const QStringList& args) { return runExport(words(args)); }
+inline Run runList(const QStringList& args) { return run(words(args)); }
+inline Run runExportList(const QStringList& args) { return runExport(words(args)); }
 
 /// stdout and stderr of @p r as QStrings (UTF-8).
 inline QString outText(const Run& r) { return QString::fromStdString(r.out); }

@@ -72,7 +72,7 @@ std::unique_ptr<ExportScene> scene(const QString& scheme, int dim = 64, int posi
 
 int TestExport::cli(const QStringList& args, QString* err, QString* out)
 {
-    const test::Run r = test::runExport(args);
+    const test::Run r = test::runExportList(args);
     if (err)
         *err = test::errText(r);
     if (out)

@@ -57,9 +57,9 @@ struct Run {
 
 Run asText(const test::Run& r) { return {r.status, test::outText(r), test::errText(r)}; }
 
-Run exportCli(const QStringList& args) { return asText(test::runExport(QStringList{"export"} + args)); }
+Run exportCli(const QStringList& args) { return asText(test::runExportList(QStringList{"export"} + args)); }
 
-Run computeCli(const QStringList& args) { return asText(test::run(QStringList{"compute"} + args)); }
+Run computeCli(const QStringList& args) { return asText(test::runList(QStringList{"compute"} + args)); }
 
 QByteArray readAll(const QString& path)
 {

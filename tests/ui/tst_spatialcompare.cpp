@@ -34,7 +34,7 @@ namespace {
 
 int exportCli(const QStringList& args, QString* err = nullptr)
 {
-    const test::Run r = test::runExport(args);
+    const test::Run r = test::runExportList(args);
     if (err)
         *err = test::errText(r);
     return r.status;
@@ -43,7 +43,7 @@ int exportCli(const QStringList& args, QString* err = nullptr)
 /// `poslab compute ARGS -o FILE.json`, read back: {"shape", "data", ...}.
 QJsonObject computeJson(QStringList args, const QString& file)
 {
-    const test::Run r = test::run(QStringList{"compute"} + args + QStringList{"-o", file});
+    const test::Run r = test::runList(QStringList{"compute"} + args + QStringList{"-o", file});
     if (r.status != 0)
         qWarning("compute failed: %s", r.err.c_str());
     QFile f(file);
