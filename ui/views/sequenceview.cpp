@@ -104,7 +104,7 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
     if (m_data.error.isEmpty())
         l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
-    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")), lfm.horizontalAdvance(QStringLiteral("pairs"))) + 6 * s;
+    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")) + 0.45 * tfm.height() + s, lfm.horizontalAdvance(QStringLiteral("pairs")) + 5 * s) + s;
     // The scores take a square at the right, as tall as the room below the header allows; the tokens, the pairs
     // and the image block share the room at its left, top to bottom.
     const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
@@ -298,7 +298,8 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
         const core::Segment& g = d.sequence.segments[i];
         const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
         text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                  labelFont, th.foreground, {segmentWords(g), QString(segmentWords(g).front())}, TextLayout::Fit::Drop);
+                  labelFont, th.foreground, {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
+                  TextLayout::Fit::Drop);
     }
     p.setPen(QPen(th.grid, 0.8 * s));
     if (tw > 3 * s)
@@ -309,9 +310,11 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const QString widest = QString::number(d.ids.maxCoeff());
     const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
     const QFont idFont = th.font(idPt * s);
+    // The row names keep the layout's gap to text (0.45 of a line) from the first column's ids (layoutFor()'s labelW):
+    // at 5 px the selected first token's ids were left out.
     for (int a = 0; a < 3; ++a)
-        text.drawAt(QPointF(l.tokens.left() - 5 * s, l.tokens.top() + boxH + (a + 0.5) * idH), Qt::AlignRight | Qt::AlignVCenter,
-                    tickFont, axisColour(th, a), {QLatin1String(names[a])});
+        text.drawAt(QPointF(l.tokens.left() - 0.45 * tfm.height() - s, l.tokens.top() + boxH + (a + 0.5) * idH),
+                    Qt::AlignRight | Qt::AlignVCenter, tickFont, axisColour(th, a), {QLatin1String(names[a])});
     // The selected token first, always labelled: its box is as wide as its widest id (so that no edge of it runs
     // through a digit), centred on its column and moved off a block boundary into its own run where it would
     // cross one.
