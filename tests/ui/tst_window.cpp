@@ -453,6 +453,20 @@ private slots:
         QVERIFY(QSettings().value(QStringLiteral("picker/formulaShown")).toBool());
         QSettings().remove(QStringLiteral("picker/formulaShown"));
     }
+    void closedLessonsHideNoAnswer()
+    {
+        // The lesson panel starts closed: no step's guess is due, so the views state their results (the rotation
+        // view said "score and verdict: after the guess" on a new window, lesson 1.1's prediction unseen).
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        QVERIFY(!w.state()->answerPending());
+        QVERIFY(w.state()->answerPendingStep().isEmpty());
+        // Opened on a step that asks for a guess, the guess is due.
+        QVERIFY(w.openLessonStep(QStringLiteral("2.1")).isEmpty());
+        QTest::qWait(50);
+        QVERIFY(w.state()->answerPending());
+        QCOMPARE(w.state()->answerPendingStep(), QStringLiteral("2.1"));
+    }
     void storyLinkNamesTheStepsScheme()
     {
         // Issue 22: lesson 18 shows the mixed sequence of M-RoPE, and the side panel's story link named RoPE.
