@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace poslab::ui {
 
@@ -103,7 +104,7 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
     if (m_data.error.isEmpty())
         l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
-    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")), lfm.horizontalAdvance(QStringLiteral("pairs"))) + 6 * s;
+    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")) + 0.45 * tfm.height() + s, lfm.horizontalAdvance(QStringLiteral("pairs")) + 5 * s) + s;
     // The scores take a square at the right, as tall as the room below the header allows; the tokens, the pairs
     // and the image block share the room at its left, top to bottom.
     const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
@@ -279,50 +280,85 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const double boxH = lfm.height() * 1.1;
     const double idH = tfm.height() * 1.1;
 
-    // Segment names over their runs, a boundary line between runs.
+    // Segment names over their runs, a boundary line between runs through the boxes and the id rows (the labels
+    // placed after it keep clear of it, and the layout test sees it).
+    std::vector<double> boundaries; // x of each boundary line
     for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
         const core::Segment& g = d.sequence.segments[i];
         const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
-        text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                  labelFont, th.foreground, {segmentWords(g), QString(segmentWords(g).front())}, TextLayout::Fit::Drop);
         QColor fill = g.kind == core::Segment::Kind::Text ? th.panel : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
         if (g.kind != core::Segment::Kind::Text)
             fill.setAlphaF(0.35);
         p.fillRect(QRectF(x0, l.tokens.top(), w, boxH), fill);
         if (i > 0) {
             p.setPen(QPen(th.foreground, 1.4 * s));
-            p.drawLine(QPointF(x0, l.tokens.top() - 2 * s), QPointF(x0, l.tokens.bottom()));
+            const QPointF a(x0, l.tokens.top() - 2 * s), b(x0, l.tokens.bottom());
+            p.drawLine(a, b);
+            text.keepClearOf(a, b, QStringLiteral("block boundary"));
+            boundaries.push_back(x0);
         }
+    }
+    for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
+        const core::Segment& g = d.sequence.segments[i];
+        const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
+        text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+                  labelFont, th.foreground, {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
+                  TextLayout::Fit::Drop);
     }
     p.setPen(QPen(th.grid, 0.8 * s));
     if (tw > 3 * s)
         for (int n = 1; n < L; ++n)
             p.drawLine(QPointF(l.tokens.left() + n * tw, l.tokens.top()), QPointF(l.tokens.left() + n * tw, l.tokens.top() + boxH));
-    // The three ids of every token, in a font small enough (down to 6 pt) for the widest id to fit its column; a
-    // label that still does not fit is left out (the selected token's ids are in the header).
+    // The three ids of every token, in a font small enough (down to 6 pt) for the widest id to fit its column.
     static const char* names[3] = {"t id", "h id", "w id"};
     const QString widest = QString::number(d.ids.maxCoeff());
     const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
     const QFont idFont = th.font(idPt * s);
-    // Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest columns one id needs),
-    // and the selected token, with the labels next to it left out: a row of ids never reads as neighbours' ids.
-    const double need = textAdvance(idFont, widest) * 1.3;
-    const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
-    const auto labelled = [&](int n) {
-        return n == d.token || (n % every == 0 && std::abs(n - d.token) * tw >= need);
-    };
-    for (int a = 0; a < 3; ++a) {
-        const double y = l.tokens.top() + boxH + a * idH;
-        text.drawAt(QPointF(l.tokens.left() - 5 * s, y + idH / 2), Qt::AlignRight | Qt::AlignVCenter, tickFont,
-                    axisColour(th, a), {QLatin1String(names[a])});
-        for (int n = 0; n < L; ++n)
-            if (labelled(n))
-                text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y + idH / 2), Qt::AlignHCenter | Qt::AlignVCenter,
-                            idFont, n == d.token ? th.foreground : th.muted, {idText(a, n)});
+    // The row names keep the layout's gap to text (0.45 of a line) from the first column's ids (layoutFor()'s labelW):
+    // at 5 px the selected first token's ids were left out.
+    for (int a = 0; a < 3; ++a)
+        text.drawAt(QPointF(l.tokens.left() - 0.45 * tfm.height() - s, l.tokens.top() + boxH + (a + 0.5) * idH),
+                    Qt::AlignRight | Qt::AlignVCenter, tickFont, axisColour(th, a), {QLatin1String(names[a])});
+    // The selected token first, always labelled: its box is as wide as its widest id (so that no edge of it runs
+    // through a digit), centred on its column and moved off a block boundary into its own run where it would
+    // cross one.
+    const double gap = 2 * s;
+    double selW = 0;
+    for (int a = 0; a < 3; ++a)
+        selW = std::max(selW, textAdvance(idFont, idText(a, d.token)));
+    selW = std::max(tw, selW + 2 * gap);
+    const double colL = l.tokens.left() + d.token * tw, colR = colL + tw;
+    double runL = l.tokens.left(), runR = l.tokens.right(); // the selected token's run, between its boundaries
+    for (double x : boundaries) {
+        if (x <= colL + 1e-6)
+            runL = std::max(runL, x);
+        if (x >= colR - 1e-6)
+            runR = std::min(runR, x);
     }
+    double selL = (colL + colR - selW) / 2;
+    if (selW <= runR - runL)
+        selL = std::clamp(selL, runL, runR - selW);
+    const QRectF sel(selL, l.tokens.top(), selW, l.tokens.height());
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.8 * s));
-    p.drawRect(QRectF(l.tokens.left() + d.token * tw, l.tokens.top(), tw, l.tokens.height()));
+    p.drawRect(sel);
+    text.keepClearOf(QPolygonF{sel.topLeft(), sel.bottomLeft()}, QStringLiteral("selected token"));
+    text.keepClearOf(QPolygonF{sel.topRight(), sel.bottomRight()}, QStringLiteral("selected token"));
+    for (int a = 0; a < 3; ++a)
+        text.drawAt(QPointF(sel.center().x(), l.tokens.top() + boxH + (a + 0.5) * idH), Qt::AlignHCenter | Qt::AlignVCenter,
+                    idFont, th.foreground, {idText(a, d.token)});
+    // Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest columns one id needs); a
+    // label that would touch the selected token's box or a block boundary is left out, so that a row of ids never
+    // reads as a neighbour's ids and no line runs through a digit.
+    const double need = textAdvance(idFont, widest) * 1.3;
+    const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
+    for (int a = 0; a < 3; ++a) {
+        const double y = l.tokens.top() + boxH + (a + 0.5) * idH;
+        for (int n = 0; n < L; ++n)
+            if (n != d.token && n % every == 0)
+                text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y), Qt::AlignHCenter | Qt::AlignVCenter, idFont, th.muted,
+                            {idText(a, n)});
+    }
 
     // Which axis each rotary pair turns with.
     const int pairs = int(d.pairAxis.size());
@@ -406,8 +442,12 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     const double cs = l.scores.width() / L;
     for (std::size_t i = 1; i < d.firstToken.size(); ++i) {
         const double at = double(d.firstToken[i]) * cs;
-        p.drawLine(QPointF(l.scores.left() + at, l.scores.top()), QPointF(l.scores.left() + at, l.scores.bottom()));
-        p.drawLine(QPointF(l.scores.left(), l.scores.top() + at), QPointF(l.scores.right(), l.scores.top() + at));
+        const QPointF a(l.scores.left() + at, l.scores.top()), b(l.scores.left() + at, l.scores.bottom());
+        const QPointF c(l.scores.left(), l.scores.top() + at), e(l.scores.right(), l.scores.top() + at);
+        p.drawLine(a, b);
+        p.drawLine(c, e);
+        text.keepClearOf(a, b, QStringLiteral("block boundary (scores)"));
+        text.keepClearOf(c, e, QStringLiteral("block boundary (scores)"));
     }
     p.setBrush(Qt::NoBrush);
     p.setPen(QPen(th.foreground, 1.6 * s));

@@ -13,6 +13,7 @@
 #include "ui/window/parameterpanel.h"
 #include "ui/teaching/presentation.h"
 #include "ui/teaching/presenterview.h"
+#include "ui/window/leftcolumn.h"
 #include "ui/window/schemepicker.h"
 #include "ui/window/viewframe.h"
 #include "ui/views/clockview.h"
@@ -154,6 +155,7 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     right->setObjectName(QStringLiteral("dockParameters"));
     right->setWidget(scroll);
     m_pickerA = m_picker;
+    connect(m_picker, &SchemePicker::roomChanged, this, [this] { QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); }); });
     m_panelScrollA = scroll;
     right->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
     addDockWidget(Qt::LeftDockWidgetArea, right);
@@ -404,6 +406,9 @@ void MainWindow::showPage(View* v)
                 page = f;
     m_pages->setCurrentWidget(page);
     m_ownPage = own ? v : nullptr;
+    for (SchemePicker* p : {m_picker, m_pickerB}) // the story link names the scheme of the view in front
+        if (p)
+            p->setFrontView(own ? v->exportName() : QString());
     for (int i = 0; i < m_viewTabs->count(); ++i)
         if (m_viewTabs->tabData(i).toString() == (own ? v->exportName() : QString())) {
             QSignalBlocker b(m_viewTabs);
@@ -1029,6 +1034,7 @@ void MainWindow::setEditsB(bool editB)
     if (editB && !m_panelB) {
         WorkbenchState* b = m_state->compareState();
         m_pickerB = new SchemePicker(b, this);
+        connect(m_pickerB, &SchemePicker::roomChanged, this, [this] { QTimer::singleShot(0, this, [this] { giveSchemesTheirHeight(); }); });
         m_panelB = new ParameterPanel(b, this);
         auto* scroll = new PanelScroll(this);
         scroll->setWidget(m_panelB);
@@ -1285,25 +1291,7 @@ void MainWindow::resizeEvent(QResizeEvent* e)
 
 void MainWindow::giveSchemesTheirHeight(int pass)
 {
-    // The rule for the left column: the parameter panel first gets the room for its first
-    // ParameterPanel::rowsInView rows (six at 1366 x 768, font scale 1); the scheme list then gets the lines it
-    // needs from what is left, and scrolls within its own box where that is not enough (every scheme stays
-    // reachable). Whatever is left over after both goes to the parameters (more rows, the rest scroll).
-    if (m_schemesDock->isHidden() || m_schemesDock->isFloating() || m_parametersDock->isHidden())
-        return;
-    auto* area = qobject_cast<QAbstractScrollArea*>(m_parametersDock->widget());
-    const int total = m_schemesDock->height() + m_parametersDock->height();
-    const int around = area ? m_parametersDock->height() - area->viewport()->height() : 0;
-    const int rowsNeed = m_panel->heightForRows(ParameterPanel::rowsInView) + around;
-    const int missing = m_picker->listScroll()->sizeHint().height() - m_picker->listScroll()->height();
-    const int most = std::max(m_schemesDock->minimumSizeHint().height(), total - rowsNeed);
-    const int want = std::min(m_schemesDock->height() + std::max(0, missing), most);
-    if (std::abs(want - m_schemesDock->height()) <= 1 || total - want < m_parametersDock->minimumSizeHint().height())
-        return;
-    resizeDocks({m_schemesDock, m_parametersDock}, {want, total - want}, Qt::Vertical); // both: one moves half
-    // The dock layout rounds and subtracts its separators: look again once it has settled.
-    if (pass < 2)
-        QTimer::singleShot(0, this, [this, pass] { giveSchemesTheirHeight(pass + 1); });
+    fitLeftColumn(this, m_schemesDock, m_parametersDock, pass); // the rule is leftcolumn.h's
 }
 
 void MainWindow::closeEvent(QCloseEvent* e)
@@ -1785,6 +1773,7 @@ void MainWindow::buildLessons()
     });
     // Closed, the lessons hide no answer in the views; shown again, a guess still due hides them again.
     connect(m_lessonsDock, &QDockWidget::visibilityChanged, this, [this] { m_lessons->setAnswersShown(!m_lessonsDock->isHidden()); });
+    m_lessons->setAnswersShown(false); // it starts closed, and visibilityChanged comes first when it is shown
 }
 
 void MainWindow::showLessons()

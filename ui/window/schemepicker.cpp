@@ -2,13 +2,18 @@
 #include "ui/window/schemepicker.h"
 
 #include "core/encodingregistry.h"
+#include "core/spatial.h"
+#include "ui/lessons/lesson.h"
 #include "ui/window/flowlayout.h"
 #include "ui/render/formula.h"
 #include "ui/teaching/storypage.h"
 #include "ui/state/workbenchstate.h"
 
 #include <QButtonGroup>
+#include <QComboBox>
+#include <QStandardItemModel>
 #include <QEvent>
+#include <QJsonObject>
 #include <QFontInfo>
 #include <QPixmap>
 #include <QStyle>
@@ -17,6 +22,8 @@
 #include <QResizeEvent>
 #include <QScrollBar>
 #include <QScreen>
+#include <QShowEvent>
+#include <QSignalBlocker>
 #include <QLabel>
 #include <QLayout>
 #include <QMenu>
@@ -144,39 +151,60 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_list->installEventFilter(this);
     m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
+    // The list's one-line form (setCompact()): the same schemes in the same order, each family's name a heading
+    // that cannot be chosen (the combo box's keys step over it).
+    m_compactPicker = new QComboBox(this);
+    m_compactPicker->setObjectName(QStringLiteral("schemeCompactPicker"));
+    m_compactPicker->setToolTip(tr("The scheme (the whole list shows where the column has room for it)"));
+    m_compactPicker->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_compactPicker->setMinimumContentsLength(8);
+    m_compactPicker->setMaxVisibleItems(16);
+    fillCompactPicker();
+    m_compactPicker->hide();
+    connect(m_compactPicker, &QComboBox::activated, this, [this](int index) {
+        const QString id = m_compactPicker->itemData(index).toString();
+        if (!id.isEmpty())
+            m_state->setScheme(id);
+    });
+    lay->addWidget(m_compactPicker);
     // The selected scheme's story page, always in view between the list and the description. A flat
     // button rather than a rich-text link, whose blue would not follow the dark theme.
-    auto* story = new QToolButton(this);
+    // It names the scheme of the view in front (setFrontView()): the spatial one over the patch grid or sequence.
+    auto* story = m_story = new QToolButton(this);
     story->setObjectName(QStringLiteral("schemeStoryButton"));
     story->setAutoRaise(true);
-    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(m_state->schemeId(), this); });
-    auto storyText = [story, state] {
-        story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(state->scheme().name))));
-    };
-    connect(state, &WorkbenchState::schemeChanged, story, storyText);
-    storyText();
+    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(storyScheme(), this); });
+    connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncStory);
+    connect(state, &WorkbenchState::spatialChanged, this, &SchemePicker::syncStory);
+    connect(state, &WorkbenchState::answerPendingChanged, this, &SchemePicker::syncStory);
+    syncStory();
     // The formula folds away (one click; remembered in the settings, shown by default) where a lecturer wants
     // the column's height for the parameters.
     auto* fold = m_formulaToggle = new QToolButton(this);
     fold->setObjectName(QStringLiteral("schemeFormulaToggle"));
     fold->setAutoRaise(true);
     fold->setCheckable(true);
-    // Default: shown where the screen is at least formulaRoomHeight px tall; folded below that (a 1366 x 768
-    // projector), where the column's height goes to six parameter rows and the scheme list first.
-    const QScreen* sc = screen();
-    const bool room = !sc || sc->availableGeometry().height() >= formulaRoomHeight;
-    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), room).toBool());
+    // Until the user folds or unfolds it, formulaShownByDefault() decides (a 1366 x 768 projector or a large font
+    // scale: folded, so that the column's height goes to the parameter rows and the scheme list first).
+    fold->setChecked(QSettings().value(QStringLiteral("picker/formulaShown"), formulaShownByDefault()).toBool());
     fold->setText(tr("Formula"));
     fold->setToolTip(tr("Show or hide the scheme's formula"));
+    // Only a click is the user's choice to remember; the default following the font scale is not.
+    connect(fold, &QToolButton::clicked, this, [](bool on) { QSettings().setValue(QStringLiteral("picker/formulaShown"), on); });
     connect(fold, &QToolButton::toggled, this, [this](bool on) {
-        QSettings().setValue(QStringLiteral("picker/formulaShown"), on);
         m_formulaScroll->setVisible(on);
         m_formulaToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
         keepFormulaInView();
+        emit roomChanged();
+    });
+    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
+        if (!QSettings().contains(QStringLiteral("picker/formulaShown")))
+            m_formulaToggle->setChecked(formulaShownByDefault());
     });
     fold->setArrowType(fold->isChecked() ? Qt::DownArrow : Qt::RightArrow);
     fold->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     auto* links = new QHBoxLayout;
+    m_linksLayout = links;
     links->setContentsMargins(0, 0, 0, 0);
     links->addWidget(story);
     links->addStretch(1);
@@ -260,6 +288,112 @@ QString SchemePicker::familyOf(const QString& id) const
 {
     QAbstractButton* b = button(id);
     return b ? b->property("family").toString() : QString();
+}
+
+bool SchemePicker::formulaShownByDefault() const
+{
+    const QScreen* sc = screen();
+    const bool tall = !sc || sc->availableGeometry().height() >= formulaRoomHeight;
+    return tall && m_state->viewOptions().fontScale < foldFromScale;
+}
+
+void SchemePicker::fillCompactPicker()
+{
+    auto* model = new QStandardItemModel(m_compactPicker);
+    QString family;
+    for (const auto& s : core::schemes()) {
+        const QString fam = QString::fromStdString(s.family);
+        if (fam != family) {
+            family = fam;
+            auto* heading = new QStandardItem(fam);
+            heading->setFlags(Qt::NoItemFlags); // not selectable, not enabled: the keys step over it
+            QFont f = heading->font();
+            f.setBold(true);
+            heading->setFont(f);
+            model->appendRow(heading);
+        }
+        const QString name = QString::fromStdString(s.name);
+        auto* item = new QStandardItem(shortName(name));
+        item->setData(QString::fromStdString(s.id), Qt::UserRole);
+        item->setToolTip(name);
+        model->appendRow(item);
+    }
+    m_compactPicker->setModel(model);
+}
+
+void SchemePicker::setCompact(bool compact)
+{
+    if (compact == m_compact)
+        return;
+    m_compact = compact;
+    // The focus goes with the form shown, so that the keys keep choosing schemes.
+    const bool hadFocus = m_list->isAncestorOf(focusWidget()) || m_compactPicker->hasFocus();
+    m_listScroll->setVisible(!compact);
+    m_compactPicker->setVisible(compact);
+    if (hadFocus) {
+        if (compact)
+            m_compactPicker->setFocus();
+        else if (QAbstractButton* b = m_group->checkedButton())
+            b->setFocus();
+    }
+    updateGeometry();
+}
+
+int SchemePicker::heightFor(bool compact, int width) const
+{
+    const QMargins m = layout()->contentsMargins();
+    const int spacing = layout()->spacing();
+    int list = 0;
+    if (compact) {
+        list = m_compactPicker->sizeHint().height();
+    } else {
+        const int inner = std::max(1, width - m.left() - m.right() - 2 * m_listScroll->frameWidth());
+        list = m_list->heightForWidth(inner) + 2 * m_listScroll->frameWidth();
+    }
+    return m.top() + list + spacing + m_linksLayout->sizeHint().height() + spacing + m_scroll->minimumHeight() + m.bottom();
+}
+
+void SchemePicker::setFrontView(const QString& viewId)
+{
+    if (viewId == m_frontView)
+        return;
+    m_frontView = viewId;
+    syncStory();
+}
+
+QString SchemePicker::storyScheme() const
+{
+    // The two views that draw the spatial set-up (ui/views/viewlist.cpp); every other view draws the 1-D one. While
+    // a lesson step waits for its guess its views are not in front yet: the step's first view says what it is about.
+    const auto drawsSpatial = [](const QString& view) {
+        return view == QLatin1String("patchgrid") || view == QLatin1String("sequence");
+    };
+    // (Its state loads after the guess too: the scheme is the one its merged state names.)
+    if (m_state->answerPending()) {
+        const lessons::Lesson* lesson = nullptr;
+        int index = -1;
+        const lessons::Step* step = lessons::findStep(m_state->answerPendingStep(), &lesson, &index);
+        if (step && lesson && !step->views.isEmpty()) {
+            const QJsonObject state = lessons::stepState(*lesson, index);
+            const QString key = drawsSpatial(step->views.front()) ? QStringLiteral("spatial") : QString();
+            const QString id = key.isEmpty() ? state.value(QStringLiteral("scheme")).toString()
+                                             : state.value(key).toObject().value(QStringLiteral("scheme")).toString();
+            if (!id.isEmpty())
+                return id;
+        }
+    }
+    if (drawsSpatial(m_frontView) && core::findSpatialScheme(m_state->spatial().scheme))
+        return QString::fromStdString(m_state->spatial().scheme);
+    return m_state->schemeId();
+}
+
+void SchemePicker::syncStory()
+{
+    const std::string id = storyScheme().toStdString();
+    const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(id);
+    const core::SchemeDescriptor* flat = core::findScheme(id);
+    const std::string& name = spatial ? spatial->info.name : flat ? flat->name : m_state->scheme().name;
+    m_story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(name))));
 }
 
 QString SchemePicker::infoText() const
@@ -406,12 +540,25 @@ void SchemePicker::changeEvent(QEvent* e)
         showFormula();
         keepFormulaInView();
     }
+    if (e->type() == QEvent::FontChange)
+        emit roomChanged();
+}
+
+void SchemePicker::showEvent(QShowEvent* e)
+{
+    QWidget::showEvent(e);
+    if (!e->spontaneous())
+        emit roomChanged();
 }
 
 void SchemePicker::syncSelection()
 {
     if (QAbstractButton* b = button(m_state->schemeId()))
         b->setChecked(true);
+    if (const int at = m_compactPicker->findData(m_state->schemeId(), Qt::UserRole); at >= 0) {
+        const QSignalBlocker block(m_compactPicker);
+        m_compactPicker->setCurrentIndex(at);
+    }
     const auto& s = m_state->scheme();
     auto esc = [](const std::string& t) { return QString::fromStdString(t).toHtmlEscaped(); };
     m_info->setText(esc(s.name));
