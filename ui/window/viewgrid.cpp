@@ -30,11 +30,12 @@
 namespace poslab::ui {
 namespace {
 
-/// Calls a function when the widget it watches is resized (the grid's page: its fit to the room follows).
+/// Calls a function when the widget it watches is resized (the grid's page: its fit to the room follows); it
+/// belongs to @p owner, whose function it calls, and stops watching when its owner goes.
 class ResizeWatcher : public QObject {
 public:
-    ResizeWatcher(QWidget* watched, std::function<void()> onResize)
-        : QObject(watched)
+    ResizeWatcher(QWidget* watched, QObject* owner, std::function<void()> onResize)
+        : QObject(owner)
         , m_onResize(std::move(onResize))
     {
         watched->installEventFilter(this);
@@ -154,7 +155,7 @@ void ViewGrid::buildPages()
     gridColumn->addWidget(m_strip);
     gridColumn->addWidget(m_vertical, 1);
     m_pages->addWidget(m_gridPage);
-    new ResizeWatcher(m_pages, [this] { scheduleArrange(); });
+    new ResizeWatcher(m_pages, this, [this] { scheduleArrange(); });
     column->addWidget(m_viewTabs);
     column->addWidget(m_pages, 1);
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int i) {
