@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The context-extension view: it draws core's numbers (Computation::extensionData, the table of
+// The context-extension view: it draws core's numbers (ExtensionFigure, the table of
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
 #include "ui/figures/computation.h"
@@ -67,8 +67,8 @@ void TestExtensionView::llama31()
     QCOMPARE(t.count(core::ExtensionBand::Blended), 6);
     QCOMPARE(t.count(core::ExtensionBand::Divided), 29);
     QCOMPARE(t.length, core::Position(131072));
-    // The same table as `poslab compute extension` (the registry's data export uses extensionRequest).
-    const core::ComputeResult r = core::compute(Computation::extensionRequest(state.setup(), state.viewOptions()));
+    // The same table as `poslab compute extension` (the registry's data export uses ExtensionFigure::request).
+    const core::ComputeResult r = core::compute(ExtensionFigure::request(ExtensionFigure::inputsOf(FigureSnapshot::of(state))));
     const std::size_t cols = r.shape[1];
     for (std::size_t i = 0; i < t.pairs.size(); ++i)
         QCOMPARE(r.data[i * cols + 4], t.pairs[i].scale);
