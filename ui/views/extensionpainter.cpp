@@ -82,6 +82,9 @@ void ExtensionPainter::draw()
         drawPairLine();
     else
         drawCirclePanel();
+    // Last, so that no label drawn before moves: what still has no place beside its line.
+    for (const HLine& h : unplaced)
+        placeAtLineEnd(h);
     if (ctx.showsHints && ctx.hoverPair >= 0 && ctx.hoverPair < n)
         drawHoverTag();
 }
@@ -383,7 +386,7 @@ std::vector<ExtensionPainter::HLine> ExtensionPainter::markerLines() const
                       {tr("trained window T = %1 (%2)").arg(trainedText, trainedSource),
                        tr("trained window T = %1").arg(trainedText), tr("trained T = %1").arg(trainedText),
                        tr("T = %1").arg(trainedText), tr("T")},
-                      true});
+                      true, true});
     if (t.method == "llama3" || t.method == "yarn") {
         const bool yarn = t.method == "yarn";
         const struct {
@@ -418,12 +421,12 @@ double ExtensionPainter::yOfLine(double v) const
 /// first for T and L, below first for the band edges, then the other side), each at the plot's left end, either
 /// side of the chosen pair's marker, then the right end, inside the wavelength panel; the first place the layout
 /// finds free of text, curves and lines takes it. With no free place for even the shortest wording ("T", "L", the
-/// number) it is left out.
-void ExtensionPainter::placeLabel(const HLine& h)
+/// number) it is left out (for T, placeAtLineEnd tries once more, last); returns whether it was placed.
+bool ExtensionPainter::placeLabel(const HLine& h)
 {
     const double y = yOfLine(h.v);
     if (y < 0)
-        return;
+        return true; // no line, no label
     // An em in from the plot's left edge: the layout keeps that gap to the axis's tick labels.
     const double inset = lfm.height();
     const double marker = xOf(pair);
@@ -445,8 +448,27 @@ void ExtensionPainter::placeLabel(const HLine& h)
                 const QPointF anchor(spot.x, above ? y - 1 * s : y + 1 * s);
                 const Qt::Alignment a = spot.align | (above ? Qt::AlignBottom : Qt::AlignTop);
                 if (!text.drawAt(anchor, a, labelFont, h.colour, {w}).isEmpty())
-                    return;
+                    return true;
             }
+    return false;
+}
+
+/// The last place for a line's label that found none beside the line (the trained window T where the L line and
+/// a band edge run close above and below it, as in lesson 12.1 at projector size): just past the line's right
+/// end, centred on its height, in the gap before the circle panel and beside the circle; its wordings longest
+/// first, each only where the layout finds it free and clear of the circle. Nothing moves for it: the other
+/// labels are placed already. Still no room: left out.
+void ExtensionPainter::placeAtLineEnd(const HLine& h)
+{
+    const double y = yOfLine(h.v);
+    const QPointF anchor(wave.right() + 3 * s, y);
+    for (const QString& w : h.words) {
+        const QRectF box(anchor.x(), y - lfm.height() / 2, lfm.horizontalAdvance(w), lfm.height());
+        if (!circleBox.isEmpty() && circleBox.intersects(box))
+            continue;
+        if (!text.drawAt(anchor, Qt::AlignLeft | Qt::AlignVCenter, labelFont, h.colour, {w}, TextLayout::Fit::Drop).isEmpty())
+            return;
+    }
 }
 
 /// The horizontal lines: all of them first, then their labels (a label placed before the next line was drawn had
@@ -464,7 +486,8 @@ void ExtensionPainter::drawMarkerLines()
         text.keepClearOf(QPointF(wave.left(), y), QPointF(wave.right(), y), h.words.back());
     }
     for (const HLine& h : hlines)
-        placeLabel(h);
+        if (!placeLabel(h) && h.endFallback)
+            unplaced.push_back(h);
 }
 
 /// Band names at the bottom of the wavelength panel, inside their band, with their edges in tokens.
@@ -594,6 +617,7 @@ double ExtensionPainter::drawCircle(double cy)
     const QRectF circle(circlePanel.left() + (circlePanel.width() - diameter) / 2, cy + 2 * s, diameter, diameter);
     if (!(diameter > 8 * s))
         return cy;
+    circleBox = circle;
     const double ring = std::max(3.0, 0.07 * diameter);
     const QRectF arcBox = circle.adjusted(ring, ring, -ring, -ring);
     p.setBrush(Qt::NoBrush);

@@ -58,6 +58,8 @@ public:
         double width;
         QStringList words;
         bool preferAbove;
+        /// When no place beside the line inside the panel is free: past the line's right end (placeAtLineEnd).
+        bool endFallback = false;
     };
 
     /// One entry of the wavelength panel's legend.
@@ -113,6 +115,8 @@ public:
     LogAxis wy, sy;
     int pair = 0;
     double lengthY = -1.0; ///< the height of the L line (-1: off the panel)
+    std::vector<HLine> unplaced; ///< lines with an end fallback whose label found no place beside them
+    QRectF circleBox;            ///< the chosen pair's circle as drawn (empty: none)
 
 private:
     double xOf(double i) const { return wave.left() + (i + 0.5) / n * wave.width(); }
@@ -131,7 +135,8 @@ private:
     void drawScaleLegend();
     std::vector<HLine> markerLines() const;
     double yOfLine(double v) const;
-    void placeLabel(const HLine& h);
+    bool placeLabel(const HLine& h);
+    void placeAtLineEnd(const HLine& h);
     void drawMarkerLines();
     void drawBandNames();
     bool clearOfCurves(const QRectF& box) const;
