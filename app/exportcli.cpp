@@ -8,6 +8,7 @@
 #include "core/io/inputfile.h"
 #include "core/spatial.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/lengthlabfigure.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/exportservice.h"
 #include "ui/setup/presets.h"
@@ -536,7 +537,7 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
     if (const QString why = ui::checkViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());
     if (f.view == "lengthlab") // a run file that cannot be read is one line, not a figure of the message
-        if (const ui::LengthLabData d = ui::Computation::lengthLabData(o); !d.error.isEmpty())
+        if (const ui::LengthLabData d = ui::LengthLabFigure::fromRunFile(o.runFile, o.lengthMetric); !d.error.isEmpty())
             throw InputError(d.error.toStdString());
     if (const QString why = state.setViewOptions(o); !why.isEmpty())
         throw InputError(why.toStdString());

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The context-extension view: it draws core's numbers (Computation::extensionData, the table of
+// The context-extension view: it draws core's numbers (ExtensionFigure, the table of
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
 #include "ui/figures/computation.h"
@@ -50,6 +50,7 @@ private slots:
     void typedLengthTakesAnyValue();
     void hoverReadsThePairUnderTheMouse();
     void headerShowsTheBaseInForce();
+    void trainedWindowKeepsALabel();
 };
 
 void TestExtensionView::llama31()
@@ -67,8 +68,8 @@ void TestExtensionView::llama31()
     QCOMPARE(t.count(core::ExtensionBand::Blended), 6);
     QCOMPARE(t.count(core::ExtensionBand::Divided), 29);
     QCOMPARE(t.length, core::Position(131072));
-    // The same table as `poslab compute extension` (the registry's data export uses extensionRequest).
-    const core::ComputeResult r = core::compute(Computation::extensionRequest(state.setup(), state.viewOptions()));
+    // The same table as `poslab compute extension` (the registry's data export uses ExtensionFigure::request).
+    const core::ComputeResult r = core::compute(ExtensionFigure::request(ExtensionFigure::inputsOf(FigureSnapshot::of(state))));
     const std::size_t cols = r.shape[1];
     for (std::size_t i = 0; i < t.pairs.size(); ++i)
         QCOMPARE(r.data[i * cols + 4], t.pairs[i].scale);
@@ -292,4 +293,45 @@ void TestExtensionView::headerShowsTheBaseInForce()
 }
 
 QTEST_MAIN(TestExtensionView)
+void TestExtensionView::trainedWindowKeepsALabel()
+{
+    // Lesson 12.1's set-up at projector size and font scale 2: the L line and the band edge at 128 tokens run so
+    // close above and below T = 4,096 that no place beside T's line is free; its label goes past the line's right
+    // end instead of being left out, and crosses no line.
+    WorkbenchState state;
+    QCOMPARE(state.setScheme(QStringLiteral("rope")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("rope_type"), QStringLiteral("yarn")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("factor"), QStringLiteral("4")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("original_max_position_embeddings"), QStringLiteral("4096")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("rope_theta"), QStringLiteral("10000")), QString());
+    QCOMPARE(state.setParamText(QStringLiteral("layout"), QStringLiteral("half_split")), QString());
+    QCOMPARE(state.setDim(128), QString());
+    QCOMPARE(state.setPositionCount(64), QString());
+    QCOMPARE(state.setProperty(QStringLiteral("target_length"), 16384), QString());
+    QCOMPARE(state.setProperty(QStringLiteral("extension_pair"), 20), QString());
+    QCOMPARE(state.setPropertyText(QStringLiteral("extension_methods"), QStringLiteral("scheme")), QString());
+    QCOMPARE(state.setProperty(QStringLiteral("font_scale"), 2.0), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    QCOMPARE(view.data().table.trainedLength, core::Position(4096));
+    QImage img(QSize(1366, 768), QImage::Format_ARGB32_Premultiplied);
+    TextRecord record;
+    {
+        QPainter p(&img);
+        view.render(p, QRectF(0, 0, 1366, 768));
+    }
+    const QStringList wordings{QStringLiteral("trained window T = 4,096 (given)"), QStringLiteral("trained window T = 4,096"),
+                               QStringLiteral("trained T = 4,096"), QStringLiteral("T = 4,096"), QStringLiteral("T")};
+    QRectF label;
+    QStringList texts;
+    for (const DrawnText& d : record.items()) {
+        texts << d.text;
+        if (wordings.contains(d.text) || d.text.startsWith(QLatin1String("trained window T = 4,096")))
+            label = d.rect;
+    }
+    QVERIFY2(!label.isEmpty(), qPrintable(texts.join(" | ")));
+    const QStringList crossed = linesThroughText(record.items(), record.lines());
+    QVERIFY2(crossed.isEmpty(), qPrintable(crossed.join(" | ")));
+}
+
 #include "tst_extensionview.moc"

@@ -134,7 +134,7 @@ private slots:
         QCOMPARE(int(back.size()), 2);
         QCOMPARE(back[1].lengths[2].tokenAccuracy, runs->runs[1].lengths[2].tokenAccuracy);
         // The file, read as a file, gives the same curves.
-        const LengthLabData fromFile = Computation::lengthLabData(state.viewOptions());
+        const LengthLabData fromFile = LengthLabFigure::fromRunFile(state.viewOptions().runFile, state.viewOptions().lengthMetric);
         QCOMPARE(fromFile.curves.groups[1].mean, view.data().curves.groups[1].mean);
 
         // The attention view shows the trained model: run 1, layer 1, head 1, at 3 x L_train.
@@ -231,7 +231,7 @@ private slots:
         r.stop = "loss is nan at step 3; training stopped, the curves so far are kept";
         w.runs = {r};
         w.message = QStringLiteral("RoPE: ") + QString::fromStdString(r.stop);
-        const LengthLabData d = Computation::lengthLabData(ViewOptions(), &w);
+        const LengthLabData d = LengthLabFigure::compute({QString(), LengthMetricChoice::ExactMatch, std::make_shared<const TrainedRuns>(w)});
         QVERIFY(d.error.isEmpty());
         QCOMPARE(int(d.losses.size()), 1);
         QCOMPARE(d.losses[0].loss, (std::vector<double>{2.0, 1.5}));

@@ -75,40 +75,6 @@ struct DecayData {
     core::ComputeResult table(const Setup& setup) const;
 };
 
-/// The extension view's numbers: core::extensionTable for the state's rotary set-up at the inference length L, as
-/// `poslab compute extension` computes them (Computation::extensionRequest).
-struct ExtensionData {
-    QString error;                 ///< non-empty when core refused (then the table is empty)
-    core::ExtensionTable table;
-    int pair = 0;                  ///< the pair the circle shows: extension_pair, or the table's automatic pair
-    bool automaticPair = true;     ///< extension_pair is -1
-    QString pairError;             ///< extension_pair names a pair the set-up does not have
-    bool lengthFromPositions = true; ///< L is the state's positions (target_length 0, no model)
-    bool lengthFromModel = false;  ///< L is the model's context_length (target_length 0)
-    bool trainedFromModel = false; ///< T is the preset's trained_length
-};
-
-/// The lengthlab view's numbers: the run file named by the view option run_file, read and summarised by core
-/// (core::train::readRuns, lengthCurves).
-struct LengthLabData {
-    QString error;                    ///< non-empty when there is no file or it cannot be read
-    QString file;
-    core::train::LengthCurves curves;
-    /// The runs are the window's own (WorkbenchState::trainedRuns), not read from run_file.
-    bool window = false;
-    bool running = false;             ///< the window's runs are still training (curves are previews)
-    QString message;                  ///< the window's last problem or stop (a divergence names its step)
-    /// Each run's loss against the step (so far while training; kept once done, and read from a run file's
-    /// loss_curve), in its group's colour.
-    struct LossSeries {
-        int group = 0;                ///< index into curves.groups
-        std::vector<int> steps;
-        std::vector<double> loss;
-        int totalSteps = 0;
-    };
-    std::vector<LossSeries> losses;
-};
-
 class Computation : public QObject {
     Q_OBJECT
 public:
@@ -178,17 +144,6 @@ public:
     /// when @p everyDistance (the data export).
     static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
                                bool everyDistance);
-    /// The request `poslab compute extension` runs for the extension view: request(setup) with the sequence length
-    /// L = target_length (0: the positions) and, for schemes whose parameters name no trained window, T =
-    /// trained_length, else the model's trained_length.
-    static core::ComputeRequest extensionRequest(const Setup& setup, const ViewOptions& options);
-    /// The extension view's table for @p setup and @p options (the same set-up as extensionRequest()).
-    static ExtensionData extensionData(const Setup& setup, const ViewOptions& options);
-    /// The lengthlab view's curves from the run file options.runFile in the measure options.lengthMetric.
-    static LengthLabData lengthLabData(const ViewOptions& options);
-    /// As above, but the window's runs @p window when there are any and run_file is empty or names the file they
-    /// were saved to: the same curves (core::train::lengthCurves) as the file would give, with the loss so far.
-    static LengthLabData lengthLabData(const ViewOptions& options, const TrainedRuns* window);
     /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
     /// message, empty on success.
     static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);

@@ -24,12 +24,13 @@
 
 #include <QStringList>
 
+#include <memory>
 #include <utility>
 
 namespace poslab::ui {
 
-/// An immutable copy of what a figure may depend on: the set-up, the view options, the position cursor and the
-/// animation time.
+/// An immutable copy of what a figure may depend on: the set-up, the view options, the position cursor, the
+/// animation time and the window's trained runs.
 /// Taken on the UI thread (of()), then read on any thread: it holds values only (Setup's model is an implicitly
 /// shared QJsonObject, safe to copy and read across threads).
 struct FigureSnapshot {
@@ -37,7 +38,8 @@ struct FigureSnapshot {
     ViewOptions options;
     int cursor = 0;
     double time = 0.0;   ///< the animation's position (tokens; the clock's hands)
-    /// The state's set-up, view options, cursor and animation time now.
+    std::shared_ptr<const TrainedRuns> trainedRuns; ///< the window's training runs (immutable once published), or null
+    /// The state's set-up, view options, cursor, animation time and trained runs now.
     static FigureSnapshot of(const WorkbenchState& state);
 };
 

@@ -8,8 +8,9 @@
 /// omega_old / omega_new per pair for PI, NTK-aware, dynamic NTK, YaRN and Llama 3 at the same theta, factor and
 /// window (or this scheme only: extension_methods); and for one pair (extension_pair) the arc of angles met in
 /// training against the arc met at L on a circle, with the fraction that is new. Every number is core's
-/// (core/extension.h through Computation::extensionData); the view only draws.
+/// (core/extension.h through ExtensionFigure, ui/figures/extensionfigure.h); the view only draws.
 
+#include "ui/figures/extensionfigure.h"
 #include "ui/views/view.h"
 
 #include <QRectF>
@@ -26,8 +27,8 @@ public:
 
     QSizeF minimumRoom() const override { return {16.0, 11.0}; }
     bool supports(const core::SchemeDescriptor& scheme) const override;
-    /// The numbers drawn (tests read them).
-    const ExtensionData& data() const { return m_data; }
+    /// The numbers drawn (tests read them); empty while the scheme has no extension table.
+    const ExtensionData& data() const;
     /// The height of the inference-length line in the last on-screen paint (-1: not drawn): where a drag starts.
     double lengthMarkerY() const { return m_lengthY; }
     /// The pair under the on-screen point @p pos of either plot (-1: none). Clicking it selects it
@@ -59,7 +60,8 @@ private:
     /// The inference length at the on-screen height @p y of the wavelength plot (drawn last on screen).
     double lengthAtY(double y) const;
 
-    ExtensionData m_data;
+    FigureCache<ExtensionFigure> m_figure;
+    bool m_applicable = false; ///< the scheme has an extension table: data() is the figure's
     // Geometry of the last on-screen paint (for dragging the L line).
     QRectF m_wavePlot;
     double m_logLo = 0.0, m_logHi = 1.0;

@@ -5,7 +5,7 @@
 /// per scheme, each seed a thin line and their mean a thick one, the trained length marked, from a run file written
 /// by `poslab train` (view option run_file; File > Open, `poslab --open run.json`, `poslab export lengthlab --run`).
 /// A learned table's lengths past its rows are marked "no position rows" (drawn at 0 with a cross). Every number
-/// comes from core through Computation::lengthLabData (core::train::readRuns and lengthCurves).
+/// comes from core through LengthLabFigure (ui/figures/lengthlabfigure.h: core::train::readRuns and lengthCurves).
 /// Its controls are the Train panel (ui/window/trainpanel.h): runs trained in the window (WorkbenchState::trainedRuns) are
 /// drawn the same way while run_file is empty or names the file they were saved to; while they train, the curves
 /// are previews. A loss-against-step panel below shows each run's loss (so far while training, kept after it, and
@@ -14,6 +14,7 @@
 /// one colour whatever the order of the runs (lengthLabColourIndex). Hovering a point reads out its scheme, length
 /// and value.
 
+#include "ui/figures/lengthlabfigure.h"
 #include "ui/views/view.h"
 
 #include <optional>
@@ -47,6 +48,11 @@ public:
     QString readoutAt(QPointF at) const;
     /// The drawn points (the means, and the crosses of missing position rows) of the last render.
     std::vector<QPointF> pointPositions() const;
+    /// A drawn point: where, and which group's mean at which test length.
+    struct Point {
+        QPointF at;
+        std::size_t group = 0, length = 0;
+    };
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
@@ -55,10 +61,6 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    struct Point {
-        QPointF at;
-        std::size_t group = 0, length = 0;
-    };
     QString readout(const Point& pt) const;
     int pointAt(QPointF at) const;
     std::vector<Point> m_points;
@@ -66,6 +68,11 @@ private:
     double m_hoverScale = 1.0;
     /// The loss of each run against the step, in @p area (while training, or for a diverged run).
     void drawLosses(QPainter& p, TextLayout& text, const QRectF& area, double s) const;
+    /// Where there are losses and room for both, the loss panel in the lower part of @p target; returns the part
+    /// left for the accuracy figure, or nullopt when the loss panel took the figure (no accuracy measured yet).
+    std::optional<QRectF> drawLossPart(QPainter& p, TextLayout& text, const QRectF& target, double s) const;
+    /// The hovered point's ring and read-out (on screen only), inside @p fig.
+    void drawHover(QPainter& p, const QRectF& target, const QRectF& fig, double s) const;
     LengthLabData m_data;
     QWidget* m_controls = nullptr;
     QString m_file;

@@ -5,7 +5,9 @@
 #include "ui/figures/computation.h"
 #include "ui/figures/anglesfigure.h"
 #include "ui/figures/bucketsfigure.h"
+#include "ui/figures/extensionfigure.h"
 #include "ui/figures/familiesfigure.h"
+#include "ui/figures/lengthlabfigure.h"
 #include "ui/figures/pipelinefigure.h"
 #include "ui/figures/precisionfigure.h"
 #include "ui/figures/tablefigure.h"
@@ -95,48 +97,6 @@ core::ComputeResult attentionData(const WorkbenchState& state, QStringList* note
     return core::compute(req);
 }
 
-/// One row per rotary pair (core/extension.h), as `poslab compute extension` with the view's L and T.
-core::ComputeResult extensionData(const WorkbenchState& state, QStringList* notes)
-{
-    const core::ComputeRequest req = Computation::extensionRequest(state.setup(), state.viewOptions());
-    if (notes)
-        *notes << QStringLiteral("every pair (pairs x columns); the circle shows pair %1")
-                      .arg(Computation::extensionData(state.setup(), state.viewOptions()).pair);
-    return core::compute(req);
-}
-
-/// The lengthlab view's curves (core::train::lengthCurves of the run file): rows = every seed's curve and then
-/// each scheme's mean, columns = the test lengths; NaN where a run has no such length.
-core::ComputeResult lengthLabData(const WorkbenchState& state, QStringList* notes)
-{
-    const LengthLabData d = Computation::lengthLabData(state.viewOptions(), state.trainedRuns().get());
-    if (!d.error.isEmpty())
-        throw core::RefusedError("the lengthlab view has nothing to draw: " + d.error.toStdString());
-    const core::train::LengthCurves& c = d.curves;
-    core::ComputeResult r;
-    r.quantity = "lengthlab";
-    r.axes = {"curve", "test_length"};
-    for (int L : c.lengths)
-        r.columns.push_back(std::to_string(L));
-    std::size_t rows = 0;
-    for (const auto& g : c.groups) {
-        for (std::size_t k = 0; k < g.values.size(); ++k) {
-            r.data.insert(r.data.end(), g.values[k].begin(), g.values[k].end());
-            r.labels.push_back({"curve_" + std::to_string(rows++), g.label + " seed " + std::to_string(g.seeds[k])});
-        }
-        r.data.insert(r.data.end(), g.mean.begin(), g.mean.end());
-        r.labels.push_back({"curve_" + std::to_string(rows++), g.label + " mean"});
-    }
-    r.shape = {rows, c.lengths.size()};
-    r.labels.push_back({"measure", std::string(core::train::lengthMetricName(c.metric))});
-    r.labels.push_back({"task", c.task});
-    for (int L : c.trainLens)
-        r.scalars.push_back({"train_len", double(L)});
-    if (notes)
-        *notes << QStringLiteral("every seed's curve, then each scheme's mean (curves x test lengths)");
-    return r;
-}
-
 /// The patch grid view's similarity of every patch to every other on the spatial set-up's grid (spatialfigures.h).
 core::ComputeResult patchGridExport(const WorkbenchState& state, QStringList* notes)
 {
@@ -165,7 +125,7 @@ const std::vector<ViewEntry>& viewRegistry()
         {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
          make<AttentionView>, attentionData},
         {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
-         make<ExtensionView>, extensionData, false},
+         make<ExtensionView>, exportOf<ExtensionFigure>, false},
         {"buckets", QT_TRANSLATE_NOOP("poslab::ui::View", "Distance buckets"), &BucketsView::staticMetaObject,
          make<BucketsView>, exportOf<BucketsFigure>, false},
         {"precision", QT_TRANSLATE_NOOP("poslab::ui::View", "Angle precision"), &PrecisionView::staticMetaObject,
@@ -175,7 +135,7 @@ const std::vector<ViewEntry>& viewRegistry()
         {"families", QT_TRANSLATE_NOOP("poslab::ui::View", "Family map"), &FamiliesView::staticMetaObject,
          make<FamiliesView>, exportOf<FamiliesFigure>, false},
         {"lengthlab", QT_TRANSLATE_NOOP("poslab::ui::View", "Length generalisation"), &LengthLabView::staticMetaObject,
-         make<LengthLabView>, lengthLabData, false},
+         make<LengthLabView>, exportOf<LengthLabFigure>, false},
         {"patchgrid", QT_TRANSLATE_NOOP("poslab::ui::View", "Patch grid"), &PatchGridView::staticMetaObject,
          make<PatchGridView>, patchGridExport, false},
         {"sequence", QT_TRANSLATE_NOOP("poslab::ui::View", "Mixed sequence"), &SequenceView::staticMetaObject,
