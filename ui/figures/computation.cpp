@@ -6,7 +6,6 @@
 #include "core/errors.h"
 #include "core/io/inputfile.h"
 #include "core/io/outputfile.h"
-#include "core/encodings/alibi.h"
 #include "core/errors.h"
 #include "core/params.h"
 #include "core/random.h"
