@@ -6,6 +6,7 @@
 // from the cited formula, not by the code under test.
 #include "core/encodingregistry.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/decayfigure.h"
 #include "ui/views/attentionview.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/clockview.h"
@@ -433,6 +434,58 @@ private slots:
         }
         QCOMPARE(bound.front().y(), (half + 1) / 2.0); // B(0) = (1/(d/2)) (1 + 2 + ... + d/2)
         QVERIFY(decay.caption().contains(QStringLiteral("never exceeds")));
+    }
+
+    void decayFigureIsWhatTheViewDraws()
+    {
+        // The decay figure (ui/figures/decayfigure.h) computes the curves from its inputs alone; the view draws
+        // them as they are, the overlay's dashed curves are B's own figure, and the cursor is an input only of a
+        // learned table (E(p).E(p+k) at p = the cursor).
+        WorkbenchState state;
+        Computation computation(&state);
+        DecayView decay(&state, &computation);
+        state.setScheme("alibi");
+        settle(computation);
+        const DecayPlot alibi = DecayFigure::compute(DecayFigure::inputsOf(FigureSnapshot::of(state)));
+        QCOMPARE(alibi.curves.size(), std::size_t(8));
+        QCOMPARE(decay.curves().size(), alibi.curves.size());
+        for (std::size_t h = 0; h < alibi.curves.size(); ++h) {
+            QCOMPARE(decay.curves()[h].name, alibi.curves[h].name);
+            QCOMPARE(decay.curves()[h].points, alibi.curves[h].points);
+            // Press et al. 2022, section 3: with 8 heads the slopes are 2^-1 ... 2^-8, head h's bias -m_h k.
+            const double m = std::ldexp(1.0, -int(h) - 1);
+            for (const QPointF& pt : alibi.curves[h].points)
+                QVERIFY2(std::fabs(pt.y() + m * pt.x()) <= 1e-6 * std::max(1.0, m * pt.x()),
+                         qPrintable(QStringLiteral("head %1, k = %2: %3").arg(h).arg(pt.x()).arg(pt.y())));
+        }
+        QVERIFY(decay.curves()[1].name.contains(QStringLiteral("m = 1/4")));
+
+        // The cursor moves no curve but a learned table's.
+        FigureSnapshot at = FigureSnapshot::of(state), moved = at;
+        moved.cursor = at.cursor + 5;
+        QVERIFY(DecayFigure::inputsOf(at) == DecayFigure::inputsOf(moved));
+        at.setup.scheme = moved.setup.scheme = "learned";
+        at.setup.params = moved.setup.params = core::defaultParams(core::schemeOrThrow("learned"));
+        QVERIFY(!(DecayFigure::inputsOf(at) == DecayFigure::inputsOf(moved)));
+        const DecayPlot learned = DecayFigure::compute(DecayFigure::inputsOf(moved));
+        QVERIFY(!learned.curves.empty());
+        QVERIFY2(learned.curves.front().name.contains(QStringLiteral("at p = %1").arg(moved.cursor)),
+                 qPrintable(learned.curves.front().name));
+
+        // Overlay: A (RoPE) solid, then B's (ALiBi's) curves dashed on the right axis, point for point B's figure.
+        state.setScheme("rope");
+        QVERIFY(state.setCompare({CompareMode::Overlay, QJsonObject{{"scheme", "alibi"}}}).isEmpty());
+        settle(computation);
+        const DecayPlot b = DecayFigure::compute(DecayFigure::inputsOf(FigureSnapshot::of(*state.compareState())));
+        const auto& drawn = decay.curves();
+        QCOMPARE(drawn.size(), 1 + b.curves.size());
+        QVERIFY(!drawn.front().dashed);
+        QCOMPARE(drawn.front().name, state.figureLabel());
+        for (std::size_t h = 0; h < b.curves.size(); ++h) {
+            QVERIFY(drawn[h + 1].dashed);
+            QCOMPARE(drawn[h + 1].points, b.curves[h].points);
+        }
+        QVERIFY(decay.caption().contains(QStringLiteral("B's curves use the right axis")));
     }
 
     void decayAxesFitTheirData()

@@ -55,26 +55,6 @@ struct AttentionOutput {
     std::optional<int> trainedWindow; ///< input tokens of its longest trained sequence, marked like a trained T
 };
 
-/// The decay view's curves at its distances: what it draws and, at every distance, what its data export writes.
-/// Every value comes from core::compute (Quantity::Decay, or Buckets for T5's bucket edges), as `poslab compute
-/// decay` computes it.
-struct DecayData {
-    QString error;                          ///< non-empty when core refused; then no curve
-    std::vector<core::Position> distances;  ///< the distances k sampled (query k tokens after the key)
-    /// core's curves at @c distances (core::DecaySeries keys: "dot", "score", "bound", "bias_head_h",
-    /// "bucket_row"): rotary "score" divided by its value at k = 0 (normalisation at_zero), "bound" as RoFormer's
-    /// figure 2 draws it (normalisation none); the others as they are.
-    std::vector<core::DecaySeries> curves;
-    std::vector<double> edges;              ///< bucketed schemes (T5, DeBERTa): distances where the bucket changes
-    bool logDistance = false;               ///< bucketed schemes: a log distance axis
-    core::Position origin = 0;              ///< learned tables: the earlier position p (the cursor)
-    std::vector<double> slopes;             ///< ALiBi: each head's slope m_h (from core::compute's scalars)
-
-    /// The export table: distances x (1 + curves), column 0 the distance, then one column per curve named
-    /// "key: formula".
-    core::ComputeResult table(const Setup& setup) const;
-};
-
 class Computation : public QObject {
     Q_OBJECT
 public:
@@ -139,11 +119,6 @@ public:
     /// and apply (as --set would give them), dimension, positions 0 .. N-1 and sequence length N. The quantity
     /// is left at Encoding for the caller to set.
     static core::ComputeRequest request(const Setup& setup);
-    /// The decay view's curves for @p setup (heads from @p options, learned tables at the earlier position
-    /// @p cursor): about 400 distances (a log axis with every bucket edge for T5 and DeBERTa), or every distance
-    /// when @p everyDistance (the data export).
-    static DecayData decayData(const Setup& setup, const ViewOptions& options, core::Position cursor,
-                               bool everyDistance);
     /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
     /// message, empty on success.
     static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);

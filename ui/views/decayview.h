@@ -11,15 +11,18 @@
 /// are drawn once and the legend says so; T5 on a logarithmic distance axis with its bucket edges marked.
 /// Axes fit their data, with labels written by the view (no "-0.00"). "Pin" keeps the current curve so that
 /// several schemes or settings share the axes; the legend names the parameters in which pins differ.
+/// The curves, their names, axis titles and caption, and B's curves in the compare overlay and difference, are
+/// the decay figure's (ui/figures/decayfigure.h); this view draws them. The fitting of its text to the chart's
+/// room is in decaylabels.cpp.
 
+#include "ui/figures/decayfigure.h"
 #include "ui/views/view.h"
 
 #include <QFont>
 #include <QList>
 #include <QPointF>
 
-#include <functional>
-#include <limits>
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -49,26 +52,18 @@ public:
     std::vector<ValueRange> dataAxisRanges() const override;
     QString rangeQuantity() const override;
 
-
     /// One curve: a legend name and its points (distance, value).
-    struct Curve {
-        QString name;
-        QList<QPointF> points;
-        /// A compact legend name ("m = 1/2", "h3") for a legend moved into one row above a low plot; empty:
-        /// the name.
-        QString shortName = {};
-        bool dashed = false; ///< configuration B's curve in the compare overlay
-    };
+    using Curve = DecayCurve;
     /// The curves for the current state (main curve first, then the bound for rotary schemes), x = distance.
-    const std::vector<Curve>& curves() const { return m_curves; }
+    const std::vector<Curve>& curves() const { return m_plot.curves; }
     /// Index in curves() of the curve drawn on the right axis (RoFormer's bound), or -1.
-    int rightAxisCurve() const { return m_rightCurve; }
+    int rightAxisCurve() const { return m_plot.rightCurve; }
     /// True when the distance axis is logarithmic (T5's buckets).
-    bool logDistance() const { return m_logX; }
+    bool logDistance() const { return m_plot.logDistance; }
     /// Distances where T5's bucket changes (marked on the plot); empty for other schemes.
-    const std::vector<double>& bucketEdges() const { return m_edges; }
+    const std::vector<double>& bucketEdges() const { return m_plot.edges; }
     /// The sentence under the chart saying what the rotary bound bounds; empty for other schemes.
-    QString caption() const { return m_caption; }
+    QString caption() const { return m_plot.caption; }
     /// The left axis range and its tick labels, as drawn.
     std::pair<double, double> yRange() const;
     QStringList yTickLabels() const;
@@ -100,21 +95,43 @@ protected:
         return mode == CompareMode::Overlay || mode == CompareMode::Difference;
     }
     void compareChanged() override;
-    QString compareProblem() const override { return m_compareProblem; }
+    QString compareProblem() const override { return m_plot.compareProblem; }
     void sharedAxesChanged() override;
     /// B's half of A | B (this view as the twin): the mouse, forwarded by A's view, hovers B's curves.
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
 private:
-    /// Compare mode: B's curves added to A's (overlay), or A's replaced by A − B (difference).
-    void addCompareCurves();
+    /// The chart, its axes, title item, bucket-edge series and curve item (the constructor's first part).
+    void createChart();
+    /// Refits the tick labels after the plot area changes size (deferred, at most a few rounds per chart size).
+    void followPlotArea();
+    /// The figure's inputs now: A's snapshot, and B's in the compare modes this chart draws B in.
+    DecayFigure::Inputs figureInputs() const;
+    /// The figure's data for the state now (recomputed only when its inputs changed), then the series rebuilt.
     void recompute();
+    /// The chart's series, axes, titles and legend from the figure's data and the pins.
     void rebuildSeries();
+    /// The extent of the curves on each value axis and the largest distance (m_yData, m_y2Data, m_maxX).
+    void measureData();
+    /// One legend series and one drawn curve per curve and pin, in the palette's colours.
+    void fillSeries();
+    /// @p curve's points on the distance axis as drawn: log10 k on a log axis, T5's buckets as steps.
+    QList<QPointF> drawnPoints(const Curve& curve) const;
+    /// The bucket-edge markers on the main curve (no legend entry).
+    void showBucketEdges();
+    /// "<figure label> · d = 128", or the overlay's or difference's title; empty without curves.
+    QString chartTitleText() const;
+    /// Distance k to the distance axis's coordinate and back (log10 on a log axis).
+    double axisX(double k) const;
+    double distanceAt(double x) const;
+    bool hasRightAxis() const;
+    /// Whether curve @p curve (of curves()) is drawn on the right axis.
+    bool onRightAxis(std::size_t curve) const;
     void applyTheme();
     void updateReadout();
     /// Legend names of the pins: "pinned: <scheme> · <the parameters in which the pins and the current set-up
-    /// differ>".
+    /// differ>" (DecayFigure::pinNames).
     QStringList pinNames() const;
     /// Chart fonts for a figure @p sizeFactor times the panel size (1 on screen).
     void applyFonts(double sizeFactor);
@@ -132,6 +149,18 @@ private:
     /// free (the lowest y label clear of the x axis's first label). @p wholeTitles: word the titles as if the
     /// axes held the whole ones (m_xTitle...), as after new curves.
     void fitAxisLabels(bool wholeTitles = false);
+    /// fitAxisLabels()'s parts for @p plot (the plot area; @p sized: it has one): the distance axis's ticks, the
+    /// axes' titles (whole, short or none) and the legend's font and place.
+    void fitDistanceTicks(const QRectF& plot, bool sized);
+    void fitAxisTitles(const QRectF& plot, bool wholeTitles);
+    void fitLegend();
+    /// renderContent()'s parts: B's read-out line and the caption under the chart (each lowers @p chartRect's
+    /// bottom), the layout settled at the target size, and the chart's scene drawn.
+    QRectF readoutRoom(const QRectF& target, double factor, QRectF& chartRect) const;
+    QRectF captionRoom(const QRectF& target, const QFont& captionFont, double factor, QRectF& chartRect) const;
+    void settleChartLayout();
+    void drawChartScene(QPainter& p, const QRectF& chartRect);
+    void drawReadout(QPainter& p, const QRectF& readoutRect, double factor);
     /// Adds the chart's text items, as just drawn into @p target, to the thread's TextRecord (if any).
     void recordChartText(QPainter& p, const QRectF& target) const;
 
@@ -139,16 +168,10 @@ private:
         Curve curve;
         Setup setup;
     };
-    std::vector<Curve> m_curves;
+    DecayPlot m_plot;                                 ///< the figure's data drawn
+    std::optional<DecayFigure::Inputs> m_plotInputs;  ///< what m_plot was computed from (none: not computed)
     std::vector<Pin> m_pins;
-    int m_rightCurve = -1;
-    int m_rightFrom = -1;          ///< overlay: B's curves from this index on use the right axis (another quantity)
-    QString m_compareProblem;      ///< why the compare mode cannot be drawn (difference of unlike curves)
     bool m_drewCompare = false;    ///< the chart holds B's curves (overlay) or A - B (difference)
-    bool m_logX = false;
-    std::vector<double> m_edges;
-    QList<QPointF> m_edgePoints;
-    QString m_caption;
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QCategoryAxis* m_x = nullptr;
@@ -163,8 +186,7 @@ private:
     QLabel* m_captionLabel = nullptr;
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
-    QString m_yTitle;
-    QString m_y2Title;
+    QString m_yTitle; ///< the left axis's title: the figure's, kept while the figure has no curve
     QString m_xTitle; ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
     int m_hoverSeries = -1;    ///< series of the last hover (-1: none)
     double m_hoverX = 0.0;     ///< its distance

@@ -5,6 +5,7 @@
 #include "ui/figures/computation.h"
 #include "ui/figures/anglesfigure.h"
 #include "ui/figures/bucketsfigure.h"
+#include "ui/figures/decayfigure.h"
 #include "ui/figures/extensionfigure.h"
 #include "ui/figures/familiesfigure.h"
 #include "ui/figures/lengthlabfigure.h"
@@ -42,18 +43,6 @@ template <class Figure>
 core::ComputeResult exportOf(const WorkbenchState& state, QStringList* notes)
 {
     return Figure::dataExport(FigureSnapshot::of(state), notes);
-}
-
-/// Every distance of the plotted curves (the chart draws about 400 of them).
-core::ComputeResult decayData(const WorkbenchState& state, QStringList*)
-{
-    const DecayData d = Computation::decayData(state.setup(), state.viewOptions(), state.cursor(), true);
-    if (!d.error.isEmpty())
-        throw core::RefusedError("the decay view has no curve for " + state.setup().scheme + ": "
-                                 + d.error.toStdString());
-    if (d.curves.empty())
-        throw core::RefusedError("the decay view has no curve for " + state.setup().scheme);
-    return d.table(state.setup());
 }
 
 /// Every head's scores (heads x queries x keys); the figure shows one.
@@ -121,7 +110,7 @@ const std::vector<ViewEntry>& viewRegistry()
         {"rotation", QT_TRANSLATE_NOOP("poslab::ui::View", "RoPE rotation planes"), &RotationView::staticMetaObject,
          make<RotationView>, exportOf<AnglesFigure>},
         {"decay", QT_TRANSLATE_NOOP("poslab::ui::View", "Dot product and decay"), &DecayView::staticMetaObject,
-         make<DecayView>, decayData},
+         make<DecayView>, exportOf<DecayFigure>},
         {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
          make<AttentionView>, attentionData},
         {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
