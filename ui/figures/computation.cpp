@@ -6,7 +6,6 @@
 #include "core/errors.h"
 #include "core/io/inputfile.h"
 #include "core/io/outputfile.h"
-#include "core/encodings/alibi.h"
 #include "core/errors.h"
 #include "core/params.h"
 #include "core/random.h"
@@ -426,8 +425,9 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
                 d.curves.push_back(std::move(series));
             }
         };
-        const bool t5 = s.bias && su.params.has("relative_attention_num_buckets");
-        const bool deberta = su.scheme == "deberta";
+        // Log buckets as a bias per bucket (T5) or as rows of a relative table (DeBERTa).
+        const bool t5 = s.logBuckets && s.bias;
+        const bool deberta = s.logBuckets && !s.bias;
         if (t5 || deberta) {
             // Buckets are exact near 0 and logarithmic beyond: a log distance axis shows each one, and the distances
             // where the bucket changes are marked. The bucket of every distance up to maxK comes from core: T5's
@@ -491,8 +491,8 @@ DecayData Computation::decayData(const Setup& su, const ViewOptions& options, co
             }
             curvesAt(core::DecayNormalisation::None, "dot");
         }
-        if (su.scheme == "alibi")
-            d.slopes = core::alibiSlopes(base.heads);
+        if (s.headSlopes)
+            d.slopes = s.headSlopes(su.params, base.heads);
     } catch (const std::exception& e) {
         d.error = QString::fromStdString(e.what());
         d.curves.clear();
