@@ -9,7 +9,7 @@ namespace poslab::ui {
 
 FigureSnapshot FigureSnapshot::of(const WorkbenchState& state)
 {
-    return {state.setup(), state.viewOptions(), state.cursor(), state.animationTime()};
+    return {state.setup(), state.viewOptions(), state.cursor(), state.animationTime(), state.spatial()};
 }
 
 core::ComputeRequest figureRequest(const Setup& setup)
