@@ -7,7 +7,7 @@
 #include "ui/state/session.h"
 
 #include "ui/figures/computation.h"
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
 #include "ui/window/helpmenu.h"
 #include "ui/teaching/lessonbrowser.h"
 #include "ui/window/parameterpanel.h"

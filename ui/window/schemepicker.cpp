@@ -2,10 +2,12 @@
 #include "ui/window/schemepicker.h"
 
 #include "core/encodingregistry.h"
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/formula.h"
 #include "ui/teaching/storypage.h"
 #include "ui/state/workbenchstate.h"
+#include "ui/window/mainwindow.h"
 
 #include <QButtonGroup>
 #include <QEvent>
@@ -63,15 +65,17 @@ public:
 
 } // namespace
 
-QString SchemePicker::shortName(const QString& name)
+void SchemePicker::openStory(const QString& id)
 {
-    const int open = name.indexOf(QLatin1String(" ("));
-    if (open > 0 && name.endsWith(QLatin1Char(')'))) {
-        const QString before = name.left(open);
-        const QString inside = name.mid(open + 2, name.size() - open - 3);
-        return inside.size() < before.size() ? inside : before;
-    }
-    return name.section(QLatin1Char(' '), 0, 0);
+    // The page's figure follows this state's theme and font scale; a lesson link opens the step in the main
+    // window's lesson browser (the window owns the lessons).
+    StoryPage::open(id, this, m_state, [this](const QString& step) {
+        if (auto* main = qobject_cast<MainWindow*>(window())) {
+            main->openLessonStep(step);
+            main->raise();
+            main->activateWindow();
+        }
+    });
 }
 
 SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
@@ -114,7 +118,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         const QString name = QString::fromStdString(s.name);
         auto* b = new QToolButton(flow->parentWidget());
         b->setObjectName(QStringLiteral("scheme_") + id);
-        b->setText(shortName(name));
+        b->setText(shortSchemeName(s));
         b->setCheckable(true);
         b->setProperty("schemeId", id);
         b->setProperty("family", fam);
@@ -128,7 +132,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         b->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
             QMenu menu(b);
-            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { StoryPage::open(id, this); });
+            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { openStory(id); });
             menu.exec(b->mapToGlobal(at));
         });
         flow->addWidget(b);
@@ -149,9 +153,9 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     auto* story = new QToolButton(this);
     story->setObjectName(QStringLiteral("schemeStoryButton"));
     story->setAutoRaise(true);
-    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(m_state->schemeId(), this); });
+    connect(story, &QToolButton::clicked, this, [this] { openStory(m_state->schemeId()); });
     auto storyText = [story, state] {
-        story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(state->scheme().name))));
+        story->setText(tr("The story of %1 \u2192").arg(shortSchemeName(state->scheme())));
     };
     connect(state, &WorkbenchState::schemeChanged, story, storyText);
     storyText();
