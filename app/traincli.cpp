@@ -20,6 +20,32 @@ namespace tr = core::train;
 
 namespace {
 
+/// The schemes the trainer accepts, in the registry's order: "nope, sinusoidal, ...".
+std::string trainableList()
+{
+    std::string out;
+    for (const std::string& id : tr::trainableSchemes())
+        out += (out.empty() ? "" : ", ") + id;
+    return out;
+}
+
+/// @p text in lines of at most @p width characters, each after @p indent spaces (the help's right column).
+std::string wrapped(const std::string& text, std::size_t indent, std::size_t width)
+{
+    std::istringstream words(text);
+    std::string out, line, word;
+    while (words >> word) {
+        if (!line.empty() && indent + line.size() + 1 + word.size() > width) {
+            out += std::string(indent, ' ') + line + "\n";
+            line.clear();
+        }
+        line += (line.empty() ? "" : " ") + word;
+    }
+    if (!line.empty())
+        out += std::string(indent, ' ') + line + "\n";
+    return out;
+}
+
 std::vector<std::string> splitList(const std::string& text, const std::string& option)
 {
     std::vector<std::string> out;
@@ -193,8 +219,7 @@ int runTrainCommand(const std::vector<std::string>& args, std::ostream& out, std
             throw InputError("unknown option '" + opt + "' for train");
     }
     if (schemes.empty())
-        throw InputError("train needs --scheme ID (trainable: nope, sinusoidal, learned, rope, xpos, alibi, sandwich, "
-                         "t5, kerple, fire, cope, shaw, transformer_xl)");
+        throw InputError("train needs --scheme ID (trainable: " + trainableList() + ")");
     if (seeds.empty())
         seeds.push_back(1);
     if (c.testLens.empty())
@@ -327,20 +352,17 @@ std::string trainUsage()
                --steps N | --seconds T  --seed S[,S...] [--layers 1-4] [--width W] [--heads H] [--batch B]
                [--lr LR] [--lr-schedule constant|cosine] [--vocab V] [--mlp gelu|relu] [--tied]
                [--eval-samples N] [--eval-every N] [--threads N] [--quiet] [-o run.json]
-                                 trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on
-                                 the answer tokens) and writes loss and accuracy-against-length curves as
-                                 JSON (open it in the window or `poslab export lengthlab --run run.json`).
-                                 Defaults: copy, L_train 10, test lengths 10,20,...,80, 4000 steps, 2 layers,
-                                 width 64, 4 heads, batch 64, lr 0.003 cosine (annealed to 0 over --steps;
-                                 --lr-schedule constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact
-                                 match at L_train (converged) within it. --test-set applies at test
-                                 time only (e.g. rope_type=linear,factor=2). Trainable: nope, sinusoidal,
-                                 learned, rope, xpos, alibi, sandwich, t5 (q.k unscaled by default, as
-                                 T5; --set logit_scale=inv_sqrt_d divides by sqrt(d)), kerple, fire, cope (its
-                                 position embeddings are trained, npos_max rows per layer), shaw
-                                 (its relative key table, 2 max_relative_position + 1 rows per layer),
-                                 transformer_xl (u, v and W_R).
-  poslab train-bench [--scheme ID,...] [--seconds T] [--seed S] [--json]
+)" + wrapped("trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on the answer tokens) and "
+                 "writes loss and accuracy-against-length curves as JSON (open it in the window or `poslab export "
+                 "lengthlab --run run.json`). Defaults: copy, L_train 10, test lengths 10,20,...,80, 4000 steps, 2 "
+                 "layers, width 64, 4 heads, batch 64, lr 0.003 cosine (annealed to 0 over --steps; --lr-schedule "
+                 "constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact match at L_train (converged) within "
+                 "it. --test-set applies at test time only (e.g. rope_type=linear,factor=2). Trainable: "
+                 + trainableList() + ". t5 leaves q.k unscaled by default, as T5 (--set logit_scale=inv_sqrt_d "
+                 "divides by sqrt(d)); cope trains its position embeddings (npos_max rows per layer), shaw its "
+                 "relative key table (2 max_relative_position + 1 rows per layer), transformer_xl u, v and W_R.",
+                 33, 110)
+        + R"(  poslab train-bench [--scheme ID,...] [--seconds T] [--seed S] [--json]
                                  train_seconds_to_95 per scheme at the default size (minutes; not in the tests)
 )";
 }

@@ -151,10 +151,36 @@ struct SchemeCost {
 /// Estimates the cost of one head of the bias or score hook without allocating anything (see attentionBytes).
 using CostFn = SchemeCost (*)(const ParamSet& params, const PairContext& ctx);
 
+/// How the length lab's trainer (core/train/model.h) puts a scheme's positions into its network.
+enum class TrainedAs {
+    Untrainable,   ///< no backward pass for its position part yet: the trainer refuses it (DeBERTa, iRoPE)
+    NoPosition,    ///< nothing added; only the causal mask carries order (NoPE)
+    FixedTable,    ///< a fixed table added to the token embeddings (sinusoidal)
+    LearnedTable,  ///< a trained table added to the token embeddings, one row per position (learned)
+    Rotation,      ///< queries and keys rotated by the scheme's rotary spec (RoPE, xPos)
+    FixedBias,     ///< the scheme's fixed per-head bias added to the logits (ALiBi, Sandwich)
+    T5Buckets,     ///< a trained bias per bucket and head (T5)
+    Kerple,        ///< KERPLE's trained r1, r2 per head
+    Fire,          ///< FIRE's trained MLP of the normalised distance
+    Cope,          ///< CoPE's trained position embeddings, counted by content gates
+    Shaw,          ///< Shaw et al.'s trained relative key table
+    TransformerXl, ///< Transformer-XL's trained u, v and W_R over a fixed sinusoid
+};
+
+/// What a set-up that rotates nothing (a rotary spec with r = 0) does instead, for a view that draws rotations.
+struct UnrotatedNote {
+    std::string reason;  ///< sentences for the view's body: why nothing rotates, what applies, what to pick
+    std::string summary; ///< a few words for a header or a caption
+};
+/// The note for @p params with the position cursor at @p cursor; an empty reason when the scheme has nothing of
+/// its own to say (then the generic note applies: the rotated fraction is 0).
+using UnrotatedFn = UnrotatedNote (*)(const ParamSet& params, Position cursor);
+
 /// One entry of the registry.
 struct SchemeDescriptor {
     std::string id;            ///< short lowercase word: "rope"
     std::string name;          ///< display name: "Rotary position embedding (RoPE)"
+    std::string shortName;     ///< name in figure titles, legends and picker rows: "RoPE", "Shaw et al."
     std::string family;        ///< e.g. "rotary", "absolute, fixed"
     Relation relation = Relation::None;
     Application application = Application::Nothing;
@@ -190,6 +216,22 @@ struct SchemeDescriptor {
     double (*logitScale)(const ParamSet& params, int headDim) = nullptr;
     /// The factor as text for `poslab schemes` ("1/sqrt(d)"; T5: "logit_scale: 1 (none) or 1/sqrt(d)").
     std::string logitScaleText = "1/sqrt(d)";
+    /// How the length lab trains it; Untrainable: `poslab train` and the length lab refuse it.
+    TrainedAs trainedAs = TrainedAs::Untrainable;
+    /// Its relative positions fall into buckets that are exact near 0 and logarithmic beyond (T5, DeBERTa): the
+    /// figures draw distance on a log axis and mark where the bucket changes.
+    bool logBuckets = false;
+    /// The per-head slopes of a linear distance bias, for @p heads heads (ALiBi's m_h), named in the decay figure's
+    /// legend; null when the bias has no slope per head.
+    std::vector<double> (*headSlopes)(const ParamSet& params, int heads) = nullptr;
+    /// What applies when a set-up rotates nothing (iRoPE's NoPE layers); null: only the generic note.
+    UnrotatedFn unrotated = nullptr;
+
+    /// The length lab can train it (trainedAs is not Untrainable).
+    bool trainable() const { return trainedAs != TrainedAs::Untrainable; }
+    /// It rotates queries and keys (it has a rotary spec), so the clock, rotation and extension views have a
+    /// rotation to draw.
+    bool isRotary() const { return rotary != nullptr; }
 
     /// The quantities this scheme can produce, in a fixed order.
     std::vector<Quantity> quantities() const;

@@ -53,6 +53,8 @@ SchemeDescriptor alibiScheme()
     SchemeDescriptor s;
     s.id = "alibi";
     s.name = "ALiBi (attention with linear biases)";
+    s.shortName = "ALiBi";
+    s.trainedAs = TrainedAs::FixedBias;
     s.family = "relative bias, fixed";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
@@ -68,6 +70,7 @@ SchemeDescriptor alibiScheme()
     s.summary = "No position vectors at all: each head subtracts a penalty growing linearly with distance, steep "
                 "heads look locally, shallow heads far. Used by BLOOM and MPT.";
     s.bias = alibiBias;
+    s.headSlopes = [](const ParamSet&, int heads) { return alibiSlopes(heads); };
     return s;
 }
 

@@ -64,6 +64,8 @@ SchemeDescriptor copeScheme()
     SchemeDescriptor s;
     s.id = "cope";
     s.name = "CoPE (contextual position encoding)";
+    s.shortName = "CoPE";
+    s.trainedAs = TrainedAs::Cope;
     s.family = "contextual";
     s.relation = Relation::Contextual;
     s.application = Application::ScoreBias;

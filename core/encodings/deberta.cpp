@@ -136,6 +136,7 @@ SchemeDescriptor debertaScheme()
     SchemeDescriptor s;
     s.id = "deberta";
     s.name = "DeBERTa disentangled attention";
+    s.shortName = "DeBERTa";
     s.family = "relative bias";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";
@@ -162,6 +163,7 @@ SchemeDescriptor debertaScheme()
                     "integer (e.g. position_buckets 128, max_relative_positions 513, distance 128: 85 vs 86)"),
     };
     s.buckets = debertaBuckets;
+    s.logBuckets = true; // make_log_bucket_position: exact inside position_buckets/2, logarithmic beyond
     s.logitScale = debertaLogitScale;
     s.logitScaleText = "1/sqrt(3d) (three terms: c2c, c2p, p2c)";
     s.score = debertaScore;

@@ -81,6 +81,8 @@ SchemeDescriptor fireScheme()
     SchemeDescriptor s;
     s.id = "fire";
     s.name = "FIRE (functional interpolation)";
+    s.shortName = "FIRE";
+    s.trainedAs = TrainedAs::Fire;
     s.family = "relative bias, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";

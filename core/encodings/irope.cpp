@@ -2,6 +2,7 @@
 #include "core/encodings/irope.h"
 
 #include "core/encodings/rope.h"
+#include "core/numbertext.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,6 +81,38 @@ void iropeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
     }
 }
 
+// A NoPE layer rotates nothing: what applies there instead is the query temperature (or nothing but the mask).
+UnrotatedNote iropeUnrotated(const ParamSet& p, Position cursor)
+{
+    if (ropeLayer(p))
+        return {};
+    const int layer = int(p.integer("layer"));
+    const int k = int(p.integer("nope_layer_interval"));
+    const bool tuned = p.flag("attn_temperature_tuning");
+    const double s = llama4AttnScale(cursor, p.real("floor_scale"), p.real("attn_scale"));
+    std::string applies = "Temperature tuning is off: only the causal mask carries order here.";
+    if (tuned)
+        applies = "What applies: the query temperature, s = " + formatSignificant(s, 6) + " at p = "
+            + formatSignificant(double(cursor), 7) + " (above 1 from p = "
+            + formatSignificant(double(llama4FirstTemperedPosition(p.real("floor_scale"))), 7) + ").";
+    // Up to three RoPE layers among the first min(k, 8), to pick from.
+    std::string pick;
+    int picked = 0;
+    for (int l = 0; l < std::min(k, 8) && picked < 3; ++l)
+        if (iropeUsesRope(l, k)) {
+            pick += (pick.empty() ? "" : ", ") + std::to_string(l);
+            ++picked;
+        }
+    UnrotatedNote note;
+    note.reason = "Layer " + std::to_string(layer) + " is a NoPE layer ((l + 1) mod " + std::to_string(k)
+        + " = 0): this layer has no rotation. " + applies + " Pick a RoPE layer ("
+        + (pick.empty() ? std::string("(none: every layer is NoPE)") : pick) + ") for rotations, or see the attention view.";
+    note.summary = "layer " + std::to_string(layer) + ": NoPE, no rotation";
+    if (tuned)
+        note.summary += " \u00b7 query temperature s(" + std::to_string(cursor) + ") = " + formatSignificant(s, 6);
+    return note;
+}
+
 } // namespace
 
 SchemeDescriptor iropeScheme()
@@ -87,6 +120,7 @@ SchemeDescriptor iropeScheme()
     SchemeDescriptor s;
     s.id = "irope";
     s.name = "iRoPE (Llama 4 interleaved RoPE / NoPE)";
+    s.shortName = "iRoPE";
     s.family = "mixed";
     s.relation = Relation::Mixed;
     s.application = Application::QueryKeyRotation;
@@ -133,6 +167,7 @@ SchemeDescriptor iropeScheme()
     s.rotary = iropeSpec;
     s.score = iropeScore;
     s.validate = validateIrope;
+    s.unrotated = iropeUnrotated;
     return s;
 }
 

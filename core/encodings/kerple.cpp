@@ -39,6 +39,8 @@ SchemeDescriptor kerpleScheme()
     SchemeDescriptor s;
     s.id = "kerple";
     s.name = "KERPLE (kernelized relative positions)";
+    s.shortName = "KERPLE";
+    s.trainedAs = TrainedAs::Kerple;
     s.family = "relative bias, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";

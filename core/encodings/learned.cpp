@@ -152,6 +152,8 @@ SchemeDescriptor learnedScheme()
     SchemeDescriptor s;
     s.id = "learned";
     s.name = "Learned absolute table";
+    s.shortName = "Learned";
+    s.trainedAs = TrainedAs::LearnedTable;
     s.family = "absolute, learned";
     s.relation = Relation::Absolute;
     s.application = Application::Embedding;

@@ -166,6 +166,7 @@ SpatialSchemeDescriptor mropeScheme()
     SchemeDescriptor& s = d.info;
     s.id = "mrope";
     s.name = "Multimodal RoPE (M-RoPE: Qwen2-VL, Qwen2.5-VL, Qwen3-VL)";
+    s.shortName = "M-RoPE";
     s.family = "rotary, 3-D";
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;

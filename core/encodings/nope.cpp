@@ -15,6 +15,8 @@ SchemeDescriptor nopeScheme()
     SchemeDescriptor s;
     s.id = "nope";
     s.name = "No positional encoding (NoPE)";
+    s.shortName = "NoPE";
+    s.trainedAs = TrainedAs::NoPosition;
     s.family = "none";
     s.relation = Relation::None;
     s.application = Application::Nothing;

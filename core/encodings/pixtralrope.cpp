@@ -62,6 +62,7 @@ SpatialSchemeDescriptor pixtralRopeScheme()
     SchemeDescriptor& s = d.info;
     s.id = "pixtral_rope";
     s.name = "Pixtral 2-D RoPE (vision encoder)";
+    s.shortName = "Pixtral 2-D RoPE";
     s.family = "rotary, 2-D";
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;

@@ -278,6 +278,8 @@ SchemeDescriptor ropeScheme()
     SchemeDescriptor s;
     s.id = "rope";
     s.name = "Rotary position embedding (RoPE)";
+    s.shortName = "RoPE";
+    s.trainedAs = TrainedAs::Rotation;
     s.family = "rotary";
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;

@@ -93,6 +93,7 @@ SpatialSchemeDescriptor rope2dScheme()
     SchemeDescriptor& s = d.info;
     s.id = "rope_2d";
     s.name = "2-D RoPE for patches (rope-vit: axial, mixed)";
+    s.shortName = "2-D RoPE";
     s.family = "rotary, 2-D";
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;

@@ -49,6 +49,8 @@ SchemeDescriptor sandwichScheme()
     SchemeDescriptor s;
     s.id = "sandwich";
     s.name = "Sandwich (sinusoidal dot-product bias)";
+    s.shortName = "Sandwich";
+    s.trainedAs = TrainedAs::FixedBias;
     s.family = "relative bias, fixed";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";

@@ -75,6 +75,8 @@ SchemeDescriptor shawScheme()
     SchemeDescriptor s;
     s.id = "shaw";
     s.name = "Relative position representations (Shaw et al.)";
+    s.shortName = "Shaw et al.";
+    s.trainedAs = TrainedAs::Shaw;
     s.family = "relative, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "key - query";

@@ -48,6 +48,7 @@ SpatialSchemeDescriptor sincos2dScheme()
     SchemeDescriptor& s = d.info;
     s.id = "sincos_2d";
     s.name = "2-D sin-cos table (MAE)";
+    s.shortName = "2-D sin-cos";
     s.family = "absolute, fixed, 2-D";
     s.relation = Relation::Absolute;
     s.application = Application::Embedding;

@@ -56,6 +56,8 @@ SchemeDescriptor sinusoidalScheme()
     SchemeDescriptor s;
     s.id = "sinusoidal";
     s.name = "Sinusoidal (Transformer)";
+    s.shortName = "Sinusoidal";
+    s.trainedAs = TrainedAs::FixedTable;
     s.family = "absolute, fixed";
     s.relation = Relation::Absolute;
     s.application = Application::Embedding;

@@ -103,6 +103,8 @@ SchemeDescriptor t5Scheme()
     SchemeDescriptor s;
     s.id = "t5";
     s.name = "T5 relative position buckets";
+    s.shortName = "T5";
+    s.trainedAs = TrainedAs::T5Buckets;
     s.family = "relative bias";
     s.relation = Relation::Relative;
     s.relativePosition = "key - query";
@@ -142,6 +144,7 @@ SchemeDescriptor t5Scheme()
     s.bias = t5Bias;
     s.cost = t5Cost;
     s.buckets = t5Buckets;
+    s.logBuckets = true; // exact below num_buckets/2 (bidirectional: num_buckets/4 each way), then logarithmic
     s.validate = validateT5;
     return s;
 }

@@ -82,6 +82,8 @@ SchemeDescriptor transformerXlScheme()
     SchemeDescriptor s;
     s.id = "transformer_xl";
     s.name = "Transformer-XL relative attention";
+    s.shortName = "Transformer-XL";
+    s.trainedAs = TrainedAs::TransformerXl;
     s.family = "relative, learned";
     s.relation = Relation::Relative;
     s.relativePosition = "query - key";

@@ -64,6 +64,8 @@ SchemeDescriptor xposScheme()
     SchemeDescriptor s;
     s.id = "xpos";
     s.name = "xPos (extrapolatable RoPE)";
+    s.shortName = "xPos";
+    s.trainedAs = TrainedAs::Rotation;
     s.family = "rotary";
     s.relation = Relation::Relative;
     s.application = Application::QueryKeyRotation;

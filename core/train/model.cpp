@@ -21,35 +21,25 @@ namespace {
 
 constexpr int chunkSize = 16;
 
-enum class Kind { None, Additive, Learned, Rotary, FixedBias, T5, Kerple, Fire, Cope, Shaw, Txl };
-
-Kind kindOf(const std::string& id)
+/// The registry entry of @p id when the trainer can train it (its descriptor's trainedAs); else InputError naming
+/// the schemes that can and those that cannot.
+const SchemeDescriptor& trainableOrThrow(const std::string& id)
 {
-    if (id == "nope")
-        return Kind::None;
-    if (id == "sinusoidal")
-        return Kind::Additive;
-    if (id == "learned")
-        return Kind::Learned;
-    if (id == "rope" || id == "xpos")
-        return Kind::Rotary;
-    if (id == "alibi" || id == "sandwich")
-        return Kind::FixedBias;
-    if (id == "t5")
-        return Kind::T5;
-    if (id == "kerple")
-        return Kind::Kerple;
-    if (id == "fire")
-        return Kind::Fire;
-    if (id == "cope")
-        return Kind::Cope;
-    if (id == "shaw")
-        return Kind::Shaw;
-    if (id == "transformer_xl")
-        return Kind::Txl;
-    throw InputError("scheme '" + id + "' cannot be trained here; trainable: nope, sinusoidal, learned, rope, xpos, "
-                     "alibi, sandwich, t5, kerple, fire, cope, shaw, transformer_xl (deberta and irope have no "
-                     "backward pass yet)");
+    if (const SchemeDescriptor* s = findScheme(id); s && s->trainable())
+        return *s;
+    std::string can;
+    std::vector<std::string> cannot;
+    for (const SchemeDescriptor& t : schemes()) {
+        if (t.trainable())
+            can += (can.empty() ? "" : ", ") + t.id;
+        else
+            cannot.push_back(t.id);
+    }
+    std::string untrained; // "deberta and irope"
+    for (std::size_t i = 0; i < cannot.size(); ++i)
+        untrained += (i == 0 ? "" : i + 1 == cannot.size() ? " and " : ", ") + cannot[i];
+    throw InputError("scheme '" + id + "' cannot be trained here; trainable: " + can + " (" + untrained
+                     + (cannot.size() == 1 ? " has" : " have") + " no backward pass yet)");
 }
 
 PositionList range0(int T) { return PositionList::range(0, T); }
@@ -59,17 +49,13 @@ PositionList range0(int T) { return PositionList::range(0, T); }
 std::vector<std::string> trainableSchemes()
 {
     std::vector<std::string> out;
-    for (const SchemeDescriptor& s : schemes()) {
-        try {
-            kindOf(s.id);
+    for (const SchemeDescriptor& s : schemes())
+        if (s.trainable())
             out.push_back(s.id);
-        } catch (const InputError&) {
-        }
-    }
     return out;
 }
 
-void checkTrainable(const std::string& id) { kindOf(id); }
+void checkTrainable(const std::string& id) { trainableOrThrow(id); }
 
 const ParamLayout::Block& ParamLayout::find(const std::string& name) const
 {
@@ -83,7 +69,7 @@ template <typename T>
 struct Network<T>::Impl {
     const SchemeDescriptor* scheme = nullptr;
     ParamSet params;
-    Kind kind = Kind::None;
+    TrainedAs kind = TrainedAs::NoPosition;
     int hd = 0;
     /// The factor on q.k: the scheme's own (logitScaleOf; T5 1 by default as Hugging Face T5Attention, the rest
     /// 1/sqrt(hd)). It also multiplies the position terms the reference scales with q.k (CoPE, Shaw, Transformer-XL).
@@ -154,18 +140,18 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     Impl& im = *m_impl;
     im.scheme = &scheme;
     im.params = params;
-    im.kind = kindOf(scheme.id);
+    im.kind = trainableOrThrow(scheme.id).trainedAs;
     im.hd = c.width / c.heads;
     im.logitScale = logitScaleOf(scheme, params, im.hd);
-    if (im.kind == Kind::Rotary && im.hd % 2 != 0)
+    if (im.kind == TrainedAs::Rotation && im.hd % 2 != 0)
         throw InputError("head dimension " + std::to_string(im.hd) + " (width / heads) is odd; " + scheme.id
                          + " rotates pairs of dimensions");
-    if (im.kind == Kind::Txl && c.width % 2 != 0)
+    if (im.kind == TrainedAs::TransformerXl && c.width % 2 != 0)
         throw InputError("width " + std::to_string(c.width) + " is odd; transformer_xl's sinusoid R needs pairs of "
                          "dimensions");
-    if (im.kind == Kind::Additive && c.width % 2 != 0)
+    if (im.kind == TrainedAs::FixedTable && c.width % 2 != 0)
         throw InputError("width " + std::to_string(c.width) + " is odd; sinusoidal needs pairs of dimensions");
-    if (im.kind == Kind::Learned && c.learnedRows < 1)
+    if (im.kind == TrainedAs::LearnedTable && c.learnedRows < 1)
         throw InputError("the learned table needs at least one row");
 
     const int d = c.width, V = c.vocab, H = c.heads;
@@ -174,7 +160,7 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
         m_layout.total += n;
     };
     add("wte", std::size_t(V) * d);
-    if (im.kind == Kind::Learned)
+    if (im.kind == TrainedAs::LearnedTable)
         add("pos.table", std::size_t(c.learnedRows) * d);
     for (int l = 0; l < c.layers; ++l) {
         const std::string p = "l" + std::to_string(l) + ".";
@@ -195,32 +181,32 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     add("lnf.b", d);
     if (!c.tied)
         add("wout", std::size_t(d) * V);
-    if (im.kind == Kind::T5) {
+    if (im.kind == TrainedAs::T5Buckets) {
         im.t5Buckets = int(params.integer("relative_attention_num_buckets"));
         add("pos.t5", std::size_t(im.t5Buckets) * H);
-    } else if (im.kind == Kind::Kerple) {
+    } else if (im.kind == TrainedAs::Kerple) {
         im.kerpleLog = params.choice("variant") == "log";
         add("pos.r1", H);
         add("pos.r2", H);
-    } else if (im.kind == Kind::Fire) {
+    } else if (im.kind == TrainedAs::Fire) {
         im.fireWidth = int(params.integer("mlp_width"));
         add("pos.fire.w1", im.fireWidth);
         add("pos.fire.b1", im.fireWidth);
         add("pos.fire.w2", std::size_t(H) * im.fireWidth);
         add("pos.fire.b2", H);
-    } else if (im.kind == Kind::Cope) {
+    } else if (im.kind == TrainedAs::Cope) {
         // facebookresearch/RAM ContextPosSelfAttn: pos_emb (1, head_dim, npos) per layer, shared by the heads.
         im.copeNpos = int(params.integer("npos_max"));
         im.copePosScale = params.choice("position_logits") == "scaled" ? T(1.0 / std::sqrt(double(im.hd))) : T(1);
         for (int l = 0; l < c.layers; ++l)
             add("pos.cope.l" + std::to_string(l), std::size_t(im.copeNpos) * im.hd);
-    } else if (im.kind == Kind::Shaw) {
+    } else if (im.kind == TrainedAs::Shaw) {
         // tensor2tensor _generate_relative_positions_embeddings: one [2k + 1, depth] table per layer (its
         // variable scope), depth = the head dimension, shared by the heads (Shaw et al. 2018, section 3.3).
         im.shawRows = 2 * int(params.integer("max_relative_position")) + 1;
         for (int l = 0; l < c.layers; ++l)
             add("pos.shaw.l" + std::to_string(l), std::size_t(im.shawRows) * im.hd);
-    } else if (im.kind == Kind::Txl) {
+    } else if (im.kind == TrainedAs::TransformerXl) {
         // kimiyoung/transformer-xl mem_transformer.py: r_w_bias (u) and r_r_bias (v), n_head x d_head, on the model
         // (shared by the layers, untie_r off); r_net = Linear(d_model, n_head * d_head, bias=False) per layer,
         // applied to pos_emb, the d_model-wide sinusoid of the distance.
@@ -231,7 +217,7 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     }
     m_params.assign(m_layout.total, T(0));
 
-    if (im.kind == Kind::Rotary) {
+    if (im.kind == TrainedAs::Rotation) {
         TableContext ctx{im.hd, range0(1), std::nullopt};
         const RotarySides sides = rotarySpecs(scheme, params, ctx);
         im.pairs = sides.query.rotaryDim / 2;
@@ -307,7 +293,7 @@ void Network<T>::initialise()
 template <typename T>
 void Network<T>::constrain()
 {
-    if (m_impl->kind != Kind::Kerple)
+    if (m_impl->kind != TrainedAs::Kerple)
         return;
     // chijames/KERPLE megatron/mpu/layers.py: bias_p and bias_a are clamped to min eps = 1e-2 in forward.
     const bool power = !m_impl->kerpleLog;
@@ -325,7 +311,7 @@ void Network<T>::constrain()
 template <typename T>
 std::string Network<T>::positionRowsFor(int T_) const
 {
-    if (m_impl->kind == Kind::Learned && T_ > m_config.learnedRows)
+    if (m_impl->kind == TrainedAs::LearnedTable && T_ > m_config.learnedRows)
         return "no position rows past " + std::to_string(m_config.learnedRows) + " (the learned table has "
                + std::to_string(m_config.learnedRows) + " rows; this length needs " + std::to_string(T_) + ")";
     return {};
@@ -373,17 +359,17 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
     im.bias = nullptr;
     im.shawIndex = nullptr;
     im.txlSinusoid = nullptr;
-    if (im.kind == Kind::Additive) {
+    if (im.kind == TrainedAs::FixedTable) {
         auto it = im.additiveCache.find(Tn);
         if (it == im.additiveCache.end()) {
             const MatrixF t = im.scheme->encoding(im.params, TableContext{d, range0(Tn), std::nullopt});
             it = im.additiveCache.emplace(Tn, t.cast<T>()).first;
         }
         im.add = &it->second;
-    } else if (im.kind == Kind::Learned) {
+    } else if (im.kind == TrainedAs::LearnedTable) {
         im.learnedAdd = cmat("pos.table", c.learnedRows, d).topRows(Tn);
         im.add = &im.learnedAdd;
-    } else if (im.kind == Kind::Rotary) {
+    } else if (im.kind == TrainedAs::Rotation) {
         auto it = im.rotaryCache.find(Tn);
         if (it == im.rotaryCache.end()) {
             const PositionList pos = range0(Tn);
@@ -396,9 +382,9 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             it = im.rotaryCache.emplace(Tn, std::move(t)).first;
         }
         im.rot = &it->second;
-    } else if (im.kind == Kind::Cope) {
+    } else if (im.kind == TrainedAs::Cope) {
         // per sequence and head, from its own q and k (below)
-    } else if (im.kind == Kind::Txl) {
+    } else if (im.kind == TrainedAs::TransformerXl) {
         auto it = im.txlSinusoidCache.find(Tn);
         if (it == im.txlSinusoidCache.end()) {
             // core's relativeSinusoid (the one transformer_xl.cpp projects for the views), width d_model.
@@ -411,7 +397,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             it = im.txlSinusoidCache.emplace(Tn, std::move(r)).first;
         }
         im.txlSinusoid = &it->second;
-    } else if (im.kind != Kind::None) {
+    } else if (im.kind != TrainedAs::NoPosition) {
         PairContext ctx;
         ctx.headDim = hd;
         ctx.heads = H;
@@ -425,13 +411,13 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     out(i, j) = T(m(i, j));
             return out;
         };
-        if (im.kind == Kind::Shaw) {
+        if (im.kind == TrainedAs::Shaw) {
             // The scheme's own clipped index (shaw.cpp shawBuckets: clip(j - i, -k, k) + k), the views' index.
             auto it = im.bucketCache.find(Tn);
             if (it == im.bucketCache.end())
                 it = im.bucketCache.emplace(Tn, im.scheme->buckets(im.params, ctx).template cast<int>()).first;
             im.shawIndex = &it->second;
-        } else if (im.kind == Kind::FixedBias) {
+        } else if (im.kind == TrainedAs::FixedBias) {
             auto it = im.fixedBiasCache.find(Tn);
             if (it == im.fixedBiasCache.end()) {
                 std::vector<Mat<T>> b;
@@ -442,7 +428,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             im.bias = &it->second;
         } else {
             im.trainedBias.assign(std::size_t(H), Mat<T>::Zero(Tn, Tn));
-            if (im.kind == Kind::T5) {
+            if (im.kind == TrainedAs::T5Buckets) {
                 auto it = im.bucketCache.find(Tn);
                 if (it == im.bucketCache.end())
                     it = im.bucketCache.emplace(Tn, im.scheme->buckets(im.params, ctx).template cast<int>()).first;
@@ -451,14 +437,14 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     for (int i = 0; i < Tn; ++i)
                         for (int j = 0; j <= i; ++j)
                             im.trainedBias[h](i, j) = tab[it->second(i, j) * H + h];
-            } else if (im.kind == Kind::Kerple) {
+            } else if (im.kind == TrainedAs::Kerple) {
                 const T* r1 = P + off("pos.r1");
                 const T* r2 = P + off("pos.r2");
                 for (int h = 0; h < H; ++h)
                     for (int i = 0; i < Tn; ++i)
                         for (int j = 0; j <= i; ++j)
                             im.trainedBias[h](i, j) = T(kerpleBias(im.kerpleLog, double(r1[h]), double(r2[h]), double(i - j)));
-            } else if (im.kind == Kind::Fire) {
+            } else if (im.kind == TrainedAs::Fire) {
                 auto it = im.fireInputCache.find(Tn);
                 if (it == im.fireInputCache.end()) {
                     Mat<T> x = Mat<T>::Zero(Tn, Tn);
@@ -532,26 +518,26 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                 }
             a.att.resize(R, d);
             a.p.resize(std::size_t(n * H));
-            if (im.kind == Kind::Txl)
+            if (im.kind == TrainedAs::TransformerXl)
                 w.txlR.noalias() = im.txlSinusoid->topRows(Tc) * cmat("pos.txl.l" + std::to_string(l) + ".wr", d, d);
             Mat<T> o;
             for (int s = 0; s < n; ++s)
                 for (int h = 0; h < H; ++h) {
-                    if (im.kind == Kind::Cope) {
+                    if (im.kind == TrainedAs::Cope) {
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
                         const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
                         copeForward<T>(q, k, cmat("pos.cope.l" + std::to_string(l), im.copeNpos, hd), scale,
                                        im.copePosScale, im.copeNpos, w.copeBias, w.copeGates, w.copePositions);
                         attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
                                             a.p[std::size_t(s * H + h)], o);
-                    } else if (im.kind == Kind::Txl) {
+                    } else if (im.kind == TrainedAs::TransformerXl) {
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
                         const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
                         txlForward<T>(q, k, w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
                                       CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, w.copeBias);
                         attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
                                             a.p[std::size_t(s * H + h)], o);
-                    } else if (im.kind == Kind::Shaw) {
+                    } else if (im.kind == TrainedAs::Shaw) {
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
                         relativeKeyForward<T>(q, cmat("pos.shaw.l" + std::to_string(l), im.shawRows, hd),
                                               im.shawIndex->topLeftCorner(Tc, Tc), scale, w.copeBias);
@@ -653,7 +639,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             Mat<T> datt;
             matmul<T>(datt, dxmid, false, cmat(p + "wo", d, d), true, false);
             Mat<T> dqkv(R, 3 * d);
-            if (im.kind == Kind::Txl) {
+            if (im.kind == TrainedAs::TransformerXl) {
                 // this layer's R W_R again (w.txlR holds the last layer's), and its gradient
                 w.txlR.noalias() = im.txlSinusoid->topRows(Tc) * cmat("pos.txl." + p + "wr", d, d);
                 w.txlDR.setZero(Tc, d);
@@ -664,7 +650,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     attentionBackward<T>(dO, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
                                          a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), a.p[std::size_t(s * H + h)], scale, dq,
                                          dk, dv, ds);
-                    if (im.kind == Kind::Cope) {
+                    if (im.kind == TrainedAs::Cope) {
                         // The gates and positions again (cheaper than keeping them), then their gradient.
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
                         const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
@@ -674,13 +660,13 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                                        w.copePositions);
                         copeBackward<T>(ds, q, k, e, scale, im.copePosScale, im.copeNpos, w.copeGates, w.copePositions,
                                         dq, dk, gmat(blk, im.copeNpos, hd));
-                    } else if (im.kind == Kind::Txl) {
+                    } else if (im.kind == TrainedAs::TransformerXl) {
                         txlBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
                                        w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
                                        CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, dq, dk,
                                        w.txlDR.middleCols(h * hd, hd), MapVec<T>(w.grad.data() + off("pos.txl.u") + h * hd, hd),
                                        MapVec<T>(w.grad.data() + off("pos.txl.v") + h * hd, hd));
-                    } else if (im.kind == Kind::Shaw) {
+                    } else if (im.kind == TrainedAs::Shaw) {
                         const std::string blk = "pos.shaw.l" + std::to_string(l);
                         relativeKeyBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), cmat(blk, im.shawRows, hd),
                                                im.shawIndex->topLeftCorner(Tc, Tc), scale, dq, gmat(blk, im.shawRows, hd));
@@ -691,7 +677,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     if (im.bias)
                         w.dBias[std::size_t(h)].topLeftCorner(Tc, Tc) += ds;
                 }
-            if (im.kind == Kind::Txl)
+            if (im.kind == TrainedAs::TransformerXl)
                 gmat("pos.txl.l" + std::to_string(l) + ".wr", d, d).noalias() += im.txlSinusoid->topRows(Tc).transpose() * w.txlDR;
             if (im.rot)
                 for (int h = 0; h < H; ++h) {
@@ -756,16 +742,16 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             dBias[h] += w.dBias[h];
     }
     T* G = grad->data();
-    if (im.kind == Kind::Learned) {
+    if (im.kind == TrainedAs::LearnedTable) {
         MapMat<T>(G + off("pos.table"), c.learnedRows, d).topRows(Tn) += dAdd;
-    } else if (im.kind == Kind::T5) {
+    } else if (im.kind == TrainedAs::T5Buckets) {
         const auto& buckets = im.bucketCache.at(Tn);
         T* g = G + off("pos.t5");
         for (int h = 0; h < H; ++h)
             for (int i = 0; i < Tn; ++i)
                 for (int j = 0; j <= i; ++j)
                     g[buckets(i, j) * H + h] += dBias[std::size_t(h)](i, j);
-    } else if (im.kind == Kind::Kerple) {
+    } else if (im.kind == TrainedAs::Kerple) {
         // d/dr1, d/dr2 of log: -r1 ln(1 + r2 x); power: -r1 x^r2 (x = i - j).
         const T* r1 = P + off("pos.r1");
         const T* r2 = P + off("pos.r2");
@@ -784,7 +770,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                         g2[h] += g * -r1[h] * xp * std::log(x);
                     }
                 }
-    } else if (im.kind == Kind::Fire) {
+    } else if (im.kind == TrainedAs::Fire) {
         const auto& xin = im.fireInputCache.at(Tn);
         const int W = im.fireWidth;
         const T *w1 = P + off("pos.fire.w1"), *b1 = P + off("pos.fire.b1"), *w2 = P + off("pos.fire.w2");

@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: MIT
-// One data-driven test over every registry entry: shapes, finite values, determinism, bounds enforced.
+// One data-driven test over every registry entry: shapes, finite values, determinism, bounds enforced; and what
+// each descriptor says it is (short name, trainable, rotary, log buckets, slopes, the note where nothing rotates)
+// checked against what its functions and the trainer do.
+#include "core/buckets.h"
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
+#include "core/train/model.h"
+#include "core/train/trainer.h"
 
 #include <QTest>
 
@@ -24,6 +29,12 @@ private slots:
     void missingQuantityListsTheOnesItHas();
     void keySetThatDoesNotApplyIsRefused();
     void capRefusesBeforeAllocating();
+    void shortNameIsTheDisplayNamesShortForm();
+    void trainableIsWhatTheTrainerTrains();
+    void rotaryIsAQueryKeyRotation();
+    void logBucketsGrowPastTheirExactRange();
+    void headSlopesAreTheBiasPerToken();
+    void unrotatedNoteWhereNothingRotates();
 };
 
 void TestRegistry::idsAreUniqueAndWellFormed()
@@ -246,6 +257,161 @@ void TestRegistry::capRefusesBeforeAllocating()
     } catch (const RefusedError& e) {
         QVERIFY2(std::string(e.what()).find("TiB") != std::string::npos, e.what());
     }
+}
+
+void TestRegistry::shortNameIsTheDisplayNamesShortForm()
+{
+    // The name in titles and legends is the part of the display name people use ("RoPE" in "Rotary position
+    // embedding (RoPE)"), one per scheme.
+    std::set<std::string> seen;
+    for (const SchemeDescriptor& s : schemes()) {
+        QVERIFY2(!s.shortName.empty(), s.id.c_str());
+        QVERIFY2(s.name.find(s.shortName) != std::string::npos, (s.id + ": " + s.shortName).c_str());
+        QVERIFY2(s.shortName.size() < s.name.size(), s.id.c_str());
+        QVERIFY2(seen.insert(s.shortName).second, s.shortName.c_str());
+    }
+}
+
+void TestRegistry::trainableIsWhatTheTrainerTrains()
+{
+    // Every scheme the descriptor calls trainable trains (two steps of a tiny model, a finite loss), and it has
+    // trained position weights exactly when its numbers are learned (origin Learned or Mixed); the others are
+    // refused with a message naming the trainable ones.
+    std::vector<std::string> trainable;
+    for (const SchemeDescriptor& s : schemes()) {
+        train::TrainConfig c;
+        c.scheme = s.id;
+        c.trainLen = 4;
+        c.testLens = {4};
+        c.steps = 2;
+        c.evalEvery = 0;
+        c.evalSamples = 2;
+        c.layers = 1;
+        c.width = 16;
+        c.heads = 2;
+        c.batch = 4;
+        c.threads = 1;
+        if (!s.trainable()) {
+            try {
+                train::trainRun(c);
+                QFAIL(qPrintable(QString::fromStdString(s.id + " trained, but its descriptor says it cannot")));
+            } catch (const InputError& e) {
+                const std::string m = e.what();
+                QVERIFY2(m.find("cannot be trained") != std::string::npos && m.find("trainable: nope") != std::string::npos,
+                         e.what());
+            }
+            continue;
+        }
+        trainable.push_back(s.id);
+        const train::RunResult r = train::trainRun(c);
+        QVERIFY2(!r.diverged && !r.loss.empty() && std::isfinite(r.loss.back().loss), s.id.c_str());
+        train::ModelConfig m;
+        m.layers = 1;
+        m.width = 16;
+        m.heads = 2;
+        m.learnedRows = 8;
+        const train::Network<float> net(m, s, defaultParams(s));
+        bool positionWeights = false;
+        for (const auto& b : net.layout().blocks)
+            positionWeights = positionWeights || b.name.rfind("pos.", 0) == 0;
+        QCOMPARE(positionWeights, s.origin == Origin::Learned || s.origin == Origin::Mixed);
+    }
+    QCOMPARE(train::trainableSchemes(), trainable);
+    QVERIFY(!trainable.empty());
+}
+
+void TestRegistry::rotaryIsAQueryKeyRotation()
+{
+    // A scheme has a rotation to draw exactly when it enters the network by rotating queries and keys.
+    int rotary = 0;
+    for (const SchemeDescriptor& s : schemes()) {
+        QCOMPARE(s.isRotary(), s.application == Application::QueryKeyRotation);
+        rotary += s.isRotary();
+    }
+    QVERIFY(rotary > 0);
+}
+
+void TestRegistry::logBucketsGrowPastTheirExactRange()
+{
+    // Distance d from a query at N to the key at N - d: a log-bucketed scheme gives distinct buckets up to some
+    // distance, then merges distances and still reaches new buckets further out; a clipped one (Shaw) stops.
+    const Position n = 1200;
+    int logBucketed = 0;
+    for (const SchemeDescriptor& s : schemes()) {
+        if (!s.buckets) {
+            QVERIFY2(!s.logBuckets, s.id.c_str());
+            continue;
+        }
+        PairContext ctx;
+        ctx.queries = PositionList::list({n});
+        ctx.keys = PositionList::range(0, n + 1);
+        const MatrixD b = s.buckets(defaultParams(s), ctx);
+        const auto bucket = [&](Position d) { return b(0, Eigen::Index(n - d)); };
+        Position merged = 0; // the first distance whose bucket is the one before's
+        for (Position d = 1; d <= n && merged == 0; ++d)
+            if (bucket(d) == bucket(d - 1))
+                merged = d;
+        bool growsAfter = false;
+        for (Position d = merged + 1; merged > 0 && d <= n; ++d)
+            growsAfter = growsAfter || bucket(d) != bucket(d - 1);
+        QVERIFY2(merged > 1, s.id.c_str());
+        QCOMPARE(growsAfter, s.logBuckets);
+        QCOMPARE(hasBucketProfile(s.id), s.logBuckets);
+        logBucketed += s.logBuckets;
+    }
+    QVERIFY(logBucketed > 0);
+}
+
+void TestRegistry::headSlopesAreTheBiasPerToken()
+{
+    // A scheme's per-head slopes are its bias's step per token of distance, head by head (causal, query at 5).
+    int withSlopes = 0;
+    for (const SchemeDescriptor& s : schemes()) {
+        if (!s.headSlopes)
+            continue;
+        ++withSlopes;
+        QVERIFY(s.bias != nullptr);
+        PairContext ctx;
+        ctx.heads = 8;
+        ctx.queries = PositionList::list({5});
+        ctx.keys = PositionList::range(0, 6);
+        const ParamSet p = defaultParams(s);
+        const std::vector<double> m = s.headSlopes(p, ctx.heads);
+        QCOMPARE(int(m.size()), ctx.heads);
+        for (int h = 0; h < ctx.heads; ++h) {
+            const MatrixD bias = s.bias(p, ctx, h);
+            for (Eigen::Index k = 0; k < 5; ++k)
+                QVERIFY(std::abs((bias(0, k + 1) - bias(0, k)) - m[std::size_t(h)]) < 1e-12);
+        }
+    }
+    QVERIFY(withSlopes > 0);
+}
+
+void TestRegistry::unrotatedNoteWhereNothingRotates()
+{
+    // A scheme's own note on an unrotated set-up speaks exactly where its rotary spec rotates no dimension.
+    int withNote = 0;
+    for (const SchemeDescriptor& s : schemes()) {
+        if (!s.unrotated)
+            continue;
+        QVERIFY(s.isRotary());
+        ++withNote;
+        TableContext ctx;
+        ctx.positions = PositionList::range(0, 4);
+        bool sawBoth[2] = {false, false};
+        for (long long layer = 0; layer < 8; ++layer) {
+            ParamSet p = defaultParams(s);
+            if (s.param("layer"))
+                p.set("layer", ParamValue::integer(layer));
+            const bool rotates = s.rotary(p, ctx).rotaryDim > 0;
+            const UnrotatedNote note = s.unrotated(p, 8191);
+            QCOMPARE(note.reason.empty(), rotates);
+            QCOMPARE(note.summary.empty(), rotates);
+            sawBoth[rotates] = true;
+        }
+        QVERIFY2(sawBoth[0] && sawBoth[1], s.id.c_str());
+    }
+    QVERIFY(withNote > 0);
 }
 
 QTEST_APPLESS_MAIN(TestRegistry)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Predict, then see, in the views (issue 23): while a lesson step waits for its guess, a view's header and
+// Predict, then see, in the views: while a lesson step waits for its guess, a view's header and
 // captions leave out the computed result the prediction asks for; the figure stays. 11.1 asks how many of the 64
 // pairs turn inside the trained window: the extension view's header ("pairs: ... · 46 turn inside T") answered it
 // before the guess. 12.2 asks for YaRN's attention factor (the circle panel's last line), 12.1 for the last kept

@@ -2,6 +2,8 @@
 // Classroom mode and the first start: presentation mode by keyboard alone, the laser
 // pointer, the Help menu's shortcut list read from the real actions, the first-run hint shown once, and the
 // parameter panel's step lock.
+#include "lessonwindow.h"
+
 #include "ui/window/helpmenu.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/parameterpanel.h"
@@ -17,7 +19,6 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
@@ -45,10 +46,7 @@ class TestClassroom : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("PosLabTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_classroom"));
+        tests::useOwnSettings(m_settings, QStringLiteral("tst_classroom"));
     }
 
     void shortcutListComesFromTheActions()

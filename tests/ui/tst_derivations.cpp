@@ -8,6 +8,7 @@
 // Sources of the page's facts: Vaswani et al. 2017 section 3.5 (PE(p+k) a linear function of PE(p)); RoFormer
 // section 3.2 (the relative property); the numbers are poslab compute's, as every lesson's.
 
+#include "lessonwindow.h"
 #include "projectorscreen.h"
 
 #include "ui/teaching/derivationpage.h"
@@ -27,8 +28,6 @@
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSet>
-#include <QSettings>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -81,10 +80,7 @@ class TestDerivations : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("PosLabTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_derivations"));
+        tests::useOwnSettings(m_settings, QStringLiteral("tst_derivations"));
         QVERIFY2(lessons::derivationLoadProblems().isEmpty(), qPrintable(lessons::derivationLoadProblems().join('\n')));
         QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join('\n')));
         QCOMPARE(lessons::derivationIds(),
@@ -156,12 +152,8 @@ private slots:
     void eachPageOpensFromItsStep()
     {
         MainWindow w(nullptr, false);
-        w.resize(1366, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showLessons();
+        QVERIFY(tests::showWithLessons(w));
         LessonBrowser* b = w.lessonBrowser();
-        QVERIFY(b);
         QPushButton* button = b->derivationButton();
         QVERIFY(button);
         QVERIFY(linkedSteps().size() >= 4);
@@ -233,10 +225,7 @@ private slots:
     void presentationKeyOpensThePage()
     {
         MainWindow w(nullptr, false);
-        w.resize(1366, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showLessons();
+        QVERIFY(tests::showWithLessons(w));
         LessonBrowser* b = w.lessonBrowser();
         const auto [l, s] = linkedSteps().front();
         QVERIFY(b->open(l, s));
@@ -277,7 +266,7 @@ private slots:
                     page->scrollArea()->widget()->grab().save(QStringLiteral("%1/derivation-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
                 }
                 for (const char* id : {"rope", "alibi", "sincos_2d"}) {
-                    StoryPage* page = StoryPage::open(id, &w);
+                    StoryPage* page = StoryPage::open(id, &w, w.state());
                     page->resize(1366, 768);
                     QVERIFY(QTest::qWaitForWindowExposed(page));
                     QCoreApplication::processEvents();

@@ -3,6 +3,8 @@
 // keyboard alone and loads its state without error; a prediction blocks "Try it" until a guess is committed;
 // the step lock disables a knob the step does not name and free play enables it; the puzzle's answer is
 // checked; progress is remembered.
+#include "lessonwindow.h"
+
 #include "ui/teaching/lessonbrowser.h"
 #include "ui/lessons/lesson.h"
 #include "ui/window/mainwindow.h"
@@ -21,7 +23,6 @@
 #include <QSet>
 #include <QSettings>
 #include <QSlider>
-#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
@@ -69,10 +70,7 @@ class TestLessonBrowser : public QObject {
 private slots:
     void initTestCase()
     {
-        QStandardPaths::setTestModeEnabled(true);
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
-        QApplication::setOrganizationName(QStringLiteral("PosLabTest"));
-        QApplication::setApplicationName(QStringLiteral("tst_lessonbrowser"));
+        tests::useOwnSettings(m_settings, QStringLiteral("tst_lessonbrowser"));
         QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
         QVERIFY2(!lessons::lessons().isEmpty(), "no lessons are compiled in");
     }
@@ -80,12 +78,8 @@ private slots:
     void presentationReachesEveryStepByKeyboard()
     {
         MainWindow w(nullptr, false);
-        w.resize(1366, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showLessons();
+        QVERIFY(tests::showWithLessons(w));
         LessonBrowser* b = w.lessonBrowser();
-        QVERIFY(b);
         QStringList problems;
         connect(b, &LessonBrowser::message, this, [&](const QString& text, bool problem) {
             if (problem)

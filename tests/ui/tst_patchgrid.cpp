@@ -155,9 +155,11 @@ void TestPatchGrid::tableIsCosineOfCoreRows()
     s.cls = true;
     s.dim = 16;
     s.patch = 2 * 5 + 3;
-    const PatchGridData d = patchGridData(s);
+    const PatchGridData d = PatchGridFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QVERIFY(d.table);
+    QVERIFY(!d.resized); // a formula: computed at the larger grid
+    QCOMPARE(d.dim, 16);
     QCOMPARE(d.row, 2);
     QCOMPARE(d.col, 3);
     core::ComputeRequest req;
@@ -181,7 +183,9 @@ void TestPatchGrid::tableIsCosineOfCoreRows()
     for (std::size_t b = 0; b < 63; ++b)
         QVERIFY(std::abs(d.largeRowValues(0, Eigen::Index(b)) - cosine(big, 1 + 3 * 7 + 4, b + 1)) < 1e-12);
     // The data export is the same matrix.
-    const core::ComputeResult table = patchGridTable(s, nullptr);
+    FigureSnapshot snapshot;
+    snapshot.spatial = s;
+    const core::ComputeResult table = PatchGridFigure::dataExport(snapshot, nullptr);
     QCOMPARE(table.shape, (std::vector<std::size_t>{30, 30}));
     QCOMPARE(table.data[13 * 30 + 7], d.similarity(13, 7));
 }
@@ -196,7 +200,7 @@ void TestPatchGrid::rotationIsCoreScores()
     s.largeGrid = {8, 8};
     s.dim = 16;
     s.patch = 5;
-    const PatchGridData d = patchGridData(s);
+    const PatchGridData d = PatchGridFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QVERIFY(!d.table);
     core::ComputeRequest req;
@@ -226,9 +230,10 @@ void TestPatchGrid::vitResizedTableAtTheSamePlace()
     s.scheme = "vit_learned";
     s.dim = 32;
     s.patch = 7 * 14 + 4;
-    const PatchGridData d = patchGridData(s);
+    const PatchGridData d = PatchGridFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QCOMPARE(d.resolutionNote, QStringLiteral("the 14 \u00d7 14 table resized (bicubic, antialias) to 24 \u00d7 24"));
+    QVERIFY(d.resized); // a learned table exists at 14 x 14 only
     QCOMPARE(d.largeRow, 12); // floor(7.5 * 24 / 14) = 12
     QCOMPARE(d.largeCol, 7);  // floor(4.5 * 24 / 14) = 7
     core::ComputeRequest req;
@@ -334,7 +339,7 @@ void TestPatchGrid::sequenceIsCoreIdsAndScores()
     s.dim = 128;
     s.sequence = core::parseSequence("text:3,image:1x2x3,text:2");
     s.patch = 4;
-    const SequenceData d = sequenceData(s);
+    const SequenceData d = SequenceFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QCOMPARE(d.ids.cols(), Eigen::Index(11));
     const double expected[3][11] = {{0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7},
@@ -363,8 +368,8 @@ void TestPatchGrid::sequenceIsCoreIdsAndScores()
         }
     // A grid scheme has no sequence: one sentence says which to pick.
     SpatialSetup grid;
-    QVERIFY(sequenceData(grid).error.contains(QStringLiteral("pick mrope")));
-    QVERIFY(patchGridData(s).error.contains(QStringLiteral("takes a token sequence")));
+    QVERIFY(SequenceFigure::compute({grid}).error.contains(QStringLiteral("pick mrope")));
+    QVERIFY(PatchGridFigure::compute({s}).error.contains(QStringLiteral("takes a token sequence")));
 }
 
 void TestPatchGrid::sequenceClickSelectsAToken()

@@ -14,8 +14,10 @@
 #include "ui/window/parameterpanel.h"
 #include "ui/window/schemepicker.h"
 #include "ui/export/exportscene.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/sequenceview.h"
+#include "ui/setup/typedtext.h"
 #include "ui/views/view.h"
 #include "ui/state/workbenchstate.h"
 
@@ -301,8 +303,9 @@ private slots:
         QVERIFY(picker->infoText().contains("Vaswani"));
         QTest::keyClick(picker->button(QStringLiteral("sinusoidal")), Qt::Key_Down);
         QCOMPARE(w.state()->schemeId(), QString::fromStdString(core::schemes()[2].id));
-        QCOMPARE(SchemePicker::shortName(QStringLiteral("Rotary position embedding (RoPE)")), QStringLiteral("RoPE"));
-        QCOMPARE(SchemePicker::shortName(QStringLiteral("T5 relative position buckets")), QStringLiteral("T5"));
+        // Each button carries its scheme's short name, as the figures' titles do.
+        for (const core::SchemeDescriptor& s : core::schemes())
+            QCOMPARE(picker->button(QString::fromStdString(s.id))->text(), QString::fromStdString(s.shortName));
     }
 
     void parameterPanelShowsSixRows_data()
@@ -316,7 +319,8 @@ private slots:
 
     void parameterPanelShowsSixRows()
     {
-        // Issue 22: at 1366 x 768, font scale 1, the left column showed about one parameter row.
+        // At 1366 x 768, font scale 1, the parameter column shows its first rowsInView (six) rows whole, none cut
+        // sideways or squeezed below its size hint, with a short and a long parameter list, in both themes.
         QFETCH(QString, ropeType);
         QFETCH(int, theme);
         QSettings().remove(QStringLiteral("picker/formulaShown")); // the default: folded on a 768 px screen
@@ -477,7 +481,7 @@ private slots:
         SchemePicker* picker = w.schemePicker();
         QCOMPARE(w.state()->schemeId(), QStringLiteral("rope"));
         QCOMPARE(picker->storyScheme(), QStringLiteral("mrope"));
-        const QString mrope = SchemePicker::shortName(QString::fromStdString(core::findSpatialScheme("mrope")->info.name));
+        const QString mrope = shortSchemeName(core::findSpatialScheme("mrope")->info);
         QVERIFY2(picker->storyButton()->text().contains(mrope), qPrintable(picker->storyButton()->text()));
         // Back on the workbench, the link names the 1-D scheme again.
         QVERIFY(w.openLessonStep(QStringLiteral("2.1")).isEmpty());
@@ -594,24 +598,24 @@ private slots:
         QVERIFY(st->setParam("rope_theta", core::ParamValue::real(1234.5)).isEmpty());
         QCOMPARE(w.parameterPanel()->edit("rope_theta")->text(), QStringLiteral("1234.5"));
         // The text reads back as the same number.
-        QCOMPARE(ParameterPanel::typedText(0.02).toDouble(), 0.02);
-        QCOMPARE(ParameterPanel::typedText(1e9), QStringLiteral("1e9"));
-        QCOMPARE(ParameterPanel::typedText(2.5e-5), QStringLiteral("2.5e-5"));
-        QCOMPARE(ParameterPanel::typedText(9999999.0), QStringLiteral("9999999"));
+        QCOMPARE(typedText(0.02).toDouble(), 0.02);
+        QCOMPARE(typedText(1e9), QStringLiteral("1e9"));
+        QCOMPARE(typedText(2.5e-5), QStringLiteral("2.5e-5"));
+        QCOMPARE(typedText(9999999.0), QStringLiteral("9999999"));
         // Numbers to read: thousands separators, no exponent below 1e7, tokens as the unit.
-        QCOMPARE(ParameterPanel::displayText(131072), QStringLiteral("131,072"));
-        QCOMPARE(ParameterPanel::displayText(5.507e6), QStringLiteral("5,507,000"));
-        QCOMPARE(ParameterPanel::displayText(6.283), QStringLiteral("6.283"));
-        QCOMPARE(ParameterPanel::displayText(-1234.5), QStringLiteral("-1,234.5"));
-        QCOMPARE(ParameterPanel::displayText(2e7), QStringLiteral("2e7"));
-        QCOMPARE(ParameterPanel::tokensText(4096), QStringLiteral("4,096 tokens"));
+        QCOMPARE(displayText(131072), QStringLiteral("131,072"));
+        QCOMPARE(displayText(5.507e6), QStringLiteral("5,507,000"));
+        QCOMPARE(displayText(6.283), QStringLiteral("6.283"));
+        QCOMPARE(displayText(-1234.5), QStringLiteral("-1,234.5"));
+        QCOMPARE(displayText(2e7), QStringLiteral("2e7"));
+        QCOMPARE(tokensText(4096), QStringLiteral("4,096 tokens"));
         // The range in a tooltip uses the same format.
         const QString tip = w.parameterPanel()->slider("rope_theta")->toolTip();
         QVERIFY2(tip.contains(QStringLiteral("Range 100 to 1e7")), qPrintable(tip));
-        QCOMPARE(ParameterPanel::displayText(16777216), QStringLiteral("16,777,216")); // 2^24: every digit
-        QCOMPARE(ParameterPanel::typedText(16777216), QStringLiteral("16777216"));
-        QCOMPARE(ParameterPanel::typedText(1e7), QStringLiteral("1e7"));
-        QCOMPARE(ParameterPanel::typedText(1e7).toDouble(), 1e7);
+        QCOMPARE(displayText(16777216), QStringLiteral("16,777,216")); // 2^24: every digit
+        QCOMPARE(typedText(16777216), QStringLiteral("16777216"));
+        QCOMPARE(typedText(1e7), QStringLiteral("1e7"));
+        QCOMPARE(typedText(1e7).toDouble(), 1e7);
         QVERIFY(!tip.contains(QStringLiteral("e+")));
     }
 
@@ -706,7 +710,7 @@ private slots:
             QVERIFY(st->setParam("max_position_embeddings", core::ParamValue::integer(131072)).isEmpty());
         QVERIFY(st->setPositionCount(positions).isEmpty());
         const QString text = w.parameterPanel()->sequenceLengthText();
-        QVERIFY2(text.contains(ParameterPanel::tokensText(positions)), qPrintable(text));
+        QVERIFY2(text.contains(tokensText(positions)), qPrintable(text));
         QVERIFY2(text.contains(expected), qPrintable(text));
         // At the largest font scale the line wraps inside the panel (its long key names may break).
         ViewOptions o = st->viewOptions();

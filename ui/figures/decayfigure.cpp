@@ -2,7 +2,6 @@
 #include "ui/figures/decayfigure.h"
 
 #include "core/encodingregistry.h"
-#include "core/encodings/alibi.h"
 #include "core/encodings/deberta.h"
 #include "core/errors.h"
 #include "ui/figures/computation.h"
@@ -432,7 +431,7 @@ bool DecayFigure::hasCurve(const core::SchemeDescriptor& scheme)
     // position terms depend on the content, so no single curve against distance exists. DeBERTa's do too, but the
     // table row each distance reads does not: that is its curve.
     return scheme.rotary != nullptr || (scheme.encoding != nullptr && scheme.relation != core::Relation::None)
-        || scheme.bias != nullptr || scheme.id == "deberta";
+        || scheme.bias != nullptr || scheme.logBuckets;
 }
 
 DecayData DecayFigure::curves(const Side& side, bool everyDistance)
@@ -447,8 +446,9 @@ DecayData DecayFigure::curves(const Side& side, bool everyDistance)
         if (s.bias)
             base.heads = std::max(1, side.heads);
         const core::Position rows = std::max(1, su.positionCount);
-        const bool t5 = s.bias && su.params.has("relative_attention_num_buckets");
-        if (t5 || su.scheme == "deberta") {
+        // Log buckets as a bias per bucket (T5) or as rows of a relative table (DeBERTa).
+        const bool t5 = s.logBuckets && s.bias;
+        if (s.logBuckets) {
             bucketedCurves(d, base, rows, t5, everyDistance);
         } else if (s.bias && !s.rotary && !s.encoding) {
             d.distances = sampledDistances(std::max<core::Position>(1, std::min<core::Position>(rows - 1, 4096)),
@@ -468,8 +468,8 @@ DecayData DecayFigure::curves(const Side& side, bool everyDistance)
             }
             appendCurves(d, base, core::DecayNormalisation::None, "dot");
         }
-        if (su.scheme == "alibi")
-            d.slopes = core::alibiSlopes(base.heads);
+        if (s.headSlopes)
+            d.slopes = s.headSlopes(su.params, base.heads);
     } catch (const std::exception& e) {
         d.error = QString::fromStdString(e.what());
         d.curves.clear();

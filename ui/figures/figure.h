@@ -17,6 +17,7 @@
 /// window's view, the CLI export (the registry's data function, ui/views/viewlist.h) and the tests all take a
 /// figure's numbers from its file.
 
+#include "ui/state/spatialsetup.h"
 #include "ui/state/viewproperties.h"
 #include "ui/state/workbenchstate.h"
 
@@ -30,7 +31,7 @@
 namespace poslab::ui {
 
 /// An immutable copy of what a figure may depend on: the set-up, the view options, the position cursor, the
-/// animation time and the window's trained runs.
+/// animation time, the window's trained runs and the spatial set-up (the patch grid and sequence figures').
 /// Taken on the UI thread (of()), then read on any thread: it holds values only (Setup's model is an implicitly
 /// shared QJsonObject, safe to copy and read across threads).
 struct FigureSnapshot {
@@ -39,7 +40,8 @@ struct FigureSnapshot {
     int cursor = 0;
     double time = 0.0;   ///< the animation's position (tokens; the clock's hands)
     std::shared_ptr<const TrainedRuns> trainedRuns; ///< the window's training runs (immutable once published), or null
-    /// The state's set-up, view options, cursor, animation time and trained runs now.
+    SpatialSetup spatial; ///< the grid or sequence scheme, its grid, sequence and selected patch or token
+    /// The state's set-up, view options, cursor, animation time, trained runs and spatial set-up now.
     static FigureSnapshot of(const WorkbenchState& state);
 };
 

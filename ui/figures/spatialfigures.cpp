@@ -36,10 +36,17 @@ core::MatrixD similarityOn(const SpatialSetup& s, const core::SpatialSchemeDescr
 
 } // namespace
 
-PatchGridData patchGridData(const SpatialSetup& s)
+PatchGridFigure::Inputs PatchGridFigure::inputsOf(const FigureSnapshot& snapshot)
 {
+    return {snapshot.spatial};
+}
+
+PatchGridData PatchGridFigure::compute(const Inputs& in)
+{
+    const SpatialSetup& s = in.spatial;
     PatchGridData out;
     out.scheme = s.scheme;
+    out.dim = s.dim;
     out.grid = s.grid;
     out.largeGrid = s.largeGrid;
     const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
@@ -82,7 +89,8 @@ PatchGridData patchGridData(const SpatialSetup& s)
     out.hi = hi;
     const auto words = [](const core::Grid& g) { return QStringLiteral("%1 \u00d7 %2").arg(g.rows).arg(g.cols); };
     const QString from = words(s.grid), to = words(s.largeGrid);
-    if (s.scheme == "vit_learned") {
+    out.resized = out.table && d->info.origin == core::Origin::Learned; // a trained table exists at one grid only
+    if (out.resized) {
         const core::ParamSet p = core::resolveSpatialParams(*d, spatialRequest(s, core::Quantity::Encoding).overrides,
                                                             core::SpatialContext{s.dim, s.grid, {}, s.cls});
         if (p.text("table_file").empty())
@@ -100,9 +108,10 @@ PatchGridData patchGridData(const SpatialSetup& s)
     return out;
 }
 
-core::ComputeResult patchGridTable(const SpatialSetup& s, QStringList* notes)
+core::ComputeResult PatchGridFigure::dataExport(const FigureSnapshot& snapshot, QStringList* notes)
 {
-    const PatchGridData d = patchGridData(s);
+    const SpatialSetup& s = snapshot.spatial;
+    const PatchGridData d = compute(inputsOf(snapshot));
     if (!d.error.isEmpty())
         throw core::InputError("the patchgrid view has nothing to draw: " + d.error.toStdString());
     core::ComputeResult r;
@@ -131,10 +140,17 @@ core::ComputeResult patchGridTable(const SpatialSetup& s, QStringList* notes)
     return r;
 }
 
-SequenceData sequenceData(const SpatialSetup& s)
+SequenceFigure::Inputs SequenceFigure::inputsOf(const FigureSnapshot& snapshot)
 {
+    return {snapshot.spatial};
+}
+
+SequenceData SequenceFigure::compute(const Inputs& in)
+{
+    const SpatialSetup& s = in.spatial;
     SequenceData out;
     out.scheme = s.scheme;
+    out.dim = s.dim;
     out.sequence = s.sequence;
     const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
     if (d && d->input != core::SpatialInput::Sequence) {
@@ -188,9 +204,10 @@ SequenceData sequenceData(const SpatialSetup& s)
     return out;
 }
 
-core::ComputeResult sequenceTable(const SpatialSetup& s, QStringList* notes)
+core::ComputeResult SequenceFigure::dataExport(const FigureSnapshot& snapshot, QStringList* notes)
 {
-    const SequenceData d = sequenceData(s);
+    const SpatialSetup& s = snapshot.spatial;
+    const SequenceData d = compute(inputsOf(snapshot));
     if (!d.error.isEmpty())
         throw core::InputError("the sequence view has nothing to draw: " + d.error.toStdString());
     core::ComputeResult r = core::compute(spatialRequest(s, core::Quantity::PositionIds));

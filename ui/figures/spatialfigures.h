@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #pragma once
 /// @file spatialfigures.h
-/// The numbers of the patch grid view, from core's spatial table for a SpatialSetup: immutable data the
-/// view only draws, and the table its data export writes. Qt Core only.
+/// The patch grid and mixed sequence figures (figure.h's pattern): from the snapshot's spatial set-up, core's
+/// spatial table gives immutable data the views only draw, and the tables their data exports write.
 
 #include "core/compute.h"
+#include "ui/figures/figure.h"
 #include "ui/state/spatialsetup.h"
 
 #include <QString>
@@ -16,7 +17,10 @@ namespace poslab::ui {
 struct PatchGridData {
     QString error;               ///< why nothing can be drawn (not a grid scheme, a refused request), or empty
     std::string scheme;
+    int dim = 0;                 ///< the vectors' dimension d
     bool table = false;          ///< an additive table (cosine of position vectors); else a 2-D rotation (scores)
+    /// A learned table (ViT's), which reaches largeGrid resized; a formula or a rotation is computed there.
+    bool resized = false;
     core::Grid grid, largeGrid;
     int row = 0, col = 0;        ///< the selected patch on grid
     int largeRow = 0, largeCol = 0; ///< the patch at the same place on largeGrid (core::samePlace)
@@ -33,17 +37,29 @@ struct PatchGridData {
     int patchIndex() const { return row * grid.cols + col; }
 };
 
-/// Computes the data of @p s (its grid, largeGrid and selected patch). Never throws: problems go to error.
-PatchGridData patchGridData(const SpatialSetup& s);
-
-/// The patch grid view's data export: the patches x patches similarity on the set-up's grid, row a = patch a
-/// (row-major i * W + j), with the measure, grid and selected patch as labels. Throws core::InputError.
-core::ComputeResult patchGridTable(const SpatialSetup& s, QStringList* notes);
+/// The patch grid figure (figure.h's pattern).
+struct PatchGridFigure {
+    /// The spatial set-up (scheme, parameters, grids, dimension, class token, selected patch): the 1-D set-up,
+    /// the cursor and the view options move nothing here.
+    struct Inputs {
+        SpatialSetup spatial;
+        bool operator==(const Inputs&) const = default;
+    };
+    static Inputs inputsOf(const FigureSnapshot& snapshot);
+    using Data = PatchGridData;
+    /// The similarity on the grid and at the larger grid, with the selected patch. Never throws: problems go to
+    /// PatchGridData::error.
+    static PatchGridData compute(const Inputs& inputs);
+    /// The patches x patches similarity on the set-up's grid, row a = patch a (row-major i * W + j), with the
+    /// measure, grid and selected patch as labels. Throws core::InputError.
+    static core::ComputeResult dataExport(const FigureSnapshot& snapshot, QStringList* notes);
+};
 
 /// The mixed sequence view's numbers: a text + image (+ video) sequence with its M-RoPE ids and scores.
 struct SequenceData {
     QString error;               ///< why nothing can be drawn, or empty
     std::string scheme;
+    int dim = 0;                 ///< the vectors' dimension d
     core::TokenSequence sequence;
     std::vector<std::int64_t> firstToken; ///< per segment: its first token (block boundaries)
     /// 3 x L: the temporal, height and width id of every token (compute position_ids; Hugging Face's
@@ -57,11 +73,20 @@ struct SequenceData {
     double lo = 0, hi = 1;       ///< the range of the visible scores
 };
 
-/// Computes the data of @p s. Never throws: problems go to error.
-SequenceData sequenceData(const SpatialSetup& s);
-
-/// The mixed sequence view's data export: 3 x L position ids (rows t, h, w), with the sequence and each rotary pair's
-/// axis as labels. Throws core::InputError.
-core::ComputeResult sequenceTable(const SpatialSetup& s, QStringList* notes);
+/// The mixed sequence figure (figure.h's pattern).
+struct SequenceFigure {
+    /// The spatial set-up (scheme, parameters, sequence, dimension, selected token).
+    struct Inputs {
+        SpatialSetup spatial;
+        bool operator==(const Inputs&) const = default;
+    };
+    static Inputs inputsOf(const FigureSnapshot& snapshot);
+    using Data = SequenceData;
+    /// The ids, scores and pair axes of the sequence. Never throws: problems go to SequenceData::error.
+    static SequenceData compute(const Inputs& inputs);
+    /// 3 x L position ids (rows t, h, w), with the sequence and each rotary pair's axis as labels. Throws
+    /// core::InputError.
+    static core::ComputeResult dataExport(const FigureSnapshot& snapshot, QStringList* notes);
+};
 
 } // namespace poslab::ui

@@ -160,8 +160,9 @@ std::shared_ptr<EncodingResult> TableFigure::compute(const Inputs& in, gpu::Tabl
             const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
             QElapsedTimer t;
             t.start();
-            if (s.id == "sinusoidal" && !r->frequencies.empty()) {
-                // Sinusoidal is a sin/cos table in one of two layouts: the engine's TableLayout covers both.
+            if (!r->frequencies.empty()) {
+                // A scheme with per-pair frequencies is a sin/cos table (sinusoidal) in one of two layouts: the
+                // engine's TableLayout covers both.
                 gpu::TableLayout layout;
                 layout.cols = setup.dim;
                 const int pairs = int(r->frequencies.size());

@@ -88,30 +88,24 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
 
 QString shortSchemeName(const core::SchemeDescriptor& scheme)
 {
-    static const std::pair<const char*, const char*> names[] = {
-        {"rope", "RoPE"},       {"xpos", "xPos"},         {"irope", "iRoPE"},       {"alibi", "ALiBi"},
-        {"t5", "T5"},           {"sinusoidal", "Sinusoidal"}, {"learned", "Learned"}, {"nope", "NoPE"},
-        {"cope", "CoPE"},       {"deberta", "DeBERTa"},   {"fire", "FIRE"},         {"kerple", "KERPLE"},
-        {"sandwich", "Sandwich"}, {"shaw", "Shaw et al."}, {"transformer_xl", "Transformer-XL"},
-    };
-    for (const auto& [id, name] : names)
-        if (scheme.id == id)
-            return QString::fromLatin1(name);
-    return QString::fromStdString(scheme.name);
+    return QString::fromStdString(scheme.shortName.empty() ? scheme.name : scheme.shortName);
 }
 
 QString variantLabel(const core::SchemeDescriptor& scheme, const core::ParamSet& params)
 {
     QString variant;
-    if (scheme.id == "rope") {
-        variant = ropeVariant(scheme, params);
-    } else if (scheme.id == "irope" && params.has("layer") && params.has("nope_layer_interval")) {
+    // The label follows the parameters it names: a layer of an interleaved stack (iRoPE) first, then a rope_type's
+    // scaling (RoPE; iRoPE's rope_type stays among its differing values), then whatever differs.
+    const bool layered = scheme.param("layer") && scheme.param("nope_layer_interval");
+    if (layered && params.has("layer") && params.has("nope_layer_interval")) {
         const int layer = int(params.integer("layer"));
         const bool rope = core::iropeUsesRope(layer, int(params.integer("nope_layer_interval")));
         QStringList parts{QStringLiteral("layer %1 (%2 layer)").arg(layer).arg(rope ? QStringLiteral("RoPE")
                                                                                      : QStringLiteral("NoPE"))};
         parts << differing(scheme, params, {"layer"});
         variant = parts.join(QStringLiteral(", "));
+    } else if (!layered && scheme.param("rope_type")) {
+        variant = ropeVariant(scheme, params);
     } else {
         variant = differing(scheme, params, {}).join(QStringLiteral(", "));
     }

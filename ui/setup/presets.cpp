@@ -212,9 +212,11 @@ QJsonObject presetState(const QJsonObject& preset)
         state.insert("grid", preset.value("grid").toObject().value("value").toString());
     if (const auto h = fieldNumber(preset, "heads"))
         state.insert("view", QJsonObject{{"heads", *h}});
-    // A learned table has no rows past its length: the views show exactly its positions.
-    if (const int rows = params.value("max_position_embeddings").toString().toInt(); rows > 0
-        && state.value("scheme").toString() == QLatin1String("learned"))
+    // A learned table added to the embeddings has no rows past its length: the views show exactly its positions.
+    const core::SchemeDescriptor* scheme = core::findScheme(state.value("scheme").toString().toStdString());
+    const bool learnedTable = scheme && scheme->application == core::Application::Embedding
+        && scheme->origin == core::Origin::Learned;
+    if (const int rows = params.value("max_position_embeddings").toString().toInt(); rows > 0 && learnedTable)
         state.insert("positions", rows);
     QJsonObject model{{"id", preset.value("id").toString()}, {"name", preset.value("name").toString()},
                       {"source", preset.value("source").toString()}};

@@ -169,7 +169,8 @@ std::optional<CompareMode> compareModeFromWord(const QString& word)
 
 AttentionContent teachingContent(const core::SchemeDescriptor& scheme)
 {
-    return scheme.id == "cope" ? AttentionContent::Sentence : AttentionContent::Constant;
+    // Contextual positions (CoPE) are counted from the content: constant content would give them nothing to count.
+    return scheme.relation == core::Relation::Contextual ? AttentionContent::Sentence : AttentionContent::Constant;
 }
 
 WorkbenchState::WorkbenchState(QObject* parent)

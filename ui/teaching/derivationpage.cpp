@@ -2,6 +2,7 @@
 #include "ui/teaching/derivationpage.h"
 
 #include "ui/render/formula.h"
+#include "ui/teaching/readingpage.h"
 
 #include <QEvent>
 #include <QFontDatabase>
@@ -12,7 +13,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QShortcut>
 #include <QUrl>
 #include <QVBoxLayout>
 
@@ -56,22 +56,8 @@ DerivationPage::DerivationPage(QWidget* parent)
     setWindowTitle(tr("Derivation"));
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(8, 8, 8, 8);
-    m_scroll = new QScrollArea(this);
-    m_scroll->setObjectName(QStringLiteral("derivationScroll"));
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    lay->addWidget(m_scroll, 1);
-    // A window of its own: Esc and the platform's Close (Ctrl+W) close it, as the story page does.
-    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Close);
-    for (const QKeySequence& k : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
-        if (!keys.contains(k))
-            keys << k;
-    for (const QKeySequence& k : keys) {
-        auto* s = new QShortcut(k, this);
-        s->setContext(Qt::WindowShortcut);
-        connect(s, &QShortcut::activated, this, &QWidget::close);
-    }
+    m_scroll = addReadingScroll(this, lay, QStringLiteral("derivationScroll"));
+    addCloseKeys(this); // a window of its own, closed as the story page is
 }
 
 DerivationPage::~DerivationPage() = default;

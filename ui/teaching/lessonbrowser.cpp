@@ -4,8 +4,8 @@
 #include "ui/teaching/derivationpage.h"
 #include "ui/lessons/derivation.h"
 
-#include "ui/window/flowlayout.h"
-#include "ui/window/parameterpanel.h"
+#include "ui/views/flowlayout.h"
+#include "ui/setup/typedtext.h"
 #include "ui/render/formula.h"
 #include "ui/state/viewproperties.h"
 #include "ui/state/workbenchstate.h"
@@ -595,7 +595,7 @@ QString LessonBrowser::knobValue(const QString& name) const
         return QString::number(m_state->cursor());
     const std::string key = name.toStdString();
     if (m_state->params().has(key))
-        return ParameterPanel::typedText(m_state->params().value(key));
+        return typedText(m_state->params().value(key));
     if (const ViewProperty* p = findViewProperty(name))
         return propertyText(*p, m_state->viewOptions());
     return QStringLiteral("?");

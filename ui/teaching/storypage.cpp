@@ -10,7 +10,7 @@
 
 #include "core/encodingregistry.h"
 #include "core/spatial.h"
-#include "ui/window/mainwindow.h"
+#include "ui/teaching/readingpage.h"
 #include "ui/teaching/stories.h"
 
 #include <QApplication>
@@ -28,7 +28,6 @@
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
-#include <QShortcut>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -340,38 +339,22 @@ StoryPage::StoryPage(QWidget* parent)
     lay->addLayout(top);
     connect(m_choice, &QComboBox::activated, this,
             [this](int index) { showStory(m_choice->itemData(index).toString()); });
-    m_scroll = new QScrollArea(this);
-    m_scroll->setObjectName(QStringLiteral("storyScroll"));
-    m_scroll->setWidgetResizable(true);
-    m_scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    m_scroll->setFrameShape(QFrame::NoFrame);
-    lay->addWidget(m_scroll, 1);
-    // A window of its own: Esc and the platform's Close (Ctrl+W) close it, as a dialog would.
-    QList<QKeySequence> keys = QKeySequence::keyBindings(QKeySequence::Close);
-    for (const QKeySequence& k : {QKeySequence(Qt::Key_Escape), QKeySequence(Qt::CTRL | Qt::Key_W)})
-        if (!keys.contains(k)) // one shortcut per key: two would be ambiguous and neither would fire
-            keys << k;
-    for (const QKeySequence& k : keys) {
-        auto* s = new QShortcut(k, this);
-        s->setContext(Qt::WindowShortcut);
-        connect(s, &QShortcut::activated, this, &QWidget::close);
-    }
+    m_scroll = addReadingScroll(this, lay, QStringLiteral("storyScroll"));
+    addCloseKeys(this); // a window of its own: closed as a dialog would be
+    connect(this, &StoryPage::lessonRequested, this, [this](const QString& id) {
+        if (m_openStep)
+            m_openStep(id);
+    });
 }
 
-StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor)
+StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor, const WorkbenchState* look,
+                           std::function<void(const QString&)> openStep)
 {
     QWidget* window = anchor ? anchor->window() : nullptr;
     StoryPage* page = window ? window->findChild<StoryPage*>(QStringLiteral("storyPage"), Qt::FindDirectChildrenOnly) : nullptr;
     if (!page) {
         page = new StoryPage(window);
         page->setWindowFlag(Qt::Window);
-        // A lesson link opens the step in the main window's lesson browser (the window owns the lessons).
-        if (auto* main = qobject_cast<MainWindow*>(window))
-            connect(page, &StoryPage::lessonRequested, main, [main](const QString& id) {
-                main->openLessonStep(id);
-                main->raise();
-                main->activateWindow();
-            });
         // The page takes the main window's font (its scale) and palette (its theme), now and when they change.
         page->setAttribute(Qt::WA_WindowPropagation);
         const QScreen* screen = window && window->screen() ? window->screen() : QGuiApplication::primaryScreen();
@@ -380,6 +363,10 @@ StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor)
         page->resize(w, avail.height() * 9 / 10);
         page->move(avail.left() + (avail.width() - w) / 2, avail.top() + avail.height() / 20);
     }
+    if (look)
+        page->m_look = look;
+    if (openStep)
+        page->m_openStep = std::move(openStep);
     page->showStory(schemeId);
     page->show();
     page->raise();
@@ -572,11 +559,11 @@ void StoryPage::renderFigure()
     const int w = std::max(320, m_scroll->viewport()->width() - 16);
     const int h = std::clamp(w * 9 / 16, 240, std::max(240, m_scroll->viewport()->height() * 3 / 4));
     bool dark = palette().color(QPalette::Window).lightness() < 128;
-    // Alone (no main window): the font's size against the application's gives the scale.
+    // Without a state to follow: the font's size against the application's gives the scale.
     double scale = std::clamp(font().pointSizeF() / std::max(1.0, QApplication::font().pointSizeF()), 0.8, 2.5);
-    if (auto* main = qobject_cast<MainWindow*>(parentWidget())) {
-        dark = main->state()->viewOptions().theme == ThemeKind::Dark;
-        scale = main->state()->viewOptions().fontScale;
+    if (m_look) {
+        dark = m_look->viewOptions().theme == ThemeKind::Dark;
+        scale = m_look->viewOptions().fontScale;
     }
     m_figureWidth = m_scroll->viewport()->width();
     m_figure->setPixmap(QPixmap::fromImage(storyFigure(m_schemeId, QSize(w, h), dark, scale, devicePixelRatioF())));

@@ -16,8 +16,11 @@
 
 #include <QImage>
 #include <QList>
+#include <QPointer>
 #include <QRect>
 #include <QWidget>
+
+#include <functional>
 
 class QComboBox;
 class QLabel;
@@ -25,6 +28,8 @@ class QScrollArea;
 class QVBoxLayout;
 
 namespace poslab::ui {
+
+class WorkbenchState;
 
 /// The context-extension methods on a horizontal time axis: one dot per method, its name and date in a label
 /// that starts at the dot and reaches right, the labels stacked in rows so that no two overlap and no leader
@@ -79,8 +84,12 @@ public:
     explicit StoryPage(QWidget* parent = nullptr);
 
     /// Opens the story page of scheme @p schemeId in the window of @p anchor's window (one page per main
-    /// window, created on first use, raised on later ones) and returns it.
-    static StoryPage* open(const QString& schemeId, QWidget* anchor);
+    /// window, created on first use, raised on later ones) and returns it. @p look: the state whose theme and
+    /// font scale the figure takes (null: the page's palette, and its font against the application's);
+    /// @p openStep: what a link to a lesson step does (null: only lessonRequested). Either, when given, replaces
+    /// the one an earlier call gave.
+    static StoryPage* open(const QString& schemeId, QWidget* anchor, const WorkbenchState* look = nullptr,
+                           std::function<void(const QString& stepId)> openStep = {});
 
     /// The scheme shown.
     QString schemeId() const { return m_schemeId; }
@@ -98,8 +107,7 @@ public slots:
     void showStory(const QString& schemeId);
 
 signals:
-    /// A link to a lesson step ("7.1") was clicked; StoryPage::open connects it to the main window's
-    /// openLessonStep.
+    /// A link to a lesson step ("7.1") was clicked (then open()'s openStep runs, where one was given).
     void lessonRequested(const QString& stepId);
 
 protected:
@@ -121,6 +129,8 @@ private:
     QLabel* m_formula = nullptr;
     QLabel* m_figure = nullptr;
     int m_figureWidth = -1;
+    QPointer<const WorkbenchState> m_look;
+    std::function<void(const QString&)> m_openStep;
     QList<QLabel*> m_headings;
     QList<QLabel*> m_formulas;
 };

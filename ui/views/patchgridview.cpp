@@ -56,10 +56,10 @@ PatchGridView::PatchGridView(WorkbenchState* state, Computation* computation, QW
 
 void PatchGridView::takeSpatial()
 {
-    m_data = patchGridData(m_state->spatial());
+    m_data = computeFigure<PatchGridFigure>(FigureSnapshot::of(*m_state));
     if (m_scheme) {
         const QSignalBlocker block(m_scheme);
-        m_scheme->setCurrentIndex(m_scheme->findData(QString::fromStdString(m_state->spatial().scheme)));
+        m_scheme->setCurrentIndex(m_scheme->findData(QString::fromStdString(m_data.scheme)));
     }
 }
 
@@ -100,7 +100,7 @@ HeaderTexts PatchGridView::headerTexts() const
     const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
     return {who + QStringLiteral("%1 \u00b7 %2, d = %3")
                 .arg(QString::fromStdString(d.scheme), gridWords(d.grid))
-                .arg(m_state->spatial().dim),
+                .arg(d.dim),
             {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col), tr("patch (%1, %2)").arg(d.row).arg(d.col)},
             {d.measure, d.table ? tr("cosine") : tr("score, constant content")}};
 }
@@ -384,7 +384,7 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
               {tr("%1 \u2192 %2: %3. Click a patch or use the arrow keys.")
                    .arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),
                tr("%1 \u2192 %2: %3").arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),
-               d.resolutionNote, d.table && d.scheme == "vit_learned" ? tr("table resized") : tr("no resize")},
+               d.resolutionNote, d.resized ? tr("table resized") : tr("no resize")},
               TextLayout::Fit::Drop);
 }
 

@@ -6,7 +6,7 @@
 /// sincos_2d; the score with constant content for the 2-D rotations rope_2d and pixtral_rope); beside it the patch
 /// at the same place of the larger grid of the resolution change (a 14 x 14 table resized to 24 x 24, a rotation
 /// computed further out), and the small multiples of ViT's Figure 7: every patch's own map at its place. The
-/// numbers are patchGridData()'s (spatialfigures.h), from core's spatial table; the view only draws them. Click a
+/// numbers are PatchGridFigure's (spatialfigures.h), from core's spatial table; the view only draws them. Click a
 /// patch, or move with the arrow keys, to select it (the spatial set-up's patch, undoable).
 
 #include "ui/render/plotutils.h"

@@ -49,9 +49,9 @@ SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWid
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
     setMouseTracking(true);
-    m_data = sequenceData(state->spatial());
+    m_data = computeFigure<SequenceFigure>(FigureSnapshot::of(*state));
     connect(state, &WorkbenchState::spatialChanged, this, [this] {
-        m_data = sequenceData(m_state->spatial());
+        m_data = computeFigure<SequenceFigure>(FigureSnapshot::of(*m_state));
         refresh();
     });
 }
@@ -88,7 +88,7 @@ HeaderTexts SequenceView::headerTexts() const
     return {who + QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
                 .arg(QString::fromStdString(d.scheme))
                 .arg(d.ids.cols())
-                .arg(m_state->spatial().dim),
+                .arg(d.dim),
             {tok, QStringLiteral("token %1").arg(d.token)},
             {QString::fromStdString(core::sequenceText(d.sequence))}};
 }
@@ -189,7 +189,7 @@ QString SequenceView::hoverReadout() const
 
 void SequenceView::selectToken(int token)
 {
-    if (token >= 0 && token < m_data.ids.cols() && token != m_state->spatial().patch) {
+    if (token >= 0 && token < m_data.ids.cols() && token != m_data.token) {
         SpatialSetup s = m_state->spatial();
         s.patch = token;
         m_state->setSpatial(s);

@@ -4,7 +4,7 @@
 /// The mixed sequence view: a vision-language model's text, image and video tokens in one sequence with
 /// their three M-RoPE ids (t, h, w; Hugging Face's modeling_qwen2_vl get_rope_index), the first image or video
 /// block as its grid, the scores of the whole sequence with constant content under the causal mask with the block
-/// boundaries marked, and which rotary pair turns with which axis. The numbers are sequenceData()'s
+/// boundaries marked, and which rotary pair turns with which axis. The numbers are SequenceFigure's
 /// (spatialfigures.h), from core's spatial table. Click a token, or use the left and right arrow keys, to select it.
 
 #include "ui/lessons/lesson.h"

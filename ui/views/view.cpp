@@ -3,7 +3,6 @@
 
 #include <QJsonObject>
 
-#include "core/encodings/irope.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -102,32 +101,13 @@ QString View::noRotationReason() const
     const auto spec = currentSpec(*m_state);
     if (!spec || spec->rotaryDim > 0)
         return {};
-    const core::ParamSet& params = m_state->params();
-    if (!params.has("nope_layer_interval"))
-        return tr("This set-up rotates no dimension (r = 0): queries and keys pass through unchanged, so there "
-                  "is nothing to draw here. Raise the rotated fraction, or see the attention view.");
-    // iRoPE (Llama 4): layer l is NoPE when (l + 1) % k == 0; what applies there is the query temperature.
-    const int layer = int(params.integer("layer"));
-    const int k = int(params.integer("nope_layer_interval"));
-    QString applies;
-    if (params.flag("attn_temperature_tuning")) {
-        const double fs = params.real("floor_scale");
-        const int p = m_state->cursor();
-        const double s = core::llama4AttnScale(p, fs, params.real("attn_scale"));
-        applies = tr("What applies: the query temperature, s = %1 at p = %2 (above 1 from p = %3).")
-                      .arg(formatNumber(s, 6), formatNumber(p, 7), formatNumber(double(core::llama4FirstTemperedPosition(fs)), 7));
-    } else {
-        applies = tr("Temperature tuning is off: only the causal mask carries order here.");
-    }
-    QString pick;
-    for (int l = 0; l < std::min(k, 8) && pick.count(QLatin1Char(',')) < 2; ++l)
-        if (core::iropeUsesRope(l, k))
-            pick += (pick.isEmpty() ? QString() : QStringLiteral(", ")) + QString::number(l);
-    return tr("Layer %1 is a NoPE layer ((l + 1) mod %2 = 0): this layer has no rotation. %3 Pick a RoPE layer (%4) for "
-              "rotations, or see the attention view.")
-        .arg(layer)
-        .arg(k)
-        .arg(applies, pick.isEmpty() ? tr("(none: every layer is NoPE)") : pick);
+    // What applies instead comes from the scheme (iRoPE's NoPE layer: the query temperature); else r = 0 says it.
+    const core::SchemeDescriptor& scheme = m_state->scheme();
+    if (scheme.unrotated)
+        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor()); !note.reason.empty())
+            return QString::fromStdString(note.reason);
+    return tr("This set-up rotates no dimension (r = 0): queries and keys pass through unchanged, so there "
+              "is nothing to draw here. Raise the rotated fraction, or see the attention view.");
 }
 
 bool View::showsHints() const
@@ -150,17 +130,11 @@ QString View::noRotationSummary() const
     const auto spec = currentSpec(*m_state);
     if (!spec || spec->rotaryDim > 0)
         return {};
-    const core::ParamSet& params = m_state->params();
-    if (!params.has("nope_layer_interval"))
-        return tr("no rotation (r = 0)");
-    QString s = tr("layer %1: NoPE, no rotation").arg(params.integer("layer"));
-    if (params.flag("attn_temperature_tuning"))
-        s += tr(" \u00b7 query temperature s(%1) = %2")
-                 .arg(m_state->cursor())
-                 .arg(formatNumber(core::llama4AttnScale(m_state->cursor(), params.real("floor_scale"),
-                                                         params.real("attn_scale")),
-                                   6));
-    return s;
+    const core::SchemeDescriptor& scheme = m_state->scheme();
+    if (scheme.unrotated)
+        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor()); !note.reason.empty())
+            return QString::fromStdString(note.summary);
+    return tr("no rotation (r = 0)");
 }
 
 bool View::hasContent() const

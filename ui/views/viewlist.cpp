@@ -11,6 +11,7 @@
 #include "ui/figures/lengthlabfigure.h"
 #include "ui/figures/pipelinefigure.h"
 #include "ui/figures/precisionfigure.h"
+#include "ui/figures/spatialfigures.h"
 #include "ui/figures/tablefigure.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/bucketsview.h"
@@ -86,18 +87,6 @@ core::ComputeResult attentionData(const WorkbenchState& state, QStringList* note
     return core::compute(req);
 }
 
-/// The patch grid view's similarity of every patch to every other on the spatial set-up's grid (spatialfigures.h).
-core::ComputeResult patchGridExport(const WorkbenchState& state, QStringList* notes)
-{
-    return patchGridTable(state.spatial(), notes);
-}
-
-/// The mixed sequence view's position ids (3 x L) of the spatial set-up's sequence (spatialfigures.h).
-core::ComputeResult sequenceExport(const WorkbenchState& state, QStringList* notes)
-{
-    return sequenceTable(state.spatial(), notes);
-}
-
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -126,9 +115,9 @@ const std::vector<ViewEntry>& viewRegistry()
         {"lengthlab", QT_TRANSLATE_NOOP("poslab::ui::View", "Length generalisation"), &LengthLabView::staticMetaObject,
          make<LengthLabView>, exportOf<LengthLabFigure>, false},
         {"patchgrid", QT_TRANSLATE_NOOP("poslab::ui::View", "Patch grid"), &PatchGridView::staticMetaObject,
-         make<PatchGridView>, patchGridExport, false},
+         make<PatchGridView>, exportOf<PatchGridFigure>, false},
         {"sequence", QT_TRANSLATE_NOOP("poslab::ui::View", "Mixed sequence"), &SequenceView::staticMetaObject,
-         make<SequenceView>, sequenceExport, false},
+         make<SequenceView>, exportOf<SequenceFigure>, false},
     };
     return entries;
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/parameterpanel.h"
 
-#include "ui/window/schemepicker.h"
+#include "ui/render/figuretitle.h"
+#include "ui/setup/typedtext.h"
 #include "ui/state/workbenchstate.h"
 
 #include <QCheckBox>
@@ -22,7 +23,6 @@
 #include <QScrollBar>
 #include <QWheelEvent>
 
-#include <charconv>
 #include <cmath>
 
 namespace poslab::ui {
@@ -59,88 +59,7 @@ double roundSignificant(double v, int digits)
 
 const char* errorStyle = "QLineEdit { border: 2px solid #d0302f; border-radius: 3px; }";
 
-/// Shortest text that reads back as exactly @p v, in plain decimals or (when @p allowExponent and the value
-/// calls for it) as mantissa "e" exponent with no '+' and no leading zeros: "500000", "0.02", "1e9".
-QString shortest(double v, bool fixed)
-{
-    char buf[400];
-    auto [ptr, ec] = fixed ? std::to_chars(buf, buf + sizeof buf, v, std::chars_format::fixed)
-                           : std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific);
-    if (ec != std::errc())
-        return QString::number(v, 'g', 17);
-    QString s = QString::fromLatin1(buf, int(ptr - buf));
-    if (!fixed) {
-        // "1e+09" -> "1e9", "2.5e-05" -> "2.5e-5"
-        const int e = int(s.indexOf(QLatin1Char('e')));
-        QString exp = s.mid(e + 1);
-        const bool negative = exp.startsWith(QLatin1Char('-'));
-        exp.remove(QLatin1Char('+')).remove(QLatin1Char('-'));
-        while (exp.size() > 1 && exp.startsWith(QLatin1Char('0')))
-            exp.remove(0, 1);
-        s = s.left(e + 1) + (negative ? QStringLiteral("-") : QString()) + exp;
-    }
-    return s;
-}
-
-bool needsExponent(double v)
-{
-    const double a = std::abs(v);
-    if (!std::isfinite(v) || v == 0.0)
-        return false;
-    if (a < 1e-4)
-        return true;
-    if (a < ParameterPanel::exponentFrom)
-        return false;
-    // From 1e7 up, an exponent where it is short (1e7, 2.5e9); all the digits where they carry information
-    // (16777216 = 2^24 stays whole rather than 1.6777216e7), up to where doubles stop being whole numbers.
-    const QString sci = shortest(v, false);
-    const int mantissaDigits = int(sci.left(sci.indexOf(QLatin1Char('e'))).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size());
-    return mantissaDigits <= 3 || a >= 1e15;
-}
-
 } // namespace
-
-QString ParameterPanel::typedText(double v)
-{
-    return shortest(v, !needsExponent(v));
-}
-
-QString ParameterPanel::typedText(const core::ParamValue& v)
-{
-    switch (v.type) {
-    case core::ParamType::Real:
-    case core::ParamType::Integer: return typedText(v.number);
-    case core::ParamType::RealList: {
-        QStringList parts;
-        for (double x : v.list)
-            parts << typedText(x);
-        return parts.join(QLatin1Char(','));
-    }
-    default: return QString::fromStdString(v.toString());
-    }
-}
-
-QString ParameterPanel::displayText(double v)
-{
-    if (needsExponent(v) || !std::isfinite(v))
-        return typedText(v);
-    // Digits in groups of three in the integer part: 1,048,576 and 10,000.5; no exponent below 1e7.
-    QString s = shortest(v, true);
-    const bool negative = s.startsWith(QLatin1Char('-'));
-    if (negative)
-        s.remove(0, 1);
-    const int dot = s.indexOf(QLatin1Char('.'));
-    QString whole = dot < 0 ? s : s.left(dot);
-    const QString rest = dot < 0 ? QString() : s.mid(dot);
-    for (int i = int(whole.size()) - 3; i > 0; i -= 3)
-        whole.insert(i, QLatin1Char(','));
-    return (negative ? QStringLiteral("-") : QString()) + whole + rest;
-}
-
-QString ParameterPanel::tokensText(double v)
-{
-    return v == 1.0 ? tr("1 token") : tr("%1 tokens").arg(displayText(v));
-}
 
 ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
@@ -468,7 +387,7 @@ void ParameterPanel::rebuild()
         delete item;
     }
     const auto& scheme = m_state->scheme();
-    m_schemeTitle->setText(tr("%1 parameters").arg(SchemePicker::shortName(QString::fromStdString(scheme.name))));
+    m_schemeTitle->setText(tr("%1 parameters").arg(shortSchemeName(scheme)));
     m_schemeTitle->setToolTip(QString::fromStdString(scheme.name));
     for (const auto& spec : scheme.params) {
         auto r = makeRow(spec, false);

@@ -72,17 +72,6 @@ public:
 
     /// Headings are this much larger than the panel's text.
     static constexpr double headingScale = 1.15;
-    /// Numbers may use an exponent from this magnitude up, where it is short ("no exponent below 1e7").
-    static constexpr double exponentFrom = 1e7;
-    /// A number as a person would type it into a field: "500000", "0.02", "1e9", "16777216" (reads back
-    /// exactly). Below 1e-4 and from 1e7 up an exponent is used where its mantissa has at most 3 digits.
-    static QString typedText(double v);
-    static QString typedText(const core::ParamValue& v);
-    /// A number to read: digits grouped by thousands ("131,072", "16,777,216"), an exponent under the same
-    /// rule as typedText() ("1e7").
-    static QString displayText(double v);
-    /// "1,024 tokens".
-    static QString tokensText(double v);
 
 protected:
     void changeEvent(QEvent* e) override;

@@ -4,10 +4,12 @@
 #include "core/encodingregistry.h"
 #include "core/spatial.h"
 #include "ui/lessons/lesson.h"
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
+#include "ui/render/figuretitle.h"
 #include "ui/render/formula.h"
 #include "ui/teaching/storypage.h"
 #include "ui/state/workbenchstate.h"
+#include "ui/window/mainwindow.h"
 
 #include <QButtonGroup>
 #include <QComboBox>
@@ -70,15 +72,17 @@ public:
 
 } // namespace
 
-QString SchemePicker::shortName(const QString& name)
+void SchemePicker::openStory(const QString& id)
 {
-    const int open = name.indexOf(QLatin1String(" ("));
-    if (open > 0 && name.endsWith(QLatin1Char(')'))) {
-        const QString before = name.left(open);
-        const QString inside = name.mid(open + 2, name.size() - open - 3);
-        return inside.size() < before.size() ? inside : before;
-    }
-    return name.section(QLatin1Char(' '), 0, 0);
+    // The page's figure follows this state's theme and font scale; a lesson link opens the step in the main
+    // window's lesson browser (the window owns the lessons).
+    StoryPage::open(id, this, m_state, [this](const QString& step) {
+        if (auto* main = qobject_cast<MainWindow*>(window())) {
+            main->openLessonStep(step);
+            main->raise();
+            main->activateWindow();
+        }
+    });
 }
 
 SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
@@ -121,7 +125,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         const QString name = QString::fromStdString(s.name);
         auto* b = new QToolButton(flow->parentWidget());
         b->setObjectName(QStringLiteral("scheme_") + id);
-        b->setText(shortName(name));
+        b->setText(shortSchemeName(s));
         b->setCheckable(true);
         b->setProperty("schemeId", id);
         b->setProperty("family", fam);
@@ -135,7 +139,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         b->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
             QMenu menu(b);
-            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { StoryPage::open(id, this); });
+            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { openStory(id); });
             menu.exec(b->mapToGlobal(at));
         });
         flow->addWidget(b);
@@ -173,7 +177,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     auto* story = m_story = new QToolButton(this);
     story->setObjectName(QStringLiteral("schemeStoryButton"));
     story->setAutoRaise(true);
-    connect(story, &QToolButton::clicked, this, [this] { StoryPage::open(storyScheme(), this); });
+    connect(story, &QToolButton::clicked, this, [this] { openStory(storyScheme()); });
     connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncStory);
     connect(state, &WorkbenchState::spatialChanged, this, &SchemePicker::syncStory);
     connect(state, &WorkbenchState::answerPendingChanged, this, &SchemePicker::syncStory);
@@ -313,7 +317,7 @@ void SchemePicker::fillCompactPicker()
             model->appendRow(heading);
         }
         const QString name = QString::fromStdString(s.name);
-        auto* item = new QStandardItem(shortName(name));
+        auto* item = new QStandardItem(shortSchemeName(s));
         item->setData(QString::fromStdString(s.id), Qt::UserRole);
         item->setToolTip(name);
         model->appendRow(item);
@@ -392,8 +396,8 @@ void SchemePicker::syncStory()
     const std::string id = storyScheme().toStdString();
     const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(id);
     const core::SchemeDescriptor* flat = core::findScheme(id);
-    const std::string& name = spatial ? spatial->info.name : flat ? flat->name : m_state->scheme().name;
-    m_story->setText(tr("The story of %1 \u2192").arg(shortName(QString::fromStdString(name))));
+    const core::SchemeDescriptor& scheme = spatial ? spatial->info : flat ? *flat : m_state->scheme();
+    m_story->setText(tr("The story of %1 \u2192").arg(shortSchemeName(scheme)));
 }
 
 QString SchemePicker::infoText() const

@@ -76,10 +76,6 @@ public:
     QString storyScheme() const;
     QToolButton* storyButton() const { return m_story; }
 
-    /// Short button text for a scheme name: the shorter of the name and its parenthesised part when it has
-    /// one ("Rotary position embedding (RoPE)" -> "RoPE"), else its first word ("T5 relative position
-    /// buckets" -> "T5").
-    static QString shortName(const QString& name);
     /// A typeset formula wider than the panel shrinks to fit, but not below this fraction of the text size;
     /// wider still, it scrolls sideways.
     static constexpr double minFormulaScale = 0.7;
@@ -103,6 +99,8 @@ protected:
 
 private:
     void syncSelection();
+    /// Opens scheme @p id's story page beside the window.
+    void openStory(const QString& id);
     void step(int delta);
     void arrangeLines(bool stacked);
     void keepFormulaInView();

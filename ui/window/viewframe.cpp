@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/viewframe.h"
 
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
 #include "ui/views/view.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/viewgrid.h"
 
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/panelscroll.h"
 #include "ui/window/viewframe.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/window/flowlayout.h"
+#include "ui/views/flowlayout.h"
 
 #include <QWidget>
 
