@@ -160,6 +160,13 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
 
 } // namespace
 
+ParamSet requestParams(const SchemeDescriptor& scheme, const ComputeRequest& request)
+{
+    Settings all = parseSettings(scheme, request.overrides);
+    all.insert(all.end(), request.settings.begin(), request.settings.end());
+    return resolveParams(scheme, defaultParams(scheme), all, request.context);
+}
+
 ComputeResult compute(const ComputeRequest& request, const Limits& limits)
 {
     if (const SpatialSchemeDescriptor* spatial = findSpatialScheme(request.scheme))
@@ -175,7 +182,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         throw InputError("scheme " + scheme.id + " has no quantity '" + result.quantity + "'; it has: "
                          + listQuantities(scheme));
     const TableContext& ctx = request.context;
-    result.params = resolveParams(scheme, request.overrides, ctx);
+    result.params = requestParams(scheme, request);
     result.warnings = schemeWarnings(scheme, result.params, ctx);
     const bool attention = request.quantity == Quantity::Bias || request.quantity == Quantity::Buckets
         || request.quantity == Quantity::Scores || request.quantity == Quantity::Decay;

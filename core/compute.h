@@ -22,7 +22,9 @@ namespace poslab::core {
 struct ComputeRequest {
     Quantity quantity = Quantity::Encoding;
     std::string scheme;
-    std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set
+    std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set, read once (parseSettings)
+    /// (key, value) as values: the window's figures set these, never text; applied after @c overrides.
+    std::vector<std::pair<std::string, ParamValue>> settings;
     TableContext context;                                       ///< dim, positions, seqLen
     std::vector<double> vector;                                 ///< for Quantity::Rotate
     /// Quantity::Angles: p * omega unreduced (default, as torch.outer(t, inv_freq)) or reduced to [0, 2*pi).
@@ -76,6 +78,10 @@ struct ComputeResult {
     /// Accepted-but-unusual inputs (schemeWarnings()): JSON "warnings"; the CLI also prints each on stderr.
     std::vector<std::string> warnings;
 };
+
+/// The parameters a request of @p scheme resolves to: its defaults, then its text overrides read once, then its
+/// settings (resolveParams: one check per key, the choices followed, the set validated for request.context).
+ParamSet requestParams(const SchemeDescriptor& scheme, const ComputeRequest& request);
 
 /// Runs a request. Throws InputError (bad input) or RefusedError (over the cap).
 ComputeResult compute(const ComputeRequest& request, const Limits& limits = {});

@@ -129,40 +129,78 @@ std::pair<std::string, std::string> splitSetting(std::string_view text, std::str
     return {std::string(text.substr(0, eq)), std::string(text.substr(eq + 1))};
 }
 
-ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
+namespace {
+
+std::string knownParams(const SchemeDescriptor& scheme)
+{
+    std::string known;
+    for (const auto& s : scheme.params)
+        known += (known.empty() ? "" : ", ") + s.key;
+    return known.empty() ? std::string("none") : known;
+}
+
+/// The spec of @p key; throws InputError naming the scheme's parameters when it has none by that name.
+const ParamSpec& specOrThrow(const SchemeDescriptor& scheme, const std::string& key)
+{
+    if (const ParamSpec* spec = scheme.param(key))
+        return *spec;
+    throw InputError("unknown parameter '" + key + "' for scheme " + scheme.id + "; its parameters: " + knownParams(scheme));
+}
+
+/// A key given twice is a mistake to report, not a value to pick (the last used to win silently); @p text gives
+/// each setting's value as the message quotes it.
+template <class List, class Text>
+void refuseTwice(const List& list, Text text)
+{
+    for (auto it = list.begin(); it != list.end(); ++it) {
+        const auto again = std::find_if(std::next(it), list.end(), [&](const auto& o) { return o.first == it->first; });
+        if (again != list.end())
+            throw InputError("parameter " + it->first + " is set twice (" + it->first + "=" + text(it->second)
+                             + ", then " + again->first + "=" + text(again->second) + "); give it once");
+    }
+}
+
+/// @p v as a value of @p spec: a number serves a Real or an Integer key (checkValue refuses a fraction for an
+/// Integer), any other type must be the key's; throws InputError (checkValue's message) otherwise.
+ParamValue ofSpecType(const ParamSpec& spec, ParamValue v)
+{
+    const auto numeric = [](ParamType t) { return t == ParamType::Real || t == ParamType::Integer; };
+    if (numeric(spec.type) && numeric(v.type))
+        v.type = spec.type;
+    const std::string problem = checkValue(spec, v);
+    if (!problem.empty())
+        throw InputError(problem);
+    return v;
+}
+
+} // namespace
+
+Settings parseSettings(const SchemeDescriptor& scheme, const Overrides& overrides)
+{
+    refuseTwice(overrides, [](const std::string& t) { return t; });
+    Settings settings;
+    for (const auto& [key, text] : overrides) {
+        const ParamSpec& spec = specOrThrow(scheme, key);
+        settings.emplace_back(key, ofSpecType(spec, parseParamValue(spec, text)));
+    }
+    return settings;
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
                        const TableContext& ctx)
 {
+    refuseTwice(settings, [](const ParamValue& v) { return v.toString(); });
     ParamSet params = base;
-    for (auto it = overrides.begin(); it != overrides.end(); ++it) {
-        // A key given twice is a mistake to report, not a value to pick (the last used to win silently).
-        const auto again = std::find_if(std::next(it), overrides.end(), [&](const auto& o) { return o.first == it->first; });
-        if (again != overrides.end())
-            throw InputError("parameter " + it->first + " is set twice (" + it->first + "=" + it->second + ", then "
-                             + again->first + "=" + again->second + "); give it once");
-    }
-    for (const auto& [key, text] : overrides) {
-        const ParamSpec* spec = scheme.param(key);
-        if (!spec) {
-            std::string known;
-            for (const auto& s : scheme.params)
-                known += (known.empty() ? "" : ", ") + s.key;
-            throw InputError("unknown parameter '" + key + "' for scheme " + scheme.id + "; its parameters: "
-                             + (known.empty() ? std::string("none") : known));
-        }
-        ParamValue v = parseParamValue(*spec, text);
-        const std::string problem = checkValue(*spec, v);
-        if (!problem.empty())
-            throw InputError(problem);
-        params.set(key, std::move(v));
-    }
+    for (const auto& [key, value] : settings)
+        params.set(key, ofSpecType(specOrThrow(scheme, key), value));
     // Keys not given follow the final choices if they held their default (rope_type=llama3 brings Llama 3.1's
     // factor 8 and window 8192; a factor set earlier stays), as the window's withParamValue does.
     followChoices(scheme, base, params, [&](const std::string& k) {
-        return std::any_of(overrides.begin(), overrides.end(), [&](const auto& o) { return o.first == k; });
+        return std::any_of(settings.begin(), settings.end(), [&](const auto& o) { return o.first == k; });
     });
     // Choices first, then the check: a key set explicitly must apply under the final choices, whatever the
     // order it was given in. Setting beta_fast with rope_type=default would otherwise be silently ignored.
-    for (const auto& [key, text] : overrides) {
+    for (const auto& [key, value] : settings) {
         const ParamSpec* spec = scheme.param(key);
         if (applies(*spec, params))
             continue;
@@ -180,6 +218,12 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
     }
     validateParams(scheme, params, ctx);
     return params;
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,
+                       const TableContext& ctx)
+{
+    return resolveParams(scheme, base, parseSettings(scheme, overrides), ctx);
 }
 
 ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx)

@@ -24,6 +24,10 @@ const SchemeDescriptor& schemeOrThrow(std::string_view id);
 
 /// Settings as typed: (key, value text) pairs, in the order given.
 using Overrides = std::vector<std::pair<std::string, std::string>>;
+/// Settings as values: (key, value) pairs, in the order given. The window and the figures hand these to core, so a
+/// number a slider set reaches the encoders as the double it is, never as text; text exists only where a person
+/// types (the CLI's --set, files, fields) and is read once, by parseSettings().
+using Settings = std::vector<std::pair<std::string, ParamValue>>;
 
 /// One "KEY=VALUE" text (after `--set`, in a batch entry's "set" list) split at its first '='. Throws
 /// InputError "OPTION 'TEXT' must be KEY=VALUE" when there is no key.
@@ -42,6 +46,14 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
                        const TableContext& ctx);
 /// resolveParams() from the scheme's defaults.
 ParamSet resolveParams(const SchemeDescriptor& scheme, const Overrides& overrides, const TableContext& ctx);
+
+/// @p overrides read as values, in order: a key given twice, an unknown key, a text that is not a value of its
+/// key's type and a value out of its range are refused (InputError, one line), in that order for each key.
+Settings parseSettings(const SchemeDescriptor& scheme, const Overrides& overrides);
+/// resolveParams() for values: the same checks and messages from the value's range on (a value of another type
+/// than its key's is refused; an integer key takes a whole Real, as its text would be read).
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
+                       const TableContext& ctx);
 
 /// @c params with @c key set to @c value, as the GUI edits one knob: when a choice changes, every key that
 /// still holds its default under the old choices moves to its default under the new ones (picking

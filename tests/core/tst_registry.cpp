@@ -28,6 +28,7 @@ private slots:
     void unknownKeyAndScheme();
     void missingQuantityListsTheOnesItHas();
     void keySetThatDoesNotApplyIsRefused();
+    void settingsAreValuesNotText();
     void capRefusesBeforeAllocating();
     void shortNameIsTheDisplayNamesShortForm();
     void trainableIsWhatTheTrainerTrains();
@@ -242,6 +243,53 @@ void TestRegistry::keySetThatDoesNotApplyIsRefused()
     QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(schemeOrThrow("rope"), {{"beta_fast", "16"}}, ctx));
     const ParamSet ok = resolveParams(schemeOrThrow("rope"), {{"rope_type", "yarn"}, {"beta_fast", "16"}}, ctx);
     QCOMPARE(ok.real("beta_fast"), 16.0);
+}
+
+// The window's figures hand core values (ComputeRequest::settings), the CLI text (overrides): both resolve to the
+// same set with the same checks, and a double that has no short text reaches the encoder unrounded.
+void TestRegistry::settingsAreValuesNotText()
+{
+    const SchemeDescriptor& rope = schemeOrThrow("rope");
+    TableContext ctx;
+    ctx.positions = PositionList::range(0, 4);
+    const ParamSet base = defaultParams(rope);
+    const ParamSet fromText = resolveParams(rope, base, Overrides{{"rope_type", "yarn"}, {"factor", "8"}}, ctx);
+    const ParamSet fromValues
+        = resolveParams(rope, base, Settings{{"rope_type", ParamValue::word("yarn")}, {"factor", ParamValue::real(8)}}, ctx);
+    QVERIFY(fromText == fromValues);
+    // rope_type=yarn brought YaRN's own defaults in both (beta_fast 32, Peng et al. 2023 §A.2 / transformers
+    // modeling_rope_utils._compute_yarn_parameters).
+    QCOMPARE(fromValues.real("beta_fast"), 32.0);
+    // A value of another type, a fraction for an integer key, a key given twice and one that does not apply are
+    // refused as their text would be.
+    QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(rope, base, Settings{{"rope_type", ParamValue::real(1)}}, ctx));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             resolveParams(rope, base, Settings{{"original_max_position_embeddings", ParamValue::real(4096.5)}}, ctx));
+    QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(rope, base, Settings{{"beta_fast", ParamValue::real(16)}}, ctx));
+    try {
+        resolveParams(rope, base, Settings{{"rope_theta", ParamValue::real(5e5)}, {"rope_theta", ParamValue::real(1e4)}}, ctx);
+        QFAIL("a key given twice was accepted");
+    } catch (const InputError& e) {
+        QVERIFY2(std::string(e.what()).find("rope_theta=500000, then rope_theta=10000") != std::string::npos, e.what());
+    }
+    // An Integer key takes a whole number given as a Real (a slider's double).
+    const ParamSet whole = resolveParams(rope, base, Settings{{"rope_type", ParamValue::word("yarn")},
+                                                              {"original_max_position_embeddings", ParamValue::real(2048)}}, ctx);
+    QCOMPARE(whole.integer("original_max_position_embeddings"), 2048LL);
+    // compute() reads both: the text once, then the values; theta = 10000 + 1/3 is no short text.
+    ComputeRequest req;
+    req.scheme = "rope";
+    req.quantity = Quantity::Angles;
+    req.context.dim = 4;
+    req.context.positions = PositionList::range(0, 2);
+    const double theta = 10000.0 + 1.0 / 3.0;
+    req.settings = {{"rope_theta", ParamValue::real(theta)}};
+    const ComputeResult r = compute(req);
+    QCOMPARE(r.params.real("rope_theta"), theta);
+    // Pair 1 at position 1 turns by theta^(-2/4) (RoFormer eq. 15), from the exact theta.
+    QCOMPARE(r.data[1 * 2 + 1], std::pow(theta, -0.5));
+    req.overrides = {{"rope_theta", "500000"}}; // the same key from the CLI's text and as a value: twice
+    QVERIFY_THROWS_EXCEPTION(InputError, compute(req));
 }
 
 void TestRegistry::capRefusesBeforeAllocating()

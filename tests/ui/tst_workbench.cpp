@@ -2,6 +2,7 @@
 // Wiring of the workbench: one state, views that observe it, undo/redo, the generated parameter panel.
 #include "core/encodingregistry.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/figure.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/parameterpanel.h"
 #include "ui/window/schemepicker.h"
@@ -28,6 +29,26 @@ class TestWorkbench : public QObject {
     Q_OBJECT
 private slots:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    // The route of a slider's value (issue "One figure, one place": typed parameters to the edge): the state
+    // keeps the double it was given, and a figure's request hands it to core as a value (settings), never as
+    // text (overrides) to be read again.
+    void sliderValueReachesCoreAsAValue()
+    {
+        WorkbenchState st;
+        QVERIFY(st.setScheme(QStringLiteral("rope")).isEmpty());
+        const double theta = 10000.0 + 1.0 / 3.0;
+        QVERIFY(st.setParam(QStringLiteral("rope_theta"), poslab::core::ParamValue::real(theta)).isEmpty());
+        QCOMPARE(st.setup().params.real("rope_theta"), theta);
+        const poslab::core::ComputeRequest req = figureRequest(st.setup());
+        QVERIFY(req.overrides.empty());
+        QCOMPARE(int(req.settings.size()), 1);
+        QCOMPARE(req.settings.front().first, std::string("rope_theta"));
+        QCOMPARE(req.settings.front().second.number, theta);
+        // A typed text is read once and refused with core's message, nothing changed.
+        QVERIFY(st.setParamText(QStringLiteral("rope_theta"), QStringLiteral("ten")).contains(QStringLiteral("rope_theta")));
+        QCOMPARE(st.setup().params.real("rope_theta"), theta);
+    }
 
     void parameterChangeReachesEveryView()
     {

@@ -24,7 +24,7 @@ core::ComputeRequest figureRequest(const Setup& setup)
         // does not apply (YaRN's factor after switching back to plain RoPE) changes nothing, and the resolver
         // refuses it as --set would.
         if (spec && !(value == core::defaultValue(*spec, setup.params)) && core::applies(*spec, setup.params))
-            req.overrides.emplace_back(key, value.toString());
+            req.settings.emplace_back(key, value); // the value itself: no text on the way
     }
     const int n = std::max(1, setup.positionCount);
     req.context.dim = setup.dim;

@@ -22,7 +22,7 @@ PrecisionData PrecisionFigure::compute(const Inputs& in)
         const core::SchemeDescriptor& s = core::schemeOrThrow(in.setup.scheme);
         if (!s.rotary)
             throw core::InputError("scheme " + s.id + " does not rotate");
-        const core::ParamSet params = core::resolveParams(s, req.overrides, req.context);
+        const core::ParamSet params = core::requestParams(s, req);
         const core::RotarySpec spec = s.rotary(params, req.context);
         d.analysis = core::analysePrecision(spec.invFreq, req.context.positions, in.dtype, in.pipeline);
     } catch (const std::exception& e) {

@@ -255,17 +255,25 @@ QString WorkbenchState::setScheme(const QString& id)
 
 QString WorkbenchState::setParam(const QString& key, const core::ParamValue& value, bool mergeable)
 {
-    // The text form reads back unchanged (ParamValue::toString), so a slider and a typed value take the
-    // same path through core's resolver as `poslab compute --set` and `poslab export --set`.
-    return setParamText(key, QString::fromStdString(value.toString()), mergeable);
+    return applyParam(key, value, mergeable);
 }
 
 QString WorkbenchState::setParamText(const QString& key, const QString& text, bool mergeable)
 {
+    core::Settings read;
+    try {
+        read = core::parseSettings(*m_scheme, {{key.toStdString(), text.trimmed().toStdString()}});
+    } catch (const std::exception& e) {
+        return refuse(QString::fromStdString(e.what()));
+    }
+    return applyParam(key, read.front().second, mergeable);
+}
+
+QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& value, bool mergeable)
+{
     Setup next = m_setup;
     try {
-        next.params = core::resolveParams(*m_scheme, m_setup.params,
-                                          {{key.toStdString(), text.trimmed().toStdString()}}, context());
+        next.params = core::resolveParams(*m_scheme, m_setup.params, core::Settings{{key.toStdString(), value}}, context());
     } catch (const std::exception& e) {
         return refuse(QString::fromStdString(e.what()));
     }
@@ -286,7 +294,8 @@ QString WorkbenchState::setParamText(const QString& key, const QString& text, bo
             t = core::Position(a.model.value(QStringLiteral("trained_length")).toInteger());
         if (spec && t && next.params.value(trainedKey) == core::defaultValue(*spec, next.params)) {
             try {
-                next.params = core::resolveParams(*m_scheme, next.params, {{trainedKey, std::to_string(*t)}}, context());
+                next.params = core::resolveParams(*m_scheme, next.params, core::Settings{{trainedKey, core::ParamValue::integer(*t)}},
+                                                  context());
             } catch (const std::exception&) {
                 // A's T out of this key's range: B keeps the type's own default
             }

@@ -152,10 +152,12 @@ public:
     // --- setters of the set-up: validated, undoable. Each returns an empty string on success, otherwise
     // the message shown to the user (and emits refused()). Nothing is clamped.
     QString setScheme(const QString& id);
-    /// @p mergeable: consecutive mergeable changes of one key collapse into one undo step (a slider drag).
+    /// @p mergeable: consecutive mergeable changes of one key collapse into one undo step (a slider drag). The
+    /// value goes to core::resolveParams as it is (a slider's double is never turned into text and back).
     QString setParam(const QString& key, const core::ParamValue& value, bool mergeable = false);
-    /// Parses @p text for @p key (the typed value of the panel) and sets it through core::resolveParams, the
-    /// resolver of `poslab compute` and `poslab export`: a key that does not apply is refused the same way.
+    /// Parses @p text for @p key (the typed value of the panel) once (core::parseSettings) and sets it as setParam
+    /// does, through the resolver of `poslab compute` and `poslab export`: a key that does not apply is refused the
+    /// same way.
     QString setParamText(const QString& key, const QString& text, bool mergeable = false);
     QString resetParam(const QString& key);
     QString setDim(int dim);
@@ -257,6 +259,8 @@ signals:
     void refused(const QString& message);
 
 private:
+    /// setParam()'s work for @p value of @p key, already read as a value.
+    QString applyParam(const QString& key, const core::ParamValue& value, bool mergeable);
     /// What is wrong with set-up @p next (unknown scheme, a parameter core refuses); empty when it is valid.
     static QString setupProblem(const Setup& next);
     QString pushSetup(Setup next, const QString& text, const QString& mergeKey);
