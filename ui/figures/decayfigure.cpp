@@ -212,11 +212,12 @@ int rotaryDimOf(const Setup& setup)
 /// figure 2 draws it, not normalised (both from core's decay curves), with what the bound bounds.
 void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
 {
-    plot.curves.push_back(curveOf(data, data.curves.front(), tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who)));
+    plot.curves.push_back(curveOf(data, data.curves.front(), tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who),
+                                  tr("%1: q\u00b7k \u00f7 q\u00b7k at k = 0").arg(who)));
     for (const auto& c : data.curves)
         if (c.key == "bound") {
             plot.rightCurve = int(plot.curves.size());
-            plot.curves.push_back(curveOf(data, c, tr("RoFormer bound (dotted, right axis)")));
+            plot.curves.push_back(curveOf(data, c, tr("RoFormer bound (dotted, right axis)"), tr("bound (right axis)")));
             plot.y2Title = tr("RoFormer bound, not normalised");
         }
     plot.yTitle = tr("score \u00f7 score at k = 0");

@@ -16,6 +16,7 @@
 #include <QGraphicsTextItem>
 #include <QLabel>
 #include <QLegend>
+#include <QLegendMarker>
 #include <QLineSeries>
 #include <QLocale>
 #include <QPainter>
@@ -245,24 +246,68 @@ void DecayView::fitLegend()
     if (m_chart->legend()->alignment() != at)
         m_chart->legend()->setAlignment(at);
     const bool beside = at == Qt::AlignRight;
-    // One row above the plot: the heads' compact names ("m = 1/2", "h3") so that the slopes stay readable.
-    for (std::size_t i = 0; i < m_series.size() && i < m_plot.curves.size(); ++i) {
-        const Curve& c = m_plot.curves[i];
-        const QString name = !beside && m_series.size() > 3 && !c.shortName.isEmpty() ? c.shortName : c.name;
-        if (m_series[i]->name() != name)
-            m_series[i]->setName(name);
-    }
-    double need = 0;
-    for (QLineSeries* series : m_series) {
-        const double w = textAdvance(m_legendFont, series->name()) + fm.height() * 2.5; // marker and spacing
-        need = beside ? std::max(need, w) : need + w;
-    }
     const double room = m_chart->geometry().width() * (beside ? 0.4 : 0.95);
+    // The names in the room: the full ones when they fit at 70% of the legend's size, else each curve's short
+    // name where it has one ("rope: q·k ÷ q·k at 0"); one row above the plot of many heads takes the compact
+    // names ("m = 1/2", "h3") so that the slopes stay readable.
+    const auto nameOf = [&](std::size_t i, bool shortNames) {
+        const Curve& c = m_plot.curves[i];
+        return shortNames && !c.shortName.isEmpty() ? c.shortName : c.name;
+    };
+    const auto needFor = [&](bool shortNames, std::size_t entries) {
+        double need = 0;
+        for (std::size_t i = 0; i < entries && i < m_series.size() && i < m_plot.curves.size(); ++i) {
+            const double w = textAdvance(m_legendFont, nameOf(i, shortNames)) + fm.height() * 2.5; // marker, spacing
+            need = beside ? std::max(need, w) : need + w;
+        }
+        return need;
+    };
+    const bool shortNames = (!beside && m_series.size() > 3) || needFor(false, m_series.size()) * 0.7 > room;
+    for (std::size_t i = 0; i < m_series.size() && i < m_plot.curves.size(); ++i)
+        if (m_series[i]->name() != nameOf(i, shortNames))
+            m_series[i]->setName(nameOf(i, shortNames));
+    // Every entry shown to start with; settleChartLayout() drops from the end any that Qt Charts still cuts.
+    const double need = needFor(shortNames, m_series.size());
+    for (QLineSeries* series : m_series)
+        for (QLegendMarker* marker : m_chart->legend()->markers(series))
+            if (!marker->isVisible())
+                marker->setVisible(true);
     QFont f = m_legendFont;
     if (need > room && room > 0)
         f.setPointSizeF(m_legendFont.pointSizeF() * std::max(0.7, room / need));
     if (m_chart->legend()->font() != f)
         m_chart->legend()->setFont(f);
+}
+
+bool DecayView::legendCut() const
+{
+    std::vector<QGraphicsItem*> todo{m_chart->legend()};
+    while (!todo.empty()) {
+        QGraphicsItem* item = todo.back();
+        todo.pop_back();
+        const QList<QGraphicsItem*> children = item->childItems();
+        todo.insert(todo.end(), children.begin(), children.end());
+        if (item->type() != QGraphicsTextItem::Type || !item->isVisible())
+            continue;
+        const QString text = static_cast<QGraphicsTextItem*>(item)->toPlainText();
+        if (text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026)))
+            return true;
+    }
+    return false;
+}
+
+void DecayView::dropCutLegendEntries()
+{
+    // An entry Qt Charts still had to cut, at 70% of the legend's size and with the short names: the legend keeps
+    // the first entries that fit whole and drops the others, down to none (the caption names every curve, the
+    // left axis's title the score, the right one RoPE's bound), never an entry shown cut.
+    for (std::size_t shown = m_series.size(); shown > 0 && legendCut(); --shown) {
+        for (QLegendMarker* marker : m_chart->legend()->markers(m_series[shown - 1]))
+            marker->setVisible(false);
+        if (m_chart->legend()->layout())
+            m_chart->legend()->layout()->activate();
+        m_chart->layout()->activate();
+    }
 }
 
 bool DecayView::yTitleCut() const
@@ -376,7 +421,14 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
         const QString text = t->toPlainText();
         if (text.trimmed().isEmpty())
             continue;
-        const QString full = t == m_titleItem ? m_title : text; // the title may be cut to the chart's width
+        // The title may be cut to the chart's width; a legend entry Qt Charts cut ("RoFormer bound (dotted,
+        // righ...") is recorded with its series' whole name, so that the layout check sees the cut.
+        QString full = t == m_titleItem ? m_title : text;
+        const bool cut = text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026));
+        const QString kept = text.endsWith(QChar(0x2026)) ? text.chopped(1) : text.chopped(3);
+        for (const QLineSeries* series : m_series)
+            if (cut && series->name() != text && series->name().startsWith(kept.trimmed()))
+                full = series->name();
         // The lines as laid out, not the item's box (that adds margins and a line of spacing).
         QRectF local;
         for (QTextBlock b = t->document()->begin(); b.isValid(); b = b.next())

@@ -726,6 +726,7 @@ void DecayView::settleChartLayout()
         if (pass > 0 && m_chart->plotArea() == before)
             break;
     }
+    dropCutLegendEntries();
 }
 
 void DecayView::drawChartScene(QPainter& p, const QRectF& chartRect)

@@ -141,6 +141,10 @@ private:
     void placeTitle();
     /// True when Qt Charts drew a y axis's title cut to "..." (a squeezed axis on a narrow chart).
     bool yTitleCut() const;
+    /// Whether the legend shows an entry cut with "..." (Qt Charts' own truncation).
+    bool legendCut() const;
+    /// Drops legend entries from the end while one is cut (fitLegend() shows them all again).
+    void dropCutLegendEntries();
     /// Puts the caption into its on-screen label: at most three lines, cut with "…" (full text as tooltip).
     void fitCaption();
     /// Shows the chart, caption and read-out only where the view has content and room for its labels.
