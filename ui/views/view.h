@@ -196,7 +196,7 @@ protected:
     /// True while paintEvent draws and the view option clean_slide is off: hover hints, hover read-outs and
     /// cursor tags appear then only (a clean slide shows the figure alone, as an export does).
     bool showsHints() const;
-    /// The rule for hover read-outs while a guess is due (Predict, then see; issue 23). While a lesson step waits
+    /// The rule for hover read-outs while a guess is due (Predict, then see). While a lesson step waits
     /// for its guess (WorkbenchState::answerPending()), a hover read-out still says where the pointer is (position
     /// and dimension, query and key, pair, curve and distance) but shows none of the values there, since any of
     /// them may answer the prediction; committing the guess, or leaving the step, brings them back. Every view that
