@@ -5,6 +5,7 @@
 
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
+#include "ui/views/cellwordings.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -212,33 +213,60 @@ void ClockView::drawDial(QPainter& p, QPointF c, double R, double s, const Theme
     p.restore();
 }
 
-void ClockView::renderContent(QPainter& p, const QRectF& target)
-{
-    const Theme th = theme();
-    p.fillRect(target, th.background);
-    if (!m_result)
-        return;
-    const double s = sizeScale(target);
-    const ClockHands hands = AnglesFigure::clock(AnglesFigure::clockInputs(*m_result, FigureSnapshot::of(*m_state)));
-    const double t = hands.time;
-    const std::vector<int>& pairs = hands.pairs;
-    const auto& freq = m_result->frequencies;
-    const bool pendulum = m_state->viewOptions().pendulum;
+namespace {
 
+/// A hand's name, longest wording first (the first two alike: a third level for bare numbers).
+QStringList nameWordings(int i)
+{
+    return {ClockView::tr("pair %1").arg(i), ClockView::tr("pair %1").arg(i), QString::number(i)};
+}
+
+/// A hand's period for frequency @p w, longest wording first.
+QStringList periodWordings(double w)
+{
+    if (!(w > 0))
+        return {ClockView::tr("never turns")};
+    const QString tokens = formatTokens(core::wavelength(w));
+    return {ClockView::tr("period %1").arg(tokens), tokens, formatNumber(core::wavelength(w), 4)};
+}
+
+} // namespace
+
+/// The clocks' grid and their labels' form, worked out once per paint (ClockView::layOut) for every cell.
+struct ClockView::Grid {
+    QRectF area;
+    QFont labelFont, periodFont;
+    QFontMetricsF lfm{QFont()}, pfm{QFont()};
+    double labelH = 0;      ///< the name and two period lines under a clock
+    int cols = 1;
+    double cw = 0, ch = 0;  ///< a cell's width and height
+    double R = 0;           ///< the clocks' radius
+    int nameLevel = 0, periodLevel = 0;
+    bool oneLine = true;    ///< every pair's period on one line; else every stride-th, alternating two lines
+    int stride = 1;
+
+    QRectF cell(int k) const { return {area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch}; }
+    QPointF centre(const QRectF& cell, double s) const { return {cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s}; }
+};
+
+double ClockView::drawClockHeader(TextLayout& text, const QRectF& target, const Theme& th, double s, double t) const
+{
     const double pad = 8 * s;
-    TextLayout text(p, target);
+    const bool pendulum = m_state->viewOptions().pendulum;
     // Whole positions in full; between positions (animation) two decimals.
     const int digits = int(std::floor(std::log10(std::max(1.0, std::abs(t))))) + (t == std::floor(t) ? 1 : 3);
     const QString pos = formatNumber(t, std::max(digits, 1));
     const QString where = tr("position p = %1").arg(pos), whereShort = tr("p = %1").arg(pos);
-    const QString variant = m_state->figureLabel();
     const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
-    const double headerBottom = drawHeader(
-        text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-        {variant, {where, whereShort}, {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle}});
-    if (pairs.empty())
-        return;
+    return drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
+                      {m_state->figureLabel(),
+                       {where, whereShort},
+                       {pendulum ? angle : tr("%1, clockwise from 12").arg(angle), angle}});
+}
 
+QRectF ClockView::drawHoverLine(TextLayout& text, const QRectF& target, double headerBottom, const Theme& th, double s)
+{
+    const double pad = 8 * s;
     // On screen, the bottom line holds the hover read-out; it is kept while on screen (a hint when no hand is
     // hovered), so the hands never jump.
     QString hover = showsHints() ? hoverReadout() : QString();
@@ -256,33 +284,35 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
         text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
                   hovering ? th.foreground : th.muted,
                   hovering ? QStringList{hover} : QStringList{hover, tr("hover a hand to read its period"), tr("hover a hand")});
-    const QFont labelFont = th.font(10.5 * s, true);
-    const QFont periodFont = th.font(10 * s);
-    const double labelH = QFontMetricsF(labelFont).height() + QFontMetricsF(periodFont).height() * 2.1;
+    return area;
+}
+
+ClockView::Grid ClockView::layOut(const QRectF& area, const std::vector<int>& pairs, const Theme& th, double s) const
+{
+    const auto& freq = m_result->frequencies;
+    Grid g;
+    g.area = area;
+    g.labelFont = th.font(10.5 * s, true);
+    g.periodFont = th.font(10 * s);
+    g.lfm = QFontMetricsF(g.labelFont);
+    g.pfm = QFontMetricsF(g.periodFont);
+    g.labelH = g.lfm.height() + g.pfm.height() * 2.1;
     const int n = int(pairs.size());
     // The grid with the largest clocks among those whose cells hold the labels: "pair i" over "X tokens" if
     // any grid allows it, else the bare numbers, else the largest clocks (labels then give way).
-    const QFontMetricsF lfm(labelFont), pfm(periodFont);
-    auto nameWordings = [this](int i) { return QStringList{tr("pair %1").arg(i), tr("pair %1").arg(i), QString::number(i)}; };
-    auto periodWordings = [this](double w) {
-        if (!(w > 0))
-            return QStringList{tr("never turns")};
-        const QString tokens = formatTokens(core::wavelength(w));
-        return QStringList{tr("period %1").arg(tokens), tokens, formatNumber(core::wavelength(w), 4)};
-    };
     double wantFull = 0, wantBare = 0;
     for (int i : pairs) {
         const double w = freq[std::size_t(i)];
         const QString period = w > 0 ? formatNumber(core::wavelength(w), 4) : tr("never turns");
-        wantFull = std::max({wantFull, lfm.horizontalAdvance(tr("pair %1").arg(i)),
-                             pfm.horizontalAdvance(w > 0 ? formatTokens(core::wavelength(w)) : period)});
-        wantBare = std::max({wantBare, lfm.horizontalAdvance(QString::number(i)), pfm.horizontalAdvance(period)});
+        wantFull = std::max({wantFull, g.lfm.horizontalAdvance(tr("pair %1").arg(i)),
+                             g.pfm.horizontalAdvance(w > 0 ? formatTokens(core::wavelength(w)) : period)});
+        wantBare = std::max({wantBare, g.lfm.horizontalAdvance(QString::number(i)), g.pfm.horizontalAdvance(period)});
     }
     auto bestGrid = [&](double want) {
         std::pair<int, double> best{1, 0.0};
         for (int cols = 1; cols <= n; ++cols) {
             const int rows = (n + cols - 1) / cols;
-            const double r = std::min(area.width() / cols, area.height() / rows - labelH) * 0.42;
+            const double r = std::min(area.width() / cols, area.height() / rows - g.labelH) * 0.42;
             if (area.width() / cols >= want && r > best.second)
                 best = {cols, r};
         }
@@ -291,131 +321,145 @@ void ClockView::renderContent(QPainter& p, const QRectF& target)
     // Labels may cost the clocks at most 40% of their radius.
     const auto largest = bestGrid(0.0);
     auto [bestCols, bestR] = largest;
-    for (double want : {wantFull + lfm.height(), wantBare + lfm.height()})
-        if (const auto g = bestGrid(want); g.second >= 0.6 * largest.second) {
-            std::tie(bestCols, bestR) = g;
+    for (double want : {wantFull + g.lfm.height(), wantBare + g.lfm.height()})
+        if (const auto best = bestGrid(want); best.second >= 0.6 * largest.second) {
+            std::tie(bestCols, bestR) = best;
             break;
         }
-    const int cols = bestCols;
-    const int rows = (n + cols - 1) / cols;
-    const double cw = area.width() / cols, ch = area.height() / rows;
-    const double R = std::max(4.0, bestR);
-    // The clock's names belong to the extremes of the whole set of pairs, not of the ones shown: "hour hand" is the
-    // slowest pair of the scheme (pair 127 of 2,048 at d = 4096 is not), "second hand" the fastest.
-    const int fastest = hands.fastest, slowest = hands.slowest;
+    g.cols = bestCols;
+    g.cw = area.width() / g.cols;
+    g.ch = area.height() / ((n + g.cols - 1) / g.cols);
+    g.R = std::max(4.0, bestR);
+    chooseWordings(g, pairs);
+    return g;
+}
+
+void ClockView::chooseWordings(Grid& g, const std::vector<int>& pairs) const
+{
+    const auto& freq = m_result->frequencies;
+    const auto periods = [&](int i) { return periodWordings(freq[std::size_t(i)]); };
     // The longest wording level that every cell holds, with a gap to its neighbours.
-    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
-        const double room = cw - 4 - fm.height();
-        for (int level = 0; level < 3; ++level) {
-            bool fits = true;
-            for (int i : pairs) {
-                const QStringList w = wordings(i);
-                fits = fits && fm.horizontalAdvance(w[std::min<qsizetype>(level, w.size() - 1)]) <= room;
-            }
-            if (fits)
-                return level;
-        }
-        return 2;
-    };
-    const int nameLevel = levelFor(lfm, nameWordings);
-    int periodLevel = levelFor(pfm, [&](int i) { return periodWordings(freq[std::size_t(i)]); });
+    g.nameLevel = fittingLevel(g.lfm, g.cw - 4 - g.lfm.height(), pairs, nameWordings);
+    g.periodLevel = fittingLevel(g.pfm, g.cw - 4 - g.pfm.height(), pairs, periods);
     // Periods by this rule (at font scale 2 a row of eight clocks showed one period of eight): (1) every pair's
     // period on one line, in the longest wording every cell holds; (2) else they alternate between two lines,
     // each label two cells wide; (3) else only every stride-th pair of a row is labelled (the first, the fastest,
     // always), alternating lines, each label 2 x stride cells wide. Never a period cut or touching another.
     double bareMax = 0;
     for (int i : pairs)
-        bareMax = std::max(bareMax, pfm.horizontalAdvance(periodWordings(freq[std::size_t(i)]).back()));
-    const bool oneLine = bareMax <= cw - 4 - pfm.height();
-    int stride = 1;
-    if (!oneLine) {
-        while (stride < cols && bareMax + pfm.height() > 2 * stride * cw - 4)
-            ++stride;
+        bareMax = std::max(bareMax, g.pfm.horizontalAdvance(periods(i).back()));
+    g.oneLine = bareMax <= g.cw - 4 - g.pfm.height();
+    g.stride = 1;
+    if (!g.oneLine) {
+        while (g.stride < g.cols && bareMax + g.pfm.height() > 2 * g.stride * g.cw - 4)
+            ++g.stride;
         // The wording level for the wider boxes.
-        const double room = 2 * stride * cw - 4 - pfm.height();
-        for (periodLevel = 0; periodLevel < 2; ++periodLevel) {
-            bool fits = true;
-            for (int i : pairs) {
-                const QStringList w = periodWordings(freq[std::size_t(i)]);
-                fits = fits && pfm.horizontalAdvance(w[std::min<qsizetype>(periodLevel, w.size() - 1)]) <= room;
-            }
-            if (fits)
-                break;
-        }
+        g.periodLevel = fittingLevel(g.pfm, 2 * g.stride * g.cw - 4 - g.pfm.height(), pairs, periods);
     }
+}
 
-    for (int k = 0; k < n; ++k) {
-        const int i = pairs[std::size_t(k)];
-        const double w = freq[std::size_t(i)];
+void ClockView::drawClockHand(QPainter& p, QPointF c, double R, double s, const Theme& th, double angle)
+{
+    const QColor hand = th.accent;
+    drawDial(p, c, R, s, th);
+    // The swept angle as a faint sector, so slow hands still show how far they have turned.
+    QColor sweep = hand;
+    sweep.setAlphaF(0.16);
+    p.setPen(Qt::NoPen);
+    p.setBrush(sweep);
+    p.drawPie(QRectF(c.x() - R * 0.78, c.y() - R * 0.78, 1.56 * R, 1.56 * R), 90 * 16,
+              -int(std::lround(angle / M_PI * 180 * 16)));
+    const QPointF tip(c.x() + R * 0.8 * std::sin(angle), c.y() - R * 0.8 * std::cos(angle));
+    p.setPen(QPen(hand, std::max(2.0, 3.2 * s * std::min(1.0, R / 60)), Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(c, tip);
+    p.setPen(Qt::NoPen);
+    p.setBrush(th.foreground);
+    p.drawEllipse(c, 3 * s, 3 * s);
+}
+
+void ClockView::drawPendulum(QPainter& p, QPointF c, double R, double s, const Theme& th, double sine)
+{
+    const double L = R * 1.7;
+    const QPointF pivot(c.x(), c.y() - R * 0.85);
+    const double maxSwing = M_PI / 3;
+    const double phi = maxSwing * sine;
+    p.setPen(QPen(th.grid, 1.2 * s, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawArc(QRectF(pivot.x() - L, pivot.y() - L, 2 * L, 2 * L), int((270 - 60) * 16), int(120 * 16));
+    p.setPen(QPen(th.grid, 1.2 * s));
+    p.drawLine(pivot, QPointF(pivot.x(), pivot.y() + L));
+    const QPointF bob(pivot.x() + L * std::sin(phi), pivot.y() + L * std::cos(phi));
+    p.setPen(QPen(th.foreground, 2 * s));
+    p.drawLine(pivot, bob);
+    p.setPen(Qt::NoPen);
+    p.setBrush(th.accent);
+    p.drawEllipse(bob, std::max(4.0, R * 0.14), std::max(4.0, R * 0.14));
+    p.setBrush(th.foreground);
+    p.drawEllipse(pivot, 3 * s, 3 * s);
+}
+
+void ClockView::drawCellLabels(TextLayout& text, const Grid& g, const ClockHands& hands, int k, const QRectF& cell,
+                               QPointF c, double s, const Theme& th) const
+{
+    const int n = int(hands.pairs.size());
+    const int i = hands.pairs[std::size_t(k)];
+    // Labels: pair and period in the wording every cell can hold (one form across the figure); the
+    // extremes keep their clock names where they fit. A label that fits in no wording is left out.
+    // The clock's names belong to the extremes of the whole set of pairs, not of the ones shown: "hour hand" is the
+    // slowest pair of the scheme (pair 127 of 2,048 at d = 4096 is not), "second hand" the fastest.
+    const double y = c.y() + g.R + 6 * s;
+    const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, g.lfm.height());
+    const QString role = n > 1 && i == hands.fastest ? tr("second hand")
+                                                     : (n > 1 && i == hands.slowest ? tr("hour hand") : QString());
+    QStringList names = nameWordings(i).mid(g.nameLevel);
+    if (!role.isEmpty() && g.nameLevel == 0)
+        names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
+    text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, g.labelFont, th.foreground, names, TextLayout::Fit::Drop);
+    const int column = k % g.cols;
+    // Predict, then see (WorkbenchState::answerPending): a hand's period answers 2.1-2.3; it waits for the guess.
+    if (!m_state->answerPending() && (g.oneLine || column % g.stride == 0)) {
+        const int line = g.oneLine ? 0 : (column / g.stride) % 2;
+        const double half = g.oneLine ? cell.width() / 2 - 2 : g.stride * cell.width() - 2;
+        const QRectF periodBox(cell.center().x() - half, y + g.lfm.height() + line * g.pfm.height(), 2 * half,
+                               g.pfm.height());
+        text.draw(periodBox.intersected(QRectF(g.area.left(), periodBox.top(), g.area.width(), g.pfm.height())),
+                  Qt::AlignHCenter | Qt::AlignTop, g.periodFont, th.muted,
+                  periodWordings(m_result->frequencies[std::size_t(i)]).mid(g.periodLevel), TextLayout::Fit::Drop);
+    }
+}
+
+void ClockView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_result)
+        return;
+    const double s = sizeScale(target);
+    const ClockHands hands = AnglesFigure::clock(AnglesFigure::clockInputs(*m_result, FigureSnapshot::of(*m_state)));
+    TextLayout text(p, target);
+    const double headerBottom = drawClockHeader(text, target, th, s, hands.time);
+    if (hands.pairs.empty())
+        return;
+    const Grid g = layOut(drawHoverLine(text, target, headerBottom, th, s), hands.pairs, th, s);
+    for (int k = 0; k < int(hands.pairs.size()); ++k) {
         const core::HandReading& reading = hands.hands[std::size_t(k)];
-        const double angle = reading.angle;
-        const QRectF cell(area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch);
+        const QRectF cell = g.cell(k);
         if (onScreen())
-            m_cells.emplace_back(cell, i);
-        const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s);
-        const QColor hand = th.accent;
-        if (!pendulum) {
-            drawDial(p, c, R, s, th);
-            // The swept angle as a faint sector, so slow hands still show how far they have turned.
-            QColor sweep = hand;
-            sweep.setAlphaF(0.16);
-            p.setPen(Qt::NoPen);
-            p.setBrush(sweep);
-            p.drawPie(QRectF(c.x() - R * 0.78, c.y() - R * 0.78, 1.56 * R, 1.56 * R), 90 * 16,
-                      -int(std::lround(angle / M_PI * 180 * 16)));
-            const QPointF tip(c.x() + R * 0.8 * std::sin(angle), c.y() - R * 0.8 * std::cos(angle));
-            p.setPen(QPen(hand, std::max(2.0, 3.2 * s * std::min(1.0, R / 60)), Qt::SolidLine, Qt::RoundCap));
-            p.drawLine(c, tip);
-            p.setPen(Qt::NoPen);
-            p.setBrush(th.foreground);
-            p.drawEllipse(c, 3 * s, 3 * s);
-        } else {
-            const double L = R * 1.7;
-            const QPointF pivot(c.x(), c.y() - R * 0.85);
-            const double maxSwing = M_PI / 3;
-            const double phi = maxSwing * reading.sine;
-            p.setPen(QPen(th.grid, 1.2 * s, Qt::DashLine));
-            p.setBrush(Qt::NoBrush);
-            p.drawArc(QRectF(pivot.x() - L, pivot.y() - L, 2 * L, 2 * L), int((270 - 60) * 16), int(120 * 16));
-            p.setPen(QPen(th.grid, 1.2 * s));
-            p.drawLine(pivot, QPointF(pivot.x(), pivot.y() + L));
-            const QPointF bob(pivot.x() + L * std::sin(phi), pivot.y() + L * std::cos(phi));
-            p.setPen(QPen(th.foreground, 2 * s));
-            p.drawLine(pivot, bob);
-            p.setPen(Qt::NoPen);
-            p.setBrush(hand);
-            p.drawEllipse(bob, std::max(4.0, R * 0.14), std::max(4.0, R * 0.14));
-            p.setBrush(th.foreground);
-            p.drawEllipse(pivot, 3 * s, 3 * s);
-        }
-        // Labels: pair and period in the wording every cell can hold (one form across the figure); the
-        // extremes keep their clock names where they fit. A label that fits in no wording is left out.
-        const QFontMetricsF lf(labelFont);
-        const double y = c.y() + R + 6 * s;
-        const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, lf.height());
-        const QString role = n > 1 && i == fastest ? tr("second hand") : (n > 1 && i == slowest ? tr("hour hand") : QString());
-        QStringList names = nameWordings(i).mid(nameLevel);
-        if (!role.isEmpty() && nameLevel == 0)
-            names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));
-        text.draw(labelBox, Qt::AlignHCenter | Qt::AlignTop, labelFont, th.foreground, names, TextLayout::Fit::Drop);
-        const int column = k % cols;
-        // Predict, then see (WorkbenchState::answerPending): a hand's period answers 2.1-2.3; it waits for the guess.
-        if (!m_state->answerPending() && (oneLine || column % stride == 0)) {
-            const int line = oneLine ? 0 : (column / stride) % 2;
-            const double half = oneLine ? cell.width() / 2 - 2 : stride * cell.width() - 2;
-            const QRectF periodBox(cell.center().x() - half, y + lf.height() + line * pfm.height(), 2 * half, pfm.height());
-            text.draw(periodBox.intersected(QRectF(area.left(), periodBox.top(), area.width(), pfm.height())),
-                      Qt::AlignHCenter | Qt::AlignTop, periodFont, th.muted, periodWordings(w).mid(periodLevel),
-                      TextLayout::Fit::Drop);
-        }
+            m_cells.emplace_back(cell, hands.pairs[std::size_t(k)]);
+        const QPointF c = g.centre(cell, s);
+        if (m_state->viewOptions().pendulum)
+            drawPendulum(p, c, g.R, s, th, reading.sine);
+        else
+            drawClockHand(p, c, g.R, s, th, reading.angle);
+        drawCellLabels(text, g, hands, k, cell, c, s, th);
     }
     // Periods written as bare numbers still need their unit: once, in the bottom corner.
-    if (periodLevel >= 2 && !m_state->answerPending())
-        text.draw(QRectF(target.left() + pad, target.bottom() - pad * 0.5 - pfm.height(), target.width() - 2 * pad,
-                         pfm.height()),
-                  Qt::AlignRight | Qt::AlignVCenter, periodFont, th.muted, {tr("periods 2\u03c0/\u03c9\u1d62 in tokens"),
-                                                                           tr("periods in tokens")},
-                  TextLayout::Fit::Drop);
+    const double pad = 8 * s;
+    if (g.periodLevel >= 2 && !m_state->answerPending())
+        text.draw(QRectF(target.left() + pad, target.bottom() - pad * 0.5 - g.pfm.height(), target.width() - 2 * pad,
+                         g.pfm.height()),
+                  Qt::AlignRight | Qt::AlignVCenter, g.periodFont, th.muted,
+                  {tr("periods 2\u03c0/\u03c9\u1d62 in tokens"), tr("periods in tokens")}, TextLayout::Fit::Drop);
 }
 
 } // namespace poslab::ui

@@ -23,6 +23,8 @@ class QDoubleSpinBox;
 
 namespace poslab::ui {
 
+class TextLayout;
+
 class ClockView : public View {
     Q_OBJECT
 public:
@@ -50,6 +52,23 @@ protected:
 private:
     /// The dial of one clock: face and twelve ticks (cached on screen, see the definition).
     void drawDial(QPainter& p, QPointF centre, double radius, double scale, const Theme& theme);
+    // The parts of renderContent, in the order drawn.
+    struct Grid;
+    /// The header: the scheme, the position and the angle's rule; returns the y below it.
+    double drawClockHeader(TextLayout& text, const QRectF& target, const Theme& theme, double scale, double time) const;
+    /// The bottom line (the hover read-out or its hint) below the clocks; returns the clocks' area.
+    QRectF drawHoverLine(TextLayout& text, const QRectF& target, double headerBottom, const Theme& theme, double scale);
+    /// The grid of clocks in @p area for @p pairs, and the wordings their labels take.
+    Grid layOut(const QRectF& area, const std::vector<int>& pairs, const Theme& theme, double scale) const;
+    /// The names' and periods' wording levels and the periods' lines for the grid's cells.
+    void chooseWordings(Grid& grid, const std::vector<int>& pairs) const;
+    /// One clock: its dial, the swept sector and the hand at @p angle.
+    void drawClockHand(QPainter& p, QPointF centre, double radius, double scale, const Theme& theme, double angle);
+    /// One pendulum swung by @p sine of its angle.
+    static void drawPendulum(QPainter& p, QPointF centre, double radius, double scale, const Theme& theme, double sine);
+    /// The k-th clock's name and period under it.
+    void drawCellLabels(TextLayout& text, const Grid& grid, const ClockHands& hands, int k, const QRectF& cell,
+                        QPointF centre, double scale, const Theme& theme) const;
     struct DialKey {
         double radius, scale, dpr, x, y;
         QRgb grid, panel, muted;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace poslab::ui {
 
@@ -39,6 +40,106 @@ QStringList columnWords(core::Relation r)
     }
 }
 
+/// The chip grid of one layout attempt: each chip's size and its offset in its cell, each column's width and each
+/// row's height (before the spare height is spread over the rows).
+struct ChipFlow {
+    std::vector<QSizeF> size;
+    std::vector<QPointF> offset;
+    std::vector<double> colW, rowH;
+};
+
+/// Each chip's size in @p fm: "RoPE 2021" on one line, or (@p two) the year under the name.
+std::vector<QSizeF> chipSizes(const std::vector<FamiliesData::Chip>& all, const QFontMetricsF& fm, bool two)
+{
+    const double padX = fm.height() * 0.35, padY = fm.height() * 0.12;
+    std::vector<QSizeF> size(all.size());
+    for (std::size_t i = 0; i < all.size(); ++i) {
+        const QString& name = all[i].name;
+        const QString& year = all[i].year;
+        const double w = two ? std::max(fm.horizontalAdvance(name), fm.horizontalAdvance(year))
+                             : fm.horizontalAdvance(name + QLatin1Char(' ') + year);
+        size[i] = QSizeF(w + 2 * padX, (two ? 2 : 1) * fm.height() + 2 * padY);
+    }
+    return size;
+}
+
+/// Each column's width: its name (in @p bold, short with @p shortNames) and its fullest cell with about sqrt(k)
+/// chips a line, at most @p cap.
+std::vector<double> columnNeeds(const FamiliesData& d, const std::vector<QSizeF>& size, const QFontMetricsF& bold,
+                                double gap, int cap, bool shortNames)
+{
+    std::vector<double> need(d.columns.size(), 0.0);
+    for (std::size_t c = 0; c < d.columns.size(); ++c) {
+        const QStringList words = columnWords(d.columns[c]);
+        need[c] = bold.horizontalAdvance(shortNames ? words.back() : words.front()) + gap;
+        for (std::size_t r = 0; r < d.rows.size(); ++r) {
+            double widest = 0;
+            int k = 0;
+            for (std::size_t i = 0; i < d.chips.size(); ++i)
+                if (d.chips[i].column == int(c) && d.chips[i].row == int(r)) {
+                    widest = std::max(widest, size[i].width());
+                    ++k;
+                }
+            const int perLine = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, cap);
+            need[c] = std::max(need[c], perLine * widest + (perLine + 1) * gap);
+        }
+    }
+    return need;
+}
+
+/// Flows each cell's chips into lines of its column's width (f.colW); a row is as tall as its fullest cell.
+void flowCells(const FamiliesData& d, double gap, ChipFlow& f)
+{
+    f.rowH.assign(d.rows.size(), 0.0);
+    f.offset.assign(d.chips.size(), QPointF());
+    for (std::size_t r = 0; r < d.rows.size(); ++r)
+        for (std::size_t c = 0; c < d.columns.size(); ++c) {
+            double x = gap, y = gap, lineH = 0;
+            for (std::size_t i = 0; i < d.chips.size(); ++i) {
+                if (d.chips[i].column != int(c) || d.chips[i].row != int(r))
+                    continue;
+                if (x > gap && x + f.size[i].width() + gap > f.colW[c]) {
+                    x = gap;
+                    y += lineH + gap;
+                    lineH = 0;
+                }
+                f.offset[i] = QPointF(x, y);
+                x += f.size[i].width() + gap;
+                lineH = std::max(lineH, f.size[i].height());
+            }
+            f.rowH[r] = std::max(f.rowH[r], y + lineH + gap);
+        }
+}
+
+/// Attempt @p attempt (0 to 11) at @p pt points: one line, then two; the fullest cell with about sqrt(k) chips a
+/// line, then 2, then 1; full axis names, then their short forms. The flow, when it fits @p grid.
+std::optional<ChipFlow> flowChips(const FamiliesData& d, const QRectF& grid, const QFontMetricsF& fm,
+                                  const QFontMetricsF& bold, int attempt)
+{
+    const bool two = attempt % 2 == 1;
+    const int cap = (attempt / 2) % 3 == 0 ? 99 : (attempt / 2) % 3 == 1 ? 2 : 1;
+    const bool shortNames = attempt >= 6;
+    const double gap = fm.height() * 0.3;
+    ChipFlow f;
+    f.size = chipSizes(d.chips, fm, two);
+    const std::vector<double> need = columnNeeds(d, f.size, bold, gap, cap, shortNames);
+    double total = 0;
+    for (double x : need)
+        total += x;
+    if (total > grid.width())
+        return std::nullopt;
+    f.colW.resize(d.columns.size());
+    for (std::size_t c = 0; c < d.columns.size(); ++c)
+        f.colW[c] = need[c] * grid.width() / total;
+    flowCells(d, gap, f);
+    double height = 0;
+    for (double h : f.rowH)
+        height += h;
+    if (height > grid.height())
+        return std::nullopt;
+    return f;
+}
+
 } // namespace
 
 FamiliesView::FamiliesView(WorkbenchState* state, Computation* computation, QWidget* parent)
@@ -63,17 +164,12 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
                       headerHeight(t.width() - 2 * pad, th, s, header));
     l.legend = QRectF(t.left() + pad, t.bottom() - pad * 0.5 - body.height() * 1.2, t.width() - 2 * pad, body.height() * 1.2);
     const FamiliesData& d = m_figure.data();
-    const std::vector<core::Relation>& rels = d.columns;
-    const std::vector<core::Application>& apps = d.rows;
-    const std::vector<FamiliesData::Chip>& all = d.chips;
-    const auto colOf = [](const FamiliesData::Chip& c) { return c.column; };
-    const auto rowOf = [](const FamiliesData::Chip& c) { return c.row; };
     // Candidates, roomiest first: one line "RoPE 2021", then the year under the name, at smaller fonts (the axis
     // names one point larger, bold).
     for (double pt : {9.5, 9.0, 8.5, 8.0, 7.5, 7.0, 6.5, 6.0, 5.5, 5.0, 4.5, 4.0}) {
         const QFontMetricsF bold(th.font(std::min(10.0, pt + 1.0) * s, true));
         double rowHeader = 0, rowHeaderShort = 0;
-        for (core::Application a : apps) {
+        for (core::Application a : d.rows) {
             const QStringList w = rowWords(a);
             rowHeader = std::max(rowHeader, bold.horizontalAdvance(w.front()));
             rowHeaderShort = std::max(rowHeaderShort, bold.horizontalAdvance(w.back()));
@@ -86,92 +182,33 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
         l.grid = grid;
         if (grid.width() <= 0 || grid.height() <= 0)
             continue;
+        const QFontMetricsF fm(th.font(pt * s));
         for (int attempt = 0; attempt < 12; ++attempt) {
-            // One line, then two; the fullest cell with about sqrt(k) chips a line, then 2, then 1; full axis names,
-            // then their short forms.
-            const bool two = attempt % 2 == 1;
-            const int cap = (attempt / 2) % 3 == 0 ? 99 : (attempt / 2) % 3 == 1 ? 2 : 1;
-            const bool shortNames = attempt >= 6;
-            const QFontMetricsF fm(th.font(pt * s));
-            const double padX = fm.height() * 0.35, padY = fm.height() * 0.12, gap = fm.height() * 0.3;
-            std::vector<QSizeF> size(all.size());
-            for (std::size_t i = 0; i < all.size(); ++i) {
-                const QString& name = all[i].name;
-                const QString& year = all[i].year;
-                const double w = two ? std::max(fm.horizontalAdvance(name), fm.horizontalAdvance(year))
-                                     : fm.horizontalAdvance(name + QLatin1Char(' ') + year);
-                size[i] = QSizeF(w + 2 * padX, (two ? 2 : 1) * fm.height() + 2 * padY);
-            }
-            // Each column as wide as its fullest cell needs with about sqrt(k) chips a line.
-            std::vector<double> need(rels.size(), 0.0);
-            for (std::size_t c = 0; c < rels.size(); ++c) {
-                const QStringList words = columnWords(rels[c]);
-                need[c] = bold.horizontalAdvance(shortNames ? words.back() : words.front()) + gap;
-                for (std::size_t r = 0; r < apps.size(); ++r) {
-                    double widest = 0;
-                    int k = 0;
-                    for (std::size_t i = 0; i < all.size(); ++i)
-                        if (colOf(all[i]) == int(c) && rowOf(all[i]) == int(r)) {
-                            widest = std::max(widest, size[i].width());
-                            ++k;
-                        }
-                    const int perLine = std::clamp(int(std::ceil(std::sqrt(double(k)))), 1, cap);
-                    need[c] = std::max(need[c], perLine * widest + (perLine + 1) * gap);
-                }
-            }
-            double total = 0;
-            for (double x : need)
-                total += x;
-            if (total > grid.width())
-                continue;
-            std::vector<double> colW(rels.size());
-            for (std::size_t c = 0; c < rels.size(); ++c)
-                colW[c] = need[c] * grid.width() / total;
-            // Flow each cell's chips into lines of its column's width; a row is as tall as its fullest cell.
-            std::vector<double> rowH(apps.size(), 0.0);
-            std::vector<QPointF> offset(all.size());
-            for (std::size_t r = 0; r < apps.size(); ++r)
-                for (std::size_t c = 0; c < rels.size(); ++c) {
-                    double x = gap, y = gap, lineH = 0;
-                    for (std::size_t i = 0; i < all.size(); ++i) {
-                        if (colOf(all[i]) != int(c) || rowOf(all[i]) != int(r))
-                            continue;
-                        if (x > gap && x + size[i].width() + gap > colW[c]) {
-                            x = gap;
-                            y += lineH + gap;
-                            lineH = 0;
-                        }
-                        offset[i] = QPointF(x, y);
-                        x += size[i].width() + gap;
-                        lineH = std::max(lineH, size[i].height());
-                    }
-                    rowH[r] = std::max(rowH[r], y + lineH + gap);
-                }
-            double height = 0;
-            for (double h : rowH)
-                height += h;
-            if (height > grid.height())
+            const std::optional<ChipFlow> f = flowChips(d, grid, fm, bold, attempt);
+            if (!f)
                 continue;
             // Fits: spread the spare height over the rows, then place everything.
-            const double spare = (grid.height() - height) / double(apps.size());
+            double height = 0;
+            for (double h : f->rowH)
+                height += h;
+            const double spare = (grid.height() - height) / double(d.rows.size());
             double x = grid.left();
-            for (std::size_t c = 0; c < rels.size(); ++c) {
-                l.columns.push_back(QRectF(x, grid.top() - colHeaderH, colW[c], grid.height() + colHeaderH));
-                x += colW[c];
+            for (std::size_t c = 0; c < d.columns.size(); ++c) {
+                l.columns.push_back(QRectF(x, grid.top() - colHeaderH, f->colW[c], grid.height() + colHeaderH));
+                x += f->colW[c];
             }
             double y = grid.top();
-            for (std::size_t r = 0; r < apps.size(); ++r) {
-                l.rows.push_back(QRectF(l.header.left(), y, l.header.width(), rowH[r] + spare));
-                y += rowH[r] + spare;
+            for (std::size_t r = 0; r < d.rows.size(); ++r) {
+                l.rows.push_back(QRectF(l.header.left(), y, l.header.width(), f->rowH[r] + spare));
+                y += f->rowH[r] + spare;
             }
-            for (std::size_t i = 0; i < all.size(); ++i) {
-                const QRectF& col = l.columns[std::size_t(colOf(all[i]))];
-                const QRectF& row = l.rows[std::size_t(rowOf(all[i]))];
-                l.chips.push_back({all[i].id,
-                                   QRectF(QPointF(col.left(), row.top() + spare / 2) + offset[i], size[i])});
+            for (std::size_t i = 0; i < d.chips.size(); ++i) {
+                const QRectF& col = l.columns[std::size_t(d.chips[i].column)];
+                const QRectF& row = l.rows[std::size_t(d.chips[i].row)];
+                l.chips.push_back({d.chips[i].id, QRectF(QPointF(col.left(), row.top() + spare / 2) + f->offset[i], f->size[i])});
             }
             l.fontPt = pt;
-            l.twoLines = two;
+            l.twoLines = attempt % 2 == 1;
             l.fits = true;
             return l;
         }

@@ -38,6 +38,7 @@ protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
 
 private:
+    struct Painter; ///< one paint of renderStages or renderNope, in named parts
     void recompute();
     void renderStages(QPainter& p, const QRectF& target);
     void renderNope(QPainter& p, const QRectF& target);

@@ -5,6 +5,7 @@
 #include "core/rotary.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
+#include "ui/views/cellwordings.h"
 
 #include <QComboBox>
 #include <QFontMetricsF>
@@ -305,156 +306,192 @@ void RotationView::leaveEvent(QEvent*)
     update();
 }
 
-void RotationView::renderContent(QPainter& p, const QRectF& target)
-{
-    const Theme th = theme();
-    p.fillRect(target, th.background);
-    if (!m_valid)
-        return;
-    const double s = sizeScale(target);
-    const double pad = 8 * s;
-    const auto [m, n] = positions(false);
-    const int r = m_state->viewOptions().shift;
-    const double sc = score(false), scs = score(true);
+/// One paint of the rotation planes (RotationView::renderContent draws with one): the heading and scores, the
+/// layout strip, the grid of planes with their wording levels (worked out once, layOut()), each plane and its
+/// labels, the legend. Nested, so that it reads the view's rotation and records the on-screen cells.
+struct RotationView::Painter {
+    RotationView& v;
+    QPainter& p;
+    TextLayout& text;
+    const QRectF target;
+    const Theme th;
+    const double s, pad;
+    const bool pending; ///< a step's prediction is due (WorkbenchState::answerPending)
+    const QFont small, bold;
+    const QFontMetricsF sfm, lf;
+    // Geometry (layOut()).
+    QRectF strip;                 ///< the layout strip at the bottom
+    QRectF area;                  ///< the planes' grid
+    std::vector<int> pairs;       ///< the pairs drawn
+    int cols = 1;
+    double cw = 0, ch = 0, labelH = 0;
+    core::RotationPlanes pl;      ///< q and k before and after the (shifted) rotation
+    int nameLevel = 0, partLevel = 0;
 
-    // Header: the variant and m - n first (what the distance box sets), then the two scores. The note says
-    // when the key is held at position 0 and names xPos's centre.
-    TextLayout text(p, target);
-    const QString variant = m_state->figureLabel();
-    const QString d = formatNumber(m - n, 7), mm = formatNumber(m, 7), nn = formatNumber(n, 7);
-    const QString where = tr("m \u2212 n = %1: query m = %2, key n = %3").arg(d, mm, nn);
-    const QString whereMid = tr("m \u2212 n = %1: m = %2, n = %3").arg(d, mm, nn);
-    const QString whereShort = tr("m \u2212 n = %1").arg(d);
-    double y = drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
-                          {variant, {where, whereMid, whereShort}, headerNote()});
-    const QFont scoreFont = th.font(11 * s);
-    const QFontMetricsF scfm(scoreFont);
-    const QString v1 = formatNumber(sc, 6), v2 = formatNumber(scs, 6);
-    const QStringList line1{tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(v1), tr("score = %1").arg(v1)};
-    const bool same = std::abs(sc - scs) <= 1e-9 * std::max(1.0, std::abs(sc));
-    const QString verdict = same ? tr("unchanged \u2713") : tr("changed by %1").arg(formatNumber(scs - sc, 3));
-    const QString rr = formatNumber(r, 7);
-    const QStringList line2{
-        tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3").arg(rr, v2, verdict),
-        tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict),
-        tr("r = %1: %2").arg(rr, verdict), verdict}; // the verdict is what the line says: it stays longest
-    const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
-    // Predict, then see (WorkbenchState::answerPending): the two scores and the verdict answer 8.2 and 8.3, and
-    // each pair's theta answers 8.1; they wait for the guess while the planes stay.
-    const bool pending = m_state->answerPending();
-    const QStringList waiting{tr("score and verdict: after the guess"), tr("score: after the guess")};
-    if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, pending ? th.muted : th.foreground,
-                   pending ? waiting : line1).isEmpty())
-        y += scfm.height();
-    if (!pending && !text.draw(row.translated(0, y - row.top()), Qt::AlignLeft | Qt::AlignVCenter, scoreFont,
-                               same ? th.accent3 : th.cursor, line2).isEmpty())
-        y += scfm.height();
-
-    const QFont small = th.font(9.5 * s);
-    const QFontMetricsF sfm(small);
-    const double stripH = sfm.height() * 2.6;
-    const QRectF strip(target.left() + pad, target.bottom() - pad * 0.5 - stripH, target.width() - 2 * pad, stripH);
-    drawLayoutStrip(p, text, strip, s);
-
-    // Planes.
-    const std::vector<int> pairs = shownPairs();
-    const int np = int(pairs.size());
-    if (onScreen())
-        m_cells.clear();
-    const QRectF area(target.left() + pad, y + pad * 0.5, target.width() - 2 * pad, strip.top() - y - pad - sfm.height() - 2 * s);
-    const double labelH = sfm.height() * 2.2;
-    int cols = np, rows = 1;
-    double best = 0;
-    for (int c = 1; c <= np; ++c) {
-        const int rr = (np + c - 1) / c;
-        const double size = std::min(area.width() / c, area.height() / rr - labelH);
-        if (size > best) {
-            best = size;
-            cols = c;
-            rows = rr;
-        }
+    Painter(RotationView& view, QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme)
+        : v(view), p(painter), text(layout), target(area), th(theme), s(sizeScale(area)), pad(8 * s),
+          pending(view.m_state->answerPending()), small(th.font(9.5 * s)), bold(th.font(10 * s, true)), sfm(small),
+          lf(bold)
+    {
     }
-    const double cw = area.width() / cols, ch = area.height() / rows;
-    const core::RotationPlanes pl = planes(true);
-    const std::vector<double>&qm = pl.query, &kn = pl.key, &q0 = pl.queryBefore, &k0 = pl.keyBefore;
-    // Plane labels: one wording level for every cell (the longest all of them hold, with a gap).
-    const QFont bold = th.font(10 * s, true);
-    const QFontMetricsF lf(bold);
-    auto nameWordings = [&](int i) {
-        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+
+    void draw()
+    {
+        const double y = drawHeading();
+        const double stripH = sfm.height() * 2.6;
+        strip = QRectF(target.left() + pad, target.bottom() - pad * 0.5 - stripH, target.width() - 2 * pad, stripH);
+        v.drawLayoutStrip(p, text, strip, s);
+        layOut(y);
+        for (int idx = 0; idx < int(pairs.size()); ++idx)
+            drawPlane(idx);
+        drawLegend();
+    }
+
+    /// Header: the variant and m - n first (what the distance box sets), then the two scores. The note says
+    /// when the key is held at position 0 and names xPos's centre. Returns the y below the scores.
+    double drawHeading()
+    {
+        const auto [m, n] = v.positions(false);
+        const int r = v.m_state->viewOptions().shift;
+        const double sc = v.score(false), scs = v.score(true);
+        const QString d = formatNumber(m - n, 7), mm = formatNumber(m, 7), nn = formatNumber(n, 7);
+        const QString where = tr("m \u2212 n = %1: query m = %2, key n = %3").arg(d, mm, nn);
+        const QString whereMid = tr("m \u2212 n = %1: m = %2, n = %3").arg(d, mm, nn);
+        const QString whereShort = tr("m \u2212 n = %1").arg(d);
+        double y = drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0),
+                              th, s, {v.m_state->figureLabel(), {where, whereMid, whereShort}, v.headerNote()});
+        const QFont scoreFont = th.font(11 * s);
+        const QFontMetricsF scfm(scoreFont);
+        const QString v1 = formatNumber(sc, 6), v2 = formatNumber(scs, 6);
+        const QStringList line1{tr("score q\u2032\u2098\u00b7k\u2032\u2099 = %1").arg(v1), tr("score = %1").arg(v1)};
+        const bool same = std::abs(sc - scs) <= 1e-9 * std::max(1.0, std::abs(sc));
+        const QString verdict = same ? tr("unchanged \u2713") : tr("changed by %1").arg(formatNumber(scs - sc, 3));
+        const QString rr = formatNumber(r, 7);
+        const QStringList line2{
+            tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3").arg(rr, v2, verdict),
+            tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict),
+            tr("r = %1: %2").arg(rr, verdict), verdict}; // the verdict is what the line says: it stays longest
+        const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
+        // Predict, then see (WorkbenchState::answerPending): the two scores and the verdict answer 8.2 and 8.3, and
+        // each pair's theta answers 8.1; they wait for the guess while the planes stay.
+        const QStringList waiting{tr("score and verdict: after the guess"), tr("score: after the guess")};
+        if (!text.draw(row, Qt::AlignLeft | Qt::AlignVCenter, scoreFont, pending ? th.muted : th.foreground,
+                       pending ? waiting : line1)
+                 .isEmpty())
+            y += scfm.height();
+        if (!pending
+            && !text.draw(row.translated(0, y - row.top()), Qt::AlignLeft | Qt::AlignVCenter, scoreFont,
+                          same ? th.accent3 : th.cursor, line2)
+                    .isEmpty())
+            y += scfm.height();
+        return y;
+    }
+
+    QStringList nameWordings(int i) const
+    {
+        const auto [a, b] = core::pairDims(v.m_qSpec.layout, v.m_qSpec.rotaryDim, i);
         return QStringList{tr("pair %1 (dims %2, %3)").arg(i).arg(a).arg(b), tr("pair %1").arg(i), QString::number(i)};
-    };
-    auto partWordings = [&](int i) {
-        const QString th3 = formatNumber(m_qSpec.invFreq[std::size_t(i)], 3);
+    }
+
+    QStringList partWordings(int i) const
+    {
+        const QString th3 = formatNumber(v.m_qSpec.invFreq[std::size_t(i)], 3);
         const QString part = formatNumber(pl.pairScore[std::size_t(i)], 3);
-        return QStringList{tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part), tr("\u03b8 %1 \u00b7 %2").arg(th3, part),
-                           tr("\u03b8 %1").arg(th3)};
-    };
-    auto levelFor = [&](const QFontMetricsF& fm, auto wordings) {
-        const double room = cw - 4 - fm.height();
-        for (int level = 0; level < 2; ++level) {
-            bool fits = true;
-            for (int i : pairs)
-                fits = fits && fm.horizontalAdvance(wordings(i)[level]) <= room;
-            if (fits)
-                return level;
+        return QStringList{tr("\u03b8 = %1 \u00b7 q\u00b7k part %2").arg(th3, part),
+                           tr("\u03b8 %1 \u00b7 %2").arg(th3, part), tr("\u03b8 %1").arg(th3)};
+    }
+
+    /// The grid of planes below @p y and above the legend's line: the columns that give the largest planes, and
+    /// one wording level for every cell's labels (the longest all of them hold, with a gap).
+    void layOut(double y)
+    {
+        pairs = v.shownPairs();
+        const int np = int(pairs.size());
+        if (v.onScreen())
+            v.m_cells.clear();
+        area = QRectF(target.left() + pad, y + pad * 0.5, target.width() - 2 * pad,
+                      strip.top() - y - pad - sfm.height() - 2 * s);
+        labelH = sfm.height() * 2.2;
+        int rows = 1;
+        cols = np;
+        double best = 0;
+        for (int c = 1; c <= np; ++c) {
+            const int rr = (np + c - 1) / c;
+            const double size = std::min(area.width() / c, area.height() / rr - labelH);
+            if (size > best) {
+                best = size;
+                cols = c;
+                rows = rr;
+            }
         }
-        return 2;
-    };
-    const int nameLevel = levelFor(lf, nameWordings), partLevel = levelFor(sfm, partWordings);
-    for (int idx = 0; idx < np; ++idx) {
+        cw = area.width() / cols;
+        ch = area.height() / rows;
+        pl = v.planes(true);
+        nameLevel = fittingLevel(lf, cw - 4 - lf.height(), pairs, [&](int i) { return nameWordings(i); });
+        partLevel = fittingLevel(sfm, cw - 4 - sfm.height(), pairs, [&](int i) { return partWordings(i); });
+    }
+
+    /// An angle arc about @p c: from the unrotated vector (@p x0, @p y0), sweeping @p sweep.
+    void drawAngleArc(QPointF c, double x0, double y0, double sweep, double radius, const QColor& col)
+    {
+        const double start = std::atan2(y0, x0);
+        QColor cc = col;
+        cc.setAlphaF(0.85);
+        p.setPen(QPen(cc, 1.6 * s));
+        p.setBrush(Qt::NoBrush);
+        p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius), int(std::lround(start / M_PI * 180 * 16)),
+                  int(std::lround(sweep / M_PI * 180 * 16)));
+    }
+
+    /// A vector from @p c to @p tip; solid ones with an arrow head.
+    void drawArrow(QPointF c, QPointF tip, const QColor& col, qreal width, Qt::PenStyle style)
+    {
+        p.setPen(QPen(col, width, style, Qt::RoundCap));
+        p.drawLine(c, tip);
+        const QPointF d = tip - c;
+        const double len = std::hypot(d.x(), d.y());
+        if (len < 1e-6 || style != Qt::SolidLine)
+            return;
+        const QPointF u = d / len, nrm(-u.y(), u.x());
+        const double hs = 7 * s;
+        QPolygonF head({tip, tip - u * hs + nrm * hs * 0.5, tip - u * hs - nrm * hs * 0.5});
+        p.setBrush(col);
+        p.setPen(Qt::NoPen);
+        p.drawPolygon(head);
+    }
+
+    /// The idx-th plane: its circle and axes, the angle arcs, q and k before (dashed) and after the rotation, and
+    /// its labels.
+    void drawPlane(int idx)
+    {
         const int i = pairs[std::size_t(idx)];
-        const auto [a, b] = core::pairDims(m_qSpec.layout, m_qSpec.rotaryDim, i);
+        const auto [a, b] = core::pairDims(v.m_qSpec.layout, v.m_qSpec.rotaryDim, i);
         const QRectF cell(area.left() + (idx % cols) * cw, area.top() + (idx / cols) * ch, cw, ch);
-        if (onScreen())
-            m_cells.emplace_back(cell, i);
+        if (v.onScreen())
+            v.m_cells.emplace_back(cell, i);
         const double R = std::max(6.0, std::min(cw, ch - labelH) * 0.42);
         const QPointF c(cell.center().x(), cell.top() + (ch - labelH) / 2);
-        const double q0x = q0[std::size_t(a)], q0y = q0[std::size_t(b)];
-        const double k0x = k0[std::size_t(a)], k0y = k0[std::size_t(b)];
-        const double q1x = qm[std::size_t(a)], q1y = qm[std::size_t(b)];
-        const double k1x = kn[std::size_t(a)], k1y = kn[std::size_t(b)];
-        const double norm = std::max({std::hypot(q0x, q0y), std::hypot(k0x, k0y), std::hypot(q1x, q1y),
-                                      std::hypot(k1x, k1y), 1e-12});
-        auto pt = [&](double x, double yv) { return QPointF(c.x() + x / norm * R, c.y() - yv / norm * R); };
+        const auto at = [](const std::vector<double>& x, int dim) { return x[std::size_t(dim)]; };
+        const QPointF q0(at(pl.queryBefore, a), at(pl.queryBefore, b)), k0(at(pl.keyBefore, a), at(pl.keyBefore, b));
+        const QPointF q1(at(pl.query, a), at(pl.query, b)), k1(at(pl.key, a), at(pl.key, b));
+        const double norm = std::max({std::hypot(q0.x(), q0.y()), std::hypot(k0.x(), k0.y()), std::hypot(q1.x(), q1.y()),
+                                      std::hypot(k1.x(), k1.y()), 1e-12});
+        auto pt = [&](QPointF u) { return QPointF(c.x() + u.x() / norm * R, c.y() - u.y() / norm * R); };
         p.setPen(QPen(th.grid, 1 * s));
         p.setBrush(th.panel);
         p.drawEllipse(c, R, R);
         p.drawLine(QPointF(c.x() - R, c.y()), QPointF(c.x() + R, c.y()));
         p.drawLine(QPointF(c.x(), c.y() - R), QPointF(c.x(), c.y() + R));
         // Angle arcs: from the unrotated vector, sweeping m*theta_i (query) and n*theta_i (key).
-        auto arc = [&](double x0, double y0, double sweep, double radius, const QColor& col) {
-            const double start = std::atan2(y0, x0);
-            QColor cc = col;
-            cc.setAlphaF(0.85);
-            p.setPen(QPen(cc, 1.6 * s));
-            p.setBrush(Qt::NoBrush);
-            p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius),
-                      int(std::lround(start / M_PI * 180 * 16)), int(std::lround(sweep / M_PI * 180 * 16)));
-        };
-        arc(q0x, q0y, pl.queryAngle[std::size_t(i)], R * 0.35, th.accent);
-        arc(k0x, k0y, pl.keyAngle[std::size_t(i)], R * 0.5, th.accent2);
-        auto arrow = [&](QPointF tip, const QColor& col, qreal width, Qt::PenStyle style) {
-            p.setPen(QPen(col, width, style, Qt::RoundCap));
-            p.drawLine(c, tip);
-            const QPointF d = tip - c;
-            const double len = std::hypot(d.x(), d.y());
-            if (len < 1e-6 || style != Qt::SolidLine)
-                return;
-            const QPointF u = d / len, nrm(-u.y(), u.x());
-            const double hs = 7 * s;
-            QPolygonF head({tip, tip - u * hs + nrm * hs * 0.5, tip - u * hs - nrm * hs * 0.5});
-            p.setBrush(col);
-            p.setPen(Qt::NoPen);
-            p.drawPolygon(head);
-        };
+        drawAngleArc(c, q0.x(), q0.y(), pl.queryAngle[std::size_t(i)], R * 0.35, th.accent);
+        drawAngleArc(c, k0.x(), k0.y(), pl.keyAngle[std::size_t(i)], R * 0.5, th.accent2);
         QColor faintQ = th.accent, faintK = th.accent2;
         faintQ.setAlphaF(0.45);
         faintK.setAlphaF(0.45);
-        arrow(pt(q0x, q0y), faintQ, 1.3 * s, Qt::DashLine);
-        arrow(pt(k0x, k0y), faintK, 1.3 * s, Qt::DashLine);
-        arrow(pt(q1x, q1y), th.accent, 2.6 * s, Qt::SolidLine);
-        arrow(pt(k1x, k1y), th.accent2, 2.6 * s, Qt::SolidLine);
+        drawArrow(c, pt(q0), faintQ, 1.3 * s, Qt::DashLine);
+        drawArrow(c, pt(k0), faintK, 1.3 * s, Qt::DashLine);
+        drawArrow(c, pt(q1), th.accent, 2.6 * s, Qt::SolidLine);
+        drawArrow(c, pt(k1), th.accent2, 2.6 * s, Qt::SolidLine);
         // Labels at the common wording level; a label that still does not fit is left out.
         double ly = c.y() + R + 3 * s;
         text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, lf.height()), Qt::AlignHCenter | Qt::AlignTop, bold,
@@ -464,23 +501,37 @@ void RotationView::renderContent(QPainter& p, const QRectF& target)
             text.draw(QRectF(cell.left() + 2, ly, cell.width() - 4, sfm.height()), Qt::AlignHCenter | Qt::AlignTop,
                       small, th.muted, partWordings(i).mid(partLevel), TextLayout::Fit::Drop);
     }
-    // Legend, one line above the layout strip; an entry that does not fit is left out. The hover read-out takes
-    // its place while the mouse is on a plane.
-    double lx = target.left() + pad;
-    const double ly = strip.top() - sfm.height() - 2 * s;
-    if (const QString hover = showsHints() ? hoverReadout() : QString(); !hover.isEmpty()) {
-        text.draw(QRectF(lx, ly, target.width() - 2 * pad, sfm.height()), Qt::AlignLeft | Qt::AlignTop, small,
-                  th.foreground, {hover});
+
+    /// Legend, one line above the layout strip; an entry that does not fit is left out. The hover read-out takes
+    /// its place while the mouse is on a plane.
+    void drawLegend()
+    {
+        double lx = target.left() + pad;
+        const double ly = strip.top() - sfm.height() - 2 * s;
+        if (const QString hover = v.showsHints() ? v.hoverReadout() : QString(); !hover.isEmpty()) {
+            text.draw(QRectF(lx, ly, target.width() - 2 * pad, sfm.height()), Qt::AlignLeft | Qt::AlignTop, small,
+                      th.foreground, {hover});
+            return;
+        }
+        for (const auto& [label, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
+                                         std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
+                                         std::pair{tr("\u2504 before rotation"), th.muted}}) {
+            const QRectF drawn = text.drawAt(QPointF(lx, ly), Qt::AlignLeft | Qt::AlignTop, small, col, {label});
+            if (drawn.isEmpty())
+                break;
+            lx = drawn.right() + 14 * s;
+        }
+    }
+};
+
+void RotationView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_valid)
         return;
-    }
-    for (const auto& [label, col] : {std::pair{tr("\u2501 q rotated by m\u03b8\u1d62"), th.accent},
-                                     std::pair{tr("\u2501 k rotated by n\u03b8\u1d62"), th.accent2},
-                                     std::pair{tr("\u2504 before rotation"), th.muted}}) {
-        const QRectF drawn = text.drawAt(QPointF(lx, ly), Qt::AlignLeft | Qt::AlignTop, small, col, {label});
-        if (drawn.isEmpty())
-            break;
-        lx = drawn.right() + 14 * s;
-    }
+    TextLayout text(p, target);
+    Painter(*this, p, text, target, th).draw();
 }
 
 } // namespace poslab::ui

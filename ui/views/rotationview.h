@@ -60,6 +60,7 @@ protected:
     void leaveEvent(QEvent* e) override;
 
 private:
+    struct Painter; ///< one paint of renderContent, in named parts
     /// The seeded q and k rotated at the shown positions (AnglesFigure::planes), with or without the shift.
     core::RotationPlanes planes(bool shifted) const;
     void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;

@@ -260,157 +260,203 @@ void SequenceView::render(QPainter& painter, const QRectF& target)
         renderAlone(painter, target);
 }
 
-void SequenceView::renderContent(QPainter& p, const QRectF& t)
-{
-    const Theme th = theme();
-    p.fillRect(t, th.background);
-    const SequenceData& d = m_data;
-    if (!d.error.isEmpty()) {
-        drawNotApplicable(p, t, th, tr("Cannot draw the sequence"), d.error);
-        return;
-    }
-    const double s = sizeScale(t);
-    const Layout l = layoutFor(t);
-    TextLayout text(p, t);
-    const int L = int(d.ids.cols());
-    drawHeader(text, l.header, th, s, headerTexts());
-    const QFont labelFont = th.font(10 * s), tickFont = th.font(9 * s);
-    const QFontMetricsF lfm(labelFont), tfm(tickFont);
-    const double tw = l.tokens.width() / L;
-    const double boxH = lfm.height() * 1.1;
-    const double idH = tfm.height() * 1.1;
+/// One paint of the sequence (SequenceView::renderContent draws with one): the layout, the fonts and the token
+/// strip's measures worked out once, and the parts drawn in turn: the segments, the id rows, the selected token,
+/// the pairs' axes, the first block's grid, the scores. Nested, so that it reads the view's hidden ids and hover.
+struct SequenceView::Painter {
+    const SequenceView& v;
+    QPainter& p;
+    TextLayout& text;
+    const Theme th;
+    const SequenceData& d;
+    const double s;
+    const Layout l;
+    const int L; ///< tokens
+    const QFont labelFont, tickFont;
+    const QFontMetricsF lfm, tfm;
+    const double tw;   ///< a token's column width
+    const double boxH; ///< the token boxes' height
+    const double idH;  ///< an id row's height
+    const QString widest; ///< the widest id
+    const QFont idFont;   ///< the ids' font: small enough (down to 6 pt) for the widest id to fit its column
 
-    // Segment names over their runs, a boundary line between runs through the boxes and the id rows (the labels
-    // placed after it keep clear of it, and the layout test sees it).
-    std::vector<double> boundaries; // x of each boundary line
-    for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
-        const core::Segment& g = d.sequence.segments[i];
-        const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
-        QColor fill = g.kind == core::Segment::Kind::Text ? th.panel : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
-        if (g.kind != core::Segment::Kind::Text)
-            fill.setAlphaF(0.35);
-        p.fillRect(QRectF(x0, l.tokens.top(), w, boxH), fill);
-        if (i > 0) {
-            p.setPen(QPen(th.foreground, 1.4 * s));
-            const QPointF a(x0, l.tokens.top() - 2 * s), b(x0, l.tokens.bottom());
-            p.drawLine(a, b);
-            text.keepClearOf(a, b, QStringLiteral("block boundary"));
-            boundaries.push_back(x0);
+    Painter(const SequenceView& view, QPainter& painter, TextLayout& layout, const QRectF& t, const Theme& theme)
+        : v(view), p(painter), text(layout), th(theme), d(view.m_data), s(sizeScale(t)), l(view.layoutFor(t)),
+          L(int(d.ids.cols())), labelFont(th.font(10 * s)), tickFont(th.font(9 * s)), lfm(labelFont), tfm(tickFont),
+          tw(l.tokens.width() / L), boxH(lfm.height() * 1.1), idH(tfm.height() * 1.1),
+          widest(QString::number(d.ids.maxCoeff())),
+          idFont(th.font(std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0) * s))
+    {
+    }
+
+    void draw()
+    {
+        drawHeader(text, l.header, th, s, v.headerTexts());
+        const std::vector<double> boundaries = drawSegments();
+        drawIdRowNames();
+        drawSelectedToken(boundaries);
+        drawIds();
+        drawPairs();
+        drawBlock();
+        drawScores();
+    }
+
+    double idY(int axis) const { return l.tokens.top() + boxH + (axis + 0.5) * idH; }
+
+    /// Segment names over their runs, a boundary line between runs through the boxes and the id rows (the labels
+    /// placed after it keep clear of it, and the layout test sees it), the token columns' lines. Returns the x of
+    /// each boundary line.
+    std::vector<double> drawSegments()
+    {
+        std::vector<double> boundaries;
+        for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
+            const core::Segment& g = d.sequence.segments[i];
+            const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
+            QColor fill = g.kind == core::Segment::Kind::Text ? th.panel
+                                                              : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
+            if (g.kind != core::Segment::Kind::Text)
+                fill.setAlphaF(0.35);
+            p.fillRect(QRectF(x0, l.tokens.top(), w, boxH), fill);
+            if (i > 0) {
+                p.setPen(QPen(th.foreground, 1.4 * s));
+                const QPointF a(x0, l.tokens.top() - 2 * s), b(x0, l.tokens.bottom());
+                p.drawLine(a, b);
+                text.keepClearOf(a, b, QStringLiteral("block boundary"));
+                boundaries.push_back(x0);
+            }
         }
-    }
-    for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
-        const core::Segment& g = d.sequence.segments[i];
-        const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
-        text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                  labelFont, th.foreground, {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
-                  TextLayout::Fit::Drop);
-    }
-    p.setPen(QPen(th.grid, 0.8 * s));
-    if (tw > 3 * s)
-        for (int n = 1; n < L; ++n)
-            p.drawLine(QPointF(l.tokens.left() + n * tw, l.tokens.top()), QPointF(l.tokens.left() + n * tw, l.tokens.top() + boxH));
-    // The three ids of every token, in a font small enough (down to 6 pt) for the widest id to fit its column.
-    static const char* names[3] = {"t id", "h id", "w id"};
-    const QString widest = QString::number(d.ids.maxCoeff());
-    const double idPt = std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0);
-    const QFont idFont = th.font(idPt * s);
-    // The row names keep the layout's gap to text (0.45 of a line) from the first column's ids (layoutFor()'s labelW):
-    // at 5 px the selected first token's ids were left out.
-    for (int a = 0; a < 3; ++a)
-        text.drawAt(QPointF(l.tokens.left() - 0.45 * tfm.height() - s, l.tokens.top() + boxH + (a + 0.5) * idH),
-                    Qt::AlignRight | Qt::AlignVCenter, tickFont, axisColour(th, a), {QLatin1String(names[a])});
-    // The selected token first, always labelled: its box is as wide as its widest id (so that no edge of it runs
-    // through a digit), centred on its column and moved off a block boundary into its own run where it would
-    // cross one.
-    const double gap = 2 * s;
-    double selW = 0;
-    for (int a = 0; a < 3; ++a)
-        selW = std::max(selW, textAdvance(idFont, idText(a, d.token)));
-    selW = std::max(tw, selW + 2 * gap);
-    const double colL = l.tokens.left() + d.token * tw, colR = colL + tw;
-    double runL = l.tokens.left(), runR = l.tokens.right(); // the selected token's run, between its boundaries
-    for (double x : boundaries) {
-        if (x <= colL + 1e-6)
-            runL = std::max(runL, x);
-        if (x >= colR - 1e-6)
-            runR = std::min(runR, x);
-    }
-    double selL = (colL + colR - selW) / 2;
-    if (selW <= runR - runL)
-        selL = std::clamp(selL, runL, runR - selW);
-    const QRectF sel(selL, l.tokens.top(), selW, l.tokens.height());
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(th.foreground, 1.8 * s));
-    p.drawRect(sel);
-    text.keepClearOf(QPolygonF{sel.topLeft(), sel.bottomLeft()}, QStringLiteral("selected token"));
-    text.keepClearOf(QPolygonF{sel.topRight(), sel.bottomRight()}, QStringLiteral("selected token"));
-    for (int a = 0; a < 3; ++a)
-        text.drawAt(QPointF(sel.center().x(), l.tokens.top() + boxH + (a + 0.5) * idH), Qt::AlignHCenter | Qt::AlignVCenter,
-                    idFont, th.foreground, {idText(a, d.token)});
-    // Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest columns one id needs); a
-    // label that would touch the selected token's box or a block boundary is left out, so that a row of ids never
-    // reads as a neighbour's ids and no line runs through a digit.
-    const double need = textAdvance(idFont, widest) * 1.3;
-    const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
-    for (int a = 0; a < 3; ++a) {
-        const double y = l.tokens.top() + boxH + (a + 0.5) * idH;
-        for (int n = 0; n < L; ++n)
-            if (n != d.token && n % every == 0)
-                text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, y), Qt::AlignHCenter | Qt::AlignVCenter, idFont, th.muted,
-                            {idText(a, n)});
-    }
-
-    // Which axis each rotary pair turns with.
-    const int pairs = int(d.pairAxis.size());
-    text.drawAt(QPointF(l.pairs.left() - 5 * s, l.pairs.center().y()), Qt::AlignRight | Qt::AlignVCenter, tickFont,
-                th.foreground, {QStringLiteral("pairs")});
-    const double pw = l.pairs.width() / std::max(1, pairs);
-    int count[3] = {0, 0, 0};
-    int hiddenFirst = -1, hiddenLast = -1; // pairs whose axis answers the step's prediction (Predict, then see)
-    for (int k = 0; k < pairs; ++k) {
-        const int a = std::clamp(d.pairAxis[std::size_t(k)], 0, 2);
-        ++count[a];
-        const QRectF box(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)), l.pairs.height());
-        if (pairHidden(k)) {
-            hiddenFirst = hiddenFirst < 0 ? k : hiddenFirst;
-            hiddenLast = k;
-            p.fillRect(box, th.grid);
-        } else {
-            p.fillRect(box, axisColour(th, a));
+        for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
+            const core::Segment& g = d.sequence.segments[i];
+            const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
+            text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+                      labelFont, th.foreground,
+                      {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
+                      TextLayout::Fit::Drop);
         }
+        p.setPen(QPen(th.grid, 0.8 * s));
+        if (tw > 3 * s)
+            for (int n = 1; n < L; ++n)
+                p.drawLine(QPointF(l.tokens.left() + n * tw, l.tokens.top()),
+                           QPointF(l.tokens.left() + n * tw, l.tokens.top() + boxH));
+        return boundaries;
     }
-    if (hiddenFirst >= 0) // one "?" over the run of neutral boxes
-        text.draw(QRectF(l.pairs.left() + hiddenFirst * pw, l.pairs.top(), (hiddenLast - hiddenFirst + 1) * pw, l.pairs.height()),
-                  Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground, {QStringLiteral("?")}, TextLayout::Fit::Drop);
-    const QRectF legend(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height());
-    const QString hover = showsHints() ? readout(m_hover.first, m_hover.second) : QString();
-    if (!hover.isEmpty()) // on screen: what is under the mouse, in place of the pairs' legend
-        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.foreground,
-                  {hover, hover.section(QStringLiteral("  \u00b7  "), 0, -2)}, TextLayout::Fit::Drop);
-    else if (hiddenFirst >= 0) // the per-axis counts would tell the hidden pairs' axes
-        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted,
-                  {tr("rotary pairs 0\u2013%1 (colour as the id rows); pairs %2\u2013%3 shown after your guess")
-                       .arg(pairs - 1)
-                       .arg(hiddenFirst)
-                       .arg(hiddenLast),
-                   tr("pairs %1\u2013%2 after your guess").arg(hiddenFirst).arg(hiddenLast), tr("after your guess")},
-                  TextLayout::Fit::Drop);
-    else
-        text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter,
-                  tickFont, th.muted,
-                  {tr("rotary pairs 0\u2013%1, low to high index: t %2 pairs, h %3, w %4 (colour as the id rows)")
-                       .arg(pairs - 1)
-                       .arg(count[0])
-                       .arg(count[1])
-                       .arg(count[2]),
-                   tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
-                   tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
-                   tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
-                  TextLayout::Fit::Drop);
 
-    // The first image or video block as its grid, each cell with its (h, w) ids.
-    p.setRenderHint(QPainter::SmoothPixmapTransform, false);
-    if (const int b = firstBlock(d); b >= 0 && !l.block.isEmpty()) {
+    /// The id rows' names. They keep the layout's gap to text (0.45 of a line) from the first column's ids
+    /// (layoutFor()'s labelW): at 5 px the selected first token's ids were left out.
+    void drawIdRowNames()
+    {
+        static const char* names[3] = {"t id", "h id", "w id"};
+        for (int a = 0; a < 3; ++a)
+            text.drawAt(QPointF(l.tokens.left() - 0.45 * tfm.height() - s, idY(a)), Qt::AlignRight | Qt::AlignVCenter,
+                        tickFont, axisColour(th, a), {QLatin1String(names[a])});
+    }
+
+    /// The selected token first, always labelled: its box is as wide as its widest id (so that no edge of it runs
+    /// through a digit), centred on its column and moved off a block boundary into its own run where it would
+    /// cross one.
+    void drawSelectedToken(const std::vector<double>& boundaries)
+    {
+        const double gap = 2 * s;
+        double selW = 0;
+        for (int a = 0; a < 3; ++a)
+            selW = std::max(selW, textAdvance(idFont, v.idText(a, d.token)));
+        selW = std::max(tw, selW + 2 * gap);
+        const double colL = l.tokens.left() + d.token * tw, colR = colL + tw;
+        double runL = l.tokens.left(), runR = l.tokens.right(); // the selected token's run, between its boundaries
+        for (double x : boundaries) {
+            if (x <= colL + 1e-6)
+                runL = std::max(runL, x);
+            if (x >= colR - 1e-6)
+                runR = std::min(runR, x);
+        }
+        double selL = (colL + colR - selW) / 2;
+        if (selW <= runR - runL)
+            selL = std::clamp(selL, runL, runR - selW);
+        const QRectF sel(selL, l.tokens.top(), selW, l.tokens.height());
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(th.foreground, 1.8 * s));
+        p.drawRect(sel);
+        text.keepClearOf(QPolygonF{sel.topLeft(), sel.bottomLeft()}, QStringLiteral("selected token"));
+        text.keepClearOf(QPolygonF{sel.topRight(), sel.bottomRight()}, QStringLiteral("selected token"));
+        for (int a = 0; a < 3; ++a)
+            text.drawAt(QPointF(sel.center().x(), idY(a)), Qt::AlignHCenter | Qt::AlignVCenter, idFont, th.foreground,
+                        {v.idText(a, d.token)});
+    }
+
+    /// The other tokens' ids. Where even 6 pt is too wide for a column, every k-th token is labelled (k the fewest
+    /// columns one id needs); a label that would touch the selected token's box or a block boundary is left out,
+    /// so that a row of ids never reads as a neighbour's ids and no line runs through a digit.
+    void drawIds()
+    {
+        const double need = textAdvance(idFont, widest) * 1.3;
+        const int every = std::max(1, int(std::ceil(need / tw - 1e-9)));
+        for (int a = 0; a < 3; ++a)
+            for (int n = 0; n < L; ++n)
+                if (n != d.token && n % every == 0)
+                    text.drawAt(QPointF(l.tokens.left() + (n + 0.5) * tw, idY(a)), Qt::AlignHCenter | Qt::AlignVCenter,
+                                idFont, th.muted, {v.idText(a, n)});
+    }
+
+    /// Which axis each rotary pair turns with, and under the boxes the hover read-out or the pairs' legend.
+    void drawPairs()
+    {
+        const int pairs = int(d.pairAxis.size());
+        text.drawAt(QPointF(l.pairs.left() - 5 * s, l.pairs.center().y()), Qt::AlignRight | Qt::AlignVCenter, tickFont,
+                    th.foreground, {QStringLiteral("pairs")});
+        const double pw = l.pairs.width() / std::max(1, pairs);
+        int count[3] = {0, 0, 0};
+        int hiddenFirst = -1, hiddenLast = -1; // pairs whose axis answers the step's prediction (Predict, then see)
+        for (int k = 0; k < pairs; ++k) {
+            const int a = std::clamp(d.pairAxis[std::size_t(k)], 0, 2);
+            ++count[a];
+            const QRectF box(l.pairs.left() + k * pw, l.pairs.top(), std::max(1.0, pw - (pw > 4 * s ? 1 : 0)),
+                             l.pairs.height());
+            if (v.pairHidden(k)) {
+                hiddenFirst = hiddenFirst < 0 ? k : hiddenFirst;
+                hiddenLast = k;
+                p.fillRect(box, th.grid);
+            } else {
+                p.fillRect(box, axisColour(th, a));
+            }
+        }
+        if (hiddenFirst >= 0) // one "?" over the run of neutral boxes
+            text.draw(QRectF(l.pairs.left() + hiddenFirst * pw, l.pairs.top(), (hiddenLast - hiddenFirst + 1) * pw,
+                             l.pairs.height()),
+                      Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground, {QStringLiteral("?")},
+                      TextLayout::Fit::Drop);
+        const QRectF legend(l.pairs.left(), l.pairs.bottom() + 2 * s, l.pairs.width(), tfm.height());
+        const QString hover = v.showsHints() ? v.readout(v.m_hover.first, v.m_hover.second) : QString();
+        if (!hover.isEmpty()) // on screen: what is under the mouse, in place of the pairs' legend
+            text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.foreground,
+                      {hover, hover.section(QStringLiteral("  \u00b7  "), 0, -2)}, TextLayout::Fit::Drop);
+        else if (hiddenFirst >= 0) // the per-axis counts would tell the hidden pairs' axes
+            text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted,
+                      {tr("rotary pairs 0\u2013%1 (colour as the id rows); pairs %2\u2013%3 shown after your guess")
+                           .arg(pairs - 1)
+                           .arg(hiddenFirst)
+                           .arg(hiddenLast),
+                       tr("pairs %1\u2013%2 after your guess").arg(hiddenFirst).arg(hiddenLast), tr("after your guess")},
+                      TextLayout::Fit::Drop);
+        else
+            text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted,
+                      {tr("rotary pairs 0\u2013%1, low to high index: t %2 pairs, h %3, w %4 (colour as the id rows)")
+                           .arg(pairs - 1)
+                           .arg(count[0])
+                           .arg(count[1])
+                           .arg(count[2]),
+                       tr("pairs 0\u2013%1: t %2, h %3, w %4").arg(pairs - 1).arg(count[0]).arg(count[1]).arg(count[2]),
+                       tr("t %1 pairs, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2]),
+                       tr("t %1, h %2, w %3").arg(count[0]).arg(count[1]).arg(count[2])},
+                      TextLayout::Fit::Drop);
+    }
+
+    /// The first image or video block as its grid, each cell with its (h, w) ids.
+    void drawBlock()
+    {
+        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        const int b = firstBlock(d);
+        if (b < 0 || l.block.isEmpty())
+            return;
         const core::Segment& g = d.sequence.segments[std::size_t(b)];
         text.draw(QRectF(l.block.left(), l.block.top() - lfm.height() * 1.25, l.scores.left() - l.block.left(), lfm.height()),
                   Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
@@ -425,34 +471,49 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
                 fill.setAlphaF(n == d.token ? 0.8 : 0.25);
                 p.fillRect(box.adjusted(0.5, 0.5, -0.5, -0.5), fill);
                 text.draw(box, Qt::AlignHCenter | Qt::AlignVCenter, tickFont, th.foreground,
-                          {QStringLiteral("%1,%2").arg(idText(1, n), idText(2, n))}, TextLayout::Fit::Drop);
+                          {QStringLiteral("%1,%2").arg(v.idText(1, n), v.idText(2, n))}, TextLayout::Fit::Drop);
             }
     }
 
-    // The scores, causal, with the block boundaries.
-    // The visible scores' own range on a sequential map (constant content: every logit is positive).
-    // Side by side: the range shared with B (View::shareCompareRange), unless independent_ranges is on.
-    const ValueRange range = m_heldRange.value_or(ValueRange{d.lo, d.hi});
-    const ColorMap map(ColorMapKind::Viridis);
-    text.draw(QRectF(l.scores.left(), l.scores.top() - lfm.height() * 1.25, l.scores.width(), lfm.height()),
-              Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
-              {tr("scores, constant content, causal"), tr("scores")});
-    p.drawImage(l.scores, matrixToImage(d.scores.cast<float>(), map, range, th.background.rgb()));
-    p.setPen(QPen(th.foreground, 1.2 * s));
-    const double cs = l.scores.width() / L;
-    for (std::size_t i = 1; i < d.firstToken.size(); ++i) {
-        const double at = double(d.firstToken[i]) * cs;
-        const QPointF a(l.scores.left() + at, l.scores.top()), b(l.scores.left() + at, l.scores.bottom());
-        const QPointF c(l.scores.left(), l.scores.top() + at), e(l.scores.right(), l.scores.top() + at);
-        p.drawLine(a, b);
-        p.drawLine(c, e);
-        text.keepClearOf(a, b, QStringLiteral("block boundary (scores)"));
-        text.keepClearOf(c, e, QStringLiteral("block boundary (scores)"));
+    /// The scores, causal, with the block boundaries, the selected token's row and the colour bar.
+    void drawScores()
+    {
+        // The visible scores' own range on a sequential map (constant content: every logit is positive).
+        // Side by side: the range shared with B (View::shareCompareRange), unless independent_ranges is on.
+        const ValueRange range = v.m_heldRange.value_or(ValueRange{d.lo, d.hi});
+        const ColorMap map(ColorMapKind::Viridis);
+        text.draw(QRectF(l.scores.left(), l.scores.top() - lfm.height() * 1.25, l.scores.width(), lfm.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+                  {tr("scores, constant content, causal"), tr("scores")});
+        p.drawImage(l.scores, matrixToImage(d.scores.cast<float>(), map, range, th.background.rgb()));
+        p.setPen(QPen(th.foreground, 1.2 * s));
+        const double cs = l.scores.width() / L;
+        for (std::size_t i = 1; i < d.firstToken.size(); ++i) {
+            const double at = double(d.firstToken[i]) * cs;
+            const QPointF a(l.scores.left() + at, l.scores.top()), b(l.scores.left() + at, l.scores.bottom());
+            const QPointF c(l.scores.left(), l.scores.top() + at), e(l.scores.right(), l.scores.top() + at);
+            p.drawLine(a, b);
+            p.drawLine(c, e);
+            text.keepClearOf(a, b, QStringLiteral("block boundary (scores)"));
+            text.keepClearOf(c, e, QStringLiteral("block boundary (scores)"));
+        }
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(th.foreground, 1.6 * s));
+        p.drawRect(QRectF(l.scores.left(), l.scores.top() + d.token * cs, l.scores.width(), cs));
+        drawColorBar(p, text, l.bar, map, range, th, QString(), s);
     }
-    p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(th.foreground, 1.6 * s));
-    p.drawRect(QRectF(l.scores.left(), l.scores.top() + d.token * cs, l.scores.width(), cs));
-    drawColorBar(p, text, l.bar, map, range, th, QString(), s);
+};
+
+void SequenceView::renderContent(QPainter& p, const QRectF& t)
+{
+    const Theme th = theme();
+    p.fillRect(t, th.background);
+    if (!m_data.error.isEmpty()) {
+        drawNotApplicable(p, t, th, tr("Cannot draw the sequence"), m_data.error);
+        return;
+    }
+    TextLayout text(p, t);
+    Painter(*this, p, text, t, th).draw();
 }
 
 } // namespace poslab::ui

@@ -64,6 +64,7 @@ protected:
     bool pairHidden(int k) const;
 
 private:
+    struct Painter; ///< one paint of renderContent, in named parts
     const lessons::Hide* pendingHide() const;
     HeaderTexts headerTexts() const;
     void selectToken(int token);

@@ -453,72 +453,107 @@ QString TableView::readout(int row, int col) const
     return s;
 }
 
-void TableView::renderContent(QPainter& p, const QRectF& target)
-{
-    const Theme th = theme();
-    p.fillRect(target, th.background);
-    if (!m_result || m_image.isNull())
-        return;
-    const Layout l = layoutFor(target);
-    const double s = l.scale;
-    TextLayout text(p, target);
-    drawHeader(text, l.title, th, s, headerTexts());
+/// One paint of the table (TableView::renderContent draws with one): the layout and the window's mapping onto the
+/// plot, worked out once, and the parts drawn in turn: the header, the heatmap, the cursor's row and tag, the
+/// axes, the xPos note, the aliasing note, the colour bar, the footer. Nested, so that it reads the view's image,
+/// window and hover.
+struct TableView::Painter {
+    const TableView& v;
+    QPainter& p;
+    TextLayout& text;
+    const QRectF target;
+    const Theme th;
+    const Layout l;
+    const double s;
+    const EncodingResult& r;
+    const QRectF window;
+    const QFont tickFont;
+    const QFontMetricsF fm;
 
-    // The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in. Image row i holds
-    // position rowStart + i * rowStep and is drawn over [that position, the next sample).
-    const int k = std::max(1, m_result->rowStep);
-    const QRectF have(0, m_result->rowStart, m_image.width(), double(m_image.height()) * k);
-    const QRectF shown = m_window.intersected(have);
-    auto toPlot = [&](const QRectF& r) {
-        return QRectF(l.plot.left() + (r.left() - m_window.left()) / m_window.width() * l.plot.width(),
-                      l.plot.top() + (r.top() - m_window.top()) / m_window.height() * l.plot.height(),
-                      r.width() / m_window.width() * l.plot.width(), r.height() / m_window.height() * l.plot.height());
-    };
-    if (shown != m_window)
-        p.fillRect(l.plot, th.muted.lighter(th.kind == ThemeKind::Dark ? 60 : 160)); // rows still coming
-    if (!shown.isEmpty()) {
-        const QRectF source(shown.left(), (shown.top() - m_result->rowStart) / k, shown.width(), shown.height() / k);
-        const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
-        p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
-        if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG) {
-            // Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table, one image
-            // pixel per cell, which viewers blur when they scale it. Few cells: one vector rectangle each.
-            // Otherwise: the visible cells resampled to twice the plot's size, sharp at the figure's size.
-            const QRect cells = source.toAlignedRect().intersected(m_image.rect());
-            const QRectF where(cells.x(), m_result->rowStart + double(cells.y()) * k, cells.width(),
-                               double(cells.height()) * k);
-            p.save();
-            p.setClipRect(l.plot, Qt::IntersectClip);
-            if (qint64(cells.width()) * cells.height() <= maxVectorCells) {
-                p.setPen(Qt::NoPen);
-                for (int y = cells.top(); y <= cells.bottom(); ++y)
-                    for (int x = cells.left(); x <= cells.right(); ++x)
-                        p.fillRect(toPlot(QRectF(x, m_result->rowStart + double(y) * k, 1.0, double(k))),
-                                   QColor::fromRgb(m_image.pixel(x, y)));
-            } else {
-                const QRectF at = toPlot(where);
-                const QSize px(std::max(1, int(std::ceil(at.width() * 2))), std::max(1, int(std::ceil(at.height() * 2))));
-                const bool up = px.width() >= cells.width() && px.height() >= cells.height();
-                p.drawImage(at, m_image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
-                                                          up ? Qt::FastTransformation : Qt::SmoothTransformation));
-            }
-            p.restore();
-        } else {
-            p.drawImage(toPlot(shown), m_image, source);
-        }
-        p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+    Painter(const TableView& view, QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme)
+        : v(view), p(painter), text(layout), target(area), th(theme), l(view.layoutFor(area)), s(l.scale),
+          r(*view.m_result), window(view.m_window), tickFont(th.font(10 * s)), fm(tickFont)
+    {
     }
-    p.setPen(QPen(th.muted, 1));
-    p.setBrush(Qt::NoBrush);
-    p.drawRect(l.plot);
 
-    // The cursor's row, and its tag in the left margin: placed before the tick labels, which give way to it.
-    const QFont tickFont = th.font(10 * s);
-    const QFontMetricsF fm(tickFont);
-    auto yOf = [&](double row) { return l.plot.top() + (row - m_window.top()) / m_window.height() * l.plot.height(); };
-    auto xOf = [&](double col) { return l.plot.left() + (col - m_window.left()) / m_window.width() * l.plot.width(); };
-    const int cursor = m_state->cursor();
-    if (cursor >= m_window.top() - 1 && cursor <= m_window.bottom()) {
+    void draw()
+    {
+        drawHeader(text, l.title, th, s, v.headerTexts());
+        drawHeatmap();
+        drawCursor();
+        drawAxes();
+        drawXposNote();
+        drawAliasingNote();
+        drawColorBar(p, text, l.bar, ColorMap(v.m_imageMap), v.valueRange(), th, QString(), s);
+        drawFooter();
+    }
+
+    double yOf(double row) const { return l.plot.top() + (row - window.top()) / window.height() * l.plot.height(); }
+    double xOf(double col) const { return l.plot.left() + (col - window.left()) / window.width() * l.plot.width(); }
+    /// A rectangle of the table (columns x positions) in the plot.
+    QRectF toPlot(const QRectF& cells) const
+    {
+        return QRectF(xOf(cells.left()), yOf(cells.top()), cells.width() / window.width() * l.plot.width(),
+                      cells.height() / window.height() * l.plot.height());
+    }
+
+    /// The heatmap: a straight scaled blit of the cached image; crisp cells when zoomed in. Image row i holds
+    /// position rowStart + i * rowStep and is drawn over [that position, the next sample). Then the plot's frame.
+    void drawHeatmap()
+    {
+        const QImage& image = v.m_image;
+        const int k = std::max(1, r.rowStep);
+        const QRectF have(0, r.rowStart, image.width(), double(image.height()) * k);
+        const QRectF shown = window.intersected(have);
+        if (shown != window)
+            p.fillRect(l.plot, th.muted.lighter(th.kind == ThemeKind::Dark ? 60 : 160)); // rows still coming
+        if (!shown.isEmpty()) {
+            const QRectF source(shown.left(), (shown.top() - r.rowStart) / k, shown.width(), shown.height() / k);
+            const bool zoomedIn = l.plot.width() / source.width() >= 3 || l.plot.height() / source.height() >= 3;
+            p.setRenderHint(QPainter::SmoothPixmapTransform, !zoomedIn);
+            if (p.paintEngine() && p.paintEngine()->type() == QPaintEngine::SVG)
+                drawSvgCells(source, k);
+            else
+                p.drawImage(toPlot(shown), image, source);
+            p.setRenderHint(QPainter::SmoothPixmapTransform, false);
+        }
+        p.setPen(QPen(th.muted, 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRect(l.plot);
+    }
+
+    /// Qt's SVG writer ignores drawImage's source rectangle and would embed the whole table, one image pixel per
+    /// cell, which viewers blur when they scale it. Few cells: one vector rectangle each. Otherwise: the visible
+    /// cells resampled to twice the plot's size, sharp at the figure's size.
+    void drawSvgCells(const QRectF& source, int k)
+    {
+        const QImage& image = v.m_image;
+        const QRect cells = source.toAlignedRect().intersected(image.rect());
+        const QRectF where(cells.x(), r.rowStart + double(cells.y()) * k, cells.width(), double(cells.height()) * k);
+        p.save();
+        p.setClipRect(l.plot, Qt::IntersectClip);
+        if (qint64(cells.width()) * cells.height() <= maxVectorCells) {
+            p.setPen(Qt::NoPen);
+            for (int y = cells.top(); y <= cells.bottom(); ++y)
+                for (int x = cells.left(); x <= cells.right(); ++x)
+                    p.fillRect(toPlot(QRectF(x, r.rowStart + double(y) * k, 1.0, double(k))),
+                               QColor::fromRgb(image.pixel(x, y)));
+        } else {
+            const QRectF at = toPlot(where);
+            const QSize px(std::max(1, int(std::ceil(at.width() * 2))), std::max(1, int(std::ceil(at.height() * 2))));
+            const bool up = px.width() >= cells.width() && px.height() >= cells.height();
+            p.drawImage(at, image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
+                                                     up ? Qt::FastTransformation : Qt::SmoothTransformation));
+        }
+        p.restore();
+    }
+
+    /// The cursor's row, and its tag in the left margin: placed before the tick labels, which give way to it.
+    void drawCursor()
+    {
+        const int cursor = v.m_state->cursor();
+        if (!(cursor >= window.top() - 1 && cursor <= window.bottom()))
+            return;
         const double y0 = std::max(l.plot.top(), yOf(cursor));
         const double y1 = std::min(l.plot.bottom(), yOf(cursor + 1));
         const double yc = (y0 + y1) / 2;
@@ -538,7 +573,7 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
                          tfm.horizontalAdvance(tag) + 8 * s, tfm.height() + 2);
         const QRectF label(box.center().x() - tfm.horizontalAdvance(tag) / 2, yc - tfm.height() / 2,
                            tfm.horizontalAdvance(tag), tfm.height());
-        if (text.isFree(label) && !m_state->viewOptions().cleanSlide) { // a clean slide has no cursor tag
+        if (text.isFree(label) && !v.m_state->viewOptions().cleanSlide) { // a clean slide has no cursor tag
             p.setPen(Qt::NoPen);
             p.setBrush(th.cursor);
             p.drawRoundedRect(box, 3 * s, 3 * s);
@@ -546,56 +581,67 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         }
     }
 
-    // Axes: positions down the left, columns along the bottom. Tick labels that would touch are left out.
-    // About one label per two lines down, and per label width plus a gap across; the layout drops any that touch.
-    const int ny = std::clamp(int(l.plot.height() / (fm.height() * 2)), 2, 12);
-    for (double v : niceTicks(m_window.top(), m_window.bottom() - 1, ny)) {
-        if (v != std::floor(v))
-            continue;
-        const double y = yOf(v + 0.5);
-        p.setPen(th.foreground);
-        p.drawLine(QPointF(l.plot.left() - 4 * s, y), QPointF(l.plot.left(), y));
-        text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
-                    {formatNumber(v, 7)});
+    /// Axes: positions down the left, columns along the bottom. Tick labels that would touch are left out.
+    /// About one label per two lines down, and per label width plus a gap across; the layout drops any that touch.
+    void drawAxes()
+    {
+        const int ny = std::clamp(int(l.plot.height() / (fm.height() * 2)), 2, 12);
+        for (double t : niceTicks(window.top(), window.bottom() - 1, ny)) {
+            if (t != std::floor(t))
+                continue;
+            const double y = yOf(t + 0.5);
+            p.setPen(th.foreground);
+            p.drawLine(QPointF(l.plot.left() - 4 * s, y), QPointF(l.plot.left(), y));
+            text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
+                        {formatNumber(t, 7)});
+        }
+        const double colLabel = fm.horizontalAdvance(formatNumber(std::max(1.0, window.right() - 1), 7)) + fm.height() * 1.5;
+        const int nx = std::clamp(int(l.plot.width() / colLabel), 2, 12);
+        for (double t : niceTicks(window.left(), window.right() - 1, nx)) {
+            if (t != std::floor(t))
+                continue;
+            const double x = xOf(t + 0.5);
+            p.setPen(th.foreground);
+            p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + 4 * s));
+            text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground,
+                        {formatNumber(t, 7)});
+        }
+        text.draw(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
+                  Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {r.columnLabel});
+        p.save();
+        p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
+        p.rotate(-90);
+        text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop, tickFont,
+                  th.muted, {tr("position p"), tr("p")});
+        p.restore();
     }
-    const double colLabel = fm.horizontalAdvance(formatNumber(std::max(1.0, m_window.right() - 1), 7)) + fm.height() * 1.5;
-    const int nx = std::clamp(int(l.plot.width() / colLabel), 2, 12);
-    for (double v : niceTicks(m_window.left(), m_window.right() - 1, nx)) {
-        if (v != std::floor(v))
-            continue;
-        const double x = xOf(v + 0.5);
-        p.setPen(th.foreground);
-        p.drawLine(QPointF(x, l.plot.bottom()), QPointF(x, l.plot.bottom() + 4 * s));
-        text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground,
-                    {formatNumber(v, 7)});
-    }
-    text.draw(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
-              Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {m_result->columnLabel});
-    p.save();
-    p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
-    p.rotate(-90);
-    text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop, tickFont,
-              th.muted, {tr("position p"), tr("p")});
-    p.restore();
 
-    if (const QString x = xposNote(); !x.isEmpty()) {
-        // Shorter by the rule: the formula and its centre first, the aside on torchscale last.
+    /// xPos: the line naming torchscale's centre, shorter by the rule: the formula and its centre first, the aside
+    /// on torchscale last.
+    void drawXposNote()
+    {
+        const QString x = v.xposNote();
+        if (x.isEmpty())
+            return;
         const QString formula = x.section(QStringLiteral(", "), 0, 0);
-        const QString centre = m_result->spec.xposCentre != 0 ? tr("%1, c = %2").arg(formula, formatNumber(m_result->spec.xposCentre, 7))
-                                                             : tr("%1, c = 0").arg(formula);
+        const QString centre = r.spec.xposCentre != 0 ? tr("%1, c = %2").arg(formula, formatNumber(r.spec.xposCentre, 7))
+                                                      : tr("%1, c = 0").arg(formula);
         const QString named = x.section(QStringLiteral(" as torchscale"), 0, 0).section(QLatin1Char(';'), 0, 0);
         text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x, named, centre, formula},
                   TextLayout::Fit::Drop);
     }
 
-    // Sampled or squeezed: said on the note's line under the axes (layoutFor), never over the data. By priority:
-    // the aliasing claim first, on the left, in its longest wording that fits (the pairs whose stripes are moiré);
-    // then, on the right where room is left, how many positions share a pixel row; what does not fit is dropped.
-    const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
-    if (!l.note.isEmpty()) {
+    /// Sampled or squeezed: said on the note's line under the axes (layoutFor), never over the data. By priority:
+    /// the aliasing claim first, on the left, in its longest wording that fits (the pairs whose stripes are moiré);
+    /// then, on the right where room is left, how many positions share a pixel row; what does not fit is dropped.
+    void drawAliasingNote()
+    {
+        const qreal dpr = p.device() ? p.device()->devicePixelRatioF() : 1.0;
+        if (l.note.isEmpty())
+            return;
         const QFont nf = th.font(10 * s, true);
-        const Aliasing a = aliasing(l.plot.height() * dpr);
-        const QString note = aliasingNote(l.plot.height() * dpr);
+        const Aliasing a = v.aliasing(l.plot.height() * dpr);
+        const QString note = v.aliasingNote(l.plot.height() * dpr);
         const QString full2 = note.section(QLatin1Char('\n'), 1, 1);
         QStringList claim;
         if (!full2.isEmpty())
@@ -606,9 +652,9 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
         QStringList rows;
         if (a.squeezed)
             rows << note.section(QLatin1Char('\n'), 0, 0)
-                 << (onScreen() ? tr("%1 rows on %2 pixels: zoom in") : tr("%1 rows on %2 pixels"))
+                 << (v.onScreen() ? tr("%1 rows on %2 pixels: zoom in") : tr("%1 rows on %2 pixels"))
                         .arg(formatNumber(std::round(a.rows), 7), formatNumber(std::floor(a.pixelRows), 7))
-                 << (onScreen() ? tr("zoom in for every row") : tr("rows sampled"));
+                 << (v.onScreen() ? tr("zoom in for every row") : tr("rows sampled"));
         if (!claim.isEmpty())
             text.draw(l.note, Qt::AlignLeft | Qt::AlignVCenter, nf, th.foreground, claim, TextLayout::Fit::Drop);
         if (!rows.isEmpty())
@@ -616,29 +662,40 @@ void TableView::renderContent(QPainter& p, const QRectF& target)
                       rows, TextLayout::Fit::Drop);
     }
 
-    // Colour bar with values.
-    drawColorBar(p, text, l.bar, ColorMap(m_imageMap), valueRange(), th, QString(), s);
+    /// Footer: the hover read-out on screen, else the value range. Its wordings by priority: the range (or the
+    /// hovered value) comes first, the colour map's name, then the mouse hint; what does not fit is dropped from
+    /// the end, never cut. A clean slide shows no hint.
+    void drawFooter()
+    {
+        QStringList foot;
+        if (v.showsHints() && v.m_hover) {
+            const QStringList parts = v.readout(v.m_hover->y(), v.m_hover->x()).split(QStringLiteral("  \u00b7  "));
+            for (qsizetype n = parts.size(); n >= 1; --n)
+                foot << QStringList(parts.mid(0, n)).join(QStringLiteral("  \u00b7  "));
+        }
+        if (foot.isEmpty()) {
+            const QString range =
+                v.m_showDiff ? tr("A \u2212 B %1 \u2026 %2").arg(formatNumber(v.m_diffRange.lo, 4), formatNumber(v.m_diffRange.hi, 4))
+                             : tr("values %1 \u2026 %2").arg(formatNumber(r.lo, 4), formatNumber(r.hi, 4));
+            const QString named = range + QStringLiteral("  \u00b7  ") + colorMapName(v.m_imageMap);
+            if (v.showsHints())
+                foot << named + tr("  \u00b7  wheel zoom, drag pan, hover reads values")
+                     << named + tr("  \u00b7  wheel zoom, drag pan");
+            foot << named << range;
+        }
+        text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, v.onScreen() && v.m_hover ? th.foreground : th.muted,
+                  foot, TextLayout::Fit::Drop);
+    }
+};
 
-    // Footer: the hover read-out on screen, else the value range.
-    // Its wordings by priority: the range (or the hovered value) comes first, the colour map's name, then the
-    // mouse hint; what does not fit is dropped from the end, never cut. A clean slide shows no hint.
-    QStringList foot;
-    if (showsHints() && m_hover) {
-        const QString r = readout(m_hover->y(), m_hover->x());
-        const QStringList parts = r.split(QStringLiteral("  \u00b7  "));
-        for (qsizetype n = parts.size(); n >= 1; --n)
-            foot << QStringList(parts.mid(0, n)).join(QStringLiteral("  \u00b7  "));
-    }
-    if (foot.isEmpty()) {
-        const QString range = m_showDiff ? tr("A \u2212 B %1 \u2026 %2").arg(formatNumber(m_diffRange.lo, 4), formatNumber(m_diffRange.hi, 4))
-                                         : tr("values %1 \u2026 %2").arg(formatNumber(m_result->lo, 4), formatNumber(m_result->hi, 4));
-        const QString named = range + QStringLiteral("  \u00b7  ") + colorMapName(m_imageMap);
-        if (showsHints())
-            foot << named + tr("  \u00b7  wheel zoom, drag pan, hover reads values") << named + tr("  \u00b7  wheel zoom, drag pan");
-        foot << named << range;
-    }
-    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
-              foot, TextLayout::Fit::Drop);
+void TableView::renderContent(QPainter& p, const QRectF& target)
+{
+    const Theme th = theme();
+    p.fillRect(target, th.background);
+    if (!m_result || m_image.isNull())
+        return;
+    TextLayout text(p, target);
+    Painter(*this, p, text, target, th).draw();
 }
 
 void TableView::wheelEvent(QWheelEvent* e)

@@ -83,6 +83,7 @@ protected:
     QString compareProblem() const override { return m_showDiff ? QString() : m_compareProblem; }
 
 private:
+    struct Painter; ///< one paint of renderContent, in named parts
     struct Layout {
         QRectF plot, bar, title, subtitle, footer;
         QRectF note; ///< the aliasing note's line, under the axes and off the data; empty when none (or a clean slide)
