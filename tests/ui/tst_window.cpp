@@ -14,6 +14,8 @@
 #include "ui/window/parameterpanel.h"
 #include "ui/window/schemepicker.h"
 #include "ui/export/exportscene.h"
+#include "ui/lessons/lesson.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/sequenceview.h"
@@ -51,6 +53,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -60,6 +63,30 @@ namespace {
 QRect available() { return QGuiApplication::primaryScreen()->availableGeometry(); }
 
 /// Shows a window filling the screen, as a lecturer would open it on the projector.
+/// The state `poslab export --lesson ID` draws: the step's merged state (lessons::stepState) loaded into an export
+/// scene, as app/exportcli.cpp loads it.
+QJsonObject exportedStepState(const QString& id)
+{
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    if (!lessons::findStep(id, &lesson, &index))
+        return {};
+    exporting::ExportScene scene;
+    if (!scene.loadState(lessons::stepState(*lesson, index)).isEmpty())
+        return {};
+    return scene.state().toJson();
+}
+
+/// @p json without the look the room keeps when a step loads (theme and font scale, unless the step sets them).
+QJsonObject withoutRoomLook(QJsonObject json)
+{
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    view.remove(QLatin1String("theme"));
+    view.remove(QLatin1String("font_scale"));
+    json.insert(QLatin1String("view"), view);
+    return json;
+}
+
 void showOnScreen(MainWindow& w, QSize size = {})
 {
     const QRect avail = available();
@@ -470,6 +497,61 @@ private slots:
         QTest::qWait(50);
         QVERIFY(w.state()->answerPending());
         QCOMPARE(w.state()->answerPendingStep(), QStringLiteral("2.1"));
+    }
+    void everyWayToAStepShowsItsState()
+    {
+        // Issue 23: "poslab --lesson 2.3" (no --present) and the panel's Next / Back left the previous step's
+        // figure until "Try it" (2.3 said "Doubling d (128 here)" over d = 128). Every way to a step now loads its
+        // state at once, the one `poslab export --lesson` draws; both steps ask for a prediction, so the answers
+        // stay hidden (answerPending) while the figure is the step's.
+        for (const auto& [id, before, after] : {std::tuple{"2.3", "2.2", "2.4"}, std::tuple{"12.2", "12.1", "12.3"}}) {
+            const QString step = QString::fromLatin1(id);
+            const QJsonObject expected = withoutRoomLook(exportedStepState(step));
+            QVERIFY2(!expected.isEmpty(), id);
+            // The steps around it draw something else, so each check below can fail.
+            QVERIFY(withoutRoomLook(exportedStepState(QString::fromLatin1(before))) != expected);
+            QVERIFY(withoutRoomLook(exportedStepState(QString::fromLatin1(after))) != expected);
+            const auto shows = [&](MainWindow& w, const char* how) {
+                QCOMPARE(w.lessonBrowser()->step()->id, step);
+                QVERIFY2(w.lessonBrowser()->needsGuess(), how);
+                QVERIFY2(w.state()->answerPending(), how);
+                QCOMPARE(w.state()->answerPendingStep(), step);
+                const QJsonObject shown = withoutRoomLook(w.state()->toJson());
+                if (shown != expected)
+                    qWarning("%s %s: %s\nexpected %s", id, how, QJsonDocument(shown).toJson(QJsonDocument::Compact).constData(),
+                             QJsonDocument(expected).toJson(QJsonDocument::Compact).constData());
+                QVERIFY2(shown == expected, how);
+            };
+            {
+                MainWindow w(nullptr, false);
+                showOnScreen(w);
+                QVERIFY(w.openLessonStep(step).isEmpty());
+                shows(w, "openLessonStep");
+            }
+            {
+                // The panel's Next from the step before, and its Back from the step after (buttons clicked).
+                MainWindow w(nullptr, false);
+                showOnScreen(w);
+                QVERIFY(w.openLessonStep(QString::fromLatin1(before)).isEmpty());
+                auto* next = w.lessonBrowser()->findChild<QAbstractButton*>(QStringLiteral("lessonNext"));
+                QVERIFY(next && next->isEnabled());
+                QTest::mouseClick(next, Qt::LeftButton);
+                shows(w, "Next");
+                QVERIFY(w.openLessonStep(QString::fromLatin1(after)).isEmpty());
+                auto* back = w.lessonBrowser()->findChild<QAbstractButton*>(QStringLiteral("lessonBack"));
+                QVERIFY(back && back->isEnabled());
+                QTest::mouseClick(back, Qt::LeftButton);
+                shows(w, "Back");
+                // A jump within the panel (LessonBrowser::open, as Home / End and a story's link take it) from
+                // another lesson's step.
+                QVERIFY(w.openLessonStep(QStringLiteral("1.1")).isEmpty());
+                const lessons::Lesson* lesson = nullptr;
+                int index = 0;
+                QVERIFY(lessons::findStep(step, &lesson, &index));
+                QVERIFY(w.lessonBrowser()->open(int(lesson - lessons::lessons().constData()), index));
+                shows(w, "jump");
+            }
+        }
     }
     void storyLinkNamesTheStepsScheme()
     {

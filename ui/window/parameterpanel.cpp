@@ -182,94 +182,23 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     r->reset->setToolTip(tr("Reset %1 to its default").arg(key));
     r->reset->setAutoRaise(true);
     Row* raw = r.get();
-
     switch (spec.type) {
     case core::ParamType::Real:
-    case core::ParamType::Integer: {
-        r->slider = new QSlider(Qt::Horizontal, r->box);
-        r->slider->setObjectName(QStringLiteral("slider_") + key);
-        r->slider->setRange(0, sliderSteps);
-        r->slider->setPageStep(sliderSteps / 20);
-        r->slider->setToolTip(tip);
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setToolTip(tip);
-        fitEdit(r->edit);
-        // The typed value beside its key, the slider below on the whole width: both keep their room when the
-        // panel is narrow for its font (a large font scale).
-        grid->removeWidget(label);
-        grid->addWidget(label, 0, 0);
-        grid->addWidget(r->edit, 0, 1);
-        grid->addWidget(r->reset, 0, 2);
-        grid->addWidget(r->slider, 1, 0, 1, 3);
-        connect(r->slider, &QSlider::valueChanged, this, [this, raw](int pos) {
-            double v = fromSlider(raw->spec, pos);
-            if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
-                v = std::max(2.0, 2.0 * std::round(v / 2.0));
-            apply(*raw, raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
-                                                                    : core::ParamValue::real(v),
-                  true);
-        });
-        connect(r->edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::Integer:
+        addNumberControls(*raw, grid, label, key, tip);
         break;
-    }
-    case core::ParamType::Choice: {
-        r->combo = new QComboBox(r->box);
-        r->combo->setObjectName(QStringLiteral("combo_") + key);
-        for (const auto& c : spec.choices)
-            r->combo->addItem(QString::fromStdString(c));
-        r->combo->setToolTip(tip);
-        grid->addWidget(r->combo, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->combo, &QComboBox::activated, this, [this, raw](int i) {
-            apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false);
-        });
+    case core::ParamType::Choice:
+        addChoiceControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::Bool: {
-        r->check = new QCheckBox(tr("on"), r->box);
-        r->check->setObjectName(QStringLiteral("check_") + key);
-        r->check->setToolTip(tip);
-        grid->addWidget(r->check, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->check, &QCheckBox::toggled, this, [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
+    case core::ParamType::Bool:
+        addBoolControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::RealList: {
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setPlaceholderText(tr("comma-separated, empty = all 1"));
-        r->edit->setToolTip(tip);
-        grid->addWidget(r->edit, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::RealList:
+        addListControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::Text: {
-        // A path or a name, set when editing finishes (Return or leaving the field); core reads the file and
-        // says what is wrong with it under the field.
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setPlaceholderText(tr("empty = none"));
-        r->edit->setMaxLength(int(spec.maximum));
-        r->edit->setClearButtonEnabled(true);
-        r->edit->setToolTip(tip);
-        grid->addWidget(r->edit, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::Text:
+        addTextControls(*raw, grid, key, tip);
         break;
-    }
     }
     grid->setColumnStretch(0, 1);
     // The wheel scrolls the panel; it edits a slider or a choice only once that has the focus (a click, Tab):
@@ -287,6 +216,101 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     grid->addWidget(r->message, 2, 0, 1, 3);
     connect(r->reset, &QToolButton::clicked, this, [this, raw] { apply(*raw, core::defaultValue(raw->spec, m_state->params()), false); });
     return r;
+}
+
+void ParameterPanel::addNumberControls(Row& r, QGridLayout* grid, QLabel* label, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.slider = new QSlider(Qt::Horizontal, r.box);
+    r.slider->setObjectName(QStringLiteral("slider_") + key);
+    r.slider->setRange(0, sliderSteps);
+    r.slider->setPageStep(sliderSteps / 20);
+    r.slider->setToolTip(tip);
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setToolTip(tip);
+    fitEdit(r.edit);
+    // The typed value beside its key, the slider below on the whole width: both keep their room when the
+    // panel is narrow for its font (a large font scale).
+    grid->removeWidget(label);
+    grid->addWidget(label, 0, 0);
+    grid->addWidget(r.edit, 0, 1);
+    grid->addWidget(r.reset, 0, 2);
+    grid->addWidget(r.slider, 1, 0, 1, 3);
+    connect(r.slider, &QSlider::valueChanged, this, [this, raw](int pos) {
+        double v = fromSlider(raw->spec, pos);
+        if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
+            v = std::max(2.0, 2.0 * std::round(v / 2.0));
+        apply(*raw, raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
+                                                                : core::ParamValue::real(v),
+              true);
+    });
+    connect(r.edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
+}
+
+void ParameterPanel::addChoiceControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.combo = new QComboBox(r.box);
+    r.combo->setObjectName(QStringLiteral("combo_") + key);
+    for (const auto& c : r.spec.choices)
+        r.combo->addItem(QString::fromStdString(c));
+    r.combo->setToolTip(tip);
+    grid->addWidget(r.combo, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.combo, &QComboBox::activated, this, [this, raw](int i) {
+        apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false);
+    });
+}
+
+void ParameterPanel::addBoolControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.check = new QCheckBox(tr("on"), r.box);
+    r.check->setObjectName(QStringLiteral("check_") + key);
+    r.check->setToolTip(tip);
+    grid->addWidget(r.check, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.check, &QCheckBox::toggled, this, [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
+}
+
+void ParameterPanel::addListControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setPlaceholderText(tr("comma-separated, empty = all 1"));
+    r.edit->setToolTip(tip);
+    grid->addWidget(r.edit, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
+}
+
+void ParameterPanel::addTextControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    // A path or a name, set when editing finishes (Return or leaving the field); core reads the file and
+    // says what is wrong with it under the field.
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setPlaceholderText(tr("empty = none"));
+    r.edit->setMaxLength(int(r.spec.maximum));
+    r.edit->setClearButtonEnabled(true);
+    r.edit->setToolTip(tip);
+    grid->addWidget(r.edit, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
 }
 
 QString ParameterPanel::apply(Row& r, const core::ParamValue& v, bool mergeable)

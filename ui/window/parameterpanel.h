@@ -18,6 +18,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QSlider;
@@ -84,6 +85,13 @@ private:
     void syncValues();
     Row* row(const QString& key) const;
     std::unique_ptr<Row> makeRow(const core::ParamSpec& spec, bool model);
+    // makeRow()'s controls for each kind of parameter, laid out in the row's @p grid under its key (@p tip: the
+    // key's tooltip). A number: the typed value beside the key (@p label), the slider below.
+    void addNumberControls(Row& r, QGridLayout* grid, QLabel* label, const QString& key, const QString& tip);
+    void addChoiceControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addBoolControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addListControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addTextControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
     QString apply(Row& r, const core::ParamValue& v, bool mergeable);
     QString applyText(Row& r, const QString& text);
     void showMessage(Row& r, const QString& message);
