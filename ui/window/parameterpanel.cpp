@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/parameterpanel.h"
 
+#include "ui/figures/extensionfigure.h"
 #include "ui/render/figuretitle.h"
 #include "ui/setup/typedtext.h"
 #include "ui/state/workbenchstate.h"
@@ -119,6 +120,8 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     rebuild();
     connect(state, &WorkbenchState::schemeChanged, this, &ParameterPanel::rebuild);
     connect(state, &WorkbenchState::setupChanged, this, &ParameterPanel::syncValues);
+    // The context-extension lab's own inference length (target_length) is a view option.
+    connect(state, &WorkbenchState::viewOptionsChanged, this, &ParameterPanel::syncSequenceLength);
 }
 
 ParameterPanel::~ParameterPanel() = default;
@@ -514,10 +517,28 @@ void ParameterPanel::syncModel()
     m_modelNote->show();
 }
 
+QString ParameterPanel::sequenceSentences(const core::RotarySpec& spec, const QString& length) const
+{
+    QStringList out;
+    for (const auto& [name, value] : spec.scalars) {
+        if (name == "dynamic_length")
+            out << tr("Dynamic NTK scales the base for max(%1, max_position_embeddings) = %2.").arg(length, tokensText(value));
+        else if (name == "uses_long_factor")
+            out << tr("LongRoPE uses %1 (long_factor once %2 is longer than original_max_position_embeddings = %3).")
+                       .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"), length,
+                            tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+        else if (name == "xpos_centre")
+            out << tr("xPos centres the positions at %1.").arg(displayText(value));
+    }
+    return out.join(QLatin1Char(' '));
+}
+
 void ParameterPanel::syncSequenceLength()
 {
     // Ask core which sequence length it used (RotarySpec::seqLen, 0 when nothing depends on it) and what
-    // followed from it; nothing of the rule is repeated here.
+    // followed from it; nothing of the rule is repeated here. The context-extension lab draws at its own
+    // inference length L (target_length, or a model's context_length: ExtensionFigure::request) where one is set:
+    // what follows from that L is said too, so that the panel and the lab speak of the same length.
     const core::SchemeDescriptor& scheme = m_state->scheme();
     QString text;
     if (scheme.rotary) {
@@ -525,20 +546,17 @@ void ParameterPanel::syncSequenceLength()
             const core::RotarySpec spec = scheme.rotary(m_state->params(), m_state->context());
             if (spec.seqLen > 0) {
                 text = tr("Sequence length %1 (the positions shown).").arg(tokensText(double(spec.seqLen)));
-                for (const auto& [name, value] : spec.scalars) {
-                    if (name == "dynamic_length")
-                        text += QLatin1Char(' ')
-                            + tr("Dynamic NTK scales the base for L = max(sequence length, max_position_embeddings) "
-                                 "= %1.")
-                                  .arg(tokensText(value));
-                    else if (name == "uses_long_factor")
-                        text += QLatin1Char(' ')
-                            + tr("LongRoPE uses %1 (long_factor once the sequence is longer than "
-                                 "original_max_position_embeddings = %2).")
-                                  .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"),
-                                       tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
-                    else if (name == "xpos_centre")
-                        text += QLatin1Char(' ') + tr("xPos centres the positions at %1.").arg(displayText(value));
+                if (const QString said = sequenceSentences(spec, tr("the sequence length")); !said.isEmpty())
+                    text += QLatin1Char(' ') + said;
+                const ViewOptions& o = m_state->viewOptions();
+                const core::ComputeRequest lab = ExtensionFigure::request(
+                    {m_state->setup(), o.targetLength, o.trainedLength, o.extensionPair, o.extensionMethods});
+                const core::RotarySpec atL = scheme.rotary(m_state->params(), lab.context);
+                if (atL.seqLen != spec.seqLen) {
+                    text += QLatin1Char(' ') + tr("The context-extension lab draws at its own inference length L = %1.")
+                                                   .arg(tokensText(double(atL.seqLen)));
+                    if (const QString said = sequenceSentences(atL, tr("L")); !said.isEmpty())
+                        text += QLatin1Char(' ') + said;
                 }
             }
         } catch (const std::exception&) {

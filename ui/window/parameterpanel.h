@@ -25,6 +25,10 @@ class QSlider;
 class QToolButton;
 class QVBoxLayout;
 
+namespace poslab::core {
+struct RotarySpec;
+}
+
 namespace poslab::ui {
 
 class WorkbenchState;
@@ -98,6 +102,9 @@ private:
     /// The state's value of the row's key (dim and positions included).
     core::ParamValue stateValue(const Row& r) const;
     void syncSequenceLength();
+    /// What core derived from the sequence length in @p spec (dynamic NTK's length, LongRoPE's factors, xPos's
+    /// centre), one sentence each, @p length naming that length ("the sequence length", "L").
+    QString sequenceSentences(const core::RotarySpec& spec, const QString& length) const;
     void updateHeadingFonts();
     void fitEdit(QLineEdit* edit) const;
 
