@@ -8,6 +8,7 @@
 #include "core/spatial.h"
 #include "tests/ui/projectorscreen.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/extensionfigure.h"
 #include "ui/export/exportdialog.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/leftcolumn.h"
@@ -553,6 +554,62 @@ private slots:
             }
         }
     }
+    void extensionStepsShowTheBaseAfterTheGuess_data()
+    {
+        QTest::addColumn<QString>("step");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<QString>("guess");
+        QTest::addColumn<int>("length");
+        QTest::addColumn<double>("base");
+        // NTK-aware, 11.4: 10000 * 4^(128/126); dynamic NTK, 11.5 at L = 8192 (Hugging Face
+        // _compute_dynamic_ntk_parameters): 10000 * (2 * 8192 / 4096 - 1)^(128/126).
+        for (const double scale : {1.0, 2.0}) {
+            QTest::addRow("11.4 font %g", scale) << "11.4" << scale << "1" << 0 << 10000.0 * std::pow(4.0, 128.0 / 126.0);
+            QTest::addRow("11.5 font %g", scale) << "11.5" << scale << "30000" << 8192 << 10000.0 * std::pow(3.0, 128.0 / 126.0);
+        }
+    }
+
+    void extensionStepsShowTheBaseAfterTheGuess()
+    {
+        // Issue 23: "Read the new base" (11.4, 11.5) in the window at 1366 x 768: the base in force is not drawn
+        // while the guess is due, and is drawn whole once it is committed (with POSLAB_SHOTS=DIR: the window
+        // after the guess as DIR/window-STEP-fontN.png, to look at).
+        QFETCH(QString, step);
+        QFETCH(double, fontScale);
+        QFETCH(QString, guess);
+        QFETCH(int, length);
+        QFETCH(double, base);
+        MainWindow w(nullptr, false);
+        ViewOptions o = w.state()->viewOptions();
+        o.fontScale = fontScale;
+        w.state()->setViewOptions(o);
+        showOnScreen(w);
+        QVERIFY(w.openLessonStep(step).isEmpty());
+        QTest::qWait(50);
+        View* view = w.view(QStringLiteral("extension"));
+        QVERIFY(view && view->isVisible());
+        const auto painted = [view] {
+            QCoreApplication::processEvents();
+            TextRecord record;
+            view->repaint();
+            QStringList out;
+            for (const DrawnText& d : record.items())
+                out << d.text;
+            return out;
+        };
+        const QString said = QStringLiteral("base \u03b8' = %1").arg(formatNumber(base, 6));
+        QVERIFY2(painted().filter(QStringLiteral("base \u03b8'")).isEmpty(), qPrintable(painted().join(" | ")));
+        QCOMPARE(w.lessonBrowser()->commitGuess(guess), QString());
+        if (length > 0)
+            QCOMPARE(w.state()->setProperty(QStringLiteral("target_length"), length), QString());
+        QTest::qWait(50);
+        const QStringList texts = painted();
+        QVERIFY2(texts.filter(said).size() == 1, qPrintable(texts.join(" | ")));
+        QVERIFY2(!texts.filter(said).front().contains(QChar(0x2026)), qPrintable(texts.filter(said).front()));
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty())
+            w.grab().save(QStringLiteral("%1/window-%2-font%3.png").arg(QString::fromLocal8Bit(dir), step).arg(fontScale));
+    }
+
     void storyLinkNamesTheStepsScheme()
     {
         // Issue 22: lesson 18 shows the mixed sequence of M-RoPE, and the side panel's story link named RoPE.
@@ -757,6 +814,33 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("factor 0.5 is below 1")), qPrintable(text));
         QVERIFY(st->setParam("factor", core::ParamValue::real(2)).isEmpty());
         QCOMPARE(w.parameterPanel()->warningText(), QString());
+    }
+
+    void sequenceLengthOfTheExtensionLab()
+    {
+        // Issue 23, lesson 11.5: the panel said "L = max(sequence length, max_position_embeddings) = 4,096" of the
+        // 64 positions shown while the extension lab drew at its own L = target_length. The panel names each
+        // length and what dynamic NTK makes of it (Hugging Face _compute_dynamic_ntk_parameters: seq_len =
+        // max(seq_len, max_position_embeddings)), and its L is the lab's.
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QVERIFY(st->setParam("rope_type", core::ParamValue::word("dynamic")).isEmpty());
+        QVERIFY(st->setParam("max_position_embeddings", core::ParamValue::integer(4096)).isEmpty());
+        QVERIFY(st->setPositionCount(64).isEmpty());
+        QString text = w.parameterPanel()->sequenceLengthText();
+        QVERIFY2(text.contains(QStringLiteral("max(the sequence length, max_position_embeddings) = 4,096 tokens")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("inference length L")), qPrintable(text)); // the lab draws at 64 too
+        for (const int length : {2048, 8192}) {
+            QCOMPARE(st->setProperty(QStringLiteral("target_length"), length), QString());
+            text = w.parameterPanel()->sequenceLengthText();
+            const ExtensionData lab = ExtensionFigure::compute(ExtensionFigure::inputsOf(FigureSnapshot::of(*st)));
+            QCOMPARE(lab.table.length, core::Position(length));
+            QVERIFY2(text.contains(QStringLiteral("Sequence length 64 tokens")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("inference length L = %1.").arg(tokensText(length))), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("max(L, max_position_embeddings) = %1.")
+                                       .arg(tokensText(std::max(length, 4096)))),
+                     qPrintable(text));
+        }
     }
 
     void sequenceLengthIsShown_data()

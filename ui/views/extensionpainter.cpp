@@ -115,7 +115,7 @@ double ExtensionPainter::drawHeading()
     QStringList lengthWords{lengths, length};
     if (showsBase) {
         const QString inForce = t.effectiveBase == t.theta
-                                    ? tr("base \u03b8' = \u03b8 = %1").arg(base)
+                                    ? tr("base \u03b8' = %1 (\u03b8 unchanged)").arg(base)
                                     : tr("base \u03b8' = %1 (\u03b8 = %2)").arg(base, formatNumber(t.theta, 6));
         baseLine = tr("base \u03b8' = %1").arg(base);
         lengthWords = QStringList{lengths + sep + inForce, length + sep + inForce, length + sep + baseLine, baseLine};
