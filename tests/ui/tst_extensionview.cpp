@@ -3,6 +3,7 @@
 // `poslab compute extension`), follows its view options, names the Llama 3 bands with their edges in tokens, says
 // when extension_pair names no pair, and dragging the inference-length line sets target_length (undoably).
 #include "ui/figures/computation.h"
+#include "ui/lessons/lesson.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/extensionview.h"
@@ -50,6 +51,8 @@ private slots:
     void typedLengthTakesAnyValue();
     void hoverReadsThePairUnderTheMouse();
     void headerShowsTheBaseInForce();
+    void baseInForceStaysVisible_data();
+    void baseInForceStaysVisible();
     void trainedWindowKeepsALabel();
 };
 
@@ -290,6 +293,70 @@ void TestExtensionView::headerShowsTheBaseInForce()
     const QStringList texts = drawnTexts(view, QSize(1366, 768));
     const QString base = formatNumber(expected, 6);
     QVERIFY2(texts.filter(QStringLiteral("base \u03b8' = %1").arg(base)).size() == 1, qPrintable(texts.join(" | ")));
+}
+
+void TestExtensionView::baseInForceStaysVisible_data()
+{
+    QTest::addColumn<QString>("step");
+    QTest::addColumn<int>("length");
+    QTest::addColumn<QSize>("size");
+    QTest::addColumn<double>("fontScale");
+    QTest::addColumn<double>("expected");
+    // NTK-aware (bloc97; Hugging Face _compute_ntk_parameters): base * s^(d/(d-2)); lesson 11.4 at s = 4, d = 128.
+    const double ntk = 10000.0 * std::pow(4.0, 128.0 / 126.0);
+    // Dynamic NTK (Hugging Face _compute_dynamic_ntk_parameters): seq_len = max(seq_len, max_position_embeddings),
+    // base * (s * seq_len / max_position_embeddings - (s - 1))^(d/(d-2)); lesson 11.5 at s = 2, 4096, d = 128.
+    const auto dynamic = [](double length) {
+        return 10000.0 * std::pow(2.0 * std::max(length, 4096.0) / 4096.0 - 1.0, 128.0 / 126.0);
+    };
+    // 740 x 610: the view in the window at 1366 x 768 (font scale 1 and 2), where the header dropped the base;
+    // 370 wide: a compare half (at font scale 2 too small to draw: the view says so); 1366 x 768: the view alone.
+    for (const QSize size : {QSize(740, 610), QSize(370, 610), QSize(1366, 768)})
+        for (const double scale : {1.0, 2.0}) {
+            if (size.width() < 400 && scale > 1.0)
+                continue;
+            const QString at = QStringLiteral("%1x%2 font %3").arg(size.width()).arg(size.height()).arg(scale);
+            QTest::addRow("11.4 ntk %s", qPrintable(at)) << "11.4" << 0 << size << scale << ntk;
+            for (const int l : {2048, 8192, 16384})
+                QTest::addRow("11.5 dynamic L %d %s", l, qPrintable(at)) << "11.5" << l << size << scale << dynamic(l);
+        }
+}
+
+void TestExtensionView::baseInForceStaysVisible()
+{
+    // Issue 23: after the guess the base in force is the answer a step reads ("Read the new base"), and the header
+    // dropped it at about 740 px and always for dynamic NTK. It is drawn whole, once, at every size and font scale.
+    QFETCH(QString, step);
+    QFETCH(int, length);
+    QFETCH(QSize, size);
+    QFETCH(double, fontScale);
+    QFETCH(double, expected);
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    QVERIFY(lessons::findStep(step, &lesson, &index));
+    WorkbenchState state;
+    QCOMPARE(state.fromJson(lessons::stepState(*lesson, index)), QString());
+    if (length > 0)
+        QCOMPARE(state.setProperty(QStringLiteral("target_length"), length), QString());
+    QCOMPARE(state.setProperty(QStringLiteral("font_scale"), fontScale), QString());
+    Computation computation(&state);
+    ExtensionView view(&state, &computation);
+    QVERIFY(std::abs(view.data().table.effectiveBase - expected) < 1e-9 * expected);
+    QImage img(size, QImage::Format_ARGB32_Premultiplied);
+    TextRecord record;
+    {
+        QPainter p(&img);
+        view.render(p, QRectF(QPointF(0, 0), QSizeF(size)));
+    }
+    const QString base = QStringLiteral("base \u03b8' = %1").arg(formatNumber(expected, 6));
+    QStringList texts, found;
+    for (const DrawnText& d : record.items()) {
+        texts << d.text;
+        if (d.text.contains(base))
+            found << d.text;
+    }
+    QVERIFY2(found.size() == 1, qPrintable(texts.join(" | ")));
+    QVERIFY2(!found.front().contains(QChar(0x2026)), qPrintable(found.front())); // not elided
 }
 
 QTEST_MAIN(TestExtensionView)

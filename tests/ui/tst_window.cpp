@@ -8,12 +8,15 @@
 #include "core/spatial.h"
 #include "tests/ui/projectorscreen.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/extensionfigure.h"
 #include "ui/export/exportdialog.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/leftcolumn.h"
 #include "ui/window/parameterpanel.h"
 #include "ui/window/schemepicker.h"
 #include "ui/export/exportscene.h"
+#include "ui/lessons/lesson.h"
+#include "ui/teaching/lessonbrowser.h"
 #include "ui/render/figuretitle.h"
 #include "ui/render/textlayout.h"
 #include "ui/views/sequenceview.h"
@@ -51,6 +54,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -60,6 +64,30 @@ namespace {
 QRect available() { return QGuiApplication::primaryScreen()->availableGeometry(); }
 
 /// Shows a window filling the screen, as a lecturer would open it on the projector.
+/// The state `poslab export --lesson ID` draws: the step's merged state (lessons::stepState) loaded into an export
+/// scene, as app/exportcli.cpp loads it.
+QJsonObject exportedStepState(const QString& id)
+{
+    const lessons::Lesson* lesson = nullptr;
+    int index = 0;
+    if (!lessons::findStep(id, &lesson, &index))
+        return {};
+    exporting::ExportScene scene;
+    if (!scene.loadState(lessons::stepState(*lesson, index)).isEmpty())
+        return {};
+    return scene.state().toJson();
+}
+
+/// @p json without the look the room keeps when a step loads (theme and font scale, unless the step sets them).
+QJsonObject withoutRoomLook(QJsonObject json)
+{
+    QJsonObject view = json.value(QLatin1String("view")).toObject();
+    view.remove(QLatin1String("theme"));
+    view.remove(QLatin1String("font_scale"));
+    json.insert(QLatin1String("view"), view);
+    return json;
+}
+
 void showOnScreen(MainWindow& w, QSize size = {})
 {
     const QRect avail = available();
@@ -471,6 +499,117 @@ private slots:
         QVERIFY(w.state()->answerPending());
         QCOMPARE(w.state()->answerPendingStep(), QStringLiteral("2.1"));
     }
+    void everyWayToAStepShowsItsState()
+    {
+        // Issue 23: "poslab --lesson 2.3" (no --present) and the panel's Next / Back left the previous step's
+        // figure until "Try it" (2.3 said "Doubling d (128 here)" over d = 128). Every way to a step now loads its
+        // state at once, the one `poslab export --lesson` draws; both steps ask for a prediction, so the answers
+        // stay hidden (answerPending) while the figure is the step's.
+        for (const auto& [id, before, after] : {std::tuple{"2.3", "2.2", "2.4"}, std::tuple{"12.2", "12.1", "12.3"}}) {
+            const QString step = QString::fromLatin1(id);
+            const QJsonObject expected = withoutRoomLook(exportedStepState(step));
+            QVERIFY2(!expected.isEmpty(), id);
+            // The steps around it draw something else, so each check below can fail.
+            QVERIFY(withoutRoomLook(exportedStepState(QString::fromLatin1(before))) != expected);
+            QVERIFY(withoutRoomLook(exportedStepState(QString::fromLatin1(after))) != expected);
+            const auto shows = [&](MainWindow& w, const char* how) {
+                QCOMPARE(w.lessonBrowser()->step()->id, step);
+                QVERIFY2(w.lessonBrowser()->needsGuess(), how);
+                QVERIFY2(w.state()->answerPending(), how);
+                QCOMPARE(w.state()->answerPendingStep(), step);
+                const QJsonObject shown = withoutRoomLook(w.state()->toJson());
+                if (shown != expected)
+                    qWarning("%s %s: %s\nexpected %s", id, how, QJsonDocument(shown).toJson(QJsonDocument::Compact).constData(),
+                             QJsonDocument(expected).toJson(QJsonDocument::Compact).constData());
+                QVERIFY2(shown == expected, how);
+            };
+            {
+                MainWindow w(nullptr, false);
+                showOnScreen(w);
+                QVERIFY(w.openLessonStep(step).isEmpty());
+                shows(w, "openLessonStep");
+            }
+            {
+                // The panel's Next from the step before, and its Back from the step after (buttons clicked).
+                MainWindow w(nullptr, false);
+                showOnScreen(w);
+                QVERIFY(w.openLessonStep(QString::fromLatin1(before)).isEmpty());
+                auto* next = w.lessonBrowser()->findChild<QAbstractButton*>(QStringLiteral("lessonNext"));
+                QVERIFY(next && next->isEnabled());
+                QTest::mouseClick(next, Qt::LeftButton);
+                shows(w, "Next");
+                QVERIFY(w.openLessonStep(QString::fromLatin1(after)).isEmpty());
+                auto* back = w.lessonBrowser()->findChild<QAbstractButton*>(QStringLiteral("lessonBack"));
+                QVERIFY(back && back->isEnabled());
+                QTest::mouseClick(back, Qt::LeftButton);
+                shows(w, "Back");
+                // A jump within the panel (LessonBrowser::open, as Home / End and a story's link take it) from
+                // another lesson's step.
+                QVERIFY(w.openLessonStep(QStringLiteral("1.1")).isEmpty());
+                const lessons::Lesson* lesson = nullptr;
+                int index = 0;
+                QVERIFY(lessons::findStep(step, &lesson, &index));
+                QVERIFY(w.lessonBrowser()->open(int(lesson - lessons::lessons().constData()), index));
+                shows(w, "jump");
+            }
+        }
+    }
+    void extensionStepsShowTheBaseAfterTheGuess_data()
+    {
+        QTest::addColumn<QString>("step");
+        QTest::addColumn<double>("fontScale");
+        QTest::addColumn<QString>("guess");
+        QTest::addColumn<int>("length");
+        QTest::addColumn<double>("base");
+        // NTK-aware, 11.4: 10000 * 4^(128/126); dynamic NTK, 11.5 at L = 8192 (Hugging Face
+        // _compute_dynamic_ntk_parameters): 10000 * (2 * 8192 / 4096 - 1)^(128/126).
+        for (const double scale : {1.0, 2.0}) {
+            QTest::addRow("11.4 font %g", scale) << "11.4" << scale << "1" << 0 << 10000.0 * std::pow(4.0, 128.0 / 126.0);
+            QTest::addRow("11.5 font %g", scale) << "11.5" << scale << "30000" << 8192 << 10000.0 * std::pow(3.0, 128.0 / 126.0);
+        }
+    }
+
+    void extensionStepsShowTheBaseAfterTheGuess()
+    {
+        // Issue 23: "Read the new base" (11.4, 11.5) in the window at 1366 x 768: the base in force is not drawn
+        // while the guess is due, and is drawn whole once it is committed (with POSLAB_SHOTS=DIR: the window
+        // after the guess as DIR/window-STEP-fontN.png, to look at).
+        QFETCH(QString, step);
+        QFETCH(double, fontScale);
+        QFETCH(QString, guess);
+        QFETCH(int, length);
+        QFETCH(double, base);
+        MainWindow w(nullptr, false);
+        ViewOptions o = w.state()->viewOptions();
+        o.fontScale = fontScale;
+        w.state()->setViewOptions(o);
+        showOnScreen(w);
+        QVERIFY(w.openLessonStep(step).isEmpty());
+        QTest::qWait(50);
+        View* view = w.view(QStringLiteral("extension"));
+        QVERIFY(view && view->isVisible());
+        const auto painted = [view] {
+            QCoreApplication::processEvents();
+            TextRecord record;
+            view->repaint();
+            QStringList out;
+            for (const DrawnText& d : record.items())
+                out << d.text;
+            return out;
+        };
+        const QString said = QStringLiteral("base \u03b8' = %1").arg(formatNumber(base, 6));
+        QVERIFY2(painted().filter(QStringLiteral("base \u03b8'")).isEmpty(), qPrintable(painted().join(" | ")));
+        QCOMPARE(w.lessonBrowser()->commitGuess(guess), QString());
+        if (length > 0)
+            QCOMPARE(w.state()->setProperty(QStringLiteral("target_length"), length), QString());
+        QTest::qWait(50);
+        const QStringList texts = painted();
+        QVERIFY2(texts.filter(said).size() == 1, qPrintable(texts.join(" | ")));
+        QVERIFY2(!texts.filter(said).front().contains(QChar(0x2026)), qPrintable(texts.filter(said).front()));
+        if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty())
+            w.grab().save(QStringLiteral("%1/window-%2-font%3.png").arg(QString::fromLocal8Bit(dir), step).arg(fontScale));
+    }
+
     void storyLinkNamesTheStepsScheme()
     {
         // Issue 22: lesson 18 shows the mixed sequence of M-RoPE, and the side panel's story link named RoPE.
@@ -675,6 +814,33 @@ private slots:
         QVERIFY2(text.contains(QStringLiteral("factor 0.5 is below 1")), qPrintable(text));
         QVERIFY(st->setParam("factor", core::ParamValue::real(2)).isEmpty());
         QCOMPARE(w.parameterPanel()->warningText(), QString());
+    }
+
+    void sequenceLengthOfTheExtensionLab()
+    {
+        // Issue 23, lesson 11.5: the panel said "L = max(sequence length, max_position_embeddings) = 4,096" of the
+        // 64 positions shown while the extension lab drew at its own L = target_length. The panel names each
+        // length and what dynamic NTK makes of it (Hugging Face _compute_dynamic_ntk_parameters: seq_len =
+        // max(seq_len, max_position_embeddings)), and its L is the lab's.
+        MainWindow w(nullptr, false);
+        WorkbenchState* st = w.state();
+        QVERIFY(st->setParam("rope_type", core::ParamValue::word("dynamic")).isEmpty());
+        QVERIFY(st->setParam("max_position_embeddings", core::ParamValue::integer(4096)).isEmpty());
+        QVERIFY(st->setPositionCount(64).isEmpty());
+        QString text = w.parameterPanel()->sequenceLengthText();
+        QVERIFY2(text.contains(QStringLiteral("max(the sequence length, max_position_embeddings) = 4,096 tokens")), qPrintable(text));
+        QVERIFY2(!text.contains(QStringLiteral("inference length L")), qPrintable(text)); // the lab draws at 64 too
+        for (const int length : {2048, 8192}) {
+            QCOMPARE(st->setProperty(QStringLiteral("target_length"), length), QString());
+            text = w.parameterPanel()->sequenceLengthText();
+            const ExtensionData lab = ExtensionFigure::compute(ExtensionFigure::inputsOf(FigureSnapshot::of(*st)));
+            QCOMPARE(lab.table.length, core::Position(length));
+            QVERIFY2(text.contains(QStringLiteral("Sequence length 64 tokens")), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("inference length L = %1.").arg(tokensText(length))), qPrintable(text));
+            QVERIFY2(text.contains(QStringLiteral("max(L, max_position_embeddings) = %1.")
+                                       .arg(tokensText(std::max(length, 4096)))),
+                     qPrintable(text));
+        }
     }
 
     void sequenceLengthIsShown_data()

@@ -104,29 +104,48 @@ double ExtensionPainter::drawHeading()
     // counts on the bands), the scale panel's title joins its legend and the pair axis keeps its ticks only.
     tight = target.height() < 22 * QFontMetricsF(th.font(9.5 * s)).height();
     HeaderTexts header{ctx.figureLabel, {}, {}};
-    // The base in force where the method changes it (NTK-aware; dynamic NTK at this L). The factor of the
-    // others is in the title already ("YaRN x4").
+    // The base in force where the method changes it (NTK-aware; dynamic NTK at this L, even where L <= T leaves it
+    // at theta: that is what the step shows). The factor of the others is in the title already ("YaRN x4").
     // Predict, then see (WorkbenchState::answerPending): while a guess is due the header states the set-up only;
     // the pair counts and the base in force are results a step's prediction may ask for (11.1, 11.5, 12.3).
-    QString inForce;
-    if (!ctx.answerPending && t.effectiveBase != t.theta && t.theta > 0)
-        inForce = tr("base \u03b8' = %1 (\u03b8 = %2)").arg(formatNumber(t.effectiveBase, 6), formatNumber(t.theta, 6));
+    const bool showsBase = !ctx.answerPending && t.theta > 0 && (t.effectiveBase != t.theta || t.method == "dynamic");
+    const QString base = formatNumber(t.effectiveBase, 6);
     const QString sep = QStringLiteral(" \u00b7 ");
-    QStringList lengthWords{lengths, tr("L = %1").arg(formatNumber(double(t.length), 7))};
-    if (!inForce.isEmpty())
-        lengthWords = QStringList{lengths + sep + inForce, tr("L = %1").arg(formatNumber(double(t.length), 7)) + sep + inForce,
-                                  lengthWords[0], lengthWords[1]};
+    const QString length = tr("L = %1").arg(formatNumber(double(t.length), 7));
+    QStringList lengthWords{lengths, length};
+    if (showsBase) {
+        const QString inForce = t.effectiveBase == t.theta
+                                    ? tr("base \u03b8' = %1 (\u03b8 unchanged)").arg(base)
+                                    : tr("base \u03b8' = %1 (\u03b8 = %2)").arg(base, formatNumber(t.theta, 6));
+        baseLine = tr("base \u03b8' = %1").arg(base);
+        lengthWords = QStringList{lengths + sep + inForce, length + sep + inForce, length + sep + baseLine, baseLine};
+    }
+    // Once shown, the base outranks the header's other words: it is in every wording of the detail, so that
+    // "inference length", then theta, then L go first (L stays on its line and in the L box); the band counts are
+    // a note, kept where drawHeader() has room. Where the header cannot hold it (drawHeader() puts a title too
+    // long for one line on two, before any detail; with large text the header keeps one line), the base moves
+    // to the circle panel's read-outs, or to the pair line under the plots.
+    const double w = target.width() - 2 * pad;
+    const QFont titleFont = th.font(12 * s, true);
+    const QString title = th.heading.isEmpty() ? header.title : th.heading;
+    const auto oneLine = [&](const QStringList& detail) { // the title and the detail on the title's line
+        return headerHeight(w, th, s, {header.title, detail, {}}) <= QFontMetricsF(titleFont).height();
+    };
     if (tight) {
-        // L still in the header when it fits on the title's line.
-        const double w = target.width() - 2 * pad;
-        if (headerHeight(w, th, s, {header.title, {lengthWords.back()}, {}}) <= headerHeight(w, th, s, header))
-            header.detail = {lengthWords.back()};
-    } else if (ctx.answerPending) {
-        header.detail = lengthWords;
+        // The title's line only: the base (else L) when it fits there.
+        if (showsBase && oneLine({baseLine}))
+            header.detail = {baseLine};
+        else if (oneLine({length}))
+            header.detail = {length};
+        baseInPanel = showsBase && header.detail != QStringList{baseLine};
     } else {
         header.detail = lengthWords;
-        header.note = {tr("pairs: %1 \u00b7 %2 turn inside T").arg(bandsLine).arg(t.turning()), tr("pairs: %1").arg(bandsLine),
-                       bandsLine};
+        if (!ctx.answerPending)
+            header.note = {tr("pairs: %1 \u00b7 %2 turn inside T").arg(bandsLine).arg(t.turning()),
+                           tr("pairs: %1").arg(bandsLine), bandsLine};
+        baseInPanel = showsBase && (textAdvance(titleFont, title) > w || textAdvance(titleFont, baseLine) > w);
+        if (baseInPanel)
+            header.detail = {lengths, length};
     }
     return drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
                       header);
@@ -598,13 +617,18 @@ void ExtensionPainter::drawWaveLegend()
 void ExtensionPainter::drawPairLine()
 {
     const core::ExtensionPair& q = t.pairs[std::size_t(d.pair)];
+    QStringList words{tr("pair %1: %2 turn in training, %3 at L, new %4 of the circle")
+                          .arg(d.pair)
+                          .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3)),
+                      tr("pair %1: new %2 of the circle").arg(d.pair).arg(formatNumber(q.newFraction, 3)),
+                      tr("pair %1: new %2").arg(d.pair).arg(formatNumber(q.newFraction, 3))};
+    if (baseInPanel) { // the base the header had no room for comes first, and stays when the pair's words do not fit
+        for (QString& w : words)
+            w = baseLine + QStringLiteral(" \u00b7 ") + w;
+        words << baseLine;
+    }
     text.draw(QRectF(plots.left(), plots.bottom() + 2 * s, plots.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-              labelFont, th.foreground,
-              {tr("pair %1: %2 turn in training, %3 at L, new %4 of the circle")
-                   .arg(d.pair)
-                   .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3)),
-               tr("pair %1: new %2 of the circle").arg(d.pair).arg(formatNumber(q.newFraction, 3)),
-               tr("pair %1: new %2").arg(d.pair).arg(formatNumber(q.newFraction, 3))});
+              labelFont, th.foreground, words);
 }
 
 /// The chosen pair's circle from the height @p cy: the arc of angles met in training (outer ring) and at L (inner
@@ -612,7 +636,7 @@ void ExtensionPainter::drawPairLine()
 double ExtensionPainter::drawCircle(double cy)
 {
     const core::ExtensionPair& cp = t.pairs[std::size_t(pair)];
-    const double textBlock = 5 * lfm.height() * 1.1; // the five read-out lines under the circle
+    const double textBlock = (baseInPanel ? 6 : 5) * lfm.height() * 1.1; // the read-out lines under the circle
     const double diameter = std::max(0.0, std::min(circlePanel.width() - 4 * s, circlePanel.bottom() - cy - textBlock - 4 * s));
     const QRectF circle(circlePanel.left() + (circlePanel.width() - diameter) / 2, cy + 2 * s, diameter, diameter);
     if (!(diameter > 8 * s))
@@ -678,10 +702,11 @@ void ExtensionPainter::drawCirclePanel()
         {tr("new at L: %1 of the circle").arg(formatNumber(cp.newFraction, 3)),
          tr("new: %1 of the circle").arg(formatNumber(cp.newFraction, 3)), tr("new %1").arg(formatNumber(cp.newFraction, 3))},
         {tr("attention factor %1").arg(formatNumber(t.attentionFactor, 5))},
+        {baseLine},
     };
-    const QColor lineColours[] = {th.accent, th.cursor, th.foreground, th.foreground, th.muted};
-    for (int k = 0; k < 5; ++k) {
-        if (k == 4 && ctx.answerPending) // the attention factor answers 12.2
+    const QColor lineColours[] = {th.accent, th.cursor, th.foreground, th.foreground, th.muted, th.muted};
+    for (int k = 0; k < (baseInPanel ? 6 : 5); ++k) {
+        if (k == 4 && ctx.answerPending) // the attention factor answers 12.2 (and the base in force 11.5)
             break;
         text.draw(QRectF(circlePanel.left(), cy, circlePanel.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
                   k == 3 ? th.font(9.5 * s, true) : labelFont, lineColours[k], lineTexts[k]);

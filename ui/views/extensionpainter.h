@@ -106,6 +106,8 @@ public:
     QFontMetricsF tfm{QFont()}, lfm{QFont()}, bfm{QFont()};
     bool tight = false;  ///< large text: the header keeps the title only, the scale title joins its legend
     bool narrow = false; ///< no circle panel: the chosen pair's numbers take one line under the plots
+    QString baseLine;    ///< "base θ' = …": the base in force once shown (drawHeading(); empty while a guess is due)
+    bool baseInPanel = false; ///< the header has no room for baseLine: the circle panel or the pair line shows it
     // Geometry (layOut()).
     QRectF plots, circlePanel, wave, legendBox, scaleR;
     double titleH = 0, gap = 0, legendIndent = 0, swatch = 0;

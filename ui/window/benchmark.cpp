@@ -84,11 +84,82 @@ private:
     std::vector<int> m_childCount;
 };
 
-} // namespace
+/// The times spent in each part of the frames of one sweep (the verbose breakdown).
+struct FrameParts {
+    double setMs = 0.0, paintMs = 0.0, eventMs = 0.0, waitMs = 0.0;
+};
 
-std::vector<core::BenchFigure> runWorkbenchBenchmark()
+/// Waits for configuration B's computation too, when the state compares two (@p wait: flush or the attention).
+void waitForCompare(MainWindow& window, void (Computation::*wait)())
 {
-    MainWindow window(nullptr, false);
+    WorkbenchState* state = window.state();
+    if (state->comparing())
+        if (Computation* b = Computation::compareComputation(*state, *window.computation()))
+            (b->*wait)();
+}
+
+/// One frame: @p slider to @p pos, then every visible view repainted with the new value; its time in ms.
+double sliderFrame(MainWindow& window, QSlider* slider, int pos, FrameParts& parts)
+{
+    QElapsedTimer clock, part;
+    clock.start();
+    part.start();
+    slider->setValue(pos);
+    QApplication::sendPostedEvents();
+    window.computation()->flush();
+    waitForCompare(window, &Computation::flush);
+    parts.setMs += part.nsecsElapsed() / 1e6;
+    // Paint what the change marked dirty now, in one synchronous repaint: repaint() on one view paints every
+    // widget of the window marked dirty (the first view, the table, redraws for a new rope_theta anyway;
+    // the verbose figures count each view's paints). Then wait for the attention
+    // scores, computed on a worker meanwhile, and let the event loop deliver them and what else is pending
+    // (the panel's slider and text): the attention view redraws when its scores land, and the frame ends
+    // when every view shows the new value.
+    part.start();
+    const auto shown = std::find_if(window.views().begin(), window.views().end(), [](View* v) { return v->isVisible(); });
+    if (shown != window.views().end())
+        (*shown)->repaint();
+    parts.paintMs += part.nsecsElapsed() / 1e6;
+    part.start();
+    window.computation()->waitForAttention();
+    waitForCompare(window, &Computation::waitForAttention);
+    parts.waitMs += part.nsecsElapsed() / 1e6;
+    QApplication::processEvents();
+    parts.eventMs += part.nsecsElapsed() / 1e6;
+    return clock.nsecsElapsed() / 1e6;
+}
+
+/// Sweeps @p slider back and forth, as a hand dragging it would: the frame times, sorted (none without a
+/// slider). With @p paints (verbose), prints where each frame's time went, @p what naming the sweep.
+std::vector<double> sweepSlider(MainWindow& window, QSlider* slider, std::optional<PaintClock>& paints, const char* what)
+{
+    std::vector<double> ms;
+    if (!slider)
+        return ms;
+    FrameParts parts;
+    if (paints)
+        paints->reset();
+    const int steps = 120;
+    for (int k = 0; k < steps; ++k)
+        ms.push_back(sliderFrame(window, slider, 150 + (k % 60 < 30 ? k % 60 : 60 - k % 60) * 20, parts));
+    if (paints) {
+        qInfo("%s per frame: set+compute %.2f ms, paint %.2f ms, events %.2f ms (%.2f of them waiting for the "
+              "attention scores)",
+              what, parts.setMs / steps, parts.paintMs / steps, parts.eventMs / steps, parts.waitMs / steps);
+        for (std::size_t i = 0; i < window.views().size(); ++i)
+            qInfo("  %s: %.2f paints per frame (%.2f of child widgets), %.2f ms per frame painting (paint and "
+                  "events)",
+                  qPrintable(window.views()[i]->exportName()), double(paints->count(i)) / steps,
+                  double(paints->childCount(i)) / steps, paints->milliseconds(i) / steps);
+    }
+    std::sort(ms.begin(), ms.end());
+    return ms;
+}
+
+/// The workbench of the benchmark: RoPE at d = 128 over 1024 positions, attention at 512, the cursor at 300, every
+/// view computed and painted once.
+void prepareWorkbench(MainWindow& window)
+{
     window.resize(1600, 1000);
     window.show();
     WorkbenchState* state = window.state();
@@ -105,6 +176,15 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
     for (View* v : window.views())
         if (v->isVisible())
             v->repaint();
+}
+
+} // namespace
+
+std::vector<core::BenchFigure> runWorkbenchBenchmark()
+{
+    MainWindow window(nullptr, false);
+    prepareWorkbench(window);
+    WorkbenchState* state = window.state();
 
     // Sweep rope_theta's slider back and forth, as a hand dragging it would.
     QSlider* slider = window.parameterPanel()->slider(QStringLiteral("rope_theta"));
@@ -113,62 +193,7 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
     std::optional<PaintClock> paints;
     if (verbose)
         paints.emplace(window.views());
-    auto sweep = [&](const char* what) {
-        std::vector<double> ms;
-        if (!slider)
-            return ms;
-        QElapsedTimer clock, part;
-        double setMs = 0.0, paintMs = 0.0, eventMs = 0.0, waitMs = 0.0;
-        if (paints)
-            paints->reset();
-        const int steps = 120;
-        for (int k = 0; k < steps; ++k) {
-            const int pos = 150 + (k % 60 < 30 ? k % 60 : 60 - k % 60) * 20;
-            clock.start();
-            part.start();
-            slider->setValue(pos);
-            QApplication::sendPostedEvents();
-            window.computation()->flush();
-            if (state->comparing())
-                if (Computation* b = Computation::compareComputation(*state, *window.computation()))
-                    b->flush();
-            setMs += part.nsecsElapsed() / 1e6;
-            // Paint what the change marked dirty now, in one synchronous repaint: repaint() on one view paints every
-            // widget of the window marked dirty (the first view, the table, redraws for a new rope_theta anyway;
-            // the verbose figures count each view's paints). Then wait for the attention
-            // scores, computed on a worker meanwhile, and let the event loop deliver them and what else is pending
-            // (the panel's slider and text): the attention view redraws when its scores land, and the frame ends
-            // when every view shows the new value.
-            part.start();
-            const auto shown = std::find_if(window.views().begin(), window.views().end(),
-                                            [](View* v) { return v->isVisible(); });
-            if (shown != window.views().end())
-                (*shown)->repaint();
-            paintMs += part.nsecsElapsed() / 1e6;
-            part.start();
-            window.computation()->waitForAttention();
-            if (state->comparing())
-                if (Computation* b = Computation::compareComputation(*state, *window.computation()))
-                    b->waitForAttention();
-            waitMs += part.nsecsElapsed() / 1e6;
-            QApplication::processEvents();
-            eventMs += part.nsecsElapsed() / 1e6;
-            ms.push_back(clock.nsecsElapsed() / 1e6);
-        }
-        if (paints) {
-            qInfo("%s per frame: set+compute %.2f ms, paint %.2f ms, events %.2f ms (%.2f of them waiting for the "
-                  "attention scores)",
-                  what, setMs / steps, paintMs / steps, eventMs / steps, waitMs / steps);
-            for (std::size_t i = 0; i < window.views().size(); ++i)
-                qInfo("  %s: %.2f paints per frame (%.2f of child widgets), %.2f ms per frame painting (paint and "
-                      "events)",
-                      qPrintable(window.views()[i]->exportName()), double(paints->count(i)) / steps,
-                      double(paints->childCount(i)) / steps, paints->milliseconds(i) / steps);
-        }
-        std::sort(ms.begin(), ms.end());
-        return ms;
-    };
-    const std::vector<double> ms = sweep("one configuration");
+    const std::vector<double> ms = sweepSlider(window, slider, paints, "one configuration");
     if (!ms.empty() && verbose)
         qInfo("last table compute %.2f ms, last attention compute %.2f ms (worker thread)",
               window.computation()->result()->milliseconds, window.computation()->attention()->milliseconds);
@@ -180,7 +205,7 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
     for (int i = 0; i < 5; ++i)
         QApplication::processEvents();
     window.computation()->flush();
-    const std::vector<double> both = sweep("two configurations (compare side by side)");
+    const std::vector<double> both = sweepSlider(window, slider, paints, "two configurations (compare side by side)");
     state->undoStack()->clear();
     auto pct = [](const std::vector<double>& ms, double q) {
         return ms.empty() ? 0.0 : ms[std::min(ms.size() - 1, std::size_t(q * (ms.size() - 1) + 0.5))];

@@ -115,8 +115,14 @@ void ClassroomController::buildLessons()
     connect(m_lessons, &LessonBrowser::lockChanged, this, &ClassroomController::applyStepLock);
     connect(m_lessons, &LessonBrowser::knobRequested, this, &ClassroomController::focusKnob);
     connect(m_lessons, &LessonBrowser::message, this, &ClassroomController::message);
+    // Every way to a step (Next, Back, the lesson list, a jump) shows that step's figure at once, not the
+    // previous step's until "Try it"; a step whose prediction waits keeps its answers hidden (loadStepFigure).
+    // The presentation's keys and openLessonStep() load the step themselves (m_quietSlide).
     connect(m_lessons, &LessonBrowser::stepShown, this, [this] {
-        if (m_presentation && !m_quietSlide)
+        if (m_quietSlide)
+            return;
+        loadStepFigure();
+        if (m_presentation)
             showSlide();
     });
     // Closed, the lessons hide no answer in the views; shown again, a guess still due hides them again.
@@ -140,8 +146,15 @@ QString ClassroomController::openLessonStep(const QString& id)
     if (!lessons::findStep(id, &lesson, &index))
         return tr("no lesson step '%1' (steps are named LESSON.STEP, e.g. 2.1; poslab lessons lists them)").arg(id);
     showLessons();
-    m_lessons->open(int(lesson - m_lessons->lessonList().constData()), index);
-    return m_lessons->needsGuess() ? QString() : m_lessons->tryIt();
+    QString problem;
+    {
+        const QScopedValueRollback quiet(m_quietSlide, true); // the step's state first, then its slide
+        m_lessons->open(int(lesson - m_lessons->lessonList().constData()), index);
+        problem = loadStepFigure();
+    }
+    if (m_presentation)
+        showSlide();
+    return problem;
 }
 
 void ClassroomController::applyStepLock(const std::optional<QStringList>& unlocked)

@@ -50,6 +50,8 @@ public:
     void showLessons();
     LessonBrowser* lessonBrowser() const { return m_lessons; }
     QDockWidget* lessonsDock() const { return m_lessonsDock; }
+    /// Opens lesson step @p id ("2.3") in the lesson panel and loads its state at once (loadStepFigure): by "Try
+    /// it", or with the answers hidden while its prediction waits. Empty, or the problem.
     QString openLessonStep(const QString& id);
 
 signals:
@@ -92,7 +94,9 @@ private:
     QElapsedTimer m_talkClock; ///< started when the presentation starts: the presenter view's timer
     double m_windowScale = 1.0; ///< the window's font scale before presenting (the presenter view's text)
     QPointer<FirstRunHint> m_hint;
-    bool m_quietSlide = false; ///< a presentation step is loading: the slide is laid out once it has
+    /// A step is being loaded by its caller (a presentation key, openLessonStep()): stepShown neither loads it
+    /// nor lays the slide out; the caller does, once the state is the step's.
+    bool m_quietSlide = false;
     QDockWidget* m_lessonsDock = nullptr;
     LessonBrowser* m_lessons = nullptr;
 };

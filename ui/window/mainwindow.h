@@ -178,8 +178,8 @@ public:
     /// Opens the lesson browser beside the views (Help > Lessons).
     void showLessons();
     LessonBrowser* lessonBrowser() const;
-    /// Opens the lesson browser at step @p id ("2.1") and loads it (unless it asks for a prediction first).
-    /// Returns an empty string, or why not (an unknown step, a state that does not load).
+    /// Opens the lesson browser at step @p id ("2.1") and loads its state (a step that asks for a prediction:
+    /// with the answers hidden). Returns an empty string, or why not (an unknown step, a state that does not load).
     QString openLessonStep(const QString& id);
 
 protected:

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "ui/window/parameterpanel.h"
 
+#include "ui/figures/extensionfigure.h"
 #include "ui/render/figuretitle.h"
 #include "ui/setup/typedtext.h"
 #include "ui/state/workbenchstate.h"
@@ -119,6 +120,8 @@ ParameterPanel::ParameterPanel(WorkbenchState* state, QWidget* parent)
     rebuild();
     connect(state, &WorkbenchState::schemeChanged, this, &ParameterPanel::rebuild);
     connect(state, &WorkbenchState::setupChanged, this, &ParameterPanel::syncValues);
+    // The context-extension lab's own inference length (target_length) is a view option.
+    connect(state, &WorkbenchState::viewOptionsChanged, this, &ParameterPanel::syncSequenceLength);
 }
 
 ParameterPanel::~ParameterPanel() = default;
@@ -182,94 +185,23 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     r->reset->setToolTip(tr("Reset %1 to its default").arg(key));
     r->reset->setAutoRaise(true);
     Row* raw = r.get();
-
     switch (spec.type) {
     case core::ParamType::Real:
-    case core::ParamType::Integer: {
-        r->slider = new QSlider(Qt::Horizontal, r->box);
-        r->slider->setObjectName(QStringLiteral("slider_") + key);
-        r->slider->setRange(0, sliderSteps);
-        r->slider->setPageStep(sliderSteps / 20);
-        r->slider->setToolTip(tip);
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setToolTip(tip);
-        fitEdit(r->edit);
-        // The typed value beside its key, the slider below on the whole width: both keep their room when the
-        // panel is narrow for its font (a large font scale).
-        grid->removeWidget(label);
-        grid->addWidget(label, 0, 0);
-        grid->addWidget(r->edit, 0, 1);
-        grid->addWidget(r->reset, 0, 2);
-        grid->addWidget(r->slider, 1, 0, 1, 3);
-        connect(r->slider, &QSlider::valueChanged, this, [this, raw](int pos) {
-            double v = fromSlider(raw->spec, pos);
-            if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
-                v = std::max(2.0, 2.0 * std::round(v / 2.0));
-            apply(*raw, raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
-                                                                    : core::ParamValue::real(v),
-                  true);
-        });
-        connect(r->edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::Integer:
+        addNumberControls(*raw, grid, label, key, tip);
         break;
-    }
-    case core::ParamType::Choice: {
-        r->combo = new QComboBox(r->box);
-        r->combo->setObjectName(QStringLiteral("combo_") + key);
-        for (const auto& c : spec.choices)
-            r->combo->addItem(QString::fromStdString(c));
-        r->combo->setToolTip(tip);
-        grid->addWidget(r->combo, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->combo, &QComboBox::activated, this, [this, raw](int i) {
-            apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false);
-        });
+    case core::ParamType::Choice:
+        addChoiceControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::Bool: {
-        r->check = new QCheckBox(tr("on"), r->box);
-        r->check->setObjectName(QStringLiteral("check_") + key);
-        r->check->setToolTip(tip);
-        grid->addWidget(r->check, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->check, &QCheckBox::toggled, this, [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
+    case core::ParamType::Bool:
+        addBoolControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::RealList: {
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setPlaceholderText(tr("comma-separated, empty = all 1"));
-        r->edit->setToolTip(tip);
-        grid->addWidget(r->edit, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::RealList:
+        addListControls(*raw, grid, key, tip);
         break;
-    }
-    case core::ParamType::Text: {
-        // A path or a name, set when editing finishes (Return or leaving the field); core reads the file and
-        // says what is wrong with it under the field.
-        r->edit = new QLineEdit(r->box);
-        r->edit->setObjectName(QStringLiteral("edit_") + key);
-        r->edit->setPlaceholderText(tr("empty = none"));
-        r->edit->setMaxLength(int(spec.maximum));
-        r->edit->setClearButtonEnabled(true);
-        r->edit->setToolTip(tip);
-        grid->addWidget(r->edit, 1, 0, 1, 2);
-        grid->addWidget(r->reset, 1, 2);
-        connect(r->edit, &QLineEdit::editingFinished, this, [this, raw] {
-            if (raw->edit->isModified())
-                applyText(*raw, raw->edit->text());
-        });
+    case core::ParamType::Text:
+        addTextControls(*raw, grid, key, tip);
         break;
-    }
     }
     grid->setColumnStretch(0, 1);
     // The wheel scrolls the panel; it edits a slider or a choice only once that has the focus (a click, Tab):
@@ -287,6 +219,101 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     grid->addWidget(r->message, 2, 0, 1, 3);
     connect(r->reset, &QToolButton::clicked, this, [this, raw] { apply(*raw, core::defaultValue(raw->spec, m_state->params()), false); });
     return r;
+}
+
+void ParameterPanel::addNumberControls(Row& r, QGridLayout* grid, QLabel* label, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.slider = new QSlider(Qt::Horizontal, r.box);
+    r.slider->setObjectName(QStringLiteral("slider_") + key);
+    r.slider->setRange(0, sliderSteps);
+    r.slider->setPageStep(sliderSteps / 20);
+    r.slider->setToolTip(tip);
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setToolTip(tip);
+    fitEdit(r.edit);
+    // The typed value beside its key, the slider below on the whole width: both keep their room when the
+    // panel is narrow for its font (a large font scale).
+    grid->removeWidget(label);
+    grid->addWidget(label, 0, 0);
+    grid->addWidget(r.edit, 0, 1);
+    grid->addWidget(r.reset, 0, 2);
+    grid->addWidget(r.slider, 1, 0, 1, 3);
+    connect(r.slider, &QSlider::valueChanged, this, [this, raw](int pos) {
+        double v = fromSlider(raw->spec, pos);
+        if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
+            v = std::max(2.0, 2.0 * std::round(v / 2.0));
+        apply(*raw, raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
+                                                                : core::ParamValue::real(v),
+              true);
+    });
+    connect(r.edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
+}
+
+void ParameterPanel::addChoiceControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.combo = new QComboBox(r.box);
+    r.combo->setObjectName(QStringLiteral("combo_") + key);
+    for (const auto& c : r.spec.choices)
+        r.combo->addItem(QString::fromStdString(c));
+    r.combo->setToolTip(tip);
+    grid->addWidget(r.combo, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.combo, &QComboBox::activated, this, [this, raw](int i) {
+        apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false);
+    });
+}
+
+void ParameterPanel::addBoolControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.check = new QCheckBox(tr("on"), r.box);
+    r.check->setObjectName(QStringLiteral("check_") + key);
+    r.check->setToolTip(tip);
+    grid->addWidget(r.check, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.check, &QCheckBox::toggled, this, [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
+}
+
+void ParameterPanel::addListControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setPlaceholderText(tr("comma-separated, empty = all 1"));
+    r.edit->setToolTip(tip);
+    grid->addWidget(r.edit, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
+}
+
+void ParameterPanel::addTextControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
+{
+    Row* raw = &r;
+    // A path or a name, set when editing finishes (Return or leaving the field); core reads the file and
+    // says what is wrong with it under the field.
+    r.edit = new QLineEdit(r.box);
+    r.edit->setObjectName(QStringLiteral("edit_") + key);
+    r.edit->setPlaceholderText(tr("empty = none"));
+    r.edit->setMaxLength(int(r.spec.maximum));
+    r.edit->setClearButtonEnabled(true);
+    r.edit->setToolTip(tip);
+    grid->addWidget(r.edit, 1, 0, 1, 2);
+    grid->addWidget(r.reset, 1, 2);
+    connect(r.edit, &QLineEdit::editingFinished, this, [this, raw] {
+        if (raw->edit->isModified())
+            applyText(*raw, raw->edit->text());
+    });
 }
 
 QString ParameterPanel::apply(Row& r, const core::ParamValue& v, bool mergeable)
@@ -490,10 +517,28 @@ void ParameterPanel::syncModel()
     m_modelNote->show();
 }
 
+QString ParameterPanel::sequenceSentences(const core::RotarySpec& spec, const QString& length) const
+{
+    QStringList out;
+    for (const auto& [name, value] : spec.scalars) {
+        if (name == "dynamic_length")
+            out << tr("Dynamic NTK scales the base for max(%1, max_position_embeddings) = %2.").arg(length, tokensText(value));
+        else if (name == "uses_long_factor")
+            out << tr("LongRoPE uses %1 (long_factor once %2 is longer than original_max_position_embeddings = %3).")
+                       .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"), length,
+                            tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
+        else if (name == "xpos_centre")
+            out << tr("xPos centres the positions at %1.").arg(displayText(value));
+    }
+    return out.join(QLatin1Char(' '));
+}
+
 void ParameterPanel::syncSequenceLength()
 {
     // Ask core which sequence length it used (RotarySpec::seqLen, 0 when nothing depends on it) and what
-    // followed from it; nothing of the rule is repeated here.
+    // followed from it; nothing of the rule is repeated here. The context-extension lab draws at its own
+    // inference length L (target_length, or a model's context_length: ExtensionFigure::request) where one is set:
+    // what follows from that L is said too, so that the panel and the lab speak of the same length.
     const core::SchemeDescriptor& scheme = m_state->scheme();
     QString text;
     if (scheme.rotary) {
@@ -501,20 +546,17 @@ void ParameterPanel::syncSequenceLength()
             const core::RotarySpec spec = scheme.rotary(m_state->params(), m_state->context());
             if (spec.seqLen > 0) {
                 text = tr("Sequence length %1 (the positions shown).").arg(tokensText(double(spec.seqLen)));
-                for (const auto& [name, value] : spec.scalars) {
-                    if (name == "dynamic_length")
-                        text += QLatin1Char(' ')
-                            + tr("Dynamic NTK scales the base for L = max(sequence length, max_position_embeddings) "
-                                 "= %1.")
-                                  .arg(tokensText(value));
-                    else if (name == "uses_long_factor")
-                        text += QLatin1Char(' ')
-                            + tr("LongRoPE uses %1 (long_factor once the sequence is longer than "
-                                 "original_max_position_embeddings = %2).")
-                                  .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"),
-                                       tokensText(double(m_state->params().integer("original_max_position_embeddings"))));
-                    else if (name == "xpos_centre")
-                        text += QLatin1Char(' ') + tr("xPos centres the positions at %1.").arg(displayText(value));
+                if (const QString said = sequenceSentences(spec, tr("the sequence length")); !said.isEmpty())
+                    text += QLatin1Char(' ') + said;
+                const ViewOptions& o = m_state->viewOptions();
+                const core::ComputeRequest lab = ExtensionFigure::request(
+                    {m_state->setup(), o.targetLength, o.trainedLength, o.extensionPair, o.extensionMethods});
+                const core::RotarySpec atL = scheme.rotary(m_state->params(), lab.context);
+                if (atL.seqLen != spec.seqLen) {
+                    text += QLatin1Char(' ') + tr("The context-extension lab draws at its own inference length L = %1.")
+                                                   .arg(tokensText(double(atL.seqLen)));
+                    if (const QString said = sequenceSentences(atL, tr("L")); !said.isEmpty())
+                        text += QLatin1Char(' ') + said;
                 }
             }
         } catch (const std::exception&) {

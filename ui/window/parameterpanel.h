@@ -18,11 +18,16 @@
 
 class QCheckBox;
 class QComboBox;
+class QGridLayout;
 class QLabel;
 class QLineEdit;
 class QSlider;
 class QToolButton;
 class QVBoxLayout;
+
+namespace poslab::core {
+struct RotarySpec;
+}
 
 namespace poslab::ui {
 
@@ -84,12 +89,22 @@ private:
     void syncValues();
     Row* row(const QString& key) const;
     std::unique_ptr<Row> makeRow(const core::ParamSpec& spec, bool model);
+    // makeRow()'s controls for each kind of parameter, laid out in the row's @p grid under its key (@p tip: the
+    // key's tooltip). A number: the typed value beside the key (@p label), the slider below.
+    void addNumberControls(Row& r, QGridLayout* grid, QLabel* label, const QString& key, const QString& tip);
+    void addChoiceControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addBoolControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addListControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
+    void addTextControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip);
     QString apply(Row& r, const core::ParamValue& v, bool mergeable);
     QString applyText(Row& r, const QString& text);
     void showMessage(Row& r, const QString& message);
     /// The state's value of the row's key (dim and positions included).
     core::ParamValue stateValue(const Row& r) const;
     void syncSequenceLength();
+    /// What core derived from the sequence length in @p spec (dynamic NTK's length, LongRoPE's factors, xPos's
+    /// centre), one sentence each, @p length naming that length ("the sequence length", "L").
+    QString sequenceSentences(const core::RotarySpec& spec, const QString& length) const;
     void updateHeadingFonts();
     void fitEdit(QLineEdit* edit) const;
 

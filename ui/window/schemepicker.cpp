@@ -92,7 +92,46 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     auto* lay = new QVBoxLayout(this);
     lay->setContentsMargins(6, 4, 6, 4);
     lay->setSpacing(6);
+    buildList(lay);
+    buildCompactPicker(lay);
+    buildLinks(lay);
+    buildDescription(lay);
+    connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
+        m_state->setScheme(b->property("schemeId").toString());
+    });
+    connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncSelection);
+    syncSelection();
+}
 
+QToolButton* SchemePicker::makeSchemeButton(const core::SchemeDescriptor& s, const QString& fam, QWidget* parent)
+{
+    const QString id = QString::fromStdString(s.id);
+    const QString name = QString::fromStdString(s.name);
+    auto* b = new QToolButton(parent);
+    b->setObjectName(QStringLiteral("scheme_") + id);
+    b->setText(shortSchemeName(s));
+    b->setCheckable(true);
+    b->setProperty("schemeId", id);
+    b->setProperty("family", fam);
+    b->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br><i>%5</i>")
+                      .arg(name.toHtmlEscaped(), id, fam.toHtmlEscaped(), axes(s),
+                           QString::fromStdString(s.citation).toHtmlEscaped()));
+    b->setAccessibleName(name);
+    b->installEventFilter(this);
+    // The scheme's story page, from the button's context menu. A menu of its own: actions added
+    // to a tool button would give it a drop-down arrow.
+    b->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
+        QMenu menu(b);
+        menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { openStory(id); });
+        menu.exec(b->mapToGlobal(at));
+    });
+    m_group->addButton(b);
+    return b;
+}
+
+void SchemePicker::buildList(QVBoxLayout* lay)
+{
     // One line per family: its name on the left, its schemes flowing to the right. Fifteen schemes in nine
     // families take about ten lines instead of the twenty-four rows of a tree.
     m_list = new QWidget(this);
@@ -121,29 +160,8 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
             flow = new FlowLayout(box);
             m_lines.push_back({label, box});
         }
-        const QString id = QString::fromStdString(s.id);
-        const QString name = QString::fromStdString(s.name);
-        auto* b = new QToolButton(flow->parentWidget());
-        b->setObjectName(QStringLiteral("scheme_") + id);
-        b->setText(shortSchemeName(s));
-        b->setCheckable(true);
-        b->setProperty("schemeId", id);
-        b->setProperty("family", fam);
-        b->setToolTip(QStringLiteral("<b>%1</b> (%2)<br>%3<br>%4<br><i>%5</i>")
-                          .arg(name.toHtmlEscaped(), id, fam.toHtmlEscaped(), axes(s),
-                               QString::fromStdString(s.citation).toHtmlEscaped()));
-        b->setAccessibleName(name);
-        b->installEventFilter(this);
-        // The scheme's story page, from the button's context menu. A menu of its own: actions added
-        // to a tool button would give it a drop-down arrow.
-        b->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(b, &QWidget::customContextMenuRequested, this, [this, b, id](const QPoint& at) {
-            QMenu menu(b);
-            menu.addAction(tr("Story of %1").arg(b->text()), this, [this, id] { openStory(id); });
-            menu.exec(b->mapToGlobal(at));
-        });
+        QToolButton* b = makeSchemeButton(s, fam, flow->parentWidget());
         flow->addWidget(b);
-        m_group->addButton(b);
     }
     arrangeLines(false);
     m_listScroll = new ListScroll(this);
@@ -155,6 +173,10 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_list->installEventFilter(this);
     m_listScroll->viewport()->installEventFilter(this);
     lay->addWidget(m_listScroll);
+}
+
+void SchemePicker::buildCompactPicker(QVBoxLayout* lay)
+{
     // The list's one-line form (setCompact()): the same schemes in the same order, each family's name a heading
     // that cannot be chosen (the combo box's keys step over it).
     m_compactPicker = new QComboBox(this);
@@ -171,6 +193,10 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
             m_state->setScheme(id);
     });
     lay->addWidget(m_compactPicker);
+}
+
+void SchemePicker::buildLinks(QVBoxLayout* lay)
+{
     // The selected scheme's story page, always in view between the list and the description. A flat
     // button rather than a rich-text link, whose blue would not follow the dark theme.
     // It names the scheme of the view in front (setFrontView()): the spatial one over the patch grid or sequence.
@@ -178,9 +204,9 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     story->setObjectName(QStringLiteral("schemeStoryButton"));
     story->setAutoRaise(true);
     connect(story, &QToolButton::clicked, this, [this] { openStory(storyScheme()); });
-    connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncStory);
-    connect(state, &WorkbenchState::spatialChanged, this, &SchemePicker::syncStory);
-    connect(state, &WorkbenchState::answerPendingChanged, this, &SchemePicker::syncStory);
+    connect(m_state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncStory);
+    connect(m_state, &WorkbenchState::spatialChanged, this, &SchemePicker::syncStory);
+    connect(m_state, &WorkbenchState::answerPendingChanged, this, &SchemePicker::syncStory);
     syncStory();
     // The formula folds away (one click; remembered in the settings, shown by default) where a lecturer wants
     // the column's height for the parameters.
@@ -201,7 +227,7 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
         keepFormulaInView();
         emit roomChanged();
     });
-    connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
+    connect(m_state, &WorkbenchState::viewOptionsChanged, this, [this] {
         if (!QSettings().contains(QStringLiteral("picker/formulaShown")))
             m_formulaToggle->setChecked(formulaShownByDefault());
     });
@@ -214,7 +240,10 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     links->addStretch(1);
     links->addWidget(fold);
     lay->addLayout(links);
+}
 
+void SchemePicker::buildDescription(QVBoxLayout* lay)
+{
     auto* info = new QWidget(this);
     auto* infoLay = m_infoLayout = new QVBoxLayout(info);
     infoLay->setContentsMargins(0, 0, 0, 0);
@@ -272,12 +301,6 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     m_scroll->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Ignored);
     m_scroll->viewport()->installEventFilter(this);
     lay->addWidget(m_scroll, 1);
-
-    connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
-        m_state->setScheme(b->property("schemeId").toString());
-    });
-    connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncSelection);
-    syncSelection();
 }
 
 QAbstractButton* SchemePicker::button(const QString& id) const

@@ -27,6 +27,11 @@ class QComboBox;
 class QLabel;
 class QScrollArea;
 class QToolButton;
+class QVBoxLayout;
+
+namespace poslab::core {
+struct SchemeDescriptor;
+}
 
 namespace poslab::ui {
 
@@ -98,6 +103,14 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    // The constructor's parts, top to bottom: the family lines of scheme buttons, their one-line form, the
+    // story and formula links, and the description with its formula.
+    void buildList(QVBoxLayout* lay);
+    /// One scheme's button in @p parent (a family line), with its tooltip and story menu, in the exclusive group.
+    QToolButton* makeSchemeButton(const core::SchemeDescriptor& s, const QString& family, QWidget* parent);
+    void buildCompactPicker(QVBoxLayout* lay);
+    void buildLinks(QVBoxLayout* lay);
+    void buildDescription(QVBoxLayout* lay);
     void syncSelection();
     /// Opens scheme @p id's story page beside the window.
     void openStory(const QString& id);

@@ -42,6 +42,39 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
     auto* lay = new QHBoxLayout(this);
     lay->setContentsMargins(0, 0, 0, 0);
 
+    buildSchemeMenu();
+
+    buildSettings();
+    buildMeasure();
+    m_start = new QPushButton(tr("Train"), this);
+    m_start->setObjectName(QStringLiteral("trainStart"));
+    m_stop = new QPushButton(tr("Cancel"), this);
+    m_stop->setObjectName(QStringLiteral("trainCancel"));
+    m_saveButton = new QPushButton(tr("Save runs\u2026"), this);
+    m_saveButton->setObjectName(QStringLiteral("trainSave"));
+    m_saveButton->setToolTip(tr("Write the runs as a run file (the format of poslab train -o)"));
+    m_progressBox = new QWidget(this);
+    m_progressBox->setObjectName(QStringLiteral("trainProgress"));
+    m_progressLayout = new QHBoxLayout(m_progressBox);
+    m_progressLayout->setContentsMargins(0, 0, 0, 0);
+    m_status = new QLabel(this);
+    m_status->setObjectName(QStringLiteral("trainStatus"));
+    m_status->setWordWrap(false);
+    for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples,
+                                                      m_measure, m_start, m_stop, m_saveButton, m_progressBox, m_status})
+        lay->addWidget(w);
+
+    connect(m_start, &QPushButton::clicked, this, &TrainPanel::train);
+    connect(m_stop, &QPushButton::clicked, this, &TrainPanel::cancel);
+    connect(m_saveButton, &QPushButton::clicked, this, &TrainPanel::save);
+    m_publish.setSingleShot(true);
+    m_publish.setInterval(100); // ten updates a second at most
+    connect(&m_publish, &QTimer::timeout, this, &TrainPanel::publish);
+    syncControls();
+}
+
+void TrainPanel::buildSchemeMenu()
+{
     // Schemes: one checkable entry per trainable scheme, in the registry's order.
     m_schemes = new QToolButton(this);
     m_schemes->setObjectName(QStringLiteral("trainSchemes"));
@@ -60,7 +93,10 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
         m_schemeActions.push_back(a);
     }
     m_schemes->setMenu(menu);
+}
 
+void TrainPanel::buildSettings()
+{
     const TrainConfig defaults;
     m_task = new QComboBox(this);
     m_task->setObjectName(QStringLiteral("trainTask"));
@@ -87,6 +123,10 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
     m_seeds = spin("trainSeeds", tr("\u00d7 "), 1, 10, 1, tr("Seeds per scheme: seed, seed + 1, ..."));
     m_samples = spin("trainSamples", tr("eval "), 1, 4096, defaults.evalSamples,
                      tr("Sequences evaluated per test length"));
+}
+
+void TrainPanel::buildMeasure()
+{
     // The plotted measure (the view option length_metric), a toggle beside the training settings.
     m_measure = new QComboBox(this);
     m_measure->setObjectName(QStringLiteral("trainMeasure"));
@@ -105,31 +145,6 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
         if (m_measure->currentIndex() != i)
             m_measure->setCurrentIndex(i);
     });
-    m_start = new QPushButton(tr("Train"), this);
-    m_start->setObjectName(QStringLiteral("trainStart"));
-    m_stop = new QPushButton(tr("Cancel"), this);
-    m_stop->setObjectName(QStringLiteral("trainCancel"));
-    m_saveButton = new QPushButton(tr("Save runs\u2026"), this);
-    m_saveButton->setObjectName(QStringLiteral("trainSave"));
-    m_saveButton->setToolTip(tr("Write the runs as a run file (the format of poslab train -o)"));
-    m_progressBox = new QWidget(this);
-    m_progressBox->setObjectName(QStringLiteral("trainProgress"));
-    m_progressLayout = new QHBoxLayout(m_progressBox);
-    m_progressLayout->setContentsMargins(0, 0, 0, 0);
-    m_status = new QLabel(this);
-    m_status->setObjectName(QStringLiteral("trainStatus"));
-    m_status->setWordWrap(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples,
-                                                      m_measure, m_start, m_stop, m_saveButton, m_progressBox, m_status})
-        lay->addWidget(w);
-
-    connect(m_start, &QPushButton::clicked, this, &TrainPanel::train);
-    connect(m_stop, &QPushButton::clicked, this, &TrainPanel::cancel);
-    connect(m_saveButton, &QPushButton::clicked, this, &TrainPanel::save);
-    m_publish.setSingleShot(true);
-    m_publish.setInterval(100); // ten updates a second at most
-    connect(&m_publish, &QTimer::timeout, this, &TrainPanel::publish);
-    syncControls();
 }
 
 TrainPanel::~TrainPanel()

@@ -63,6 +63,11 @@ protected:
     void changeEvent(QEvent* e) override;
 
 private:
+    // The constructor's parts: the schemes' menu (the teaching schemes checked), the task and its settings
+    // (TrainConfig's defaults), and the plotted measure kept in step with the view option length_metric.
+    void buildSchemeMenu();
+    void buildSettings();
+    void buildMeasure();
     void onProgress(quint64 generation, int run, const core::train::Progress& p);
     void onDone(quint64 generation, int run, const core::train::RunResult& r);
     void onFailed(quint64 generation, int run, const QString& message);
