@@ -54,15 +54,24 @@ void Reader::fail(const QString& what) const
     throw core::InputError(oneLine(m_name + QStringLiteral(": ") + what).toStdString());
 }
 
-std::optional<double> Reader::number(const QJsonObject& o, const QString& key, const QString& path)
+std::optional<QJsonValue> Reader::present(const QJsonObject& o, const QString& key, const QString& path,
+                                          bool (QJsonValue::*is)() const, const char* kind, bool markUsed)
 {
     const QJsonValue v = o.value(key);
     if (v.isUndefined() || v.isNull())
         return std::nullopt;
-    if (!v.isDouble())
-        fail(QStringLiteral("\"%1\" must be a number, got %2").arg(path, typeName(v)));
-    use(path);
-    return v.toDouble();
+    if (!(v.*is)())
+        fail(QStringLiteral("\"%1\" must be %2, got %3").arg(path, QLatin1String(kind), typeName(v)));
+    if (markUsed)
+        use(path);
+    return v;
+}
+
+std::optional<double> Reader::number(const QJsonObject& o, const QString& key, const QString& path)
+{
+    if (const auto v = present(o, key, path, &QJsonValue::isDouble, "a number", true))
+        return v->toDouble();
+    return std::nullopt;
 }
 
 std::optional<int> Reader::count(const QJsonObject& o, const QString& key, const QString& path)
@@ -85,48 +94,34 @@ std::optional<int> Reader::size(const QJsonObject& o, const QString& key, const 
 
 std::optional<bool> Reader::flag(const QJsonObject& o, const QString& key, const QString& path, bool numberIsFlag)
 {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    if (numberIsFlag && v.isDouble()) { // Llama 4 copies write "attn_temperature_tuning": 4 (PRESETS.md)
+    if (numberIsFlag && o.value(key).isDouble()) { // Llama 4 copies write "attn_temperature_tuning": 4 (PRESETS.md)
         use(path);
-        return v.toDouble() != 0;
+        return o.value(key).toDouble() != 0;
     }
-    if (!v.isBool())
-        fail(QStringLiteral("\"%1\" must be true or false, got %2").arg(path, typeName(v)));
-    use(path);
-    return v.toBool();
+    if (const auto v = present(o, key, path, &QJsonValue::isBool, "true or false", true))
+        return v->toBool();
+    return std::nullopt;
 }
 
 std::optional<QString> Reader::text(const QJsonObject& o, const QString& key, const QString& path)
 {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    if (!v.isString())
-        fail(QStringLiteral("\"%1\" must be a string, got %2").arg(path, typeName(v)));
-    use(path);
-    return v.toString();
+    if (const auto v = present(o, key, path, &QJsonValue::isString, "a string", true))
+        return v->toString();
+    return std::nullopt;
 }
 
 std::optional<QJsonObject> Reader::object(const QJsonObject& o, const QString& key, const QString& path)
 {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    if (!v.isObject())
-        fail(QStringLiteral("\"%1\" must be an object, got %2").arg(path, typeName(v)));
-    return v.toObject();
+    if (const auto v = present(o, key, path, &QJsonValue::isObject, "an object", false))
+        return v->toObject();
+    return std::nullopt;
 }
 
 std::optional<QJsonArray> Reader::array(const QJsonObject& o, const QString& key, const QString& path)
 {
-    const QJsonValue v = o.value(key);
-    if (v.isUndefined() || v.isNull())
-        return std::nullopt;
-    if (!v.isArray())
-        fail(QStringLiteral("\"%1\" must be a list, got %2").arg(path, typeName(v)));
-    return v.toArray();
+    if (const auto v = present(o, key, path, &QJsonValue::isArray, "a list", false))
+        return v->toArray();
+    return std::nullopt;
 }
 
 std::optional<QString> Reader::numberList(const QJsonObject& o, const QString& key, const QString& path)

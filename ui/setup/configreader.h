@@ -51,6 +51,10 @@ public:
     /// A list of numbers as --set's comma-separated text ("1,2.5,3").
     std::optional<QString> numberList(const QJsonObject& o, const QString& key, const QString& path);
 
+    /// The value of @p key when present (not absent, not null), marked used with @p markUsed; fails
+    /// "PATH must be KIND, got TYPE" unless @p is holds for it.
+    std::optional<QJsonValue> present(const QJsonObject& o, const QString& key, const QString& path,
+                                      bool (QJsonValue::*is)() const, const char* kind, bool markUsed);
     /// Marks @p path read.
     void use(const QString& path);
     /// Names @p path as positional but not expressible, with the reason; no longer counted as read.
