@@ -99,6 +99,54 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
         m_views.push_back(m_focused);
 
     auto* form = new QFormLayout;
+    addViewRows(form);
+    addSizeRows(form);
+    addAnimationRows(form);
+    QToolButton* browseButton = addFileRow(form);
+    layOut(form);
+
+    m_previewTimer = new QTimer(this);
+    m_previewTimer->setSingleShot(true);
+    m_previewTimer->setInterval(120);
+    connect(m_previewTimer, &QTimer::timeout, this, &ExportDialog::updatePreview);
+
+    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
+    connect(m_unit, &QComboBox::currentIndexChanged, this, &ExportDialog::unitChanged);
+    connect(m_preset, &QComboBox::currentIndexChanged, this, &ExportDialog::applyPreset);
+    connect(m_what, &QComboBox::currentIndexChanged, this, [this] {
+        populateAnimation();
+        schedulePreview();
+    });
+    connect(m_animate, &QComboBox::currentIndexChanged, this, &ExportDialog::animationTargetChanged);
+    for (QDoubleSpinBox* s : {m_width, m_height, m_fontScale})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &ExportDialog::schedulePreview);
+    connect(m_dpi, &QSpinBox::valueChanged, this, &ExportDialog::schedulePreview);
+    connect(m_theme, &QComboBox::currentIndexChanged, this, &ExportDialog::schedulePreview);
+    connect(browseButton, &QToolButton::clicked, this, &ExportDialog::browse);
+    connect(m_path, &QLineEdit::editingFinished, this, [this] {
+        if (auto f = formatForPath(m_path->text())) {
+            QSignalBlocker b(m_format);
+            m_format->setCurrentIndex(m_format->findData(int(*f)));
+            formatChanged();
+        }
+    });
+    connect(m_export, &QPushButton::clicked, this, [this] {
+        const QStringList problems = exportNow();
+        if (problems.isEmpty()) {
+            accept();
+            return;
+        }
+        QMessageBox::warning(this, tr("Export"), problems.join(QLatin1Char('\n')));
+    });
+    m_animationBox->setVisible(false);
+    m_animate->setCurrentIndex(0);
+    m_from->setValue(0);
+    m_to->setValue(std::min(31, std::max(0, m_state->positionCount() - 1)));
+    updatePreview();
+}
+
+void ExportDialog::addViewRows(QFormLayout* form)
+{
     m_what = new QComboBox(this);
     m_what->setObjectName(QStringLiteral("exportWhat"));
     for (ui::View* v : m_views)
@@ -122,7 +170,10 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     for (const Preset& p : presets)
         m_preset->addItem(tr(p.name));
     form->addRow(tr("Preset"), m_preset);
+}
 
+void ExportDialog::addSizeRows(QFormLayout* form)
+{
     auto* sizeRow = new QHBoxLayout;
     m_width = new TypedSpinBox(this);
     m_height = new TypedSpinBox(this);
@@ -171,7 +222,10 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     m_fontScale->setPrefix(QStringLiteral("\u00d7 "));
     m_fontScale->setKeyboardTracking(false);
     form->addRow(tr("Font scale"), m_fontScale);
+}
 
+void ExportDialog::addAnimationRows(QFormLayout* form)
+{
     // Animation settings, shown for GIF.
     m_animationBox = new QWidget(this);
     auto* anim = new QFormLayout(m_animationBox);
@@ -208,7 +262,10 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     anim->addRow(tr("Frames"), timing);
     form->addRow(m_animationBox);
     populateAnimation();
+}
 
+QToolButton* ExportDialog::addFileRow(QFormLayout* form)
+{
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("exportPath"));
@@ -219,7 +276,11 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(browseButton);
     form->addRow(tr("File"), pathRow);
+    return browseButton;
+}
 
+void ExportDialog::layOut(QFormLayout* form)
+{
     m_preview = new QLabel(this);
     m_preview->setObjectName(QStringLiteral("exportPreview"));
     m_preview->setMinimumSize(previewBox);
@@ -242,83 +303,51 @@ ExportDialog::ExportDialog(ui::WorkbenchState* state, ui::Computation* computati
     auto* top = new QVBoxLayout(this);
     top->addLayout(columns, 1);
     top->addWidget(buttons);
-
-    m_previewTimer = new QTimer(this);
-    m_previewTimer->setSingleShot(true);
-    m_previewTimer->setInterval(120);
-    connect(m_previewTimer, &QTimer::timeout, this, &ExportDialog::updatePreview);
-
-    connect(m_format, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
-    connect(m_unit, &QComboBox::currentIndexChanged, this, &ExportDialog::unitChanged);
-    connect(m_preset, &QComboBox::currentIndexChanged, this, [this](int i) {
-        const Preset& p = presets[i];
-        if (!p.dpi)
-            return;
-        QSignalBlocker b(m_unit);
-        m_unit->setCurrentIndex(m_unit->findData(int(p.unit)));
-        m_lastUnit = p.unit;
-        m_dpi->setValue(p.dpi);
-        m_width->setValue(p.w);
-        m_height->setValue(p.h);
-        m_fontScale->setValue(p.fontScale);
-        schedulePreview();
-    });
-    connect(m_what, &QComboBox::currentIndexChanged, this, [this] {
-        populateAnimation();
-        schedulePreview();
-    });
-    connect(m_animate, &QComboBox::currentIndexChanged, this, [this] {
-        // Sensible ends: positions 0..31, a parameter from its value to twice (or half) of it.
-        const QString what = m_animate->currentData().toString();
-        if (what == QLatin1String("position")) {
-            m_from->setValue(0);
-            m_to->setValue(std::min(31, std::max(0, m_state->positionCount() - 1)));
-        } else if (m_state->params().has(what.toStdString())) {
-            const double v = m_state->params().value(what.toStdString()).number;
-            m_from->setValue(v);
-            m_to->setValue(v == 0 ? 1 : v * 4);
-        } else if (const ui::ViewProperty* p = ui::findViewProperty(what)) {
-            // From the value now to a sensible other end inside the property's range.
-            const double v = p->get(m_state->viewOptions()).toDouble();
-            m_from->setValue(v);
-            double to = v == 0 ? 8 : v * 2;
-            if (what == QLatin1String("head"))
-                to = m_state->viewOptions().heads - 1;
-            m_to->setValue(std::clamp(to, p->minimum, p->maximum));
-        } else if (what == QLatin1String("dim") || what == QLatin1String("positions")) {
-            const double v = what == QLatin1String("dim") ? m_state->dim() : m_state->positionCount();
-            m_from->setValue(v);
-            m_to->setValue(v * 2);
-        }
-    });
-    for (QDoubleSpinBox* s : {m_width, m_height, m_fontScale})
-        connect(s, &QDoubleSpinBox::valueChanged, this, &ExportDialog::schedulePreview);
-    connect(m_dpi, &QSpinBox::valueChanged, this, &ExportDialog::schedulePreview);
-    connect(m_theme, &QComboBox::currentIndexChanged, this, &ExportDialog::schedulePreview);
-    connect(browseButton, &QToolButton::clicked, this, &ExportDialog::browse);
-    connect(m_path, &QLineEdit::editingFinished, this, [this] {
-        if (auto f = formatForPath(m_path->text())) {
-            QSignalBlocker b(m_format);
-            m_format->setCurrentIndex(m_format->findData(int(*f)));
-            formatChanged();
-        }
-    });
     connect(copy, &QPushButton::clicked, this, &ExportDialog::copyToClipboard);
     connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
-    connect(m_export, &QPushButton::clicked, this, [this] {
-        const QStringList problems = exportNow();
-        if (problems.isEmpty()) {
-            accept();
-            return;
-        }
-        QMessageBox::warning(this, tr("Export"), problems.join(QLatin1Char('\n')));
-    });
-    m_animationBox->setVisible(false);
-    m_animate->setCurrentIndex(0);
-    m_from->setValue(0);
-    m_to->setValue(std::min(31, std::max(0, m_state->positionCount() - 1)));
-    updatePreview();
 }
+
+void ExportDialog::applyPreset(int i)
+{
+    const Preset& p = presets[i];
+    if (!p.dpi)
+        return;
+    QSignalBlocker b(m_unit);
+    m_unit->setCurrentIndex(m_unit->findData(int(p.unit)));
+    m_lastUnit = p.unit;
+    m_dpi->setValue(p.dpi);
+    m_width->setValue(p.w);
+    m_height->setValue(p.h);
+    m_fontScale->setValue(p.fontScale);
+    schedulePreview();
+}
+
+void ExportDialog::animationTargetChanged()
+{
+    // Sensible ends: positions 0..31, a parameter from its value to twice (or half) of it.
+    const QString what = m_animate->currentData().toString();
+    if (what == QLatin1String("position")) {
+        m_from->setValue(0);
+        m_to->setValue(std::min(31, std::max(0, m_state->positionCount() - 1)));
+    } else if (m_state->params().has(what.toStdString())) {
+        const double v = m_state->params().value(what.toStdString()).number;
+        m_from->setValue(v);
+        m_to->setValue(v == 0 ? 1 : v * 4);
+    } else if (const ui::ViewProperty* p = ui::findViewProperty(what)) {
+        // From the value now to a sensible other end inside the property's range.
+        const double v = p->get(m_state->viewOptions()).toDouble();
+        m_from->setValue(v);
+        double to = v == 0 ? 8 : v * 2;
+        if (what == QLatin1String("head"))
+            to = m_state->viewOptions().heads - 1;
+        m_to->setValue(std::clamp(to, p->minimum, p->maximum));
+    } else if (what == QLatin1String("dim") || what == QLatin1String("positions")) {
+        const double v = what == QLatin1String("dim") ? m_state->dim() : m_state->positionCount();
+        m_from->setValue(v);
+        m_to->setValue(v * 2);
+    }
+}
+
 
 ExportDialog::~ExportDialog() = default;
 

@@ -17,12 +17,15 @@
 
 class QCheckBox;
 class QComboBox;
+class QDialogButtonBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
 class QTimer;
+class QToolButton;
 class QWidget;
 
 namespace poslab::ui {
@@ -87,6 +90,21 @@ private:
     void schedulePreview();
     void browse();
     void populateAnimation();
+    // The constructor's parts, in the order the controls are made (which is their tab order).
+    /// The view, format and size preset rows.
+    void addViewRows(QFormLayout* form);
+    /// Size, resolution, theme and font scale.
+    void addSizeRows(QFormLayout* form);
+    /// The animation rows (shown for GIF).
+    void addAnimationRows(QFormLayout* form);
+    /// The file row; returns its Browse button.
+    QToolButton* addFileRow(QFormLayout* form);
+    /// The form beside the preview, and the buttons below.
+    void layOut(QFormLayout* form);
+    /// A size preset chosen: its unit, DPI, size and font scale (Custom changes nothing).
+    void applyPreset(int i);
+    /// Another animation target: sensible ends for its sweep.
+    void animationTargetChanged();
 
     ui::WorkbenchState* m_state;
     ui::Computation* m_computation;

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "ui/export/exportservice.h"
 
+#include "ui/export/exportparts.h"
+
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
@@ -9,9 +11,7 @@
 #include "ui/figures/computation.h"
 #include "ui/export/exportscene.h"
 #include "ui/export/pngwriter.h"
-#include "ui/render/plotutils.h"
 #include "ui/render/figuretitle.h"
-#include "ui/views/viewlist.h"
 #include "ui/views/view.h"
 #include "ui/state/session.h"
 #include "ui/state/workbenchstate.h"
@@ -20,9 +20,7 @@
 #include <QClipboard>
 #include <QDir>
 #include <QFileInfo>
-#include <QFontMetricsF>
 #include <QGuiApplication>
-#include <QLocale>
 #include <QMimeData>
 #include <QPageSize>
 #include <QPainter>
@@ -33,21 +31,13 @@
 
 #include <algorithm>
 #include <ostream>
-#include <streambuf>
 #include <functional>
-#include <cstring>
 #include <cmath>
 #include <optional>
-#include <sstream>
 
 namespace poslab::exporting {
 
-namespace {
-
-constexpr double logicalDpi = 96.0; // Qt's point sizes and SVG's user unit assume 96 per inch
-constexpr double mmPerInch = 25.4;
-
-ExportResult failed(Failure how, const QString& message)
+ExportResult detail::failed(Failure how, const QString& message)
 {
     ExportResult r;
     r.failure = how;
@@ -55,12 +45,19 @@ ExportResult failed(Failure how, const QString& message)
     return r;
 }
 
-/// Paints the view with Qt's 96-per-inch logical pixels whatever the output DPI: point sizes then mean the
-/// same on every device, and only the device pixel ratio carries the DPI.
-void paintView(ui::View& view, QPainter& p, const QSizeF& logical)
+void detail::paintView(ui::View& view, QPainter& p, const QSizeF& logical)
 {
     view.render(p, QRectF(QPointF(0, 0), logical));
 }
+
+using detail::failed;
+
+namespace {
+
+using detail::logicalDpi;
+using detail::paintView;
+
+constexpr double mmPerInch = 25.4;
 
 QString svgColour(const QColor& c)
 {
@@ -141,13 +138,6 @@ QString tooManyElements(const char* format, const FigureGeometry& g, qint64 limi
         .arg(g.pixels.height())
         .arg(QLatin1String(format))
         .arg(QString::fromStdString(core::formatBytes(double(limit))));
-}
-
-double interpolate(double a, double b, double t, bool geometric)
-{
-    if (geometric && a > 0 && b > 0)
-        return a * std::pow(b / a, t);
-    return a + (b - a) * t;
 }
 
 } // namespace
@@ -242,9 +232,8 @@ FigureGeometry geometryFor(const ExportOptions& o, QString* error)
     return g;
 }
 
-namespace {
-// The geometry of a figure, or nothing with the reason in *error (the renderers' common first step).
-std::optional<FigureGeometry> checkedGeometry(const ExportOptions& options, QString* error)
+
+std::optional<FigureGeometry> detail::checkedGeometry(const ExportOptions& options, QString* error)
 {
     QString why;
     const FigureGeometry g = geometryFor(options, &why);
@@ -255,7 +244,8 @@ std::optional<FigureGeometry> checkedGeometry(const ExportOptions& options, QStr
     }
     return g;
 }
-} // namespace
+
+using detail::checkedGeometry;
 
 // ---------------------------------------------------------------------------------------------- figures
 
@@ -448,346 +438,31 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
 
 namespace {
 
-/// A GIF frame: the view drawn above a band that carries @p caption (the swept value), so the caption never
-/// covers the view's own text; without a caption the whole figure is the view. Opaque, theme background.
-QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
-                            const QString& caption)
+/// renderFigure's PNG: the image with its title, description and software in text chunks.
+QByteArray renderPngFigure(ui::View& view, const ui::WorkbenchState& state, const ExportOptions& options,
+                           ExportResult& r)
 {
-    const std::optional<FigureGeometry> g = checkedGeometry(options, nullptr);
-    if (!g)
-        return {};
-    QImage img(g->pixels, QImage::Format_RGB32);
-    const int dpm96 = int(std::lround(logicalDpi / 0.0254));
-    img.setDotsPerMeterX(dpm96);
-    img.setDotsPerMeterY(dpm96);
-    const ui::Theme th = state.theme();
-    img.fill(th.background);
-    {
-        QPainter p(&img);
-        p.scale(double(g->pixels.width()) / g->logical.width(), double(g->pixels.height()) / g->logical.height());
-        // The size of the views' own labels (they grow with the figure through sizeScale, as here).
-        const QFont font = th.font(11 * ui::sizeScale(QRectF(QPointF(0, 0), g->logical)), true);
-        const QFontMetricsF fm(font, &img);
-        const double band =
-            caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
-        paintView(view, p, QSizeF(g->logical.width(), g->logical.height() - band));
-        if (band > 0) {
-            const QRectF strip(0, g->logical.height() - band, g->logical.width(), band);
-            p.fillRect(strip, th.background);
-            p.setFont(font);
-            p.setPen(th.foreground);
-            p.setRenderHint(QPainter::TextAntialiasing);
-            p.drawText(strip, Qt::AlignCenter, fm.elidedText(caption, Qt::ElideRight, strip.width() - 8));
-        }
-    }
-    const int dpm = int(std::lround(options.dpi / 0.0254));
-    img.setDotsPerMeterX(dpm);
-    img.setDotsPerMeterY(dpm);
-    return img;
-}
-
-/// Passes core's CSV through to @p next with a label in front of every line (the row's index along each row
-/// axis), without holding the body: a table of a million rows streams.
-class RowLabelBuffer : public std::streambuf {
-public:
-    RowLabelBuffer(std::streambuf* next, std::function<std::string(std::size_t)> label)
-        : m_next(next), m_label(std::move(label))
-    {
-    }
-
-protected:
-    std::streamsize xsputn(const char* s, std::streamsize n) override
-    {
-        std::streamsize done = 0;
-        while (done < n) {
-            if (m_lineStart) {
-                const std::string label = m_label(m_row) + ",";
-                if (m_next->sputn(label.data(), std::streamsize(label.size())) != std::streamsize(label.size()))
-                    return done;
-                m_lineStart = false;
-            }
-            const char* end = static_cast<const char*>(std::memchr(s + done, '\n', std::size_t(n - done)));
-            const std::streamsize len = end ? (end - (s + done)) + 1 : n - done;
-            if (m_next->sputn(s + done, len) != len)
-                return done;
-            done += len;
-            if (end) {
-                m_lineStart = true;
-                ++m_row;
-            }
-        }
-        return done;
-    }
-    int overflow(int c) override
-    {
-        if (c == traits_type::eof())
-            return traits_type::not_eof(c);
-        const char ch = char(c);
-        return xsputn(&ch, 1) == 1 ? c : traits_type::eof();
-    }
-    int sync() override { return m_next->pubsync(); }
-
-private:
-    std::streambuf* m_next;
-    std::function<std::string(std::size_t)> m_label;
-    bool m_lineStart = true;
-    std::size_t m_row = 0;
-};
-
-/// core's CSV (numbers only, one line per row of the last axis) with a header row naming every column, and
-/// for tables one leading column per row axis (position; head and query) so that every row says what it is.
-/// The views show positions 0 to N-1, so the row index along each axis is the position itself.
-void writeCsvWithHeader(std::ostream& os, const core::ComputeResult& data)
-{
-    auto quoted = [](const std::string& s) {
-        if (s.find_first_of(",\"\n") == std::string::npos)
-            return s;
-        std::string q = "\"";
-        for (char c : s)
-            q += c == '"' ? std::string("\"\"") : std::string(1, c);
-        return q + "\"";
-    };
-    std::string header;
-    if (!data.columns.empty()) { // the decay curves: the first column is already the distance
-        for (std::size_t c = 0; c < data.columns.size(); ++c)
-            header += (c ? "," : "") + quoted(data.columns[c]);
-        os << header << "\n";
-        core::write(os, data, core::OutputFormat::Csv);
-        return;
-    }
-    const std::size_t rank = data.shape.size();
-    const std::size_t rowAxes = rank >= 2 ? rank - 1 : 1;
-    auto axisName = [&](std::size_t i) {
-        return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i);
-    };
-    for (std::size_t i = 0; i < rowAxes; ++i)
-        header += (i ? "," : "") + quoted(axisName(i));
-    if (rank >= 2) {
-        for (std::size_t j = 0; j < data.shape.back(); ++j)
-            header += "," + quoted(axisName(rank - 1) + " " + std::to_string(j));
-    } else {
-        header += ",value";
-    }
-    os << header << "\n";
-    RowLabelBuffer labels(os.rdbuf(), [&](std::size_t row) {
-        std::string label;
-        std::size_t rest = row;
-        for (std::size_t i = rowAxes; i-- > 0;) {
-            const std::size_t n = rank >= 2 || i < rank ? std::max<std::size_t>(1, data.shape[i]) : 1;
-            label = std::to_string(rest % n) + (label.empty() ? "" : "," + label);
-            rest /= n;
-        }
-        return label;
-    });
-    std::ostream labelled(&labels);
-    core::write(labelled, data, core::OutputFormat::Csv);
-    labelled.flush();
-    if (!labelled)
-        os.setstate(std::ios::badbit);
-}
-
-/// Sets one value of an animation sweep on the state. Returns an error message or empty.
-QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
-{
-    if (what == QLatin1String("position") || what == QLatin1String("cursor")) {
-        s.setAnimationTime(std::max(0.0, v));
+    QString why;
+    QImage img = ExportService::renderImage(view, state, options, &why);
+    if (img.isNull()) {
+        r = failed(Failure::Refused, why);
         return {};
     }
-    if (what == QLatin1String("dim")) {
-        int d = int(std::lround(v));
-        if (s.scheme().needsEvenDim && d % 2)
-            ++d;
-        return s.setDim(d);
+    PngOptions png;
+    png.text = {{QStringLiteral("Title"), options.title.isEmpty() ? ExportService::defaultTitle(view, state) : options.title},
+                {QStringLiteral("Description"), ExportService::describe(state)},
+                {QStringLiteral("Software"), QStringLiteral("PosLab")}};
+    QString pngError;
+    const QByteArray out = encodePng(img, png, &pngError);
+    if (out.isEmpty()) {
+        r = failed(Failure::Refused, QStringLiteral("PNG encoding failed: %1").arg(pngError));
+        return {};
     }
-    if (what == QLatin1String("positions"))
-        return s.setPositionCount(int(std::lround(v)));
-    if (const ui::ViewProperty* p = ui::findViewProperty(what); p && p->animatable) {
-        // Through the property table: refused, never clamped (a clamped sweep would repeat its last frame and
-        // caption a value not drawn); head and heads are checked against each other.
-        const double x = p->kind == ui::PropertyKind::Integer ? double(std::llround(v)) : v;
-        QVariant value;
-        if (QString why = ui::convertProperty(*p, QJsonValue(x), &value); !why.isEmpty())
-            return why;
-        ui::ViewOptions o = s.viewOptions();
-        p->set(o, value);
-        if (QString why = ui::checkViewOptions(o); !why.isEmpty())
-            return why;
-        return s.setViewOptions(o);
-    }
-    const core::ParamSpec* spec = s.scheme().param(what.toStdString());
-    if (!spec) {
-        QStringList names{QStringLiteral("position"), QStringLiteral("dim"), QStringLiteral("positions")};
-        for (const ui::ViewProperty& p : ui::viewProperties())
-            if (p.animatable)
-                names << p.name;
-        QStringList keys;
-        for (const auto& p : s.scheme().params)
-            if (p.type == core::ParamType::Real || p.type == core::ParamType::Integer)
-                keys << QString::fromStdString(p.key);
-        return QStringLiteral("cannot animate '%1': not %2 or a number parameter of %3%4")
-            .arg(what, names.join(QStringLiteral(", ")), s.schemeId(),
-                 keys.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(keys.join(QStringLiteral(", "))));
-    }
-    if (spec->type == core::ParamType::Real)
-        return s.setParam(what, core::ParamValue::real(v));
-    if (spec->type == core::ParamType::Integer)
-        return s.setParam(what, core::ParamValue::integer(std::llround(v)));
-    return QStringLiteral("cannot animate %1: it is a %2, not a number")
-        .arg(what, QString::fromUtf8(core::paramTypeName(spec->type).data(),
-                                     qsizetype(core::paramTypeName(spec->type).size())));
-}
-
-/// The current value of a sweep target (the default start of a sweep).
-std::optional<double> currentValue(const ui::WorkbenchState& s, const QString& what)
-{
-    if (what == QLatin1String("position") || what == QLatin1String("cursor"))
-        return s.animationTime();
-    if (what == QLatin1String("dim"))
-        return s.dim();
-    if (what == QLatin1String("positions"))
-        return s.positionCount();
-    if (const ui::ViewProperty* p = ui::findViewProperty(what); p && p->animatable)
-        return p->get(s.viewOptions()).toDouble();
-    const std::string key = what.toStdString();
-    if (s.params().has(key)) {
-        const core::ParamValue& v = s.params().value(key);
-        if (v.type == core::ParamType::Real || v.type == core::ParamType::Integer)
-            return v.number;
-    }
-    return std::nullopt;
+    r.pixels = img.size();
+    return out;
 }
 
 } // namespace
-
-QString ExportService::sweepCaption(const ui::WorkbenchState& state, const QString& what)
-{
-    const std::optional<double> v = currentValue(state, what);
-    if (!v)
-        return {};
-    const core::ParamSpec* spec = state.scheme().param(what.toStdString());
-    const ui::ViewProperty* property = ui::findViewProperty(what);
-    const bool real = spec ? spec->type == core::ParamType::Real
-                           : property && property->kind == ui::PropertyKind::Real;
-    const QLocale english(QLocale::English, QLocale::UnitedStates);
-    QString text;
-    if (!real) {
-        text = english.toString(qint64(std::llround(*v))); // 32,768
-    } else if (std::abs(*v) >= 1e7) {
-        text = QString::number(*v, 'g', 4);
-    } else {
-        // Four significant digits, at least one decimal, no trailing zeros beyond it: 4.0, 2,154.4, 0.0123.
-        const int magnitude = *v == 0 ? 0 : int(std::floor(std::log10(std::abs(*v))));
-        text = english.toString(*v, 'f', std::clamp(3 - magnitude, 1, 6));
-        while (text.endsWith(QLatin1Char('0')) && !text.endsWith(QLatin1String(".0")))
-            text.chop(1);
-    }
-    return QStringLiteral("%1 = %2").arg(what, text);
-}
-
-QList<QImage> ExportService::renderFrames(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
-                                          const ExportOptions& options, ExportResult* result)
-{
-    ExportResult local;
-    ExportResult& r = result ? *result : local;
-    r = ExportResult{};
-    auto fail = [&](Failure how, const QString& why) {
-        r = failed(how, why);
-        return QList<QImage>();
-    };
-    QString why;
-    const std::optional<FigureGeometry> g = checkedGeometry(options, &why);
-    if (!g)
-        return fail(Failure::Refused, why);
-    const AnimationOptions& a = options.animation;
-    const QString what = a.what.isEmpty() ? QStringLiteral("position") : a.what;
-    const bool position = what == QLatin1String("position") || what == QLatin1String("cursor");
-    const core::ParamSpec* spec = state.scheme().param(what.toStdString());
-    if (spec) {
-        // The one set-up resolver decides whether the key may be set at all, with the words of --set:
-        // sweeping a key that does not apply (beta_fast while rope_type is default) would draw identical frames.
-        try {
-            core::resolveParams(state.scheme(), state.params(),
-                                {{spec->key, state.params().value(spec->key).toString()}}, state.context());
-        } catch (const std::exception& e) {
-            return fail(Failure::Usage, QString::fromUtf8(e.what()));
-        }
-    }
-    std::optional<double> from = a.from, to = a.to;
-    if (!from)
-        from = position ? 0.0 : currentValue(state, what);
-    if (!from) {
-        why = applySweep(state, what, 0.0); // names the keys that can be animated
-        return fail(Failure::Usage, why.isEmpty() ? QStringLiteral("--animate %1 needs --from").arg(what) : why);
-    }
-    if (!to) {
-        if (!position)
-            return fail(Failure::Usage, QStringLiteral("animating %1 needs the end value (--to)").arg(what));
-        to = std::min<double>(*from + a.frames - 1, std::max(0, state.positionCount() - 1));
-    }
-    if (position && (*from < 0 || *to < 0 || std::max(*from, *to) > state.positionCount() - 1))
-        return fail(Failure::Usage, QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
-                                        .arg(*from)
-                                        .arg(*to)
-                                        .arg(state.positionCount() - 1));
-    const bool geometric = spec && spec->logarithmic;
-    std::vector<double> values;
-    for (int i = 0; i < a.frames; ++i)
-        values.push_back(interpolate(*from, *to, a.frames == 1 ? 0.0 : double(i) / (a.frames - 1), geometric));
-    // Sets frame i's value and waits for its result; empty or the reason the frame cannot be drawn.
-    auto applyFrame = [&](int i, Failure* how) {
-        const double v = values[std::size_t(i)];
-        QString why = applySweep(state, what, v);
-        *how = Failure::Usage;
-        if (why.isEmpty()) {
-            settle(computation);
-            why = whyNothingToShow(view, state, computation);
-            *how = Failure::Refused;
-        }
-        return why.isEmpty() ? why : QStringLiteral("frame %1 (%2 = %3): %4").arg(i + 1).arg(what).arg(v).arg(why);
-    };
-    Failure how = Failure::None;
-    // A sweep holds the colour scale: one pass over every frame for the union of their ranges, then the
-    // frames drawn with it (moving the cursor changes no colour, so a position animation skips the pass).
-    std::optional<ui::ValueRange> held;
-    if (!position && !a.floatColourScale && view.dataColourRange()) {
-        for (int i = 0; i < a.frames; ++i) {
-            if (QString why = applyFrame(i, &how); !why.isEmpty())
-                return fail(how, why);
-            if (const std::optional<ui::ValueRange> range = view.dataColourRange())
-                held = held ? ui::ValueRange{std::min(held->lo, range->lo), std::max(held->hi, range->hi)} : *range;
-        }
-    }
-    view.holdColourRange(held);
-    QList<QImage> frames;
-    frames.reserve(a.frames);
-    for (int i = 0; i < a.frames; ++i) {
-        if (QString why = applyFrame(i, &how); !why.isEmpty()) {
-            view.holdColourRange(std::nullopt);
-            return fail(how, why);
-        }
-        ExportOptions frameOptions = options;
-        if (what == QLatin1String("font_scale"))
-            frameOptions.fontScale = state.viewOptions().fontScale;
-        QImage img = renderCaptionedImage(view, state, frameOptions, position ? QString() : sweepCaption(state, what));
-        if (img.isNull()) {
-            view.holdColourRange(std::nullopt);
-            return fail(Failure::Refused, QStringLiteral("frame %1 could not be drawn").arg(i + 1));
-        }
-        frames << img;
-    }
-    view.holdColourRange(std::nullopt);
-    r.notes << QStringLiteral("%1 frames, %2 from %3 to %4%5")
-                   .arg(a.frames)
-                   .arg(what)
-                   .arg(*from)
-                   .arg(*to)
-                   .arg(geometric ? QStringLiteral(" (geometric steps)") : QString());
-    if (held)
-        r.notes << QStringLiteral("colour scale held at %1 to %2 in every frame")
-                       .arg(held->lo, 0, 'g', 4)
-                       .arg(held->hi, 0, 'g', 4);
-    return frames;
-}
 
 QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                        const ExportOptions& options, ExportResult* result)
@@ -810,21 +485,8 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
             return fail(Failure::Refused, why);
     }
     switch (options.format) {
-    case Format::Png: {
-        QImage img = renderImage(view, state, options, &why);
-        if (img.isNull())
-            return fail(Failure::Refused, why);
-        PngOptions png;
-        png.text = {{QStringLiteral("Title"), options.title.isEmpty() ? defaultTitle(view, state) : options.title},
-                    {QStringLiteral("Description"), describe(state)},
-                    {QStringLiteral("Software"), QStringLiteral("PosLab")}};
-        QString pngError;
-        const QByteArray out = encodePng(img, png, &pngError);
-        if (out.isEmpty())
-            return fail(Failure::Refused, QStringLiteral("PNG encoding failed: %1").arg(pngError));
-        r.pixels = img.size();
-        return out;
-    }
+    case Format::Png:
+        return renderPngFigure(view, state, options, r);
     case Format::Svg: {
         QByteArray svg = renderSvg(view, state, options, &why);
         if (svg.isEmpty())
@@ -837,111 +499,14 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
             return fail(Failure::Refused, why.isEmpty() ? QStringLiteral("PDF output failed") : why);
         return pdf;
     }
-    case Format::Gif: {
-        if (options.transparent)
-            return fail(Failure::Usage, QStringLiteral("GIF frames are opaque; use the light or dark theme"));
-        const AnimationOptions& a = options.animation;
-        if (a.frames < 1 || a.frames > maxFrames)
-            return fail(Failure::Usage,
-                        QStringLiteral("frames %1 is out of range; allowed: 1 to %2").arg(a.frames).arg(maxFrames));
-        if (!(a.gif.framesPerSecond > 0 && a.gif.framesPerSecond <= 100))
-            return fail(Failure::Usage,
-                        QStringLiteral("fps %1 is out of range; allowed: above 0, up to 100").arg(a.gif.framesPerSecond));
-        if (a.gif.loopCount < 0 || a.gif.loopCount > 65535)
-            return fail(Failure::Usage, QStringLiteral("loop %1 is out of range; allowed: 0 (forever) to 65535")
-                                            .arg(a.gif.loopCount));
-        const qint64 bytes = qint64(g.pixels.width()) * g.pixels.height() * 4 * a.frames;
-        if (bytes > maxAnimationBytes)
-            return fail(Failure::Refused,
-                        QStringLiteral("%1 frames of %2 x %3 need %4 MiB; at most %5 MiB: use fewer frames or a "
-                                       "smaller size")
-                            .arg(a.frames)
-                            .arg(g.pixels.width())
-                            .arg(g.pixels.height())
-                            .arg(bytes >> 20)
-                            .arg(maxAnimationBytes >> 20));
-        const QList<QImage> frames = renderFrames(view, state, computation, options, &r);
-        if (!r.ok())
-            return {};
-        QByteArray gif = encodeGif(frames, a.gif, &why);
-        if (gif.isEmpty())
-            return fail(Failure::Refused, why);
-        r.pixels = g.pixels;
-        return gif;
-    }
+    case Format::Gif:
+        return detail::renderGif(view, state, computation, options, g, r);
     case Format::Csv:
     case Format::Json:
     case Format::Npy:
         return renderData(view, state, options.format, &r);
     }
     return fail(Failure::Usage, QStringLiteral("unknown format"));
-}
-
-// ---------------------------------------------------------------------------------------------- data
-
-ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& state, Format format,
-                                      std::ostream& out)
-{
-    ExportResult r;
-    core::OutputFormat kind = core::OutputFormat::Json;
-    switch (format) {
-    case Format::Csv: kind = core::OutputFormat::Csv; break;
-    case Format::Json: kind = core::OutputFormat::Json; break;
-    case Format::Npy: kind = core::OutputFormat::Npy; break;
-    default:
-        return failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
-    }
-    const QString name = view.exportName();
-    const core::SchemeDescriptor& scheme = state.scheme();
-    try {
-        if (!view.isApplicable())
-            throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for " + scheme.id);
-        // The registry's numbers for the view: what `poslab compute` gives for the same state.
-        const ui::ViewEntry* entry = ui::findView(name);
-        if (!entry)
-            throw core::InputError("unknown view '" + name.toStdString() + "'");
-        core::ComputeResult data = entry->data(state, &r.notes);
-        if (state.comparing() && state.compareMode() == ui::CompareMode::Difference) {
-            // Difference mode: A's numbers minus B's, element by element (B computed the same way from its state).
-            ui::WorkbenchState* b = const_cast<ui::WorkbenchState&>(state).compareState();
-            if (!view.supports(b->scheme()))
-                throw core::RefusedError("the " + name.toStdString() + " view has nothing to show for B's scheme "
-                                         + b->scheme().id + ": no difference A - B");
-            data = ui::Computation::difference(data, entry->data(*b, &r.notes));
-            r.notes << QStringLiteral("difference mode: the numbers are A \u2212 B, element by element");
-        } else if (state.comparing()) {
-            r.notes << QStringLiteral("compare mode: the data export writes configuration A's numbers (difference mode "
-                                      "writes A \u2212 B)");
-        }
-        // Written straight to @p out (the file, for an export): the numbers are held once, as core computed them.
-        if (kind == core::OutputFormat::Csv)
-            writeCsvWithHeader(out, data);
-        else
-            core::write(out, data, kind);
-        out.flush();
-    } catch (const core::InputError& e) {
-        r = failed(Failure::Usage, QString::fromUtf8(e.what()));
-    } catch (const core::RefusedError& e) {
-        r = failed(Failure::Refused, QString::fromUtf8(e.what()));
-    } catch (const std::bad_alloc&) {
-        r = failed(Failure::Refused, QStringLiteral("out of memory; ask for a smaller table"));
-    } catch (const std::exception& e) {
-        r = failed(Failure::Refused, QString::fromUtf8(e.what()));
-    }
-    return r;
-}
-
-QByteArray ExportService::renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
-                                     ExportResult* result)
-{
-    std::ostringstream os;
-    ExportResult r = writeData(view, state, format, os);
-    if (result)
-        *result = r;
-    if (!r.ok())
-        return {};
-    const std::string s = os.str();
-    return QByteArray(s.data(), qsizetype(s.size()));
 }
 
 // ---------------------------------------------------------------------------------------------- files

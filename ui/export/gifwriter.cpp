@@ -26,6 +26,76 @@ QString giflibError(const char* step, int code)
     return QStringLiteral("GIF encoding failed while %1: %2").arg(QLatin1String(step), QLatin1String(text ? text : "?"));
 }
 
+/// The screen descriptor and the loop extension; empty or what failed.
+QString putHeader(GifFileType* gif, const QSize& size, int loopCount)
+{
+    if (EGifPutScreenDesc(gif, size.width(), size.height(), 8, 0, nullptr) == GIF_ERROR)
+        return giflibError("writing the screen descriptor", gif->Error);
+    // NETSCAPE2.0 application extension: sub-block 1, loop count (little-endian; 0 = forever).
+    const GifByteType app[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
+    const int loops = std::clamp(loopCount, 0, 65535);
+    const GifByteType loop[] = {1, GifByteType(loops & 0xff), GifByteType(loops >> 8)};
+    if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR
+        || EGifPutExtensionBlock(gif, sizeof app, app) == GIF_ERROR
+        || EGifPutExtensionBlock(gif, sizeof loop, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR)
+        return giflibError("writing the loop extension", gif->Error);
+    return {};
+}
+
+/// The buffers one frame is quantised in, reused for every frame.
+struct FramePlanes {
+    explicit FramePlanes(std::size_t pixels) : red(pixels), green(pixels), blue(pixels), indices(pixels) {}
+    std::vector<GifByteType> red, green, blue, indices;
+    GifColorType palette[256];
+};
+
+/// Frame @p f (of the first frame's size): composited on white, quantised to 256 colours and written with its
+/// delay; empty or what failed.
+QString putFrame(GifFileType* gif, const QImage& frame, int f, double framesPerSecond, FramePlanes& planes)
+{
+    const QSize size = frame.size();
+    // Composite on white: GIF has no partial transparency.
+    QImage rgb(size, QImage::Format_RGB888);
+    rgb.fill(Qt::white);
+    {
+        QPainter p(&rgb);
+        p.drawImage(0, 0, frame);
+    }
+    for (int y = 0; y < size.height(); ++y) {
+        const uchar* line = rgb.constScanLine(y);
+        for (int x = 0; x < size.width(); ++x) {
+            const std::size_t i = std::size_t(y) * std::size_t(size.width()) + std::size_t(x);
+            planes.red[i] = line[3 * x];
+            planes.green[i] = line[3 * x + 1];
+            planes.blue[i] = line[3 * x + 2];
+        }
+    }
+    int colours = 256;
+    if (GifQuantizeBuffer(unsigned(size.width()), unsigned(size.height()), &colours, planes.red.data(),
+                          planes.green.data(), planes.blue.data(), planes.indices.data(), planes.palette)
+        == GIF_ERROR)
+        return QStringLiteral("GIF encoding failed while quantising frame %1").arg(f + 1);
+    GraphicsControlBlock gcb{};
+    gcb.DisposalMode = DISPOSE_BACKGROUND;
+    gcb.UserInputFlag = false;
+    gcb.DelayTime = gifDelayCentiseconds(framesPerSecond);
+    gcb.TransparentColor = NO_TRANSPARENT_COLOR;
+    GifByteType gcbBytes[4];
+    const std::size_t gcbLength = EGifGCBToExtension(&gcb, gcbBytes);
+    ColorMapObject* map = GifMakeMapObject(256, planes.palette);
+    const bool ok = map && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, int(gcbLength), gcbBytes) != GIF_ERROR
+        && EGifPutImageDesc(gif, 0, 0, size.width(), size.height(), false, map) != GIF_ERROR;
+    bool linesOk = ok;
+    for (int y = 0; linesOk && y < size.height(); ++y)
+        linesOk = EGifPutLine(gif, planes.indices.data() + std::size_t(y) * std::size_t(size.width()), size.width())
+            != GIF_ERROR;
+    if (map)
+        GifFreeMapObject(map);
+    if (!linesOk)
+        return giflibError("writing a frame", gif->Error);
+    return {};
+}
+
 } // namespace
 
 int gifDelayCentiseconds(double fps)
@@ -58,25 +128,11 @@ QByteArray encodeGif(const QList<QImage>& frames, const GifOptions& options, QSt
         return closeCode;
     };
     EGifSetGifVersion(gif, true);
-    if (EGifPutScreenDesc(gif, size.width(), size.height(), 8, 0, nullptr) == GIF_ERROR) {
-        const int e = gif->Error;
+    if (const QString why = putHeader(gif, size, options.loopCount); !why.isEmpty()) {
         close();
-        return fail(giflibError("writing the screen descriptor", e));
+        return fail(why);
     }
-    // NETSCAPE2.0 application extension: sub-block 1, loop count (little-endian; 0 = forever).
-    const GifByteType app[] = {'N', 'E', 'T', 'S', 'C', 'A', 'P', 'E', '2', '.', '0'};
-    const int loops = std::clamp(options.loopCount, 0, 65535);
-    const GifByteType loop[] = {1, GifByteType(loops & 0xff), GifByteType(loops >> 8)};
-    if (EGifPutExtensionLeader(gif, APPLICATION_EXT_FUNC_CODE) == GIF_ERROR
-        || EGifPutExtensionBlock(gif, sizeof app, app) == GIF_ERROR
-        || EGifPutExtensionBlock(gif, sizeof loop, loop) == GIF_ERROR || EGifPutExtensionTrailer(gif) == GIF_ERROR) {
-        const int e = gif->Error;
-        close();
-        return fail(giflibError("writing the loop extension", e));
-    }
-    const std::size_t pixels = std::size_t(size.width()) * std::size_t(size.height());
-    std::vector<GifByteType> red(pixels), green(pixels), blue(pixels), indices(pixels);
-    GifColorType palette[256];
+    FramePlanes planes(std::size_t(size.width()) * std::size_t(size.height()));
     for (int f = 0; f < frames.size(); ++f) {
         if (frames[f].size() != size) {
             close();
@@ -87,49 +143,9 @@ QByteArray encodeGif(const QList<QImage>& frames, const GifOptions& options, QSt
                             .arg(size.width())
                             .arg(size.height()));
         }
-        // Composite on white: GIF has no partial transparency.
-        QImage rgb(size, QImage::Format_RGB888);
-        rgb.fill(Qt::white);
-        {
-            QPainter p(&rgb);
-            p.drawImage(0, 0, frames[f]);
-        }
-        for (int y = 0; y < size.height(); ++y) {
-            const uchar* line = rgb.constScanLine(y);
-            for (int x = 0; x < size.width(); ++x) {
-                const std::size_t i = std::size_t(y) * std::size_t(size.width()) + std::size_t(x);
-                red[i] = line[3 * x];
-                green[i] = line[3 * x + 1];
-                blue[i] = line[3 * x + 2];
-            }
-        }
-        int colours = 256;
-        if (GifQuantizeBuffer(unsigned(size.width()), unsigned(size.height()), &colours, red.data(), green.data(),
-                              blue.data(), indices.data(), palette)
-            == GIF_ERROR) {
+        if (const QString why = putFrame(gif, frames[f], f, options.framesPerSecond, planes); !why.isEmpty()) {
             close();
-            return fail(QStringLiteral("GIF encoding failed while quantising frame %1").arg(f + 1));
-        }
-        GraphicsControlBlock gcb{};
-        gcb.DisposalMode = DISPOSE_BACKGROUND;
-        gcb.UserInputFlag = false;
-        gcb.DelayTime = gifDelayCentiseconds(options.framesPerSecond);
-        gcb.TransparentColor = NO_TRANSPARENT_COLOR;
-        GifByteType gcbBytes[4];
-        const std::size_t gcbLength = EGifGCBToExtension(&gcb, gcbBytes);
-        ColorMapObject* map = GifMakeMapObject(256, palette);
-        const bool ok = map && EGifPutExtension(gif, GRAPHICS_EXT_FUNC_CODE, int(gcbLength), gcbBytes) != GIF_ERROR
-            && EGifPutImageDesc(gif, 0, 0, size.width(), size.height(), false, map) != GIF_ERROR;
-        bool linesOk = ok;
-        for (int y = 0; linesOk && y < size.height(); ++y)
-            linesOk = EGifPutLine(gif, indices.data() + std::size_t(y) * std::size_t(size.width()), size.width())
-                != GIF_ERROR;
-        if (map)
-            GifFreeMapObject(map);
-        if (!linesOk) {
-            const int e = gif->Error;
-            close();
-            return fail(giflibError("writing a frame", e));
+            return fail(why);
         }
     }
     const int closeCode = close();

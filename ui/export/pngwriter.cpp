@@ -67,23 +67,11 @@ void deflateBand(Band& band)
     deflateEnd(&zs);
 }
 
-} // namespace
-
-QByteArray encodePng(const QImage& image, const PngOptions& options, QString* error)
+/// The zlib stream of @p src's rows, each after filter type 0, deflated in bands of whole rows on up to
+/// @p threads threads (a band of fewer than 64 rows is not worth a thread). Empty when zlib fails.
+QByteArray deflateRows(const QImage& src, int bpp, int threads)
 {
-    const auto fail = [&](const QString& why) {
-        if (error)
-            *error = why;
-        return QByteArray();
-    };
-    if (image.isNull())
-        return fail(QStringLiteral("PNG: the image is empty"));
-    const bool alpha = image.hasAlphaChannel();
-    const QImage src = image.convertToFormat(alpha ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
-    const int w = src.width(), h = src.height(), bpp = alpha ? 4 : 3;
-
-    // Bands of whole rows; a band of fewer than 64 rows is not worth a thread.
-    int threads = options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency());
+    const int w = src.width(), h = src.height();
     threads = std::clamp(std::min(threads, h / 64), 1, 8);
     std::vector<Band> bands(static_cast<std::size_t>(threads));
     for (int i = 0; i < threads; ++i) {
@@ -111,11 +99,59 @@ QByteArray encodePng(const QImage& image, const PngOptions& options, QString* er
     uLong adler = 1;
     for (const Band& b : bands) {
         if (!b.ok)
-            return fail(QStringLiteral("PNG: zlib could not compress the image"));
+            return {};
         idat.append(reinterpret_cast<const char*>(b.deflated.data()), qsizetype(b.deflated.size()));
         adler = adler32_combine(adler, b.adler, z_off_t(b.rawSize));
     }
     putU32(idat, quint32(adler));
+    return idat;
+}
+
+/// A tEXt chunk per text (iTXt where it is not Latin-1); false with the keyword in @p bad when one is not valid.
+bool putTextChunks(QByteArray& out, const QList<QPair<QString, QString>>& texts, QString* bad)
+{
+    for (const auto& [key, text] : texts) {
+        const QByteArray k = key.toLatin1();
+        // Keywords: 1 to 79 Latin-1 printable characters, no leading, trailing or double spaces (11.3.4.2).
+        if (k.isEmpty() || k.size() > 79 || QString::fromLatin1(k) != key || k.startsWith(' ') || k.endsWith(' ')
+            || k.contains("  ")) {
+            *bad = key;
+            return false;
+        }
+        const QByteArray latin1 = text.toLatin1();
+        if (QString::fromLatin1(latin1) == text && !latin1.contains('\0')) {
+            putChunk(out, "tEXt", k + '\0' + latin1);
+        } else {
+            // International text: keyword, 0, compression flag 0, method 0, empty language and translated
+            // keyword, then UTF-8 (11.3.4.5).
+            QByteArray itxt = k;
+            itxt.append('\0').append('\0').append('\0').append('\0').append('\0');
+            itxt.append(text.toUtf8());
+            putChunk(out, "iTXt", itxt);
+        }
+    }
+    return true;
+}
+
+} // namespace
+
+QByteArray encodePng(const QImage& image, const PngOptions& options, QString* error)
+{
+    const auto fail = [&](const QString& why) {
+        if (error)
+            *error = why;
+        return QByteArray();
+    };
+    if (image.isNull())
+        return fail(QStringLiteral("PNG: the image is empty"));
+    const bool alpha = image.hasAlphaChannel();
+    const QImage src = image.convertToFormat(alpha ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
+    const int w = src.width(), h = src.height(), bpp = alpha ? 4 : 3;
+
+    const QByteArray idat =
+        deflateRows(src, bpp, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
+    if (idat.isEmpty())
+        return fail(QStringLiteral("PNG: zlib could not compress the image"));
 
     QByteArray out("\x89PNG\r\n\x1a\n", 8);
     QByteArray ihdr;
@@ -130,24 +166,8 @@ QByteArray encodePng(const QImage& image, const PngOptions& options, QString* er
         phys.append(char(1)); // unit: metre
         putChunk(out, "pHYs", phys);
     }
-    for (const auto& [key, text] : options.text) {
-        const QByteArray k = key.toLatin1();
-        // Keywords: 1 to 79 Latin-1 printable characters, no leading, trailing or double spaces (11.3.4.2).
-        if (k.isEmpty() || k.size() > 79 || QString::fromLatin1(k) != key || k.startsWith(' ') || k.endsWith(' ')
-            || k.contains("  "))
-            return fail(QStringLiteral("PNG: '%1' is not a valid text keyword").arg(key));
-        const QByteArray latin1 = text.toLatin1();
-        if (QString::fromLatin1(latin1) == text && !latin1.contains('\0')) {
-            putChunk(out, "tEXt", k + '\0' + latin1);
-        } else {
-            // International text: keyword, 0, compression flag 0, method 0, empty language and translated
-            // keyword, then UTF-8 (11.3.4.5).
-            QByteArray itxt = k;
-            itxt.append('\0').append('\0').append('\0').append('\0').append('\0');
-            itxt.append(text.toUtf8());
-            putChunk(out, "iTXt", itxt);
-        }
-    }
+    if (QString key; !putTextChunks(out, options.text, &key))
+        return fail(QStringLiteral("PNG: '%1' is not a valid text keyword").arg(key));
     // IDAT chunks of at most 1 GiB (a chunk's length is below 2^31, 5.3); decoders join them.
     for (qsizetype at = 0; at < idat.size(); at += qsizetype(1) << 30)
         putChunk(out, "IDAT", idat.mid(at, qsizetype(1) << 30));

@@ -165,15 +165,16 @@ const std::vector<OptionSpec>& computeOptions()
     return options;
 }
 
-ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const std::function<void(const std::string&)>& warn)
-{
-    ComputeCommand command;
-    Args a(args, computeOptions(), "for compute; see poslab --help");
-    core::ComputeRequest& req = command.request;
+namespace {
+
+/// What the words of a compute command gave, before the model is applied and the options are checked
+/// against the quantity.
+struct Given {
+    explicit Given(ComputeCommand& c) : command(c), req(c.request) {}
+    ComputeCommand& command;
+    core::ComputeRequest& req;
     bool haveQuantity = false;
     std::optional<core::OutputFormat> format;
-    std::string& output = command.output;
-    core::Limits& limits = command.limits;
     bool haveScheme = false;
     std::optional<std::string> positionsGiven;
     std::string positions = "0:64";
@@ -188,105 +189,108 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
     bool shuffle = false;
     bool maskGiven = false;
     bool formatGiven = false;
+};
+
+/// One option's reader: takes its value from @p a (if it has one) into @p g.
+using OptionHandler = void (*)(Given& g, Args& a, const std::string& opt);
+
+/// The readers of the options that take part in the request (--help and --version end the reading instead).
+const std::vector<std::pair<std::string, OptionHandler>>& optionHandlers()
+{
+    using G = Given;
+    using S = const std::string&;
+    static const std::vector<std::pair<std::string, OptionHandler>> handlers = {
+        {"--scheme", [](G& g, Args& a, S o) { g.req.scheme = a.value(o); g.haveScheme = true; }},
+        // resolved by core::resolveParams
+        {"--set", [](G& g, Args& a, S o) { g.req.overrides.push_back(core::splitSetting(a.value(o))); }},
+        {"--preset", [](G& g, Args& a, S o) { g.preset = a.value(o); }},
+        {"--config", [](G& g, Args& a, S o) { g.config = a.value(o); }},
+        {"--dim", [](G& g, Args& a, S o) {
+             g.req.context.dim = int(parseIntegerOption(o, a.value(o), 1, 65536));
+             g.dimGiven = true;
+         }},
+        {"--positions", [](G& g, Args& a, S o) { g.positions = a.value(o); g.positionsGiven = g.positions; }},
+        {"--vector", [](G& g, Args& a, S o) { g.req.vector = parseVector(a.value(o)); }},
+        {"--seq-len", [](G& g, Args& a, S o) { g.req.context.seqLen = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
+        {"--trained-length", [](G& g, Args& a, S o) { g.req.trainedLength = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
+        {"--format", [](G& g, Args& a, S o) { g.format = core::parseOutputFormat(a.value(o)); g.formatGiven = true; }},
+        {"-o", [](G& g, Args& a, S o) { g.command.output = a.value(o); }},
+        {"--output", [](G& g, Args& a, S o) { g.command.output = a.value(o); }},
+        {"--max-memory", [](G& g, Args& a, S o) { g.command.limits.maxBytes = parseBytes(a.value(o)); }},
+        {"--keys", [](G& g, Args& a, S o) { g.keys = a.value(o); }},
+        {"--heads", [](G& g, Args& a, S o) {
+             const std::string v = a.value(o);
+             g.req.heads = int(parseIntegerOption(o, v, 1, core::maxHeads));
+             g.headsGiven = true;
+         }},
+        {"--seed", [](G& g, Args& a, S o) { g.seed = std::uint64_t(parseIntegerOption(o, a.value(o), 0, (1ll << 53))); }},
+        {"--content", [](G& g, Args& a, S o) { g.contentGiven = a.value(o); }},
+        {"--samples", [](G& g, Args& a, S o) { g.samples = int(parseIntegerOption(o, a.value(o), 1, core::maxDecaySamples)); }},
+        {"--angles", [](G& g, Args& a, S o) { g.anglesGiven = a.value(o); }},
+        {"--normalise", [](G& g, Args& a, S o) { g.normaliseGiven = a.value(o); }},
+        {"--softmax", [](G& g, Args&, S) { g.req.softmax = true; }},
+        {"--shuffle", [](G& g, Args&, S) { g.shuffle = true; }},
+        {"--term", [](G& g, Args& a, S o) { g.req.term = a.value(o); }},
+        {"--drope", [](G& g, Args&, S) { g.req.drope = true; }},
+        {"--mask", [](G& g, Args& a, S o) { g.req.mask = core::parseMask(a.value(o)); g.maskGiven = true; }},
+        {"--dtype", [](G& g, Args& a, S o) { g.req.dtype = core::parseFloatFormat(a.value(o)); }},
+        {"--grid", [](G& g, Args& a, S o) { g.req.grid = core::parseGrid(a.value(o)); }},
+        {"--sequence", [](G& g, Args& a, S o) { g.req.sequence = core::parseSequence(a.value(o)); }},
+        {"--cls", [](G& g, Args&, S) { g.req.cls = true; }},
+    };
+    return handlers;
+}
+
+/// Reads every word into @p g; false when --help or --version ended the reading (the command says which).
+bool readWords(const std::vector<std::string>& args, Given& g)
+{
+    Args a(args, computeOptions(), "for compute; see poslab --help");
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
-            if (haveQuantity)
+            if (g.haveQuantity)
                 throw InputError("unexpected argument '" + opt + "' (the quantity is already "
-                                 + std::string(core::quantityName(req.quantity)) + ")");
-            req.quantity = core::parseQuantity(opt);
-            haveQuantity = true;
-        } else if (opt == "--help" || opt == "-h") {
-            command.help = true;
-            return command;
-        } else if (opt == "--version") {
-            command.version = true;
-            return command;
-        } else if (opt == "--scheme") {
-            req.scheme = a.value(opt);
-            haveScheme = true;
-        } else if (opt == "--set") {
-            req.overrides.push_back(core::splitSetting(a.value(opt))); // resolved by core::resolveParams
-        } else if (opt == "--preset") {
-            preset = a.value(opt);
-        } else if (opt == "--config") {
-            config = a.value(opt);
-        } else if (opt == "--dim") {
-            req.context.dim = int(parseIntegerOption(opt, a.value(opt), 1, 65536));
-            dimGiven = true;
-        } else if (opt == "--positions") {
-            positions = a.value(opt);
-            positionsGiven = positions;
-        } else if (opt == "--vector") {
-            req.vector = parseVector(a.value(opt));
-        } else if (opt == "--seq-len") {
-            req.context.seqLen = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
-        } else if (opt == "--trained-length") {
-            req.trainedLength = parseIntegerOption(opt, a.value(opt), 1, core::maxPosition);
-        } else if (opt == "--format") {
-            format = core::parseOutputFormat(a.value(opt));
-            formatGiven = true;
-        } else if (opt == "-o" || opt == "--output") {
-            output = a.value(opt);
-        } else if (opt == "--max-memory") {
-            limits.maxBytes = parseBytes(a.value(opt));
-        } else if (opt == "--keys") {
-            keys = a.value(opt);
-        } else if (opt == "--heads") {
-            const std::string v = a.value(opt);
-            req.heads = int(parseIntegerOption(opt, v, 1, core::maxHeads));
-            headsGiven = true;
-        } else if (opt == "--seed") {
-            seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
-        } else if (opt == "--content") {
-            contentGiven = a.value(opt);
-        } else if (opt == "--samples") {
-            samples = int(parseIntegerOption(opt, a.value(opt), 1, core::maxDecaySamples));
-        } else if (opt == "--angles") {
-            anglesGiven = a.value(opt);
-        } else if (opt == "--normalise") {
-            normaliseGiven = a.value(opt);
-        } else if (opt == "--softmax") {
-            req.softmax = true;
-        } else if (opt == "--shuffle") {
-            shuffle = true;
-        } else if (opt == "--term") {
-            req.term = a.value(opt);
-        } else if (opt == "--drope") {
-            req.drope = true;
-        } else if (opt == "--mask") {
-            req.mask = core::parseMask(a.value(opt));
-            maskGiven = true;
-        } else if (opt == "--dtype") {
-            req.dtype = core::parseFloatFormat(a.value(opt));
-        } else if (opt == "--grid") {
-            req.grid = core::parseGrid(a.value(opt));
-        } else if (opt == "--sequence") {
-            req.sequence = core::parseSequence(a.value(opt));
-        } else if (opt == "--cls") {
-            req.cls = true;
-        } else {
-            throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
+                                 + std::string(core::quantityName(g.req.quantity)) + ")");
+            g.req.quantity = core::parseQuantity(opt);
+            g.haveQuantity = true;
+            continue;
         }
+        if (opt == "--help" || opt == "-h") {
+            g.command.help = true;
+            return false;
+        }
+        if (opt == "--version") {
+            g.command.version = true;
+            return false;
+        }
+        const auto& handlers = optionHandlers();
+        const auto h = std::find_if(handlers.begin(), handlers.end(), [&](const auto& e) { return e.first == opt; });
+        if (h == handlers.end())
+            throw InputError("unknown option '" + opt + "' for compute; see poslab --help");
+        h->second(g, a, opt);
     }
-    if (!haveQuantity)
-        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
-    // A model (--preset NAME or --config FILE) brings its scheme, keys, head dim and heads; explicit --set,
-    // --dim and --heads win, and a different --scheme is refused.
+    return true;
+}
+
+/// A model (--preset NAME or --config FILE) brings its scheme, keys, head dim and heads; explicit --set,
+/// --dim and --heads win, and a different --scheme is refused.
+void applyModel(Given& g, const std::function<void(const std::string&)>& warn)
+{
+    core::ComputeRequest& req = g.req;
     QStringList notices;
-    if (const auto state = ui::modelState(preset, config, {}, &notices)) {
+    if (const auto state = ui::modelState(g.preset, g.config, {}, &notices)) {
         for (const QString& n : notices)
             if (warn)
                 warn(n.toStdString() + " (not mapped)");
         const ui::StateSetup model = ui::stateSetup(*state);
-        ui::applyModelSetup(model, req.scheme, haveScheme, req.overrides);
-        haveScheme = true;
-        if (model.dim && !dimGiven)
+        ui::applyModelSetup(model, req.scheme, g.haveScheme, req.overrides);
+        g.haveScheme = true;
+        if (model.dim && !g.dimGiven)
             req.context.dim = *model.dim;
         // Heads matter to bias, scores and decay only (compute refuses --heads elsewhere).
         const bool perHead = req.quantity == core::Quantity::Bias || req.quantity == core::Quantity::Scores
             || req.quantity == core::Quantity::Decay;
-        if (model.heads && !headsGiven && perHead)
+        if (model.heads && !g.headsGiven && perHead)
             req.heads = *model.heads;
         // A vision model's trained patch grid is the default --grid of its grid scheme (an explicit --grid wins).
         if (const core::SpatialSchemeDescriptor* s = core::findSpatialScheme(req.scheme);
@@ -300,71 +304,83 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
             && model.model.value("context_length").toInteger() > 0)
             req.context.seqLen = model.model.value("context_length").toInteger();
     }
-    if (!haveScheme)
-        throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
-    req.maskGiven = maskGiven;
-    // Grid and sequence schemes take their tokens from --grid or --sequence, not from --positions.
-    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(req.scheme); spatial && positionsGiven)
-        throw InputError("--positions does not apply to " + req.scheme + "; its tokens come from "
-                         + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
-    // Options of other quantities are refused, never ignored: each names where it applies.
+}
+
+/// Options of other quantities are refused, never ignored: each names where it applies.
+void refuseOtherQuantities(const Given& g)
+{
     const auto onlyFor = [&](bool given, std::initializer_list<core::Quantity> where, const char* option) {
-        if (!given || std::find(where.begin(), where.end(), req.quantity) != where.end())
+        if (!given || std::find(where.begin(), where.end(), g.req.quantity) != where.end())
             return;
         std::string names;
         for (core::Quantity q : where)
             names += (names.empty() ? "" : ", ") + std::string(core::quantityName(q));
         throw InputError(std::string(option) + " applies to " + names + " only, not to "
-                         + std::string(core::quantityName(req.quantity)));
+                         + std::string(core::quantityName(g.req.quantity)));
     };
-    onlyFor(maskGiven, {core::Quantity::Bias, core::Quantity::Buckets, core::Quantity::Scores}, "--mask");
-    onlyFor(contentGiven.has_value(), {core::Quantity::Scores, core::Quantity::Decay}, "--content");
-    onlyFor(shuffle, {core::Quantity::Scores, core::Quantity::Decay}, "--shuffle");
-    onlyFor(req.drope, {core::Quantity::Scores}, "--drope");
-    onlyFor(seed != 0, {core::Quantity::Scores, core::Quantity::Decay}, "--seed");
-    onlyFor(!req.term.empty(), {core::Quantity::Scores}, "--term");
+    onlyFor(g.maskGiven, {core::Quantity::Bias, core::Quantity::Buckets, core::Quantity::Scores}, "--mask");
+    onlyFor(g.contentGiven.has_value(), {core::Quantity::Scores, core::Quantity::Decay}, "--content");
+    onlyFor(g.shuffle, {core::Quantity::Scores, core::Quantity::Decay}, "--shuffle");
+    onlyFor(g.req.drope, {core::Quantity::Scores}, "--drope");
+    onlyFor(g.seed != 0, {core::Quantity::Scores, core::Quantity::Decay}, "--seed");
+    onlyFor(!g.req.term.empty(), {core::Quantity::Scores}, "--term");
+}
+
+/// The content, angle form, decay sampling, positions and keys into the request.
+void readContentAndPositions(Given& g)
+{
+    core::ComputeRequest& req = g.req;
     // Decay's content model defaults to ones (q = k = 1), as the decay view draws it; scores to random.
     const bool decay = req.quantity == core::Quantity::Decay;
-    req.content = core::parseContent(contentGiven ? *contentGiven : decay ? "constant" : "random", seed);
-    if (anglesGiven) {
+    req.content = core::parseContent(g.contentGiven ? *g.contentGiven : decay ? "constant" : "random", g.seed);
+    if (g.anglesGiven) {
         if (req.quantity != core::Quantity::Angles)
             throw InputError("--angles applies to compute angles only");
-        req.angles = core::parseAngleForm(*anglesGiven);
+        req.angles = core::parseAngleForm(*g.anglesGiven);
     }
-    if ((samples || normaliseGiven) && !decay)
-        throw InputError(std::string(samples ? "--samples" : "--normalise") + " applies to compute decay only");
-    if (samples && req.content.kind == core::ContentKind::Constant)
+    if ((g.samples || g.normaliseGiven) && !decay)
+        throw InputError(std::string(g.samples ? "--samples" : "--normalise") + " applies to compute decay only");
+    if (g.samples && req.content.kind == core::ContentKind::Constant)
         throw InputError("--samples averages random or sentence content; ones (constant) content has one vector");
-    if (samples)
-        req.samples = *samples;
-    if (normaliseGiven)
-        req.normalisation = core::parseDecayNormalisation(*normaliseGiven);
+    if (g.samples)
+        req.samples = *g.samples;
+    if (g.normaliseGiven)
+        req.normalisation = core::parseDecayNormalisation(*g.normaliseGiven);
     // A sentence sets the default positions: one per word.
-    if (!positionsGiven && req.content.kind == core::ContentKind::Sentence)
-        positions = "0:" + std::to_string(core::sentenceWords(req.content).size());
-    req.context.positions = core::PositionList::parse(positions);
-    if (keys) {
+    if (!g.positionsGiven && req.content.kind == core::ContentKind::Sentence)
+        g.positions = "0:" + std::to_string(core::sentenceWords(req.content).size());
+    req.context.positions = core::PositionList::parse(g.positions);
+    if (g.keys) {
         try {
-            req.keys = core::PositionList::parse(*keys);
+            req.keys = core::PositionList::parse(*g.keys);
         } catch (const InputError& e) {
             throw InputError(std::string("--keys: ") + e.what());
         }
     }
-    if (shuffle && req.content.kind != core::ContentKind::Sentence)
+    if (g.shuffle && req.content.kind != core::ContentKind::Sentence)
         throw InputError("--shuffle permutes the words of a sentence; give --content \"some words\"");
-    req.content.shuffle = shuffle;
-    // --seq-len is refused where nothing reads it: additive tables, and frequencies that do not depend
-    // on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
-    if (req.context.seqLen && (req.quantity == core::Quantity::Encoding || req.quantity == core::Quantity::Frequencies)) {
-        const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);
-        const bool reads = req.quantity == core::Quantity::Frequencies && s.rotary
-            && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
-        if (!reads)
-            throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of "
-                             + s.id + (s.rotary ? " with these parameters" : "")
-                             + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
-                               "depend on the sequence length");
-    }
+    req.content.shuffle = g.shuffle;
+}
+
+/// --seq-len is refused where nothing reads it: additive tables, and frequencies that do not depend on the
+/// sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
+void refuseUnreadSeqLen(const core::ComputeRequest& req)
+{
+    if (!req.context.seqLen || (req.quantity != core::Quantity::Encoding && req.quantity != core::Quantity::Frequencies))
+        return;
+    const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);
+    const bool reads = req.quantity == core::Quantity::Frequencies && s.rotary
+        && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
+    if (!reads)
+        throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of "
+                         + s.id + (s.rotary ? " with these parameters" : "")
+                         + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
+                           "depend on the sequence length");
+}
+
+/// The output format: --format (which must agree with -o's extension), else -o's extension, else JSON.
+core::OutputFormat outputFormat(std::optional<core::OutputFormat> format, const std::string& output)
+{
     if (format && !output.empty() && output != "-") {
         // --format npy -o m.json wrote NumPy bytes into a .json file.
         const std::string ext = std::filesystem::path(output).extension().string();
@@ -373,20 +389,42 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
             throw InputError("--format " + std::string(want + 1) + " does not match the extension of " + output
                              + "; name the file " + want + " or drop --format");
     }
-    if (!format) {
-        const std::string ext = std::filesystem::path(output).extension().string();
-        if (output.empty() || ext == ".json")
-            format = core::OutputFormat::Json;
-        else if (ext == ".csv")
-            format = core::OutputFormat::Csv;
-        else if (ext == ".npy")
-            format = core::OutputFormat::Npy;
-        else
-            throw InputError("cannot tell the format of " + output + " from its extension; use .json, .csv or .npy, "
-                             "or give --format");
-    }
-    command.format = *format;
-    command.formatGiven = formatGiven;
+    if (format)
+        return *format;
+    const std::string ext = std::filesystem::path(output).extension().string();
+    if (output.empty() || ext == ".json")
+        return core::OutputFormat::Json;
+    if (ext == ".csv")
+        return core::OutputFormat::Csv;
+    if (ext == ".npy")
+        return core::OutputFormat::Npy;
+    throw InputError("cannot tell the format of " + output + " from its extension; use .json, .csv or .npy, "
+                                                             "or give --format");
+}
+
+} // namespace
+
+ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const std::function<void(const std::string&)>& warn)
+{
+    ComputeCommand command;
+    Given g(command);
+    if (!readWords(args, g))
+        return command;
+    if (!g.haveQuantity)
+        throw InputError("compute needs a QUANTITY, e.g. poslab compute encoding --scheme sinusoidal");
+    applyModel(g, warn);
+    if (!g.haveScheme)
+        throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
+    g.req.maskGiven = g.maskGiven;
+    // Grid and sequence schemes take their tokens from --grid or --sequence, not from --positions.
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(g.req.scheme); spatial && g.positionsGiven)
+        throw InputError("--positions does not apply to " + g.req.scheme + "; its tokens come from "
+                         + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
+    refuseOtherQuantities(g);
+    readContentAndPositions(g);
+    refuseUnreadSeqLen(g.req);
+    command.format = outputFormat(g.format, command.output);
+    command.formatGiven = g.formatGiven;
     return command;
 }
 

@@ -106,20 +106,11 @@ QJsonObject presetOrThrow(const std::string& id)
                      + " (poslab presets lists them)");
 }
 
-QStringList validatePreset(const QJsonObject& preset)
+namespace {
+
+/// The numbered fields: each {"value": a positive integer, "source": ...}, the dimensions in range.
+void checkNumberFields(const QJsonObject& preset, const QString& id, QStringList& problems)
 {
-    QStringList problems;
-    const QString id = preset.value("id").toString();
-    for (const char* field : {"id", "name", "source", "scheme"})
-        if (preset.value(QLatin1String(field)).toString().trimmed().isEmpty())
-            problems << QStringLiteral("%1: \"%2\" must be a non-empty string").arg(id, QLatin1String(field));
-    const std::string schemeId = preset.value("scheme").toString().toStdString();
-    const core::SchemeDescriptor* scheme = core::findScheme(schemeId);
-    const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId);
-    if (!scheme && !spatial) {
-        problems << QStringLiteral("%1: unknown scheme '%2'").arg(id, preset.value("scheme").toString());
-        return problems;
-    }
     for (const char* field : numberFields) {
         const QJsonValue v = preset.value(QLatin1String(field));
         if (v.isUndefined())
@@ -133,7 +124,12 @@ QStringList validatePreset(const QJsonObject& preset)
         problems << QStringLiteral("%1: head_dim %2 is outside 2 to 4096").arg(id).arg(*d);
     if (const auto d = fieldNumber(preset, "model_dim"); d && (*d < 2 || *d > 65536))
         problems << QStringLiteral("%1: model_dim %2 is outside 2 to 65536").arg(id).arg(*d);
-    // The grid a vision preset was trained at: grid schemes only, as --grid spells it.
+}
+
+/// The grid a vision preset was trained at: grid schemes only, as --grid spells it.
+std::optional<core::Grid> checkGrid(const QJsonObject& preset, const QString& id,
+                                    const core::SpatialSchemeDescriptor* spatial, QStringList& problems)
+{
     const QJsonValue gridValue = preset.value("grid");
     std::optional<core::Grid> grid;
     if (!gridValue.isUndefined()) {
@@ -149,12 +145,12 @@ QStringList validatePreset(const QJsonObject& preset)
                 problems << QStringLiteral("%1: grid: %2").arg(id, QString::fromStdString(e.what()));
             }
     }
-    if (const auto h = fieldNumber(preset, "heads"); h && *h > core::maxHeads)
-        problems << QStringLiteral("%1: heads %2 is over %3").arg(id).arg(*h).arg(core::maxHeads);
-    const QJsonValue paramsValue = preset.value("params");
-    if (!paramsValue.isUndefined() && !paramsValue.isObject())
-        problems << QStringLiteral("%1: \"params\" must be an object").arg(id);
-    const QJsonObject params = paramsValue.toObject();
+    return grid;
+}
+
+/// The params entries, each {"value": "text", "source": ...}, as overrides for the scheme's resolver.
+core::Overrides checkParams(const QJsonObject& params, const QString& id, QStringList& problems)
+{
     core::Overrides overrides;
     for (auto it = params.begin(); it != params.end(); ++it) {
         const QJsonObject entry = it.value().toObject();
@@ -164,6 +160,14 @@ QStringList validatePreset(const QJsonObject& preset)
             problems << QStringLiteral("%1: params.%2 has no source").arg(id, it.key());
         overrides.emplace_back(it.key().toStdString(), entry.value("value").toString().toStdString());
     }
+    return overrides;
+}
+
+/// The overrides through the scheme's own resolver, at the preset's dimension (and grid, for a spatial scheme).
+void checkResolves(const QJsonObject& preset, const QString& id, const core::SchemeDescriptor* scheme,
+                   const core::SpatialSchemeDescriptor* spatial, const std::optional<core::Grid>& grid,
+                   const core::Overrides& overrides, QStringList& problems)
+{
     try {
         if (spatial) {
             // The spatial resolver, at the preset's dimension and grid (a one-token text run for sequences).
@@ -181,6 +185,11 @@ QStringList validatePreset(const QJsonObject& preset)
     } catch (const std::exception& e) {
         problems << QStringLiteral("%1: %2").arg(id, QString::fromStdString(e.what()));
     }
+}
+
+/// "unverified": a list naming only fields, the grid or params the preset sets.
+void checkUnverified(const QJsonObject& preset, const QString& id, const QJsonObject& params, QStringList& problems)
+{
     const QJsonValue unverified = preset.value("unverified");
     if (!unverified.isUndefined() && !unverified.isArray())
         problems << QStringLiteral("%1: \"unverified\" must be a list").arg(id);
@@ -192,6 +201,35 @@ QStringList validatePreset(const QJsonObject& preset)
             && !params.contains(key))
             problems << QStringLiteral("%1: \"unverified\" names '%2', which the preset does not set").arg(id, key);
     }
+}
+
+} // namespace
+
+QStringList validatePreset(const QJsonObject& preset)
+{
+    QStringList problems;
+    const QString id = preset.value("id").toString();
+    for (const char* field : {"id", "name", "source", "scheme"})
+        if (preset.value(QLatin1String(field)).toString().trimmed().isEmpty())
+            problems << QStringLiteral("%1: \"%2\" must be a non-empty string").arg(id, QLatin1String(field));
+    const std::string schemeId = preset.value("scheme").toString().toStdString();
+    const core::SchemeDescriptor* scheme = core::findScheme(schemeId);
+    const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId);
+    if (!scheme && !spatial) {
+        problems << QStringLiteral("%1: unknown scheme '%2'").arg(id, preset.value("scheme").toString());
+        return problems;
+    }
+    checkNumberFields(preset, id, problems);
+    const std::optional<core::Grid> grid = checkGrid(preset, id, spatial, problems);
+    if (const auto h = fieldNumber(preset, "heads"); h && *h > core::maxHeads)
+        problems << QStringLiteral("%1: heads %2 is over %3").arg(id).arg(*h).arg(core::maxHeads);
+    const QJsonValue paramsValue = preset.value("params");
+    if (!paramsValue.isUndefined() && !paramsValue.isObject())
+        problems << QStringLiteral("%1: \"params\" must be an object").arg(id);
+    const QJsonObject params = paramsValue.toObject();
+    const core::Overrides overrides = checkParams(params, id, problems);
+    checkResolves(preset, id, scheme, spatial, grid, overrides, problems);
+    checkUnverified(preset, id, params, problems);
     return problems;
 }
 
