@@ -342,7 +342,9 @@ int main(int argc, char** argv)
     else if (!scheme.isEmpty() || dim > 0 || positions > 0)
         window.state()->undoStack()->clear(); // how the window opens is not an edit
     if (!screenshot.isEmpty()) {
-        if (openPath.isEmpty() && stateText.isEmpty())
+        // A screenshot of the plain workbench shows the cursor at 37 (a position with something to read); a lesson
+        // step, a session or a share string keeps its own.
+        if (openPath.isEmpty() && stateText.isEmpty() && lesson.isEmpty())
             window.state()->setCursor(37);
         window.state()->undoStack()->clear();
         QTimer::singleShot(1500, &window, [&] {
