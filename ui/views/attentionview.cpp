@@ -384,7 +384,6 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                      headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
-    const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     const int n = m_output ? int(m_output->matrix.rows()) : 0;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
     double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
@@ -401,15 +400,44 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
                                        : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale
                                              + tick.height() * 1.6 + pad;
         const double bottom = l.footer.top() - (wordLabels ? wordW + tick.height() : tick.height() * 2.3);
-        const double w = t.right() - right - (t.left() + left), h = bottom - top;
-        const double side = std::max(10.0, std::min(w, h));
-        l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+        const double h = bottom - top, room = t.width() - left;
+        // Right of the plot: the colour bar (12 s after it, 16 s wide), its tick labels 8 px after the bar (as
+        // drawColorBar() draws them) and the padding. Which labels the bar draws depends on its height, the side:
+        // start from the labels of the tallest bar, then refit to the labels of the side found.
+        const auto sideFor = [&](double labels) {
+            return std::max(10.0, std::min(room - (28 * l.scale + 8 + labels + pad), h));
+        };
+        double labels = colorBarTickWidth(tick, std::min(room, h));
+        double side = sideFor(labels);
+        for (int pass = 0; pass < 2; ++pass) {
+            const double drawn = colorBarTickWidth(tick, side);
+            if (drawn == labels)
+                break;
+            labels = pass == 0 ? drawn : std::max(labels, drawn);
+            side = sideFor(labels);
+        }
+        const double w = room - (28 * l.scale + 8 + labels + pad);
+        l.plot = QRectF(t.left() + left + std::max(0.0, w - side) / 2, top, side, side);
     };
     place(words);
     if (words && l.plot.height() / std::max(1, n) < tick.height() * 0.8)
         place(false); // too many words for their cells: numbers, as renderContent() draws them
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
+}
+
+double AttentionView::colorBarTickWidth(const QFontMetricsF& fm, double barHeight) const
+{
+    // drawColorBar()'s ticks for a bar this tall: 2 to 5 by its height, 2t + 1 asked for where fewer than 3 come.
+    const ValueRange range = m_diff ? m_diffRange : valueRange();
+    const int target = std::clamp(int(barHeight / (fm.height() * 1.6)), 2, 5);
+    std::vector<double> ticks = niceTicks(range.lo, range.hi, target);
+    if (ticks.size() < 3)
+        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
+    double widest = 0;
+    for (double v : ticks)
+        widest = std::max(widest, fm.horizontalAdvance(formatNumber(v)));
+    return widest;
 }
 
 QString AttentionView::contentNote() const

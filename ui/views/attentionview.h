@@ -15,6 +15,7 @@
 #include <optional>
 
 class QComboBox;
+class QFontMetricsF;
 class QLineEdit;
 class QSpinBox;
 
@@ -66,6 +67,8 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The widest tick label the colour bar draws for the colours' range at @p barHeight, in @p fm (the tick font).
+    double colorBarTickWidth(const QFontMetricsF& fm, double barHeight) const;
     /// The axes: the sentence's words beside and under the rows where they fit, else position numbers and titles.
     void drawAxes(QPainter& p, TextLayout& text, const Layout& l) const;
     /// The cursor's query row: a frame, or a line where the rows are thinner than 4 pixels.
