@@ -40,7 +40,7 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention,
     connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
         if (m_state->viewOptions().tableQuantity != m_lastQuantity)
             schedule();
-        if (!sameAttentionInputs(attentionOptions(), m_lastAttentionOptions))
+        if (attentionInputs() != m_lastAttentionInputs)
             m_attentionTimer.start();
     });
     qRegisterMetaType<std::shared_ptr<const poslab::ui::AttentionOutput>>();
@@ -48,18 +48,15 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention,
     m_attentionTimer.setInterval(0);
     connect(&m_attentionTimer, &QTimer::timeout, this, &Computation::runAttention);
     connect(state, &WorkbenchState::setupChanged, &m_attentionTimer, [this] { m_attentionTimer.start(); });
-    // A model trained in the window: new parameters recompute the trained source's weights (not every progress).
+    // A model trained in the window: new parameters recompute the trained source's weights (not every progress:
+    // the figure's inputs hold the runs' model count).
     connect(state, &WorkbenchState::trainedRunsChanged, this, [this] {
-        const auto runs = m_state->trainedRuns();
-        const quint64 models = runs ? runs->models : 0;
-        if (models != m_attentionModels && m_state->viewOptions().attentionSource == AttentionSource::Trained)
+        if (attentionInputs() != m_lastAttentionInputs)
             m_attentionTimer.start();
     });
-    m_lastAttentionOptions = attentionOptions();
+    m_lastAttentionInputs = attentionInputs();
     {
-        auto a = m_lastAttentionOptions.attentionSource == AttentionSource::Trained
-            ? trainedAttention(state->trainedRuns().get(), state->setup(), m_lastAttentionOptions)
-            : computeAttention(state->setup(), m_lastAttentionOptions);
+        auto a = std::make_shared<AttentionOutput>(AttentionFigure::compute(m_lastAttentionInputs));
         a->serial = ++m_attentionSerial;
         m_attention = a;
     }
@@ -143,45 +140,29 @@ void Computation::flush()
     }
 }
 
-ViewOptions Computation::attentionOptions() const
+AttentionFigure::Inputs Computation::attentionInputs() const
 {
-    ViewOptions o = m_state->viewOptions();
+    FigureSnapshot snapshot = FigureSnapshot::of(*m_state);
     if (!m_attentionShown)
-        o.attentionSize = 1; // nobody draws the scores: a 1 x 1 matrix instead of the state's size
-    return o;
-}
-
-bool Computation::sameAttentionInputs(const ViewOptions& a, const ViewOptions& b)
-{
-    for (const ViewProperty& p : viewProperties())
-        if (p.attentionInput && p.get(a) != p.get(b))
-            return false;
-    return true;
+        snapshot.options.attentionSize = 1; // nobody draws the scores: a 1 x 1 matrix instead of the state's size
+    return AttentionFigure::inputsOf(snapshot);
 }
 
 void Computation::runAttention()
 {
-    const Setup setup = m_state->setup();
-    const ViewOptions options = attentionOptions();
-    m_lastAttentionOptions = options;
-    const std::shared_ptr<const TrainedRuns> trained = m_state->trainedRuns();
-    m_attentionModels = trained ? trained->models : 0;
-    const auto compute = [trained](const Setup& su, const ViewOptions& o) {
-        return o.attentionSource == AttentionSource::Trained ? trainedAttention(trained.get(), su, o)
-                                                             : computeAttention(su, o);
-    };
+    const AttentionFigure::Inputs inputs = attentionInputs();
+    m_lastAttentionInputs = inputs;
     const quint64 serial = ++m_attentionSerial;
     m_attentionLatest.store(serial);
-    const double cells = double(std::min(options.attentionSize, setup.positionCount))
-        * double(std::min(options.attentionSize, setup.positionCount));
+    const double side = double(std::min(inputs.attentionSize, inputs.setup.positionCount));
     auto deliver = [this](std::shared_ptr<const AttentionOutput> a) {
         if (m_attention && a->serial < m_attention->serial)
             return;
         m_attention = std::move(a);
         emit attentionReady(m_attention);
     };
-    if (m_synchronousAttention && cells <= double(1 << 20)) {
-        auto a = compute(setup, options);
+    if (m_synchronousAttention && side * side <= double(1 << 20)) {
+        auto a = std::make_shared<AttentionOutput>(AttentionFigure::compute(inputs));
         a->serial = serial;
         m_attentionBusy = 0;
         deliver(a);
@@ -190,10 +171,10 @@ void Computation::runAttention()
     m_attentionBusy = serial;
     // Scores take milliseconds to tens of milliseconds; the UI thread keeps drawing meanwhile and the view
     // shows the newest result when it lands. Requests queued behind a running one are skipped if superseded.
-    m_attentionPool.start([this, setup, options, serial, deliver, compute] {
+    m_attentionPool.start([this, inputs, serial, deliver] {
         if (serial != m_attentionLatest.load())
             return; // superseded while waiting
-        std::shared_ptr<AttentionOutput> a = compute(setup, options);
+        auto a = std::make_shared<AttentionOutput>(AttentionFigure::compute(inputs));
         a->serial = serial;
         std::shared_ptr<const AttentionOutput> ca = a;
         QMetaObject::invokeMethod(this, [this, ca, deliver] {
@@ -203,90 +184,6 @@ void Computation::runAttention()
             deliver(ca);
         }, Qt::QueuedConnection);
     });
-}
-
-namespace {
-
-/// The finite value range of the matrix.
-void fillValueRange(AttentionOutput& out)
-{
-    AttentionOutput* a = &out;
-    bool first = true;
-    const float* p = a->matrix.data();
-    for (Eigen::Index i = 0; i < a->matrix.size(); ++i) {
-        if (!std::isfinite(p[i]))
-            continue;
-        if (first) {
-            a->lo = a->hi = p[i];
-            first = false;
-        }
-        a->lo = std::min<double>(a->lo, p[i]);
-        a->hi = std::max<double>(a->hi, p[i]);
-    }
-}
-
-} // namespace
-
-std::shared_ptr<AttentionOutput> Computation::computeAttention(const Setup& setup, const ViewOptions& o)
-{
-    auto a = std::make_shared<AttentionOutput>();
-    a->setup = setup;
-    a->heads = std::max(1, o.heads);
-    a->head = std::clamp(o.head, 0, a->heads - 1);
-    a->softmax = o.softmax;
-    a->causal = o.causal;
-    a->content = o.content;
-    QElapsedTimer clock;
-    clock.start();
-    try {
-        core::AttentionRequest r;
-        r.scheme = setup.scheme;
-        r.params = setup.params;
-        r.headDim = setup.dim;
-        r.heads = a->heads;
-        r.onlyHead = a->head;
-        r.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
-        r.wantProbabilities = o.softmax;
-        const core::SchemeDescriptor* descriptor = core::findScheme(setup.scheme);
-        r.wantTerms = descriptor && descriptor->score; // the schemes whose score has named parts
-        int n = std::max(1, std::min(o.attentionSize, setup.positionCount));
-        switch (o.content) {
-        case AttentionContent::Random: r.content.kind = core::ContentKind::Random; break;
-        case AttentionContent::Constant: r.content.kind = core::ContentKind::Constant; break;
-        case AttentionContent::Sentence:
-            r.content = core::parseContent(o.sentence.toStdString(), 0);
-            r.content.kind = core::ContentKind::Sentence;
-            a->tokens = core::sentenceWords(r.content);
-            n = std::max<int>(1, int(a->tokens.size()));
-            break;
-        }
-        r.queries = core::PositionList::range(0, n);
-        r.keys = core::PositionList::range(0, n);
-        r.seqLen = setup.positionCount;
-        core::AttentionResult res = core::attentionScores(r);
-        if (res.heads.empty())
-            throw std::runtime_error("the engine returned no head");
-        core::AttentionHead& h = res.heads.front();
-        a->matrix = o.softmax ? std::move(h.probabilities) : std::move(h.logits);
-        for (core::AttentionTerm& t : h.terms) {
-            a->terms << QString::fromStdString(t.key);
-            if (!o.term.isEmpty() && QString::fromStdString(t.key) == o.term) {
-                // One part of the logits: no softmax of a part (it is not a distribution).
-                a->matrix = std::move(t.values);
-                a->term = o.term;
-                a->termLabel = QString::fromStdString(t.label);
-                a->softmax = false;
-            }
-        }
-        a->scalars = h.scalars;
-        a->scalars.insert(a->scalars.end(), res.scalars.begin(), res.scalars.end());
-        fillValueRange(*a);
-    } catch (const std::exception& e) {
-        a->error = QString::fromStdString(e.what());
-        a->matrix.resize(0, 0);
-    }
-    a->milliseconds = clock.nsecsElapsed() / 1e6;
-    return a;
 }
 
 void Computation::cancel()
@@ -389,69 +286,13 @@ QString Computation::saveRuns(const QString& path, const std::vector<core::train
 }
 
 std::shared_ptr<AttentionOutput> Computation::trainedAttention(const TrainedRuns* window, const Setup& setup,
-                                                               const ViewOptions& o)
+                                                               const ViewOptions& options)
 {
-    auto a = std::make_shared<AttentionOutput>();
-    a->setup = setup;
-    a->softmax = true; // the model's attention probabilities
-    a->causal = true;  // a decoder
-    a->head = o.head;
-    a->heads = 1;
-    QElapsedTimer clock;
-    clock.start();
-    const int count = window ? int(window->runs.size()) : 0;
-    if (count == 0) {
-        a->error = QObject::tr("No trained model: train in the lengthlab view (Train), then choose the source "
-                               "\"trained\" here.");
-        return a;
-    }
-    if (o.trainedRun >= count) {
-        a->error = QObject::tr("trained_run %1 is out of range; allowed: 0 to %2 (the window holds %3 runs)")
-                       .arg(o.trainedRun).arg(count - 1).arg(count);
-        return a;
-    }
-    const core::train::RunResult& r = window->runs[std::size_t(o.trainedRun)];
-    a->heads = r.config.heads;
-    const int length = o.trainedTestLength > 0 ? o.trainedTestLength : 3 * r.config.trainLen;
-    const core::SchemeDescriptor* scheme = core::findScheme(r.config.scheme);
-    a->trained = QObject::tr("trained %1, seed %2 \u00b7 layer %3 of %4 \u00b7 %5 length %6")
-                     .arg(scheme ? shortSchemeName(*scheme) : QString::fromStdString(r.config.scheme))
-                     .arg(r.config.seed)
-                     .arg(o.trainedLayer)
-                     .arg(r.config.layers)
-                     .arg(QString::fromStdString(std::string(core::train::taskName(r.config.task))))
-                     .arg(length);
-    if (o.head >= r.config.heads) {
-        a->error = QObject::tr("head %1 is out of range; allowed: 0 to %2 (the trained model has %3 heads)")
-                       .arg(o.head).arg(r.config.heads - 1).arg(r.config.heads);
-        return a;
-    }
-    if (!r.weights) {
-        a->error = window->running ? QObject::tr("Run %1 is still training: its model is kept once it is done.").arg(o.trainedRun)
-                                   : QObject::tr("Run %1 holds no model (a diverged run keeps none).").arg(o.trainedRun);
-        return a;
-    }
-    try {
-        const core::train::TrainedAttention t = core::train::trainedAttention(r, o.trainedLayer, length);
-        a->matrix.resize(t.T, t.T);
-        const std::vector<float>& w = t.weights.at(std::size_t(o.head));
-        for (int q = 0; q < t.T; ++q)
-            for (int k = 0; k < t.T; ++k)
-                a->matrix(q, k) = k > q ? std::numeric_limits<float>::quiet_NaN() : w[std::size_t(q) * t.T + k]; // masked: NaN
-        a->trainedWindow = t.trainedTokens;
-        a->trainedContent = QObject::tr("content: a %1 test sequence, length %2 (%3 tokens); trained up to %4 (%5 tokens)")
-                                .arg(QString::fromStdString(std::string(core::train::taskName(r.config.task))))
-                                .arg(length)
-                                .arg(t.T)
-                                .arg(r.config.trainLen)
-                                .arg(t.trainedTokens);
-        fillValueRange(*a);
-    } catch (const std::exception& e) {
-        a->error = QString::fromStdString(e.what());
-        a->matrix.resize(0, 0);
-    }
-    a->milliseconds = clock.nsecsElapsed() / 1e6;
-    return a;
+    FigureSnapshot snapshot;
+    snapshot.setup = setup;
+    snapshot.options = options;
+    return std::make_shared<AttentionOutput>(
+        AttentionFigure::trainedAttention(window, AttentionFigure::inputsOf(snapshot)));
 }
 
 bool Computation::isRunFile(const QString& path)

@@ -13,6 +13,7 @@
 #include "core/scheme.h"
 #include "core/train/trainer.h"
 #include "core/types.h"
+#include "ui/figures/attentionfigure.h"
 #include "ui/figures/figure.h"
 #include "ui/figures/tablefigure.h"
 #include "ui/gpu/tableengine.h"
@@ -30,30 +31,6 @@
 #include <vector>
 
 namespace poslab::ui {
-
-/// One head's attention scores for the attention view.
-struct AttentionOutput {
-    quint64 serial = 0;
-    Setup setup;
-    int head = 0;                    ///< which head (0-based)
-    int heads = 1;
-    bool softmax = true;             ///< matrix holds probabilities (else logits)
-    bool causal = true;
-    AttentionContent content = AttentionContent::Random;
-    QString error;                   ///< non-empty when the engine refused
-    core::MatrixF matrix;            ///< Lq x Lk, masked entries NaN
-    QStringList terms;               ///< the named parts the scheme has (empty for most schemes)
-    QString term;                    ///< the part shown in matrix (empty: the whole score)
-    QString termLabel;               ///< its formula, for the title
-    std::vector<std::string> tokens; ///< Sentence: the word at each position
-    std::vector<std::pair<std::string, double>> scalars; ///< per head (ALiBi "slope") and per request
-    double lo = 0.0, hi = 1.0;       ///< finite value range (probabilities are coloured on 0..1 whatever it is)
-    double milliseconds = 0.0;
-    // --- source "trained" (Computation::trainedAttention): a model trained in the window
-    QString trained;                 ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model
-    QString trainedContent;          ///< what the model reads, for the footer
-    std::optional<int> trainedWindow; ///< input tokens of its longest trained sequence, marked like a trained T
-};
 
 class Computation : public QObject {
     Q_OBJECT
@@ -109,8 +86,6 @@ public:
     TableWindow tableWindow() const { return m_window; }
     /// Blocks until a running table worker is done and its result delivered (tests).
     void waitForTable();
-    /// Computes one head of attention scores synchronously for a set-up and the view options.
-    static std::shared_ptr<AttentionOutput> computeAttention(const Setup& setup, const ViewOptions& options);
     /// Attention scores are computed on a worker thread; tests may ask for them on the calling thread.
     void setSynchronousAttention(bool on);
     /// Blocks until the attention worker is idle and its result delivered (tests).
@@ -122,10 +97,7 @@ public:
     /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
     /// message, empty on success.
     static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);
-    /// The attention view's source "trained": the real attention probabilities of run options.trainedRun of
-    /// @p window, layer options.trainedLayer, head options.head, on the evaluation sequence of task length
-    /// options.trainedTestLength (0: 3 x L_train), from core::train::trainedAttention. An error when there is no
-    /// such run or it holds no model.
+    /// AttentionFigure::trainedAttention for @p setup and @p options (the attention figure's source "trained").
     static std::shared_ptr<AttentionOutput> trainedAttention(const TrainedRuns* window, const Setup& setup,
                                                              const ViewOptions& options);
     /// True when @p path is a run file of poslab train (a JSON object whose "format" is "poslab-train-runs").
@@ -154,8 +126,6 @@ signals:
 private:
     void run();
     void runAttention();
-    /// The options the attention scores depend on, to skip recomputing for unrelated option changes.
-    static bool sameAttentionInputs(const ViewOptions& a, const ViewOptions& b);
     void publish(std::shared_ptr<const EncodingResult> r);
     /// Widens a windowed result's value range to the range seen for the same set-up, so that the colours
     /// do not jump while zooming into a large table.
@@ -178,14 +148,14 @@ private:
     bool m_haveRange = false;
     QTimer m_attentionTimer;
     std::shared_ptr<const AttentionOutput> m_attention;
-    ViewOptions m_lastAttentionOptions;
+    AttentionFigure::Inputs m_lastAttentionInputs; ///< what the latest scores were computed from
     quint64 m_attentionSerial = 0;
-    quint64 m_attentionModels = 0; ///< TrainedRuns::models the latest scores were computed with
     quint64 m_attentionBusy = 0;
     std::atomic<quint64> m_attentionLatest{0};
     bool m_synchronousAttention = false;
     bool m_attentionShown = true;
-    ViewOptions attentionOptions() const;
+    /// The attention figure's inputs now (a 1 x 1 size when no view draws the scores).
+    AttentionFigure::Inputs attentionInputs() const;
     QThreadPool m_attentionPool;
 };
 

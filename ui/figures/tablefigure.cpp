@@ -76,6 +76,103 @@ core::MatrixF trigThrough(gpu::TableEngine* engine, std::span<const double> freq
     return m;
 }
 
+/// A rotary scheme's table (r.spec set): cos or sin through the engine (core for xPos, whose per-pair scale the
+/// shaders do not compute), or core's reduced angles; the path, labels and column pairs.
+void rotaryTable(EncodingResult& r, TableQuantity quantity, const core::PositionList& positions, int cols,
+                 gpu::TableEngine* engine)
+{
+    // xPos scales each value by a per-pair power the shaders do not compute: core does it.
+    const bool viaEngine = r.spec.xposZeta.empty() && quantity != TableQuantity::Angle;
+    gpu::TableLayout layout;
+    layout.cols = cols;
+    layout.scale = float(r.spec.attentionFactor);
+    layout.writeSin = quantity == TableQuantity::Sin;
+    layout.writeCos = quantity == TableQuantity::Cos;
+    QElapsedTimer t;
+    t.start();
+    switch (quantity) {
+    case TableQuantity::Cos:
+        r.table = viaEngine ? trigThrough(engine, r.spec.invFreq, positions, layout, r.path)
+                            : core::rotaryCos(r.spec, positions);
+        r.tableLabel = QStringLiteral("cos(p\u00b7\u03b8\u1d62)");
+        break;
+    case TableQuantity::Sin:
+        r.table = viaEngine ? trigThrough(engine, r.spec.invFreq, positions, layout, r.path)
+                            : core::rotarySin(r.spec, positions);
+        r.tableLabel = QStringLiteral("sin(p\u00b7\u03b8\u1d62)");
+        break;
+    case TableQuantity::Angle:
+        r.table = core::rotaryAnglesReduced(r.spec, positions);
+        r.tableLabel = QStringLiteral("angle p\u00b7\u03b8\u1d62 mod 2\u03c0 (rad)");
+        break;
+    }
+    if (!viaEngine)
+        r.path = QStringLiteral("CPU (core%1), %2")
+                     .arg(r.spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"),
+                          msText(t.nsecsElapsed() / 1e6));
+    r.columnLabel = QStringLiteral("pair i");
+    r.columnPair.resize(std::size_t(r.table.cols()));
+    for (int c = 0; c < int(r.table.cols()); ++c)
+        r.columnPair[std::size_t(c)] = c;
+}
+
+/// An additive scheme's table: a sin/cos table through the engine where the scheme has per-pair frequencies, else
+/// core's encoding; the path, labels and column pairs.
+void encodingTable(EncodingResult& r, const core::SchemeDescriptor& s, const Setup& setup, const core::TableContext& ctx,
+                   gpu::TableEngine* engine)
+{
+    if (s.frequencies)
+        r.frequencies = s.frequencies(setup.params, ctx);
+    const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
+    QElapsedTimer t;
+    t.start();
+    if (!r.frequencies.empty()) {
+        // A scheme with per-pair frequencies is a sin/cos table (sinusoidal) in one of two layouts: the
+        // engine's TableLayout covers both.
+        gpu::TableLayout layout;
+        layout.cols = setup.dim;
+        const int pairs = int(r.frequencies.size());
+        layout.sinOffset = 0;
+        layout.cosOffset = half ? pairs : 1;
+        layout.pairStride = half ? 1 : 2;
+        r.table = trigThrough(engine, r.frequencies, ctx.positions, layout, r.path);
+    } else {
+        r.table = s.encoding(setup.params, ctx);
+        r.path = QStringLiteral("CPU (core), ") + msText(t.nsecsElapsed() / 1e6);
+    }
+    r.tableLabel = QStringLiteral("PE(p, j)");
+    r.columnLabel = QStringLiteral("dimension j");
+    const int d = int(r.table.cols());
+    r.columnPair.assign(std::size_t(d), -1);
+    if (!r.frequencies.empty()) {
+        const int pairs = int(r.frequencies.size());
+        for (int c = 0; c < d; ++c)
+            r.columnPair[std::size_t(c)] = std::min(pairs - 1, half ? c % std::max(1, d / 2) : c / 2);
+    }
+}
+
+/// The table's value range (angles of a rotary scheme: 0 to 2 pi) and whether it is signed.
+void fillTableRange(EncodingResult& r, TableQuantity quantity, bool rotary)
+{
+    if (r.table.size() > 0) {
+        const float* p = r.table.data();
+        const auto n = r.table.size();
+        float lo = p[0], hi = p[0];
+        for (Eigen::Index i = 1; i < n; ++i) {
+            lo = std::min(lo, p[i]);
+            hi = std::max(hi, p[i]);
+        }
+        r.lo = lo;
+        r.hi = hi;
+        r.signedValues = lo < 0.0f && hi > 0.0f;
+        if (quantity == TableQuantity::Angle && rotary) {
+            r.lo = 0.0;
+            r.hi = 2.0 * M_PI;
+            r.signedValues = false;
+        }
+    }
+}
+
 } // namespace
 
 std::shared_ptr<EncodingResult> TableFigure::compute(const Inputs& in, gpu::TableEngine* engine)
@@ -121,87 +218,12 @@ std::shared_ptr<EncodingResult> TableFigure::compute(const Inputs& in, gpu::Tabl
             r->rotary = true;
             r->spec = std::move(spec);
             r->frequencies = r->spec.invFreq;
-            // xPos scales each value by a per-pair power the shaders do not compute: core does it.
-            const bool viaEngine = r->spec.xposZeta.empty() && quantity != TableQuantity::Angle;
-            gpu::TableLayout layout;
-            layout.cols = cols;
-            layout.scale = float(r->spec.attentionFactor);
-            layout.writeSin = quantity == TableQuantity::Sin;
-            layout.writeCos = quantity == TableQuantity::Cos;
-            QElapsedTimer t;
-            t.start();
-            switch (quantity) {
-            case TableQuantity::Cos:
-                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
-                                     : core::rotaryCos(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("cos(p\u00b7\u03b8\u1d62)");
-                break;
-            case TableQuantity::Sin:
-                r->table = viaEngine ? trigThrough(engine, r->spec.invFreq, ctx.positions, layout, r->path)
-                                     : core::rotarySin(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("sin(p\u00b7\u03b8\u1d62)");
-                break;
-            case TableQuantity::Angle:
-                r->table = core::rotaryAnglesReduced(r->spec, ctx.positions);
-                r->tableLabel = QStringLiteral("angle p\u00b7\u03b8\u1d62 mod 2\u03c0 (rad)");
-                break;
-            }
-            if (!viaEngine)
-                r->path = QStringLiteral("CPU (core%1), %2")
-                              .arg(r->spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"),
-                                   msText(t.nsecsElapsed() / 1e6));
-            r->columnLabel = QStringLiteral("pair i");
-            r->columnPair.resize(std::size_t(r->table.cols()));
-            for (int c = 0; c < int(r->table.cols()); ++c)
-                r->columnPair[std::size_t(c)] = c;
+            rotaryTable(*r, quantity, ctx.positions, cols, engine);
         } else if (s.encoding) {
-            if (s.frequencies)
-                r->frequencies = s.frequencies(setup.params, ctx);
-            const bool half = setup.params.has("layout") && setup.params.choice("layout") == "half_split";
-            QElapsedTimer t;
-            t.start();
-            if (!r->frequencies.empty()) {
-                // A scheme with per-pair frequencies is a sin/cos table (sinusoidal) in one of two layouts: the
-                // engine's TableLayout covers both.
-                gpu::TableLayout layout;
-                layout.cols = setup.dim;
-                const int pairs = int(r->frequencies.size());
-                layout.sinOffset = 0;
-                layout.cosOffset = half ? pairs : 1;
-                layout.pairStride = half ? 1 : 2;
-                r->table = trigThrough(engine, r->frequencies, ctx.positions, layout, r->path);
-            } else {
-                r->table = s.encoding(setup.params, ctx);
-                r->path = QStringLiteral("CPU (core), ") + msText(t.nsecsElapsed() / 1e6);
-            }
-            r->tableLabel = QStringLiteral("PE(p, j)");
-            r->columnLabel = QStringLiteral("dimension j");
-            const int d = int(r->table.cols());
-            r->columnPair.assign(std::size_t(d), -1);
-            if (!r->frequencies.empty()) {
-                const int pairs = int(r->frequencies.size());
-                for (int c = 0; c < d; ++c)
-                    r->columnPair[std::size_t(c)] = std::min(pairs - 1, half ? c % std::max(1, d / 2) : c / 2);
-            }
+            encodingTable(*r, s, setup, ctx, engine);
         }
         r->totalCols = int(r->table.cols());
-        if (r->table.size() > 0) {
-            const float* p = r->table.data();
-            const auto n = r->table.size();
-            float lo = p[0], hi = p[0];
-            for (Eigen::Index i = 1; i < n; ++i) {
-                lo = std::min(lo, p[i]);
-                hi = std::max(hi, p[i]);
-            }
-            r->lo = lo;
-            r->hi = hi;
-            r->signedValues = lo < 0.0f && hi > 0.0f;
-            if (quantity == TableQuantity::Angle && s.rotary) {
-                r->lo = 0.0;
-                r->hi = 2.0 * M_PI;
-                r->signedValues = false;
-            }
-        }
+        fillTableRange(*r, quantity, bool(s.rotary));
     } catch (const std::exception& e) {
         r->error = QString::fromStdString(e.what());
         r->table.resize(0, 0);

@@ -181,6 +181,12 @@ struct GpuCompute::Impl {
     }
 
     bool makeCurrent() { return eglMakeCurrent(display, surface, surface, context) == EGL_TRUE; }
+    /// What create() does after one display: try the next, or stop (a context is current, or desktop OpenGL
+    /// cannot be bound at all).
+    enum class Attempt { Next, Stop };
+    /// Initialises @p candidate and makes an OpenGL 4.3 core context current on it (without a window); on a
+    /// problem, @p lastProblem says which.
+    Attempt tryDisplay(EGLDisplay candidate, std::string& lastProblem);
     void release() { eglMakeCurrent(display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT); }
 
     // One call at a time, from any thread: the context is made current for the call and released after it.
@@ -301,17 +307,12 @@ GpuCompute::GpuCompute(std::unique_ptr<Impl> impl)
 
 GpuCompute::~GpuCompute() = default;
 
-std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
+namespace {
+
+/// Displays to try, in order: Mesa's surfaceless platform (llvmpipe and Mesa's GPU drivers, no display server),
+/// each GPU device (NVIDIA's EGL: EGL_EXT_platform_device), then the default display.
+std::vector<EGLDisplay> candidateDisplays()
 {
-    std::string why;
-    auto fail = [&](std::string reason) -> std::unique_ptr<GpuCompute> {
-        if (whyNot)
-            *whyNot = std::move(reason);
-        return nullptr;
-    };
-    auto impl = std::make_unique<Impl>();
-    // Displays to try, in order: Mesa's surfaceless platform (llvmpipe and Mesa's GPU drivers, no display
-    // server), each GPU device (NVIDIA's EGL: EGL_EXT_platform_device), then the default display.
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     auto hasClient = [&](const char* e) { return clientExtensions && std::strstr(clientExtensions, e); };
     auto getPlatformDisplay =
@@ -328,52 +329,71 @@ std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
                 candidates.push_back(getPlatformDisplay(EGL_PLATFORM_DEVICE_EXT, devices[i], nullptr));
     }
     candidates.push_back(eglGetDisplay(EGL_DEFAULT_DISPLAY));
-    const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                                 EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
-    std::string lastProblem = "no EGL display could be initialised";
-    for (EGLDisplay display : candidates) {
-        if (display == EGL_NO_DISPLAY)
-            continue;
-        EGLint major = 0, minor = 0;
-        {
-            std::lock_guard users(displayUsersMutex);
-            if (!eglInitialize(display, &major, &minor))
-                continue;
-            ++displayUsers;
-        }
-        impl->display = display;
-        impl->countsAsDisplayUser = true;
-        if (!eglBindAPI(EGL_OPENGL_API)) {
-            lastProblem = "EGL cannot bind desktop OpenGL";
-            break;
-        }
-        // A context without a config (EGL_KHR_no_config_context) where the driver allows it; otherwise one
-        // from a pbuffer-capable OpenGL config.
-        EGLConfig config = EGL_NO_CONFIG_KHR;
-        impl->context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
-        if (impl->context == EGL_NO_CONTEXT) {
-            const EGLint want[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
-            EGLint found = 0;
-            if (eglChooseConfig(display, want, &config, 1, &found) && found == 1)
-                impl->context = eglCreateContext(display, config, EGL_NO_CONTEXT, attributes);
-        }
-        if (impl->context == EGL_NO_CONTEXT) {
-            lastProblem = "no OpenGL 4.3 core context (compute shaders need 4.3)";
-            continue;
-        }
-        if (!impl->makeCurrent() && config != EGL_NO_CONFIG_KHR) {
-            // No surfaceless contexts (EGL_KHR_surfaceless_context): a 1 x 1 pbuffer instead.
-            const EGLint size[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
-            impl->surface = eglCreatePbufferSurface(display, config, size);
-        }
-        if (!impl->makeCurrent()) {
-            lastProblem = "the OpenGL context cannot be made current without a window";
-            eglDestroyContext(display, impl->context);
-            impl->context = EGL_NO_CONTEXT;
-            continue;
-        }
-        break;
+    return candidates;
+}
+
+} // namespace
+
+GpuCompute::Impl::Attempt GpuCompute::Impl::tryDisplay(EGLDisplay candidate, std::string& lastProblem)
+{
+    static const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
+                                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    if (candidate == EGL_NO_DISPLAY)
+        return Attempt::Next;
+    EGLint major = 0, minor = 0;
+    {
+        std::lock_guard users(displayUsersMutex);
+        if (!eglInitialize(candidate, &major, &minor))
+            return Attempt::Next;
+        ++displayUsers;
     }
+    display = candidate;
+    countsAsDisplayUser = true;
+    if (!eglBindAPI(EGL_OPENGL_API)) {
+        lastProblem = "EGL cannot bind desktop OpenGL";
+        return Attempt::Stop;
+    }
+    // A context without a config (EGL_KHR_no_config_context) where the driver allows it; otherwise one
+    // from a pbuffer-capable OpenGL config.
+    EGLConfig config = EGL_NO_CONFIG_KHR;
+    context = eglCreateContext(display, EGL_NO_CONFIG_KHR, EGL_NO_CONTEXT, attributes);
+    if (context == EGL_NO_CONTEXT) {
+        const EGLint want[] = {EGL_SURFACE_TYPE, EGL_PBUFFER_BIT, EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT, EGL_NONE};
+        EGLint found = 0;
+        if (eglChooseConfig(display, want, &config, 1, &found) && found == 1)
+            context = eglCreateContext(display, config, EGL_NO_CONTEXT, attributes);
+    }
+    if (context == EGL_NO_CONTEXT) {
+        lastProblem = "no OpenGL 4.3 core context (compute shaders need 4.3)";
+        return Attempt::Next;
+    }
+    if (!makeCurrent() && config != EGL_NO_CONFIG_KHR) {
+        // No surfaceless contexts (EGL_KHR_surfaceless_context): a 1 x 1 pbuffer instead.
+        const EGLint size[] = {EGL_WIDTH, 1, EGL_HEIGHT, 1, EGL_NONE};
+        surface = eglCreatePbufferSurface(display, config, size);
+    }
+    if (!makeCurrent()) {
+        lastProblem = "the OpenGL context cannot be made current without a window";
+        eglDestroyContext(display, context);
+        context = EGL_NO_CONTEXT;
+        return Attempt::Next;
+    }
+    return Attempt::Stop;
+}
+
+std::unique_ptr<GpuCompute> GpuCompute::create(std::string* whyNot)
+{
+    std::string why;
+    auto fail = [&](std::string reason) -> std::unique_ptr<GpuCompute> {
+        if (whyNot)
+            *whyNot = std::move(reason);
+        return nullptr;
+    };
+    auto impl = std::make_unique<Impl>();
+    std::string lastProblem = "no EGL display could be initialised";
+    for (EGLDisplay display : candidateDisplays())
+        if (impl->tryDisplay(display, lastProblem) == Impl::Attempt::Stop)
+            break;
     if (impl->context == EGL_NO_CONTEXT)
         return fail(lastProblem);
     std::string missing;

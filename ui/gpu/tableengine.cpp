@@ -148,15 +148,18 @@ std::string TableEngine::lastPath() const
     return m_lastPath;
 }
 
-std::vector<core::BenchFigure> gpuBenchmarks(bool large)
+namespace {
+
+double median(std::vector<double> v)
 {
-    std::vector<core::BenchFigure> figures;
-    std::string why;
-    const std::unique_ptr<GpuCompute> gpu = GpuCompute::create(&why);
-    figures.push_back({"gpu_available", gpu ? 1.0 : 0.0, gpu ? "GPU path on " + gpu->renderer() : "no GPU path: " + why});
-    if (!gpu)
-        return figures;
-    // The same table as core's benchmark: 65536 x 512, RoPE frequencies, sin then cos halves.
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+/// The same table as core's benchmark: 65536 x 512, RoPE frequencies, sin then cos halves; CPU and GPU times and
+/// the GPU table's largest error against float64.
+void tableBenchmarks(GpuCompute& gpu, std::vector<core::BenchFigure>& figures)
+{
     const int rows = 65536;
     const int dim = 512;
     const std::vector<double> w = core::ropeBaseFrequencies(10000.0, dim);
@@ -173,14 +176,10 @@ std::vector<core::BenchFigure> gpuBenchmarks(bool large)
         core::MatrixF cpu = cpuEngine.trigTable(w, positions, layout);
         cpuMs.push_back(msSince(t0));
         GpuTiming timing;
-        table = gpu->trigTable(w, positions, layout, &timing);
+        table = gpu.trigTable(w, positions, layout, &timing);
         shaderMs.push_back(timing.shaderMs);
         totalMs.push_back(timing.totalMs);
     }
-    auto median = [](std::vector<double> v) {
-        std::sort(v.begin(), v.end());
-        return v[v.size() / 2];
-    };
     const double elements = double(rows) * dim;
     double err = 0.0;
     for (int p = 0; p < rows; p += 7)
@@ -196,19 +195,29 @@ std::vector<core::BenchFigure> gpuBenchmarks(bool large)
     figures.push_back({"gpu_table_total_ns_per_element", median(totalMs) * 1e6 / elements,
                        "GPU path including upload and read-back, median of 3"});
     figures.push_back({"gpu_table_max_abs_error", err, "GPU table vs float64, every 7th row"});
-    // Scores: 512 queries x 512 keys, head dim 128 (software OpenGL takes seconds for 2048 x 2048).
-    const int n = 512;
-    const int d = 128;
+}
+
+/// Queries and keys of @p n positions x @p d for the scores benchmarks (smooth, deterministic values).
+std::pair<core::MatrixF, core::MatrixF> benchQueriesKeys(int n, int d)
+{
     core::MatrixF q(n, d), k(n, d);
     for (int r = 0; r < n; ++r)
         for (int c = 0; c < d; ++c) {
             q(r, c) = float(std::sin(0.013 * (r * d + c)));
             k(r, c) = float(std::cos(0.017 * (r * d + c)));
         }
+    return {std::move(q), std::move(k)};
+}
+
+/// Scores: 512 queries x 512 keys, head dim 128 (software OpenGL takes seconds for 2048 x 2048); the GPU's figures,
+/// and the CPU's median time (milliseconds), which the caller lists last.
+double scoresBenchmarks(GpuCompute& gpu, std::vector<core::BenchFigure>& figures)
+{
+    const auto [q, k] = benchQueriesKeys(512, 128);
     std::vector<double> gpuScores, cpuScores;
     for (int rep = 0; rep < 3; ++rep) {
         GpuTiming timing;
-        const core::MatrixF s = gpu->scores(q, k, 1.0f, false, 0, 1, 0, 1, &timing);
+        const core::MatrixF s = gpu.scores(q, k, 1.0f, false, 0, 1, 0, 1, &timing);
         gpuScores.push_back(timing.shaderMs);
         const auto t0 = Clock::now();
         const core::MatrixF c = q * k.transpose();
@@ -218,45 +227,60 @@ std::vector<core::BenchFigure> gpuBenchmarks(bool large)
                                "GPU vs CPU logits, 512 x 512, head dim 128"});
     }
     figures.push_back({"gpu_scores_512_ms", median(gpuScores), "GPU shader time for 512 x 512 logits, head dim 128"});
-    if (large) {
-        // The sizes of the GPU goals: a 65536 x 4096 table (2048 pairs, sin then cos) and 8192 x 8192 logits.
-        const int bigDim = 4096;
-        const std::vector<double> bigW = core::ropeBaseFrequencies(10000.0, bigDim);
-        TableLayout big;
-        big.cols = bigDim;
-        big.sinOffset = 0;
-        big.cosOffset = bigDim / 2;
-        std::vector<double> tableMs;
-        double bigErr = 0.0;
-        for (int rep = 0; rep < 3; ++rep) {
-            GpuTiming timing;
-            const core::MatrixF t = gpu->trigTable(bigW, positions, big, &timing);
-            tableMs.push_back(timing.shaderMs);
-            if (rep == 0)
-                for (int p = 0; p < rows; p += 997)
-                    for (int i = 0; i < bigDim / 2; i += 7)
-                        bigErr = std::max(bigErr, std::fabs(double(t(p, i)) - std::sin(core::wrapAngle(p, bigW[std::size_t(i)]))));
-        }
-        figures.push_back({"gpu_table_65536x4096_ms", median(tableMs),
-                           "GPU shader time for a 65536 x 4096 float32 table (goal on a real GPU: under 2 ms)"});
-        figures.push_back({"gpu_table_65536x4096_max_abs_error", bigErr, "that table vs float64, sampled"});
-        const int m = 8192;
-        core::MatrixF bq(m, d), bk(m, d);
-        for (int r = 0; r < m; ++r)
-            for (int c = 0; c < d; ++c) {
-                bq(r, c) = float(std::sin(0.013 * (r * d + c)));
-                bk(r, c) = float(std::cos(0.017 * (r * d + c)));
-            }
-        std::vector<double> scoresMs;
-        for (int rep = 0; rep < 3; ++rep) {
-            GpuTiming timing;
-            gpu->scores(bq, bk, 1.0f, true, 0, 1, 0, 1, &timing);
-            scoresMs.push_back(timing.shaderMs);
-        }
-        figures.push_back({"gpu_scores_8192_ms", median(scoresMs),
-                           "GPU shader time for 8192 x 8192 causal logits, head dim 128 (goal on a real GPU: under 5 ms)"});
+    return median(cpuScores);
+}
+
+/// The sizes of the GPU goals: a 65536 x 4096 table (2048 pairs, sin then cos) and 8192 x 8192 logits.
+void largeBenchmarks(GpuCompute& gpu, std::vector<core::BenchFigure>& figures)
+{
+    const int rows = 65536;
+    const int bigDim = 4096;
+    const auto positions = core::PositionList::range(0, rows);
+    const std::vector<double> bigW = core::ropeBaseFrequencies(10000.0, bigDim);
+    TableLayout big;
+    big.cols = bigDim;
+    big.sinOffset = 0;
+    big.cosOffset = bigDim / 2;
+    std::vector<double> tableMs;
+    double bigErr = 0.0;
+    for (int rep = 0; rep < 3; ++rep) {
+        GpuTiming timing;
+        const core::MatrixF t = gpu.trigTable(bigW, positions, big, &timing);
+        tableMs.push_back(timing.shaderMs);
+        if (rep == 0)
+            for (int p = 0; p < rows; p += 997)
+                for (int i = 0; i < bigDim / 2; i += 7)
+                    bigErr = std::max(bigErr, std::fabs(double(t(p, i)) - std::sin(core::wrapAngle(p, bigW[std::size_t(i)]))));
     }
-    figures.push_back({"cpu_scores_512_ms", median(cpuScores), "Eigen product for the same 512 x 512 logits"});
+    figures.push_back({"gpu_table_65536x4096_ms", median(tableMs),
+                       "GPU shader time for a 65536 x 4096 float32 table (goal on a real GPU: under 2 ms)"});
+    figures.push_back({"gpu_table_65536x4096_max_abs_error", bigErr, "that table vs float64, sampled"});
+    const auto [bq, bk] = benchQueriesKeys(8192, 128);
+    std::vector<double> scoresMs;
+    for (int rep = 0; rep < 3; ++rep) {
+        GpuTiming timing;
+        gpu.scores(bq, bk, 1.0f, true, 0, 1, 0, 1, &timing);
+        scoresMs.push_back(timing.shaderMs);
+    }
+    figures.push_back({"gpu_scores_8192_ms", median(scoresMs),
+                       "GPU shader time for 8192 x 8192 causal logits, head dim 128 (goal on a real GPU: under 5 ms)"});
+}
+
+} // namespace
+
+std::vector<core::BenchFigure> gpuBenchmarks(bool large)
+{
+    std::vector<core::BenchFigure> figures;
+    std::string why;
+    const std::unique_ptr<GpuCompute> gpu = GpuCompute::create(&why);
+    figures.push_back({"gpu_available", gpu ? 1.0 : 0.0, gpu ? "GPU path on " + gpu->renderer() : "no GPU path: " + why});
+    if (!gpu)
+        return figures;
+    tableBenchmarks(*gpu, figures);
+    const double cpuScoresMs = scoresBenchmarks(*gpu, figures);
+    if (large)
+        largeBenchmarks(*gpu, figures);
+    figures.push_back({"cpu_scores_512_ms", cpuScoresMs, "Eigen product for the same 512 x 512 logits"});
     return figures;
 }
 

@@ -113,19 +113,10 @@ void AttentionView::takeOutput(std::shared_ptr<const AttentionOutput> out)
         // A − B entry by entry, where both hold one size of scores of one kind (logits or probabilities).
         const auto* twin = qobject_cast<AttentionView*>(compareTwin());
         const auto b = twin ? twin->output() : nullptr;
-        if (!b || !b->error.isEmpty() || b->matrix.size() == 0)
-            m_compareProblem = tr("B has no attention scores%1.").arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
-        else if (b->matrix.rows() != m_output->matrix.rows() || b->matrix.cols() != m_output->matrix.cols())
-            m_compareProblem = tr("A difference needs one size: A is %1 \u00d7 %2, B is %3 \u00d7 %4.")
-                                   .arg(m_output->matrix.rows()).arg(m_output->matrix.cols()).arg(b->matrix.rows()).arg(b->matrix.cols());
-        else if (b->softmax != m_output->softmax || b->term != m_output->term)
-            m_compareProblem = tr("A difference needs one quantity: A shows %1, B shows %2.")
-                                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"),
-                                        b->softmax ? tr("probabilities") : tr("logits"));
-        else {
-            m_diff = Computation::difference(m_output->matrix, b->matrix);
-            m_diffRange = Computation::symmetricRange(*m_diff);
-        }
+        AttentionDifference d = AttentionFigure::difference(*m_output, b.get());
+        m_compareProblem = d.problem;
+        m_diff = std::move(d.matrix);
+        m_diffRange = d.range;
     }
     // The image is made at the next paint: within one frame a new output, a range shared with B and new options
     // can each arrive, and each made it again.
@@ -166,8 +157,7 @@ void AttentionView::drawTrainedLength(QPainter& p, TextLayout& text, const QRect
     if (!m_output)
         return;
     // A model trained in the window: the tokens of its longest trained sequence; else the scheme's trained window.
-    const auto trained = m_output->trainedWindow ? std::optional<core::Position>(*m_output->trainedWindow)
-                                                 : Computation::trainedLength(m_output->setup, m_state->viewOptions());
+    const std::optional<core::Position> trained = m_output->trainedLength;
     const long long n = m_output->matrix.rows();
     if (!trained || *trained <= 0 || *trained >= n)
         return; // only where the trained window ends inside the positions shown
@@ -216,110 +206,129 @@ QWidget* AttentionView::controls()
     m_controls = new QWidget(this);
     auto* lay = new QHBoxLayout(m_controls);
     lay->setContentsMargins(0, 0, 0, 0);
-    auto* kind = new QComboBox(m_controls);
-    kind->setObjectName(QStringLiteral("attentionKind"));
-    kind->addItems({tr("softmax"), tr("logits")});
-    auto* mask = new QComboBox(m_controls);
-    mask->setObjectName(QStringLiteral("attentionMask"));
-    mask->addItems({tr("causal"), tr("bidirectional")});
-    auto* head = new QSpinBox(m_controls);
-    head->setObjectName(QStringLiteral("attentionHead"));
-    head->setPrefix(tr("head "));
-    auto* heads = new QSpinBox(m_controls);
-    heads->setObjectName(QStringLiteral("attentionHeads"));
-    heads->setPrefix(tr("of "));
-    heads->setRange(1, 64);
-    auto* content = new QComboBox(m_controls);
-    content->setObjectName(QStringLiteral("attentionContent"));
-    content->addItems({tr("random q, k"), tr("constant q = k"), tr("sentence")});
+    makeControls();
+    const ControlWidgets& c = m_widgets;
+    for (QWidget* w : std::initializer_list<QWidget*>{c.source, c.run, c.layer, c.length, c.kind, m_termBox, c.mask,
+                                                      c.head, c.heads, c.content, c.sentence})
+        lay->addWidget(w);
+    syncControls();
+    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, [this] { syncControls(); });
+    connect(m_state, &WorkbenchState::trainedRunsChanged, m_controls, [this] { syncControls(); });
+    connectControls();
+    return m_controls;
+}
+
+void AttentionView::makeControls()
+{
+    ControlWidgets& c = m_widgets;
+    c.kind = new QComboBox(m_controls);
+    c.kind->setObjectName(QStringLiteral("attentionKind"));
+    c.kind->addItems({tr("softmax"), tr("logits")});
+    c.mask = new QComboBox(m_controls);
+    c.mask->setObjectName(QStringLiteral("attentionMask"));
+    c.mask->addItems({tr("causal"), tr("bidirectional")});
+    c.head = new QSpinBox(m_controls);
+    c.head->setObjectName(QStringLiteral("attentionHead"));
+    c.head->setPrefix(tr("head "));
+    c.heads = new QSpinBox(m_controls);
+    c.heads->setObjectName(QStringLiteral("attentionHeads"));
+    c.heads->setPrefix(tr("of "));
+    c.heads->setRange(1, 64);
+    c.content = new QComboBox(m_controls);
+    c.content->setObjectName(QStringLiteral("attentionContent"));
+    c.content->addItems({tr("random q, k"), tr("constant q = k"), tr("sentence")});
     m_termBox = new QComboBox(m_controls);
     m_termBox->setObjectName(QStringLiteral("attentionTerm"));
     m_termBox->setToolTip(tr("Show one named part of the logits (e.g. Transformer-XL's four terms, DeBERTa's "
                              "c2p and p2c, CoPE's gates and positions)"));
     m_termBox->setVisible(false);
-    auto* sentence = new QLineEdit(m_controls);
-    sentence->setObjectName(QStringLiteral("attentionSentence"));
-    sentence->setPlaceholderText(tr("type a sentence"));
-    sentence->setMaximumWidth(160);
+    c.sentence = new QLineEdit(m_controls);
+    c.sentence->setObjectName(QStringLiteral("attentionSentence"));
+    c.sentence->setPlaceholderText(tr("type a sentence"));
+    c.sentence->setMaximumWidth(160);
     // The source: the scheme's pattern, or a model trained in the window (the lengthlab view's Train).
-    auto* source = new QComboBox(m_controls);
-    source->setObjectName(QStringLiteral("attentionSource"));
-    source->addItems({tr("scheme"), tr("trained model")});
-    source->setToolTip(tr("scheme: the scheme's pattern from core's attention engine; trained model: the real attention "
-                          "weights of a model trained in this window (lengthlab view, Train)"));
-    auto* run = new QSpinBox(m_controls);
-    run->setObjectName(QStringLiteral("attentionTrainedRun"));
-    run->setPrefix(tr("run "));
-    run->setRange(0, 255);
-    auto* layer = new QSpinBox(m_controls);
-    layer->setObjectName(QStringLiteral("attentionTrainedLayer"));
-    layer->setPrefix(tr("layer "));
-    layer->setRange(0, 7);
-    auto* length = new QSpinBox(m_controls);
-    length->setObjectName(QStringLiteral("attentionTrainedLength"));
-    length->setPrefix(tr("length "));
-    length->setSpecialValueText(tr("length 3 \u00d7 trained"));
-    length->setRange(0, 4096);
-    for (QWidget* w : std::initializer_list<QWidget*>{source, run, layer, length, kind, m_termBox, mask, head, heads, content, sentence})
-        lay->addWidget(w);
-    auto sync = [this, kind, mask, head, heads, content, sentence, source, run, layer, length] {
-        const ViewOptions& o = m_state->viewOptions();
-        QSignalBlocker b1(kind), b2(mask), b3(head), b4(heads), b5(content), b6(source), b7(run), b8(layer), b9(length);
-        const bool trained = o.attentionSource == AttentionSource::Trained;
-        const auto runs = m_state->trainedRuns();
-        source->setCurrentIndex(trained ? 1 : 0);
-        source->setVisible(trained || (runs && !runs->runs.empty()));
-        for (QSpinBox* b : {run, layer, length})
-            b->setVisible(trained);
-        run->setValue(o.trainedRun);
-        layer->setValue(o.trainedLayer);
-        length->setValue(o.trainedTestLength);
-        for (QWidget* w : std::initializer_list<QWidget*>{kind, mask, heads, content})
-            w->setVisible(!trained); // a trained model: probabilities, causal, its own heads and tokens
-        kind->setCurrentIndex(o.softmax ? 0 : 1);
-        kind->setEnabled(o.term.isEmpty()); // a part of the logits has no softmax
-        mask->setCurrentIndex(o.causal ? 0 : 1);
-        heads->setValue(o.heads);
-        head->setRange(0, o.heads - 1);
-        head->setValue(o.head);
-        content->setCurrentIndex(int(o.content));
-        sentence->setVisible(!trained && o.content == AttentionContent::Sentence);
-        if (!sentence->hasFocus())
-            sentence->setText(o.sentence);
-    };
-    sync();
-    connect(m_state, &WorkbenchState::viewOptionsChanged, m_controls, sync);
-    connect(m_state, &WorkbenchState::trainedRunsChanged, m_controls, sync);
-    connect(source, &QComboBox::currentIndexChanged, this, [this](int i) {
+    c.source = new QComboBox(m_controls);
+    c.source->setObjectName(QStringLiteral("attentionSource"));
+    c.source->addItems({tr("scheme"), tr("trained model")});
+    c.source->setToolTip(tr("scheme: the scheme's pattern from core's attention engine; trained model: the real attention "
+                            "weights of a model trained in this window (lengthlab view, Train)"));
+    c.run = new QSpinBox(m_controls);
+    c.run->setObjectName(QStringLiteral("attentionTrainedRun"));
+    c.run->setPrefix(tr("run "));
+    c.run->setRange(0, 255);
+    c.layer = new QSpinBox(m_controls);
+    c.layer->setObjectName(QStringLiteral("attentionTrainedLayer"));
+    c.layer->setPrefix(tr("layer "));
+    c.layer->setRange(0, 7);
+    c.length = new QSpinBox(m_controls);
+    c.length->setObjectName(QStringLiteral("attentionTrainedLength"));
+    c.length->setPrefix(tr("length "));
+    c.length->setSpecialValueText(tr("length 3 \u00d7 trained"));
+    c.length->setRange(0, 4096);
+}
+
+void AttentionView::syncControls()
+{
+    const ControlWidgets& c = m_widgets;
+    const ViewOptions& o = m_state->viewOptions();
+    QSignalBlocker b1(c.kind), b2(c.mask), b3(c.head), b4(c.heads), b5(c.content), b6(c.source), b7(c.run),
+        b8(c.layer), b9(c.length);
+    const bool trained = o.attentionSource == AttentionSource::Trained;
+    const auto runs = m_state->trainedRuns();
+    c.source->setCurrentIndex(trained ? 1 : 0);
+    c.source->setVisible(trained || (runs && !runs->runs.empty()));
+    for (QSpinBox* b : {c.run, c.layer, c.length})
+        b->setVisible(trained);
+    c.run->setValue(o.trainedRun);
+    c.layer->setValue(o.trainedLayer);
+    c.length->setValue(o.trainedTestLength);
+    for (QWidget* w : std::initializer_list<QWidget*>{c.kind, c.mask, c.heads, c.content})
+        w->setVisible(!trained); // a trained model: probabilities, causal, its own heads and tokens
+    c.kind->setCurrentIndex(o.softmax ? 0 : 1);
+    c.kind->setEnabled(o.term.isEmpty()); // a part of the logits has no softmax
+    c.mask->setCurrentIndex(o.causal ? 0 : 1);
+    c.heads->setValue(o.heads);
+    c.head->setRange(0, o.heads - 1);
+    c.head->setValue(o.head);
+    c.content->setCurrentIndex(int(o.content));
+    c.sentence->setVisible(!trained && o.content == AttentionContent::Sentence);
+    if (!c.sentence->hasFocus())
+        c.sentence->setText(o.sentence);
+}
+
+void AttentionView::connectControls()
+{
+    const ControlWidgets& c = m_widgets;
+    connect(c.source, &QComboBox::currentIndexChanged, this, [this](int i) {
         m_state->setProperty(QStringLiteral("attention_source"), i);
     });
-    connect(run, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_run"), v); });
-    connect(layer, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_layer"), v); });
-    connect(length, &QSpinBox::valueChanged, this,
+    connect(c.run, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_run"), v); });
+    connect(c.layer, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_layer"), v); });
+    connect(c.length, &QSpinBox::valueChanged, this,
             [this](int v) { m_state->setProperty(QStringLiteral("trained_test_length"), v, true); });
     auto edit = [this](auto fn) {
         ViewOptions o = m_state->viewOptions();
         fn(o);
         m_state->setViewOptions(o);
     };
-    connect(kind, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
-    connect(mask, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
+    connect(c.kind, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
+    connect(c.mask, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
     connect(m_termBox, &QComboBox::activated, this, [this, edit](int i) {
         const QString term = i <= 0 ? QString() : m_termBox->itemText(i);
         edit([&](ViewOptions& o) { o.term = term; });
     });
-    connect(head, &QSpinBox::valueChanged, this, [edit](int v) { edit([&](ViewOptions& o) { o.head = v; }); });
-    connect(heads, &QSpinBox::valueChanged, this, [edit](int v) {
+    connect(c.head, &QSpinBox::valueChanged, this, [edit](int v) { edit([&](ViewOptions& o) { o.head = v; }); });
+    connect(c.heads, &QSpinBox::valueChanged, this, [edit](int v) {
         edit([&](ViewOptions& o) {
             o.heads = v;
             o.head = std::min(o.head, v - 1);
         });
     });
-    connect(content, &QComboBox::currentIndexChanged, this,
+    connect(c.content, &QComboBox::currentIndexChanged, this,
             [edit](int i) { edit([&](ViewOptions& o) { o.content = AttentionContent(i); }); });
+    QLineEdit* sentence = c.sentence;
     connect(sentence, &QLineEdit::editingFinished, this,
             [edit, sentence] { edit([&](ViewOptions& o) { o.sentence = sentence->text(); }); });
-    return m_controls;
 }
 
 HeaderTexts AttentionView::headerTexts() const
@@ -375,7 +384,6 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                      headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
     l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
-    const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     const int n = m_output ? int(m_output->matrix.rows()) : 0;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
     double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
@@ -392,15 +400,44 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
                                        : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale
                                              + tick.height() * 1.6 + pad;
         const double bottom = l.footer.top() - (wordLabels ? wordW + tick.height() : tick.height() * 2.3);
-        const double w = t.right() - right - (t.left() + left), h = bottom - top;
-        const double side = std::max(10.0, std::min(w, h));
-        l.plot = QRectF(t.left() + left + (w - side) / 2, top, side, side);
+        const double h = bottom - top, room = t.width() - left;
+        // Right of the plot: the colour bar (12 s after it, 16 s wide), its tick labels 8 px after the bar (as
+        // drawColorBar() draws them) and the padding. Which labels the bar draws depends on its height, the side:
+        // start from the labels of the tallest bar, then refit to the labels of the side found.
+        const auto sideFor = [&](double labels) {
+            return std::max(10.0, std::min(room - (28 * l.scale + 8 + labels + pad), h));
+        };
+        double labels = colorBarTickWidth(tick, std::min(room, h));
+        double side = sideFor(labels);
+        for (int pass = 0; pass < 2; ++pass) {
+            const double drawn = colorBarTickWidth(tick, side);
+            if (drawn == labels)
+                break;
+            labels = pass == 0 ? drawn : std::max(labels, drawn);
+            side = sideFor(labels);
+        }
+        const double w = room - (28 * l.scale + 8 + labels + pad);
+        l.plot = QRectF(t.left() + left + std::max(0.0, w - side) / 2, top, side, side);
     };
     place(words);
     if (words && l.plot.height() / std::max(1, n) < tick.height() * 0.8)
         place(false); // too many words for their cells: numbers, as renderContent() draws them
     l.bar = QRectF(l.plot.right() + 12 * l.scale, l.plot.top(), 16 * l.scale, l.plot.height());
     return l;
+}
+
+double AttentionView::colorBarTickWidth(const QFontMetricsF& fm, double barHeight) const
+{
+    // drawColorBar()'s ticks for a bar this tall: 2 to 5 by its height, 2t + 1 asked for where fewer than 3 come.
+    const ValueRange range = m_diff ? m_diffRange : valueRange();
+    const int target = std::clamp(int(barHeight / (fm.height() * 1.6)), 2, 5);
+    std::vector<double> ticks = niceTicks(range.lo, range.hi, target);
+    if (ticks.size() < 3)
+        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
+    double widest = 0;
+    for (double v : ticks)
+        widest = std::max(widest, fm.horizontalAdvance(formatNumber(v)));
+    return widest;
 }
 
 QString AttentionView::contentNote() const
@@ -472,6 +509,19 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     p.setBrush(Qt::NoBrush);
     p.drawRect(l.plot);
 
+    drawAxes(p, text, l);
+    drawCursorRow(p, l);
+    drawTrainedLength(p, text, l.plot, s);
+    drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
+    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), onScreen() && m_hover ? th.foreground : th.muted,
+              footerLines());
+}
+
+void AttentionView::drawAxes(QPainter& p, TextLayout& text, const Layout& l) const
+{
+    const Theme th = theme();
+    const double s = l.scale;
+    const QRectF target = text.bounds();
     const QFont tickFont = th.font(10 * s);
     const QFontMetricsF fm(tickFont);
     const int n = int(m_output->matrix.rows());
@@ -506,7 +556,14 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
                   tickFont, th.muted, {tr("query position"), tr("query")});
         p.restore();
     }
-    // The cursor's query row.
+}
+
+void AttentionView::drawCursorRow(QPainter& p, const Layout& l) const
+{
+    const Theme th = theme();
+    const double s = l.scale;
+    const int n = int(m_output->matrix.rows());
+    const double cell = l.plot.height() / std::max(1, n);
     const int c = m_state->cursor();
     if (c < n) {
         const double y0 = l.plot.top() + c * cell, y1 = y0 + cell;
@@ -519,8 +576,10 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
             p.drawLine(QPointF(l.plot.left(), (y0 + y1) / 2), QPointF(l.plot.right(), (y0 + y1) / 2));
         }
     }
-    drawTrainedLength(p, text, l.plot, s);
-    drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
+}
+
+QStringList AttentionView::footerLines() const
+{
     QStringList foot;
     if (showsHints() && m_hover)
         if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
@@ -538,8 +597,7 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
             foot << contentNote() + scale;
         foot << contentNote();
     }
-    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, onScreen() && m_hover ? th.foreground : th.muted,
-              foot);
+    return foot;
 }
 
 std::optional<QPoint> AttentionView::hoveredCell(bool sideB) const

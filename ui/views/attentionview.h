@@ -6,6 +6,7 @@
 /// ALiBi's slope of the head is labelled; a typed sentence puts its words on the axes. The cursor's query
 /// row is highlighted.
 
+#include "ui/figures/attentionfigure.h"
 #include "ui/render/colormap.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
@@ -14,6 +15,9 @@
 #include <optional>
 
 class QComboBox;
+class QFontMetricsF;
+class QLineEdit;
+class QSpinBox;
 
 namespace poslab::ui {
 
@@ -63,6 +67,14 @@ private:
         double scale = 1.0;
     };
     Layout layoutFor(const QRectF& target) const;
+    /// The widest tick label the colour bar draws for the colours' range at @p barHeight, in @p fm (the tick font).
+    double colorBarTickWidth(const QFontMetricsF& fm, double barHeight) const;
+    /// The axes: the sentence's words beside and under the rows where they fit, else position numbers and titles.
+    void drawAxes(QPainter& p, TextLayout& text, const Layout& l) const;
+    /// The cursor's query row: a frame, or a line where the rows are thinner than 4 pixels.
+    void drawCursorRow(QPainter& p, const Layout& l) const;
+    /// The footer's wordings, longest first: the hover read-out, or the content, range and colour scale.
+    QStringList footerLines() const;
     /// The header: the variant, the quantity and head, the size and mask.
     HeaderTexts headerTexts() const;
     ValueRange valueRange() const;
@@ -76,6 +88,18 @@ private:
     std::optional<QRgb> m_imageGrid; ///< the grid colour m_image was made with; empty: to be made again
     std::optional<QPoint> m_hover;
     QWidget* m_controls = nullptr;
+    /// The controls' widgets (children of m_controls), made by makeControls().
+    struct ControlWidgets {
+        QComboBox *kind = nullptr, *mask = nullptr, *content = nullptr, *source = nullptr;
+        QSpinBox *head = nullptr, *heads = nullptr, *run = nullptr, *layer = nullptr, *length = nullptr;
+        QLineEdit* sentence = nullptr;
+    };
+    ControlWidgets m_widgets;
+    void makeControls();
+    /// Shows the state's options in the controls (signals blocked) and which of them apply to the source.
+    void syncControls();
+    /// Each control edits its option of the state.
+    void connectControls();
     QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts
     // compare mode, difference: A's scores minus B's (Computation::difference); masked in either stays masked
     bool differenceMode() const;

@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "ui/figures/computation.h"
 #include "ui/figures/anglesfigure.h"
+#include "ui/figures/attentionfigure.h"
 #include "ui/figures/bucketsfigure.h"
 #include "ui/figures/decayfigure.h"
 #include "ui/figures/extensionfigure.h"
@@ -46,47 +47,6 @@ core::ComputeResult exportOf(const WorkbenchState& state, QStringList* notes)
     return Figure::dataExport(FigureSnapshot::of(state), notes);
 }
 
-/// Every head's scores (heads x queries x keys); the figure shows one.
-core::ComputeResult attentionData(const WorkbenchState& state, QStringList* notes)
-{
-    const ViewOptions& o = state.viewOptions();
-    core::ComputeRequest req = Computation::request(state.setup());
-    req.quantity = core::Quantity::Scores;
-    req.heads = std::max(1, o.heads);
-    req.softmax = o.softmax;
-    req.mask = o.causal ? core::MaskKind::Causal : core::MaskKind::Bidirectional;
-    const int n = std::max(1, state.positionCount());
-    int q = std::max(1, std::min(o.attentionSize, n));
-    switch (o.content) {
-    case AttentionContent::Random: req.content.kind = core::ContentKind::Random; break;
-    case AttentionContent::Constant: req.content.kind = core::ContentKind::Constant; break;
-    case AttentionContent::Sentence:
-        req.content = core::parseContent(o.sentence.toStdString(), 0);
-        q = std::max<int>(1, int(core::sentenceWords(req.content).size()));
-        break;
-    }
-    req.context.positions = core::PositionList::range(0, q);
-    if (notes)
-        *notes << QStringLiteral("all %1 heads (heads x queries x keys); the figure shows head %2")
-                      .arg(req.heads)
-                      .arg(o.head);
-    // A named part of the logits (the view's term), as the figure draws it: logits, never a softmax of a part.
-    // A term this scheme does not have leaves the total, as the view does.
-    if (!o.term.isEmpty()) {
-        core::ComputeRequest part = req;
-        part.term = o.term.toStdString();
-        part.softmax = false;
-        try {
-            core::ComputeResult r = core::compute(part);
-            if (notes)
-                *notes << QStringLiteral("the term %1 of the logits").arg(o.term);
-            return r;
-        } catch (const core::InputError&) {
-        }
-    }
-    return core::compute(req);
-}
-
 } // namespace
 
 const std::vector<ViewEntry>& viewRegistry()
@@ -101,7 +61,7 @@ const std::vector<ViewEntry>& viewRegistry()
         {"decay", QT_TRANSLATE_NOOP("poslab::ui::View", "Dot product and decay"), &DecayView::staticMetaObject,
          make<DecayView>, exportOf<DecayFigure>},
         {"attention", QT_TRANSLATE_NOOP("poslab::ui::View", "Attention scores"), &AttentionView::staticMetaObject,
-         make<AttentionView>, attentionData},
+         make<AttentionView>, exportOf<AttentionFigure>},
         {"extension", QT_TRANSLATE_NOOP("poslab::ui::View", "Context-extension lab"), &ExtensionView::staticMetaObject,
          make<ExtensionView>, exportOf<ExtensionFigure>, false},
         {"buckets", QT_TRANSLATE_NOOP("poslab::ui::View", "Distance buckets"), &BucketsView::staticMetaObject,
