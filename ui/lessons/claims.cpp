@@ -169,6 +169,118 @@ std::shared_ptr<const core::ComputeResult> ClaimEngine::result(const QString& co
     return slot->result;
 }
 
+namespace {
+
+/// The value of refusal-expecting or other probe @p p whose compute line @p line failed with @p message.
+ProbeValue failedProbe(const Probe& p, const QString& line, const QString& message, ProbeValue v)
+{
+    if (p.isRefusal() && message.contains(p.refused)) {
+        v.ok = true;
+        v.error = message;
+    } else if (p.isRefusal()) {
+        v.error = QStringLiteral("refused with \"%1\", which does not contain \"%2\"").arg(message, p.refused);
+    } else {
+        v.error = QStringLiteral("poslab compute %1: %2").arg(line, message);
+    }
+    return v;
+}
+
+/// The value of scalar probe @p p in @p r.
+ProbeValue scalarProbe(const Probe& p, const core::ComputeResult& r, ProbeValue v)
+{
+    for (const auto& [name, value] : r.scalars) {
+        if (QString::fromStdString(name) == p.scalar) {
+            v.values = {value};
+            v.ok = true;
+            return v;
+        }
+    }
+    QStringList names;
+    for (const auto& s : r.scalars)
+        names << QString::fromStdString(s.first);
+    v.error = QStringLiteral("the result has no scalar '%1' (it has: %2)")
+                  .arg(p.scalar, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+    return v;
+}
+
+/// The indices probe @p p's "at" takes on each axis of @p r ("*" is the whole axis), or the problem in @p error.
+std::vector<std::vector<std::size_t>> probeAxes(const Probe& p, const core::ComputeResult& r, QString* error)
+{
+    const std::vector<std::size_t>& shape = r.shape;
+    if (p.at.size() != qsizetype(shape.size())) {
+        QStringList sizes;
+        for (std::size_t n : shape)
+            sizes << QString::number(n);
+        *error = QStringLiteral("\"at\" has %1 index(es) but the result has %2 axes (shape [%3])")
+                     .arg(p.at.size())
+                     .arg(shape.size())
+                     .arg(sizes.join(QStringLiteral(", ")));
+        return {};
+    }
+    std::vector<std::vector<std::size_t>> axes(shape.size());
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        const ProbeIndex& ix = p.at[qsizetype(k)];
+        const QString axisName = k < r.axes.size() ? QString::fromStdString(r.axes[k]) : QString::number(k);
+        if (ix.all) {
+            for (std::size_t i = 0; i < shape[k]; ++i)
+                axes[k].push_back(i);
+        } else if (!ix.column.isEmpty()) {
+            const auto it = std::find(r.columns.begin(), r.columns.end(), ix.column.toStdString());
+            if (k + 1 != shape.size() || it == r.columns.end()) {
+                QStringList names;
+                for (const std::string& c : r.columns)
+                    names << QString::fromStdString(c);
+                *error = QStringLiteral("at[%1]: no column '%2' on axis '%3' (columns: %4)")
+                             .arg(k)
+                             .arg(ix.column, axisName, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+                return {};
+            }
+            axes[k].push_back(std::size_t(it - r.columns.begin()));
+        } else {
+            if (std::size_t(ix.index) >= shape[k]) {
+                *error = QStringLiteral("at[%1] = %2 is outside axis '%3' (size %4)").arg(k).arg(ix.index).arg(axisName).arg(shape[k]);
+                return {};
+            }
+            axes[k].push_back(std::size_t(ix.index));
+        }
+    }
+    for (std::size_t k = 0; k < shape.size(); ++k) {
+        if (axes[k].empty()) {
+            *error = QStringLiteral("at[%1]: the result's axis %1 is empty").arg(k);
+            return {};
+        }
+    }
+    return axes;
+}
+
+/// The values of @p r at every combination of @p axes' indices, row-major.
+std::vector<double> valuesAt(const core::ComputeResult& r, const std::vector<std::vector<std::size_t>>& axes)
+{
+    const std::vector<std::size_t>& shape = r.shape;
+    std::vector<std::size_t> stride(shape.size(), 1);
+    for (std::size_t k = shape.size(); k-- > 1;)
+        stride[k - 1] = stride[k] * shape[k];
+    std::vector<double> out;
+    std::vector<std::size_t> at(shape.size(), 0);
+    while (true) {
+        std::size_t flat = 0;
+        for (std::size_t k = 0; k < shape.size(); ++k)
+            flat += axes[k][at[k]] * stride[k];
+        out.push_back(r.data[flat]);
+        std::size_t k = shape.size();
+        while (k > 0) {
+            --k;
+            if (++at[k] < axes[k].size())
+                break;
+            at[k] = 0;
+            if (k == 0)
+                return out;
+        }
+    }
+}
+
+} // namespace
+
 ProbeValue ClaimEngine::probe(const Probe& p, const QString& answer)
 {
     ProbeValue v;
@@ -185,105 +297,107 @@ ProbeValue ClaimEngine::probe(const Probe& p, const QString& answer)
     try {
         r = result(line);
     } catch (const std::exception& e) {
-        const QString message = QString::fromStdString(e.what());
-        if (p.isRefusal() && message.contains(p.refused)) {
-            v.ok = true;
-            v.error = message;
-        } else if (p.isRefusal()) {
-            v.error = QStringLiteral("refused with \"%1\", which does not contain \"%2\"").arg(message, p.refused);
-        } else {
-            v.error = QStringLiteral("poslab compute %1: %2").arg(line, message);
-        }
-        return v;
+        return failedProbe(p, line, QString::fromStdString(e.what()), std::move(v));
     }
     if (p.isRefusal()) {
         v.error = QStringLiteral("computed without a refusal (expected one containing \"%1\")").arg(p.refused);
         return v;
     }
-    if (p.isScalar()) {
-        for (const auto& [name, value] : r->scalars) {
-            if (QString::fromStdString(name) == p.scalar) {
-                v.values = {value};
-                v.ok = true;
-                return v;
-            }
-        }
-        QStringList names;
-        for (const auto& s : r->scalars)
-            names << QString::fromStdString(s.first);
-        v.error = QStringLiteral("the result has no scalar '%1' (it has: %2)")
-                      .arg(p.scalar, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+    if (p.isScalar())
+        return scalarProbe(p, *r, std::move(v));
+    const std::vector<std::vector<std::size_t>> axes = probeAxes(p, *r, &v.error);
+    if (!v.error.isEmpty())
         return v;
-    }
-    const std::vector<std::size_t>& shape = r->shape;
-    if (p.at.size() != qsizetype(shape.size())) {
-        v.error = QStringLiteral("\"at\" has %1 index(es) but the result has %2 axes (shape [%3])")
-                      .arg(p.at.size())
-                      .arg(shape.size())
-                      .arg([&] {
-                          QStringList s;
-                          for (std::size_t n : shape)
-                              s << QString::number(n);
-                          return s.join(QStringLiteral(", "));
-                      }());
-        return v;
-    }
-    // Resolve each axis to a list of indices ("*" is the whole axis), then walk them row-major.
-    std::vector<std::vector<std::size_t>> axes(shape.size());
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-        const ProbeIndex& ix = p.at[qsizetype(k)];
-        const QString axisName = k < r->axes.size() ? QString::fromStdString(r->axes[k]) : QString::number(k);
-        if (ix.all) {
-            for (std::size_t i = 0; i < shape[k]; ++i)
-                axes[k].push_back(i);
-        } else if (!ix.column.isEmpty()) {
-            const auto it = std::find(r->columns.begin(), r->columns.end(), ix.column.toStdString());
-            if (k + 1 != shape.size() || it == r->columns.end()) {
-                QStringList names;
-                for (const std::string& c : r->columns)
-                    names << QString::fromStdString(c);
-                v.error = QStringLiteral("at[%1]: no column '%2' on axis '%3' (columns: %4)")
-                              .arg(k)
-                              .arg(ix.column, axisName, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
-                return v;
-            }
-            axes[k].push_back(std::size_t(it - r->columns.begin()));
-        } else {
-            if (std::size_t(ix.index) >= shape[k]) {
-                v.error = QStringLiteral("at[%1] = %2 is outside axis '%3' (size %4)").arg(k).arg(ix.index).arg(axisName).arg(shape[k]);
-                return v;
-            }
-            axes[k].push_back(std::size_t(ix.index));
-        }
-    }
-    for (std::size_t k = 0; k < shape.size(); ++k) {
-        if (axes[k].empty()) {
-            v.error = QStringLiteral("at[%1]: the result's axis %1 is empty").arg(k);
-            return v;
-        }
-    }
-    std::vector<std::size_t> stride(shape.size(), 1);
-    for (std::size_t k = shape.size(); k-- > 1;)
-        stride[k - 1] = stride[k] * shape[k];
-    std::vector<std::size_t> at(shape.size(), 0);
-    while (true) {
-        std::size_t flat = 0;
-        for (std::size_t k = 0; k < shape.size(); ++k)
-            flat += axes[k][at[k]] * stride[k];
-        v.values.push_back(r->data[flat]);
-        std::size_t k = shape.size();
-        while (k > 0) {
-            --k;
-            if (++at[k] < axes[k].size())
-                break;
-            at[k] = 0;
-            if (k == 0) {
-                v.ok = true;
-                return v;
-            }
-        }
-    }
+    v.values = valuesAt(*r, axes);
+    v.ok = true;
+    return v;
 }
+
+namespace {
+
+// How each kind of check judges the numbers its probes gave (@p xs: the probes' values in order, or the one
+// slice's), with the line that says why.
+
+CheckResult judgeEquals(const Check& c, const std::vector<double>& xs)
+{
+    const double x = xs[0];
+    if (c.digits) {
+        const bool holds = significant(x, *c.digits) == significant(c.number, *c.digits);
+        return {holds, QStringLiteral("computed %1 (%2), %3 %4 to %5 significant digits")
+                           .arg(QString::fromStdString(significant(x, *c.digits)), typed(x),
+                                holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number))
+                           .arg(*c.digits)};
+    }
+    const bool holds = std::abs(x - c.number) <= c.tol;
+    return {holds, QStringLiteral("computed %1, %2 %3 within %4")
+                       .arg(typed(x), holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number), typed(c.tol))};
+}
+
+CheckResult judgeBound(const Check& c, const std::vector<double>& xs)
+{
+    const bool less = c.kind == Check::Kind::LessThan;
+    const bool holds = less ? xs[0] < c.number : xs[0] > c.number;
+    return {holds, QStringLiteral("computed %1, %2 %3 %4")
+                       .arg(typed(xs[0]), holds ? QString() : QStringLiteral("not"),
+                            less ? QStringLiteral("less than") : QStringLiteral("greater than"), typed(c.number))
+                       .simplified()};
+}
+
+CheckResult judgeAllEqual(const Check& c, const std::vector<double>& xs)
+{
+    for (std::size_t i = 1; i < xs.size(); ++i)
+        if (!(std::abs(xs[i] - xs[0]) <= c.tol))
+            return {false, QStringLiteral("value %1 = %2 differs from value 0 = %3 by %4, more than tol %5")
+                               .arg(i)
+                               .arg(typed(xs[i]), typed(xs[0]), typed(std::abs(xs[i] - xs[0])), typed(c.tol))};
+    return {true, QStringLiteral("%1 values within %2 of %3").arg(xs.size()).arg(typed(c.tol), typed(xs[0]))};
+}
+
+CheckResult judgeDiffer(const Check& c, const std::vector<double>& xs)
+{
+    const double d = std::abs(xs[1] - xs[0]);
+    const bool holds = d > c.tol;
+    return {holds, QStringLiteral("%1 and %2 differ by %3, %4 more than tol %5")
+                       .arg(typed(xs[0]), typed(xs[1]), typed(d), holds ? QString() : QStringLiteral("not"), typed(c.tol))
+                       .simplified()};
+}
+
+CheckResult judgeOrder(const Check& c, const std::vector<double>& xs)
+{
+    for (std::size_t i = 1; i < xs.size(); ++i)
+        if (!(c.increasing ? xs[i] > xs[i - 1] : xs[i] < xs[i - 1]))
+            return {false, QStringLiteral("not strictly %1: value %2 = %3 after value %4 = %5")
+                               .arg(c.increasing ? QStringLiteral("increasing") : QStringLiteral("decreasing"))
+                               .arg(i)
+                               .arg(typed(xs[i]))
+                               .arg(i - 1)
+                               .arg(typed(xs[i - 1]))};
+    return {true, QStringLiteral("%1 values strictly %2").arg(xs.size()).arg(c.increasing ? QLatin1String("increasing") : QLatin1String("decreasing"))};
+}
+
+CheckResult judgeDistinct(const Check& c, const std::vector<double>& xs)
+{
+    std::vector<double> sorted = xs;
+    std::sort(sorted.begin(), sorted.end());
+    int count = sorted.empty() ? 0 : 1;
+    for (std::size_t i = 1; i < sorted.size(); ++i)
+        if (sorted[i] - sorted[i - 1] > c.tol)
+            ++count;
+    return {count == c.distinct, QStringLiteral("%1 distinct values among %2 (tol %3), %4 %5")
+                                     .arg(count)
+                                     .arg(sorted.size())
+                                     .arg(typed(c.tol), count == c.distinct ? QStringLiteral("as claimed:") : QStringLiteral("not"))
+                                     .arg(c.distinct)};
+}
+
+/// The judges by kind; All and Refused are judged by ClaimEngine::check itself.
+constexpr std::pair<Check::Kind, CheckResult (*)(const Check&, const std::vector<double>&)> judges[] = {
+    {Check::Kind::Equals, judgeEquals},     {Check::Kind::LessThan, judgeBound}, {Check::Kind::GreaterThan, judgeBound},
+    {Check::Kind::AllEqual, judgeAllEqual}, {Check::Kind::Differ, judgeDiffer},  {Check::Kind::Order, judgeOrder},
+    {Check::Kind::Distinct, judgeDistinct},
+};
+
+} // namespace
 
 CheckResult ClaimEngine::check(const Check& c, const QString& answer)
 {
@@ -309,76 +423,14 @@ CheckResult ClaimEngine::check(const Check& c, const QString& answer)
         }
         values << v;
     }
-    // The numbers compared: the probes' values in order, or the one slice's.
+    if (c.kind == Kind::Refused)
+        return {true, QStringLiteral("refused: %1").arg(values[0].error)};
     std::vector<double> xs;
     for (const ProbeValue& v : values)
         xs.insert(xs.end(), v.values.begin(), v.values.end());
-    switch (c.kind) {
-    case Kind::Refused:
-        return {true, QStringLiteral("refused: %1").arg(values[0].error)};
-    case Kind::Equals: {
-        const double x = xs[0];
-        if (c.digits) {
-            const bool holds = significant(x, *c.digits) == significant(c.number, *c.digits);
-            return {holds, QStringLiteral("computed %1 (%2), %3 %4 to %5 significant digits")
-                               .arg(QString::fromStdString(significant(x, *c.digits)), typed(x),
-                                    holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number))
-                               .arg(*c.digits)};
-        }
-        const bool holds = std::abs(x - c.number) <= c.tol;
-        return {holds, QStringLiteral("computed %1, %2 %3 within %4")
-                           .arg(typed(x), holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number), typed(c.tol))};
-    }
-    case Kind::LessThan:
-    case Kind::GreaterThan: {
-        const bool less = c.kind == Kind::LessThan;
-        const bool holds = less ? xs[0] < c.number : xs[0] > c.number;
-        return {holds, QStringLiteral("computed %1, %2 %3 %4")
-                           .arg(typed(xs[0]), holds ? QString() : QStringLiteral("not"),
-                                less ? QStringLiteral("less than") : QStringLiteral("greater than"), typed(c.number))
-                           .simplified()};
-    }
-    case Kind::AllEqual: {
-        for (std::size_t i = 1; i < xs.size(); ++i)
-            if (!(std::abs(xs[i] - xs[0]) <= c.tol))
-                return {false, QStringLiteral("value %1 = %2 differs from value 0 = %3 by %4, more than tol %5")
-                                   .arg(i)
-                                   .arg(typed(xs[i]), typed(xs[0]), typed(std::abs(xs[i] - xs[0])), typed(c.tol))};
-        return {true, QStringLiteral("%1 values within %2 of %3").arg(xs.size()).arg(typed(c.tol), typed(xs[0]))};
-    }
-    case Kind::Differ: {
-        const double d = std::abs(xs[1] - xs[0]);
-        const bool holds = d > c.tol;
-        return {holds, QStringLiteral("%1 and %2 differ by %3, %4 more than tol %5")
-                           .arg(typed(xs[0]), typed(xs[1]), typed(d), holds ? QString() : QStringLiteral("not"), typed(c.tol))
-                           .simplified()};
-    }
-    case Kind::Order:
-        for (std::size_t i = 1; i < xs.size(); ++i)
-            if (!(c.increasing ? xs[i] > xs[i - 1] : xs[i] < xs[i - 1]))
-                return {false, QStringLiteral("not strictly %1: value %2 = %3 after value %4 = %5")
-                                   .arg(c.increasing ? QStringLiteral("increasing") : QStringLiteral("decreasing"))
-                                   .arg(i)
-                                   .arg(typed(xs[i]))
-                                   .arg(i - 1)
-                                   .arg(typed(xs[i - 1]))};
-        return {true, QStringLiteral("%1 values strictly %2").arg(xs.size()).arg(c.increasing ? QLatin1String("increasing") : QLatin1String("decreasing"))};
-    case Kind::Distinct: {
-        std::vector<double> sorted = xs;
-        std::sort(sorted.begin(), sorted.end());
-        int count = sorted.empty() ? 0 : 1;
-        for (std::size_t i = 1; i < sorted.size(); ++i)
-            if (sorted[i] - sorted[i - 1] > c.tol)
-                ++count;
-        return {count == c.distinct, QStringLiteral("%1 distinct values among %2 (tol %3), %4 %5")
-                                         .arg(count)
-                                         .arg(sorted.size())
-                                         .arg(typed(c.tol), count == c.distinct ? QStringLiteral("as claimed:") : QStringLiteral("not"))
-                                         .arg(c.distinct)};
-    }
-    case Kind::All:
-        break;
-    }
+    for (const auto& [kind, judge] : judges)
+        if (kind == c.kind)
+            return judge(c, xs);
     return {false, QStringLiteral("unknown check")};
 }
 

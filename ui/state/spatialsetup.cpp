@@ -3,6 +3,7 @@
 
 #include "core/errors.h"
 #include "ui/setup/presets.h"
+#include "ui/state/stateform.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,11 +34,6 @@ core::Overrides overridesOf(const SpatialSetup& s)
     for (const auto& [k, v] : s.params)
         o.emplace_back(k, v);
     return o;
-}
-
-QString jsonText(const QJsonValue& v)
-{
-    return QString::fromUtf8(QJsonDocument(QJsonArray{v}).toJson(QJsonDocument::Compact)).mid(1).chopped(1);
 }
 
 } // namespace
@@ -197,17 +193,10 @@ QString readSpatialKeys(const QJsonValue& value, SpatialSetup& s)
             return QStringLiteral("spatial.params must be an object of key: value");
         const QJsonObject params = json.value("params").toObject();
         for (auto it = params.begin(); it != params.end(); ++it) {
-            const QJsonValue v = it.value();
-            QString t;
-            if (v.isString())
-                t = v.toString();
-            else if (v.isDouble())
-                t = QString::number(v.toDouble(), 'g', 17);
-            else if (v.isBool())
-                t = v.toBool() ? QStringLiteral("true") : QStringLiteral("false");
-            else
+            const std::optional<QString> t = paramText(it.value());
+            if (!t)
                 return QStringLiteral("spatial.params.%1 must be a string, a number or true/false").arg(it.key());
-            s.params[it.key().toStdString()] = t.toStdString();
+            s.params[it.key().toStdString()] = t->toStdString();
         }
     }
     return {};

@@ -74,7 +74,8 @@ ViewProperty attention(ViewProperty p)
     return p;
 }
 
-std::vector<ViewProperty> makeProperties()
+/// The table, clock and rotation views' options and the animation speed.
+std::vector<ViewProperty> clockAndRotationProperties()
 {
     const double maxDistance = double(core::maxPosition);
     return {
@@ -98,6 +99,13 @@ std::vector<ViewProperty> makeProperties()
         integer("shift", QStringLiteral("shift (rotation view)"),
                 QStringLiteral("The rotation view shifts both positions by this many tokens"), -maxDistance,
                 maxDistance, true, &ViewOptions::shift),
+    };
+}
+
+/// The attention view's options: its inputs to the attention request.
+std::vector<ViewProperty> attentionProperties()
+{
+    return {
         attention(boolean("softmax", QStringLiteral("softmax (attention view)"),
                 QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax)),
         attention(boolean("causal", QStringLiteral("causal mask (attention view)"),
@@ -118,7 +126,14 @@ std::vector<ViewProperty> makeProperties()
                 true, &ViewOptions::attentionSize)),
         attention(text("term", QStringLiteral("term (attention view)"),
              QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term)),
-        // --- extension view ---
+    };
+}
+
+/// The extension and precision views' options.
+std::vector<ViewProperty> extensionAndPrecisionProperties()
+{
+    const double maxDistance = double(core::maxPosition);
+    return {
         integer("extension_pair", QStringLiteral("pair (extension view)"),
                 QStringLiteral("The pair whose arcs of angles met in training and at the inference length the circle "
                                "shows; -1: the fastest pair that never completes a turn in training"),
@@ -145,7 +160,13 @@ std::vector<ViewProperty> makeProperties()
                QStringLiteral("round_angle: p * omega in double, rounded once; low_precision: p and omega held in the "
                               "dtype and their product rounded in it"),
                {QStringLiteral("round_angle"), QStringLiteral("low_precision")}, &ViewOptions::anglePipeline),
-        // --- pipeline view
+    };
+}
+
+/// The pipeline and lengthlab views' options.
+std::vector<ViewProperty> pipelineAndLengthLabProperties()
+{
+    return {
         choice("pipeline_mode", QStringLiteral("mode (pipeline view)"),
                QStringLiteral("The stages of one attention layer, or the NoPE demonstrations (permutation, causal mask)"),
                {QStringLiteral("stages"), QStringLiteral("nope")}, &ViewOptions::pipelineMode),
@@ -164,7 +185,13 @@ std::vector<ViewProperty> makeProperties()
                               "answer tokens right; loss: cross-entropy of the answer tokens"),
                {QStringLiteral("exact_match"), QStringLiteral("token_accuracy"), QStringLiteral("loss")},
                &ViewOptions::lengthMetric),
-        // --- attention view, trained model (the lengthlab view's training runs)
+    };
+}
+
+/// The attention view's trained source: the lengthlab view's training runs.
+std::vector<ViewProperty> trainedAttentionProperties()
+{
+    return {
         attention(choice("attention_source", QStringLiteral("source (attention view)"),
                          QStringLiteral("scheme: the scheme's attention pattern from core's engine; trained: the real "
                                         "attention weights of a model trained in this window (the lengthlab view's Train)"),
@@ -180,6 +207,13 @@ std::vector<ViewProperty> makeProperties()
                           QStringLiteral("Task length of the sequence fed to the trained model (an evaluation sequence); "
                                          "0: three times its trained length"),
                           0, 4096, true, &ViewOptions::trainedTestLength)),
+    };
+}
+
+/// What every view shares: theme, fonts, compare ranges, clean slide.
+std::vector<ViewProperty> displayProperties()
+{
+    return {
         choice("theme", QStringLiteral("theme"), QStringLiteral("Light or dark colours"),
                {QStringLiteral("light"), QStringLiteral("dark")}, &ViewOptions::theme),
         real("font_scale", QStringLiteral("font scale"), QStringLiteral("Multiplies every font of the views"), 0.25,
@@ -192,6 +226,16 @@ std::vector<ViewProperty> makeProperties()
                 QStringLiteral("Leave out the table's aliasing note, hover hints and cursor tags in every view"),
                 &ViewOptions::cleanSlide),
     };
+}
+
+std::vector<ViewProperty> makeProperties()
+{
+    std::vector<ViewProperty> all;
+    for (auto group : {clockAndRotationProperties, attentionProperties, extensionAndPrecisionProperties,
+                       pipelineAndLengthLabProperties, trainedAttentionProperties, displayProperties})
+        for (ViewProperty& p : group())
+            all.push_back(std::move(p));
+    return all;
 }
 
 QString number(double v)
