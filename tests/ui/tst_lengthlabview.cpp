@@ -9,7 +9,7 @@
 #include "core/train/trainer.h"
 #include "ui/figures/computation.h"
 #include "ui/render/textlayout.h"
-#include "ui/window/trainpanel.h"
+#include "ui/views/trainpanel.h"
 #include "ui/views/lengthlabview.h"
 #include "ui/views/viewlist.h"
 #include "ui/state/workbenchstate.h"

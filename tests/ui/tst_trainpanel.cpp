@@ -12,7 +12,7 @@
 #include "core/train/tasks.h"
 #include "core/train/trainer.h"
 #include "ui/figures/computation.h"
-#include "ui/window/trainpanel.h"
+#include "ui/views/trainpanel.h"
 #include "ui/views/attentionview.h"
 #include "ui/views/lengthlabview.h"
 #include "ui/state/workbenchstate.h"

@@ -323,9 +323,10 @@ void overlayA(DecayPlot& plot, const QString& aLabel)
         plot.rightCurve = -1;
         plot.y2Title.clear();
     }
-    if (plot.curves.size() == 1)
+    if (plot.curves.size() == 1) {
         plot.curves.front().name = aLabel;
-    else
+        plot.curves.front().shortName.clear(); // the label is short already; A's own short name would drop the "A"
+    } else
         for (DecayCurve& c : plot.curves) {
             c.name = QStringLiteral("A: ") + c.name;
             c.shortName = QStringLiteral("A ") + (c.shortName.isEmpty() ? c.name.mid(3) : c.shortName);

@@ -6,7 +6,7 @@
 #include "ui/render/figuretitle.h"
 #include "ui/render/plotutils.h"
 #include "ui/render/textlayout.h"
-#include "ui/window/trainpanel.h"
+#include "ui/views/trainpanel.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

@@ -6,7 +6,7 @@
 /// by `poslab train` (view option run_file; File > Open, `poslab --open run.json`, `poslab export lengthlab --run`).
 /// A learned table's lengths past its rows are marked "no position rows" (drawn at 0 with a cross). Every number
 /// comes from core through LengthLabFigure (ui/figures/lengthlabfigure.h: core::train::readRuns and lengthCurves).
-/// Its controls are the Train panel (ui/window/trainpanel.h): runs trained in the window (WorkbenchState::trainedRuns) are
+/// Its controls are the Train panel (ui/views/trainpanel.h): runs trained in the window (WorkbenchState::trainedRuns) are
 /// drawn the same way while run_file is empty or names the file they were saved to; while they train, the curves
 /// are previews. A loss-against-step panel below shows each run's loss (so far while training, kept after it, and
 /// from a run file's loss_curve) where the view has room. A line under the heading says what the task is and what

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-#include "ui/window/trainpanel.h"
+#include "ui/views/trainpanel.h"
 
 #include "core/encodingregistry.h"
 #include "core/train/model.h"
