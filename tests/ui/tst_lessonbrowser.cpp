@@ -17,7 +17,10 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QFontInfo>
 #include <QLineEdit>
+#include <QMap>
+#include <QTextDocumentFragment>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSet>
@@ -169,6 +172,70 @@ private slots:
             }
         shoot(&w, QStringLiteral("lessons-scale2"));
         QVERIFY2(wide.isEmpty(), qPrintable(wide.join(QLatin1Char('\n'))));
+    }
+
+    void panelFitsAProjectorAtEveryScale()
+    {
+        // At 1366 x 768 and font scales 1, 1.5 and 2, on every step: the step counter is whole between Back and Next
+        // ("Step 2 of 5", else "2/5") or on its own line above them, never cut and never under a button; every word of
+        // the step's title fits the panel; the typeset formula follows the font scale (one em = 1.15 x the panel's
+        // font, never below 60% of it) and wraps rather than leave the panel.
+        QMap<QString, QList<double>> formulaEm; // step id -> the formula's em at each scale
+        for (const double scale : {1.0, 1.5, 2.0}) {
+            MainWindow w(nullptr, false);
+            ViewOptions o = w.state()->viewOptions();
+            o.fontScale = scale;
+            w.state()->setViewOptions(o);
+            QVERIFY(tests::showWithLessons(w));
+            QCoreApplication::processEvents();
+            LessonBrowser* b = w.lessonBrowser();
+            auto* row = b->findChild<QLabel*>(QStringLiteral("lessonPosition"));
+            auto* line = b->findChild<QLabel*>(QStringLiteral("lessonPositionLine"));
+            auto* title = b->findChild<QLabel*>(QStringLiteral("lessonStepTitle"));
+            auto* back = b->findChild<QPushButton*>(QStringLiteral("lessonBack"));
+            auto* next = b->findChild<QPushButton*>(QStringLiteral("lessonNext"));
+            auto* scroll = b->findChild<QScrollArea*>();
+            QVERIFY(row && line && title && back && next && scroll);
+            QStringList problems;
+            const QString at = QStringLiteral("scale %1, ").arg(scale);
+            for (int l = 0; l < lessons::lessons().size(); ++l)
+                for (int st = 0; st < lessons::lessons()[l].steps.size(); ++st) {
+                    QVERIFY(b->open(l, st));
+                    b->reveal(); // the formula of a step whose formula answers its prediction shows after the guess
+                    QCoreApplication::processEvents();
+                    const QString id = at + lessons::lessons()[l].steps[st].id;
+                    const QLabel* shown = line->isVisible() ? line : row;
+                    const QString text = shown->text();
+                    if (!text.contains(QString::number(st + 1)) || !text.contains(QString::number(b->stepCount())))
+                        problems << id + QStringLiteral(": the counter reads '%1'").arg(text);
+                    const QFontMetrics fm(shown->font());
+                    const QRect need = fm.boundingRect(shown->contentsRect(), Qt::AlignCenter | Qt::TextWordWrap, text);
+                    if (!shown->contentsRect().contains(need) || (shown == row && fm.horizontalAdvance(text) > row->contentsRect().width()))
+                        problems << id + QStringLiteral(": the counter '%1' needs %2 px, has %3").arg(text).arg(need.width()).arg(shown->width());
+                    if (shown == row && (row->geometry().intersects(back->geometry()) || row->geometry().intersects(next->geometry())))
+                        problems << id + QStringLiteral(": the counter is under a button");
+                    const QFontMetrics tm(title->font());
+                    for (const QString& word : title->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                        if (tm.horizontalAdvance(QTextDocumentFragment::fromHtml(word).toPlainText()) > title->contentsRect().width())
+                            problems << id + QStringLiteral(": the title's word '%1' is cut").arg(word);
+                    if (QWidget* f = b->findChild<QWidget*>(QStringLiteral("lessonFormula")); f && !qobject_cast<QLabel*>(f)) {
+                        const double em = f->property("formulaEm").toDouble();
+                        const double textEm = QFontInfo(title->parentWidget()->font()).pixelSize() * 1.15;
+                        if (em < 0.6 * textEm - 0.01)
+                            problems << id + QStringLiteral(": the formula's em %1 px < 60% of the text's %2 px").arg(em).arg(textEm);
+                        if (f->geometry().right() > scroll->viewport()->width())
+                            problems << id + QStringLiteral(": the formula leaves the panel");
+                        formulaEm[lessons::lessons()[l].steps[st].id] << em;
+                    }
+                }
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        }
+        // The formulas grow with the font scale, as the text does.
+        QVERIFY(!formulaEm.isEmpty());
+        for (auto it = formulaEm.cbegin(); it != formulaEm.cend(); ++it) {
+            QCOMPARE(it.value().size(), 3);
+            QVERIFY2(it.value()[2] > it.value()[0] * 1.15, qPrintable(it.key()));
+        }
     }
 
     void predictBlocksTryIt()

@@ -26,6 +26,7 @@
 #include <QRadioButton>
 #include <QScrollArea>
 #include <QSettings>
+#include <QTextDocumentFragment>
 #include <QToolTip>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -36,16 +37,23 @@
 namespace poslab::ui {
 namespace {
 
-/// A typeset formula at its natural size, shrunk (never stretched) to the width the panel has.
+/// A typeset formula at the panel's text size (one em = 1.15 × the font's pixel size), by the rule of the derivation
+/// pages: shrunk (never stretched) to the panel's width, but never below 60%; a formula still wider than the panel
+/// then wraps, breaking at the widest blank columns of its image (the space MathJax puts around = and +, never
+/// inside a fraction, whose bar spans it), each further line indented by one em.
 class FitImage : public QWidget {
 public:
-    FitImage(QImage image, QWidget* parent)
+    static constexpr double minScale = 0.6;
+
+    FitImage(QImage image, double emPx, QWidget* parent)
         : QWidget(parent)
         , m_image(std::move(image))
+        , m_em(emPx)
     {
         QSizePolicy p(QSizePolicy::Preferred, QSizePolicy::Preferred);
         p.setHeightForWidth(true);
         setSizePolicy(p);
+        findGaps();
     }
     QSize natural() const { return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize(); }
     QSize sizeHint() const override { return natural(); }
@@ -53,31 +61,108 @@ public:
     bool hasHeightForWidth() const override { return true; }
     int heightForWidth(int w) const override
     {
-        const QSize n = natural();
-        return n.width() <= w || n.width() == 0 ? n.height() : int(std::ceil(n.height() * double(w) / n.width()));
+        const Fit f = fit(w);
+        return int(std::ceil(natural().height() * f.scale * double(f.lines.size())));
     }
 
 protected:
+    void resizeEvent(QResizeEvent*) override
+    {
+        // For tests and tools: the scale the formula is drawn at and its number of lines.
+        const Fit f = fit(width());
+        setProperty("formulaScale", f.scale);
+        setProperty("formulaEm", m_em * f.scale);
+        setProperty("formulaLines", int(f.lines.size()));
+    }
     void paintEvent(QPaintEvent*) override
     {
         QPainter p(this);
         p.setRenderHint(QPainter::SmoothPixmapTransform);
-        const QSize n = natural();
-        const double k = std::min(1.0, double(width()) / std::max(1, n.width()));
-        p.drawImage(QRectF(0, 0, n.width() * k, n.height() * k), m_image);
+        const Fit f = fit(width());
+        const double dpr = m_image.devicePixelRatio(), h = natural().height();
+        double y = 0;
+        for (std::size_t i = 0; i < f.lines.size(); ++i) {
+            const auto [from, to] = f.lines[i];
+            const double indent = i == 0 ? 0.0 : m_em * f.scale;
+            p.drawImage(QRectF(indent, y, (to - from) * f.scale, h * f.scale), m_image,
+                        QRectF(from * dpr, 0, (to - from) * dpr, h * dpr));
+            y += h * f.scale;
+        }
     }
 
 private:
+    struct Fit {
+        double scale = 1.0;
+        std::vector<std::pair<double, double>> lines; ///< logical x ranges of the image, one per line
+    };
+
+    /// The runs of fully transparent columns (logical x from, to).
+    void findGaps()
+    {
+        const QImage a = m_image.convertToFormat(QImage::Format_ARGB32);
+        const double dpr = m_image.devicePixelRatio();
+        int runStart = -1;
+        for (int x = 0; x <= a.width(); ++x) {
+            bool blank = x < a.width();
+            for (int y = 0; blank && y < a.height(); ++y)
+                blank = qAlpha(a.pixel(x, y)) == 0;
+            if (blank && runStart < 0)
+                runStart = x;
+            if (!blank && runStart >= 0) {
+                if (runStart > 0 && x < a.width()) // inner gaps only
+                    m_gaps.emplace_back(runStart / dpr, x / dpr);
+                runStart = -1;
+            }
+        }
+    }
+
+    Fit fit(int width) const
+    {
+        Fit f;
+        const double w = natural().width();
+        if (w <= 0 || width <= 0) {
+            f.lines.emplace_back(0.0, w);
+            return f;
+        }
+        f.scale = std::clamp(width / w, minScale, 1.0);
+        // Lines, each as long as it can be: a break in the widest gap that fits (an operator's space rather than
+        // the thin one between two letters), or at the edge where no gap does.
+        double from = 0;
+        while (from < w) {
+            const double room = (width - (f.lines.empty() ? 0.0 : m_em * f.scale)) / f.scale;
+            if (w - from <= room + 0.5 || room <= 1) {
+                f.lines.emplace_back(from, w);
+                break;
+            }
+            double best = -1, bestWidth = -1;
+            for (const auto& [g0, g1] : m_gaps)
+                if (g0 > from && g0 <= from + room && g1 - g0 >= bestWidth - 0.25) {
+                    best = g0;
+                    bestWidth = g1 - g0;
+                }
+            const double cut = best > from ? best : from + room;
+            f.lines.emplace_back(from, cut);
+            from = cut;
+            for (const auto& [g0, g1] : m_gaps) // the next line starts after the gap's blank
+                if (g0 == cut)
+                    from = g1;
+        }
+        return f;
+    }
+
     QImage m_image;
+    double m_em;
+    std::vector<std::pair<double, double>> m_gaps;
 };
 
-// The typeset formula (ui/render/formula.h) in the panel's text colour; a formula without its SVG (a test fails
-// then) shows the TeX source in a monospace label.
+// The typeset formula (ui/render/formula.h) in the panel's text colour, one em 1.15 × the panel font's pixel
+// size (so it follows the font scale as the text does); a formula without its SVG (a test fails then) shows
+// the TeX source in a monospace label.
 QWidget* makeFormula(const QString& tex, QWidget* parent)
 {
     if (const Formula f(tex); f.isValid()) {
         const double em = QFontInfo(parent->font()).pixelSize() * 1.15;
-        auto* w = new FitImage(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), parent);
+        auto* w = new FitImage(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), em, parent);
         w->setObjectName(QStringLiteral("lessonFormula"));
         w->setToolTip(tex);
         return w;
@@ -171,10 +256,7 @@ void LessonBrowser::build()
     auto* page = new QWidget(scroll);
     auto* body = new QVBoxLayout(page);
     body->setContentsMargins(0, 0, 4, 0);
-    m_title = wrapped(page, "lessonStepTitle");
-    QFont tf = m_title->font();
-    tf.setBold(true);
-    m_title->setFont(tf);
+    m_title = wrapped(page, "lessonStepTitle"); // bold, at a size fitTitle() chooses
     m_text = wrapped(page, "lessonStepText");
     m_formulaBox = new QVBoxLayout;
     m_do = wrapped(page, "lessonDo");
@@ -277,10 +359,19 @@ void LessonBrowser::build()
     m_position = new QLabel(this);
     m_position->setObjectName(QStringLiteral("lessonPosition"));
     m_position->setAlignment(Qt::AlignCenter);
+    m_position->setTextFormat(Qt::PlainText);
     m_position->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // gives way to Back and Next
+    // The counter's own line above Back and Next, where not even "2/5" fits between them (placePosition()).
+    m_positionLine = new QLabel(this);
+    m_positionLine->setObjectName(QStringLiteral("lessonPositionLine"));
+    m_positionLine->setAlignment(Qt::AlignCenter);
+    m_positionLine->setTextFormat(Qt::PlainText);
+    m_positionLine->setWordWrap(true);
+    m_positionLine->hide();
     nav->addWidget(m_back);
     nav->addWidget(m_position, 1);
     nav->addWidget(m_next);
+    column->addWidget(m_positionLine);
     column->addLayout(nav);
     connect(m_back, &QPushButton::clicked, this, &LessonBrowser::back);
     connect(m_next, &QPushButton::clicked, this, &LessonBrowser::next);
@@ -686,12 +777,14 @@ void LessonBrowser::showStep()
     m_puzzle->setVisible(!s);
     if (s) {
         m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title.toHtmlEscaped()));
-        m_position->setText(tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()));
+        m_positionText = {tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()), tr("%1/%2").arg(m_step + 1).arg(stepCount())};
     } else {
         m_title->setText(tr("Lesson %1 \u00b7 puzzle").arg(l->number));
-        m_position->setText(tr("Puzzle"));
+        m_positionText = {tr("Puzzle"), tr("Puzzle")};
         showPuzzle();
     }
+    placePosition();
+    fitTitle();
     showPredict();
     showNotices();
     refreshLive();
@@ -699,6 +792,49 @@ void LessonBrowser::showStep()
     m_next->setEnabled(m_lesson + 1 < lessonList().size() || m_step < stepCount() - (l->puzzle ? 0 : 1));
     syncAnswerPending();
     emit stepShown();
+}
+
+void LessonBrowser::placePosition()
+{
+    // The step counter by a stated rule, never cut and never elided: "Step 2 of 5" between Back and Next where it
+    // fits, else the short "2/5" there, else "Step 2 of 5" on a line of its own above them (wrapped if need be).
+    const QMargins m = layout()->contentsMargins();
+    const int spacing = std::max(0, layout()->spacing());
+    const int room = width() - m.left() - m.right() - m_back->sizeHint().width() - m_next->sizeHint().width() - 2 * spacing
+        - 2 * m_position->margin();
+    const QFontMetrics fm(m_position->font());
+    const auto fits = [&](const QString& t) { return !t.isEmpty() && fm.horizontalAdvance(t) <= room; };
+    const QString inRow = fits(m_positionText.first) ? m_positionText.first : fits(m_positionText.second) ? m_positionText.second : QString();
+    m_position->setText(inRow);
+    m_position->setToolTip(m_positionText.first);
+    m_positionLine->setText(inRow.isEmpty() ? m_positionText.first : QString());
+    m_positionLine->setVisible(inRow.isEmpty() && !m_positionText.first.isEmpty());
+}
+
+void LessonBrowser::fitTitle()
+{
+    // The step's title is bold at the panel's font and wraps between words; a word wider than the panel (a long
+    // word at font scale 2 in a narrow dock) makes the title's font smaller, down to 70%, until the word fits.
+    QFont f = font();
+    f.setBold(true);
+    const int room = m_title->width() - 2 * m_title->margin();
+    const QStringList words = QTextDocumentFragment::fromHtml(m_title->text()).toPlainText().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const double base = f.pointSizeF();
+    for (double k = 1.0; room > 0 && k > 0.69; k -= 0.05) {
+        f.setPointSizeF(base * k);
+        const QFontMetrics fm(f);
+        if (std::all_of(words.begin(), words.end(), [&](const QString& w) { return fm.horizontalAdvance(w) <= room; }))
+            break;
+    }
+    if (m_title->font() != f)
+        m_title->setFont(f);
+}
+
+void LessonBrowser::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    placePosition();
+    fitTitle();
 }
 
 void LessonBrowser::showFormula()
@@ -730,6 +866,10 @@ void LessonBrowser::changeEvent(QEvent* e)
     // The formula is drawn in the text colour at the text's size: a new theme or font scale draws it again.
     if ((e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) && m_formulaBox)
         showFormula();
+    if (e->type() == QEvent::FontChange && m_position) {
+        placePosition();
+        fitTitle();
+    }
 }
 
 void LessonBrowser::refreshLive()

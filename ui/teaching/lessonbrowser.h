@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QButtonGroup;
@@ -125,11 +126,16 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
     void build();
     void showFormula();
+    /// The step counter between Back and Next, shortened or on its own line by the rule in the .cpp.
+    void placePosition();
+    /// The step title's font: the panel's, bold, smaller where one word would not fit the panel's width.
+    void fitTitle();
     void showStep();
     void showNotices();
     void showPredict();
@@ -180,6 +186,8 @@ private:
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;
     QLabel* m_position = nullptr;
+    QLabel* m_positionLine = nullptr;      ///< the counter's own line, where it fits nowhere beside the buttons
+    std::pair<QString, QString> m_positionText; ///< "Step 2 of 5" and "2/5"
 };
 
 } // namespace poslab::ui
