@@ -6,7 +6,7 @@
 
 #include "ui/views/flowlayout.h"
 #include "ui/setup/typedtext.h"
-#include "ui/render/formula.h"
+#include "ui/teaching/lessonformula.h"
 #include "ui/state/viewproperties.h"
 #include "ui/state/workbenchstate.h"
 
@@ -37,151 +37,11 @@
 namespace poslab::ui {
 namespace {
 
-/// A typeset formula at the panel's text size (one em = 1.15 × the font's pixel size), by the rule of the derivation
-/// pages: shrunk (never stretched) to the panel's width, but never below 60%; a formula still wider than the panel
-/// then wraps, breaking at the widest blank columns of its image (the space MathJax puts around = and +, never
-/// inside a fraction, whose bar spans it), each further line indented by one em.
-class FitImage : public QWidget {
-public:
-    static constexpr double minScale = 0.6;
+QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
 
-    FitImage(QImage image, double emPx, QWidget* parent)
-        : QWidget(parent)
-        , m_image(std::move(image))
-        , m_em(emPx)
-    {
-        QSizePolicy p(QSizePolicy::Preferred, QSizePolicy::Preferred);
-        p.setHeightForWidth(true);
-        setSizePolicy(p);
-        findGaps();
-    }
-    QSize natural() const { return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize(); }
-    QSize sizeHint() const override { return natural(); }
-    QSize minimumSizeHint() const override { return {std::min(natural().width(), 40), 1}; }
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int w) const override
-    {
-        const Fit f = fit(w);
-        return int(std::ceil(natural().height() * f.scale * double(f.lines.size())));
-    }
+} // namespace
 
-protected:
-    void resizeEvent(QResizeEvent*) override
-    {
-        // For tests and tools: the scale the formula is drawn at and its number of lines.
-        const Fit f = fit(width());
-        setProperty("formulaScale", f.scale);
-        setProperty("formulaEm", m_em * f.scale);
-        setProperty("formulaLines", int(f.lines.size()));
-    }
-    void paintEvent(QPaintEvent*) override
-    {
-        QPainter p(this);
-        p.setRenderHint(QPainter::SmoothPixmapTransform);
-        const Fit f = fit(width());
-        const double dpr = m_image.devicePixelRatio(), h = natural().height();
-        double y = 0;
-        for (std::size_t i = 0; i < f.lines.size(); ++i) {
-            const auto [from, to] = f.lines[i];
-            const double indent = i == 0 ? 0.0 : m_em * f.scale;
-            p.drawImage(QRectF(indent, y, (to - from) * f.scale, h * f.scale), m_image,
-                        QRectF(from * dpr, 0, (to - from) * dpr, h * dpr));
-            y += h * f.scale;
-        }
-    }
-
-private:
-    struct Fit {
-        double scale = 1.0;
-        std::vector<std::pair<double, double>> lines; ///< logical x ranges of the image, one per line
-    };
-
-    /// The runs of fully transparent columns (logical x from, to).
-    void findGaps()
-    {
-        const QImage a = m_image.convertToFormat(QImage::Format_ARGB32);
-        const double dpr = m_image.devicePixelRatio();
-        int runStart = -1;
-        for (int x = 0; x <= a.width(); ++x) {
-            bool blank = x < a.width();
-            for (int y = 0; blank && y < a.height(); ++y)
-                blank = qAlpha(a.pixel(x, y)) == 0;
-            if (blank && runStart < 0)
-                runStart = x;
-            if (!blank && runStart >= 0) {
-                if (runStart > 0 && x < a.width()) // inner gaps only
-                    m_gaps.emplace_back(runStart / dpr, x / dpr);
-                runStart = -1;
-            }
-        }
-    }
-
-    Fit fit(int width) const
-    {
-        Fit f;
-        const double w = natural().width();
-        if (w <= 0 || width <= 0) {
-            f.lines.emplace_back(0.0, w);
-            return f;
-        }
-        f.scale = std::clamp(width / w, minScale, 1.0);
-        // Lines, each as long as it can be: a break in the widest gap that fits (an operator's space rather than
-        // the thin one between two letters), or at the edge where no gap does.
-        double from = 0;
-        while (from < w) {
-            const double room = (width - (f.lines.empty() ? 0.0 : m_em * f.scale)) / f.scale;
-            if (w - from <= room + 0.5 || room <= 1) {
-                f.lines.emplace_back(from, w);
-                break;
-            }
-            double best = -1, bestWidth = -1;
-            for (const auto& [g0, g1] : m_gaps)
-                if (g0 > from && g0 <= from + room && g1 - g0 >= bestWidth - 0.25) {
-                    best = g0;
-                    bestWidth = g1 - g0;
-                }
-            const double cut = best > from ? best : from + room;
-            f.lines.emplace_back(from, cut);
-            from = cut;
-            for (const auto& [g0, g1] : m_gaps) // the next line starts after the gap's blank
-                if (g0 == cut)
-                    from = g1;
-        }
-        return f;
-    }
-
-    QImage m_image;
-    double m_em;
-    std::vector<std::pair<double, double>> m_gaps;
-};
-
-// The typeset formula (ui/render/formula.h) in the panel's text colour, one em 1.15 × the panel font's pixel
-// size (so it follows the font scale as the text does); a formula without its SVG (a test fails then) shows
-// the TeX source in a monospace label.
-QWidget* makeFormula(const QString& tex, QWidget* parent)
-{
-    if (const Formula f(tex); f.isValid()) {
-        const double em = QFontInfo(parent->font()).pixelSize() * 1.15;
-        auto* w = new FitImage(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), em, parent);
-        w->setObjectName(QStringLiteral("lessonFormula"));
-        w->setToolTip(tex);
-        return w;
-    }
-    auto* label = new QLabel(tex, parent);
-    label->setObjectName(QStringLiteral("lessonFormula"));
-    label->setToolTip(tex);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    // TeX has long words: the dock's width decides, what does not fit is in the tooltip.
-    QSizePolicy p(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    p.setHeightForWidth(true);
-    label->setSizePolicy(p);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    return label;
-}
-
-QLabel* wrapped(QWidget* parent, const char* name)
+QLabel* LessonBrowser::wrappedLabel(QWidget* parent, const char* name)
 {
     auto* l = new QLabel(parent);
     l->setObjectName(QLatin1String(name));
@@ -193,13 +53,6 @@ QLabel* wrapped(QWidget* parent, const char* name)
     l->setSizePolicy(p);
     return l;
 }
-
-/// The guess of a prediction made aloud in presentation mode.
-constexpr QChar aloud(0x2014);
-
-QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
-
-} // namespace
 
 LessonBrowser::LessonBrowser(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
@@ -256,20 +109,42 @@ void LessonBrowser::build()
     auto* page = new QWidget(scroll);
     auto* body = new QVBoxLayout(page);
     body->setContentsMargins(0, 0, 4, 0);
-    m_title = wrapped(page, "lessonStepTitle"); // bold, at a size fitTitle() chooses
-    m_text = wrapped(page, "lessonStepText");
+    buildStepText(page, body);
+    buildPredict(page, body);
+    buildActions(page, body);
+    m_notices = new QGroupBox(tr("Notice"), page);
+    m_notices->setObjectName(QStringLiteral("lessonNotices"));
+    m_noticeBox = new QVBoxLayout(m_notices);
+    body->addWidget(m_notices);
+
+    buildPuzzle(page, body);
+    body->addStretch(1);
+    scroll->setWidget(page);
+    column->addWidget(scroll, 1);
+
+    buildNavigation(column);
+    connectLinks();
+}
+
+void LessonBrowser::buildStepText(QWidget* page, QVBoxLayout* body)
+{
+    m_title = wrappedLabel(page, "lessonStepTitle"); // bold, at a size fitTitle() chooses
+    m_text = wrappedLabel(page, "lessonStepText");
     m_formulaBox = new QVBoxLayout;
-    m_do = wrapped(page, "lessonDo");
+    m_do = wrappedLabel(page, "lessonDo");
     body->addWidget(m_title);
     body->addWidget(m_text);
     body->addLayout(m_formulaBox);
     body->addWidget(m_do);
+}
 
+void LessonBrowser::buildPredict(QWidget* page, QVBoxLayout* body)
+{
     // Predict, then reveal: the guess is committed before Try it loads the state.
     m_predict = new QGroupBox(tr("Predict first"), page);
     m_predict->setObjectName(QStringLiteral("lessonPredict"));
     auto* pbox = new QVBoxLayout(m_predict);
-    m_predictPrompt = wrapped(m_predict, "predictPrompt");
+    m_predictPrompt = wrappedLabel(m_predict, "predictPrompt");
     m_guess = new QLineEdit(m_predict);
     m_guess->setObjectName(QStringLiteral("predictGuess"));
     m_guess->setPlaceholderText(tr("your guess, a number"));
@@ -280,7 +155,7 @@ void LessonBrowser::build()
     m_commit = new QPushButton(tr("Commit"), m_predict);
     m_commit->setToolTip(tr("Commit the guess; then Try it shows the answer"));
     m_commit->setObjectName(QStringLiteral("predictCommit"));
-    m_reveal = wrapped(m_predict, "predictReveal");
+    m_reveal = wrappedLabel(m_predict, "predictReveal");
     pbox->addWidget(m_predictPrompt);
     pbox->addWidget(m_guess);
     pbox->addWidget(m_choices);
@@ -296,7 +171,10 @@ void LessonBrowser::build()
     };
     connect(m_commit, &QPushButton::clicked, this, commit);
     connect(m_guess, &QLineEdit::returnPressed, this, commit);
+}
 
+void LessonBrowser::buildActions(QWidget* page, QVBoxLayout* body)
+{
     auto* actionRow = new QWidget(page);
     auto* actions = new FlowLayout(actionRow, 6); // the buttons wrap in a narrow dock
     actions->setContentsMargins(0, 0, 0, 0);
@@ -318,16 +196,14 @@ void LessonBrowser::build()
     });
     connect(m_try, &QPushButton::clicked, this, [this] { tryIt(); });
     connect(m_free, &QPushButton::clicked, this, &LessonBrowser::freePlay);
+}
 
-    m_notices = new QGroupBox(tr("Notice"), page);
-    m_notices->setObjectName(QStringLiteral("lessonNotices"));
-    m_noticeBox = new QVBoxLayout(m_notices);
-    body->addWidget(m_notices);
-
+void LessonBrowser::buildPuzzle(QWidget* page, QVBoxLayout* body)
+{
     m_puzzle = new QGroupBox(tr("Puzzle"), page);
     m_puzzle->setObjectName(QStringLiteral("lessonPuzzle"));
     auto* zbox = new QVBoxLayout(m_puzzle);
-    m_puzzlePrompt = wrapped(m_puzzle, "puzzlePrompt");
+    m_puzzlePrompt = wrappedLabel(m_puzzle, "puzzlePrompt");
     m_answer = new QLineEdit(m_puzzle);
     m_answer->setObjectName(QStringLiteral("puzzleAnswer"));
     m_answerChoice = new QComboBox(m_puzzle);
@@ -335,7 +211,7 @@ void LessonBrowser::build()
     m_check = new QPushButton(tr("Check"), m_puzzle);
     m_check->setToolTip(tr("Check the answer with the app"));
     m_check->setObjectName(QStringLiteral("puzzleCheck"));
-    m_verdict = wrapped(m_puzzle, "puzzleVerdict");
+    m_verdict = wrappedLabel(m_puzzle, "puzzleVerdict");
     zbox->addWidget(m_puzzlePrompt);
     zbox->addWidget(m_answer);
     zbox->addWidget(m_answerChoice);
@@ -347,10 +223,10 @@ void LessonBrowser::build()
     };
     connect(m_check, &QPushButton::clicked, this, check);
     connect(m_answer, &QLineEdit::returnPressed, this, check);
-    body->addStretch(1);
-    scroll->setWidget(page);
-    column->addWidget(scroll, 1);
+}
 
+void LessonBrowser::buildNavigation(QVBoxLayout* column)
+{
     auto* nav = new QHBoxLayout;
     m_back = new QPushButton(tr("\u25c0 Back"), this);
     m_back->setObjectName(QStringLiteral("lessonBack"));
@@ -375,7 +251,10 @@ void LessonBrowser::build()
     column->addLayout(nav);
     connect(m_back, &QPushButton::clicked, this, &LessonBrowser::back);
     connect(m_next, &QPushButton::clicked, this, &LessonBrowser::next);
+}
 
+void LessonBrowser::connectLinks()
+{
     for (QLabel* l : {m_text, m_do, m_reveal, m_predictPrompt})
         connect(l, &QLabel::linkActivated, this, [this](const QString& link) {
             if (link.startsWith(QLatin1String("p:")))
@@ -444,137 +323,6 @@ bool LessonBrowser::back()
         return false;
     const lessons::Lesson& prev = lessonList()[m_lesson - 1];
     return open(m_lesson - 1, int(prev.steps.size()) - (prev.puzzle ? 0 : 1));
-}
-
-bool LessonBrowser::needsGuess() const
-{
-    const lessons::Step* s = step();
-    return s && s->predict && committedGuess().isEmpty();
-}
-
-QString LessonBrowser::committedGuess() const
-{
-    return m_step >= 0 && m_step < m_guesses.size() ? m_guesses[m_step] : QString();
-}
-
-QString LessonBrowser::commitGuess(const QString& guess)
-{
-    const lessons::Step* s = step();
-    if (!s || !s->predict)
-        return tr("This step asks for no prediction");
-    const lessons::Predict& p = *s->predict;
-    const QString g = guess.trimmed();
-    if (p.kind == QLatin1String("number")) {
-        bool ok = false;
-        const double v = QLocale::c().toDouble(g, &ok);
-        if (!ok || !std::isfinite(v))
-            return tr("The guess must be a number (got '%1')").arg(g);
-    } else {
-        bool ok = false;
-        const int i = g.toInt(&ok);
-        if (!ok || i < 0 || i >= p.choices.size())
-            return tr("Pick one of the choices first");
-    }
-    m_guesses[m_step] = g;
-    showFormula();
-    showPredict();
-    showNotices();
-    refreshLive();
-    syncAnswerPending();
-    return {};
-}
-
-void LessonBrowser::reveal()
-{
-    if (!needsGuess())
-        return;
-    m_guesses[m_step] = QString(aloud);
-    showFormula();
-    showPredict();
-    showNotices();
-    refreshLive();
-    syncAnswerPending();
-}
-
-void LessonBrowser::syncAnswerPending()
-{
-    // The views' header and caption lines that state a computed result follow the same rule as the notices.
-    m_state->setAnswerPending(m_answersShown && needsGuess(), step() ? step()->id : QString());
-}
-
-void LessonBrowser::setAnswersShown(bool shown)
-{
-    m_answersShown = shown;
-    syncAnswerPending();
-}
-
-QString LessonBrowser::predictionAnswer() const
-{
-    const lessons::Step* s = step();
-    if (!s || !s->predict)
-        return {};
-    const lessons::Predict& p = *s->predict;
-    if (p.kind == QLatin1String("choice"))
-        return p.answerChoice >= 0 && p.answerChoice < p.choices.size() ? p.choices[p.answerChoice] : QString();
-    const lessons::Notice* n = s->findNotice(p.answerNotice);
-    if (!n)
-        return {};
-    // As the notice shows it (54,410.1), never in the exponent form of a rounded number (5.44e+04).
-    return probeValue(*n, p.answerProbe);
-}
-
-std::optional<lessons::GuessVerdict> LessonBrowser::guessVerdict() const
-{
-    const lessons::Step* s = step();
-    const QString guess = committedGuess();
-    if (!s || !s->predict || guess.isEmpty() || guess == QString(aloud))
-        return std::nullopt;
-    const lessons::Predict& p = *s->predict;
-    if (p.kind == QLatin1String("choice"))
-        return guess.toInt() == p.answerChoice ? lessons::GuessVerdict::Right : lessons::GuessVerdict::Wrong;
-    const lessons::Notice* n = s->findNotice(p.answerNotice);
-    if (!n)
-        return std::nullopt;
-    const NoticeResult& r = result(*n);
-    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size()) || r.numbers[std::size_t(p.answerProbe)].size() != 1)
-        return std::nullopt;
-    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0], p.digits.value_or(3));
-}
-
-QString LessonBrowser::revealText() const
-{
-    const lessons::Step* s = step();
-    const QString guess = committedGuess();
-    if (!s || !s->predict || guess.isEmpty())
-        return {};
-    const lessons::Predict& p = *s->predict;
-    const bool number = p.kind == QLatin1String("number");
-    QString text;
-    const std::optional<lessons::GuessVerdict> v = guessVerdict();
-    const QString answer = predictionAnswer().toHtmlEscaped();
-    if (!v) {
-        text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(answer);
-    } else {
-        const QString word = *v == lessons::GuessVerdict::Right ? tr("Right")
-                           : *v == lessons::GuessVerdict::Close ? tr("Close")
-                                                                : tr("Wrong");
-        const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
-                             : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
-                                                                  : QStringLiteral("#d0302f");
-        const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
-        if (number)
-            text = verdict + tr("You said %1; the app computes <b>%2</b>.").arg(guess.toHtmlEscaped(), answer);
-        else if (*v == lessons::GuessVerdict::Right)
-            text = verdict + tr("The answer: <b>%1</b>").arg(answer);
-        else
-            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
-                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
-    }
-    if (!p.because.isEmpty())
-        text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));
-    if (const lessons::Notice* why = s->findNotice(p.whyNotice))
-        text += QStringLiteral("<br>") + liveText(why->text, s, why);
-    return text;
 }
 
 QString LessonBrowser::tryIt()
@@ -846,7 +594,7 @@ void LessonBrowser::showFormula()
     m_formula = nullptr;
     // A formula that answers the step's prediction waits for the guess (lessons::Step::formulaReveals).
     if (const lessons::Step* s = step(); s && !s->formula.isEmpty() && !(s->formulaReveals && needsGuess())) {
-        m_formula = makeFormula(s->formula, m_title->parentWidget());
+        m_formula = makeLessonFormula(s->formula, m_title->parentWidget());
         m_formulaBox->addWidget(m_formula);
     }
 }
@@ -881,72 +629,6 @@ void LessonBrowser::refreshLive()
     m_do->setVisible(s && !s->doText.isEmpty());
 }
 
-void LessonBrowser::showPredict()
-{
-    const lessons::Step* s = step();
-    const bool asks = s && s->predict;
-    m_predict->setVisible(asks);
-    m_try->setEnabled(s && !needsGuess());
-    m_try->setToolTip(needsGuess() ? tr("Commit a guess first") : tr("Load this step's state and views (one undo step)"));
-    // The step's derivation page: the reasons behind it, open once the guess is in (it may answer the prediction).
-    const lessons::Derivation* d = s && !s->derivation.isEmpty() ? lessons::findDerivation(s->derivation) : nullptr;
-    m_derivation->setVisible(d);
-    if (d) {
-        m_derivation->setText(tr("Derivation"));
-        m_derivation->setEnabled(!needsGuess());
-        m_derivation->setToolTip(needsGuess() ? tr("Commit a guess first: the derivation may answer the prediction")
-                                              : QStringLiteral("%1: %2").arg(d->title, d->summary));
-    }
-    if (!asks)
-        return;
-    const lessons::Predict& p = *s->predict;
-    m_predictPrompt->setText(liveText(p.prompt, s, nullptr));
-    const bool number = p.kind == QLatin1String("number");
-    const QString guess = committedGuess();
-    // The choices as radio buttons with wrapped labels (a long choice wraps in a narrow dock), made again for
-    // each step; a click on the text picks it too.
-    for (QAbstractButton* b : m_choiceGroup->buttons())
-        m_choiceGroup->removeButton(b);
-    while (QLayoutItem* item = m_choices->layout()->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    if (!number)
-        for (int i = 0; i < p.choices.size(); ++i) {
-            auto* row = new QWidget(m_choices);
-            auto* line = new QHBoxLayout(row);
-            line->setContentsMargins(0, 0, 0, 0);
-            auto* b = new QRadioButton(row);
-            b->setObjectName(QStringLiteral("predictChoice%1").arg(i));
-            b->setChecked(guess == QString::number(i) || (guess == QString(aloud) && i == p.answerChoice));
-            b->setEnabled(guess.isEmpty());
-            b->setAccessibleName(p.choices[i]);
-            auto* text = wrapped(row, "predictChoiceText");
-            text->setTextFormat(Qt::PlainText);
-            text->setText(p.choices[i]);
-            text->setEnabled(guess.isEmpty());
-            text->installEventFilter(this);
-            text->setProperty("choiceButton", QVariant::fromValue(static_cast<QObject*>(b)));
-            line->addWidget(b, 0, Qt::AlignTop);
-            line->addWidget(text, 1);
-            m_choiceGroup->addButton(b, i);
-            m_choices->layout()->addWidget(row);
-        }
-    m_guess->setVisible(number);
-    m_guess->setEnabled(guess.isEmpty());
-    m_guess->setText(number ? guess : QString());
-    m_choices->setVisible(!number);
-    m_commit->setVisible(guess.isEmpty());
-    if (guess.isEmpty()) {
-        m_reveal->clear();
-        m_reveal->hide();
-        return;
-    }
-    // The verdict and the computed answer beside the guess, then the sentence of why.
-    m_reveal->setText(revealText());
-    m_reveal->show();
-}
-
 void LessonBrowser::showNotices()
 {
     while (QLayoutItem* item = m_noticeBox->takeAt(0)) {
@@ -959,7 +641,7 @@ void LessonBrowser::showNotices()
         return;
     if (needsGuess()) {
         // Predict, then see: the claims (and their values) wait for the guess.
-        auto* label = wrapped(m_notices, "noticeHidden");
+        auto* label = wrappedLabel(m_notices, "noticeHidden");
         label->setText(tr("Commit your prediction first; then the claims to check appear here."));
         m_noticeBox->addWidget(label);
         return;
@@ -968,7 +650,7 @@ void LessonBrowser::showNotices()
         const NoticeResult r = result(n); // a copy: live text below may compute more
         const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
                                      : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
-        auto* label = wrapped(m_notices, "noticeLine");
+        auto* label = wrappedLabel(m_notices, "noticeLine");
         label->setText(mark + QStringLiteral(" ") + liveText(n.text, s, &n));
         const QString tip = r.commands.join(QLatin1Char('\n')) + QStringLiteral("\n") + r.reason;
         label->setToolTip(tip);

@@ -130,7 +130,18 @@ protected:
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    /// A rich-text label that wraps at the width the dock gives it (never its own guess of a good width).
+    static QLabel* wrappedLabel(QWidget* parent, const char* name);
+    /// The guess of a prediction made aloud in presentation mode.
+    static constexpr char16_t aloudGuess = u'\u2014';
+
     void build();
+    void buildStepText(QWidget* page, QVBoxLayout* body);
+    void buildPredict(QWidget* page, QVBoxLayout* body);
+    void buildActions(QWidget* page, QVBoxLayout* body);
+    void buildPuzzle(QWidget* page, QVBoxLayout* body);
+    void buildNavigation(QVBoxLayout* column);
+    void connectLinks();
     void showFormula();
     /// The step counter between Back and Next, shortened or on its own line by the rule in the .cpp.
     void placePosition();
