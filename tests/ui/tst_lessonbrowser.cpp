@@ -17,7 +17,9 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QComboBox>
 #include <QFontInfo>
+#include <QStyleOptionComboBox>
 #include <QLineEdit>
 #include <QMap>
 #include <QTextDocumentFragment>
@@ -198,6 +200,19 @@ private slots:
             QVERIFY(row && line && title && back && next && scroll);
             QStringList problems;
             const QString at = QStringLiteral("scale %1, ").arg(scale);
+            // The closed lesson list shows a whole name: the lesson's, else a shorter one that fits.
+            auto* list = b->findChild<QComboBox*>(QStringLiteral("lessonList"));
+            QVERIFY(list);
+            for (int l = 0; l < lessons::lessons().size(); ++l) {
+                QVERIFY(b->open(l, 0));
+                list->grab();
+                const QString name = list->property("shownText").toString();
+                QStyleOptionComboBox opt;
+                opt.initFrom(list);
+                const int room = list->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, list).width();
+                if (!name.contains(QString::number(lessons::lessons()[l].number)) || list->fontMetrics().horizontalAdvance(name) > room)
+                    problems << at + QStringLiteral("lesson list shows '%1' in %2 px").arg(name).arg(room);
+            }
             for (int l = 0; l < lessons::lessons().size(); ++l)
                 for (int st = 0; st < lessons::lessons()[l].steps.size(); ++st) {
                     QVERIFY(b->open(l, st));

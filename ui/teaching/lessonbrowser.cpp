@@ -25,6 +25,8 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 #include <QSettings>
 #include <QTextDocumentFragment>
 #include <QToolTip>
@@ -38,6 +40,42 @@ namespace poslab::ui {
 namespace {
 
 QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
+
+/// The item data role of a lesson's shorter names, longest first ("Lesson 2 (0/5)", "Lesson 2", "2").
+constexpr int shortNamesRole = Qt::UserRole + 1;
+
+/// The lesson list: the popup lists every lesson's whole name; the closed box shows the current lesson's whole
+/// name where it fits, else the longest of its shorter names that does (never a name cut at the edge). The step's
+/// title below names the lesson's number again.
+class LessonList : public QComboBox {
+public:
+    using QComboBox::QComboBox;
+
+    /// The name the closed box shows at its current width (also kept in the property "shownText").
+    QString shownText() const
+    {
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        const int room = style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this).width() - 2;
+        const QStringList names = QStringList{currentText()} + currentData(shortNamesRole).toStringList();
+        for (const QString& n : names)
+            if (fontMetrics().horizontalAdvance(n) <= room)
+                return n;
+        return names.back();
+    }
+
+protected:
+    void paintEvent(QPaintEvent*) override
+    {
+        QStylePainter p(this);
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        opt.currentText = shownText();
+        setProperty("shownText", opt.currentText);
+        p.drawComplexControl(QStyle::CC_ComboBox, opt);
+        p.drawControl(QStyle::CE_ComboBoxLabel, opt);
+    }
+};
 
 } // namespace
 
@@ -94,7 +132,7 @@ void LessonBrowser::build()
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
-    m_list = new QComboBox(this);
+    m_list = new LessonList(this);
     m_list->setObjectName(QStringLiteral("lessonList"));
     m_list->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_list->setMinimumContentsLength(8); // narrow enough that the window fits 1366 px at font scale 2
@@ -281,6 +319,9 @@ void LessonBrowser::refreshList()
         const lessons::Lesson& l = lessonList()[i];
         m_list->addItem(tr("%1 \u00b7 %2 (%3/%4)").arg(l.number).arg(l.title).arg(stepsDone(i)).arg(l.steps.size()));
         m_list->setItemData(i, l.objective, Qt::ToolTipRole);
+        m_list->setItemData(i, QStringList{tr("Lesson %1 (%2/%3)").arg(l.number).arg(stepsDone(i)).arg(l.steps.size()),
+                                           tr("Lesson %1").arg(l.number), QString::number(l.number)},
+                            shortNamesRole);
     }
     m_list->setCurrentIndex(current >= 0 ? current : m_lesson);
 }
