@@ -41,6 +41,7 @@ void LessonFormula::resizeEvent(QResizeEvent*)
     setProperty("formulaScale", f.scale);
     setProperty("formulaEm", m_em * f.scale);
     setProperty("formulaLines", int(f.lines.size()));
+    setProperty("formulaWidestPiece", widestPiece());
 }
 
 void LessonFormula::paintEvent(QPaintEvent*)
@@ -77,6 +78,16 @@ void LessonFormula::findGaps()
     }
 }
 
+double LessonFormula::widestPiece() const
+{
+    double widest = 0, from = 0;
+    for (const auto& [g0, g1] : m_gaps) {
+        widest = std::max(widest, g0 - from);
+        from = g1;
+    }
+    return std::max(widest, natural().width() - from);
+}
+
 LessonFormula::Fit LessonFormula::fit(int width) const
 {
     Fit f;
@@ -86,6 +97,9 @@ LessonFormula::Fit LessonFormula::fit(int width) const
         return f;
     }
     f.scale = std::clamp(width / w, minScale, 1.0);
+    // No line cuts through a glyph: where the widest piece between two gaps (a fraction, whose bar spans it) is
+    // wider than an indented line at 60%, the whole formula is drawn smaller, so that the piece fits.
+    f.scale = std::min(f.scale, width / (widestPiece() + m_em));
     // Lines, each as long as it can be: a break in the widest gap that fits (an operator's space rather than the
     // thin one between two letters), or at the edge where no gap does.
     double from = 0;

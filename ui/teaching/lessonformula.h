@@ -15,7 +15,8 @@ namespace poslab::ui {
 /// A typeset formula image at the panel's text size (one em = 1.15 × the font's pixel size), by the rule of the
 /// derivation pages: shrunk (never stretched) to the panel's width, but never below 60%; a formula still wider than the panel
 /// then wraps, breaking at the widest blank columns of its image (the space MathJax puts around = and +, never
-/// inside a fraction, whose bar spans it), each further line indented by one em.
+/// inside a fraction, whose bar spans it), each further line indented by one em. No line cuts through a glyph: where
+/// one piece between two gaps is wider than an indented line at 60%, the formula is drawn smaller, to fit that piece.
 class LessonFormula : public QWidget {
 public:
     /// The smallest share of its natural size a formula is drawn at; below it the formula wraps.
@@ -37,6 +38,8 @@ public:
     };
     /// The scale and lines at @p width pixels (the rule above).
     Fit fit(int width) const;
+    /// The widest piece of the image between two blank gaps, in logical pixels at the natural size.
+    double widestPiece() const;
 
 protected:
     void resizeEvent(QResizeEvent* e) override;
