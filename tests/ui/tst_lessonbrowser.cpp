@@ -17,7 +17,12 @@
 #include <QApplication>
 #include <QDockWidget>
 #include <QLabel>
+#include <QComboBox>
+#include <QFontInfo>
+#include <QStyleOptionComboBox>
 #include <QLineEdit>
+#include <QMap>
+#include <QTextDocumentFragment>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSet>
@@ -169,6 +174,101 @@ private slots:
             }
         shoot(&w, QStringLiteral("lessons-scale2"));
         QVERIFY2(wide.isEmpty(), qPrintable(wide.join(QLatin1Char('\n'))));
+    }
+
+    void panelFitsAProjectorAtEveryScale()
+    {
+        // At 1366 x 768 and font scales 1, 1.5 and 2, on every step: the step counter is whole between Back and Next
+        // ("Step 2 of 5", else "2/5") or on its own line above them, never cut and never under a button; every word of
+        // the step's title fits the panel; the typeset formula follows the font scale (one em = 1.15 x the panel's
+        // font, never below 60% of it) and wraps rather than leave the panel.
+        QMap<QString, QList<double>> formulaEm; // step id -> the formula's em at each scale
+        for (const double scale : {1.0, 1.5, 2.0}) {
+            MainWindow w(nullptr, false);
+            ViewOptions o = w.state()->viewOptions();
+            o.fontScale = scale;
+            w.state()->setViewOptions(o);
+            QVERIFY(tests::showWithLessons(w));
+            QCoreApplication::processEvents();
+            LessonBrowser* b = w.lessonBrowser();
+            auto* row = b->findChild<QLabel*>(QStringLiteral("lessonPosition"));
+            auto* line = b->findChild<QLabel*>(QStringLiteral("lessonPositionLine"));
+            auto* title = b->findChild<QLabel*>(QStringLiteral("lessonStepTitle"));
+            auto* back = b->findChild<QPushButton*>(QStringLiteral("lessonBack"));
+            auto* next = b->findChild<QPushButton*>(QStringLiteral("lessonNext"));
+            auto* scroll = b->findChild<QScrollArea*>();
+            QVERIFY(row && line && title && back && next && scroll);
+            QStringList problems;
+            const QString at = QStringLiteral("scale %1, ").arg(scale);
+            // The closed lesson list shows a whole name: the lesson's, else a shorter one that fits.
+            auto* list = b->findChild<QComboBox*>(QStringLiteral("lessonList"));
+            QVERIFY(list);
+            for (int l = 0; l < lessons::lessons().size(); ++l) {
+                QVERIFY(b->open(l, 0));
+                list->grab();
+                const QString name = list->property("shownText").toString();
+                QStyleOptionComboBox opt;
+                opt.initFrom(list);
+                const int room = list->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, list).width();
+                if (!name.contains(QString::number(lessons::lessons()[l].number)) || list->fontMetrics().horizontalAdvance(name) > room)
+                    problems << at + QStringLiteral("lesson list shows '%1' in %2 px").arg(name).arg(room);
+            }
+            for (int l = 0; l < lessons::lessons().size(); ++l)
+                for (int st = 0; st < lessons::lessons()[l].steps.size(); ++st) {
+                    QVERIFY(b->open(l, st));
+                    b->reveal(); // the formula of a step whose formula answers its prediction shows after the guess
+                    QCoreApplication::processEvents();
+                    const QString id = at + lessons::lessons()[l].steps[st].id;
+                    const QLabel* shown = line->isVisible() ? line : row;
+                    const QString text = shown->text();
+                    if (!text.contains(QString::number(st + 1)) || !text.contains(QString::number(b->stepCount())))
+                        problems << id + QStringLiteral(": the counter reads '%1'").arg(text);
+                    const QFontMetrics fm(shown->font());
+                    const QRect need = fm.boundingRect(shown->contentsRect(), Qt::AlignCenter | Qt::TextWordWrap, text);
+                    if (!shown->contentsRect().contains(need) || (shown == row && fm.horizontalAdvance(text) > row->contentsRect().width()))
+                        problems << id + QStringLiteral(": the counter '%1' needs %2 px, has %3").arg(text).arg(need.width()).arg(shown->width());
+                    if (shown == row && (row->geometry().intersects(back->geometry()) || row->geometry().intersects(next->geometry())))
+                        problems << id + QStringLiteral(": the counter is under a button");
+                    const QFontMetrics tm(title->font());
+                    for (const QString& word : title->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
+                        if (tm.horizontalAdvance(QTextDocumentFragment::fromHtml(word).toPlainText()) > title->contentsRect().width())
+                            problems << id + QStringLiteral(": the title's word '%1' is cut").arg(word);
+                    if (QWidget* f = b->findChild<QWidget*>(QStringLiteral("lessonFormula")); f && !qobject_cast<QLabel*>(f)) {
+                        const double em = f->property("formulaEm").toDouble();
+                        const double textEm = QFontInfo(title->parentWidget()->font()).pixelSize() * 1.15;
+                        // Below 60% only where one piece between gaps (a fraction) would not fit an indented line.
+                        const double piece = f->property("formulaWidestPiece").toDouble() / textEm; // in ems at 1.15 x the text
+                        const bool pieceTooWide = 0.6 * textEm * (piece + 1) > f->width() + 1;
+                        if (em < 0.6 * textEm - 0.01 && !pieceTooWide)
+                            problems << id + QStringLiteral(": the formula's em %1 px < 60% of the text's %2 px").arg(em).arg(textEm);
+                        if (em * (piece + 1) > f->width() + 1)
+                            problems << id + QStringLiteral(": a piece of the formula is cut at the panel's edge");
+                        if (f->geometry().right() > scroll->viewport()->width())
+                            problems << id + QStringLiteral(": the formula leaves the panel");
+                        if (!pieceTooWide) // a fraction wider than the panel fits it at every scale alike
+                            formulaEm[lessons::lessons()[l].steps[st].id] << em;
+                    }
+                }
+            // To look at (POSLAB_SHOTS): the widest formula, 6.4's, scrolled into view.
+            const auto [wide, wideStep] = findStep([](const lessons::Step& st) { return st.id == QLatin1String("6.4"); });
+            if (wide >= 0 && b->open(wide, wideStep)) {
+                b->reveal();
+                QCoreApplication::processEvents();
+                if (QWidget* f = b->findChild<QWidget*>(QStringLiteral("lessonFormula")))
+                    scroll->ensureWidgetVisible(f);
+                shoot(&w, QStringLiteral("lessons-formula-scale%1").arg(scale));
+            }
+            QVERIFY2(problems.isEmpty(), qPrintable(problems.join(QLatin1Char('\n'))));
+        }
+        // The formulas grow with the font scale, as the text does.
+        QVERIFY(!formulaEm.isEmpty());
+        int grown = 0;
+        for (auto it = formulaEm.cbegin(); it != formulaEm.cend(); ++it)
+            if (it.value().size() == 3) {
+                QVERIFY2(it.value()[2] > it.value()[0] * 1.15, qPrintable(it.key()));
+                ++grown;
+            }
+        QVERIFY2(grown >= 10, qPrintable(QString::number(grown)));
     }
 
     void predictBlocksTryIt()

@@ -162,43 +162,10 @@ void DerivationPage::rebuild()
                 setFormula(f, s.formula, width - 12, font(), palette().color(QPalette::WindowText));
                 m_formulas << f;
             }
-            if (s.code) {
-                addLabel(QStringLiteral("derivationCodeLabel"), QStringLiteral("<i>%1</i>").arg(esc(s.code->label)));
-                auto* c = new QLabel(m_body);
-                c->setObjectName(QStringLiteral("derivationCode"));
-                c->setTextFormat(Qt::PlainText);
-                c->setText(s.code->text);
-                c->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-                QFont mono = c->font();
-                mono.setPointSizeF(font().pointSizeF()); // the code follows the page's font scale
-                c->setFont(mono);
-                c->setTextInteractionFlags(Qt::TextSelectableByMouse);
-                c->setAutoFillBackground(true);
-                c->setBackgroundRole(QPalette::AlternateBase);
-                c->setForegroundRole(QPalette::Text);
-                c->setMargin(8);
-                m_layout->addWidget(c);
-                m_code << c;
-            }
+            if (s.code)
+                addCode(*s.code);
         }
-        if (!d->claims.notice.isEmpty()) {
-            QLabel* h = addLabel(QStringLiteral("derivationChecksHeading"), esc(tr("Checked by the app")));
-            QFont hf = font();
-            hf.setBold(true);
-            h->setFont(hf);
-            h->setContentsMargins(0, h->fontMetrics().height() / 2, 0, 0);
-            for (const lessons::Notice& n : d->claims.notice) {
-                const lessons::CheckResult r = m_engine->check(n.check);
-                const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
-                                             : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
-                QLabel* l = addLabel(QStringLiteral("derivationCheck"), mark + QLatin1Char(' ') + esc(m_engine->fillNotice(n)));
-                QStringList lines;
-                for (const lessons::Probe* p : n.probes())
-                    if (!lines.contains(QStringLiteral("poslab compute ") + p->compute))
-                        lines << QStringLiteral("poslab compute ") + p->compute;
-                l->setToolTip(lines.join(QLatin1Char('\n')) + QLatin1Char('\n') + r.reason);
-            }
-        }
+        addChecks(*d);
         QString sources = QStringLiteral("<b>%1</b><ul style='margin-left:0px; -qt-list-indent:1'>").arg(esc(tr("Sources")));
         for (const QString& s : d->sources)
             sources += QStringLiteral("<li>%1</li>").arg(esc(s));
@@ -207,6 +174,48 @@ void DerivationPage::rebuild()
     m_layout->addStretch(1);
     m_scroll->setWidget(m_body); // deletes the previous body
     m_rebuilding = false;
+}
+
+void DerivationPage::addCode(const lessons::DerivationCode& code)
+{
+    addLabel(QStringLiteral("derivationCodeLabel"), QStringLiteral("<i>%1</i>").arg(esc(code.label)));
+    auto* c = new QLabel(m_body);
+    c->setObjectName(QStringLiteral("derivationCode"));
+    c->setTextFormat(Qt::PlainText);
+    c->setText(code.text);
+    c->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    QFont mono = c->font();
+    mono.setPointSizeF(font().pointSizeF()); // the code follows the page's font scale
+    c->setFont(mono);
+    c->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    c->setAutoFillBackground(true);
+    c->setBackgroundRole(QPalette::AlternateBase);
+    c->setForegroundRole(QPalette::Text);
+    c->setMargin(8);
+    m_layout->addWidget(c);
+    m_code << c;
+}
+
+void DerivationPage::addChecks(const lessons::Derivation& d)
+{
+    if (!d.claims.notice.isEmpty()) {
+        QLabel* h = addLabel(QStringLiteral("derivationChecksHeading"), esc(tr("Checked by the app")));
+        QFont hf = font();
+        hf.setBold(true);
+        h->setFont(hf);
+        h->setContentsMargins(0, h->fontMetrics().height() / 2, 0, 0);
+        for (const lessons::Notice& n : d.claims.notice) {
+            const lessons::CheckResult r = m_engine->check(n.check);
+            const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
+                                         : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
+            QLabel* l = addLabel(QStringLiteral("derivationCheck"), mark + QLatin1Char(' ') + esc(m_engine->fillNotice(n)));
+            QStringList lines;
+            for (const lessons::Probe* p : n.probes())
+                if (!lines.contains(QStringLiteral("poslab compute ") + p->compute))
+                    lines << QStringLiteral("poslab compute ") + p->compute;
+            l->setToolTip(lines.join(QLatin1Char('\n')) + QLatin1Char('\n') + r.reason);
+        }
+    }
 }
 
 void DerivationPage::changeEvent(QEvent* e)

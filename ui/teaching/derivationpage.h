@@ -51,6 +51,10 @@ private:
     QLabel* addLabel(const QString& objectName, const QString& html);
     QString liveText(const QString& text);
     void rebuild();
+    /// A step's code block: its label, then the code in monospace at the page's font size.
+    void addCode(const lessons::DerivationCode& code);
+    /// "Checked by the app": each claim of the page with its tick or cross and its compute lines.
+    void addChecks(const lessons::Derivation& d);
 
     QString m_id;
     QString m_from;

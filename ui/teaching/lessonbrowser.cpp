@@ -6,7 +6,7 @@
 
 #include "ui/views/flowlayout.h"
 #include "ui/setup/typedtext.h"
-#include "ui/render/formula.h"
+#include "ui/teaching/lessonformula.h"
 #include "ui/state/viewproperties.h"
 #include "ui/state/workbenchstate.h"
 
@@ -25,7 +25,10 @@
 #include <QPushButton>
 #include <QRadioButton>
 #include <QScrollArea>
+#include <QStyleOptionComboBox>
+#include <QStylePainter>
 #include <QSettings>
+#include <QTextDocumentFragment>
 #include <QToolTip>
 #include <QUrl>
 #include <QVBoxLayout>
@@ -36,67 +39,47 @@
 namespace poslab::ui {
 namespace {
 
-/// A typeset formula at its natural size, shrunk (never stretched) to the width the panel has.
-class FitImage : public QWidget {
+QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
+
+/// The item data role of a lesson's shorter names, longest first ("Lesson 2 (0/5)", "Lesson 2", "2").
+constexpr int shortNamesRole = Qt::UserRole + 1;
+
+/// The lesson list: the popup lists every lesson's whole name; the closed box shows the current lesson's whole
+/// name where it fits, else the longest of its shorter names that does (never a name cut at the edge). The step's
+/// title below names the lesson's number again.
+class LessonList : public QComboBox {
 public:
-    FitImage(QImage image, QWidget* parent)
-        : QWidget(parent)
-        , m_image(std::move(image))
+    using QComboBox::QComboBox;
+
+    /// The name the closed box shows at its current width (also kept in the property "shownText").
+    QString shownText() const
     {
-        QSizePolicy p(QSizePolicy::Preferred, QSizePolicy::Preferred);
-        p.setHeightForWidth(true);
-        setSizePolicy(p);
-    }
-    QSize natural() const { return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize(); }
-    QSize sizeHint() const override { return natural(); }
-    QSize minimumSizeHint() const override { return {std::min(natural().width(), 40), 1}; }
-    bool hasHeightForWidth() const override { return true; }
-    int heightForWidth(int w) const override
-    {
-        const QSize n = natural();
-        return n.width() <= w || n.width() == 0 ? n.height() : int(std::ceil(n.height() * double(w) / n.width()));
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        const int room = style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this).width() - 2;
+        const QStringList names = QStringList{currentText()} + currentData(shortNamesRole).toStringList();
+        for (const QString& n : names)
+            if (fontMetrics().horizontalAdvance(n) <= room)
+                return n;
+        return names.back();
     }
 
 protected:
     void paintEvent(QPaintEvent*) override
     {
-        QPainter p(this);
-        p.setRenderHint(QPainter::SmoothPixmapTransform);
-        const QSize n = natural();
-        const double k = std::min(1.0, double(width()) / std::max(1, n.width()));
-        p.drawImage(QRectF(0, 0, n.width() * k, n.height() * k), m_image);
+        QStylePainter p(this);
+        QStyleOptionComboBox opt;
+        initStyleOption(&opt);
+        opt.currentText = shownText();
+        setProperty("shownText", opt.currentText);
+        p.drawComplexControl(QStyle::CC_ComboBox, opt);
+        p.drawControl(QStyle::CE_ComboBoxLabel, opt);
     }
-
-private:
-    QImage m_image;
 };
 
-// The typeset formula (ui/render/formula.h) in the panel's text colour; a formula without its SVG (a test fails
-// then) shows the TeX source in a monospace label.
-QWidget* makeFormula(const QString& tex, QWidget* parent)
-{
-    if (const Formula f(tex); f.isValid()) {
-        const double em = QFontInfo(parent->font()).pixelSize() * 1.15;
-        auto* w = new FitImage(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), parent);
-        w->setObjectName(QStringLiteral("lessonFormula"));
-        w->setToolTip(tex);
-        return w;
-    }
-    auto* label = new QLabel(tex, parent);
-    label->setObjectName(QStringLiteral("lessonFormula"));
-    label->setToolTip(tex);
-    label->setTextFormat(Qt::PlainText);
-    label->setWordWrap(true);
-    // TeX has long words: the dock's width decides, what does not fit is in the tooltip.
-    QSizePolicy p(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    p.setHeightForWidth(true);
-    label->setSizePolicy(p);
-    label->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    label->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    return label;
-}
+} // namespace
 
-QLabel* wrapped(QWidget* parent, const char* name)
+QLabel* LessonBrowser::wrappedLabel(QWidget* parent, const char* name)
 {
     auto* l = new QLabel(parent);
     l->setObjectName(QLatin1String(name));
@@ -108,13 +91,6 @@ QLabel* wrapped(QWidget* parent, const char* name)
     l->setSizePolicy(p);
     return l;
 }
-
-/// The guess of a prediction made aloud in presentation mode.
-constexpr QChar aloud(0x2014);
-
-QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
-
-} // namespace
 
 LessonBrowser::LessonBrowser(WorkbenchState* state, QWidget* parent)
     : QWidget(parent)
@@ -156,7 +132,7 @@ void LessonBrowser::build()
 {
     auto* column = new QVBoxLayout(this);
     column->setContentsMargins(6, 6, 6, 6);
-    m_list = new QComboBox(this);
+    m_list = new LessonList(this);
     m_list->setObjectName(QStringLiteral("lessonList"));
     m_list->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
     m_list->setMinimumContentsLength(8); // narrow enough that the window fits 1366 px at font scale 2
@@ -171,23 +147,42 @@ void LessonBrowser::build()
     auto* page = new QWidget(scroll);
     auto* body = new QVBoxLayout(page);
     body->setContentsMargins(0, 0, 4, 0);
-    m_title = wrapped(page, "lessonStepTitle");
-    QFont tf = m_title->font();
-    tf.setBold(true);
-    m_title->setFont(tf);
-    m_text = wrapped(page, "lessonStepText");
+    buildStepText(page, body);
+    buildPredict(page, body);
+    buildActions(page, body);
+    m_notices = new QGroupBox(tr("Notice"), page);
+    m_notices->setObjectName(QStringLiteral("lessonNotices"));
+    m_noticeBox = new QVBoxLayout(m_notices);
+    body->addWidget(m_notices);
+
+    buildPuzzle(page, body);
+    body->addStretch(1);
+    scroll->setWidget(page);
+    column->addWidget(scroll, 1);
+
+    buildNavigation(column);
+    connectLinks();
+}
+
+void LessonBrowser::buildStepText(QWidget* page, QVBoxLayout* body)
+{
+    m_title = wrappedLabel(page, "lessonStepTitle"); // bold, at a size fitTitle() chooses
+    m_text = wrappedLabel(page, "lessonStepText");
     m_formulaBox = new QVBoxLayout;
-    m_do = wrapped(page, "lessonDo");
+    m_do = wrappedLabel(page, "lessonDo");
     body->addWidget(m_title);
     body->addWidget(m_text);
     body->addLayout(m_formulaBox);
     body->addWidget(m_do);
+}
 
+void LessonBrowser::buildPredict(QWidget* page, QVBoxLayout* body)
+{
     // Predict, then reveal: the guess is committed before Try it loads the state.
     m_predict = new QGroupBox(tr("Predict first"), page);
     m_predict->setObjectName(QStringLiteral("lessonPredict"));
     auto* pbox = new QVBoxLayout(m_predict);
-    m_predictPrompt = wrapped(m_predict, "predictPrompt");
+    m_predictPrompt = wrappedLabel(m_predict, "predictPrompt");
     m_guess = new QLineEdit(m_predict);
     m_guess->setObjectName(QStringLiteral("predictGuess"));
     m_guess->setPlaceholderText(tr("your guess, a number"));
@@ -198,7 +193,7 @@ void LessonBrowser::build()
     m_commit = new QPushButton(tr("Commit"), m_predict);
     m_commit->setToolTip(tr("Commit the guess; then Try it shows the answer"));
     m_commit->setObjectName(QStringLiteral("predictCommit"));
-    m_reveal = wrapped(m_predict, "predictReveal");
+    m_reveal = wrappedLabel(m_predict, "predictReveal");
     pbox->addWidget(m_predictPrompt);
     pbox->addWidget(m_guess);
     pbox->addWidget(m_choices);
@@ -214,7 +209,10 @@ void LessonBrowser::build()
     };
     connect(m_commit, &QPushButton::clicked, this, commit);
     connect(m_guess, &QLineEdit::returnPressed, this, commit);
+}
 
+void LessonBrowser::buildActions(QWidget* page, QVBoxLayout* body)
+{
     auto* actionRow = new QWidget(page);
     auto* actions = new FlowLayout(actionRow, 6); // the buttons wrap in a narrow dock
     actions->setContentsMargins(0, 0, 0, 0);
@@ -236,16 +234,14 @@ void LessonBrowser::build()
     });
     connect(m_try, &QPushButton::clicked, this, [this] { tryIt(); });
     connect(m_free, &QPushButton::clicked, this, &LessonBrowser::freePlay);
+}
 
-    m_notices = new QGroupBox(tr("Notice"), page);
-    m_notices->setObjectName(QStringLiteral("lessonNotices"));
-    m_noticeBox = new QVBoxLayout(m_notices);
-    body->addWidget(m_notices);
-
+void LessonBrowser::buildPuzzle(QWidget* page, QVBoxLayout* body)
+{
     m_puzzle = new QGroupBox(tr("Puzzle"), page);
     m_puzzle->setObjectName(QStringLiteral("lessonPuzzle"));
     auto* zbox = new QVBoxLayout(m_puzzle);
-    m_puzzlePrompt = wrapped(m_puzzle, "puzzlePrompt");
+    m_puzzlePrompt = wrappedLabel(m_puzzle, "puzzlePrompt");
     m_answer = new QLineEdit(m_puzzle);
     m_answer->setObjectName(QStringLiteral("puzzleAnswer"));
     m_answerChoice = new QComboBox(m_puzzle);
@@ -253,7 +249,7 @@ void LessonBrowser::build()
     m_check = new QPushButton(tr("Check"), m_puzzle);
     m_check->setToolTip(tr("Check the answer with the app"));
     m_check->setObjectName(QStringLiteral("puzzleCheck"));
-    m_verdict = wrapped(m_puzzle, "puzzleVerdict");
+    m_verdict = wrappedLabel(m_puzzle, "puzzleVerdict");
     zbox->addWidget(m_puzzlePrompt);
     zbox->addWidget(m_answer);
     zbox->addWidget(m_answerChoice);
@@ -265,10 +261,10 @@ void LessonBrowser::build()
     };
     connect(m_check, &QPushButton::clicked, this, check);
     connect(m_answer, &QLineEdit::returnPressed, this, check);
-    body->addStretch(1);
-    scroll->setWidget(page);
-    column->addWidget(scroll, 1);
+}
 
+void LessonBrowser::buildNavigation(QVBoxLayout* column)
+{
     auto* nav = new QHBoxLayout;
     m_back = new QPushButton(tr("\u25c0 Back"), this);
     m_back->setObjectName(QStringLiteral("lessonBack"));
@@ -277,14 +273,26 @@ void LessonBrowser::build()
     m_position = new QLabel(this);
     m_position->setObjectName(QStringLiteral("lessonPosition"));
     m_position->setAlignment(Qt::AlignCenter);
+    m_position->setTextFormat(Qt::PlainText);
     m_position->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred); // gives way to Back and Next
+    // The counter's own line above Back and Next, where not even "2/5" fits between them (placePosition()).
+    m_positionLine = new QLabel(this);
+    m_positionLine->setObjectName(QStringLiteral("lessonPositionLine"));
+    m_positionLine->setAlignment(Qt::AlignCenter);
+    m_positionLine->setTextFormat(Qt::PlainText);
+    m_positionLine->setWordWrap(true);
+    m_positionLine->hide();
     nav->addWidget(m_back);
     nav->addWidget(m_position, 1);
     nav->addWidget(m_next);
+    column->addWidget(m_positionLine);
     column->addLayout(nav);
     connect(m_back, &QPushButton::clicked, this, &LessonBrowser::back);
     connect(m_next, &QPushButton::clicked, this, &LessonBrowser::next);
+}
 
+void LessonBrowser::connectLinks()
+{
     for (QLabel* l : {m_text, m_do, m_reveal, m_predictPrompt})
         connect(l, &QLabel::linkActivated, this, [this](const QString& link) {
             if (link.startsWith(QLatin1String("p:")))
@@ -311,6 +319,9 @@ void LessonBrowser::refreshList()
         const lessons::Lesson& l = lessonList()[i];
         m_list->addItem(tr("%1 \u00b7 %2 (%3/%4)").arg(l.number).arg(l.title).arg(stepsDone(i)).arg(l.steps.size()));
         m_list->setItemData(i, l.objective, Qt::ToolTipRole);
+        m_list->setItemData(i, QStringList{tr("Lesson %1 (%2/%3)").arg(l.number).arg(stepsDone(i)).arg(l.steps.size()),
+                                           tr("Lesson %1").arg(l.number), QString::number(l.number)},
+                            shortNamesRole);
     }
     m_list->setCurrentIndex(current >= 0 ? current : m_lesson);
 }
@@ -353,137 +364,6 @@ bool LessonBrowser::back()
         return false;
     const lessons::Lesson& prev = lessonList()[m_lesson - 1];
     return open(m_lesson - 1, int(prev.steps.size()) - (prev.puzzle ? 0 : 1));
-}
-
-bool LessonBrowser::needsGuess() const
-{
-    const lessons::Step* s = step();
-    return s && s->predict && committedGuess().isEmpty();
-}
-
-QString LessonBrowser::committedGuess() const
-{
-    return m_step >= 0 && m_step < m_guesses.size() ? m_guesses[m_step] : QString();
-}
-
-QString LessonBrowser::commitGuess(const QString& guess)
-{
-    const lessons::Step* s = step();
-    if (!s || !s->predict)
-        return tr("This step asks for no prediction");
-    const lessons::Predict& p = *s->predict;
-    const QString g = guess.trimmed();
-    if (p.kind == QLatin1String("number")) {
-        bool ok = false;
-        const double v = QLocale::c().toDouble(g, &ok);
-        if (!ok || !std::isfinite(v))
-            return tr("The guess must be a number (got '%1')").arg(g);
-    } else {
-        bool ok = false;
-        const int i = g.toInt(&ok);
-        if (!ok || i < 0 || i >= p.choices.size())
-            return tr("Pick one of the choices first");
-    }
-    m_guesses[m_step] = g;
-    showFormula();
-    showPredict();
-    showNotices();
-    refreshLive();
-    syncAnswerPending();
-    return {};
-}
-
-void LessonBrowser::reveal()
-{
-    if (!needsGuess())
-        return;
-    m_guesses[m_step] = QString(aloud);
-    showFormula();
-    showPredict();
-    showNotices();
-    refreshLive();
-    syncAnswerPending();
-}
-
-void LessonBrowser::syncAnswerPending()
-{
-    // The views' header and caption lines that state a computed result follow the same rule as the notices.
-    m_state->setAnswerPending(m_answersShown && needsGuess(), step() ? step()->id : QString());
-}
-
-void LessonBrowser::setAnswersShown(bool shown)
-{
-    m_answersShown = shown;
-    syncAnswerPending();
-}
-
-QString LessonBrowser::predictionAnswer() const
-{
-    const lessons::Step* s = step();
-    if (!s || !s->predict)
-        return {};
-    const lessons::Predict& p = *s->predict;
-    if (p.kind == QLatin1String("choice"))
-        return p.answerChoice >= 0 && p.answerChoice < p.choices.size() ? p.choices[p.answerChoice] : QString();
-    const lessons::Notice* n = s->findNotice(p.answerNotice);
-    if (!n)
-        return {};
-    // As the notice shows it (54,410.1), never in the exponent form of a rounded number (5.44e+04).
-    return probeValue(*n, p.answerProbe);
-}
-
-std::optional<lessons::GuessVerdict> LessonBrowser::guessVerdict() const
-{
-    const lessons::Step* s = step();
-    const QString guess = committedGuess();
-    if (!s || !s->predict || guess.isEmpty() || guess == QString(aloud))
-        return std::nullopt;
-    const lessons::Predict& p = *s->predict;
-    if (p.kind == QLatin1String("choice"))
-        return guess.toInt() == p.answerChoice ? lessons::GuessVerdict::Right : lessons::GuessVerdict::Wrong;
-    const lessons::Notice* n = s->findNotice(p.answerNotice);
-    if (!n)
-        return std::nullopt;
-    const NoticeResult& r = result(*n);
-    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size()) || r.numbers[std::size_t(p.answerProbe)].size() != 1)
-        return std::nullopt;
-    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0], p.digits.value_or(3));
-}
-
-QString LessonBrowser::revealText() const
-{
-    const lessons::Step* s = step();
-    const QString guess = committedGuess();
-    if (!s || !s->predict || guess.isEmpty())
-        return {};
-    const lessons::Predict& p = *s->predict;
-    const bool number = p.kind == QLatin1String("number");
-    QString text;
-    const std::optional<lessons::GuessVerdict> v = guessVerdict();
-    const QString answer = predictionAnswer().toHtmlEscaped();
-    if (!v) {
-        text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(answer);
-    } else {
-        const QString word = *v == lessons::GuessVerdict::Right ? tr("Right")
-                           : *v == lessons::GuessVerdict::Close ? tr("Close")
-                                                                : tr("Wrong");
-        const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
-                             : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
-                                                                  : QStringLiteral("#d0302f");
-        const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
-        if (number)
-            text = verdict + tr("You said %1; the app computes <b>%2</b>.").arg(guess.toHtmlEscaped(), answer);
-        else if (*v == lessons::GuessVerdict::Right)
-            text = verdict + tr("The answer: <b>%1</b>").arg(answer);
-        else
-            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
-                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
-    }
-    if (!p.because.isEmpty())
-        text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));
-    if (const lessons::Notice* why = s->findNotice(p.whyNotice))
-        text += QStringLiteral("<br>") + liveText(why->text, s, why);
-    return text;
 }
 
 QString LessonBrowser::tryIt()
@@ -686,12 +566,14 @@ void LessonBrowser::showStep()
     m_puzzle->setVisible(!s);
     if (s) {
         m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title.toHtmlEscaped()));
-        m_position->setText(tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()));
+        m_positionText = {tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()), tr("%1/%2").arg(m_step + 1).arg(stepCount())};
     } else {
         m_title->setText(tr("Lesson %1 \u00b7 puzzle").arg(l->number));
-        m_position->setText(tr("Puzzle"));
+        m_positionText = {tr("Puzzle"), tr("Puzzle")};
         showPuzzle();
     }
+    placePosition();
+    fitTitle();
     showPredict();
     showNotices();
     refreshLive();
@@ -699,6 +581,49 @@ void LessonBrowser::showStep()
     m_next->setEnabled(m_lesson + 1 < lessonList().size() || m_step < stepCount() - (l->puzzle ? 0 : 1));
     syncAnswerPending();
     emit stepShown();
+}
+
+void LessonBrowser::placePosition()
+{
+    // The step counter by a stated rule, never cut and never elided: "Step 2 of 5" between Back and Next where it
+    // fits, else the short "2/5" there, else "Step 2 of 5" on a line of its own above them (wrapped if need be).
+    const QMargins m = layout()->contentsMargins();
+    const int spacing = std::max(0, layout()->spacing());
+    const int room = width() - m.left() - m.right() - m_back->sizeHint().width() - m_next->sizeHint().width() - 2 * spacing
+        - 2 * m_position->margin();
+    const QFontMetrics fm(m_position->font());
+    const auto fits = [&](const QString& t) { return !t.isEmpty() && fm.horizontalAdvance(t) <= room; };
+    const QString inRow = fits(m_positionText.first) ? m_positionText.first : fits(m_positionText.second) ? m_positionText.second : QString();
+    m_position->setText(inRow);
+    m_position->setToolTip(m_positionText.first);
+    m_positionLine->setText(inRow.isEmpty() ? m_positionText.first : QString());
+    m_positionLine->setVisible(inRow.isEmpty() && !m_positionText.first.isEmpty());
+}
+
+void LessonBrowser::fitTitle()
+{
+    // The step's title is bold at the panel's font and wraps between words; a word wider than the panel (a long
+    // word at font scale 2 in a narrow dock) makes the title's font smaller, down to 70%, until the word fits.
+    QFont f = font();
+    f.setBold(true);
+    const int room = m_title->width() - 2 * m_title->margin();
+    const QStringList words = QTextDocumentFragment::fromHtml(m_title->text()).toPlainText().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const double base = f.pointSizeF();
+    for (double k = 1.0; room > 0 && k > 0.69; k -= 0.05) {
+        f.setPointSizeF(base * k);
+        const QFontMetrics fm(f);
+        if (std::all_of(words.begin(), words.end(), [&](const QString& w) { return fm.horizontalAdvance(w) <= room; }))
+            break;
+    }
+    if (m_title->font() != f)
+        m_title->setFont(f);
+}
+
+void LessonBrowser::resizeEvent(QResizeEvent* e)
+{
+    QWidget::resizeEvent(e);
+    placePosition();
+    fitTitle();
 }
 
 void LessonBrowser::showFormula()
@@ -710,7 +635,7 @@ void LessonBrowser::showFormula()
     m_formula = nullptr;
     // A formula that answers the step's prediction waits for the guess (lessons::Step::formulaReveals).
     if (const lessons::Step* s = step(); s && !s->formula.isEmpty() && !(s->formulaReveals && needsGuess())) {
-        m_formula = makeFormula(s->formula, m_title->parentWidget());
+        m_formula = makeLessonFormula(s->formula, m_title->parentWidget());
         m_formulaBox->addWidget(m_formula);
     }
 }
@@ -730,6 +655,10 @@ void LessonBrowser::changeEvent(QEvent* e)
     // The formula is drawn in the text colour at the text's size: a new theme or font scale draws it again.
     if ((e->type() == QEvent::PaletteChange || e->type() == QEvent::FontChange) && m_formulaBox)
         showFormula();
+    if (e->type() == QEvent::FontChange && m_position) {
+        placePosition();
+        fitTitle();
+    }
 }
 
 void LessonBrowser::refreshLive()
@@ -739,72 +668,6 @@ void LessonBrowser::refreshLive()
     m_text->setVisible(s && !s->text.isEmpty());
     m_do->setText(s && !s->doText.isEmpty() ? tr("<b>Do:</b> %1").arg(liveText(s->doText, s, nullptr)) : QString());
     m_do->setVisible(s && !s->doText.isEmpty());
-}
-
-void LessonBrowser::showPredict()
-{
-    const lessons::Step* s = step();
-    const bool asks = s && s->predict;
-    m_predict->setVisible(asks);
-    m_try->setEnabled(s && !needsGuess());
-    m_try->setToolTip(needsGuess() ? tr("Commit a guess first") : tr("Load this step's state and views (one undo step)"));
-    // The step's derivation page: the reasons behind it, open once the guess is in (it may answer the prediction).
-    const lessons::Derivation* d = s && !s->derivation.isEmpty() ? lessons::findDerivation(s->derivation) : nullptr;
-    m_derivation->setVisible(d);
-    if (d) {
-        m_derivation->setText(tr("Derivation"));
-        m_derivation->setEnabled(!needsGuess());
-        m_derivation->setToolTip(needsGuess() ? tr("Commit a guess first: the derivation may answer the prediction")
-                                              : QStringLiteral("%1: %2").arg(d->title, d->summary));
-    }
-    if (!asks)
-        return;
-    const lessons::Predict& p = *s->predict;
-    m_predictPrompt->setText(liveText(p.prompt, s, nullptr));
-    const bool number = p.kind == QLatin1String("number");
-    const QString guess = committedGuess();
-    // The choices as radio buttons with wrapped labels (a long choice wraps in a narrow dock), made again for
-    // each step; a click on the text picks it too.
-    for (QAbstractButton* b : m_choiceGroup->buttons())
-        m_choiceGroup->removeButton(b);
-    while (QLayoutItem* item = m_choices->layout()->takeAt(0)) {
-        delete item->widget();
-        delete item;
-    }
-    if (!number)
-        for (int i = 0; i < p.choices.size(); ++i) {
-            auto* row = new QWidget(m_choices);
-            auto* line = new QHBoxLayout(row);
-            line->setContentsMargins(0, 0, 0, 0);
-            auto* b = new QRadioButton(row);
-            b->setObjectName(QStringLiteral("predictChoice%1").arg(i));
-            b->setChecked(guess == QString::number(i) || (guess == QString(aloud) && i == p.answerChoice));
-            b->setEnabled(guess.isEmpty());
-            b->setAccessibleName(p.choices[i]);
-            auto* text = wrapped(row, "predictChoiceText");
-            text->setTextFormat(Qt::PlainText);
-            text->setText(p.choices[i]);
-            text->setEnabled(guess.isEmpty());
-            text->installEventFilter(this);
-            text->setProperty("choiceButton", QVariant::fromValue(static_cast<QObject*>(b)));
-            line->addWidget(b, 0, Qt::AlignTop);
-            line->addWidget(text, 1);
-            m_choiceGroup->addButton(b, i);
-            m_choices->layout()->addWidget(row);
-        }
-    m_guess->setVisible(number);
-    m_guess->setEnabled(guess.isEmpty());
-    m_guess->setText(number ? guess : QString());
-    m_choices->setVisible(!number);
-    m_commit->setVisible(guess.isEmpty());
-    if (guess.isEmpty()) {
-        m_reveal->clear();
-        m_reveal->hide();
-        return;
-    }
-    // The verdict and the computed answer beside the guess, then the sentence of why.
-    m_reveal->setText(revealText());
-    m_reveal->show();
 }
 
 void LessonBrowser::showNotices()
@@ -819,7 +682,7 @@ void LessonBrowser::showNotices()
         return;
     if (needsGuess()) {
         // Predict, then see: the claims (and their values) wait for the guess.
-        auto* label = wrapped(m_notices, "noticeHidden");
+        auto* label = wrappedLabel(m_notices, "noticeHidden");
         label->setText(tr("Commit your prediction first; then the claims to check appear here."));
         m_noticeBox->addWidget(label);
         return;
@@ -828,7 +691,7 @@ void LessonBrowser::showNotices()
         const NoticeResult r = result(n); // a copy: live text below may compute more
         const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
                                      : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
-        auto* label = wrapped(m_notices, "noticeLine");
+        auto* label = wrappedLabel(m_notices, "noticeLine");
         label->setText(mark + QStringLiteral(" ") + liveText(n.text, s, &n));
         const QString tip = r.commands.join(QLatin1Char('\n')) + QStringLiteral("\n") + r.reason;
         label->setToolTip(tip);

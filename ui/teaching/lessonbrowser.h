@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <utility>
 #include <vector>
 
 class QButtonGroup;
@@ -125,11 +126,27 @@ signals:
 
 protected:
     void changeEvent(QEvent* e) override;
+    void resizeEvent(QResizeEvent* e) override;
     bool eventFilter(QObject* watched, QEvent* e) override;
 
 private:
+    /// A rich-text label that wraps at the width the dock gives it (never its own guess of a good width).
+    static QLabel* wrappedLabel(QWidget* parent, const char* name);
+    /// The guess of a prediction made aloud in presentation mode.
+    static constexpr char16_t aloudGuess = u'\u2014';
+
     void build();
+    void buildStepText(QWidget* page, QVBoxLayout* body);
+    void buildPredict(QWidget* page, QVBoxLayout* body);
+    void buildActions(QWidget* page, QVBoxLayout* body);
+    void buildPuzzle(QWidget* page, QVBoxLayout* body);
+    void buildNavigation(QVBoxLayout* column);
+    void connectLinks();
     void showFormula();
+    /// The step counter between Back and Next, shortened or on its own line by the rule in the .cpp.
+    void placePosition();
+    /// The step title's font: the panel's, bold, smaller where one word would not fit the panel's width.
+    void fitTitle();
     void showStep();
     void showNotices();
     void showPredict();
@@ -180,6 +197,8 @@ private:
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;
     QLabel* m_position = nullptr;
+    QLabel* m_positionLine = nullptr;      ///< the counter's own line, where it fits nowhere beside the buttons
+    std::pair<QString, QString> m_positionText; ///< "Step 2 of 5" and "2/5"
 };
 
 } // namespace poslab::ui

@@ -10,6 +10,7 @@
 #include "ui/state/workbenchstate.h"
 
 #include <QApplication>
+#include <QCursor>
 #include <QHBoxLayout>
 #include <QKeyEvent>
 #include <QLabel>
@@ -474,14 +475,20 @@ bool Presentation::eventFilter(QObject* watched, QEvent* e)
 {
     if (watched == m_stage && e->type() == QEvent::Resize)
         layoutStage();
-    if (e->type() == QEvent::MouseMove || e->type() == QEvent::Enter || e->type() == QEvent::Leave) {
-        auto* w = qobject_cast<QWidget*>(watched);
-        if (w && w->window() == this) {
-            const QPoint at = m_laser->mapFromGlobal(e->type() == QEvent::MouseMove
-                                                         ? static_cast<QMouseEvent*>(e)->globalPosition().toPoint()
-                                                         : QCursor::pos());
-            m_laser->setPosition(e->type() == QEvent::Leave && w == this ? QPoint(-1, -1) : at);
-        }
+    // The dot follows a pointer that moves over the slide, and only that: an Enter (the window appearing under
+    // a resting pointer, as under Xvfb for a screenshot) or a move to where the pointer rested when the slide
+    // appeared shows nothing, so a screenshot or a grab of the slide never carries a dot nobody points with.
+    auto* w = qobject_cast<QWidget*>(watched);
+    if (!w || w->window() != this)
+        return QWidget::eventFilter(watched, e);
+    if (e->type() == QEvent::MouseMove) {
+        const QPoint global = static_cast<QMouseEvent*>(e)->globalPosition().toPoint();
+        if (m_restingAt && *m_restingAt == global)
+            return QWidget::eventFilter(watched, e);
+        m_restingAt.reset();
+        m_laser->setPosition(m_laser->mapFromGlobal(global));
+    } else if (e->type() == QEvent::Leave && w == this) {
+        m_laser->setPosition(QPoint(-1, -1));
     }
     return QWidget::eventFilter(watched, e);
 }
@@ -490,6 +497,7 @@ void Presentation::showEvent(QShowEvent* e)
 {
     QWidget::showEvent(e);
     qApp->installEventFilter(this); // mouse moves over any view move the dot
+    m_restingAt = QCursor::pos();   // where the pointer rests as the slide appears: no dot there
     m_laser->setGeometry(rect());
     layoutStage();
     placeOverlays();

@@ -7,7 +7,8 @@
 /// Right / PageDown the next step, Left / PageUp back, Home / End the lesson's first / last step; Up / Down move
 /// the position cursor one token (Shift: ten), Space plays or pauses the animation; B or . blacks the screen, T
 /// shows the step's text, formula and notices on the slide, D the step's derivation page, ? the keys; Esc closes what is open over the slide,
-/// else leaves, as F5 does. The mouse draws a laser-pointer dot over the views instead of a cursor.
+/// else leaves, as F5 does. The mouse draws a laser-pointer dot over the views instead of a cursor: only while a
+/// pointer moves over the live slide (never where it rested as the slide appeared, so no screenshot has one).
 /// No dialogs: nothing here asks anything. The window decides what a page is (a lesson step, or the workbench
 /// when no lesson is open) and answers the next/back requests.
 
@@ -15,6 +16,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QLabel;
@@ -134,6 +136,7 @@ private:
     QWidget* m_notes = nullptr;  ///< the step's formula, text and notices, between the views and the footer
     QLabel* m_notesFormula = nullptr;
     QLabel* m_notesText = nullptr;
+    std::optional<QPoint> m_restingAt; ///< the pointer's place when the slide appeared, until it first moves
     bool m_holding = false;
     int m_holdTicks = 0;
     double m_scale = 1.0;

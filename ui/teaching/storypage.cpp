@@ -64,9 +64,53 @@ void setFormula(QLabel* label, const QString& tex)
     label->setToolTip(tex);
 }
 
+/// Claims as a list, each with its source in brackets.
+QString claimList(const QList<StoryClaim>& claims)
+{
+    QString html = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
+    for (const StoryClaim& c : claims)
+        html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(esc(c.text), breakable(c.source));
+    return html + QStringLiteral("</ul>");
+}
+
 QString dateText(const QDate& d) { return QLocale(QLocale::English).toString(d, QStringLiteral("d MMM yyyy")); }
 
 constexpr int dotRadius = 4;
+
+/// The year ticks of @p l: the first year at the start of the axis, then a tick on each 1 January, labelled
+/// above the axis where the label has room. The axis runs from @p first to @p last over @p length pixels.
+void placeYears(TimelineWidget::Layout& l, const QFontMetrics& fm, int width, const QDate& first, const QDate& last, double length)
+{
+    const int pad = fm.averageCharWidth();
+    const int lineH = fm.height();
+    const double span = std::max<qint64>(1, first.daysTo(last));
+    int lastRight = -1;
+    {
+        const QString text = QString::number(first.year());
+        const QRect r(l.axisLeft - dotRadius, 0, fm.horizontalAdvance(text), lineH);
+        l.yearX << l.axisLeft;
+        l.yearLabels << r;
+        l.years << first.year();
+        lastRight = r.right();
+    }
+    for (int y = first.year() + 1; y <= last.year(); ++y) {
+        const double f = first.daysTo(QDate(y, 1, 1)) / span;
+        const int x = l.axisLeft + int(std::lround(f * length));
+        const QString text = QString::number(y);
+        const int w = fm.horizontalAdvance(text);
+        QRect r(x - w / 2, 0, w, lineH);
+        if (r.left() < 0)
+            r.moveLeft(0);
+        if (r.right() >= width)
+            r.moveRight(width - 1);
+        if (r.left() <= lastRight + pad)
+            continue;
+        l.yearX << x;
+        l.yearLabels << r;
+        l.years << y;
+        lastRight = r.right();
+    }
+}
 
 } // namespace
 
@@ -156,34 +200,7 @@ TimelineWidget::Layout TimelineWidget::layoutFor(int width) const
         rowsUsed = std::max(rowsUsed, row + 1);
         l.labels[i] = QRect(left, top + row * (labelH + rowGap), widths[i] + dotRadius, labelH);
     }
-    // The first year at the start of the axis, then a tick on each 1 January, labelled above the axis where the
-    // label has room.
-    int lastRight = -1;
-    {
-        const QString text = QString::number(first.year());
-        const QRect r(l.axisLeft - dotRadius, 0, fm.horizontalAdvance(text), lineH);
-        l.yearX << l.axisLeft;
-        l.yearLabels << r;
-        l.years << first.year();
-        lastRight = r.right();
-    }
-    for (int y = first.year() + 1; y <= last.year(); ++y) {
-        const double f = first.daysTo(QDate(y, 1, 1)) / span;
-        const int x = l.axisLeft + int(std::lround(f * length));
-        const QString text = QString::number(y);
-        const int w = fm.horizontalAdvance(text);
-        QRect r(x - w / 2, 0, w, lineH);
-        if (r.left() < 0)
-            r.moveLeft(0);
-        if (r.right() >= width)
-            r.moveRight(width - 1);
-        if (r.left() <= lastRight + pad)
-            continue;
-        l.yearX << x;
-        l.yearLabels << r;
-        l.years << y;
-        lastRight = r.right();
-    }
+    placeYears(l, fm, width, first, last, length);
     l.height = top + rowsUsed * (labelH + rowGap);
     return l;
 }
@@ -421,33 +438,51 @@ void StoryPage::showStory(const QString& schemeId)
     m_title->setText(esc(story->title));
     addLabel(QStringLiteral("storyCitation"))
         ->setText(QStringLiteral("<i>%1</i>").arg(esc(QString::fromStdString(scheme->citation))));
-    auto section = [this](const QString& id, const QString& heading, const QString& body) {
-        addLabel(id + QStringLiteral("Heading"), true)->setText(esc(heading));
-        QLabel* l = addLabel(id);
-        l->setText(body);
-        return l;
-    };
-    auto claimList = [](const QList<StoryClaim>& claims) {
-        QString html = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
-        for (const StoryClaim& c : claims)
-            html += QStringLiteral("<li>%1 <i>(%2)</i></li>").arg(esc(c.text), breakable(c.source));
-        return html + QStringLiteral("</ul>");
-    };
-    section(QStringLiteral("storyProblem"), tr("The problem"), esc(story->problem));
-    section(QStringLiteral("storyIdea"), tr("The idea"), esc(story->idea));
-    section(QStringLiteral("storyMechanism"), tr("The mechanism"), esc(story->mechanism));
-    m_formula = addLabel(QStringLiteral("storyFormula"));
-    m_formula->setAutoFillBackground(true);
-    m_formula->setBackgroundRole(QPalette::AlternateBase);
-    m_formula->setForegroundRole(QPalette::Text);
-    m_formula->setMargin(6);
-    setFormula(m_formula, story->formula);
-    m_formulas << m_formula;
+    addSection(QStringLiteral("storyProblem"), tr("The problem"), esc(story->problem));
+    addSection(QStringLiteral("storyIdea"), tr("The idea"), esc(story->idea));
+    addSection(QStringLiteral("storyMechanism"), tr("The mechanism"), esc(story->mechanism));
+    addFormula(QStringLiteral("storyFormula"), story->formula);
+    m_formula = m_formulas.back();
     addFigure();
-    section(QStringLiteral("storyGood"), tr("Good at"), claimList(story->goodAt));
-    section(QStringLiteral("storyBad"), tr("Bad at"), claimList(story->badAt));
-
+    addSection(QStringLiteral("storyGood"), tr("Good at"), claimList(story->goodAt));
+    addSection(QStringLiteral("storyBad"), tr("Bad at"), claimList(story->badAt));
     const QList<StoryUser> users = storyUsers(schemeId);
+    addSection(QStringLiteral("storyUsers"), tr("Used by (PosLab's presets)"), usersHtml(users));
+    addVariants(*story);
+    addSection(QStringLiteral("storyNext"), tr("What came next"), esc(story->next));
+    addLessons();
+    if (story->timeline)
+        addTimeline();
+    addSection(QStringLiteral("storySources"), tr("Sources"), sourcesHtml(*story, users));
+    m_layout->addStretch(1);
+    m_scroll->setWidget(m_body); // deletes the previous body
+    m_scroll->verticalScrollBar()->setValue(0);
+    applyFonts();
+    renderFigure();
+}
+
+QLabel* StoryPage::addSection(const QString& id, const QString& heading, const QString& html)
+{
+    addLabel(id + QStringLiteral("Heading"), true)->setText(esc(heading));
+    QLabel* l = addLabel(id);
+    l->setText(html);
+    return l;
+}
+
+QLabel* StoryPage::addFormula(const QString& objectName, const QString& tex)
+{
+    QLabel* f = addLabel(objectName);
+    f->setAutoFillBackground(true);
+    f->setBackgroundRole(QPalette::AlternateBase);
+    f->setForegroundRole(QPalette::Text);
+    f->setMargin(6);
+    setFormula(f, tex);
+    m_formulas << f;
+    return f;
+}
+
+QString StoryPage::usersHtml(const QList<StoryUser>& users)
+{
     QString used;
     if (users.isEmpty()) {
         used = esc(tr("None of PosLab's model presets uses this scheme."));
@@ -471,31 +506,31 @@ void StoryPage::showStory(const QString& schemeId)
         }
         used += QStringLiteral("</ul>");
     }
-    section(QStringLiteral("storyUsers"), tr("Used by (PosLab's presets)"), used);
-    if (!story->variants.isEmpty()) {
+    return used;
+}
+
+void StoryPage::addVariants(const Story& story)
+{
+    if (!story.variants.isEmpty()) {
         addLabel(QStringLiteral("storyVariantsHeading"), true)->setText(esc(tr("Variants (rope_type)")));
-        for (const StoryVariant& v : story->variants) {
+        for (const StoryVariant& v : story.variants) {
             addLabel(QStringLiteral("storyVariant_") + v.key)
                 ->setText(QStringLiteral("<b>%1</b> (rope_type %2): %3 <i>(%4)</i>")
                               .arg(esc(v.name), esc(v.key), esc(v.text), breakable(v.source)));
-            if (!v.formula.isEmpty()) {
-                QLabel* f = addLabel(QStringLiteral("storyVariantFormula_") + v.key);
-                f->setAutoFillBackground(true);
-                f->setBackgroundRole(QPalette::AlternateBase);
-                f->setForegroundRole(QPalette::Text);
-                f->setMargin(6);
-                setFormula(f, v.formula);
-                m_formulas << f;
-            }
+            if (!v.formula.isEmpty())
+                addFormula(QStringLiteral("storyVariantFormula_") + v.key, v.formula);
         }
     }
-    section(QStringLiteral("storyNext"), tr("What came next"), esc(story->next));
-    if (const QList<StoryLesson> ls = storyLessons(schemeId); !ls.isEmpty()) {
+}
+
+void StoryPage::addLessons()
+{
+    if (const QList<StoryLesson> ls = storyLessons(m_schemeId); !ls.isEmpty()) {
         QString list = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
         for (const StoryLesson& l : ls)
             list += QStringLiteral("<li><a href=\"lesson:%1\">Lesson %2 \u00b7 %3</a> (from step %1)</li>")
                         .arg(esc(l.stepId)).arg(l.lesson).arg(esc(l.title));
-        QLabel* lessonsLabel = section(QStringLiteral("storyLessons"), tr("Lessons that show it"), list + QStringLiteral("</ul>"));
+        QLabel* lessonsLabel = addSection(QStringLiteral("storyLessons"), tr("Lessons that show it"), list + QStringLiteral("</ul>"));
         lessonsLabel->setTextInteractionFlags(Qt::TextBrowserInteraction);
         lessonsLabel->setOpenExternalLinks(false);
         connect(lessonsLabel, &QLabel::linkActivated, this, [this](const QString& link) {
@@ -503,40 +538,41 @@ void StoryPage::showStory(const QString& schemeId)
                 emit lessonRequested(link.mid(7));
         });
     }
-    if (story->timeline) {
-        addLabel(QStringLiteral("storyTimelineHeading"), true)->setText(esc(tr("Context extension, a timeline")));
-        m_timeline = new TimelineWidget(m_body);
-        m_timeline->setEvents(extensionTimeline());
-        m_layout->addWidget(m_timeline);
-        QString list = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
-        for (const TimelineEvent& e : extensionTimeline())
-            list += QStringLiteral("<li><b>%1</b>, %2, %3%4: %5 <i>(%6)</i></li>")
-                        .arg(esc(e.name), esc(e.who), dateText(e.date),
-                             e.ropeType.isEmpty() ? QString() : QStringLiteral(" (rope_type %1)").arg(esc(e.ropeType)),
-                             esc(e.what), breakable(e.source));
-        addLabel(QStringLiteral("storyTimelineList"))->setText(list + QStringLiteral("</ul>"));
-    }
+}
+
+void StoryPage::addTimeline()
+{
+    addLabel(QStringLiteral("storyTimelineHeading"), true)->setText(esc(tr("Context extension, a timeline")));
+    m_timeline = new TimelineWidget(m_body);
+    m_timeline->setEvents(extensionTimeline());
+    m_layout->addWidget(m_timeline);
+    QString list = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
+    for (const TimelineEvent& e : extensionTimeline())
+        list += QStringLiteral("<li><b>%1</b>, %2, %3%4: %5 <i>(%6)</i></li>")
+                    .arg(esc(e.name), esc(e.who), dateText(e.date),
+                         e.ropeType.isEmpty() ? QString() : QStringLiteral(" (rope_type %1)").arg(esc(e.ropeType)),
+                         esc(e.what), breakable(e.source));
+    addLabel(QStringLiteral("storyTimelineList"))->setText(list + QStringLiteral("</ul>"));
+}
+
+QString StoryPage::sourcesHtml(const Story& story, const QList<StoryUser>& users)
+{
     QString sources = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
-    for (const QString& s : story->sources)
+    for (const QString& s : story.sources)
         sources += QStringLiteral("<li>%1</li>").arg(breakable(s));
     // How each briefly cited source was read, and where each preset's numbers come from.
-    for (const QList<StoryClaim>* claims : {&story->goodAt, &story->badAt})
+    for (const QList<StoryClaim>* claims : {&story.goodAt, &story.badAt})
         for (const StoryClaim& c : *claims)
             if (!c.detail.isEmpty())
                 sources += QStringLiteral("<li>%1: %2</li>").arg(breakable(c.source), breakable(c.detail));
-    if (story->timeline)
+    if (story.timeline)
         for (const TimelineEvent& e : extensionTimeline())
             sources += QStringLiteral("<li>%1 (timeline): %2%3</li>")
                            .arg(esc(e.name), breakable(e.source),
                                 e.detail.isEmpty() ? QString() : QStringLiteral("; ") + breakable(e.detail));
     for (const StoryUser& u : users)
         sources += QStringLiteral("<li>%1 (preset %2): %3</li>").arg(esc(u.name), esc(u.presetId), breakable(u.source));
-    section(QStringLiteral("storySources"), tr("Sources"), sources + QStringLiteral("</ul>"));
-    m_layout->addStretch(1);
-    m_scroll->setWidget(m_body); // deletes the previous body
-    m_scroll->verticalScrollBar()->setValue(0);
-    applyFonts();
-    renderFigure();
+    return sources + QStringLiteral("</ul>");
 }
 
 void StoryPage::addFigure()

@@ -116,6 +116,17 @@ protected:
 
 private:
     void addFigure();
+    /// A section: its heading (object name @p id + "Heading") and its text (@p id).
+    QLabel* addSection(const QString& id, const QString& heading, const QString& html);
+    /// A typeset formula on the alternate background (its TeX kept for applyFonts()).
+    QLabel* addFormula(const QString& objectName, const QString& tex);
+    /// The presets that use the scheme, grouped by rope_type.
+    static QString usersHtml(const QList<StoryUser>& users);
+    void addVariants(const Story& story);
+    void addLessons();
+    void addTimeline();
+    /// The sources, then how each briefly cited claim, timeline event and preset was read.
+    static QString sourcesHtml(const Story& story, const QList<StoryUser>& users);
     void renderFigure();
     QLabel* addLabel(const QString& objectName, bool heading = false);
     void applyFonts();
