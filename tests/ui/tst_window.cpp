@@ -485,6 +485,36 @@ private slots:
         QVERIFY(QSettings().value(QStringLiteral("picker/formulaShown")).toBool());
         QSettings().remove(QStringLiteral("picker/formulaShown"));
     }
+    void parameterKeysFollowTheFontScale()
+    {
+        // The key above each parameter's field is drawn at the panel's size at every font scale, for the rows of
+        // a scheme built at another scale too (`poslab --lesson 2.2 --font-scale 2` drew sinusoidal's base, layout
+        // and timescale_spacing at the base size beside 22 pt fields).
+        MainWindow w(nullptr, false);
+        showOnScreen(w);
+        // The window's font is set (scale 1.5), the scheme's rows are built, then the scale changes (2).
+        ViewOptions o = w.state()->viewOptions();
+        o.fontScale = 1.5;
+        w.state()->setViewOptions(o);
+        QVERIFY(w.state()->setScheme(QStringLiteral("sinusoidal")).isEmpty());
+        QCoreApplication::processEvents();
+        o.fontScale = 2;
+        w.state()->setViewOptions(o);
+        QCoreApplication::processEvents();
+        ParameterPanel* panel = w.findChild<ParameterPanel*>();
+        QVERIFY(panel);
+        int checked = 0;
+        for (const QLabel* label : panel->findChildren<QLabel*>()) {
+            const QString key = QString(label->text()).remove(QChar(0x200b));
+            if (key != QLatin1String("base") && key != QLatin1String("layout") && key != QLatin1String("dim"))
+                continue;
+            ++checked;
+            QVERIFY2(std::abs(label->font().pointSizeF() - panel->font().pointSizeF()) < 0.01,
+                     qPrintable(QStringLiteral("%1 at %2 pt in a panel at %3 pt").arg(key).arg(label->font().pointSizeF())
+                                    .arg(panel->font().pointSizeF())));
+        }
+        QCOMPARE(checked, 3);
+    }
     void closedLessonsHideNoAnswer()
     {
         // The lesson panel starts closed: no step's guess is due, so the views state their results (the rotation

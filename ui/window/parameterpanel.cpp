@@ -175,7 +175,10 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     auto* label = new QLabel(QString(key).replace(QLatin1Char('_'), QStringLiteral("_\u200b")), r->box);
     label->setWordWrap(true);
     label->setToolTip(tip);
-    QFont lf = label->font();
+    // Only the family is the label's own: its size follows the window's font scale. A copy of label->font() carried
+    // the size in force when the row was built as the label's own, so a scheme's keys stayed at that size when the
+    // scale changed (base at 16.5 pt beside 22 pt fields, or at the base size after `--lesson` with --font-scale 2).
+    QFont lf;
     lf.setFamily(QStringLiteral("monospace"));
     lf.setStyleHint(QFont::Monospace);
     label->setFont(lf);
