@@ -66,11 +66,14 @@ QJsonObject batchEntry(const BatchFile& batch, qsizetype index)
     const QJsonObject own = batch.figures.at(index).toObject();
     // Defaults hold for the entries they apply to: a deck's "dpi" or "frames" is not an error on its CSV or PNG
     // entries (an entry's own such key is refused by export's rules).
-    const QString output = own.value(QStringLiteral("output")).toString(
-        own.value(QStringLiteral("o")).toString(batch.defaults.value(QStringLiteral("output")).toString()));
+    const QString output
+        = own.value(QStringLiteral("output"))
+              .toString(
+                  own.value(QStringLiteral("o")).toString(batch.defaults.value(QStringLiteral("output")).toString()));
     const QString ext = output.section(QLatin1Char('.'), -1).toLower();
     const bool gif = ext == QLatin1String("gif");
-    const bool figure = gif || ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
+    const bool figure
+        = gif || ext == QLatin1String("png") || ext == QLatin1String("svg") || ext == QLatin1String("pdf");
     static const QStringList gifOnly = {"frames", "fps", "loop", "animate", "from", "to", "float_colour_scale"};
     static const QStringList figureOnly = {"dpi", "title", "size", "theme", "font_scale", "colormap"};
     QJsonObject entry;

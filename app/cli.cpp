@@ -95,8 +95,8 @@ int runPresets(Args& a, std::ostream& out)
 int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ostream& err)
 {
     // The one parser of compute lines (ui/setup/computecommand.h), shared with the lessons' probes.
-    const ui::ComputeCommand command
-        = ui::parseComputeCommand(args, [&](const std::string& w) { err << "poslab: warning: " << messageLine(w) << "\n"; });
+    const ui::ComputeCommand command = ui::parseComputeCommand(
+        args, [&](const std::string& w) { err << "poslab: warning: " << messageLine(w) << "\n"; });
     if (command.help) {
         out << usage();
         return exitOk;
@@ -202,8 +202,9 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
         QStringList numbers;
         for (const lessons::Lesson& l : lessons::lessons())
             numbers << QString::number(l.number);
-        throw InputError("--lesson " + std::to_string(*only) + ": no such lesson; lessons: "
-                         + (numbers.isEmpty() ? std::string("none") : numbers.join(QStringLiteral(", ")).toStdString()));
+        throw InputError(
+            "--lesson " + std::to_string(*only) + ": no such lesson; lessons: "
+            + (numbers.isEmpty() ? std::string("none") : numbers.join(QStringLiteral(", ")).toStdString()));
     }
     lessons::ClaimEngine engine;
     int claims = 0, failures = 0;
@@ -236,16 +237,16 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
         QJsonArray stepsJson;
         const bool list = !json && !check; // --check alone prints the failures and a summary only
         if (list)
-            out << "L" << (l.number < 10 ? "0" : "") << l.number << "  " << l.title.toStdString() << "  (" << l.file.toStdString()
-                << ", " << l.steps.size() << " steps)\n";
+            out << "L" << (l.number < 10 ? "0" : "") << l.number << "  " << l.title.toStdString() << "  ("
+                << l.file.toStdString() << ", " << l.steps.size() << " steps)\n";
         for (int i = 0; i < l.steps.size(); ++i) {
             const lessons::Step& s = l.steps[i];
             const QJsonObject state = lessons::stepState(l, i);
             const QString text = fillStateFields(engine.fillStepText(s, s.text), state);
             QJsonArray noticesJson;
             if (list) {
-                out << "  " << s.id.toStdString() << "  " << s.title.toStdString() << "  [views: "
-                    << s.views.join(QStringLiteral(", ")).toStdString() << "]\n"
+                out << "  " << s.id.toStdString() << "  " << s.title.toStdString()
+                    << "  [views: " << s.views.join(QStringLiteral(", ")).toStdString() << "]\n"
                     << "      " << text.toStdString() << "\n";
             }
             for (const lessons::Notice& n : s.notice) {
@@ -266,11 +267,13 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
                 }
                 if (!list)
                     continue;
-                out << "    " << n.id.toStdString() << (r && !r->holds ? " (FAILS)" : "") << "  " << filled.toStdString() << "\n";
+                out << "    " << n.id.toStdString() << (r && !r->holds ? " (FAILS)" : "") << "  "
+                    << filled.toStdString() << "\n";
                 // One line per compute line, with every place the notice reads from it.
                 std::vector<std::pair<QString, std::string>> lines;
                 for (const lessons::Probe* p : probes) {
-                    auto it = std::find_if(lines.begin(), lines.end(), [&](const auto& l) { return l.first == p->compute; });
+                    auto it = std::find_if(lines.begin(), lines.end(),
+                                           [&](const auto& l) { return l.first == p->compute; });
                     if (it == lines.end())
                         lines.emplace_back(p->compute, probeWhere(*p));
                     else if (it->second.find(probeWhere(*p)) == std::string::npos)
@@ -296,7 +299,9 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
                     if (s.predict->kind == QLatin1String("number")) {
                         const lessons::Notice* n = s.findNotice(s.predict->answerNotice);
                         const QList<const lessons::Probe*> probes = n->probes();
-                        predict.insert("answer", probeJson(*probes[s.predict->answerProbe], engine.probe(*probes[s.predict->answerProbe])));
+                        predict.insert(
+                            "answer",
+                            probeJson(*probes[s.predict->answerProbe], engine.probe(*probes[s.predict->answerProbe])));
                     } else {
                         predict.insert("choices", QJsonArray::fromStringList(s.predict->choices));
                         predict.insert("answer", s.predict->answerChoice);
@@ -316,17 +321,19 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
                                    {"steps", stepsJson},
                                    {"sources", QJsonArray::fromStringList(l.sources)}};
             if (l.puzzle)
-                lessonJson.insert("puzzle", QJsonObject{{"prompt", l.puzzle->prompt},
-                                                        {"kind", l.puzzle->kind},
-                                                        {"answer", l.puzzle->answerText()},
-                                                        {"holds", puzzleVerdict && puzzleVerdict->holds},
-                                                        {"reason", puzzleVerdict ? puzzleVerdict->reason : QString()}});
+                lessonJson.insert("puzzle",
+                                  QJsonObject{{"prompt", l.puzzle->prompt},
+                                              {"kind", l.puzzle->kind},
+                                              {"answer", l.puzzle->answerText()},
+                                              {"holds", puzzleVerdict && puzzleVerdict->holds},
+                                              {"reason", puzzleVerdict ? puzzleVerdict->reason : QString()}});
             if (!l.verify.isEmpty())
                 lessonJson.insert("verify", l.verify);
             lessonsJson.append(lessonJson);
         } else if (list && l.puzzle) {
-            const QString answer = l.puzzle->kind == QLatin1String("choice") ? l.puzzle->choices.value(l.puzzle->answerChoice)
-                                                                            : l.puzzle->answerText();
+            const QString answer = l.puzzle->kind == QLatin1String("choice")
+                ? l.puzzle->choices.value(l.puzzle->answerChoice)
+                : l.puzzle->answerText();
             out << "  puzzle" << (puzzleVerdict && !puzzleVerdict->holds ? " (FAILS)" : "") << "  "
                 << l.puzzle->prompt.toStdString() << "  (answer: " << answer.toStdString() << ")\n";
         }
@@ -335,9 +342,7 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
         QJsonArray problems;
         for (const QString& f : failed)
             problems.append(f);
-        out << QJsonDocument(QJsonObject{{"lessons", lessonsJson},
-                                         {"claims", claims},
-                                         {"failures", problems}})
+        out << QJsonDocument(QJsonObject{{"lessons", lessonsJson}, {"claims", claims}, {"failures", problems}})
                    .toJson(QJsonDocument::Indented)
                    .toStdString();
     }
@@ -346,8 +351,8 @@ int runLessons(Args& a, std::ostream& out, std::ostream& err)
     for (const QString& f : failed)
         err << "poslab: claim fails: " << messageLine(f.toStdString()) << "\n";
     if (!json)
-        out << "lessons --check: " << claims << " claims in " << (only ? 1 : lessons::lessons().size()) << " lesson(s); "
-            << (failures ? std::to_string(failures) + " fail" : std::string("all hold")) << "\n";
+        out << "lessons --check: " << claims << " claims in " << (only ? 1 : lessons::lessons().size())
+            << " lesson(s); " << (failures ? std::to_string(failures) + " fail" : std::string("all hold")) << "\n";
     return failures ? exitRefused : exitOk;
 }
 
@@ -438,7 +443,8 @@ Usage:
   poslab bench [--json] [--large] performance figures of this machine (--large: also the GPU sizes,
                                  a 65536 x 4096 table and 8192 x 8192 scores; minutes on software OpenGL)
   poslab --version               the version and the git revision it was built from
-)" + trainUsage() + R"(
+)" + trainUsage()
+        + R"(
 
 Window options (with no command, a session or a --state):
   --lesson N.M                   open the lesson panel at step N.M and load its state (a step that asks
@@ -541,11 +547,8 @@ const std::vector<OptionSpec>& presetsOptions()
 const std::vector<OptionSpec>& lessonsOptions()
 {
     static const std::vector<OptionSpec> options = {
-        {"--json", false},
-        {"--check", false},
-        {"--lesson", true, nullptr, "2"},
-        {"--help", false, "-h"},
-        {"--version", false},
+        {"--json", false},       {"--check", false},   {"--lesson", true, nullptr, "2"},
+        {"--help", false, "-h"}, {"--version", false},
     };
     return options;
 }
@@ -613,8 +616,9 @@ const std::vector<OptionSpec>& windowOptions()
 WindowArgs parseWindowArgs(const std::vector<std::string>& args)
 {
     WindowArgs w;
-    Args a(args, windowOptions(), "for the window (the window takes --compute-path auto|cpu|gpu; see poslab --help for "
-                                  "the commands)");
+    Args a(args, windowOptions(),
+           "for the window (the window takes --compute-path auto|cpu|gpu; see poslab --help for "
+           "the commands)");
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
@@ -630,7 +634,9 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
                 w.openOperand = session;
                 continue;
             }
-            throw InputError("unknown command '" + opt + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench (see poslab --help)");
+            throw InputError("unknown command '" + opt
+                             + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench "
+                               "(see poslab --help)");
         }
         if (opt == "--help" || opt == "-h")
             w.help = true;
@@ -750,8 +756,8 @@ void finishOutput(std::ostream& out, const std::string& what)
     // The stream keeps no error number; errno still holds the write's when it names a write failure (it may
     // have been set by the first failed write, before this flush).
     const int error = errno;
-    const bool writeError = error == ENOSPC || error == EPIPE || error == EIO || error == EDQUOT || error == EFBIG
-        || error == EBADF;
+    const bool writeError
+        = error == ENOSPC || error == EPIPE || error == EIO || error == EDQUOT || error == EFBIG || error == EBADF;
     throw core::RefusedError("writing " + what + " failed"
                              + (writeError ? ": " + std::string(std::strerror(error)) : std::string())
                              + "; the output is incomplete");
@@ -762,8 +768,8 @@ bool isHeadless(const std::vector<std::string>& args)
     if (args.empty())
         return false;
     const std::string& c = args[0];
-    return c == "schemes" || c == "presets" || c == "lessons" || c == "compute" || c == "bench" || c == "export" || c == "train" || c == "train-bench" || c == "--help" || c == "-h" || c == "help"
-        || c == "--version";
+    return c == "schemes" || c == "presets" || c == "lessons" || c == "compute" || c == "bench" || c == "export"
+        || c == "train" || c == "train-bench" || c == "--help" || c == "-h" || c == "help" || c == "--version";
 }
 
 std::string messageLine(const std::string& message)
@@ -830,8 +836,9 @@ int runCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream
         } else if (cmd == "train-bench") {
             status = runTrainBenchCommand(rest, out, err);
         } else {
-            throw InputError("unknown command '" + cmd + "'; commands: schemes, presets, lessons, compute, export, bench, train, "
-                             "train-bench (see poslab --help)");
+            throw InputError("unknown command '" + cmd
+                             + "'; commands: schemes, presets, lessons, compute, export, bench, train, "
+                               "train-bench (see poslab --help)");
         }
         finishOutput(out);
         return status;

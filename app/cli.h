@@ -71,8 +71,8 @@ struct WindowArgs {
     /// painted, then quit.
     bool firstFrame = false;
     std::optional<std::string> preset, config; ///< a model's state (--preset NAME, --config FILE)
-    std::optional<std::string> platform; ///< -platform NAME, as Qt reads it
-    std::optional<std::string> display;  ///< -display NAME (X11)
+    std::optional<std::string> platform;       ///< -platform NAME, as Qt reads it
+    std::optional<std::string> display;        ///< -display NAME (X11)
     /// Qt's options as QApplication reads them ("-style", "Fusion" from "--style=Fusion"): the window passes
     /// these, and only these, to QApplication.
     std::vector<std::string> qtArgs;

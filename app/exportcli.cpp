@@ -59,11 +59,11 @@ struct FigureRequest {
     std::optional<std::string> stateFile;
     std::optional<std::string> lesson; ///< --lesson N.M: the step's state (lessons::stepState), loaded like --state
     std::vector<std::pair<std::string, std::string>> viewSets; ///< --view-set NAME=VALUE
-    bool themeGiven = false, fontScaleGiven = false;             ///< else a --state's own hold
-    std::vector<std::string> given;                              ///< every option named, for the rules of use
-    std::optional<std::string> preset, config; ///< a model's state: --preset NAME or --config FILE
-    std::optional<core::Grid> grid;               ///< --grid HxW (the patchgrid view)
-    std::optional<core::TokenSequence> sequence;  ///< --sequence text:N,image:TxHxW,... (the sequence view)
+    bool themeGiven = false, fontScaleGiven = false;           ///< else a --state's own hold
+    std::vector<std::string> given;                            ///< every option named, for the rules of use
+    std::optional<std::string> preset, config;                 ///< a model's state: --preset NAME or --config FILE
+    std::optional<core::Grid> grid;                            ///< --grid HxW (the patchgrid view)
+    std::optional<core::TokenSequence> sequence; ///< --sequence text:N,image:TxHxW,... (the sequence view)
     ExportOptions options;
     std::string output;
     std::optional<std::string> batch;
@@ -72,8 +72,8 @@ struct FigureRequest {
 };
 
 /// Options that only an animation reads, and options that only a drawn figure reads (not CSV, JSON, .npy).
-constexpr const char* gifOnlyOptions[] = {"--frames", "--fps", "--loop", "--animate", "--from", "--to",
-                                          "--float-colour-scale"};
+constexpr const char* gifOnlyOptions[]
+    = {"--frames", "--fps", "--loop", "--animate", "--from", "--to", "--float-colour-scale"};
 constexpr const char* figureOnlyOptions[] = {"--dpi", "--title", "--size", "--theme", "--font-scale", "--colormap"};
 
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
@@ -98,7 +98,8 @@ void parseSize(const std::string& text, ExportOptions& o)
     else if (endsWith("in"))
         unit = exporting::SizeUnit::Inches;
     const auto x = s.find('x');
-    const std::string bad = "--size '" + text + "' must be WxH in pixels, or WxHcm, WxHmm, WxHin (e.g. 1600x900, 12x8cm)";
+    const std::string bad
+        = "--size '" + text + "' must be WxH in pixels, or WxHcm, WxHmm, WxHin (e.g. 1600x900, 12x8cm)";
     if (x == std::string::npos)
         throw InputError(bad);
     double w = 0, h = 0;
@@ -126,8 +127,9 @@ int parsePositionCount(const std::string& option, const std::string& text)
         for (std::size_t i = 0; i < n && contiguous; ++i)
             contiguous = list[i] == core::Position(i);
     if (!contiguous)
-        throw InputError(option + " '" + text + "': the views show positions 0 to N-1; give N or 0:N "
-                         "(other position lists: poslab compute)");
+        throw InputError(option + " '" + text
+                         + "': the views show positions 0 to N-1; give N or 0:N "
+                           "(other position lists: poslab compute)");
     if (n > std::size_t(ui::WorkbenchState::maxPositionCount))
         throw InputError(option + " '" + text + "' is out of range; at most "
                          + std::to_string(ui::WorkbenchState::maxPositionCount) + " positions");
@@ -196,8 +198,8 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             const std::string text = a.value(opt);
             const auto eq = text.find('=');
             if (eq == std::string::npos || eq == 0)
-                throw InputError("--view-set '" + text + "' must be NAME=VALUE; view options: "
-                                 + ui::viewPropertyNames().toStdString());
+                throw InputError("--view-set '" + text
+                                 + "' must be NAME=VALUE; view options: " + ui::viewPropertyNames().toStdString());
             f.viewSets.emplace_back(text.substr(0, eq), text.substr(eq + 1));
         } else if (opt == "--run") { // the lengthlab view's run file (poslab train -o FILE)
             f.viewSets.emplace_back("run_file", a.value(opt));
@@ -215,9 +217,9 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             const std::string text = a.value(opt);
             o.dpi = parseNumberOption(opt, text);
             if (!(o.dpi >= exporting::minDpi && o.dpi <= exporting::maxDpi))
-                throw InputError("--dpi " + text + " is out of range; allowed: "
-                                 + QString::number(exporting::minDpi).toStdString() + " to "
-                                 + QString::number(exporting::maxDpi).toStdString());
+                throw InputError("--dpi " + text
+                                 + " is out of range; allowed: " + QString::number(exporting::minDpi).toStdString()
+                                 + " to " + QString::number(exporting::maxDpi).toStdString());
         } else if (opt == "--theme") {
             f.themeGiven = true;
             const std::string t = a.value(opt);
@@ -226,8 +228,9 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             else if (t == "dark" || t == "dark-transparent")
                 o.theme = ui::ThemeKind::Dark;
             else
-                throw InputError("--theme '" + t + "' is unknown; themes: light, dark, transparent (light colours, "
-                                 "no background), dark-transparent");
+                throw InputError("--theme '" + t
+                                 + "' is unknown; themes: light, dark, transparent (light colours, "
+                                   "no background), dark-transparent");
             o.transparent = t == "transparent" || t == "dark-transparent";
         } else if (opt == "--font-scale") {
             f.fontScaleGiven = true;
@@ -292,20 +295,28 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
         throw InputError("--table applies to the table view only, not to " + f.view);
     const bool spatialView = f.view == "patchgrid" || f.view == "sequence";
     if (f.grid && f.view != "patchgrid")
-        throw InputError("--grid applies to the patchgrid view only" + std::string(f.view == "sequence"
-                         ? " (the sequence view takes --sequence text:N,image:TxHxW,...)" : ", not to " + f.view));
+        throw InputError("--grid applies to the patchgrid view only"
+                         + std::string(f.view == "sequence"
+                                           ? " (the sequence view takes --sequence text:N,image:TxHxW,...)"
+                                           : ", not to " + f.view));
     if (f.sequence && f.view != "sequence")
-        throw InputError("--sequence applies to the sequence view only" + std::string(f.view == "patchgrid"
-                         ? " (the patchgrid view takes --grid HxW)" : ", not to " + f.view));
+        throw InputError(
+            "--sequence applies to the sequence view only"
+            + std::string(f.view == "patchgrid" ? " (the patchgrid view takes --grid HxW)" : ", not to " + f.view));
     // The spatial views draw the window's spatial set-up, whose default (or --grid, --sequence) is a figure.
-    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab" && !spatialView) // the lab draws a run file
-        throw InputError("export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
-                         "or --lesson N.M");
+    if (!f.scheme && !f.stateFile && !f.preset && !f.config && !f.lesson && f.view != "lengthlab"
+        && !spatialView) // the lab draws a run file
+        throw InputError(
+            "export needs --scheme ID (see poslab schemes), --preset NAME, --config FILE, --state FILE.json "
+            "or --lesson N.M");
     if (f.stateFile && (f.preset || f.config))
-        throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config") + " both give the state; give one");
+        throw InputError("--state and " + std::string(f.preset ? "--preset" : "--config")
+                         + " both give the state; give one");
     if (f.lesson && (f.stateFile || f.preset || f.config))
         throw InputError("--lesson and "
-                         + std::string(f.stateFile ? "--state" : f.preset ? "--preset" : "--config")
+                         + std::string(f.stateFile    ? "--state"
+                                           : f.preset ? "--preset"
+                                                      : "--config")
                          + " both give the state; give one");
     if (f.seed != 0)
         throw InputError("--seed: figures and their data use the workbench's content (seed 0); for another seed "
@@ -339,7 +350,8 @@ void configureSpatial(ui::WorkbenchState& state, const FigureRequest& f)
         if (!d || (d->input == core::SpatialInput::Grid) != (view == "patchgrid"))
             throw InputError("--scheme " + *f.scheme + ": the " + view + " view draws the "
                              + (view == "patchgrid" ? "grid" : "sequence") + " schemes " + ids.join(", ").toStdString()
-                             + (d ? " (" + *f.scheme + " is drawn by the " + (view == "patchgrid" ? "sequence" : "patchgrid") + " view)"
+                             + (d ? " (" + *f.scheme + " is drawn by the "
+                                        + (view == "patchgrid" ? "sequence" : "patchgrid") + " view)"
                                   : std::string()));
         if (d->info.id != s.scheme) {
             s.scheme = d->info.id;
@@ -422,8 +434,8 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
             const bool grid = d->input == core::SpatialInput::Grid;
             const std::string view = grid ? "patchgrid" : "sequence";
             if (f.view != view)
-                throw InputError(name + " uses the " + (grid ? "grid" : "sequence") + " scheme " + m.scheme + ", which the "
-                                 + view + " view draws, not the " + f.view + " view");
+                throw InputError(name + " uses the " + (grid ? "grid" : "sequence") + " scheme " + m.scheme
+                                 + ", which the " + view + " view draws, not the " + f.view + " view");
             state.applySpatial(*ui::spatialSetupOf(*model, state.spatial()));
         } else if (f.view == "patchgrid" || f.view == "sequence") {
             throw InputError(name + " uses the 1-D scheme " + m.scheme + "; the " + f.view
@@ -495,8 +507,9 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         }
     }
     if (f.keys && parsePositionCount("--keys", *f.keys) != setup.positionCount)
-        throw InputError("--keys '" + *f.keys + "': the attention view shows queries = keys = the positions; "
-                         "for other keys use poslab compute scores --keys");
+        throw InputError("--keys '" + *f.keys
+                         + "': the attention view shows queries = keys = the positions; "
+                           "for other keys use poslab compute scores --keys");
     // The heatmap covers the asked positions; otherwise the state's size (the window's default of at most
     // 512). Other views do not draw attention: their scene computes a 1 x 1 matrix (ExportScene::view).
     if (f.view == "attention")
@@ -521,14 +534,15 @@ void configure(exporting::ExportScene& scene, const FigureRequest& f, const QDir
         else if (*f.colormap == "diverging")
             o.colorMap = ui::ColorMapChoice::Diverging;
         else
-            throw InputError("--colormap '" + *f.colormap + "' is unknown; colour maps: auto, viridis, cividis, diverging");
+            throw InputError("--colormap '" + *f.colormap
+                             + "' is unknown; colour maps: auto, viridis, cividis, diverging");
     }
     // --view-set NAME=VALUE: any view option of the state's property table, after the named options above.
     for (const auto& [name, text] : f.viewSets) {
         const ui::ViewProperty* p = ui::findViewProperty(QString::fromStdString(name));
         if (!p)
-            throw InputError("--view-set: unknown view option '" + name + "'; view options: "
-                             + ui::viewPropertyNames().toStdString());
+            throw InputError("--view-set: unknown view option '" + name
+                             + "'; view options: " + ui::viewPropertyNames().toStdString());
         QVariant value;
         if (const QString why = ui::parseProperty(*p, QString::fromStdString(text), &value); !why.isEmpty())
             throw InputError("--view-set: " + why.toStdString());
@@ -614,8 +628,8 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
 int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
 {
     // The one bounded reader: /dev/zero or an endless pipe is refused, not read to the end of memory.
-    const std::string bytes = core::readInputFile(file, std::uint64_t(16) << 20, "batch file",
-                                                  "a batch file is a few kilobytes");
+    const std::string bytes
+        = core::readInputFile(file, std::uint64_t(16) << 20, "batch file", "a batch file is a few kilobytes");
     const BatchFile batch = parseBatchFile(QByteArray(bytes.data(), qsizetype(bytes.size())), file);
     const QJsonArray& figures = batch.figures;
     // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
@@ -632,8 +646,9 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         QString printable;
         for (const QChar c : name) {
             const bool hidden = c.category() == QChar::Other_Control || c.category() == QChar::Other_Format;
-            printable += hidden ? "<U+" + QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')) + ">"
-                                : QString(c);
+            printable += hidden
+                ? "<U+" + QString::number(c.unicode(), 16).toUpper().rightJustified(4, QLatin1Char('0')) + ">"
+                : QString(c);
         }
         const std::string label = "entry " + std::to_string(i + 1) + " (" + printable.toStdString() + ")";
         try {
@@ -644,7 +659,8 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             // message names the resolved path.
             // (A name with a control character is left to the writer, which refuses it by its code point; Qt's
             // file calls would first print "Broken filename" for a NUL.)
-            const bool plainName = std::none_of(name.begin(), name.end(), [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
+            const bool plainName = std::none_of(name.begin(), name.end(),
+                                                [](QChar c) { return c.unicode() < 0x20 || c.unicode() == 0x7f; });
             if (plainName && QFileInfo(base.absoluteFilePath(name)).isDir())
                 throw InputError("output '" + name.toStdString() + "' is a folder; give a file name (figure.svg)");
             if (!allowOutside)
@@ -656,7 +672,8 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             for (auto it = entry.begin(); it != entry.end(); ++it) {
                 if (!it.value().isBool())
                     continue;
-                const std::string option = "--" + QString(it.key()).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
+                const std::string option
+                    = "--" + QString(it.key()).replace(QLatin1Char('_'), QLatin1Char('-')).toStdString();
                 const auto spec = std::find_if(exportOptions().begin(), exportOptions().end(),
                                                [&](const OptionSpec& o) { return option == o.name; });
                 if (spec != exportOptions().end() && spec->takesValue)
@@ -682,9 +699,9 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
     if (failures) {
         const qsizetype written = figures.size() - failures;
         err << "poslab: " << failures << " of " << figures.size() << " figures failed; "
-            << (written == 0 ? std::string("none was written")
-                             : written == 1 ? std::string("the other one was written")
-                                            : "the other " + std::to_string(written) + " were written")
+            << (written == 0       ? std::string("none was written")
+                    : written == 1 ? std::string("the other one was written")
+                                   : "the other " + std::to_string(written) + " were written")
             << "\n";
         return exitRefused;
     }

@@ -56,7 +56,8 @@ void setUpApplication()
     // desktop file's name is the Wayland app id and lets the shell match the window to the installed entry.
     QIcon icon;
     for (int size : {16, 22, 24, 32, 48, 64, 128, 256})
-        icon.addFile(QStringLiteral(":/icons/hicolor/%1x%1/apps/io.github.poslab.PosLab.png").arg(size), QSize(size, size));
+        icon.addFile(QStringLiteral(":/icons/hicolor/%1x%1/apps/io.github.poslab.PosLab.png").arg(size),
+                     QSize(size, size));
     QApplication::setWindowIcon(icon);
     QGuiApplication::setDesktopFileName(QStringLiteral("io.github.poslab.PosLab"));
 }
@@ -170,7 +171,8 @@ int main(int argc, char** argv)
     // options for scripts/screenshot.sh: --screenshot FILE [--size WxH] (the other window options of poslab --help
     // apply to a screenshot as to the window); for scripts/soak.sh:
     // --soak SECONDS (app/soak.h). Qt's own options (-platform, -style, ...) pass through to QApplication.
-    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText, lesson;
+    QString screenshot, size = QStringLiteral("1600x1000"), theme, scheme, computePath, maximise, openPath, stateText,
+                        lesson;
     QString openProblem; // a session FILE operand that does not read: shown in a dialog over the window
     int dim = 0, positions = 0, soakSeconds = 0;
     double fontScale = 0.0;
@@ -202,12 +204,13 @@ int main(int argc, char** argv)
             const qlonglong width = wh.size() == 2 ? wh[0].toLongLong(&okW) : 0;
             const qlonglong height = wh.size() == 2 ? wh[1].toLongLong(&okH) : 0;
             if (!okW || !okH)
-                throw poslab::core::InputError("--size '" + *w.size + "' must be WIDTHxHEIGHT in pixels, e.g. 1366x768");
+                throw poslab::core::InputError("--size '" + *w.size
+                                               + "' must be WIDTHxHEIGHT in pixels, e.g. 1366x768");
             if (width < minScreenshotSide || height < minScreenshotSide || width > maxScreenshotSide
                 || height > maxScreenshotSide)
-                throw poslab::core::InputError("--size " + *w.size + " is out of range; allowed: "
-                                               + std::to_string(minScreenshotSide) + " to "
-                                               + std::to_string(maxScreenshotSide) + " pixels a side");
+                throw poslab::core::InputError("--size " + *w.size
+                                               + " is out of range; allowed: " + std::to_string(minScreenshotSide)
+                                               + " to " + std::to_string(maxScreenshotSide) + " pixels a side");
         }
         text(w.theme, theme);
         if (!theme.isEmpty() && theme != QLatin1String("light") && theme != QLatin1String("dark"))
@@ -265,8 +268,9 @@ int main(int argc, char** argv)
             poslab::core::Overrides none;
             poslab::ui::applyModelSetup(poslab::ui::stateSetup(*model), id, !scheme.isEmpty(), none);
             if (poslab::core::findSpatialScheme(id)) // grid and sequence schemes have no view yet
-                throw poslab::core::InputError("the model uses scheme " + id + ", which the window does not show yet; "
-                                               "use poslab compute with "
+                throw poslab::core::InputError("the model uses scheme " + id
+                                               + ", which the window does not show yet; "
+                                                 "use poslab compute with "
                                                + (w.preset ? "--preset " + *w.preset : std::string("--config FILE")));
         }
         qtWords.insert(qtWords.end(), w.qtArgs.begin(), w.qtArgs.end());
@@ -294,9 +298,9 @@ int main(int argc, char** argv)
     poslab::ui::MainWindow window(nullptr, screenshot.isEmpty());
     addFileMenu(window);
     if (!computePath.isEmpty())
-        window.setComputePath(computePath == "cpu"   ? poslab::gpu::ComputePath::Cpu
-                              : computePath == "gpu" ? poslab::gpu::ComputePath::Gpu
-                                                     : poslab::gpu::ComputePath::Auto);
+        window.setComputePath(computePath == "cpu"       ? poslab::gpu::ComputePath::Cpu
+                                  : computePath == "gpu" ? poslab::gpu::ComputePath::Gpu
+                                                         : poslab::gpu::ComputePath::Auto);
     if (model) {
         const QString why = window.state()->fromJson(*model);
         if (!why.isEmpty()) {

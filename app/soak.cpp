@@ -61,7 +61,8 @@ void startSoak(ui::MainWindow& window, int seconds)
     }
     state->setPlaying(true);
     std::printf("soak: %d s, animation playing, rope_theta swept 100 to 1e6 every 50 ms; warm-up %d s; "
-                "fails past %.0f MiB above the warm-up's highest sample\n", seconds, soak->warmup, soakGrowthLimitMiB);
+                "fails past %.0f MiB above the warm-up's highest sample\n",
+                seconds, soak->warmup, soakGrowthLimitMiB);
     std::fflush(stdout);
     soak->clock.start();
 
@@ -96,8 +97,9 @@ void startSoak(ui::MainWindow& window, int seconds)
         std::printf("soak: t=%d s rss=%.1f MiB%s\n", t, rss, t <= soak->warmup ? " (warm-up)" : "");
         std::fflush(stdout);
         if (t > soak->warmup && rss > soak->baseline + soakGrowthLimitMiB) {
-            std::printf("soak: FAILED: resident memory %.1f MiB is %.1f MiB above the warm-up's %.1f MiB (limit %.0f)\n",
-                        rss, rss - soak->baseline, soak->baseline, soakGrowthLimitMiB);
+            std::printf(
+                "soak: FAILED: resident memory %.1f MiB is %.1f MiB above the warm-up's %.1f MiB (limit %.0f)\n", rss,
+                rss - soak->baseline, soak->baseline, soakGrowthLimitMiB);
             std::fflush(stdout);
             QApplication::exit(1);
             return;
@@ -111,7 +113,8 @@ void startSoak(ui::MainWindow& window, int seconds)
             }
             const double slope = n > 1 && n * sxx - sx * sx > 0 ? (n * sxy - sx * sy) / (n * sxx - sx * sx) * 60 : 0;
             std::printf("soak: passed: %d s, %d sweep steps; warm-up peak %.1f MiB, last %.1f MiB, highest %.1f MiB, "
-                        "trend after warm-up %+.2f MiB/min\n", t, soak->step, soak->baseline, rss,
+                        "trend after warm-up %+.2f MiB/min\n",
+                        t, soak->step, soak->baseline, rss,
                         *std::max_element(soak->samples.begin(), soak->samples.end()), slope);
             std::fflush(stdout);
             QApplication::exit(0);

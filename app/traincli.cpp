@@ -63,7 +63,10 @@ std::vector<std::string> splitList(const std::string& text, const std::string& o
     return out;
 }
 
-int defaultThreads() { return int(std::max(1u, std::min(8u, std::thread::hardware_concurrency()))); }
+int defaultThreads()
+{
+    return int(std::max(1u, std::min(8u, std::thread::hardware_concurrency())));
+}
 
 /// Options shared by train and train-bench; returns false when @p opt is not one of them.
 bool commonOption(Args& a, const std::string& opt, tr::TrainConfig& c)
@@ -315,16 +318,20 @@ int runTrainBenchCommand(const std::vector<std::string>& args, std::ostream& out
     if (json) {
         out << "{";
         for (std::size_t i = 0; i < rows.size(); ++i)
-            out << (i ? "," : "") << "\n  \"train_seconds_to_95." << rows[i].first << "\": "
-                << (rows[i].second ? std::to_string(*rows[i].second) : std::string("null"));
+            out << (i ? "," : "") << "\n  \"train_seconds_to_95." << rows[i].first
+                << "\": " << (rows[i].second ? std::to_string(*rows[i].second) : std::string("null"));
         out << "\n}\n";
     } else {
         for (const auto& [s, v] : rows) {
             char line[256];
             if (v)
-                std::snprintf(line, sizeof line, "train_seconds_to_95.%-12s %10.2f  s of training to 95%% exact match at L_train (copy, default size)\n", s.c_str(), *v);
+                std::snprintf(line, sizeof line,
+                              "train_seconds_to_95.%-12s %10.2f  s of training to 95%% exact match at L_train (copy, "
+                              "default size)\n",
+                              s.c_str(), *v);
             else
-                std::snprintf(line, sizeof line, "train_seconds_to_95.%-12s %10s  not reached within %.0f s\n", s.c_str(), "null", seconds);
+                std::snprintf(line, sizeof line, "train_seconds_to_95.%-12s %10s  not reached within %.0f s\n",
+                              s.c_str(), "null", seconds);
             out << line;
         }
     }
@@ -352,16 +359,18 @@ std::string trainUsage()
                --steps N | --seconds T  --seed S[,S...] [--layers 1-4] [--width W] [--heads H] [--batch B]
                [--lr LR] [--lr-schedule constant|cosine] [--vocab V] [--mlp gelu|relu] [--tied]
                [--eval-samples N] [--eval-every N] [--threads N] [--quiet] [-o run.json]
-)" + wrapped("trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on the answer tokens) and "
-                 "writes loss and accuracy-against-length curves as JSON (open it in the window or `poslab export "
-                 "lengthlab --run run.json`). Defaults: copy, L_train 10, test lengths 10,20,...,80, 4000 steps, 2 "
-                 "layers, width 64, 4 heads, batch 64, lr 0.003 cosine (annealed to 0 over --steps; --lr-schedule "
-                 "constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact match at L_train (converged) within "
-                 "it. --test-set applies at test time only (e.g. rope_type=linear,factor=2). Trainable: "
-                 + trainableList() + ". t5 leaves q.k unscaled by default, as T5 (--set logit_scale=inv_sqrt_d "
-                 "divides by sqrt(d)); cope trains its position embeddings (npos_max rows per layer), shaw its "
-                 "relative key table (2 max_relative_position + 1 rows per layer), transformer_xl u, v and W_R.",
-                 33, 110)
+)"
+        + wrapped("trains a tiny decoder-only transformer per scheme and seed (AdamW, loss on the answer tokens) and "
+                  "writes loss and accuracy-against-length curves as JSON (open it in the window or `poslab export "
+                  "lengthlab --run run.json`). Defaults: copy, L_train 10, test lengths 10,20,...,80, 4000 steps, 2 "
+                  "layers, width 64, 4 heads, batch 64, lr 0.003 cosine (annealed to 0 over --steps; --lr-schedule "
+                  "constant keeps it), vocab 8: RoPE and ALiBi reach 95% exact match at L_train (converged) within "
+                  "it. --test-set applies at test time only (e.g. rope_type=linear,factor=2). Trainable: "
+                      + trainableList()
+                      + ". t5 leaves q.k unscaled by default, as T5 (--set logit_scale=inv_sqrt_d "
+                        "divides by sqrt(d)); cope trains its position embeddings (npos_max rows per layer), shaw its "
+                        "relative key table (2 max_relative_position + 1 rows per layer), transformer_xl u, v and W_R.",
+                  33, 110)
         + R"(  poslab train-bench [--scheme ID,...] [--seconds T] [--seed S] [--json]
                                  train_seconds_to_95 per scheme at the default size (minutes; not in the tests)
 )";

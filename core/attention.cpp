@@ -31,7 +31,10 @@ namespace poslab::core {
 
 // --- names and parsing ---------------------------------------------------------------------------------
 
-std::string_view maskName(MaskKind m) { return m == MaskKind::Causal ? "causal" : "bidirectional"; }
+std::string_view maskName(MaskKind m)
+{
+    return m == MaskKind::Causal ? "causal" : "bidirectional";
+}
 
 MaskKind parseMask(std::string_view name)
 {
@@ -341,9 +344,11 @@ void fillRandom(MatrixF& m, const PositionList& pos, std::uint64_t seed, int hea
     const int d = int(m.cols());
     const int half = (d + 1) / 2;
     parallelRows(int(pos.size()), double(d) * 40.0, [&](int r0, int r1) {
-        std::vector<float> u1(static_cast<std::size_t>(half)), u2(static_cast<std::size_t>(half)), z(2 * static_cast<std::size_t>(half));
+        std::vector<float> u1(static_cast<std::size_t>(half)), u2(static_cast<std::size_t>(half)),
+            z(2 * static_cast<std::size_t>(half));
         for (int r = r0; r < r1; ++r) {
-            SeededRandom rng(mixSeed(seed, std::uint64_t(head), std::uint64_t(side), std::uint64_t(pos[std::size_t(r)])));
+            SeededRandom rng(
+                mixSeed(seed, std::uint64_t(head), std::uint64_t(side), std::uint64_t(pos[std::size_t(r)])));
             for (int i = 0; i < half; ++i) {
                 const std::uint64_t bits = rng.nextBits();
                 // 24 bits each; u1 in (0, 1] keeps the logarithm finite.
@@ -364,9 +369,9 @@ struct ContentTrace {
 };
 
 struct Content {
-    std::vector<std::string> words;      // Sentence only
-    MatrixF embeddings;                  // Sentence: one row per distinct word... indexed by wordRow
-    std::vector<int> wordRow;            // position t -> row of embeddings
+    std::vector<std::string> words; // Sentence only
+    MatrixF embeddings;             // Sentence: one row per distinct word... indexed by wordRow
+    std::vector<int> wordRow;       // position t -> row of embeddings
 };
 
 Content prepareContent(const ContentSpec& spec, int d)
@@ -390,7 +395,8 @@ Content prepareContent(const ContentSpec& spec, int d)
 
 MatrixD sentenceProjection(std::uint64_t seed, int d, int head, int side)
 {
-    return seededNormal(d, d, 1.0 / std::sqrt(double(d)), seed, mixSeed(0x9E0, std::uint64_t(head), std::uint64_t(side)));
+    return seededNormal(d, d, 1.0 / std::sqrt(double(d)), seed,
+                        mixSeed(0x9E0, std::uint64_t(head), std::uint64_t(side)));
 }
 
 MatrixF sentenceEmbeddings(const ContentSpec& spec, int d)
@@ -475,7 +481,10 @@ std::string headsProblem(int heads)
     return "--heads " + std::to_string(heads) + " is out of range; allowed: 1 to " + std::to_string(maxHeads);
 }
 
-const SchemeDescriptor& schemeOf(const AttentionRequest& r) { return schemeOrThrow(r.scheme); }
+const SchemeDescriptor& schemeOf(const AttentionRequest& r)
+{
+    return schemeOrThrow(r.scheme);
+}
 
 ParamSet paramsOf(const SchemeDescriptor& s, const ParamSet& given)
 {
@@ -566,13 +575,13 @@ double attentionBytes(const AttentionRequest& r)
     const SchemeDescriptor* s = findScheme(r.scheme);
     const double cells = double(r.queries.size()) * double(r.keys.size());
     const double heads = r.onlyHead >= 0 ? 1.0 : double(std::max(r.heads, 1));
-    double perHead = 4.0 * cells;                       // logits
+    double perHead = 4.0 * cells; // logits
     if (r.wantProbabilities)
         perHead += 4.0 * cells;
     if (s && r.wantTerms)
         perHead += 4.0 * cells * termCount(*s);
     if (s && s->bias)
-        perHead += 8.0 * cells / heads;                 // one double bias matrix alive at a time
+        perHead += 8.0 * cells / heads; // one double bias matrix alive at a time
     const double content = 2.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
     // Heads run one after another: one head's scheme weights and buffers are alive at a time.
     return heads * perHead + cells /* mask */ + content + schemeCost(r).bytes;
@@ -590,7 +599,10 @@ double attentionWork(const AttentionRequest& r)
 
 // --- the engine ------------------------------------------------------------------------------------------
 
-void maskedSoftmax(MatrixF& logits, const MaskMatrix& mask) { softmaxParallel(logits, mask.size() ? &mask : nullptr); }
+void maskedSoftmax(MatrixF& logits, const MaskMatrix& mask)
+{
+    softmaxParallel(logits, mask.size() ? &mask : nullptr);
+}
 
 AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits, AttentionTrace* trace)
 {
@@ -598,8 +610,8 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
     const SchemeDescriptor& s = schemeOf(r);
     const ParamSet params = paramsOf(s, r.params);
     const std::string what = "attention scores of " + s.id + " for " + std::to_string(r.onlyHead >= 0 ? 1 : r.heads)
-                             + " head(s) x " + std::to_string(r.queries.size()) + " queries x "
-                             + std::to_string(r.keys.size()) + " keys with d = " + std::to_string(r.headDim);
+        + " head(s) x " + std::to_string(r.queries.size()) + " queries x " + std::to_string(r.keys.size())
+        + " keys with d = " + std::to_string(r.headDim);
     checkSize(attentionBytes(r), limits, what);
     checkWork(attentionWork(r), limits, what);
     const int d = r.headDim;
@@ -706,18 +718,22 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
                 out.queryScale = so.queryScale;
             // Once each: a name the rotary spec already reported (iRoPE's rope_layer) is not written again.
             for (const auto& sc : so.scalars)
-                if (h == h0 && std::none_of(out.scalars.begin(), out.scalars.end(),
-                                            [&](const auto& have) { return have.first == sc.first; }))
+                if (h == h0 && std::none_of(out.scalars.begin(), out.scalars.end(), [&](const auto& have) {
+                        return have.first == sc.first;
+                    }))
                     out.scalars.push_back(sc);
         }
         if (s.id == "alibi") {
             // The slope of this head, for the legend (ALiBi's bias is -slope * distance).
-            const MatrixD one = s.bias(params, [&] {
-                PairContext c = pc;
-                c.queries = PositionList::list({1});
-                c.keys = PositionList::list({0});
-                return c;
-            }(), h);
+            const MatrixD one = s.bias(
+                params,
+                [&] {
+                    PairContext c = pc;
+                    c.queries = PositionList::list({1});
+                    c.keys = PositionList::list({0});
+                    return c;
+                }(),
+                h);
             head.scalars.push_back({"slope", -one(0, 0)});
         }
         if (tracing) {
@@ -773,8 +789,9 @@ std::string_view decayContentName(const ContentSpec& content)
 void normaliseDecayAtZero(DecaySeries& curve, double atZero)
 {
     if (atZero == 0.0 || !std::isfinite(atZero))
-        throw InputError("curve " + curve.key + " is 0 at distance 0 and cannot be normalised there; use "
-                         "normalisation none");
+        throw InputError("curve " + curve.key
+                         + " is 0 at distance 0 and cannot be normalised there; use "
+                           "normalisation none");
     for (double& v : curve.values)
         v /= atZero;
     curve.label += ", divided by its value at delta = 0";
@@ -847,8 +864,8 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
             const Position count = r.content.kind == ContentKind::Sentence
                 ? std::min<Position>(r.samples, Position(content.words.size()))
                 : r.samples;
-            const MatrixF x =
-                contentRows(r.content, content, PositionList::range(0, count), r.headDim, 0, 0, MatrixF());
+            const MatrixF x
+                = contentRows(r.content, content, PositionList::range(0, count), r.headDim, 0, 0, MatrixF());
             std::vector<char> rotated(std::size_t(r.headDim), 0);
             for (int i = 0; i < pairs; ++i) {
                 const auto [a, b] = pairDims(spec.layout, spec.rotaryDim, i);
@@ -914,8 +931,9 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
     }
     if (s.bias) {
         if (normalise)
-            throw InputError("scheme " + s.id + " has bias curves in nats (0 at distance 0); normalisation "
-                             "at_zero applies to dot-product and score curves only");
+            throw InputError("scheme " + s.id
+                             + " has bias curves in nats (0 at distance 0); normalisation "
+                               "at_zero applies to dot-product and score curves only");
         // delta >= 0: the key delta tokens before the query; delta < 0: after it. Two calls per head: one
         // column of queries against the origin key, one row of keys against the origin query.
         std::vector<Position> later, earlier;
@@ -957,8 +975,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         tc.dim = r.headDim;
         tc.positions = PositionList::list(rows);
         const MatrixF e = s.encoding(params, tc);
-        DecaySeries dot{"dot", "E(p) . E(p + delta) at p = " + std::to_string(r.origin),
-                        std::vector<double>(n)};
+        DecaySeries dot{"dot", "E(p) . E(p + delta) at p = " + std::to_string(r.origin), std::vector<double>(n)};
         for (std::size_t t = 0; t < n; ++t)
             dot.values[t] = e.row(0).cast<double>().dot(e.row(Eigen::Index(t + 1)).cast<double>());
         finish(dot, e.row(0).cast<double>().dot(e.row(0).cast<double>()));
@@ -979,8 +996,9 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         out.push_back(std::move(row));
     }
     if (out.empty())
-        throw InputError("scheme " + s.id + " has no decay curve (it has none of: an additive table, a rotation, "
-                         "a score bias, DeBERTa's bucket rows)");
+        throw InputError("scheme " + s.id
+                         + " has no decay curve (it has none of: an additive table, a rotation, "
+                           "a score bias, DeBERTa's bucket rows)");
     return out;
 }
 
@@ -1047,8 +1065,9 @@ std::vector<BenchFigure> attentionBenchmarks()
     view.queries = PositionList::range(0, 512);
     view.keys = PositionList::range(0, 512);
     times = timeScores(view, 5);
-    figures.push_back({"scores_512_ms", medianMs(times),
-                       "ms, median of 5: 512 x 512 ALiBi, 8 heads, head dim 64, causal, logits + probabilities + bias"});
+    figures.push_back(
+        {"scores_512_ms", medianMs(times),
+         "ms, median of 5: 512 x 512 ALiBi, 8 heads, head dim 64, causal, logits + probabilities + bias"});
     return figures;
 }
 

@@ -59,9 +59,9 @@ enum class ContentKind {
 /// The content of the sequence.
 struct ContentSpec {
     ContentKind kind = ContentKind::Random;
-    std::uint64_t seed = 0;     ///< seeds q/k (Random), embeddings and projections (Sentence)
-    std::string sentence;       ///< Sentence: words separated by white space (case and punctuation kept)
-    bool shuffle = false;       ///< Sentence: permute the words (seeded by @c seed) before placing them
+    std::uint64_t seed = 0; ///< seeds q/k (Random), embeddings and projections (Sentence)
+    std::string sentence;   ///< Sentence: words separated by white space (case and punctuation kept)
+    bool shuffle = false;   ///< Sentence: permute the words (seeded by @c seed) before placing them
     bool operator==(const ContentSpec&) const = default;
 };
 
@@ -83,39 +83,39 @@ inline constexpr int maxHeads = 1024;
 
 /// One request to the engine.
 struct AttentionRequest {
-    std::string scheme = "nope";        ///< registry id
-    ParamSet params;                    ///< complete, typed values (empty: the scheme's defaults)
-    int headDim = 64;                   ///< d, the per-head dimension (even for rotary schemes)
-    int heads = 1;                      ///< H in [1, maxHeads]; ALiBi slopes etc. depend on it
-    PositionList queries;               ///< Lq query positions (rows)
-    PositionList keys;                  ///< Lk key positions (columns)
+    std::string scheme = "nope"; ///< registry id
+    ParamSet params;             ///< complete, typed values (empty: the scheme's defaults)
+    int headDim = 64;            ///< d, the per-head dimension (even for rotary schemes)
+    int heads = 1;               ///< H in [1, maxHeads]; ALiBi slopes etc. depend on it
+    PositionList queries;        ///< Lq query positions (rows)
+    PositionList keys;           ///< Lk key positions (columns)
     MaskKind mask = MaskKind::Causal;
     ContentSpec content;
-    std::optional<Position> seqLen;     ///< current sequence length (dynamic NTK, LongRoPE); default: max + 1
-    bool drope = false;                 ///< DroPE: skip the rotation of rotary schemes (same content, no RoPE)
-    int onlyHead = -1;                  ///< compute only this head (0-based); -1: all H heads
-    bool wantProbabilities = true;      ///< fill AttentionHead::probabilities
-    bool wantTerms = true;              ///< fill AttentionHead::bias and AttentionHead::terms
+    std::optional<Position> seqLen; ///< current sequence length (dynamic NTK, LongRoPE); default: max + 1
+    bool drope = false;             ///< DroPE: skip the rotation of rotary schemes (same content, no RoPE)
+    int onlyHead = -1;              ///< compute only this head (0-based); -1: all H heads
+    bool wantProbabilities = true;  ///< fill AttentionHead::probabilities
+    bool wantTerms = true;          ///< fill AttentionHead::bias and AttentionHead::terms
 };
 
 /// AttentionTerm (one named part of a score) and MaskMatrix (Lq x Lk, 1 = visible) are in scheme.h.
 
 /// The results for one head.
 struct AttentionHead {
-    int index = 0;                  ///< head number h in [0, H)
-    MatrixF logits;                 ///< Lq x Lk: everything added up (nats), masked entries NaN
-    MatrixF probabilities;          ///< Lq x Lk: softmax of each row over its visible keys; masked NaN;
-                                    ///< a row with no visible key is all NaN. Empty unless requested.
-    MatrixF bias;                   ///< Lq x Lk: the position part added to the content logits (ALiBi's
-                                    ///< -m|i-j|, T5's bucket bias, ...). Empty for schemes without one.
+    int index = 0;                    ///< head number h in [0, H)
+    MatrixF logits;                   ///< Lq x Lk: everything added up (nats), masked entries NaN
+    MatrixF probabilities;            ///< Lq x Lk: softmax of each row over its visible keys; masked NaN;
+                                      ///< a row with no visible key is all NaN. Empty unless requested.
+    MatrixF bias;                     ///< Lq x Lk: the position part added to the content logits (ALiBi's
+                                      ///< -m|i-j|, T5's bucket bias, ...). Empty for schemes without one.
     std::vector<AttentionTerm> terms; ///< named parts, for schemes that have several (empty otherwise)
     std::vector<std::pair<std::string, double>> scalars; ///< per-head numbers, e.g. "slope" for ALiBi
 };
 
 /// Everything attentionScores() returns.
 struct AttentionResult {
-    std::vector<AttentionHead> heads;  ///< H entries (or one when onlyHead >= 0)
-    MaskMatrix mask;                   ///< Lq x Lk, shared by every head
+    std::vector<AttentionHead> heads;     ///< H entries (or one when onlyHead >= 0)
+    MaskMatrix mask;                      ///< Lq x Lk, shared by every head
     std::vector<std::string> queryTokens; ///< Sentence: the word at each query position; else empty
     std::vector<std::string> keyTokens;   ///< Sentence: the word at each key position; else empty
     /// Per-query multiplier applied to q (Llama 4 attention temperature tuning on NoPE layers); Lq values,
@@ -149,15 +149,15 @@ AttentionResult attentionScores(const AttentionRequest& request, const Limits& l
 /// core/pipeline.h): the very matrices the engine computed, so the stages end in the engine's own weights.
 /// Recorded for the first head computed (request.onlyHead, or head 0). Shapes: L = Lq (query side), d = headDim.
 struct AttentionTrace {
-    MatrixF embedding;     ///< Lq x d: token embeddings e(w_t) of the query positions (Sentence content only)
-    MatrixF position;      ///< Lq x d: additive position vectors PE(t) (sinusoidal, learned); empty otherwise
-    MatrixF input;         ///< Lq x d: x_t = e(w_t) + PE(t) (Sentence content only)
-    MatrixF wq, wk;        ///< d x d: the head's projections W_Q, W_K (Sentence content only); q = W_Q x
-    MatrixF q, k;          ///< Lq x d, Lk x d: queries and keys before any rotation
+    MatrixF embedding;          ///< Lq x d: token embeddings e(w_t) of the query positions (Sentence content only)
+    MatrixF position;           ///< Lq x d: additive position vectors PE(t) (sinusoidal, learned); empty otherwise
+    MatrixF input;              ///< Lq x d: x_t = e(w_t) + PE(t) (Sentence content only)
+    MatrixF wq, wk;             ///< d x d: the head's projections W_Q, W_K (Sentence content only); q = W_Q x
+    MatrixF q, k;               ///< Lq x d, Lk x d: queries and keys before any rotation
     MatrixF qRotated, kRotated; ///< after the rotation (rotary schemes, not DroPE); empty otherwise
-    MatrixF contentLogits; ///< Lq x Lk: q.k / sqrt(d) of the (rotated) q and k, before any bias or score hook
-    MatrixF bias;          ///< Lq x Lk: the position bias added (bias schemes; score schemes that report one)
-    MatrixF logits;        ///< Lq x Lk: everything added up, before the mask (finite everywhere)
+    MatrixF contentLogits;      ///< Lq x Lk: q.k / sqrt(d) of the (rotated) q and k, before any bias or score hook
+    MatrixF bias;               ///< Lq x Lk: the position bias added (bias schemes; score schemes that report one)
+    MatrixF logits;             ///< Lq x Lk: everything added up, before the mask (finite everywhere)
 };
 
 /// The seeded projection of Sentence content for head @p head: W (d x d, entries N(0, 1/d)); side 0 is W_Q,
@@ -177,9 +177,9 @@ MaskMatrix makeMask(const PositionList& queries, const PositionList& keys, MaskK
 
 /// One curve of the decay view, sampled at the requested distances.
 struct DecaySeries {
-    std::string key;             ///< "dot", "score", "bound", "bias_head_0", ...
-    std::string label;           ///< legend text: the formula, the content model and the normalisation
-    std::vector<double> values;  ///< one per distance
+    std::string key;            ///< "dot", "score", "bound", "bias_head_0", ...
+    std::string label;          ///< legend text: the formula, the content model and the normalisation
+    std::vector<double> values; ///< one per distance
 };
 
 /// What a decay curve is divided by.
@@ -197,18 +197,18 @@ inline constexpr int maxDecaySamples = 4096;
 /// Input of decayCurves().
 struct DecayRequest {
     std::string scheme = "rope";
-    ParamSet params;             ///< complete values (empty: defaults)
-    int headDim = 64;            ///< d
-    int heads = 1;               ///< H (bias schemes give one curve per head)
+    ParamSet params;  ///< complete values (empty: defaults)
+    int headDim = 64; ///< d
+    int heads = 1;    ///< H (bias schemes give one curve per head)
     /// Distances delta = query position - key position, in tokens: positive means the key is delta tokens
     /// before the query (what a causal model sees); negative values are allowed (bidirectional T5).
     std::vector<Position> distances;
-    Position origin = 0;         ///< the earlier of the two positions (learned tables and FIRE depend on it)
+    Position origin = 0; ///< the earlier of the two positions (learned tables and FIRE depend on it)
     /// Content model of the rotary "score" curve: Constant ("ones", the default: q = k = (1, ..., 1)),
     /// Random ("random": the mean over @c samples seeded N(0, 1) vectors, @c content.seed), or Sentence (the
     /// first @c samples words' embeddings).
     ContentSpec content{ContentKind::Constant, 0, {}, false};
-    int samples = 16;            ///< Random and Sentence: how many content vectors are averaged (1 to maxDecaySamples)
+    int samples = 16; ///< Random and Sentence: how many content vectors are averaged (1 to maxDecaySamples)
     DecayNormalisation normalisation = DecayNormalisation::None;
     bool operator==(const DecayRequest&) const = default;
 };
@@ -239,6 +239,5 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& request, const Limits& 
 /// Divides every value of @p curve by @p atZero, its value at delta = 0, and says so in its label (what
 /// DecayNormalisation::AtZero does to each curve). Throws InputError when @p atZero is 0 or not finite.
 void normaliseDecayAtZero(DecaySeries& curve, double atZero);
-
 
 } // namespace poslab::core

@@ -7,14 +7,14 @@
 namespace poslab::core::kernel {
 
 // Declarations of the per-ISA copies (defined in attentionkernel_<isa>.cpp).
-#define POSLAB_DECLARE_KERNELS(ns)                                                                         \
-    namespace ns {                                                                                         \
-    void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc);      \
-    void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);                                    \
-    void gemm(bool transA, bool transB, int m, int n, int k, float alpha, const float* a, int lda,          \
-              const float* b, int ldb, float beta, float* c, int ldc);                                     \
-    void geluTanh(const float* x, float* y, float* th, int n);                                             \
-    void boxMuller(const float* u1, const float* u2, float* out, int n);                                   \
+#define POSLAB_DECLARE_KERNELS(ns)                                                                                     \
+    namespace ns {                                                                                                     \
+    void gemmNT(const float* a, const float* b, float* c, int m, int n, int k, float alpha, int ldc);                  \
+    void softmaxRows(float* c, const std::uint8_t* mask, int m, int n);                                                \
+    void gemm(bool transA, bool transB, int m, int n, int k, float alpha, const float* a, int lda, const float* b,     \
+              int ldb, float beta, float* c, int ldc);                                                                 \
+    void geluTanh(const float* x, float* y, float* th, int n);                                                         \
+    void boxMuller(const float* u1, const float* u2, float* out, int n);                                               \
     }
 POSLAB_DECLARE_KERNELS(generic)
 #if defined(__x86_64__) || defined(_M_X64)

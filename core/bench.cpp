@@ -124,8 +124,7 @@ std::vector<BenchFigure> runCoreBenchmarks()
     figures.push_back({"table_ns_per_element", fastNs,
                        "ns per element, median of 11 fills (after 1 warm-up) of a 65536 x 512 float32 interleaved "
                        "sinusoidal table into pre-touched memory"});
-    figures.push_back({"table_ns_per_element_best", fast.best / elements,
-                       "ns per element, fastest of those 11 fills"});
+    figures.push_back({"table_ns_per_element_best", fast.best / elements, "ns per element, fastest of those 11 fills"});
     figures.push_back({"table_reference_ns_per_element", referenceNs,
                        "ns per element of the naive path (std::sin/std::cos in double per element, one thread), "
                        "same table, one fill"});

@@ -9,7 +9,7 @@
 namespace poslab::core {
 
 struct BenchFigure {
-    std::string key;         ///< e.g. "table_ns_per_element"
+    std::string key; ///< e.g. "table_ns_per_element"
     double value = 0.0;
     std::string description; ///< one line with the unit
 };

@@ -19,8 +19,8 @@ namespace {
 
 /// Runs of @p bucket over distances 1..maxDistance, and the start of the value every distance from @p constantFrom
 /// on shares (found by scanning to it: the functions are monotone in the distance).
-void scan(BucketSide& side, const std::function<long long(Position)>& bucket, const std::function<long long(Position)>& row,
-          Position maxDistance, Position constantFrom)
+void scan(BucketSide& side, const std::function<long long(Position)>& bucket,
+          const std::function<long long(Position)>& row, Position maxDistance, Position constantFrom)
 {
     for (Position r = 1; r <= maxDistance; ++r) {
         const long long b = bucket(r);
@@ -68,8 +68,8 @@ BucketProfile bucketProfile(const std::string& scheme, const ParamSet& p, Positi
     out.relation = "query - key";
     const int b = int(p.integer("position_buckets"));
     const int m = int(p.integer("max_relative_positions"));
-    const BucketPrecision precision =
-        p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
+    const BucketPrecision precision
+        = p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
     out.tableSpan = b > 0 ? b : m;
     out.bucketAtZero = debertaBucket(0, b, m, precision);
     for (BucketSide* side : {&out.negative, &out.positive}) {

@@ -47,8 +47,8 @@ struct BucketSide {
 
 /// A bucketed scheme's buckets over distances 0..maxDistance in both directions.
 struct BucketProfile {
-    std::string scheme;              ///< "t5" or "deberta"
-    std::string relation;            ///< "key - query" (T5) or "query - key" (DeBERTa)
+    std::string scheme;   ///< "t5" or "deberta"
+    std::string relation; ///< "key - query" (T5) or "query - key" (DeBERTa)
     long long bucketAtZero = 0;
     BucketSide negative, positive;
     /// DeBERTa: the table's span s (rows -s..s-1 after centring); 0 for T5.

@@ -29,21 +29,21 @@ std::string formatBytes(double bytes)
 void checkSize(double bytes, const Limits& limits, const std::string& what, const std::string& advice)
 {
     if (!(bytes <= double(limits.maxBytes)))
-        throw RefusedError(what + " would take " + formatBytes(bytes) + ", more than the memory cap of "
-                           + formatBytes(double(limits.maxBytes)) + "; "
-                           + (advice.empty() ? "ask for fewer positions or dimensions, or raise the cap (--max-memory)"
-                                             : advice));
+        throw RefusedError(
+            what + " would take " + formatBytes(bytes) + ", more than the memory cap of "
+            + formatBytes(double(limits.maxBytes)) + "; "
+            + (advice.empty() ? "ask for fewer positions or dimensions, or raise the cap (--max-memory)" : advice));
 }
 
 void checkWork(double operations, const Limits& limits, const std::string& what, const std::string& advice)
 {
     if (!(operations <= limits.maxWork)) {
         char buf[160];
-        std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e", operations,
-                      limits.maxWork);
-        throw RefusedError(what + buf + "; "
-                           + (advice.empty() ? "ask for fewer positions, heads or dimensions, or smaller scheme parameters"
-                                             : advice));
+        std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e",
+                      operations, limits.maxWork);
+        throw RefusedError(
+            what + buf + "; "
+            + (advice.empty() ? "ask for fewer positions, heads or dimensions, or smaller scheme parameters" : advice));
     }
 }
 
@@ -75,8 +75,8 @@ void takeTable(ComputeResult& r, const MatrixF& m)
 std::string seqLenSource(const TableContext& ctx)
 {
     return ctx.seqLen ? "given (--seq-len)"
-                       : "largest requested position + 1 (Hugging Face: max(position_ids) + 1; torchscale: length "
-                         "+ offset)";
+                      : "largest requested position + 1 (Hugging Face: max(position_ids) + 1; torchscale: length "
+                        "+ offset)";
 }
 
 // The spec's numbers next to the data: the attention factor, its named scalars (seq_len, effective_base,
@@ -113,8 +113,7 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
     // The engine's matrices plus the doubles of the result.
     const double cells = double(a.queries.size()) * double(a.keys.size()) * double(a.heads);
     const std::string what = "a " + std::to_string(a.heads) + " x " + std::to_string(a.queries.size()) + " x "
-                             + std::to_string(a.keys.size()) + " score matrix of " + scheme.id + " with d = "
-                             + std::to_string(a.headDim);
+        + std::to_string(a.keys.size()) + " score matrix of " + scheme.id + " with d = " + std::to_string(a.headDim);
     checkSize(attentionBytes(a) + cells * sizeof(double), limits, what);
     checkWork(attentionWork(a), limits, what);
     const AttentionResult r = attentionScores(a, limits);
@@ -173,14 +172,17 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         return computeSpatial(request, *spatial, limits);
     const SchemeDescriptor& scheme = schemeOrThrow(request.scheme);
     if (request.grid || request.sequence || request.cls)
-        throw InputError(std::string(request.grid ? "--grid" : request.sequence ? "--sequence" : "--cls")
-                         + " applies to the grid and sequence schemes (poslab schemes lists them), not to " + scheme.id);
+        throw InputError(std::string(request.grid           ? "--grid"
+                                         : request.sequence ? "--sequence"
+                                                            : "--cls")
+                         + " applies to the grid and sequence schemes (poslab schemes lists them), not to "
+                         + scheme.id);
     ComputeResult result;
     result.quantity = std::string(quantityName(request.quantity));
     result.scheme = scheme.id;
     if (!scheme.has(request.quantity))
-        throw InputError("scheme " + scheme.id + " has no quantity '" + result.quantity + "'; it has: "
-                         + listQuantities(scheme));
+        throw InputError("scheme " + scheme.id + " has no quantity '" + result.quantity
+                         + "'; it has: " + listQuantities(scheme));
     const TableContext& ctx = request.context;
     result.params = requestParams(scheme, request);
     result.warnings = schemeWarnings(scheme, result.params, ctx);
@@ -246,9 +248,10 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
             takeTable(result, rotarySin(spec, ctx.positions));
         }
         if (request.quantity == Quantity::Angles)
-            result.labels.push_back({"angle_form", request.angles == AngleForm::Exact
-                                                       ? "exact: p * omega_i in radians, unreduced"
-                                                       : "reduced: p * omega_i mod 2*pi, in [0, 2*pi)"});
+            result.labels.push_back({"angle_form",
+                                     request.angles == AngleForm::Exact
+                                         ? "exact: p * omega_i in radians, unreduced"
+                                         : "reduced: p * omega_i mod 2*pi, in [0, 2*pi)"});
         addSpecScalars(result, spec, ctx);
         result.axes = {"position", "pair"};
         return result;
@@ -272,8 +275,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         return result;
     }
     case Quantity::Bias:
-    case Quantity::Scores:
-        return computeAttention(request, scheme, std::move(result), limits);
+    case Quantity::Scores: return computeAttention(request, scheme, std::move(result), limits);
     case Quantity::Buckets: {
         PairContext pc;
         pc.headDim = ctx.dim;
@@ -293,9 +295,9 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         const RotarySpec spec = scheme.rotary(result.params, ctx);
         const FloatFormat format = request.dtype.value_or(FloatFormat::BFloat16);
         checkPrecision(spec.invFreq.size(), rows, 2, limits); // both pipelines, before either runs
-        const PrecisionAnalysis a[2] = {
-            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle, limits),
-            analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision, limits)};
+        const PrecisionAnalysis a[2]
+            = {analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::RoundAngle, limits),
+               analysePrecision(spec.invFreq, ctx.positions, format, AnglePipeline::LowPrecision, limits)};
         const std::string f(floatFormatName(format));
         result.columns = {"omega"};
         result.columnLabels = {"omega: the pair's angular frequency, rad/token (double)"};
@@ -306,10 +308,12 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
                 : "angle = " + f + "(" + f + "(p) * " + f + "(omega))";
             result.columns.insert(result.columns.end(),
                                   {p + ":omega_used", p + ":distinct_angles", p + ":distinct_cos_sin",
-                                   p + ":first_angle_collapse", p + ":first_cos_sin_collapse", p + ":resolution_position"});
+                                   p + ":first_angle_collapse", p + ":first_cos_sin_collapse",
+                                   p + ":resolution_position"});
             result.columnLabels.insert(
                 result.columnLabels.end(),
-                {p + ":omega_used: the angle step per token, " + (x.pipeline == AnglePipeline::RoundAngle ? "omega" : f + "(omega)"),
+                {p + ":omega_used: the angle step per token, "
+                     + (x.pipeline == AnglePipeline::RoundAngle ? "omega" : f + "(omega)"),
                  p + ":distinct_angles: distinct angles over the positions; " + how,
                  p + ":distinct_cos_sin: distinct (cos, sin) over the positions, each " + f + "(cos(angle)), " + f
                      + "(sin(angle))",
@@ -327,7 +331,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
                 const PairPrecision& pp = x.pairs[i];
                 result.data.insert(result.data.end(),
                                    {pp.omegaUsed, double(pp.distinctAngles), double(pp.distinctCosSin),
-                                    opt(pp.firstAngleCollapse), opt(pp.firstCosSinCollapse), opt(pp.resolutionPosition)});
+                                    opt(pp.firstAngleCollapse), opt(pp.firstCosSinCollapse),
+                                    opt(pp.resolutionPosition)});
             }
         }
         result.shape = {n, cols};
@@ -353,7 +358,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         d.samples = request.samples;
         d.origin = request.origin;
         d.normalisation = request.normalisation;
-        checkSize(double(rows) * 8.0 * (request.heads + 2), limits, "a decay curve over " + std::to_string(rows) + " distances");
+        checkSize(double(rows) * 8.0 * (request.heads + 2), limits,
+                  "a decay curve over " + std::to_string(rows) + " distances");
         d.distances.reserve(rows);
         for (std::size_t i = 0; i < rows; ++i)
             d.distances.push_back(ctx.positions[i]);
@@ -363,8 +369,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         for (std::size_t c = 0; c < curves.size(); ++c) {
             result.columns.push_back(curves[c].key);
             const bool bias = curves[c].key.rfind("bias_head_", 0) == 0;
-            result.columnLabels.push_back(curves[c].key + ": " + (bias ? "bias of " + curves[c].label + " (nats)"
-                                                                       : curves[c].label));
+            result.columnLabels.push_back(curves[c].key + ": "
+                                          + (bias ? "bias of " + curves[c].label + " (nats)" : curves[c].label));
             for (std::size_t i = 0; i < rows; ++i)
                 result.data[i * curves.size() + c] = curves[c].values[i];
         }
@@ -381,7 +387,8 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         return result;
     }
     case Quantity::Extension: {
-        const ExtensionTable t = extensionTable(scheme, result.params, ctx.dim, effectiveSeqLen(ctx), request.trainedLength);
+        const ExtensionTable t
+            = extensionTable(scheme, result.params, ctx.dim, effectiveSeqLen(ctx), request.trainedLength);
         result.labels.push_back({"seq_len_source", seqLenSource(ctx)});
         return extensionResult(t, std::move(result));
     }

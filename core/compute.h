@@ -25,16 +25,16 @@ struct ComputeRequest {
     std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set, read once (parseSettings)
     /// (key, value) as values: the window's figures set these, never text; applied after @c overrides.
     std::vector<std::pair<std::string, ParamValue>> settings;
-    TableContext context;                                       ///< dim, positions, seqLen
-    std::vector<double> vector;                                 ///< for Quantity::Rotate
+    TableContext context;       ///< dim, positions, seqLen
+    std::vector<double> vector; ///< for Quantity::Rotate
     /// Quantity::Angles: p * omega unreduced (default, as torch.outer(t, inv_freq)) or reduced to [0, 2*pi).
     AngleForm angles = AngleForm::Exact;
     // Attention quantities (bias, buckets, scores, decay). context.positions are the queries (for decay:
     // the distances delta = query - key); keys default to the queries.
-    int heads = 1;                                              ///< H, 1 to maxHeads
-    std::optional<PositionList> keys;                           ///< key positions (columns)
+    int heads = 1;                    ///< H, 1 to maxHeads
+    std::optional<PositionList> keys; ///< key positions (columns)
     MaskKind mask = MaskKind::Causal;
-    ContentSpec content;                                        ///< random (seed 0) unless set; decay: see below
+    ContentSpec content; ///< random (seed 0) unless set; decay: see below
     /// Decay: the content model is @c content (the CLI passes ones, ContentKind::Constant, unless --content is
     /// given), averaged over @c samples vectors when random; each curve divided by its value at distance 0
     /// when @c normalisation is AtZero. See decayCurves().
@@ -42,8 +42,8 @@ struct ComputeRequest {
     /// Decay: the earlier of the two positions (learned tables: E(origin) . E(origin + delta); FIRE's bias).
     Position origin = 0;
     DecayNormalisation normalisation = DecayNormalisation::None;
-    bool softmax = false;                                       ///< scores: probabilities instead of logits
-    bool drope = false;                                         ///< DroPE: skip the rotation of rotary schemes
+    bool softmax = false; ///< scores: probabilities instead of logits
+    bool drope = false;   ///< DroPE: skip the rotation of rotary schemes
     /// scores: one named term instead of the total (Transformer-XL's four terms, DeBERTa's c2p and p2c,
     /// CoPE's gates and positions, ...); empty for the total. An unknown name lists the scheme's terms.
     std::string term;
@@ -57,21 +57,22 @@ struct ComputeRequest {
     /// is refused for a scheme that takes the other, or a 1-D scheme.
     std::optional<Grid> grid;
     std::optional<TokenSequence> sequence;
-    bool cls = false;       ///< --cls: tables with a class token put its row first
-    bool maskGiven = false; ///< --mask was given (spatial scores default to bidirectional for grids, causal for sequences)
+    bool cls = false; ///< --cls: tables with a class token put its row first
+    bool maskGiven
+        = false; ///< --mask was given (spatial scores default to bidirectional for grids, causal for sequences)
 };
 
 struct ComputeResult {
     std::string quantity;
     std::string scheme;
-    ParamSet params;                   ///< every parameter, defaults resolved
-    std::vector<std::size_t> shape;    ///< e.g. {positions, dim}
-    std::vector<double> data;          ///< flat, row-major
-    bool float32 = false;              ///< computed in float32 (writers print 9 significant digits, npy <f4)
-    std::vector<std::pair<std::string, double>> scalars; ///< e.g. attention_factor
+    ParamSet params;                ///< every parameter, defaults resolved
+    std::vector<std::size_t> shape; ///< e.g. {positions, dim}
+    std::vector<double> data;       ///< flat, row-major
+    bool float32 = false;           ///< computed in float32 (writers print 9 significant digits, npy <f4)
+    std::vector<std::pair<std::string, double>> scalars;     ///< e.g. attention_factor
     std::vector<std::pair<std::string, std::string>> labels; ///< text fields, e.g. the term and its formula
-    std::vector<std::string> axes;     ///< axis names, e.g. {"position", "dimension"}
-    std::vector<std::string> columns;  ///< names along the last axis when they are not numbers (decay curves)
+    std::vector<std::string> axes;                           ///< axis names, e.g. {"position", "dimension"}
+    std::vector<std::string> columns; ///< names along the last axis when they are not numbers (decay curves)
     /// One line per column saying what it is (formula, content model, normalisation); JSON "column_labels",
     /// and the CSV header row when present.
     std::vector<std::string> columnLabels;

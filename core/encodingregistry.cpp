@@ -28,21 +28,10 @@ const std::vector<SchemeDescriptor>& schemes()
 {
     // The one ordered table, in teaching order. Adding a scheme: one file pair, one line here, one test.
     static const std::vector<SchemeDescriptor> table = {
-        nopeScheme(),
-        sinusoidalScheme(),
-        learnedScheme(),
-        shawScheme(),
-        transformerXlScheme(),
-        t5Scheme(),
-        debertaScheme(),
-        alibiScheme(),
+        nopeScheme(),     sinusoidalScheme(), learnedScheme(), shawScheme(), transformerXlScheme(), t5Scheme(),
+        debertaScheme(),  alibiScheme(),
         sandwichScheme(), // fixed biases together: the picker groups consecutive entries of one family
-        kerpleScheme(),
-        fireScheme(),
-        ropeScheme(),
-        xposScheme(),
-        copeScheme(),
-        iropeScheme(),
+        kerpleScheme(),   fireScheme(),       ropeScheme(),    xposScheme(), copeScheme(),          iropeScheme(),
     };
     return table;
 }
@@ -144,13 +133,13 @@ const ParamSpec& specOrThrow(const SchemeDescriptor& scheme, const std::string& 
 {
     if (const ParamSpec* spec = scheme.param(key))
         return *spec;
-    throw InputError("unknown parameter '" + key + "' for scheme " + scheme.id + "; its parameters: " + knownParams(scheme));
+    throw InputError("unknown parameter '" + key + "' for scheme " + scheme.id
+                     + "; its parameters: " + knownParams(scheme));
 }
 
 /// A key given twice is a mistake to report, not a value to pick (the last used to win silently); @p text gives
 /// each setting's value as the message quotes it.
-template <class List, class Text>
-void refuseTwice(const List& list, Text text)
+template <class List, class Text> void refuseTwice(const List& list, Text text)
 {
     for (auto it = list.begin(); it != list.end(); ++it) {
         const auto again = std::find_if(std::next(it), list.end(), [&](const auto& o) { return o.first == it->first; });
@@ -208,7 +197,8 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
         for (const auto& c : spec->appliesWhen) {
             std::string vals;
             for (const auto& v : c.values)
-                vals += (vals.empty() ? "" : " or ") + (v.empty() ? std::string("empty") : v); // a text such as table_file
+                vals += (vals.empty() ? "" : " or ")
+                    + (v.empty() ? std::string("empty") : v); // a text such as table_file
             cond += (cond.empty() ? "" : " and ") + c.key + " is " + vals;
             const std::string current = params.has(c.key) ? params.value(c.key).toString() : std::string("unset");
             if (now.empty() && std::find(c.values.begin(), c.values.end(), current) == c.values.end())
@@ -254,7 +244,8 @@ std::vector<Quantity> SchemeDescriptor::quantities() const
         q.push_back(Quantity::Buckets);
     q.push_back(Quantity::Scores); // every scheme goes through the attention-score engine
     // decayCurves(): sinusoids, learned tables, rotations, biases, and DeBERTa's bucket rows.
-    const bool table = encoding && (frequencies || (application == Application::Embedding && relation != Relation::None));
+    const bool table
+        = encoding && (frequencies || (application == Application::Embedding && relation != Relation::None));
     if (table || rotary || bias || id == "deberta")
         q.push_back(Quantity::Decay);
     return q;
@@ -277,8 +268,7 @@ Position effectiveSeqLen(const TableContext& ctx)
     return ctx.seqLen ? *ctx.seqLen : ctx.positions.maxValue() + 1;
 }
 
-std::vector<std::string> schemeWarnings(const SchemeDescriptor& scheme, const ParamSet& params,
-                                        const TableContext& ctx)
+std::vector<std::string> schemeWarnings(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
 {
     return scheme.warnings ? scheme.warnings(params, ctx) : std::vector<std::string>{};
 }
@@ -329,10 +319,18 @@ std::string_view originName(Origin o)
 
 namespace {
 constexpr std::pair<Quantity, std::string_view> quantityNames[] = {
-    {Quantity::Encoding, "encoding"}, {Quantity::Frequencies, "frequencies"}, {Quantity::Angles, "angles"},
-    {Quantity::Cos, "cos"},           {Quantity::Sin, "sin"},                 {Quantity::Rotate, "rotate"},
-    {Quantity::Bias, "bias"},         {Quantity::Buckets, "buckets"},         {Quantity::Scores, "scores"},
-    {Quantity::Decay, "decay"},       {Quantity::Extension, "extension"},     {Quantity::Precision, "precision"},
+    {Quantity::Encoding, "encoding"},
+    {Quantity::Frequencies, "frequencies"},
+    {Quantity::Angles, "angles"},
+    {Quantity::Cos, "cos"},
+    {Quantity::Sin, "sin"},
+    {Quantity::Rotate, "rotate"},
+    {Quantity::Bias, "bias"},
+    {Quantity::Buckets, "buckets"},
+    {Quantity::Scores, "scores"},
+    {Quantity::Decay, "decay"},
+    {Quantity::Extension, "extension"},
+    {Quantity::Precision, "precision"},
     {Quantity::PositionIds, "position_ids"},
 };
 } // namespace

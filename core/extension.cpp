@@ -93,7 +93,8 @@ std::string extensionBandName(const ExtensionTable& t, ExtensionBand band)
 std::optional<Position> trainedLengthOf(const SchemeDescriptor& scheme, const ParamSet& params)
 {
     const std::string method = methodOf(scheme, params);
-    if ((method == "llama3" || method == "yarn" || method == "longrope") && scheme.param("original_max_position_embeddings"))
+    if ((method == "llama3" || method == "yarn" || method == "longrope")
+        && scheme.param("original_max_position_embeddings"))
         return Position(params.integer("original_max_position_embeddings"));
     if (method == "dynamic")
         return Position(params.integer("max_position_embeddings"));
@@ -104,8 +105,9 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
                               std::optional<Position> trainedLength)
 {
     if (!scheme.rotary)
-        throw InputError("scheme " + scheme.id + " does not rotate: the extension table needs a rotary scheme "
-                         "(rope, xpos, irope)");
+        throw InputError("scheme " + scheme.id
+                         + " does not rotate: the extension table needs a rotary scheme "
+                           "(rope, xpos, irope)");
     if (length < 1)
         throw InputError("the inference length must be at least 1");
     ExtensionTable t;
@@ -146,9 +148,11 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
     } else if (t.method == "yarn") {
         t.factor = yarnFactor(params);
         t.factorSource = params.choice("factor_source") == "max_position_ratio"
-            ? "max_position_embeddings / original_max_position_embeddings" : "factor";
+            ? "max_position_embeddings / original_max_position_embeddings"
+            : "factor";
     } else if (t.method == "longrope") {
-        t.factor = double(params.integer("max_position_embeddings")) / double(params.integer("original_max_position_embeddings"));
+        t.factor = double(params.integer("max_position_embeddings"))
+            / double(params.integer("original_max_position_embeddings"));
         t.factorSource = "max_position_embeddings / original_max_position_embeddings";
     }
     if (t.trainedLength == 0) {
@@ -196,7 +200,8 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
             const Llama3Weight w = llama3Weight(p.wavelengthOld, params.real("low_freq_factor"),
                                                 params.real("high_freq_factor"), oldContext);
             p.band = w.band == Llama3Weight::Kept ? ExtensionBand::Kept
-                   : w.band == Llama3Weight::Divided ? ExtensionBand::Divided : ExtensionBand::Blended;
+                : w.band == Llama3Weight::Divided ? ExtensionBand::Divided
+                                                  : ExtensionBand::Blended;
             p.weight = w.smooth;
         } else if (t.method == "yarn") {
             const double ramp = yarnRamp(int(i), low, high);
@@ -218,7 +223,8 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
         p.arcTrained = std::min((T - 1.0) * p.omegaOld, twoPi);
         p.arcNow = std::min((L - 1.0) * p.omegaNew, twoPi);
         p.newFraction = std::max(0.0, p.arcNow - p.arcTrained) / twoPi;
-        if (p.newFraction > 0.0 && (t.automaticPair < 0 || p.newFraction > t.pairs[std::size_t(t.automaticPair)].newFraction))
+        if (p.newFraction > 0.0
+            && (t.automaticPair < 0 || p.newFraction > t.pairs[std::size_t(t.automaticPair)].newFraction))
             t.automaticPair = int(i);
         if (firstNeverTurning < 0 && !p.completesTurn())
             firstNeverTurning = int(i);
@@ -235,8 +241,11 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
     const struct {
         const char* key;
         const char* label;
-    } methods[] = {{"linear", "PI (linear)"},   {"ntk", "NTK-aware"}, {"dynamic", "dynamic NTK"},
-                   {"yarn", "YaRN"},            {"llama3", "Llama 3"}};
+    } methods[] = {{"linear", "PI (linear)"},
+                   {"ntk", "NTK-aware"},
+                   {"dynamic", "dynamic NTK"},
+                   {"yarn", "YaRN"},
+                   {"llama3", "Llama 3"}};
     const SchemeDescriptor& rope = schemeOrThrow("rope");
     TableContext mctx;
     mctx.dim = r;
@@ -245,7 +254,8 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
     for (const auto& m : methods) {
         if (r < 4 && (std::string(m.key) == "ntk" || std::string(m.key) == "dynamic"))
             continue; // the base change needs r >= 4 (exponent r / (r - 2))
-        const RotarySpec ms = rope.rotary(methodParams(m.key, theta, t.factor, t.trainedLength, params, t.method), mctx);
+        const RotarySpec ms
+            = rope.rotary(methodParams(m.key, theta, t.factor, t.trainedLength, params, t.method), mctx);
         ExtensionMethod em;
         em.key = m.key;
         em.label = m.label;
@@ -259,35 +269,34 @@ ExtensionTable extensionTable(const SchemeDescriptor& scheme, const ParamSet& pa
 
 const std::vector<std::string>& extensionColumns()
 {
-    static const std::vector<std::string> columns = {
-        "omega_old", "omega_new", "wavelength_old", "wavelength_new", "scale", "band",
-        "turns_trained", "turns_now", "arc_trained", "arc_now", "new_fraction"};
+    static const std::vector<std::string> columns
+        = {"omega_old",     "omega_new", "wavelength_old", "wavelength_new", "scale",       "band",
+           "turns_trained", "turns_now", "arc_trained",    "arc_now",        "new_fraction"};
     return columns;
 }
 
 ComputeResult extensionResult(const ExtensionTable& t, ComputeResult r)
 {
     r.columns = extensionColumns();
-    r.columnLabels = {
-        "omega_old: rope_theta^(-2i/r), rad/token (rope_type default, same theta)",
-        "omega_new: the scheme's frequency at sequence length L, rad/token",
-        "wavelength_old: 2 pi / omega_old, tokens",
-        "wavelength_new: 2 pi / omega_new, tokens",
-        "scale: omega_old / omega_new",
-        "band: 0 unscaled, 1 " + extensionBandName(t, ExtensionBand::Kept) + ", 2 "
-            + extensionBandName(t, ExtensionBand::Blended) + ", 3 " + extensionBandName(t, ExtensionBand::Divided)
-            + ", 4 " + extensionBandName(t, ExtensionBand::Rescaled),
-        "turns_trained: (T - 1) omega_old / (2 pi), turns over positions 0 .. T-1",
-        "turns_now: (L - 1) omega_new / (2 pi), turns over positions 0 .. L-1",
-        "arc_trained: min((T - 1) omega_old, 2 pi), radians met in training",
-        "arc_now: min((L - 1) omega_new, 2 pi), radians met at length L",
-        "new_fraction: max(0, arc_now - arc_trained) / (2 pi)"};
+    r.columnLabels
+        = {"omega_old: rope_theta^(-2i/r), rad/token (rope_type default, same theta)",
+           "omega_new: the scheme's frequency at sequence length L, rad/token",
+           "wavelength_old: 2 pi / omega_old, tokens",
+           "wavelength_new: 2 pi / omega_new, tokens",
+           "scale: omega_old / omega_new",
+           "band: 0 unscaled, 1 " + extensionBandName(t, ExtensionBand::Kept) + ", 2 "
+               + extensionBandName(t, ExtensionBand::Blended) + ", 3 " + extensionBandName(t, ExtensionBand::Divided)
+               + ", 4 " + extensionBandName(t, ExtensionBand::Rescaled),
+           "turns_trained: (T - 1) omega_old / (2 pi), turns over positions 0 .. T-1",
+           "turns_now: (L - 1) omega_new / (2 pi), turns over positions 0 .. L-1",
+           "arc_trained: min((T - 1) omega_old, 2 pi), radians met in training",
+           "arc_now: min((L - 1) omega_new, 2 pi), radians met at length L",
+           "new_fraction: max(0, arc_now - arc_trained) / (2 pi)"};
     const bool ramp = t.method == "yarn" || t.method == "llama3";
     if (ramp) {
         r.columns.push_back(t.method == "yarn" ? "ramp" : "smooth");
-        r.columnLabels.push_back(t.method == "yarn"
-                                     ? "ramp: YaRN linear_ramp_factor, 0 extrapolated .. 1 interpolated"
-                                     : "smooth: Llama 3 smooth factor, 1 kept .. 0 divided by factor");
+        r.columnLabels.push_back(t.method == "yarn" ? "ramp: YaRN linear_ramp_factor, 0 extrapolated .. 1 interpolated"
+                                                    : "smooth: Llama 3 smooth factor, 1 kept .. 0 divided by factor");
     }
     for (const ExtensionMethod& m : t.methods) {
         r.columns.push_back("scale_" + m.key);
@@ -301,9 +310,9 @@ ComputeResult extensionResult(const ExtensionTable& t, ComputeResult r)
     for (std::size_t i = 0; i < rows; ++i) {
         const ExtensionPair& p = t.pairs[i];
         double* row = r.data.data() + i * cols;
-        const double values[] = {p.omegaOld,     p.omegaNew, p.wavelengthOld, p.wavelengthNew,
-                                 p.scale,        double(int(p.band)), p.turnsTrained, p.turnsNow,
-                                 p.arcTrained,   p.arcNow,   p.newFraction};
+        const double values[]
+            = {p.omegaOld,     p.omegaNew, p.wavelengthOld, p.wavelengthNew, p.scale,      double(int(p.band)),
+               p.turnsTrained, p.turnsNow, p.arcTrained,    p.arcNow,        p.newFraction};
         std::size_t c = 0;
         for (double v : values)
             row[c++] = v;
@@ -326,8 +335,8 @@ ComputeResult extensionResult(const ExtensionTable& t, ComputeResult r)
         r.scalars.push_back({"edge_short_tokens", t.edgeShort});
         r.scalars.push_back({"edge_long_tokens", t.edgeLong});
     }
-    for (ExtensionBand b : {ExtensionBand::Unscaled, ExtensionBand::Kept, ExtensionBand::Blended, ExtensionBand::Divided,
-                            ExtensionBand::Rescaled})
+    for (ExtensionBand b : {ExtensionBand::Unscaled, ExtensionBand::Kept, ExtensionBand::Blended,
+                            ExtensionBand::Divided, ExtensionBand::Rescaled})
         r.scalars.push_back({"pairs_band_" + std::to_string(int(b)), double(t.count(b))});
     r.scalars.push_back({"pairs_turning_in_training", double(t.turning())});
     r.scalars.push_back({"automatic_pair", double(t.automaticPair)});

@@ -43,20 +43,20 @@ enum class ExtensionBand {
 
 /// One pair of the extension table.
 struct ExtensionPair {
-    double omegaOld = 0.0;       ///< rad/token, rope_theta^(-2i/r)
-    double omegaNew = 0.0;       ///< rad/token, the scheme's
-    double wavelengthOld = 0.0;  ///< tokens, 2 pi / omegaOld
-    double wavelengthNew = 0.0;  ///< tokens, 2 pi / omegaNew
-    double scale = 1.0;          ///< omegaOld / omegaNew (> 1: slowed down, interpolated)
+    double omegaOld = 0.0;      ///< rad/token, rope_theta^(-2i/r)
+    double omegaNew = 0.0;      ///< rad/token, the scheme's
+    double wavelengthOld = 0.0; ///< tokens, 2 pi / omegaOld
+    double wavelengthNew = 0.0; ///< tokens, 2 pi / omegaNew
+    double scale = 1.0;         ///< omegaOld / omegaNew (> 1: slowed down, interpolated)
     ExtensionBand band = ExtensionBand::Unscaled;
     /// YaRN: the ramp (0 extrapolated .. 1 interpolated); llama3: the smooth factor (1 kept .. 0 divided); NaN for
     /// the other methods (the "ramp" or "smooth" column exists only for these two).
     double weight = 0.0;
-    double turnsTrained = 0.0;   ///< (T-1) omega_old / (2 pi): turns of the hand over the trained window
-    double turnsNow = 0.0;       ///< (L-1) omega_new / (2 pi): turns over the inference length
-    double arcTrained = 0.0;     ///< min((T-1) omega_old, 2 pi), radians: the arc met in training
-    double arcNow = 0.0;         ///< min((L-1) omega_new, 2 pi), radians: the arc met at length L
-    double newFraction = 0.0;    ///< max(0, arcNow - arcTrained) / (2 pi)
+    double turnsTrained = 0.0; ///< (T-1) omega_old / (2 pi): turns of the hand over the trained window
+    double turnsNow = 0.0;     ///< (L-1) omega_new / (2 pi): turns over the inference length
+    double arcTrained = 0.0;   ///< min((T-1) omega_old, 2 pi), radians: the arc met in training
+    double arcNow = 0.0;       ///< min((L-1) omega_new, 2 pi), radians: the arc met at length L
+    double newFraction = 0.0;  ///< max(0, arcNow - arcTrained) / (2 pi)
     bool completesTurn() const { return turnsTrained >= 1.0; }
 };
 
@@ -69,20 +69,20 @@ struct ExtensionBandRun {
 /// One method's per-pair scale omega_old / omega_new for the comparison (PI, NTK-aware, dynamic NTK, YaRN, Llama 3)
 /// computed with the same rope_theta, rotary dimension, factor and trained window as the scheme.
 struct ExtensionMethod {
-    std::string key;    ///< "linear", "ntk", "dynamic", "yarn", "llama3" (Hugging Face rope_type)
-    std::string label;  ///< legend text: "PI (linear)", ...
+    std::string key;           ///< "linear", "ntk", "dynamic", "yarn", "llama3" (Hugging Face rope_type)
+    std::string label;         ///< legend text: "PI (linear)", ...
     std::vector<double> scale; ///< r/2 values
 };
 
 /// The whole table for a rotary scheme.
 struct ExtensionTable {
-    std::string method;          ///< rope_type ("default", "llama3", ...), "xpos" for xPos
+    std::string method; ///< rope_type ("default", "llama3", ...), "xpos" for xPos
     std::vector<ExtensionPair> pairs;
     std::vector<ExtensionBandRun> bands; ///< consecutive runs of one band, in pair order
-    Position trainedLength = 0;  ///< T
-    std::string trainedSource;   ///< where T came from ("original_max_position_embeddings", "given", ...)
-    Position length = 0;         ///< L, the inference (and current sequence) length
-    double factor = 1.0;         ///< s: the method's factor; for methods without one L / T (at least 1)
+    Position trainedLength = 0;          ///< T
+    std::string trainedSource;           ///< where T came from ("original_max_position_embeddings", "given", ...)
+    Position length = 0;                 ///< L, the inference (and current sequence) length
+    double factor = 1.0;                 ///< s: the method's factor; for methods without one L / T (at least 1)
     std::string factorSource;
     double attentionFactor = 1.0;
     /// Llama 3: the band edges in tokens (O / high_freq_factor, O / low_freq_factor); YaRN: the nominal edges
@@ -96,7 +96,7 @@ struct ExtensionTable {
     /// A pair worth showing on the circle: the one with the largest new fraction (the fastest of equals); when
     /// nothing is new, the fastest pair that never turns in training, else the slowest pair.
     int automaticPair = 0;
-    std::vector<ExtensionMethod> methods; ///< the comparison
+    std::vector<ExtensionMethod> methods;                    ///< the comparison
     std::vector<std::pair<std::string, double>> specScalars; ///< the scheme's RotarySpec scalars
     int count(ExtensionBand b) const;
     /// The pairs whose hand completes a turn inside the trained window.

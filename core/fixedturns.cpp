@@ -22,7 +22,7 @@ double fixedTurnsAngle(std::uint32_t p, std::uint64_t turns)
     // The shader's arithmetic: p * T mod 2^64 from 32-bit halves, then the top word as a signed fraction.
     const std::uint32_t tLo = std::uint32_t(turns);
     const std::uint32_t tHi = std::uint32_t(turns >> 32);
-    const std::uint64_t lowProduct = std::uint64_t(p) * tLo;           // umulExtended(p, tLo)
+    const std::uint64_t lowProduct = std::uint64_t(p) * tLo;                           // umulExtended(p, tLo)
     const std::uint32_t hi = std::uint32_t(p * tHi + std::uint32_t(lowProduct >> 32)); // mod 2^32
     const std::uint32_t lo = std::uint32_t(lowProduct);
     const double turnsFraction = double(std::int32_t(hi)) * 0x1.0p-32 + double(lo) * 0x1.0p-64; // in [-0.5, 0.5)

@@ -76,11 +76,10 @@ std::string rangeText(const ParamSpec& spec)
 std::string joinWords(const std::vector<std::string>& words)
 {
     std::string s;
-    for (std::size_t i = 0; i < words.size(); ++i)
-        {
-            s += (i ? ", " : "");
-            s += words[i];
-        }
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        s += (i ? ", " : "");
+        s += words[i];
+    }
     return s;
 }
 
@@ -99,12 +98,48 @@ std::string_view paramTypeName(ParamType type)
     return "?";
 }
 
-ParamValue ParamValue::real(double v) { ParamValue p; p.type = ParamType::Real; p.number = v; return p; }
-ParamValue ParamValue::integer(long long v) { ParamValue p; p.type = ParamType::Integer; p.number = double(v); return p; }
-ParamValue ParamValue::boolean(bool v) { ParamValue p; p.type = ParamType::Bool; p.number = v ? 1.0 : 0.0; return p; }
-ParamValue ParamValue::word(std::string v) { ParamValue p; p.type = ParamType::Choice; p.choice = std::move(v); return p; }
-ParamValue ParamValue::reals(std::vector<double> v) { ParamValue p; p.type = ParamType::RealList; p.list = std::move(v); return p; }
-ParamValue ParamValue::textValue(std::string v) { ParamValue p; p.type = ParamType::Text; p.text = std::move(v); return p; }
+ParamValue ParamValue::real(double v)
+{
+    ParamValue p;
+    p.type = ParamType::Real;
+    p.number = v;
+    return p;
+}
+ParamValue ParamValue::integer(long long v)
+{
+    ParamValue p;
+    p.type = ParamType::Integer;
+    p.number = double(v);
+    return p;
+}
+ParamValue ParamValue::boolean(bool v)
+{
+    ParamValue p;
+    p.type = ParamType::Bool;
+    p.number = v ? 1.0 : 0.0;
+    return p;
+}
+ParamValue ParamValue::word(std::string v)
+{
+    ParamValue p;
+    p.type = ParamType::Choice;
+    p.choice = std::move(v);
+    return p;
+}
+ParamValue ParamValue::reals(std::vector<double> v)
+{
+    ParamValue p;
+    p.type = ParamType::RealList;
+    p.list = std::move(v);
+    return p;
+}
+ParamValue ParamValue::textValue(std::string v)
+{
+    ParamValue p;
+    p.type = ParamType::Text;
+    p.text = std::move(v);
+    return p;
+}
 
 std::string ParamValue::toString() const
 {
@@ -115,8 +150,7 @@ std::string ParamValue::toString() const
     case ParamType::Choice: return choice;
     case ParamType::RealList: {
         std::string s;
-        for (std::size_t i = 0; i < list.size(); ++i)
-            {
+        for (std::size_t i = 0; i < list.size(); ++i) {
             s += (i ? "," : "");
             s += formatShort(list[i]);
         }
@@ -214,19 +248,17 @@ std::string checkValue(const ParamSpec& spec, const ParamValue& value)
     case ParamType::Real:
     case ParamType::Integer:
         if (!std::isfinite(value.number) || value.number < spec.minimum || value.number > spec.maximum)
-            return "parameter " + spec.key + " = " + value.toString() + " is out of range; allowed: "
-                + rangeText(spec);
+            return "parameter " + spec.key + " = " + value.toString() + " is out of range; allowed: " + rangeText(spec);
         if (spec.type == ParamType::Integer && value.number != std::floor(value.number))
             return "parameter " + spec.key + " = " + value.toString() + " is not an integer";
         return {};
-    case ParamType::Bool:
-        return {};
+    case ParamType::Bool: return {};
     case ParamType::Choice:
         for (const auto& c : spec.choices)
             if (c == value.choice)
                 return {};
-        return "parameter " + spec.key + " = '" + value.choice + "' is not allowed; choose one of: "
-            + joinWords(spec.choices);
+        return "parameter " + spec.key + " = '" + value.choice
+            + "' is not allowed; choose one of: " + joinWords(spec.choices);
     case ParamType::RealList:
         for (std::size_t i = 0; i < value.list.size(); ++i) {
             const double v = value.list[i];
@@ -237,8 +269,8 @@ std::string checkValue(const ParamSpec& spec, const ParamValue& value)
         return {};
     case ParamType::Text: {
         if (double(value.text.size()) > spec.maximum)
-            return "parameter " + spec.key + " is " + std::to_string(value.text.size()) + " bytes long; allowed: at most "
-                + formatShort(spec.maximum);
+            return "parameter " + spec.key + " is " + std::to_string(value.text.size())
+                + " bytes long; allowed: at most " + formatShort(spec.maximum);
         for (std::size_t i = 0; i < value.text.size(); ++i) {
             const auto c = static_cast<unsigned char>(value.text[i]);
             if (c < 0x20 || c == 0x7f)
@@ -251,7 +283,10 @@ std::string checkValue(const ParamSpec& spec, const ParamValue& value)
     return {};
 }
 
-bool ParamSet::has(std::string_view key) const { return m_values.find(key) != m_values.end(); }
+bool ParamSet::has(std::string_view key) const
+{
+    return m_values.find(key) != m_values.end();
+}
 
 const ParamValue& ParamSet::value(std::string_view key) const
 {
@@ -261,13 +296,34 @@ const ParamValue& ParamSet::value(std::string_view key) const
     return it->second;
 }
 
-void ParamSet::set(const std::string& key, ParamValue value) { m_values[key] = std::move(value); }
-double ParamSet::real(std::string_view key) const { return value(key).number; }
-long long ParamSet::integer(std::string_view key) const { return (long long)value(key).number; }
-bool ParamSet::flag(std::string_view key) const { return value(key).number != 0.0; }
-const std::string& ParamSet::choice(std::string_view key) const { return value(key).choice; }
-const std::vector<double>& ParamSet::list(std::string_view key) const { return value(key).list; }
-const std::string& ParamSet::text(std::string_view key) const { return value(key).text; }
+void ParamSet::set(const std::string& key, ParamValue value)
+{
+    m_values[key] = std::move(value);
+}
+double ParamSet::real(std::string_view key) const
+{
+    return value(key).number;
+}
+long long ParamSet::integer(std::string_view key) const
+{
+    return (long long)value(key).number;
+}
+bool ParamSet::flag(std::string_view key) const
+{
+    return value(key).number != 0.0;
+}
+const std::string& ParamSet::choice(std::string_view key) const
+{
+    return value(key).choice;
+}
+const std::vector<double>& ParamSet::list(std::string_view key) const
+{
+    return value(key).list;
+}
+const std::string& ParamSet::text(std::string_view key) const
+{
+    return value(key).text;
+}
 
 ParamSpec realParam(std::string key, double def, double min, double max, std::string doc, bool log)
 {

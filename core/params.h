@@ -31,10 +31,10 @@ std::string_view paramTypeName(ParamType type);
 /// A parameter value; which member is meaningful depends on @c type.
 struct ParamValue {
     ParamType type = ParamType::Real;
-    double number = 0.0;        ///< Real, Integer, Bool (0 or 1)
-    std::string choice;         ///< Choice
-    std::vector<double> list;   ///< RealList
-    std::string text;           ///< Text
+    double number = 0.0;      ///< Real, Integer, Bool (0 or 1)
+    std::string choice;       ///< Choice
+    std::vector<double> list; ///< RealList
+    std::string text;         ///< Text
 
     static ParamValue real(double v);
     static ParamValue integer(long long v);
@@ -66,17 +66,17 @@ struct ChoiceDefault {
 
 /// One knob of a scheme.
 struct ParamSpec {
-    std::string key;                      ///< ecosystem spelling, e.g. "rope_theta"
+    std::string key; ///< ecosystem spelling, e.g. "rope_theta"
     ParamType type = ParamType::Real;
-    std::string doc;                      ///< one line, shown as tooltip and in `poslab schemes`
-    double defaultNumber = 0.0;           ///< default for Real, Integer and Bool (0 or 1)
-    std::string defaultChoice;            ///< default for Choice
-    std::vector<std::string> choices;     ///< allowed words for Choice
-    std::vector<double> defaultList;      ///< default for RealList
-    std::string defaultText;              ///< default for Text
-    double minimum = 0.0;                 ///< inclusive lower bound (Real, Integer, list elements)
-    double maximum = 0.0;                 ///< inclusive upper bound; for Text the most bytes allowed
-    bool logarithmic = false;             ///< the GUI uses a logarithmic slider
+    std::string doc;                         ///< one line, shown as tooltip and in `poslab schemes`
+    double defaultNumber = 0.0;              ///< default for Real, Integer and Bool (0 or 1)
+    std::string defaultChoice;               ///< default for Choice
+    std::vector<std::string> choices;        ///< allowed words for Choice
+    std::vector<double> defaultList;         ///< default for RealList
+    std::string defaultText;                 ///< default for Text
+    double minimum = 0.0;                    ///< inclusive lower bound (Real, Integer, list elements)
+    double maximum = 0.0;                    ///< inclusive upper bound; for Text the most bytes allowed
+    bool logarithmic = false;                ///< the GUI uses a logarithmic slider
     std::vector<ParamCondition> appliesWhen; ///< all must hold; empty means always
     std::vector<ChoiceDefault> defaultsWhen; ///< defaults that replace the plain one under a choice (first wins)
 };

@@ -112,10 +112,11 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
         out.entryText = "a bias of the query and key positions is added to the logits; q and k carry no position";
         break;
     case PositionEntry::Terms:
-        out.entryText = s.rotary ? "the queries are scaled by a temperature s(p) that grows with the position (s = 1 for "
-                                   "p < floor_scale - 1); nothing is rotated"
-                                 : "the scheme's score adds position terms to the logits inside attention; q and k themselves "
-                                   "carry no position";
+        out.entryText = s.rotary
+            ? "the queries are scaled by a temperature s(p) that grows with the position (s = 1 for "
+              "p < floor_scale - 1); nothing is rotated"
+            : "the scheme's score adds position terms to the logits inside attention; q and k themselves "
+              "carry no position";
         break;
     case PositionEntry::Mask:
         out.entryText = "no position anywhere: only the causal mask, by hiding later keys, carries order";
@@ -127,13 +128,15 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
 
     auto add = [&](std::string key, std::string label, std::string rows, std::string cols, MatrixF values,
                    bool entry = false) {
-        out.stages.push_back({std::move(key), std::move(label), std::move(rows), std::move(cols), std::move(values), entry});
+        out.stages.push_back(
+            {std::move(key), std::move(label), std::move(rows), std::move(cols), std::move(values), entry});
     };
     const bool in = out.entry == PositionEntry::Input;
     add("embedding", "token embedding e(w_t)", "token", "dimension", t.embedding);
     if (additive)
         add("position", "position vector PE(t) (" + s.id + ")", "token", "dimension", t.position, in);
-    add("input", additive ? "x_t = e(w_t) + PE(t)" : "x_t = e(w_t) (no position added)", "token", "dimension", t.input, in);
+    add("input", additive ? "x_t = e(w_t) + PE(t)" : "x_t = e(w_t) (no position added)", "token", "dimension", t.input,
+        in);
     add("w_q", "W_Q (head " + std::to_string(request.head) + ")", "output", "input", t.wq);
     add("w_k", "W_K (head " + std::to_string(request.head) + ")", "output", "input", t.wk);
     add("q", "q_t = W_Q x_t", "token", "dimension", t.q);
@@ -145,17 +148,17 @@ PipelineResult attentionPipeline(const PipelineRequest& request, const Limits& l
     // The scheme's own factor on q.k (SchemeDescriptor::logitScale): T5 has none, DeBERTa 1/sqrt(3d).
     const double c = logitScaleOf(s, a.params, a.headDim);
     const double d = double(a.headDim);
-    const std::string scaled = c == 1.0                                ? std::string()
-        : std::abs(c * std::sqrt(d) - 1.0) < 1e-12                      ? std::string(" / sqrt(d)")
-        : std::abs(c * std::sqrt(3.0 * d) - 1.0) < 1e-12                ? std::string(" / sqrt(3d)")
-                                                                        : " x " + std::to_string(c);
+    const std::string scaled = c == 1.0                  ? std::string()
+        : std::abs(c * std::sqrt(d) - 1.0) < 1e-12       ? std::string(" / sqrt(d)")
+        : std::abs(c * std::sqrt(3.0 * d) - 1.0) < 1e-12 ? std::string(" / sqrt(3d)")
+                                                         : " x " + std::to_string(c);
     add("scores", (rotated ? "R(m)q_m . R(n)k_n" : "q_m . k_n") + scaled, "query", "key", t.contentLogits);
     if (bias)
         add("bias", s.bias ? "position bias b(m, n) (" + s.id + ")" : "position part of the score (" + s.id + ")",
             "query", "key", t.bias, out.entry == PositionEntry::Bias || out.entry == PositionEntry::Terms);
     if (bias || terms)
-        add("logits", terms ? "logits: the scheme's score (" + s.id + ")" : "logits = q.k" + scaled + " + b", "query", "key",
-            t.logits, out.entry == PositionEntry::Terms && !bias);
+        add("logits", terms ? "logits: the scheme's score (" + s.id + ")" : "logits = q.k" + scaled + " + b", "query",
+            "key", t.logits, out.entry == PositionEntry::Terms && !bias);
     MatrixF mask(r.mask.rows(), r.mask.cols());
     for (Eigen::Index i = 0; i < mask.size(); ++i)
         mask.data()[i] = r.mask.data()[i] ? 1.0f : 0.0f;
@@ -353,8 +356,9 @@ ComputeResult nopeTable(const NopeDemo& d)
 NopeDemo nopeDemo(const std::string& sentence, int headDim, std::uint64_t seed, int positions)
 {
     if (headDim < 1 || headDim > 4096)
-        throw InputError("dimension " + std::to_string(headDim) + " is out of range for the NoPE demonstration; "
-                         "allowed: 1 to 4096");
+        throw InputError("dimension " + std::to_string(headDim)
+                         + " is out of range for the NoPE demonstration; "
+                           "allowed: 1 to 4096");
     if (positions < 1 || positions > 4096)
         throw InputError("the causal-mask demonstration takes 1 to 4096 positions; got " + std::to_string(positions));
     NopeDemo d;

@@ -47,33 +47,33 @@ std::string_view positionEntryName(PositionEntry e);
 
 /// One stage of the pipeline.
 struct PipelineStage {
-    std::string key;    ///< "embedding", "position", "input", "w_q", "w_k", "q", "k", "q_rotated", "k_rotated",
-                        ///< "scores", "bias", "logits", "mask", "weights"
-    std::string label;  ///< the formula, one line: "x_t = e(w_t) + PE(t)"
+    std::string key;   ///< "embedding", "position", "input", "w_q", "w_k", "q", "k", "q_rotated", "k_rotated",
+                       ///< "scores", "bias", "logits", "mask", "weights"
+    std::string label; ///< the formula, one line: "x_t = e(w_t) + PE(t)"
     std::string rowAxis, columnAxis; ///< "token", "dimension", "query", "key", "output", "input"
-    MatrixF values;     ///< rows x columns as named
-    bool entry = false; ///< the position signal enters here
+    MatrixF values;                  ///< rows x columns as named
+    bool entry = false;              ///< the position signal enters here
 };
 
 /// Input of attentionPipeline().
 struct PipelineRequest {
     std::string scheme = "rope";
-    ParamSet params;                  ///< complete values (empty: defaults)
-    int headDim = 64;                 ///< d
-    int heads = 1;                    ///< H (ALiBi's slopes depend on it)
-    int head = 0;                     ///< the head traced, 0 .. H-1
+    ParamSet params;  ///< complete values (empty: defaults)
+    int headDim = 64; ///< d
+    int heads = 1;    ///< H (ALiBi's slopes depend on it)
+    int head = 0;     ///< the head traced, 0 .. H-1
     MaskKind mask = MaskKind::Causal;
     std::string sentence = "the cat sat on the mat"; ///< words separated by white space
-    std::uint64_t seed = 0;           ///< content seed (embeddings, projections), as --seed
-    std::optional<Position> seqLen;   ///< as AttentionRequest::seqLen
+    std::uint64_t seed = 0;                          ///< content seed (embeddings, projections), as --seed
+    std::optional<Position> seqLen;                  ///< as AttentionRequest::seqLen
 };
 
 /// What attentionPipeline() returns.
 struct PipelineResult {
-    std::vector<std::string> tokens;    ///< the L words, position order
-    std::vector<PipelineStage> stages;  ///< in pipeline order; the schemes' own stages only where they exist
+    std::vector<std::string> tokens;   ///< the L words, position order
+    std::vector<PipelineStage> stages; ///< in pipeline order; the schemes' own stages only where they exist
     PositionEntry entry = PositionEntry::None;
-    std::string entryText;              ///< one sentence: where the position enters, for this scheme and layer
+    std::string entryText; ///< one sentence: where the position enters, for this scheme and layer
     std::vector<std::pair<std::string, double>> scalars; ///< the engine's (ALiBi "slope", iRoPE "rope_layer", ...)
 
     /// The stage called @p key, or nullptr.
@@ -94,20 +94,21 @@ ComputeResult pipelineTable(const PipelineRequest& request, const PipelineResult
 /// R(p)), with norms and angles. The rotation keeps the norm unless the scheme scales it (YaRN's attention factor,
 /// xPos's zeta^(p/scale_base)).
 struct PositionVectorDemo {
-    std::string additiveScheme;  ///< id of the scheme whose PE(p) is added (the chosen one when additive, else sinusoidal)
-    std::string rotaryScheme;    ///< id of the scheme whose R(p) rotates (the chosen one when it rotates, else rope)
-    Position position = 0;       ///< p
-    int pair = 0;                ///< the rotation pair drawn
-    int dimA = 0, dimB = 1;      ///< its two dimensions (the rotary layout's pairDims)
-    std::vector<double> vector;  ///< d: v, the token's embedding e(w)
-    std::vector<double> added;   ///< d: v + PE(p)
-    std::vector<double> rotated; ///< d: R(p) v
+    std::string
+        additiveScheme;       ///< id of the scheme whose PE(p) is added (the chosen one when additive, else sinusoidal)
+    std::string rotaryScheme; ///< id of the scheme whose R(p) rotates (the chosen one when it rotates, else rope)
+    Position position = 0;    ///< p
+    int pair = 0;             ///< the rotation pair drawn
+    int dimA = 0, dimB = 1;   ///< its two dimensions (the rotary layout's pairDims)
+    std::vector<double> vector;                            ///< d: v, the token's embedding e(w)
+    std::vector<double> added;                             ///< d: v + PE(p)
+    std::vector<double> rotated;                           ///< d: R(p) v
     double norm = 0.0, normAdded = 0.0, normRotated = 0.0; ///< Euclidean norms over all d dimensions
-    double angleAdded = 0.0;     ///< radians in [0, pi]: the angle between v and v + PE(p) in R^d
-    double angleRotated = 0.0;   ///< radians in [0, pi]: the angle between v and R(p) v in R^d
-    double pairAngle = 0.0;      ///< p * theta_pair reduced to [0, 2 pi): how far the drawn pair turns
-    double normScale = 1.0;      ///< |R(p) v| / |v| as the scheme defines R: 1 for a pure rotation
-    std::string scaleReason;     ///< why normScale is not 1 ("YaRN attention factor", "xPos scale"), else empty
+    double angleAdded = 0.0;   ///< radians in [0, pi]: the angle between v and v + PE(p) in R^d
+    double angleRotated = 0.0; ///< radians in [0, pi]: the angle between v and R(p) v in R^d
+    double pairAngle = 0.0;    ///< p * theta_pair reduced to [0, 2 pi): how far the drawn pair turns
+    double normScale = 1.0;    ///< |R(p) v| / |v| as the scheme defines R: 1 for a pure rotation
+    std::string scaleReason;   ///< why normScale is not 1 ("YaRN attention factor", "xPos scale"), else empty
 };
 
 /// For the state's scheme: v = e(@p word) (the engine's embedding with @p seed, d = @p headDim), at position
@@ -118,8 +119,8 @@ PositionVectorDemo positionVectorDemo(const std::string& scheme, const ParamSet&
 /// The NoPE demonstrations (Kazemnejad et al. 2023, section 3 and appendix C; the causal mask alone lets a
 /// decoder recover absolute position).
 struct NopeDemo {
-    std::vector<std::string> words;     ///< the sentence, position order
-    std::vector<std::string> shuffled;  ///< the seeded shuffle of it
+    std::vector<std::string> words;       ///< the sentence, position order
+    std::vector<std::string> shuffled;    ///< the seeded shuffle of it
     std::vector<std::size_t> permutation; ///< shuffled[t] = words[permutation[t]]
     /// L x d: one NoPE attention layer, o_t = sum_j softmax_j(q_t.k_j / sqrt(d)) v_j with q = W_Q x, k = W_K x,
     /// v = W_V x (the engine's embeddings and projections, in double), bidirectional: on the sentence and on its
@@ -131,8 +132,8 @@ struct NopeDemo {
     double causalError = 0.0;
     /// Uniform attention under a causal mask (NoPE, constant content q = k = 1, the engine's softmax): query i's
     /// weight on key 0, which is also the output o_i when the first token's value is 1 and every other value 0.
-    std::vector<double> firstWeight;    ///< n values, 1/(i+1)
-    std::vector<double> recovered;      ///< n values: 1/firstWeight - 1, the position read back from the output
+    std::vector<double> firstWeight; ///< n values, 1/(i+1)
+    std::vector<double> recovered;   ///< n values: 1/firstWeight - 1, the position read back from the output
 };
 
 /// The NoPE demonstrations as one table for a data export: one row per position i of the causal part, columns

@@ -110,11 +110,10 @@ std::string PositionList::toString() const
         return m_step == 1 ? s : s + ":" + std::to_string(m_step);
     }
     std::string s;
-    for (std::size_t i = 0; i < m_values.size(); ++i)
-        {
-            s += (i ? "," : "");
-            s += std::to_string(m_values[i]);
-        }
+    for (std::size_t i = 0; i < m_values.size(); ++i) {
+        s += (i ? "," : "");
+        s += std::to_string(m_values[i]);
+    }
     return s;
 }
 

@@ -77,7 +77,7 @@ double roundTo(double x, FloatFormat f)
         const std::uint64_t half = std::uint64_t(1) << (s - 1);
         if (rest > half || (rest == half && (n & 1) != 0)) // roundTiesToEven, IEEE 754-2008 section 4.3.1
             ++n;
-    } // else m * 2^(e - 52) < 2^53 * 2^(q - 54) = half a quantum: rounds to zero
+    }                                    // else m * 2^(e - 52) < 2^53 * 2^(q - 54) = half a quantum: rounds to zero
     double r = std::ldexp(double(n), q); // exact: n has at most p + 1 bits
     if (r > maxFinite(f))
         r = std::numeric_limits<double>::infinity();
@@ -198,8 +198,8 @@ double precisionBytes(std::size_t positions)
 
 void checkPrecision(std::size_t pairs, std::size_t positions, int pipelines, const Limits& limits)
 {
-    const std::string what = "the precision analysis of " + std::to_string(positions) + " positions x "
-                             + std::to_string(pairs) + " pairs";
+    const std::string what
+        = "the precision analysis of " + std::to_string(positions) + " positions x " + std::to_string(pairs) + " pairs";
     checkSize(precisionBytes(positions), limits, what);
     checkWork(precisionWork(pairs, positions, pipelines), limits, what, "ask for fewer positions or dimensions");
 }
@@ -260,7 +260,8 @@ PrecisionAnalysis analysePrecision(const std::vector<double>& omegas, const Posi
         }
     std::vector<std::uint64_t> held(n);
     for (std::size_t i = 0; i < n; ++i)
-        held[i] = keyOf(pipeline == AnglePipeline::LowPrecision ? roundTo(double(positions[i]), f) : double(positions[i]));
+        held[i]
+            = keyOf(pipeline == AnglePipeline::LowPrecision ? roundTo(double(positions[i]), f) : double(positions[i]));
     a.distinctPositions = count(held);
     a.firstNonFinite = nonFinite;
     return a;

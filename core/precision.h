@@ -88,8 +88,8 @@ double roundedAngle(double p, double omega, FloatFormat f, AnglePipeline pipelin
 /// What rounding leaves of one pair's angles at a list of positions. "Neighbours" are consecutive entries of the
 /// list: p and p + 1 for a range a:b.
 struct PairPrecision {
-    double omega = 0.0;          ///< rad/token as given (double)
-    double omegaUsed = 0.0;      ///< the step of the pipeline: omega (RoundAngle) or roundTo(omega) (LowPrecision)
+    double omega = 0.0;              ///< rad/token as given (double)
+    double omegaUsed = 0.0;          ///< the step of the pipeline: omega (RoundAngle) or roundTo(omega) (LowPrecision)
     std::int64_t distinctAngles = 0; ///< distinct rounded angles at the positions (every NaN counts as one value)
     std::int64_t distinctCosSin = 0; ///< distinct (cos, sin) pairs, each rounded to the format (NaN as one value)
     /// The first position whose rounded angle equals its neighbour's (the next entry); nullopt when none.

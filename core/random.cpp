@@ -15,7 +15,10 @@ std::uint64_t SeededRandom::nextBits()
     return z ^ (z >> 31);
 }
 
-double SeededRandom::uniform() { return double(nextBits() >> 11) * 0x1.0p-53; }
+double SeededRandom::uniform()
+{
+    return double(nextBits() >> 11) * 0x1.0p-53;
+}
 
 double SeededRandom::normal()
 {

@@ -12,7 +12,9 @@ namespace poslab::core {
 
 class SeededRandom {
 public:
-    explicit SeededRandom(std::uint64_t seed) : m_state(seed) {}
+    explicit SeededRandom(std::uint64_t seed)
+        : m_state(seed)
+    { }
     /// Next 64 random bits (SplitMix64, Steele et al. 2014).
     std::uint64_t nextBits();
     /// Uniform in [0, 1) with 53 random bits.

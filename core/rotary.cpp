@@ -35,8 +35,9 @@ AngleForm parseAngleForm(std::string_view name)
         return AngleForm::Exact;
     if (name == "reduced")
         return AngleForm::Reduced;
-    throw InputError("unknown angle form '" + std::string(name) + "'; known: exact (p * omega, as "
-                     "torch.outer(t, inv_freq)), reduced (to [0, 2*pi))");
+    throw InputError("unknown angle form '" + std::string(name)
+                     + "'; known: exact (p * omega, as "
+                       "torch.outer(t, inv_freq)), reduced (to [0, 2*pi))");
 }
 
 MatrixD rotaryAngles(const RotarySpec& spec, const PositionList& positions)
@@ -77,8 +78,14 @@ MatrixF trig(const RotarySpec& spec, const PositionList& positions, bool wantSin
 
 } // namespace
 
-MatrixF rotaryCos(const RotarySpec& spec, const PositionList& positions) { return trig(spec, positions, false); }
-MatrixF rotarySin(const RotarySpec& spec, const PositionList& positions) { return trig(spec, positions, true); }
+MatrixF rotaryCos(const RotarySpec& spec, const PositionList& positions)
+{
+    return trig(spec, positions, false);
+}
+MatrixF rotarySin(const RotarySpec& spec, const PositionList& positions)
+{
+    return trig(spec, positions, true);
+}
 
 void rotateInPlace(const RotarySpec& spec, Position p, std::span<double> v)
 {
@@ -116,8 +123,8 @@ RotationPlanes rotationPlanes(const RotarySides& sides, std::span<const double> 
 {
     const int d = sides.query.headDim;
     if (int(q.size()) != d || int(k.size()) != d)
-        throw InputError("the query and key need " + std::to_string(d) + " values each; got "
-                         + std::to_string(q.size()) + " and " + std::to_string(k.size()));
+        throw InputError("the query and key need " + std::to_string(d) + " values each; got " + std::to_string(q.size())
+                         + " and " + std::to_string(k.size()));
     RotationPlanes out;
     out.queryBefore.assign(q.begin(), q.end());
     out.keyBefore.assign(k.begin(), k.end());

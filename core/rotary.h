@@ -56,12 +56,12 @@ RotarySides rotarySpecs(const SchemeDescriptor& scheme, const ParamSet& params, 
 
 /// One query and one key rotated at their positions, pair by pair: what the rotation view draws.
 struct RotationPlanes {
-    std::vector<double> queryBefore, keyBefore;   ///< d values each: q and k as given (unrotated)
-    std::vector<double> query, key;               ///< d values each: rotated q'_m and k'_n
-    std::vector<double> pairScore;                ///< r/2: q'_a k'_a + q'_b k'_b over the pair's dims (a, b)
-    std::vector<double> queryAngle, keyAngle;     ///< r/2: m theta_i and n theta_i reduced to [0, 2 pi) (wrapAngle)
-    std::vector<double> gapAngle;                 ///< r/2: (m - n) theta_i reduced to [0, 2 pi)
-    double score = 0.0;                           ///< q'_m . k'_n over all d dimensions (no 1/sqrt(d))
+    std::vector<double> queryBefore, keyBefore; ///< d values each: q and k as given (unrotated)
+    std::vector<double> query, key;             ///< d values each: rotated q'_m and k'_n
+    std::vector<double> pairScore;              ///< r/2: q'_a k'_a + q'_b k'_b over the pair's dims (a, b)
+    std::vector<double> queryAngle, keyAngle;   ///< r/2: m theta_i and n theta_i reduced to [0, 2 pi) (wrapAngle)
+    std::vector<double> gapAngle;               ///< r/2: (m - n) theta_i reduced to [0, 2 pi)
+    double score = 0.0;                         ///< q'_m . k'_n over all d dimensions (no 1/sqrt(d))
 };
 
 /// Rotates @p q at position @p m with @p sides.query and @p k at @p n with @p sides.key (rotateInPlace) and splits

@@ -30,8 +30,8 @@ std::string_view originName(Origin o);
 
 /// Everything a table-producing function needs besides the parameters.
 struct TableContext {
-    int dim = 64;                          ///< model (or head) dimension d
-    PositionList positions;                ///< rows of the table
+    int dim = 64;           ///< model (or head) dimension d
+    PositionList positions; ///< rows of the table
     /// Current sequence length (dynamic NTK, LongRoPE, xPos centre). Empty: Hugging Face's rule, the largest
     /// requested position + 1 (modeling_rope_utils dynamic_rope_update: seq_len = max(position_ids) + 1); see
     /// effectiveSeqLen().
@@ -50,11 +50,11 @@ enum class PairLayout {
 
 /// The result of a rotary scheme's frequency computation: everything angles, cos, sin and rotate need.
 struct RotarySpec {
-    int headDim = 0;                  ///< d, the vector length
-    int rotaryDim = 0;                ///< r <= d, even; dimensions r..d-1 pass through unrotated
+    int headDim = 0;   ///< d, the vector length
+    int rotaryDim = 0; ///< r <= d, even; dimensions r..d-1 pass through unrotated
     PairLayout layout = PairLayout::HalfSplit;
-    std::vector<double> invFreq;      ///< r/2 angular frequencies in rad/token, after any scaling
-    double attentionFactor = 1.0;     ///< multiplies both cos and sin (Hugging Face's attention_scaling)
+    std::vector<double> invFreq;  ///< r/2 angular frequencies in rad/token, after any scaling
+    double attentionFactor = 1.0; ///< multiplies both cos and sin (Hugging Face's attention_scaling)
     /// xPos only (empty otherwise): per-pair decay base zeta_i. The query at position p is scaled by
     /// zeta_i^((p - xposCentre) / xposScaleBase), the key by the inverse (when xposDownscale).
     std::vector<double> xposZeta;
@@ -76,7 +76,21 @@ struct RotarySpec {
 ///   Extension: pairs x columns, what a rotary scheme's rope_type does to each pair (see extension.h);
 ///   Precision: pairs x columns, what float32/float16/bfloat16 rounding leaves of the angles (see precision.h);
 ///   PositionIds: 3 x tokens, M-RoPE's temporal, height and width ids of a multimodal sequence (spatial.h).
-enum class Quantity { Encoding, Frequencies, Angles, Cos, Sin, Rotate, Bias, Buckets, Scores, Decay, Extension, Precision, PositionIds };
+enum class Quantity {
+    Encoding,
+    Frequencies,
+    Angles,
+    Cos,
+    Sin,
+    Rotate,
+    Bias,
+    Buckets,
+    Scores,
+    Decay,
+    Extension,
+    Precision,
+    PositionIds
+};
 std::string_view quantityName(Quantity q);
 /// Throws InputError listing the known names.
 Quantity parseQuantity(std::string_view name);
@@ -95,11 +109,11 @@ using WarningsFn = std::vector<std::string> (*)(const ParamSet& params, const Ta
 
 /// Query and key positions of a score matrix: what a bias, bucket or score hook needs besides parameters.
 struct PairContext {
-    int headDim = 64;        ///< d, per-head dimension
-    int heads = 1;           ///< H
-    PositionList queries;    ///< Lq rows
-    PositionList keys;       ///< Lk columns
-    bool causal = true;      ///< the mask in force (some schemes, e.g. ALiBi, define the bias per mask)
+    int headDim = 64;              ///< d, per-head dimension
+    int heads = 1;                 ///< H
+    PositionList queries;          ///< Lq rows
+    PositionList keys;             ///< Lk columns
+    bool causal = true;            ///< the mask in force (some schemes, e.g. ALiBi, define the bias per mask)
     std::uint64_t contentSeed = 0; ///< seed of the content (hooks that draw per-request noise use it)
 };
 
@@ -108,19 +122,19 @@ using MaskMatrix = Eigen::Matrix<std::uint8_t, Eigen::Dynamic, Eigen::Dynamic, E
 
 /// One named part of a score, Lq x Lk (e.g. Transformer-XL's "content_position").
 struct AttentionTerm {
-    std::string key;    ///< stable id: "content_content", "c2p", "gates", ...
-    std::string label;  ///< one line for a legend, with the formula
-    MatrixF values;     ///< Lq x Lk, masked entries NaN (set by the engine)
+    std::string key;   ///< stable id: "content_content", "c2p", "gates", ...
+    std::string label; ///< one line for a legend, with the formula
+    MatrixF values;    ///< Lq x Lk, masked entries NaN (set by the engine)
 };
 
 /// What a score hook reads for one head.
 struct ScoreInputs {
     const PairContext* ctx = nullptr;
-    int head = 0;                 ///< h in [0, H)
-    const MatrixF* q = nullptr;   ///< Lq x d content queries (after additive PE / rotation), unscaled
-    const MatrixF* k = nullptr;   ///< Lk x d content keys, unscaled
+    int head = 0;                     ///< h in [0, H)
+    const MatrixF* q = nullptr;       ///< Lq x d content queries (after additive PE / rotation), unscaled
+    const MatrixF* k = nullptr;       ///< Lk x d content keys, unscaled
     const MaskMatrix* mask = nullptr; ///< Lq x Lk
-    bool wantTerms = true;        ///< fill ScoreOutputs::terms and bias
+    bool wantTerms = true;            ///< fill ScoreOutputs::terms and bias
 };
 
 /// What a score hook writes. On entry @c logits holds q.k times the scheme's logit scale (logitScaleOf: 1/sqrt(d)
@@ -178,14 +192,14 @@ using UnrotatedFn = UnrotatedNote (*)(const ParamSet& params, Position cursor);
 
 /// One entry of the registry.
 struct SchemeDescriptor {
-    std::string id;            ///< short lowercase word: "rope"
-    std::string name;          ///< display name: "Rotary position embedding (RoPE)"
-    std::string shortName;     ///< name in figure titles, legends and picker rows: "RoPE", "Shaw et al."
-    std::string family;        ///< e.g. "rotary", "absolute, fixed"
+    std::string id;        ///< short lowercase word: "rope"
+    std::string name;      ///< display name: "Rotary position embedding (RoPE)"
+    std::string shortName; ///< name in figure titles, legends and picker rows: "RoPE", "Shaw et al."
+    std::string family;    ///< e.g. "rotary", "absolute, fixed"
     Relation relation = Relation::None;
     Application application = Application::Nothing;
     Origin origin = Origin::None;
-    std::string citation;      ///< paper
+    std::string citation; ///< paper
     /// Year of the cited paper (the first year in @c citation): where the scheme sits in the family map's time line.
     int year = 0;
     std::string reference;     ///< reference implementation (repo/file)
@@ -200,15 +214,15 @@ struct SchemeDescriptor {
     RotaryFn rotary = nullptr;
     FrequencyFn frequencies = nullptr; ///< additive schemes with per-pair frequencies (sinusoidal)
     ValidateFn validate = nullptr;
-    WarningsFn warnings = nullptr;     ///< accepted-but-unusual values (shown as notes, printed on stderr)
-    BiasFn bias = nullptr;             ///< score-bias schemes (T5, ALiBi, Kerple, FIRE, Sandwich)
-    BucketFn buckets = nullptr;        ///< bucketed or clipped relative positions (T5, DeBERTa, Shaw)
-    ScoreFn score = nullptr;           ///< content-dependent position terms
-    bool scoreHasBias = false;         ///< @c score fills ScoreOutputs::bias (then Quantity::Bias exists)
+    WarningsFn warnings = nullptr; ///< accepted-but-unusual values (shown as notes, printed on stderr)
+    BiasFn bias = nullptr;         ///< score-bias schemes (T5, ALiBi, Kerple, FIRE, Sandwich)
+    BucketFn buckets = nullptr;    ///< bucketed or clipped relative positions (T5, DeBERTa, Shaw)
+    ScoreFn score = nullptr;       ///< content-dependent position terms
+    bool scoreHasBias = false;     ///< @c score fills ScoreOutputs::bias (then Quantity::Bias exists)
     /// The per-head cost of @c bias or @c score beyond the score matrices; null when it is no more than a
     /// few operations per cell (the engine's own estimate covers it).
     CostFn cost = nullptr;
-    bool hasAttentionTerms = false;    ///< @c score fills named terms (shown separately by the GUI)
+    bool hasAttentionTerms = false; ///< @c score fills named terms (shown separately by the GUI)
     /// The factor on the content product q.k in the score, as the scheme's reference code has it, for head
     /// dimension @p headDim; null: 1/sqrt(headDim) (Vaswani et al. 2017, eq. 1). T5 multiplies without it
     /// (huggingface/transformers T5Attention.forward), DeBERTa divides by sqrt(3d) (He et al. 2021, eq. 4;

@@ -81,7 +81,7 @@ struct SpatialContext {
 
 /// The rotation angles of a 2-D or 3-D rotary scheme, one row per token.
 struct SpatialRotary {
-    int headDim = 0;                  ///< d; every dimension is rotated (rotary dim = d)
+    int headDim = 0; ///< d; every dimension is rotated (rotary dim = d)
     PairLayout layout = PairLayout::HalfSplit;
     /// tokens x (d/2): the angle of pair i at token n in radians, unreduced, computed in double from the
     /// token's integer coordinates and the pair's frequency (the reference code does the same in float32).
@@ -90,7 +90,7 @@ struct SpatialRotary {
     std::vector<std::string> pairLabels;
     /// Per-pair axis index into @c axes (-1: a mix of axes, rope-vit's mixed frequencies).
     std::vector<int> pairAxis;
-    std::vector<std::string> axes;    ///< axis names, e.g. {"column j (x)", "row i (y)"} or {"t", "h", "w"}
+    std::vector<std::string> axes; ///< axis names, e.g. {"column j (x)", "row i (y)"} or {"t", "h", "w"}
     std::vector<std::pair<std::string, double>> scalars;
 };
 
@@ -116,7 +116,7 @@ struct SpatialSchemeDescriptor {
     /// stay null): resolveParams() and the scheme listing read it as they read a 1-D descriptor.
     SchemeDescriptor info;
     SpatialInput input = SpatialInput::Grid;
-    bool hasClassToken = false;       ///< --cls applies
+    bool hasClassToken = false; ///< --cls applies
     SpatialEncodingFn encoding = nullptr;
     SpatialRotaryFn rotary = nullptr;
     PositionIdsFn positionIds = nullptr;

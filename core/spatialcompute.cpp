@@ -63,23 +63,24 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
         throw InputError("scheme " + id + " has no quantity '" + result.quantity + "'; it has: " + quantityList(s));
     const bool onGrid = s.input == SpatialInput::Grid;
     if (onGrid && req.sequence)
-        throw InputError("--sequence applies to the sequence schemes (" + spatialIds(SpatialInput::Sequence) + "); " + id
-                         + " takes --grid HxW");
+        throw InputError("--sequence applies to the sequence schemes (" + spatialIds(SpatialInput::Sequence) + "); "
+                         + id + " takes --grid HxW");
     if (!onGrid && req.grid)
         throw InputError("--grid applies to the grid schemes (" + spatialIds(SpatialInput::Grid) + "); " + id
                          + " takes --sequence text:N,image:TxHxW,video:TxHxW,...");
     if (onGrid && !req.grid)
         throw InputError(id + " needs --grid HxW (rows x columns of patches), e.g. --grid 14x14");
     if (!onGrid && !req.sequence)
-        throw InputError(id + " needs --sequence, e.g. --sequence text:4,image:1x2x3,text:2 (image and video sizes "
-                         "TxHxW in the language model's grid units, after the spatial merge)");
+        throw InputError(id
+                         + " needs --sequence, e.g. --sequence text:4,image:1x2x3,text:2 (image and video sizes "
+                           "TxHxW in the language model's grid units, after the spatial merge)");
     if (req.cls && !s.hasClassToken)
         throw InputError("--cls applies to the tables with a class-token row (vit_learned, sincos_2d); " + id
                          + " has none");
     const auto refuse = [&](bool given, const char* option) {
         if (given)
-            throw InputError(std::string(option) + " does not apply to " + id + " (a " + std::string(spatialInputName(s.input))
-                             + " scheme)");
+            throw InputError(std::string(option) + " does not apply to " + id + " (a "
+                             + std::string(spatialInputName(s.input)) + " scheme)");
     };
     refuse(req.keys.has_value(), "--keys");
     refuse(req.heads != 1, "--heads");
@@ -117,19 +118,23 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
         checkSize(rows * d * (sizeof(float) + sizeof(double)), limits,
                   "a " + std::to_string((long long)rows) + " x " + std::to_string(ctx.dim) + " table");
         if (id == "vit_learned") {
-            const double th = double(result.params.integer("table_rows")), tw = double(result.params.integer("table_cols"));
+            const double th = double(result.params.integer("table_rows")),
+                         tw = double(result.params.integer("table_cols"));
             const bool bicubic = result.params.choice("interpolation") == "bicubic";
             const bool aa = result.params.flag("antialias");
             checkSize((th * tw + 1) * d * (sizeof(float) + 2 * sizeof(double)) + tokens * d * sizeof(double), limits,
-                      "the trained " + std::to_string((long long)th) + " x " + std::to_string((long long)tw) + " table");
+                      "the trained " + std::to_string((long long)th) + " x " + std::to_string((long long)tw)
+                          + " table");
             checkWork((th * tw + 1) * d * drawOps
-                          + tokens * d * tapsPerAxis(th, ctx.grid.rows, bicubic, aa) * tapsPerAxis(tw, ctx.grid.cols, bicubic, aa),
+                          + tokens * d * tapsPerAxis(th, ctx.grid.rows, bicubic, aa)
+                              * tapsPerAxis(tw, ctx.grid.cols, bicubic, aa),
                       limits, "resizing the table to " + gridText(ctx.grid));
         }
         takeMatrix(result, s.encoding(result.params, ctx));
         result.axes = {"token", "dimension"};
-        result.labels.push_back({"row_order", std::string(ctx.cls ? "row 0: class token; row 1 + i*W + j: patch (i, j)"
-                                                                  : "row i*W + j: patch (i, j), row i, column j")});
+        result.labels.push_back({"row_order",
+                                 std::string(ctx.cls ? "row 0: class token; row 1 + i*W + j: patch (i, j)"
+                                                     : "row i*W + j: patch (i, j), row i, column j")});
         return result;
     }
     case Quantity::PositionIds: {
@@ -145,7 +150,8 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
     case Quantity::Rotate: {
         const double pairs = d / 2;
         const double out = req.quantity == Quantity::Rotate ? tokens * d : tokens * pairs;
-        checkSize(tokens * pairs * sizeof(double) + out * (sizeof(double) + sizeof(float)) + tokens * 3 * sizeof(double),
+        checkSize(tokens * pairs * sizeof(double) + out * (sizeof(double) + sizeof(float))
+                      + tokens * 3 * sizeof(double),
                   limits, "the rotation of " + what + " at d = " + std::to_string(ctx.dim));
         if (req.quantity == Quantity::Rotate && req.vector.empty())
             throw InputError("rotate needs --vector with " + std::to_string(ctx.dim) + " comma-separated values");
@@ -160,9 +166,9 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
                     r.angles.data()[i] = a < 0 ? a + 2.0 * std::numbers::pi : a;
                 }
             takeMatrix(result, r.angles);
-            result.labels.push_back({"angle_form", req.angles == AngleForm::Exact
-                                                       ? "exact: id * omega in radians, unreduced"
-                                                       : "reduced: id * omega mod 2*pi, in [0, 2*pi)"});
+            result.labels.push_back({"angle_form",
+                                     req.angles == AngleForm::Exact ? "exact: id * omega in radians, unreduced"
+                                                                    : "reduced: id * omega mod 2*pi, in [0, 2*pi)"});
         } else if (req.quantity == Quantity::Cos) {
             takeMatrix(result, spatialCos(r));
         } else if (req.quantity == Quantity::Sin) {
@@ -173,18 +179,21 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
         if (req.quantity != Quantity::Rotate)
             result.columnLabels = r.pairLabels;
         result.axes = {"token", req.quantity == Quantity::Rotate ? "dimension" : "pair"};
-        result.labels.push_back({"pair_layout", r.layout == PairLayout::Interleaved ? "interleaved: pair i = dims (2i, 2i+1)"
-                                                                                    : "half_split: pair i = dims (i, i + d/2)"});
+        result.labels.push_back({"pair_layout",
+                                 r.layout == PairLayout::Interleaved ? "interleaved: pair i = dims (2i, 2i+1)"
+                                                                     : "half_split: pair i = dims (i, i + d/2)"});
         for (const auto& sc : r.scalars)
             result.scalars.push_back(sc);
         return result;
     }
     case Quantity::Scores: {
         if (req.content.kind == ContentKind::Sentence)
-            throw InputError("scores of " + id + " take --content random or constant (no sentence: the tokens are "
-                             "patches and image blocks)");
+            throw InputError("scores of " + id
+                             + " take --content random or constant (no sentence: the tokens are "
+                               "patches and image blocks)");
         checkSize(tokens * tokens * (2 * sizeof(double) + sizeof(float)) + tokens * d * 3 * sizeof(double), limits,
-                  "a " + std::to_string((long long)tokens) + " x " + std::to_string((long long)tokens) + " score matrix");
+                  "a " + std::to_string((long long)tokens) + " x " + std::to_string((long long)tokens)
+                      + " score matrix");
         checkWork(tokens * tokens * d + tokens * d * 2 * drawOps, limits,
                   "the scores of " + what + " at d = " + std::to_string(ctx.dim));
         const SpatialRotary r = s.rotary(result.params, ctx);
@@ -192,9 +201,10 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
         const MaskKind mask = req.maskGiven ? req.mask : onGrid ? MaskKind::Bidirectional : MaskKind::Causal;
         takeMatrix(result, spatialScores(r, req.content.kind, req.content.seed, mask == MaskKind::Causal, req.softmax));
         result.axes = {"query", "key"};
-        result.labels.push_back({"content", req.content.kind == ContentKind::Constant
-                                                ? "constant: q = k = (1, ..., 1) at every token"
-                                                : "random: q, k ~ N(0, 1), seeded"});
+        result.labels.push_back({"content",
+                                 req.content.kind == ContentKind::Constant
+                                     ? "constant: q = k = (1, ..., 1) at every token"
+                                     : "random: q, k ~ N(0, 1), seeded"});
         result.labels.push_back({"mask", std::string(maskName(mask))});
         result.scalars.push_back({"causal", mask == MaskKind::Causal ? 1.0 : 0.0});
         result.scalars.push_back({"softmax", req.softmax ? 1.0 : 0.0});
@@ -202,8 +212,7 @@ ComputeResult computeSpatial(const ComputeRequest& req, const SpatialSchemeDescr
             result.scalars.push_back({"content_seed", double(req.content.seed)});
         return result;
     }
-    default:
-        break;
+    default: break;
     }
     throw InputError("scheme " + id + " has no quantity '" + result.quantity + "'");
 }

@@ -100,8 +100,7 @@ POSLAB_ALWAYS_INLINE double twoProductError(double a, double b, double p)
 }
 
 /// p * w reduced to [0, 2*pi): the product is exact as double-double, the reduction uses a two-part 2*pi.
-template <bool Fma>
-POSLAB_ALWAYS_INLINE double reduceAngle(double p, double w)
+template <bool Fma> POSLAB_ALWAYS_INLINE double reduceAngle(double p, double w)
 {
     const double x = p * w;
     const double k = roundNearest(x * invTwoPi);
@@ -133,20 +132,28 @@ POSLAB_ALWAYS_INLINE void sinCos(double r, double& sinOut, double& cosOut)
     const double t = (r - q * pio2Hi) - q * pio2Lo;
     const double z = t * t;
     const double sp = -1.66666666666666324348e-01
-        + z * (8.33333333332248946124e-03
-               + z * (-1.98412698298579493134e-04
-                      + z * (2.75573137070700676789e-06 + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10))));
+        + z
+            * (8.33333333332248946124e-03
+               + z
+                   * (-1.98412698298579493134e-04
+                      + z
+                          * (2.75573137070700676789e-06
+                             + z * (-2.50507602534068634195e-08 + z * 1.58969099521155010221e-10))));
     const double cp = 4.16666666666666019037e-02
-        + z * (-1.38888888888741095749e-03
-               + z * (2.48015872894767294178e-05
-                      + z * (-2.75573143513906633035e-07 + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11))));
+        + z
+            * (-1.38888888888741095749e-03
+               + z
+                   * (2.48015872894767294178e-05
+                      + z
+                          * (-2.75573143513906633035e-07
+                             + z * (2.08757232129817482790e-09 + z * -1.13596475577881948265e-11))));
     const double st = t + t * z * sp;
     const double ct = (1.0 - 0.5 * z) + z * z * cp;
     // Branch-free quadrant selection (so that the loop vectorises): q4 = q mod 4 in {0, 1, 2, 3}.
     const double q4 = q - 4.0 * roundNearest(q * 0.25 - 0.375);
     const double sinSign = q4 >= 2.0 ? -1.0 : 1.0;                 // quadrants 2, 3
     const double cosSign = std::fabs(q4 - 1.5) < 1.0 ? -1.0 : 1.0; // quadrants 1, 2
-    const bool odd = std::fabs(q4 - 2.0) == 1.0;                    // quadrants 1, 3 swap sin and cos
+    const bool odd = std::fabs(q4 - 2.0) == 1.0;                   // quadrants 1, 3 swap sin and cos
     const double s = odd ? ct : st;
     const double c = odd ? st : ct;
     sinOut = sinSign * s;
@@ -322,9 +329,7 @@ POSLAB_ALWAYS_INLINE void fillRowsAs(const FillJob& j, std::size_t r0, std::size
     for (std::size_t r = r0; r < r1; ++r) {
         const RowOut dst = rowOut(j, r);
         // Staged rows are built in an L1-resident buffer in the destination's layout: [sin|cos] for Split.
-        const RowOut o = !staged ? dst
-            : E == Emit::Split ? RowOut{stage, stage + n, 1}
-                               : RowOut{stage, stage, 1};
+        const RowOut o = !staged ? dst : E == Emit::Split ? RowOut{stage, stage + n, 1} : RowOut{stage, stage, 1};
         if (!pos.isRange() || (r - r0) % j.anchorInterval == 0) {
             directRow<Fma>(double(pos[r]), j.w, j.out.scale, c, s, n);
             emitRow<E>(c, s, n, o);
@@ -353,22 +358,17 @@ POSLAB_ALWAYS_INLINE void fillRowsAny(const FillJob& j, std::size_t r0, std::siz
                                       float* stage)
 {
     switch (j.emit) {
-    case Emit::Interleaved:
-        return fillRowsAs<Fma, Emit::Interleaved>(j, r0, r1, c, s, stage);
-    case Emit::Split:
-        return fillRowsAs<Fma, Emit::Split>(j, r0, r1, c, s, stage);
-    case Emit::SinOnly:
-        return fillRowsAs<Fma, Emit::SinOnly>(j, r0, r1, c, s, stage);
-    case Emit::CosOnly:
-        return fillRowsAs<Fma, Emit::CosOnly>(j, r0, r1, c, s, stage);
-    case Emit::Strided:
-        return fillRowsAs<Fma, Emit::Strided>(j, r0, r1, c, s, stage);
+    case Emit::Interleaved: return fillRowsAs<Fma, Emit::Interleaved>(j, r0, r1, c, s, stage);
+    case Emit::Split: return fillRowsAs<Fma, Emit::Split>(j, r0, r1, c, s, stage);
+    case Emit::SinOnly: return fillRowsAs<Fma, Emit::SinOnly>(j, r0, r1, c, s, stage);
+    case Emit::CosOnly: return fillRowsAs<Fma, Emit::CosOnly>(j, r0, r1, c, s, stage);
+    case Emit::Strided: return fillRowsAs<Fma, Emit::Strided>(j, r0, r1, c, s, stage);
     }
 }
 
 template <bool Fma>
-POSLAB_ALWAYS_INLINE void angleRows(const double* w, std::size_t n, const PositionList& pos, float* out,
-                                    std::size_t r0, std::size_t r1)
+POSLAB_ALWAYS_INLINE void angleRows(const double* w, std::size_t n, const PositionList& pos, float* out, std::size_t r0,
+                                    std::size_t r1)
 {
     for (std::size_t r = r0; r < r1; ++r) {
         const double p = double(pos[r]);
@@ -421,7 +421,10 @@ bool cpuHasAvx2Fma()
     return has;
 }
 #else
-bool cpuHasAvx2Fma() { return false; }
+bool cpuHasAvx2Fma()
+{
+    return false;
+}
 #endif
 
 struct Kernels {
@@ -443,8 +446,7 @@ Kernels kernels(bool portable)
 /// Runs fn(r0, r1, t) over [0, rows) in chunks of consecutive rows that @c threads workers (worker 0 is the
 /// calling thread) take in turn from a shared counter, so a worker slowed down by other load on its core
 /// just takes fewer chunks. A worker that cannot be started leaves its share to the others.
-template <class Fn>
-void forRowChunks(std::size_t rows, int threads, const Fn& fn)
+template <class Fn> void forRowChunks(std::size_t rows, int threads, const Fn& fn)
 {
     const std::size_t t = std::clamp<std::size_t>(std::size_t(std::max(threads, 1)), 1, std::max<std::size_t>(rows, 1));
     if (t == 1) {
@@ -541,7 +543,10 @@ void fillTrigTableReference(std::span<const double> freq, const PositionList& po
     }
 }
 
-int trigTableThreads(std::size_t rows, std::size_t pairs) { return autoThreads(rows, pairs); }
+int trigTableThreads(std::size_t rows, std::size_t pairs)
+{
+    return autoThreads(rows, pairs);
+}
 
 void fillTrigTable(std::span<const double> freq, const PositionList& positions, const TrigLayout& out)
 {

@@ -32,8 +32,8 @@ inline constexpr std::size_t trigStreamBytes = std::size_t(16) << 20;
 /// Tuning knobs of fillTrigTable; the defaults pick everything. Tests use them to force thread splits and
 /// short anchor intervals on small tables.
 struct TrigFillOptions {
-    int threads = 0;        ///< worker count; 0 = automatic (one thread for small tables, else all cores)
-    int anchorInterval = 0; ///< rows between exact re-anchors of the recurrence; 0 = default (trigAnchorInterval)
+    int threads = 0;             ///< worker count; 0 = automatic (one thread for small tables, else all cores)
+    int anchorInterval = 0;      ///< rows between exact re-anchors of the recurrence; 0 = default (trigAnchorInterval)
     bool portableKernel = false; ///< use the baseline x86-64/portable kernel even where AVX2+FMA is available
     /// How rows reach memory. Auto streams (builds each row in an L1 buffer, then writes it with
     /// non-temporal stores, skipping the read-for-ownership) when the output is at least trigStreamBytes;

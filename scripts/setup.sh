@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-dev libeigen3-dev libgl-dev
           libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev zlib1g-dev xvfb xauth
           desktop-file-utils appstream dpkg-dev
-          clang libclang-rt-14-dev)   # the fuzz targets (scripts/fuzz.sh): clang++ and libFuzzer
+          clang libclang-rt-14-dev    # the fuzz targets (scripts/fuzz.sh): clang++ and libFuzzer
+          clang-format)               # the format test (scripts/format.sh --check)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -51,7 +51,8 @@ inline std::string u16Bytes(const std::vector<std::uint16_t>& v)
 /// The header dict numpy writes: {'descr': '<f4', 'fortran_order': False, 'shape': (3, 2), }
 inline std::string npyDict(const std::string& descr, const std::string& shape, bool fortran = false)
 {
-    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+    return "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape
+        + ", }";
 }
 
 /// An .npy file of format version @p major.0 with header @p dict and the bytes @p data.

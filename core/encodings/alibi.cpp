@@ -43,7 +43,8 @@ MatrixD alibiBias(const ParamSet&, const PairContext& ctx, int head)
     MatrixD b(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
     for (std::size_t i = 0; i < ctx.queries.size(); ++i)
         for (std::size_t j = 0; j < ctx.keys.size(); ++j)
-            b(Eigen::Index(i), Eigen::Index(j)) = 0.0 - m * std::fabs(double(ctx.queries[i] - ctx.keys[j])); // 0.0 - x: +0 at distance 0
+            b(Eigen::Index(i), Eigen::Index(j))
+                = 0.0 - m * std::fabs(double(ctx.queries[i] - ctx.keys[j])); // 0.0 - x: +0 at distance 0
     return b;
 }
 } // namespace

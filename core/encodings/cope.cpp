@@ -12,8 +12,8 @@ MatrixF copeBias(const MatrixF& logits, const MaskMatrix& mask, const MatrixF& z
                  MatrixF* positions)
 {
     MatrixF bias;
-    copeSweep(logits, [&](Eigen::Index i, Eigen::Index j) { return mask(i, j) != 0; }, z, nposMax, bias, gates,
-              positions);
+    copeSweep(
+        logits, [&](Eigen::Index i, Eigen::Index j) { return mask(i, j) != 0; }, z, nposMax, bias, gates, positions);
     return bias;
 }
 
@@ -23,12 +23,13 @@ void copeScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
 {
     const int npos = int(p.integer("npos_max"));
     const int d = int(in.q->cols());
-    const MatrixF e = seededNormal(npos, d, 1.0, std::uint64_t(p.integer("seed")),
-                                   mixSeed(0xC0BE, std::uint64_t(in.head))).cast<float>(); // row n = e[n]
+    const MatrixF e
+        = seededNormal(npos, d, 1.0, std::uint64_t(p.integer("seed")), mixSeed(0xC0BE, std::uint64_t(in.head)))
+              .cast<float>();                  // row n = e[n]
     const MatrixF z = (*in.q) * e.transpose(); // Lq x npos
     MatrixF gates, positions;
-    MatrixF bias = copeBias(out.logits, *in.mask, z, npos, in.wantTerms ? &gates : nullptr,
-                            in.wantTerms ? &positions : nullptr);
+    MatrixF bias
+        = copeBias(out.logits, *in.mask, z, npos, in.wantTerms ? &gates : nullptr, in.wantTerms ? &positions : nullptr);
     // The paper's listing adds z after q.k is divided by sqrt(d); facebookresearch/RAM's ContextPosSelfAttn
     // by default adds it first and divides the sum (its --cope-nodiv flag gives the paper's order).
     if (p.choice("position_logits") == "scaled")
@@ -81,7 +82,8 @@ SchemeDescriptor copeScheme()
     s.summary = "Position is what the content says counts: each query gates the keys, and the distance to a key "
                 "is the sum of the gates in between. Position embeddings here are random, not trained.";
     s.params = {
-        intParam("npos_max", 64, 2, 65536, "Number of integer positions with an embedding; counts are clamped to "
+        intParam("npos_max", 64, 2, 65536,
+                 "Number of integer positions with an embedding; counts are clamped to "
                  "npos_max - 1"),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the position embeddings e (random, not trained)"),
         choiceParam("position_logits", "unscaled", {"unscaled", "scaled"},

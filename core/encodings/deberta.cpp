@@ -31,8 +31,8 @@ long long debertaBucket(long long rel, int bucketSize, int maxPosition, BucketPr
         up = (long long)std::ceil(x);
     } else {
         // microsoft/DeBERTa da_utils.py: np.log(abs_pos / mid) / np.log((max_position - 1) / mid) * (mid - 1).
-        const double x = std::log(double(a) / double(mid)) / std::log(double(maxPosition - 1) / double(mid))
-            * double(mid - 1);
+        const double x
+            = std::log(double(a) / double(mid)) / std::log(double(maxPosition - 1) / double(mid)) * double(mid - 1);
         up = (long long)std::ceil(x);
     }
     const long long bucket = up + mid;
@@ -45,12 +45,12 @@ int spanOf(const ParamSet& p);
 
 long long debertaTableRow(const ParamSet& p, long long rel)
 {
-    const BucketPrecision precision =
-        p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
+    const BucketPrecision precision
+        = p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
     const long long span = spanOf(p);
-    return std::clamp(debertaBucket(rel, int(p.integer("position_buckets")), int(p.integer("max_relative_positions")),
-                                    precision),
-                      -span, span - 1);
+    return std::clamp(
+        debertaBucket(rel, int(p.integer("position_buckets")), int(p.integer("max_relative_positions")), precision),
+        -span, span - 1);
 }
 
 namespace {
@@ -65,12 +65,13 @@ MatrixD debertaBuckets(const ParamSet& p, const PairContext& ctx)
 {
     const int b = int(p.integer("position_buckets"));
     const int m = int(p.integer("max_relative_positions"));
-    const BucketPrecision precision =
-        p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
+    const BucketPrecision precision
+        = p.choice("bucket_precision") == "float64" ? BucketPrecision::Float64 : BucketPrecision::Float32;
     MatrixD out(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
     for (std::size_t i = 0; i < ctx.queries.size(); ++i)
         for (std::size_t j = 0; j < ctx.keys.size(); ++j)
-            out(Eigen::Index(i), Eigen::Index(j)) = double(debertaBucket(ctx.queries[i] - ctx.keys[j], b, m, precision));
+            out(Eigen::Index(i), Eigen::Index(j))
+                = double(debertaBucket(ctx.queries[i] - ctx.keys[j], b, m, precision));
     return out;
 }
 
@@ -107,15 +108,19 @@ void debertaScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
 
 // He et al. 2021, eq. 4: every term over sqrt(3d); Hugging Face DisentangledSelfAttention: scale_factor = 1 +
 // len(pos_att_type) = 3 with c2p and p2c, scale = sqrt(d * scale_factor).
-double debertaLogitScale(const ParamSet&, int headDim) { return 1.0 / std::sqrt(3.0 * double(headDim)); }
+double debertaLogitScale(const ParamSet&, int headDim)
+{
+    return 1.0 / std::sqrt(3.0 * double(headDim));
+}
 
 void validateDeberta(const ParamSet& p, const TableContext&)
 {
     const long long b = p.integer("position_buckets");
     const long long m = p.integer("max_relative_positions");
     if (b > 0 && (b < 4 || m - 1 <= b / 2))
-        throw InputError("position_buckets " + std::to_string(b) + " needs at least 4 buckets and "
-                         "max_relative_positions - 1 above position_buckets/2 (got max_relative_positions "
+        throw InputError("position_buckets " + std::to_string(b)
+                         + " needs at least 4 buckets and "
+                           "max_relative_positions - 1 above position_buckets/2 (got max_relative_positions "
                          + std::to_string(m) + ")");
 }
 

@@ -9,7 +9,10 @@
 
 namespace poslab::core {
 
-bool iropeUsesRope(int layer, int interval) { return (layer + 1) % interval != 0; }
+bool iropeUsesRope(int layer, int interval)
+{
+    return (layer + 1) % interval != 0;
+}
 
 double llama4AttnScale(Position p, double floorScale, double attnScale)
 {
@@ -23,7 +26,10 @@ Position llama4FirstTemperedPosition(double floorScale)
 
 namespace {
 
-bool ropeLayer(const ParamSet& p) { return iropeUsesRope(int(p.integer("layer")), int(p.integer("nope_layer_interval"))); }
+bool ropeLayer(const ParamSet& p)
+{
+    return iropeUsesRope(int(p.integer("layer")), int(p.integer("nope_layer_interval")));
+}
 
 // The RoPE layers' parameters as the rope scheme's: Llama 4 rotates interleaved pairs (complex freqs_cis) and
 // scales with Hugging Face's rope_type llama3, so the rope code computes them (no second copy of the maths).
@@ -92,8 +98,8 @@ UnrotatedNote iropeUnrotated(const ParamSet& p, Position cursor)
     const double s = llama4AttnScale(cursor, p.real("floor_scale"), p.real("attn_scale"));
     std::string applies = "Temperature tuning is off: only the causal mask carries order here.";
     if (tuned)
-        applies = "What applies: the query temperature, s = " + formatSignificant(s, 6) + " at p = "
-            + formatSignificant(double(cursor), 7) + " (above 1 from p = "
+        applies = "What applies: the query temperature, s = " + formatSignificant(s, 6)
+            + " at p = " + formatSignificant(double(cursor), 7) + " (above 1 from p = "
             + formatSignificant(double(llama4FirstTemperedPosition(p.real("floor_scale"))), 7) + ").";
     // Up to three RoPE layers among the first min(k, 8), to pick from.
     std::string pick;
@@ -106,7 +112,8 @@ UnrotatedNote iropeUnrotated(const ParamSet& p, Position cursor)
     UnrotatedNote note;
     note.reason = "Layer " + std::to_string(layer) + " is a NoPE layer ((l + 1) mod " + std::to_string(k)
         + " = 0): this layer has no rotation. " + applies + " Pick a RoPE layer ("
-        + (pick.empty() ? std::string("(none: every layer is NoPE)") : pick) + ") for rotations, or see the attention view.";
+        + (pick.empty() ? std::string("(none: every layer is NoPE)") : pick)
+        + ") for rotations, or see the attention view.";
     note.summary = "layer " + std::to_string(layer) + ": NoPE, no rotation";
     if (tuned)
         note.summary += " \u00b7 query temperature s(" + std::to_string(cursor) + ") = " + formatSignificant(s, 6);
@@ -148,18 +155,25 @@ SchemeDescriptor iropeScheme()
         choiceParam("rope_type", "llama3", {"llama3", "default"},
                     "Frequency scaling on the RoPE layers, computed by the rope scheme's code: llama3 (Llama 4 "
                     "Scout's rope_scaling) or default (none)"),
-        when(realParam("factor", 16.0, 1.0, 1024.0, "llama3 scaling factor (Llama 4 Scout: 16)", true),
+        when(realParam("factor", 16.0, 1.0, 1024.0, "llama3 scaling factor (Llama 4 Scout: 16)", true), "rope_type",
+             {"llama3"}),
+        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0,
+                       "llama3: wavelengths above original / low_freq_factor "
+                       "are divided by factor (Llama 4 Scout: 1)",
+                       true),
              "rope_type", {"llama3"}),
-        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0, "llama3: wavelengths above original / low_freq_factor "
-                       "are divided by factor (Llama 4 Scout: 1)", true),
+        when(realParam("high_freq_factor", 1.0, 0.01, 1000.0,
+                       "llama3: wavelengths below original / "
+                       "high_freq_factor are kept (Llama 4 Scout: 1, so no blended band)",
+                       true),
              "rope_type", {"llama3"}),
-        when(realParam("high_freq_factor", 1.0, 0.01, 1000.0, "llama3: wavelengths below original / "
-                       "high_freq_factor are kept (Llama 4 Scout: 1, so no blended band)", true),
+        when(intParam("original_max_position_embeddings", 8192, 1, 1 << 24,
+                      "llama3: the original context "
+                      "(Llama 4 Scout: 8192)",
+                      true),
              "rope_type", {"llama3"}),
-        when(intParam("original_max_position_embeddings", 8192, 1, 1 << 24, "llama3: the original context "
-                      "(Llama 4 Scout: 8192)", true),
-             "rope_type", {"llama3"}),
-        boolParam("attn_temperature_tuning", true, "Scale queries on NoPE layers by the position-dependent temperature"),
+        boolParam("attn_temperature_tuning", true,
+                  "Scale queries on NoPE layers by the position-dependent temperature"),
         realParam("floor_scale", 8192.0, 1.0, 1.0e9, "Temperature steps every floor_scale positions (Llama 4: 8192)",
                   true),
         realParam("attn_scale", 0.1, 0.0, 10.0, "Temperature slope per ln step (Llama 4: 0.1)"),

@@ -22,15 +22,17 @@ MatrixD kerpleBiasMatrix(const ParamSet& p, const PairContext& ctx, int)
     MatrixD b(Eigen::Index(ctx.queries.size()), Eigen::Index(ctx.keys.size()));
     for (std::size_t i = 0; i < ctx.queries.size(); ++i)
         for (std::size_t j = 0; j < ctx.keys.size(); ++j)
-            b(Eigen::Index(i), Eigen::Index(j)) = kerpleBias(lg, r1, r2, std::fabs(double(ctx.queries[i] - ctx.keys[j])));
+            b(Eigen::Index(i), Eigen::Index(j))
+                = kerpleBias(lg, r1, r2, std::fabs(double(ctx.queries[i] - ctx.keys[j])));
     return b;
 }
 
 void validateKerple(const ParamSet& p, const TableContext&)
 {
     if (p.choice("variant") == "power" && p.real("r2") > 2.0)
-        throw InputError("r2 " + p.value("r2").toString() + " is out of range for the power variant; allowed: "
-                         "0 < r2 <= 2 (the kernel must stay conditionally positive definite)");
+        throw InputError("r2 " + p.value("r2").toString()
+                         + " is out of range for the power variant; allowed: "
+                           "0 < r2 <= 2 (the kernel must stay conditionally positive definite)");
 }
 } // namespace
 

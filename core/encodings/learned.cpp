@@ -66,10 +66,9 @@ RowSource rowSource(const ParamSet& params, const TableContext& ctx)
     const std::string& path = params.text("table_file");
     if (!path.empty()) {
         // The width is checked from the file's header, before its data are read.
-        s.file = loadPositionTable(path, params.text("table_tensor"), {},
-                                   [&](std::uint64_t, std::uint64_t cols, const std::string& source) {
-                                       checkTableWidth(ctx, cols, source);
-                                   });
+        s.file = loadPositionTable(
+            path, params.text("table_tensor"), {},
+            [&](std::uint64_t, std::uint64_t cols, const std::string& source) { checkTableWidth(ctx, cols, source); });
         s.rows = s.file->values.rows();
         return s;
     }
@@ -93,8 +92,8 @@ void checkRequest(const ParamSet& params, const TableContext& ctx, const RowSour
                                       : "learned table's " + std::to_string(n) + " rows (max_position_embeddings)";
     if (top >= limit) {
         if (hier)
-            throw InputError("position " + std::to_string(top) + " is beyond the hierarchical extension of the "
-                             + rows + " (n^2 = " + std::to_string(limit) + " positions)");
+            throw InputError("position " + std::to_string(top) + " is beyond the hierarchical extension of the " + rows
+                             + " (n^2 = " + std::to_string(limit) + " positions)");
         throw InputError("position " + std::to_string(top) + " is beyond the " + rows
                          + "; set hierarchical=true to extend it to n^2 = " + std::to_string(n * n) + " positions");
     }
@@ -169,15 +168,22 @@ SchemeDescriptor learnedScheme()
     s.summary = "One free vector per position, learned in training; nothing exists beyond the last trained row "
                 "unless the table is extended.";
     s.params = {
-        textParam("table_file", "", 4096, "A trained table to show instead of the random one: an .npy file or a "
+        textParam("table_file", "", 4096,
+                  "A trained table to show instead of the random one: an .npy file or a "
                   ".safetensors file (float32, float16 or bfloat16; rows = positions); empty = seeded random rows"),
-        textParam("table_tensor", "", 1024, "The tensor to read from a .safetensors table_file, e.g. wpe.weight "
+        textParam("table_tensor", "", 1024,
+                  "The tensor to read from a .safetensors table_file, e.g. wpe.weight "
                   "(GPT-2) or embeddings.position_embeddings.weight (BERT); ignored for .npy"),
         // The random table's knobs apply only without a file (a file brings its own rows and values).
-        when(intParam("max_position_embeddings", 1024, 1, 1 << 20, "Rows in the random table: the longest "
-                      "trainable context", true), "table_file", {""}),
-        when(realParam("init_std", 0.02, 0.0, 1.0, "Standard deviation of the random initialisation (GPT-2 code "
-                       "0.01, Hugging Face 0.02)"), "table_file", {""}),
+        when(intParam("max_position_embeddings", 1024, 1, 1 << 20,
+                      "Rows in the random table: the longest "
+                      "trainable context",
+                      true),
+             "table_file", {""}),
+        when(realParam("init_std", 0.02, 0.0, 1.0,
+                       "Standard deviation of the random initialisation (GPT-2 code "
+                       "0.01, Hugging Face 0.02)"),
+             "table_file", {""}),
         when(intParam("seed", 0, 0, 2147483647, "Seed of the random initialisation"), "table_file", {""}),
         boolParam("hierarchical", false, "Extend n rows to n^2 positions by Su's hierarchical decomposition"),
         when(realParam("alpha", 0.4, 0.0, 0.99, "Hierarchical mixing weight alpha (Su uses 0.4)"), "hierarchical",

@@ -148,8 +148,8 @@ SpatialRotary mropeRotary(const ParamSet& params, const SpatialContext& ctx)
     for (int k = 0; k < pairs; ++k) {
         invFreq[std::size_t(k)] = 1.0 / std::pow(theta, 2.0 * k / d);
         char buf[96];
-        std::snprintf(buf, sizeof buf, "pair %d: %s id, omega = %.9g rad/id", k, r.axes[std::size_t(axis[std::size_t(k)])].c_str(),
-                      invFreq[std::size_t(k)]);
+        std::snprintf(buf, sizeof buf, "pair %d: %s id, omega = %.9g rad/id", k,
+                      r.axes[std::size_t(axis[std::size_t(k)])].c_str(), invFreq[std::size_t(k)]);
         r.pairLabels.push_back(buf);
         r.pairAxis.push_back(axis[std::size_t(k)]);
     }
@@ -194,14 +194,18 @@ SpatialSchemeDescriptor mropeScheme()
         choiceParam("variant", "qwen2_vl", {"qwen2_vl", "qwen2_5_vl", "qwen3_vl"},
                     "qwen2_vl: frame index as temporal id; qwen2_5_vl: time-aligned temporal ids of videos; "
                     "qwen3_vl: each video frame its own block, interleaved sections"),
-        realParam("rope_theta", 1000000.0, 1.0, 1.0e9, "Base of inv_freq_k = rope_theta^(-2k/d) (Qwen2-VL-7B and "
-                  "Qwen2.5-VL-7B: 1000000)", true),
+        realParam("rope_theta", 1000000.0, 1.0, 1.0e9,
+                  "Base of inv_freq_k = rope_theta^(-2k/d) (Qwen2-VL-7B and "
+                  "Qwen2.5-VL-7B: 1000000)",
+                  true),
         section,
         layout,
-        when(realParam("tokens_per_second", 2.0, 0.0, 1.0e6, "qwen2_5_vl: temporal ids per second of video "
+        when(realParam("tokens_per_second", 2.0, 0.0, 1.0e6,
+                       "qwen2_5_vl: temporal ids per second of video "
                        "(vision_config.tokens_per_second, 2 in Qwen2.5-VL)"),
              "variant", {"qwen2_5_vl"}),
-        when(realParam("second_per_grid", 1.0, 0.0, 1.0e6, "qwen2_5_vl: seconds per temporal grid step "
+        when(realParam("second_per_grid", 1.0, 0.0, 1.0e6,
+                       "qwen2_5_vl: seconds per temporal grid step "
                        "(second_per_grid_ts = temporal_patch_size / fps; 2 / 2 = 1, Hugging Face's default)"),
              "variant", {"qwen2_5_vl"}),
     };

@@ -17,8 +17,9 @@ void validatePixtral(const ParamSet& params, const SpatialContext& ctx)
     const long long side = params.integer("max_patches_per_side");
     if (ctx.grid.rows > side || ctx.grid.cols > side)
         throw InputError("pixtral_rope: --grid " + gridText(ctx.grid) + " is larger than max_patches_per_side "
-                         + std::to_string(side) + " (Hugging Face's table has image_size / patch_size rows and "
-                         "columns); raise max_patches_per_side to extrapolate");
+                         + std::to_string(side)
+                         + " (Hugging Face's table has image_size / patch_size rows and "
+                           "columns); raise max_patches_per_side to extrapolate");
 }
 
 } // namespace
@@ -31,7 +32,7 @@ SpatialRotary pixtralRotary(const ParamSet& params, const SpatialContext& ctx)
     std::vector<double> f(static_cast<std::size_t>(pairs));
     for (int k = 0; k < pairs; ++k)
         f[std::size_t(k)] = 1.0 / std::pow(theta, 2.0 * k / d); // arange(0, dim, 2) / dim
-    const int nRow = (pairs + 1) / 2; // len(freqs[::2])
+    const int nRow = (pairs + 1) / 2;                           // len(freqs[::2])
     SpatialRotary r;
     r.headDim = d;
     r.layout = PairLayout::HalfSplit;

@@ -45,7 +45,7 @@ double yarnFactor(const ParamSet& params)
 {
     if (params.choice("factor_source") == "max_position_ratio")
         return double(params.integer("max_position_embeddings"))
-               / double(params.integer("original_max_position_embeddings"));
+            / double(params.integer("original_max_position_embeddings"));
     return params.real("factor");
 }
 
@@ -188,8 +188,10 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
     const std::string& type = params.choice("rope_type");
     double base = params.real("rope_theta");
     if ((type == "ntk" || type == "dynamic") && r < 4)
-        throw InputError("rope_type " + type + " changes the base by an exponent r/(r-2), which needs a rotary "
-                         "dimension of at least 4; got " + std::to_string(r));
+        throw InputError("rope_type " + type
+                         + " changes the base by an exponent r/(r-2), which needs a rotary "
+                           "dimension of at least 4; got "
+                         + std::to_string(r));
     if (type == "ntk") {
         // NTK-aware base change (bloc97 2023; Peng et al. 2023 eq. 16; Hugging Face 4.43
         // _compute_ntk_parameters): b' = b * s^(r/(r-2)).
@@ -231,8 +233,10 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
     const int r = ropeRotaryDim(params, ctx.dim);
     const std::string& type = params.choice("rope_type");
     if ((type == "ntk" || type == "dynamic") && r < 4)
-        throw InputError("rope_type " + type + " needs a rotary dimension of at least 4 (its exponent is r/(r-2)); "
-                         "got " + std::to_string(r));
+        throw InputError("rope_type " + type
+                         + " needs a rotary dimension of at least 4 (its exponent is r/(r-2)); "
+                           "got "
+                         + std::to_string(r));
     if (type == "llama3" && params.real("high_freq_factor") < params.real("low_freq_factor"))
         throw InputError("llama3 needs high_freq_factor >= low_freq_factor; got high_freq_factor "
                          + params.value("high_freq_factor").toString() + " and low_freq_factor "
@@ -264,9 +268,10 @@ std::vector<std::string> ropeWarnings(const ParamSet& params, const TableContext
             ? "YaRN's factor max_position_embeddings / original_max_position_embeddings = "
                 + ParamValue::real(factor).toString()
             : "factor " + params.value("factor").toString();
-        w.push_back(what + " is below 1 (a context-extension factor is new length / trained length, normally >= 1); "
-                    "computed as given, as Hugging Face does for linear, dynamic, yarn and llama3 after its warning "
-                    "\"rope_scaling's factor field must be a float >= 1\"");
+        w.push_back(what
+                    + " is below 1 (a context-extension factor is new length / trained length, normally >= 1); "
+                      "computed as given, as Hugging Face does for linear, dynamic, yarn and llama3 after its warning "
+                      "\"rope_scaling's factor field must be a float >= 1\"");
     }
     return w;
 }
@@ -299,7 +304,8 @@ SchemeDescriptor ropeScheme()
         defaultWhen(defaultWhen(realParam("rope_theta", 10000.0, 100.0, 1.0e7,
                                           "Base of the frequencies theta_i = rope_theta^(-2i/r). Unless set, it "
                                           "follows rope_type: 500000 for llama3 (Llama 3.1), 1000000 for yarn "
-                                          "(Qwen2.5), 10000 otherwise (also longrope: Phi-3)", true),
+                                          "(Qwen2.5), 10000 otherwise (also longrope: Phi-3)",
+                                          true),
                                 "rope_type", "llama3", 500000.0),
                     "rope_type", "yarn", 1000000.0),
         choiceParam("rope_type", "default", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"},
@@ -319,10 +325,12 @@ SchemeDescriptor ropeScheme()
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(defaultWhen(realParam("factor", 4.0, 0.001, 1024.0, "Context extension factor s (new length / trained "
+        when(defaultWhen(realParam("factor", 4.0, 0.001, 1024.0,
+                                   "Context extension factor s (new length / trained "
                                    "length); yarn ignores it when factor_source = max_position_ratio. Default 8 for "
                                    "llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the others. Below 1 (a shrink) is "
-                                   "accepted with a warning, as Hugging Face does", true),
+                                   "accepted with a warning, as Hugging Face does",
+                                   true),
                          "rope_type", "llama3", 8.0),
              "rope_type", scaledTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
@@ -343,41 +351,55 @@ SchemeDescriptor ropeScheme()
                                               "context length, used only when factor_source = max_position_ratio "
                                               "(default 131072 = factor 4 x 32768, Qwen2.5's stated context; "
                                               "Qwen2.5's own config.json keeps 32768, which makes that ratio 1: "
-                                              "huggingface/transformers issue #38224)", true),
+                                              "huggingface/transformers issue #38224)",
+                                              true),
                                      "rope_type", "yarn", 131072),
                          "rope_type", "longrope", 131072),
              "rope_type", {"dynamic", "longrope", "yarn"}),
-        when(realParam("beta_fast", 32.0, 0.01, 1024.0, "YaRN: pairs with more rotations than this in the trained "
-                       "window keep their frequency", true),
+        when(realParam("beta_fast", 32.0, 0.01, 1024.0,
+                       "YaRN: pairs with more rotations than this in the trained "
+                       "window keep their frequency",
+                       true),
              "rope_type", {"yarn"}),
-        when(realParam("beta_slow", 1.0, 0.01, 1024.0, "YaRN: pairs with fewer rotations than this are fully "
-                       "interpolated", true),
+        when(realParam("beta_slow", 1.0, 0.01, 1024.0,
+                       "YaRN: pairs with fewer rotations than this are fully "
+                       "interpolated",
+                       true),
              "rope_type", {"yarn"}),
-        when(realParam("mscale", 0.0, 0.0, 10.0, "YaRN (DeepSeek): the cos/sin factor becomes get_mscale(s, mscale) / "
+        when(realParam("mscale", 0.0, 0.0, 10.0,
+                       "YaRN (DeepSeek): the cos/sin factor becomes get_mscale(s, mscale) / "
                        "get_mscale(s, mscale_all_dim), get_mscale(s, m) = 0.1 m ln(s) + 1; 0 = unset, used only when "
                        "mscale_all_dim is also set (Hugging Face). With both equal (DeepSeek-V3: 1, V2: 0.707) that "
                        "factor is 1: the temperature moves to the softmax (see mscale_all_dim)"),
              "rope_type", {"yarn"}),
-        when(realParam("mscale_all_dim", 0.0, 0.0, 10.0, "YaRN (DeepSeek): divisor mscale; 0 = unset. DeepSeek's own "
+        when(realParam("mscale_all_dim", 0.0, 0.0, 10.0,
+                       "YaRN (DeepSeek): divisor mscale; 0 = unset. DeepSeek's own "
                        "code multiplies the softmax scale 1/sqrt(d) by (0.1 mscale_all_dim ln(s) + 1)^2 instead: 1.874 "
                        "for DeepSeek-V3 (s 40, 1.0), 1.590 for V2 (0.707). Reported as deepseek_softmax_scale_factor, "
                        "not applied to PosLab's scores"),
              "rope_type", {"yarn"}),
-        when(realParam("attention_factor", 0.0, 0.0, 10.0, "Multiplies cos and sin; 0 = derive from factor as "
+        when(realParam("attention_factor", 0.0, 0.0, 10.0,
+                       "Multiplies cos and sin; 0 = derive from factor as "
                        "Hugging Face does"),
              "rope_type", {"yarn", "longrope"}),
         when(boolParam("truncate", true, "YaRN: round the correction range to whole dimensions (false for gpt-oss)"),
              "rope_type", {"yarn"}),
-        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0, "Llama 3: wavelengths above original / low_freq_factor "
-                       "are interpolated (Llama 3.1: 1)", true),
+        when(realParam("low_freq_factor", 1.0, 0.01, 1000.0,
+                       "Llama 3: wavelengths above original / low_freq_factor "
+                       "are interpolated (Llama 3.1: 1)",
+                       true),
              "rope_type", {"llama3"}),
-        when(realParam("high_freq_factor", 4.0, 0.01, 1000.0, "Llama 3: wavelengths below original / "
-                       "high_freq_factor are kept (Llama 3.1: 4)", true),
+        when(realParam("high_freq_factor", 4.0, 0.01, 1000.0,
+                       "Llama 3: wavelengths below original / "
+                       "high_freq_factor are kept (Llama 3.1: 4)",
+                       true),
              "rope_type", {"llama3"}),
-        when(listParam("short_factor", {}, 0.001, 1.0e6, "LongRoPE: per-pair divisors within the original window "
+        when(listParam("short_factor", {}, 0.001, 1.0e6,
+                       "LongRoPE: per-pair divisors within the original window "
                        "(empty = all 1)"),
              "rope_type", {"longrope"}),
-        when(listParam("long_factor", {}, 0.001, 1.0e6, "LongRoPE: per-pair divisors beyond the original window "
+        when(listParam("long_factor", {}, 0.001, 1.0e6,
+                       "LongRoPE: per-pair divisors beyond the original window "
                        "(empty = all 1)"),
              "rope_type", {"longrope"}),
     };

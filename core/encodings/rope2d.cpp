@@ -110,16 +110,19 @@ SpatialSchemeDescriptor rope2dScheme()
         choiceParam("variant", "axial", {"axial", "mixed"},
                     "axial: pairs split between x and y (RoPE-Axial); mixed: each pair a direction x cos a + y sin a "
                     "(RoPE-Mixed, learned in the paper, seeded here)"),
-        defaultWhen(realParam("rope_theta", 100.0, 1.0, 1.0e7, "Base of m_k = rope_theta^(-4k/d). Unless set it follows "
+        defaultWhen(realParam("rope_theta", 100.0, 1.0, 1.0e7,
+                              "Base of m_k = rope_theta^(-4k/d). Unless set it follows "
                               "variant: 100 for axial, 10 for mixed (vit_rope.py's RoPE-Axial and RoPE-Mixed models)",
                               true),
                     "variant", "mixed", 10.0),
-        when(boolParam("rotate", true, "mixed: draw the head's angle a (init_random_2d_freqs rotate=True); false "
-                                       "gives a = 0, the axial split at this theta"),
+        when(boolParam("rotate", true,
+                       "mixed: draw the head's angle a (init_random_2d_freqs rotate=True); false "
+                       "gives a = 0, the axial split at this theta"),
              "variant", {"mixed"}),
         when(intParam("seed", 0, 0, (1ll << 53), "mixed: seed of the head angles (SeededRandom.uniform())"), "variant",
              {"mixed"}),
-        when(intParam("head", 0, 0, 1023, "mixed: which head's angle (the head+1-th uniform draw)"), "variant", {"mixed"}),
+        when(intParam("head", 0, 0, 1023, "mixed: which head's angle (the head+1-th uniform draw)"), "variant",
+             {"mixed"}),
     };
     d.input = SpatialInput::Grid;
     d.rotary = rope2dRotary;

@@ -9,7 +9,10 @@
 namespace poslab::core {
 
 namespace {
-long long clipIndex(long long rel, long long k) { return std::clamp(rel, -k, k) + k; }
+long long clipIndex(long long rel, long long k)
+{
+    return std::clamp(rel, -k, k) + k;
+}
 } // namespace
 
 MatrixD shawIndexMatrix(int lengthQ, int lengthK, int k)
@@ -22,8 +25,14 @@ MatrixD shawIndexMatrix(int lengthQ, int lengthK, int k)
     return m;
 }
 
-MatrixD shawKeyTable(int k, int dim, unsigned long long seed) { return seededNormal(2 * k + 1, dim, 1.0, seed, 0x5A4B); }
-MatrixD shawValueTable(int k, int dim, unsigned long long seed) { return seededNormal(2 * k + 1, dim, 1.0, seed, 0x5A56); }
+MatrixD shawKeyTable(int k, int dim, unsigned long long seed)
+{
+    return seededNormal(2 * k + 1, dim, 1.0, seed, 0x5A4B);
+}
+MatrixD shawValueTable(int k, int dim, unsigned long long seed)
+{
+    return seededNormal(2 * k + 1, dim, 1.0, seed, 0x5A56);
+}
 
 namespace {
 
@@ -41,7 +50,7 @@ void shawScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
 {
     const int k = int(p.integer("max_relative_position"));
     const int d = int(in.q->cols());
-    const MatrixD aK = shawKeyTable(k, d, (unsigned long long)p.integer("seed")) ;
+    const MatrixD aK = shawKeyTable(k, d, (unsigned long long)p.integer("seed"));
     // q_i . a^K[r] for every query and every table row, then gathered by index (what t2t's
     // _relative_attention_inner does with a matmul against the gathered embeddings).
     const MatrixF qa = (*in.q) * aK.cast<float>().transpose();
@@ -87,7 +96,8 @@ SchemeDescriptor shawScheme()
     s.year = 2018;
     s.reference = "tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py "
                   "_generate_relative_positions_matrix, dot_product_attention_relative";
-    s.formula = "e_ij = q_i . (k_j + a^K[clip(j - i, -k, k)]) / sqrt(d);  z_i = sum_j alpha_ij (v_j + a^V[clip(j - i)])";
+    s.formula
+        = "e_ij = q_i . (k_j + a^K[clip(j - i, -k, k)]) / sqrt(d);  z_i = sum_j alpha_ij (v_j + a^V[clip(j - i)])";
     s.summary = "A learned vector per clipped distance is added to each key (and value): beyond k tokens all "
                 "distances look the same. Tables here are random, not trained.";
     s.params = {

@@ -14,7 +14,8 @@ void validateSincos2d(const ParamSet&, const SpatialContext& ctx)
     // must be even too.
     if (ctx.dim < 4 || ctx.dim % 4 != 0)
         throw InputError("sincos_2d needs a dimension that is a multiple of 4 (sin and cos of the column, sin "
-                         "and cos of the row); got --dim " + std::to_string(ctx.dim));
+                         "and cos of the row); got --dim "
+                         + std::to_string(ctx.dim));
 }
 } // namespace
 
@@ -60,8 +61,10 @@ SpatialSchemeDescriptor sincos2dScheme()
     s.summary = "Half of the dimensions are a 1-D sin-cos code of the patch's column, the other half of its "
                 "row; the class token gets zeros.";
     s.params = {
-        realParam("base", 10000.0, 100.0, 1.0e7, "Wavelength base of the frequencies w_k = base^(-k/(D/4)) "
-                  "(MAE: 10000)", true),
+        realParam("base", 10000.0, 100.0, 1.0e7,
+                  "Wavelength base of the frequencies w_k = base^(-k/(D/4)) "
+                  "(MAE: 10000)",
+                  true),
     };
     d.input = SpatialInput::Grid;
     d.hasClassToken = true;

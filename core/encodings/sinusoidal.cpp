@@ -73,7 +73,8 @@ SchemeDescriptor sinusoidalScheme()
                 "is never reached with the paper's spacing.";
     s.needsEvenDim = true;
     s.params = {
-        realParam("base", 10000.0, 100.0, 1.0e7, "Wavelength base: the slowest pair (i = d/2 - 1) turns once per "
+        realParam("base", 10000.0, 100.0, 1.0e7,
+                  "Wavelength base: the slowest pair (i = d/2 - 1) turns once per "
                   "2*pi*base^((d-2)/d) tokens with the paper's spacing, 2*pi*base with tensor2tensor's",
                   true),
         choiceParam("layout", "interleaved", {"interleaved", "half_split"},

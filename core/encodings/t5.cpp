@@ -40,7 +40,10 @@ MatrixD t5BiasTable(int numBuckets, int heads, unsigned long long seed)
 
 namespace {
 
-bool bidirectionalOf(const ParamSet& p) { return p.flag("bidirectional"); }
+bool bidirectionalOf(const ParamSet& p)
+{
+    return p.flag("bidirectional");
+}
 
 MatrixD t5Buckets(const ParamSet& p, const PairContext& ctx)
 {
@@ -124,14 +127,18 @@ SchemeDescriptor t5Scheme()
                 "128) the last bucket starts at distance 91 bidirectional and 113 causal, and holds every longer "
                 "distance. Bias values here are random, not trained.";
     s.params = {
-        intParam("relative_attention_num_buckets", 32, 2, 1024, "Number of buckets n; per direction n' = n/2 when "
+        intParam("relative_attention_num_buckets", 32, 2, 1024,
+                 "Number of buckets n; per direction n' = n/2 when "
                  "bidirectional, n' = n causal; distances below n'/2 get one bucket each (0-7 bidirectional, 0-15 "
                  "causal at 32)"),
-        intParam("relative_attention_max_distance", 128, 2, 1 << 20, "Scale D of the logarithmic bins: distance D "
+        intParam("relative_attention_max_distance", 128, 2, 1 << 20,
+                 "Scale D of the logarithmic bins: distance D "
                  "would map one past the last bucket, so the last bucket starts earlier, at ceil(m (D/m)^((n'-m-1)/"
                  "(n'-m))) with m = n'/2 (91 bidirectional, 113 causal at 32 buckets and 128), and holds every "
-                 "longer distance", true),
-        boolParam("bidirectional", true, "Encoder (true: separate buckets for keys after the query) or decoder "
+                 "longer distance",
+                 true),
+        boolParam("bidirectional", true,
+                  "Encoder (true: separate buckets for keys after the query) or decoder "
                   "(false: keys after the query share bucket 0)"),
         intParam("seed", 0, 0, (1ll << 31) - 1, "Seed of the per-head bias values (random, not trained)"),
         choiceParam("logit_scale", "none", {"none", "inv_sqrt_d"},

@@ -41,9 +41,9 @@ void txlScore(const ParamSet& p, const ScoreInputs& in, ScoreOutputs& out)
         r.row(Eigen::Index(t)) = (wr * sv).cast<float>().transpose();
     }
     const float scale = 1.0f / std::sqrt(float(d));
-    const MatrixF qr = q * r.transpose();                                      // Lq x deltas
-    const Eigen::VectorXf uk = k * uv.row(0).cast<float>().transpose();        // Lk
-    const Eigen::VectorXf vr = r * uv.row(1).cast<float>().transpose();        // deltas
+    const MatrixF qr = q * r.transpose();                               // Lq x deltas
+    const Eigen::VectorXf uk = k * uv.row(0).cast<float>().transpose(); // Lk
+    const Eigen::VectorXf vr = r * uv.row(1).cast<float>().transpose(); // deltas
     MatrixF b(out.logits.rows(), out.logits.cols()), c(b.rows(), b.cols()), dd(b.rows(), b.cols());
     for (Eigen::Index i = 0; i < b.rows(); ++i)
         for (Eigen::Index j = 0; j < b.cols(); ++j) {
@@ -69,8 +69,8 @@ SchemeCost txlCost(const ParamSet&, const PairContext& ctx)
 {
     const double d = double(ctx.headDim), lq = double(ctx.queries.size()), lk = double(ctx.keys.size());
     const double cells = lq * lk;
-    const double deltas = std::min(cells, lq == 0 || lk == 0 ? 0.0
-                                                               : double(ctx.queries.maxValue()) + double(ctx.keys.maxValue()) + 1.0);
+    const double deltas = std::min(
+        cells, lq == 0 || lk == 0 ? 0.0 : double(ctx.queries.maxValue()) + double(ctx.keys.maxValue()) + 1.0);
     return {d * d * 8.0 + deltas * (d * 4.0 + 16.0 + 24.0) + lq * deltas * 4.0 + cells * 16.0,
             d * d * drawOps + deltas * (d * drawOps + d * d) + lq * deltas * d + cells * (8.0 + drawOps)};
 }

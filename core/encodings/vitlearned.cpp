@@ -35,9 +35,9 @@ MatrixF vitLearnedEncoding(const ParamSet& params, const SpatialContext& ctx)
         const auto file = loadPositionTable(path, params.text("table_tensor"));
         if (file->values.rows() != rows || file->values.cols() != ctx.dim)
             throw InputError("vit_learned: " + path + " holds " + std::to_string(file->values.rows()) + " x "
-                             + std::to_string(file->values.cols()) + "; table_rows x table_cols = "
-                             + std::to_string(h) + " x " + std::to_string(w) + (prefix ? " plus the class row" : "")
-                             + " at --dim " + std::to_string(ctx.dim) + " needs " + std::to_string(rows) + " x "
+                             + std::to_string(file->values.cols()) + "; table_rows x table_cols = " + std::to_string(h)
+                             + " x " + std::to_string(w) + (prefix ? " plus the class row" : "") + " at --dim "
+                             + std::to_string(ctx.dim) + " needs " + std::to_string(rows) + " x "
                              + std::to_string(ctx.dim));
         table = file->values;
     } else {
@@ -72,18 +72,23 @@ SpatialSchemeDescriptor vitLearnedScheme()
     s.summary = "One learned vector per patch of the training grid plus the class token; at another image size "
                 "the grid part is resized as an image (bicubic in timm) and the class row kept.";
     s.params = {
-        intParam("table_rows", 14, 1, maxGridSide, "Rows of the trained patch grid (ViT-B/16 at 224 px: 224 / 16 = 14)"),
+        intParam("table_rows", 14, 1, maxGridSide,
+                 "Rows of the trained patch grid (ViT-B/16 at 224 px: 224 / 16 = 14)"),
         intParam("table_cols", 14, 1, maxGridSide, "Columns of the trained patch grid (14 for ViT-B/16 at 224 px)"),
         boolParam("class_token", true, "The table's row 0 is the class token's (ViT, DeiT); it is never resized"),
         choiceParam("interpolation", "bicubic", {"bicubic", "bilinear"},
                     "How the grid part is resized (timm resample_abs_pos_embed: bicubic, as DeiT and MAE too)"),
-        boolParam("antialias", true, "PyTorch's antialiased resampling (timm's default True): Keys' cubic with "
-                                     "A = -0.5 instead of -0.75, weights renormalised at the borders"),
-        textParam("table_file", "", 4096, "A trained table (.npy or .safetensors, rows x D, e.g. timm's pos_embed[0]) "
-                                          "instead of the random one"),
+        boolParam("antialias", true,
+                  "PyTorch's antialiased resampling (timm's default True): Keys' cubic with "
+                  "A = -0.5 instead of -0.75, weights renormalised at the borders"),
+        textParam("table_file", "", 4096,
+                  "A trained table (.npy or .safetensors, rows x D, e.g. timm's pos_embed[0]) "
+                  "instead of the random one"),
         textParam("table_tensor", "", 1024, "The tensor to read from a .safetensors table_file"),
-        when(realParam("init_std", 0.02, 0.0, 1.0, "Standard deviation of the random table (vision_transformer: "
-                       "normal(stddev=0.02); timm: trunc_normal_(std=.02))"), "table_file", {""}),
+        when(realParam("init_std", 0.02, 0.0, 1.0,
+                       "Standard deviation of the random table (vision_transformer: "
+                       "normal(stddev=0.02); timm: trunc_normal_(std=.02))"),
+             "table_file", {""}),
         when(intParam("seed", 0, 0, 2147483647, "Seed of the random table"), "table_file", {""}),
     };
     d.input = SpatialInput::Grid;

@@ -37,7 +37,10 @@ RotarySpec xposSpec(const ParamSet& params, const TableContext& ctx)
 }
 
 namespace {
-std::string formatPower(double log10Value) { return "1e" + std::to_string(int(log10Value)); }
+std::string formatPower(double log10Value)
+{
+    return "1e" + std::to_string(int(log10Value));
+}
 
 void validateXpos(const ParamSet& params, const TableContext& ctx)
 {

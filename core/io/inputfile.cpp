@@ -54,7 +54,7 @@ std::string readInputFile(const std::string& path, std::uint64_t maxBytes, const
     if (path.find('\0') != std::string::npos)
         fail("the name holds U+0000");
     // Judged before opening: opening a device can itself do something (a tape rewinds, a terminal waits).
-    struct stat st {};
+    struct stat st = {};
     if (::stat(path.c_str(), &st) != 0)
         fail(std::strerror(errno));
     if (const char* why = notAFile(st.st_mode))

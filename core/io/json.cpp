@@ -21,9 +21,9 @@ std::string_view typeName(Type type)
 }
 
 ParseError::ParseError(std::size_t offset, const std::string& what)
-    : InputError("invalid JSON at byte " + std::to_string(offset) + ": " + what), m_offset(offset)
-{
-}
+    : InputError("invalid JSON at byte " + std::to_string(offset) + ": " + what)
+    , m_offset(offset)
+{ }
 
 std::optional<std::int64_t> Value::integer() const
 {
@@ -102,13 +102,17 @@ std::string describeByte(unsigned char c)
 
 class Parser {
 public:
-    Parser(std::string_view text, const ParseLimits& limits) : m_text(text), m_limits(limits) {}
+    Parser(std::string_view text, const ParseLimits& limits)
+        : m_text(text)
+        , m_limits(limits)
+    { }
 
     Value document()
     {
         if (m_text.size() > m_limits.maxBytes)
-            fail(0, "the text is " + std::to_string(m_text.size()) + " bytes, more than the limit of "
-                        + std::to_string(m_limits.maxBytes));
+            fail(0,
+                 "the text is " + std::to_string(m_text.size()) + " bytes, more than the limit of "
+                     + std::to_string(m_limits.maxBytes));
         // RFC 8259 section 8.1: a parser MAY ignore a leading byte order mark.
         if (m_text.substr(0, 3) == "\xEF\xBB\xBF")
             m_pos = 3;
@@ -235,8 +239,9 @@ private:
                     fail(keyAt, "duplicate key \"" + key + "\"");
             skipSpace();
             if (atEnd() || peek() != ':')
-                fail(m_pos, atEnd() ? std::string("unexpected end of text (expected ':' after a key)")
-                                    : "unexpected " + describeByte(peek()) + " (expected ':' after a key)");
+                fail(m_pos,
+                     atEnd() ? std::string("unexpected end of text (expected ':' after a key)")
+                             : "unexpected " + describeByte(peek()) + " (expected ':' after a key)");
             ++m_pos;
             skipSpace();
             Value v = value(depth);
@@ -328,7 +333,8 @@ private:
         for (int i = 1; i <= extra; ++i) {
             const unsigned char k = static_cast<unsigned char>(m_text[m_pos + std::size_t(i)]);
             if ((k & 0xC0) != 0x80)
-                fail(m_pos + std::size_t(i), "invalid UTF-8 (" + describeByte(k) + " where a continuation byte belongs)");
+                fail(m_pos + std::size_t(i),
+                     "invalid UTF-8 (" + describeByte(k) + " where a continuation byte belongs)");
             cp = (cp << 6) | (k & 0x3F);
         }
         if ((extra == 2 && cp < 0x800) || (extra == 3 && (cp < 0x10000 || cp > 0x10FFFF)))
@@ -394,8 +400,9 @@ private:
                     m_pos += 2;
                     const unsigned low = hex4(lowAt);
                     if (low < 0xDC00 || low > 0xDFFF)
-                        fail(lowAt, "high surrogate \\u" + hexCode(cp) + " followed by \\u" + hexCode(low)
-                                        + ", not a low surrogate");
+                        fail(lowAt,
+                             "high surrogate \\u" + hexCode(cp) + " followed by \\u" + hexCode(low)
+                                 + ", not a low surrogate");
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
                 }
                 appendUtf8(out, cp);
@@ -417,8 +424,9 @@ private:
             ++m_pos;
         }
         if (!digit())
-            fail(m_pos, atEnd() ? std::string("unexpected end of text after '-'")
-                                : "unexpected " + describeByte(peek()) + " after '-' (expected a digit)");
+            fail(m_pos,
+                 atEnd() ? std::string("unexpected end of text after '-'")
+                         : "unexpected " + describeByte(peek()) + " after '-' (expected a digit)");
         const std::size_t intStart = m_pos;
         if (peek() == '0') {
             ++m_pos;
@@ -478,8 +486,9 @@ private:
                 }
             }
             if (lead + exponent > 0)
-                fail(at, "the number " + std::string(token.substr(0, 40)) + (token.size() > 40 ? "..." : "")
-                             + " is too large for a double");
+                fail(at,
+                     "the number " + std::string(token.substr(0, 40)) + (token.size() > 40 ? "..." : "")
+                         + " is too large for a double");
             d = negative ? -0.0 : 0.0;
         } else if (ec != std::errc() || ptr != token.data() + token.size()) {
             fail(at, "unreadable number");

@@ -16,7 +16,10 @@ namespace {
 /// non-negative integers (a Python 2 'L' suffix allowed, as numpy's _filter_header allows it).
 class HeaderParser {
 public:
-    HeaderParser(std::string_view text, const std::string& name) : m_text(text), m_name(name) {}
+    HeaderParser(std::string_view text, const std::string& name)
+        : m_text(text)
+        , m_name(name)
+    { }
 
     NpyHeader parse()
     {
@@ -61,7 +64,10 @@ public:
         if (m_pos != m_text.size())
             fail("unexpected text after the header dict");
         if (!haveDescr || !haveOrder || !haveShape)
-            fail(std::string("the header lacks the key '") + (!haveDescr ? "descr" : !haveOrder ? "fortran_order" : "shape")
+            fail(std::string("the header lacks the key '")
+                 + (!haveDescr       ? "descr"
+                        : !haveOrder ? "fortran_order"
+                                     : "shape")
                  + "'");
         return h;
     }
@@ -78,8 +84,8 @@ private:
     char peek() const { return m_pos < m_text.size() ? m_text[m_pos] : '\0'; }
     void space()
     {
-        while (m_pos < m_text.size() && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t'
-                                         || m_text[m_pos] == '\r'))
+        while (m_pos < m_text.size()
+               && (m_text[m_pos] == ' ' || m_text[m_pos] == '\n' || m_text[m_pos] == '\t' || m_text[m_pos] == '\r'))
             ++m_pos;
     }
     void expect(char c, const std::string& what)
@@ -182,7 +188,8 @@ std::string describeDescr(const std::string& d)
     case 'b': what = "bool"; break;
     case 'O': what = "Python objects"; break;
     case 'U': what = "unicode text"; break;
-    case 'S': case 'a': what = "byte strings"; break;
+    case 'S':
+    case 'a': what = "byte strings"; break;
     case 'V': what = bytes + "-byte raw void"; break;
     case 'M': what = "datetime"; break;
     case 'm': what = "timedelta"; break;
@@ -223,8 +230,9 @@ NpyHeader readNpyHeader(const ByteSource& source)
     h.major = static_cast<unsigned char>(start[0]);
     h.minor = static_cast<unsigned char>(start[1]);
     if ((h.major != 1 && h.major != 2 && h.major != 3) || h.minor != 0)
-        throwFileError(name, ".npy format version " + std::to_string(h.major) + "." + std::to_string(h.minor)
-                                 + " is not one of 1.0, 2.0 and 3.0");
+        throwFileError(name,
+                       ".npy format version " + std::to_string(h.major) + "." + std::to_string(h.minor)
+                           + " is not one of 1.0, 2.0 and 3.0");
     // HEADER_LEN: little-endian unsigned short in 1.0, unsigned int in 2.0 and 3.0.
     const std::size_t lenBytes = h.major == 1 ? 2 : 4;
     if (size < 8 + lenBytes)
@@ -235,11 +243,15 @@ NpyHeader readNpyHeader(const ByteSource& source)
         headerLen |= std::uint64_t(static_cast<unsigned char>(lenText[i])) << (8 * i);
     h.dataOffset = 8 + lenBytes + headerLen;
     if (h.dataOffset > size)
-        throwFileError(name, "the .npy header length " + std::to_string(headerLen) + " runs past the end of the file ("
-                                 + std::to_string(size) + " bytes)");
+        throwFileError(name,
+                       "the .npy header length " + std::to_string(headerLen) + " runs past the end of the file ("
+                           + std::to_string(size) + " bytes)");
     if (headerLen > npyMaxHeaderSize)
-        throwFileError(name, "the .npy header is " + std::to_string(headerLen) + " bytes, more than numpy's own limit "
-                                 "of " + std::to_string(npyMaxHeaderSize) + " (max_header_size)");
+        throwFileError(name,
+                       "the .npy header is " + std::to_string(headerLen)
+                           + " bytes, more than numpy's own limit "
+                             "of "
+                           + std::to_string(npyMaxHeaderSize) + " (max_header_size)");
     const std::string text = source.read(8 + lenBytes, std::size_t(headerLen));
     // 1.0 and 2.0 headers are latin1, 3.0 UTF-8; the keys and values PosLab accepts are ASCII either way, and
     // a byte outside it can only be inside a string, where the dtype check names it.
@@ -258,13 +270,14 @@ TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const T
     if (!type)
         throwFileError(name, "dtype " + describeDescr(h.descr) + " is not supported; " + acceptedTypes);
     if (h.fortranOrder)
-        throwFileError(name, "Fortran (column-major) order is not supported; PosLab reads C order (save "
-                             "np.ascontiguousarray(table))");
+        throwFileError(name,
+                       "Fortran (column-major) order is not supported; PosLab reads C order (save "
+                       "np.ascontiguousarray(table))");
     const std::string shape = shapeText(h.shape, true);
     if (h.shape.size() != 2)
-        throwFileError(name, "shape " + shape + " has " + std::to_string(h.shape.size()) + " dimension"
-                                 + (h.shape.size() == 1 ? "" : "s")
-                                 + "; a position table is 2-D (positions x dimensions)");
+        throwFileError(name,
+                       "shape " + shape + " has " + std::to_string(h.shape.size()) + " dimension"
+                           + (h.shape.size() == 1 ? "" : "s") + "; a position table is 2-D (positions x dimensions)");
     const std::uint64_t count = elementCount(h.shape, name, "shape");
     if (count == 0)
         throwFileError(name, "shape " + shape + " is empty; a position table needs at least one row and column");
@@ -272,13 +285,15 @@ TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const T
     std::uint64_t bytes = 0;
     const bool overflow = __builtin_mul_overflow(count, std::uint64_t(elementSize(*type)), &bytes);
     if (overflow || bytes > available)
-        throwFileError(name, "shape " + shape + " of " + std::string(elementTypeName(*type)) + " needs "
-                                 + (overflow ? std::string("more than 2^64 bytes") : std::to_string(bytes) + " bytes")
-                                 + " of data, but the file holds " + std::to_string(available)
-                                 + " after its header (truncated, or a corrupt shape)");
+        throwFileError(name,
+                       "shape " + shape + " of " + std::string(elementTypeName(*type)) + " needs "
+                           + (overflow ? std::string("more than 2^64 bytes") : std::to_string(bytes) + " bytes")
+                           + " of data, but the file holds " + std::to_string(available)
+                           + " after its header (truncated, or a corrupt shape)");
     if (bytes < available)
-        throwFileError(name, "the file holds " + std::to_string(available - bytes) + " bytes after the "
-                                 + std::to_string(bytes) + " of data its header declares (shape " + shape + ")");
+        throwFileError(name,
+                       "the file holds " + std::to_string(available - bytes) + " bytes after the "
+                           + std::to_string(bytes) + " of data its header declares (shape " + shape + ")");
     if (check)
         check(h.shape[0], h.shape[1], name);
     checkTableSize(h.shape[0], h.shape[1], name, limits);

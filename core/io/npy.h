@@ -28,12 +28,12 @@ namespace poslab::core {
 
 /// The parsed header of an .npy file.
 struct NpyHeader {
-    int major = 1;                       ///< format version 1, 2 or 3
+    int major = 1; ///< format version 1, 2 or 3
     int minor = 0;
-    std::string descr;                   ///< dtype string as written, e.g. "<f4"
+    std::string descr; ///< dtype string as written, e.g. "<f4"
     bool fortranOrder = false;
-    std::vector<std::uint64_t> shape;    ///< as written
-    std::uint64_t dataOffset = 0;        ///< where the data starts: 10 or 12 + HEADER_LEN
+    std::vector<std::uint64_t> shape; ///< as written
+    std::uint64_t dataOffset = 0;     ///< where the data starts: 10 or 12 + HEADER_LEN
 };
 
 /// numpy's default max_header_size (numpy/lib/format.py, _MAX_HEADER_SIZE).

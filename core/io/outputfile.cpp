@@ -140,7 +140,7 @@ public:
     {
         std::lock_guard lock(handlerMutex);
         if (writersActive++ == 0) {
-            struct sigaction action {};
+            struct sigaction action = {};
             action.sa_handler = removeTemporariesAndDie;
             sigemptyset(&action.sa_mask);
             for (int i = 0; i < 3; ++i) {
@@ -193,7 +193,11 @@ private:
 /// forgets it, which is how "cannot write r.json: Success" came about).
 class FdBuffer : public std::streambuf {
 public:
-    explicit FdBuffer(int fd) : m_fd(fd) { setp(m_buffer.data(), m_buffer.data() + m_buffer.size()); }
+    explicit FdBuffer(int fd)
+        : m_fd(fd)
+    {
+        setp(m_buffer.data(), m_buffer.data() + m_buffer.size());
+    }
     int error() const { return m_error; }
     /// Bytes that reached the file.
     std::uint64_t written() const { return m_written; }
@@ -295,14 +299,15 @@ bool isTemporaryName(const std::string& name, const std::string& target)
 /// Throws unless the file at @p path may be replaced: absent, or a regular file PosLab may write.
 void checkTarget(const std::string& path)
 {
-    struct stat st {};
+    struct stat st = {};
     if (::lstat(path.c_str(), &st) != 0)
         return; // a new file (ENOENT), or a folder the next check names
     if (S_ISLNK(st.st_mode)) {
         std::string target(PATH_MAX, '\0');
         const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
         target.resize(n > 0 ? std::size_t(n) : 0);
-        throw RefusedError("cannot write " + shown(path) + ": it is a symbolic link" + (n > 0 ? " to " + shown(target) : "")
+        throw RefusedError("cannot write " + shown(path) + ": it is a symbolic link"
+                           + (n > 0 ? " to " + shown(target) : "")
                            + "; PosLab neither replaces a link nor writes through it (give the file's own path)");
     }
     if (S_ISDIR(st.st_mode))
@@ -367,7 +372,7 @@ int removeStaleTemporaries(const std::string& path)
         if (!isTemporaryName(entry, name))
             continue;
         const std::string full = dir + "/" + entry;
-        struct stat st {};
+        struct stat st = {};
         if (::lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || now - st.st_mtime < staleSeconds)
             continue;
         const int fd = ::open(full.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
@@ -387,7 +392,7 @@ std::uint64_t writeOutputFile(const std::string& path, const std::function<void(
     checkOutputFile(path);
     const std::filesystem::path target(path);
     const std::filesystem::path dir = folderOf(path);
-    struct stat existing {};
+    struct stat existing = {};
     const bool exists = ::stat(path.c_str(), &existing) == 0;
 
     // A unique name opened exclusively: O_EXCL fails on any existing name, a symbolic link included, so a

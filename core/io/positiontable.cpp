@@ -56,9 +56,10 @@ void checkFitsFloat32(const TensorTable& t)
             if (std::abs(t.values(r, c)) > largest) {
                 char value[32];
                 std::snprintf(value, sizeof value, "%.17g", t.values(r, c));
-                throwFileError(t.source, "element [" + std::to_string(r) + ", " + std::to_string(c) + "] is " + value
-                                             + ", beyond float32's range (largest 3.4028235e+38), in which PosLab "
-                                               "computes; scale the table or save it as float32");
+                throwFileError(t.source,
+                               "element [" + std::to_string(r) + ", " + std::to_string(c) + "] is " + value
+                                   + ", beyond float32's range (largest 3.4028235e+38), in which PosLab "
+                                     "computes; scale the table or save it as float32");
             }
 }
 

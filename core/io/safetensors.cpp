@@ -16,10 +16,9 @@ namespace {
 std::optional<std::uint64_t> dtypeBits(const std::string& d)
 {
     static const std::pair<const char*, std::uint64_t> table[] = {
-        {"BOOL", 8},     {"U8", 8},       {"I8", 8},       {"F8_E5M2", 8},  {"F8_E4M3", 8},   {"F8_E8M0", 8},
-        {"F4", 4},       {"F6_E2M3", 6},  {"F6_E3M2", 6},  {"I16", 16},     {"U16", 16},      {"F16", 16},
-        {"BF16", 16},    {"I32", 32},     {"U32", 32},     {"F32", 32},     {"F64", 64},      {"I64", 64},
-        {"U64", 64},     {"C64", 64},
+        {"BOOL", 8},    {"U8", 8},      {"I8", 8},   {"F8_E5M2", 8}, {"F8_E4M3", 8}, {"F8_E8M0", 8}, {"F4", 4},
+        {"F6_E2M3", 6}, {"F6_E3M2", 6}, {"I16", 16}, {"U16", 16},    {"F16", 16},    {"BF16", 16},   {"I32", 32},
+        {"U32", 32},    {"F32", 32},    {"F64", 64}, {"I64", 64},    {"U64", 64},    {"C64", 64},
     };
     for (const auto& [n, bits] : table)
         if (d == n)
@@ -44,9 +43,10 @@ std::uint64_t unsignedOf(const json::Value& v, const std::string& name, const st
 {
     const std::optional<std::int64_t> i = v.integer();
     if (!v.isNumber() || !i || *i < 0)
-        throwFileError(name, what + " must be a non-negative integer, not "
-                                 + (v.isNumber() ? std::string("a fraction or a negative number")
-                                                 : std::string(json::typeName(v.type()))));
+        throwFileError(name,
+                       what + " must be a non-negative integer, not "
+                           + (v.isNumber() ? std::string("a fraction or a negative number")
+                                           : std::string(json::typeName(v.type()))));
     return std::uint64_t(*i);
 }
 
@@ -63,24 +63,27 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source)
     const std::string& name = source.name();
     const std::uint64_t size = source.size();
     if (size < 8)
-        throwFileError(name, "not a .safetensors file (" + std::to_string(size)
-                                 + " bytes; the format starts with an 8-byte header length)");
+        throwFileError(name,
+                       "not a .safetensors file (" + std::to_string(size)
+                           + " bytes; the format starts with an 8-byte header length)");
     const std::string lenText = source.read(0, 8);
     std::uint64_t n = 0;
     for (int i = 0; i < 8; ++i)
         n |= std::uint64_t(static_cast<unsigned char>(lenText[std::size_t(i)])) << (8 * i);
     if (n > size - 8)
-        throwFileError(name, "the header length " + std::to_string(n) + " runs past the end of the file ("
-                                 + std::to_string(size) + " bytes; a truncated file, or not a .safetensors file)");
+        throwFileError(name,
+                       "the header length " + std::to_string(n) + " runs past the end of the file ("
+                           + std::to_string(size) + " bytes; a truncated file, or not a .safetensors file)");
     if (n > safetensorsMaxHeaderSize)
-        throwFileError(name, "the header is " + std::to_string(n) + " bytes, more than the format's limit of "
-                                 + std::to_string(safetensorsMaxHeaderSize));
+        throwFileError(name,
+                       "the header is " + std::to_string(n) + " bytes, more than the format's limit of "
+                           + std::to_string(safetensorsMaxHeaderSize));
     const std::string text = source.read(8, std::size_t(n));
     if (text.empty() || text[0] != '{')
         throwFileError(name, "the header does not begin with '{' (not a .safetensors file?)");
     json::ParseLimits jl;
     jl.maxBytes = std::size_t(safetensorsMaxHeaderSize);
-    jl.maxDepth = 8; // a valid header is 3 deep: {name: {shape: [...]}}
+    jl.maxDepth = 8;        // a valid header is 3 deep: {name: {shape: [...]}}
     jl.maxValues = 1000000; // a shard of 100,000 tensors has about 800,000; each parsed value is about 112 bytes
     json::Value root;
     try {
@@ -96,12 +99,13 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source)
     for (const auto& [key, info] : root.members()) {
         if (key == "__metadata__") {
             if (!info.isObject())
-                throwFileError(name, "__metadata__ must be an object of strings, not "
-                                         + std::string(json::typeName(info.type())));
+                throwFileError(
+                    name, "__metadata__ must be an object of strings, not " + std::string(json::typeName(info.type())));
             for (const auto& [mk, mv] : info.members())
                 if (!mv.isString())
-                    throwFileError(name, "__metadata__ entry " + quoted(mk) + " must be a string, not "
-                                             + std::string(json::typeName(mv.type())));
+                    throwFileError(name,
+                                   "__metadata__ entry " + quoted(mk) + " must be a string, not "
+                                       + std::string(json::typeName(mv.type())));
             continue;
         }
         const std::string where = "tensor " + quoted(key);
@@ -113,7 +117,11 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source)
         const json::Value* shape = info.find("shape");
         const json::Value* offsets = info.find("data_offsets");
         if (!dtype || !shape || !offsets)
-            throwFileError(name, where + " lacks " + (!dtype ? "\"dtype\"" : !shape ? "\"shape\"" : "\"data_offsets\""));
+            throwFileError(name,
+                           where + " lacks "
+                               + (!dtype       ? "\"dtype\""
+                                      : !shape ? "\"shape\""
+                                               : "\"data_offsets\""));
         if (!dtype->isString())
             throwFileError(name, where + ": dtype must be a string, not " + std::string(json::typeName(dtype->type())));
         t.dtype = dtype->string();
@@ -147,29 +155,35 @@ SafetensorsHeader readSafetensorsHeader(const ByteSource& source)
         if (t->end < t->begin)
             throwFileError(name, where + ": " + range + " run backwards");
         if (t->end > bufferSize)
-            throwFileError(name, where + ": " + range + " run past the end of the file (the data section holds "
-                                     + std::to_string(bufferSize) + " bytes)");
+            throwFileError(name,
+                           where + ": " + range + " run past the end of the file (the data section holds "
+                               + std::to_string(bufferSize) + " bytes)");
         if (t->begin < covered)
-            throwFileError(name, where + ": " + range + " overlap tensor " + quoted(previous->name) + " (bytes "
-                                     + std::to_string(previous->begin) + " to " + std::to_string(previous->end) + ")");
+            throwFileError(name,
+                           where + ": " + range + " overlap tensor " + quoted(previous->name) + " (bytes "
+                               + std::to_string(previous->begin) + " to " + std::to_string(previous->end) + ")");
         if (t->begin > covered)
-            throwFileError(name, where + ": " + range + " leave a gap of " + std::to_string(t->begin - covered)
-                                     + " bytes before it (the format allows no holes in the data)");
+            throwFileError(name,
+                           where + ": " + range + " leave a gap of " + std::to_string(t->begin - covered)
+                               + " bytes before it (the format allows no holes in the data)");
         const std::uint64_t count = elementCount(t->shape, name, where + ": shape");
         std::uint64_t bits = 0;
         if (__builtin_mul_overflow(count, *dtypeBits(t->dtype), &bits))
-            throwFileError(name, where + ": shape " + shapeText(t->shape, false) + " of " + t->dtype
-                                     + " needs more than 2^64 bits (the header is corrupt)");
+            throwFileError(name,
+                           where + ": shape " + shapeText(t->shape, false) + " of " + t->dtype
+                               + " needs more than 2^64 bits (the header is corrupt)");
         if (bits % 8 != 0 || bits / 8 != t->end - t->begin)
-            throwFileError(name, where + ": shape " + shapeText(t->shape, false) + " of " + t->dtype + " needs "
-                                     + (bits % 8 ? std::to_string(bits) + " bits" : std::to_string(bits / 8) + " bytes")
-                                     + " but " + range + " hold " + std::to_string(t->end - t->begin));
+            throwFileError(name,
+                           where + ": shape " + shapeText(t->shape, false) + " of " + t->dtype + " needs "
+                               + (bits % 8 ? std::to_string(bits) + " bits" : std::to_string(bits / 8) + " bytes")
+                               + " but " + range + " hold " + std::to_string(t->end - t->begin));
         covered = t->end;
         previous = t;
     }
     if (covered != bufferSize)
-        throwFileError(name, "the data section holds " + std::to_string(bufferSize) + " bytes but the tensors cover "
-                                 + std::to_string(covered) + " (the format allows no unindexed bytes)");
+        throwFileError(name,
+                       "the data section holds " + std::to_string(bufferSize) + " bytes but the tensors cover "
+                           + std::to_string(covered) + " (the format allows no unindexed bytes)");
     return h;
 }
 
@@ -184,12 +198,10 @@ std::string listTables(const SafetensorsHeader& h)
             tables.push_back(&t);
     if (tables.empty())
         return "it holds no 2-D tensor";
-    auto positional = [](const std::string& n) {
-        return n.find("pos") != std::string::npos || n.find("wpe") != std::string::npos;
-    };
-    std::stable_sort(tables.begin(), tables.end(), [&](const auto* a, const auto* b) {
-        return positional(a->name) && !positional(b->name);
-    });
+    auto positional
+        = [](const std::string& n) { return n.find("pos") != std::string::npos || n.find("wpe") != std::string::npos; };
+    std::stable_sort(tables.begin(), tables.end(),
+                     [&](const auto* a, const auto* b) { return positional(a->name) && !positional(b->name); });
     std::string s = "its 2-D tensors: ";
     const std::size_t shown = std::min<std::size_t>(tables.size(), 12);
     for (std::size_t i = 0; i < shown; ++i) {
@@ -215,9 +227,10 @@ TensorTable readSafetensorsTable(const ByteSource& source, const std::string& te
             if (t.shape.size() == 2 && elementTypeOf(t.dtype))
                 candidates.push_back(&t);
         if (candidates.size() != 1)
-            throwFileError(name, listTables(h) == "it holds no 2-D tensor"
-                                     ? std::string("holds no 2-D tensor, and a position table is 2-D")
-                                     : "choose a tensor (table_tensor); " + listTables(h));
+            throwFileError(name,
+                           listTables(h) == "it holds no 2-D tensor"
+                               ? std::string("holds no 2-D tensor, and a position table is 2-D")
+                               : "choose a tensor (table_tensor); " + listTables(h));
         chosen = candidates.front();
     } else {
         for (const auto& t : h.tensors)
@@ -228,15 +241,17 @@ TensorTable readSafetensorsTable(const ByteSource& source, const std::string& te
     }
     const std::string where = name + ": " + chosen->name;
     if (chosen->shape.size() != 2)
-        throwFileError(where, "shape " + shapeText(chosen->shape, false) + " has " + std::to_string(chosen->shape.size())
-                                  + " dimension" + (chosen->shape.size() == 1 ? "" : "s")
-                                  + "; a position table is 2-D (positions x dimensions); " + listTables(h));
+        throwFileError(where,
+                       "shape " + shapeText(chosen->shape, false) + " has " + std::to_string(chosen->shape.size())
+                           + " dimension" + (chosen->shape.size() == 1 ? "" : "s")
+                           + "; a position table is 2-D (positions x dimensions); " + listTables(h));
     const std::optional<ElementType> type = elementTypeOf(chosen->dtype);
     if (!type)
         throwFileError(where, "dtype " + chosen->dtype + " is not supported; PosLab reads F32, F16, BF16 and F64");
     if (chosen->shape[0] == 0 || chosen->shape[1] == 0)
-        throwFileError(where, "shape " + shapeText(chosen->shape, false)
-                                  + " is empty; a position table needs at least one row and column");
+        throwFileError(where,
+                       "shape " + shapeText(chosen->shape, false)
+                           + " is empty; a position table needs at least one row and column");
     if (check)
         check(chosen->shape[0], chosen->shape[1], where);
     checkTableSize(chosen->shape[0], chosen->shape[1], where, limits);

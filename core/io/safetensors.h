@@ -26,9 +26,9 @@ namespace poslab::core {
 /// One tensor listed in a .safetensors header.
 struct SafetensorsTensor {
     std::string name;
-    std::string dtype;                 ///< as written: "F32", "BF16", "I64", ...
+    std::string dtype; ///< as written: "F32", "BF16", "I64", ...
     std::vector<std::uint64_t> shape;
-    std::uint64_t begin = 0;           ///< data_offsets, relative to the byte buffer
+    std::uint64_t begin = 0; ///< data_offsets, relative to the byte buffer
     std::uint64_t end = 0;
 };
 

@@ -61,7 +61,10 @@ namespace {
 
 class FileSource final : public ByteSource {
 public:
-    FileSource(const std::string& path, std::uint64_t size) : ByteSource(path), m_size(size), m_in(path, std::ios::binary)
+    FileSource(const std::string& path, std::uint64_t size)
+        : ByteSource(path)
+        , m_size(size)
+        , m_in(path, std::ios::binary)
     {
         if (!m_in)
             throwFileError(path, std::string("cannot open: ") + std::strerror(errno));
@@ -74,8 +77,9 @@ public:
         m_in.seekg(std::streamoff(offset));
         m_in.read(out.data(), std::streamsize(count));
         if (!m_in || std::uint64_t(m_in.gcount()) != count)
-            throwFileError(name(), "cannot read " + std::to_string(count) + " bytes at byte " + std::to_string(offset)
-                                       + " (the file changed while it was read?)");
+            throwFileError(name(),
+                           "cannot read " + std::to_string(count) + " bytes at byte " + std::to_string(offset)
+                               + " (the file changed while it was read?)");
         return out;
     }
 
@@ -86,7 +90,10 @@ private:
 
 class MemorySource final : public ByteSource {
 public:
-    MemorySource(std::string_view bytes, std::string name) : ByteSource(std::move(name)), m_bytes(bytes) {}
+    MemorySource(std::string_view bytes, std::string name)
+        : ByteSource(std::move(name))
+        , m_bytes(bytes)
+    { }
     std::uint64_t size() const override { return m_bytes.size(); }
     std::string read(std::uint64_t offset, std::size_t count) const override
     {
@@ -159,8 +166,10 @@ std::uint64_t elementCount(const std::vector<std::uint64_t>& shape, const std::s
     std::uint64_t n = 1;
     for (std::uint64_t d : shape)
         if (__builtin_mul_overflow(n, d, &n))
-            throwFileError(name, what + " " + shapeText(shape, false) + " has more than 2^64 elements (its product "
-                                     "overflows; the header is corrupt)");
+            throwFileError(name,
+                           what + " " + shapeText(shape, false)
+                               + " has more than 2^64 elements (its product "
+                                 "overflows; the header is corrupt)");
     return n;
 }
 
@@ -205,10 +214,11 @@ MatrixD decodeTable(std::string_view bytes, std::uint64_t rows, std::uint64_t co
             std::string pattern = "0x";
             for (int shift = int(size) * 8 - 4; shift >= 0; shift -= 4)
                 pattern += hex[(word >> shift) & 15];
-            throwFileError(name, "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "] is "
-                                     + (std::isnan(v) ? "NaN" : (v > 0 ? "+infinity" : "-infinity")) + " ("
-                                     + std::string(elementTypeName(type)) + " " + pattern
-                                     + "); a position table must hold finite numbers");
+            throwFileError(name,
+                           "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "] is "
+                               + (std::isnan(v) ? "NaN" : (v > 0 ? "+infinity" : "-infinity")) + " ("
+                               + std::string(elementTypeName(type)) + " " + pattern
+                               + "); a position table must hold finite numbers");
         }
         dst[i] = v;
     }

@@ -40,9 +40,9 @@ double bfloat16ToDouble(std::uint16_t bits);
 
 /// A table read from a file: rows x cols, row-major, values exactly as stored (converted to double).
 struct TensorTable {
-    MatrixD values;               ///< rows x cols
+    MatrixD values; ///< rows x cols
     ElementType type = ElementType::Float32;
-    std::string source;           ///< for captions and messages: "x.npy" or "model.safetensors: wpe.weight"
+    std::string source; ///< for captions and messages: "x.npy" or "model.safetensors: wpe.weight"
 };
 
 /// Bytes read by range, from a file or from memory, with the name every message starts with.
@@ -58,7 +58,9 @@ public:
     const std::string& name() const { return m_name; }
 
 protected:
-    explicit ByteSource(std::string name) : m_name(std::move(name)) {}
+    explicit ByteSource(std::string name)
+        : m_name(std::move(name))
+    { }
 
 private:
     std::string m_name;

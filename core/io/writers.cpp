@@ -71,8 +71,7 @@ std::string paramJson(const ParamValue& v)
     case ParamType::Text: return jsonString(v.text);
     case ParamType::RealList: {
         std::string s = "[";
-        for (std::size_t i = 0; i < v.list.size(); ++i)
-            {
+        for (std::size_t i = 0; i < v.list.size(); ++i) {
             s += (i ? "," : "");
             s += formatNumber(v.list[i]);
         }
@@ -224,8 +223,7 @@ std::string specJson(const ParamSpec& p)
         s += ",\"max_length\":" + formatNumber(p.maximum);
     if (p.type == ParamType::Choice) {
         s += ",\"choices\":[";
-        for (std::size_t i = 0; i < p.choices.size(); ++i)
-            {
+        for (std::size_t i = 0; i < p.choices.size(); ++i) {
             s += (i ? "," : "");
             s += jsonString(p.choices[i]);
         }
@@ -235,14 +233,13 @@ std::string specJson(const ParamSpec& p)
         s += ",\"applies_when\":{";
         for (std::size_t i = 0; i < p.appliesWhen.size(); ++i) {
             {
-            s += (i ? "," : "");
-            s += jsonString(p.appliesWhen[i].key) + ":[";
-        }
-            for (std::size_t j = 0; j < p.appliesWhen[i].values.size(); ++j)
-                {
-            s += (j ? "," : "");
-            s += jsonString(p.appliesWhen[i].values[j]);
-        }
+                s += (i ? "," : "");
+                s += jsonString(p.appliesWhen[i].key) + ":[";
+            }
+            for (std::size_t j = 0; j < p.appliesWhen[i].values.size(); ++j) {
+                s += (j ? "," : "");
+                s += jsonString(p.appliesWhen[i].values[j]);
+            }
             s += "]";
         }
         s += "}";
@@ -264,13 +261,12 @@ namespace {
 /// One scheme's JSON object; @p input is "grid" or "sequence" for a spatial scheme, empty for a 1-D one.
 void schemeJson(std::ostream& out, const SchemeDescriptor& s, const std::vector<Quantity>& q, std::string_view input)
 {
-    out << "{\"id\":" << jsonString(s.id) << ",\"name\":" << jsonString(s.name) << ",\"family\":"
-        << jsonString(s.family) << ",\"axes\":{\"relation\":" << jsonString(relationName(s.relation))
+    out << "{\"id\":" << jsonString(s.id) << ",\"name\":" << jsonString(s.name)
+        << ",\"family\":" << jsonString(s.family) << ",\"axes\":{\"relation\":" << jsonString(relationName(s.relation))
         << ",\"applied_to\":" << jsonString(applicationName(s.application))
         << ",\"origin\":" << jsonString(originName(s.origin)) << "},\"citation\":" << jsonString(s.citation)
-        << ",\"year\":" << s.year
-        << ",\"reference\":" << jsonString(s.reference) << ",\"formula\":" << jsonString(s.formula)
-        << ",\"summary\":" << jsonString(s.summary);
+        << ",\"year\":" << s.year << ",\"reference\":" << jsonString(s.reference)
+        << ",\"formula\":" << jsonString(s.formula) << ",\"summary\":" << jsonString(s.summary);
     if (!input.empty())
         out << ",\"input\":" << jsonString(input);
     if (!s.relativePosition.empty())
@@ -305,13 +301,15 @@ void writeSchemesJson(std::ostream& out)
 }
 
 namespace {
-void schemeText(std::ostream& out, const SchemeDescriptor& s, const std::vector<Quantity>& quantities, std::string_view input)
+void schemeText(std::ostream& out, const SchemeDescriptor& s, const std::vector<Quantity>& quantities,
+                std::string_view input)
 {
     out << s.id << "  " << s.name << "\n";
     out << "    family: " << s.family << "; " << relationName(s.relation) << ", applied to "
         << applicationName(s.application) << ", " << originName(s.origin) << "\n";
     if (!input.empty())
-        out << "    input: " << input << (input == "grid" ? " (--grid HxW)" : " (--sequence text:N,image:TxHxW,video:TxHxW,...)") << "\n";
+        out << "    input: " << input
+            << (input == "grid" ? " (--grid HxW)" : " (--sequence text:N,image:TxHxW,video:TxHxW,...)") << "\n";
     out << "    " << s.formula << "\n";
     if (!s.relativePosition.empty())
         out << "    relative position = " << s.relativePosition << "\n";

@@ -42,7 +42,10 @@ const SchemeDescriptor& trainableOrThrow(const std::string& id)
                      + (cannot.size() == 1 ? " has" : " have") + " no backward pass yet)");
 }
 
-PositionList range0(int T) { return PositionList::range(0, T); }
+PositionList range0(int T)
+{
+    return PositionList::range(0, T);
+}
 
 } // namespace
 
@@ -55,7 +58,10 @@ std::vector<std::string> trainableSchemes()
     return out;
 }
 
-void checkTrainable(const std::string& id) { trainableOrThrow(id); }
+void checkTrainable(const std::string& id)
+{
+    trainableOrThrow(id);
+}
 
 const ParamLayout::Block& ParamLayout::find(const std::string& name) const
 {
@@ -65,8 +71,7 @@ const ParamLayout::Block& ParamLayout::find(const std::string& name) const
     throw std::out_of_range("no parameter block " + name);
 }
 
-template <typename T>
-struct Network<T>::Impl {
+template <typename T> struct Network<T>::Impl {
     const SchemeDescriptor* scheme = nullptr;
     ParamSet params;
     TrainedAs kind = TrainedAs::NoPosition;
@@ -127,7 +132,8 @@ struct Network<T>::Impl {
 
 template <typename T>
 Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const ParamSet& params)
-    : m_config(c), m_impl(std::make_unique<Impl>())
+    : m_config(c)
+    , m_impl(std::make_unique<Impl>())
 {
     if (c.layers < 1 || c.layers > 4)
         throw InputError("--layers " + std::to_string(c.layers) + " is out of range; allowed: 1 to 4");
@@ -147,8 +153,9 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
         throw InputError("head dimension " + std::to_string(im.hd) + " (width / heads) is odd; " + scheme.id
                          + " rotates pairs of dimensions");
     if (im.kind == TrainedAs::TransformerXl && c.width % 2 != 0)
-        throw InputError("width " + std::to_string(c.width) + " is odd; transformer_xl's sinusoid R needs pairs of "
-                         "dimensions");
+        throw InputError("width " + std::to_string(c.width)
+                         + " is odd; transformer_xl's sinusoid R needs pairs of "
+                           "dimensions");
     if (im.kind == TrainedAs::FixedTable && c.width % 2 != 0)
         throw InputError("width " + std::to_string(c.width) + " is odd; sinusoidal needs pairs of dimensions");
     if (im.kind == TrainedAs::LearnedTable && c.learnedRows < 1)
@@ -229,11 +236,9 @@ Network<T>::Network(const ModelConfig& c, const SchemeDescriptor& scheme, const 
     }
 }
 
-template <typename T>
-Network<T>::~Network() = default;
+template <typename T> Network<T>::~Network() = default;
 
-template <typename T>
-void Network<T>::initialise()
+template <typename T> void Network<T>::initialise()
 {
     Impl& im = *m_impl;
     const int d = m_config.width, H = m_config.heads;
@@ -242,7 +247,9 @@ void Network<T>::initialise()
     for (const ParamLayout::Block& b : m_layout.blocks) {
         T* p = m_params.data() + b.offset;
         const std::string& n = b.name;
-        auto endsWith = [&](const char* s) { return n.size() >= std::strlen(s) && n.compare(n.size() - std::strlen(s), std::string::npos, s) == 0; };
+        auto endsWith = [&](const char* s) {
+            return n.size() >= std::strlen(s) && n.compare(n.size() - std::strlen(s), std::string::npos, s) == 0;
+        };
         if (n == "pos.table") {
             // The scheme's own initial table (learned.h: seeded N(0, init_std^2)).
             const MatrixF t = learnedBaseTable(m_config.learnedRows, d, im.params.real("init_std"),
@@ -275,7 +282,8 @@ void Network<T>::initialise()
                 p[i] = T(rng.normal() * 0.02);
         } else if (n.rfind("pos.fire.", 0) == 0) {
             // nn.Linear's default: U(-1/sqrt(fan_in), 1/sqrt(fan_in)); fan_in 1 for w1, b1 and width for w2, b2.
-            const double bound = (n == "pos.fire.w1" || n == "pos.fire.b1") ? 1.0 : 1.0 / std::sqrt(double(im.fireWidth));
+            const double bound
+                = (n == "pos.fire.w1" || n == "pos.fire.b1") ? 1.0 : 1.0 / std::sqrt(double(im.fireWidth));
             for (std::size_t i = 0; i < b.size; ++i)
                 p[i] = T((2.0 * rng.uniform() - 1.0) * bound);
         } else if (endsWith(".w") && (n.find("ln") != std::string::npos)) {
@@ -290,8 +298,7 @@ void Network<T>::initialise()
     }
 }
 
-template <typename T>
-void Network<T>::constrain()
+template <typename T> void Network<T>::constrain()
 {
     if (m_impl->kind != TrainedAs::Kerple)
         return;
@@ -308,17 +315,15 @@ void Network<T>::constrain()
     }
 }
 
-template <typename T>
-std::string Network<T>::positionRowsFor(int T_) const
+template <typename T> std::string Network<T>::positionRowsFor(int T_) const
 {
     if (m_impl->kind == TrainedAs::LearnedTable && T_ > m_config.learnedRows)
         return "no position rows past " + std::to_string(m_config.learnedRows) + " (the learned table has "
-               + std::to_string(m_config.learnedRows) + " rows; this length needs " + std::to_string(T_) + ")";
+            + std::to_string(m_config.learnedRows) + " rows; this length needs " + std::to_string(T_) + ")";
     return {};
 }
 
-template <typename T>
-double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
+template <typename T> double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
 {
     (void)threads;
     const double d = c.width, V = c.vocab, L = c.layers, H = c.heads;
@@ -330,8 +335,7 @@ double Network<T>::bytesFor(const ModelConfig& c, int n, int T_, int threads)
     return double(sizeof(T)) * (chunks * perChunk + 4 * params);
 }
 
-template <typename T>
-double Network<T>::workFor(const ModelConfig& c, int n, int T_, bool backward)
+template <typename T> double Network<T>::workFor(const ModelConfig& c, int n, int T_, bool backward)
 {
     const double d = c.width, V = c.vocab, L = c.layers, H = c.heads, t = T_;
     const double products = L * (12.0 * d * d * t + 2.0 * t * t * d) + V * d * t;
@@ -443,7 +447,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                 for (int h = 0; h < H; ++h)
                     for (int i = 0; i < Tn; ++i)
                         for (int j = 0; j <= i; ++j)
-                            im.trainedBias[h](i, j) = T(kerpleBias(im.kerpleLog, double(r1[h]), double(r2[h]), double(i - j)));
+                            im.trainedBias[h](i, j)
+                                = T(kerpleBias(im.kerpleLog, double(r1[h]), double(r2[h]), double(i - j)));
             } else if (im.kind == TrainedAs::Fire) {
                 auto it = im.fireInputCache.find(Tn);
                 if (it == im.fireInputCache.end()) {
@@ -513,8 +518,10 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             a.qk = a.qkv.leftCols(2 * d);
             if (im.rot)
                 for (int h = 0; h < H; ++h) {
-                    rotateRows<T>(a.qk, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs, Tc, false);
-                    rotateRows<T>(a.qk, d + h * hd, im.rot->cosK, im.rot->sinK, im.pairA.data(), im.pairB.data(), im.pairs, Tc, false);
+                    rotateRows<T>(a.qk, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs,
+                                  Tc, false);
+                    rotateRows<T>(a.qk, d + h * hd, im.rot->cosK, im.rot->sinK, im.pairA.data(), im.pairB.data(),
+                                  im.pairs, Tc, false);
                 }
             a.att.resize(R, d);
             a.p.resize(std::size_t(n * H));
@@ -533,7 +540,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                     } else if (im.kind == TrainedAs::TransformerXl) {
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
                         const auto k = a.qk.block(s * Tc, d + h * hd, Tc, hd);
-                        txlForward<T>(q, k, w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
+                        txlForward<T>(q, k, w.txlR.middleCols(h * hd, hd),
+                                      CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
                                       CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, w.copeBias);
                         attentionForward<T>(q, k, a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), &w.copeBias, scale,
                                             a.p[std::size_t(s * H + h)], o);
@@ -551,8 +559,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                                             a.p[std::size_t(s * H + h)], o);
                     } else {
                         attentionForward<T>(a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
-                                            a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), static_cast<const Mat<T>*>(nullptr),
-                                            scale, a.p[std::size_t(s * H + h)], o);
+                                            a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd),
+                                            static_cast<const Mat<T>*>(nullptr), scale, a.p[std::size_t(s * H + h)], o);
                     }
                     a.att.block(s * Tc, h * hd, Tc, hd) = o;
                 }
@@ -592,7 +600,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             }
             const float wt = batch.weights[gi];
             if (wt != 0.0f) {
-                const T ce = crossEntropy<T>(row, V, batch.targets[gi], T(wt) * norm, dlogits.data() + std::size_t(r) * V);
+                const T ce
+                    = crossEntropy<T>(row, V, batch.targets[gi], T(wt) * norm, dlogits.data() + std::size_t(r) * V);
                 loss += double(wt) * double(ce) / batch.normaliser;
             }
         }
@@ -632,7 +641,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
             Mat<T> dln2;
             matmul<T>(dln2, dh, false, cmat(p + "w1", d, 4 * d), true, false);
             Mat<T> dxmid = dx;
-            layerNormBackward<T>(dln2, a.xmid, cvec(p + "ln2.w", d), a.m2, a.r2, dxmid, gvec(p + "ln2.w", d), gvec(p + "ln2.b", d));
+            layerNormBackward<T>(dln2, a.xmid, cvec(p + "ln2.w", d), a.m2, a.r2, dxmid, gvec(p + "ln2.w", d),
+                                 gvec(p + "ln2.b", d));
             // xmid = xin + att Wo + bo
             matmul<T>(gmat(p + "wo", d, d), a.att, true, dxmid, false, true);
             gvec(p + "bo", d) += dxmid.colwise().sum().transpose();
@@ -648,8 +658,8 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                 for (int h = 0; h < H; ++h) {
                     dO = datt.block(s * Tc, h * hd, Tc, hd);
                     attentionBackward<T>(dO, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
-                                         a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), a.p[std::size_t(s * H + h)], scale, dq,
-                                         dk, dv, ds);
+                                         a.qkv.block(s * Tc, 2 * d + h * hd, Tc, hd), a.p[std::size_t(s * H + h)],
+                                         scale, dq, dk, dv, ds);
                     if (im.kind == TrainedAs::Cope) {
                         // The gates and positions again (cheaper than keeping them), then their gradient.
                         const auto q = a.qk.block(s * Tc, h * hd, Tc, hd);
@@ -664,12 +674,14 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                         txlBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), a.qk.block(s * Tc, d + h * hd, Tc, hd),
                                        w.txlR.middleCols(h * hd, hd), CMapVec<T>(P + off("pos.txl.u") + h * hd, hd),
                                        CMapVec<T>(P + off("pos.txl.v") + h * hd, hd), scale, dq, dk,
-                                       w.txlDR.middleCols(h * hd, hd), MapVec<T>(w.grad.data() + off("pos.txl.u") + h * hd, hd),
+                                       w.txlDR.middleCols(h * hd, hd),
+                                       MapVec<T>(w.grad.data() + off("pos.txl.u") + h * hd, hd),
                                        MapVec<T>(w.grad.data() + off("pos.txl.v") + h * hd, hd));
                     } else if (im.kind == TrainedAs::Shaw) {
                         const std::string blk = "pos.shaw.l" + std::to_string(l);
                         relativeKeyBackward<T>(ds, a.qk.block(s * Tc, h * hd, Tc, hd), cmat(blk, im.shawRows, hd),
-                                               im.shawIndex->topLeftCorner(Tc, Tc), scale, dq, gmat(blk, im.shawRows, hd));
+                                               im.shawIndex->topLeftCorner(Tc, Tc), scale, dq,
+                                               gmat(blk, im.shawRows, hd));
                     }
                     dqkv.block(s * Tc, h * hd, Tc, hd) = dq;
                     dqkv.block(s * Tc, d + h * hd, Tc, hd) = dk;
@@ -678,18 +690,22 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
                         w.dBias[std::size_t(h)].topLeftCorner(Tc, Tc) += ds;
                 }
             if (im.kind == TrainedAs::TransformerXl)
-                gmat("pos.txl.l" + std::to_string(l) + ".wr", d, d).noalias() += im.txlSinusoid->topRows(Tc).transpose() * w.txlDR;
+                gmat("pos.txl.l" + std::to_string(l) + ".wr", d, d).noalias()
+                    += im.txlSinusoid->topRows(Tc).transpose() * w.txlDR;
             if (im.rot)
                 for (int h = 0; h < H; ++h) {
-                    rotateRows<T>(dqkv, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs, Tc, true);
-                    rotateRows<T>(dqkv, d + h * hd, im.rot->cosK, im.rot->sinK, im.pairA.data(), im.pairB.data(), im.pairs, Tc, true);
+                    rotateRows<T>(dqkv, h * hd, im.rot->cosQ, im.rot->sinQ, im.pairA.data(), im.pairB.data(), im.pairs,
+                                  Tc, true);
+                    rotateRows<T>(dqkv, d + h * hd, im.rot->cosK, im.rot->sinK, im.pairA.data(), im.pairB.data(),
+                                  im.pairs, Tc, true);
                 }
             matmul<T>(gmat(p + "wqkv", d, 3 * d), a.ln1, true, dqkv, false, true);
             gvec(p + "bqkv", 3 * d) += dqkv.colwise().sum().transpose();
             Mat<T> dln1;
             matmul<T>(dln1, dqkv, false, cmat(p + "wqkv", d, 3 * d), true, false);
             dx = dxmid;
-            layerNormBackward<T>(dln1, a.xin, cvec(p + "ln1.w", d), a.m1, a.r1, dx, gvec(p + "ln1.w", d), gvec(p + "ln1.b", d));
+            layerNormBackward<T>(dln1, a.xin, cvec(p + "ln1.w", d), a.m1, a.r1, dx, gvec(p + "ln1.w", d),
+                                 gvec(p + "ln1.b", d));
         }
         auto dwte = gmat("wte", V, d);
         w.dAdd = Mat<T>::Zero(im.add ? Tn : 0, d);
@@ -798,8 +814,7 @@ double Network<T>::run(const Batch& batch, std::vector<T>* grad, int threads, st
     return loss;
 }
 
-template <typename T>
-std::vector<Mat<T>> Network<T>::attention(const Batch& batch, int layer)
+template <typename T> std::vector<Mat<T>> Network<T>::attention(const Batch& batch, int layer)
 {
     Batch one = batch;
     one.n = 1;

@@ -79,8 +79,7 @@ struct ParamLayout {
     const Block& find(const std::string& name) const;
 };
 
-template <typename T>
-class Network {
+template <typename T> class Network {
 public:
     /// Validates sizes (throws InputError) and lays out the parameters; does not draw them.
     Network(const ModelConfig& config, const SchemeDescriptor& scheme, const ParamSet& params);

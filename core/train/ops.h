@@ -20,18 +20,12 @@
 
 namespace poslab::core::train {
 
-template <typename T>
-using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <typename T>
-using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
-template <typename T>
-using MapMat = Eigen::Map<Mat<T>>;
-template <typename T>
-using CMapMat = Eigen::Map<const Mat<T>>;
-template <typename T>
-using MapVec = Eigen::Map<Vec<T>>;
-template <typename T>
-using CMapVec = Eigen::Map<const Vec<T>>;
+template <typename T> using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T> using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+template <typename T> using MapMat = Eigen::Map<Mat<T>>;
+template <typename T> using CMapMat = Eigen::Map<const Mat<T>>;
+template <typename T> using MapVec = Eigen::Map<Vec<T>>;
+template <typename T> using CMapVec = Eigen::Map<const Vec<T>>;
 
 inline constexpr double layerNormEps = 1e-5; ///< PyTorch nn.LayerNorm's default
 
@@ -73,14 +67,12 @@ void layerNormBackward(const Mat<T>& dy, const In& x, const CMapVec<T>& w, const
 }
 
 /// GELU, tanh approximation (Hendrycks and Gimpel 2016; PyTorch approximate="tanh", llm.c gelu_forward).
-template <typename T>
-T gelu(T x)
+template <typename T> T gelu(T x)
 {
     const T k = T(std::sqrt(2.0 / std::numbers::pi));
     return T(0.5) * x * (T(1) + std::tanh(k * (x + T(0.044715) * x * x * x)));
 }
-template <typename T>
-T geluGrad(T x)
+template <typename T> T geluGrad(T x)
 {
     const T k = T(std::sqrt(2.0 / std::numbers::pi));
     const T th = std::tanh(k * (x + T(0.044715) * x * x * x));
@@ -90,8 +82,7 @@ T geluGrad(T x)
 /// GELU (tanh approximation) over a whole matrix; @p th keeps tanh(k (x + 0.044715 x^3)) for geluBackward().
 /// Same formula as gelu() and geluGrad() above; float runs core's vectorised kernel (the widest instruction
 /// set the CPU has), double (the gradient tests) Eigen's.
-template <typename T>
-void geluForward(const Mat<T>& x, Mat<T>& y, Mat<T>& th)
+template <typename T> void geluForward(const Mat<T>& x, Mat<T>& y, Mat<T>& th)
 {
     y.resize(x.rows(), x.cols());
     th.resize(x.rows(), x.cols());
@@ -114,8 +105,8 @@ void matmul(MC&& c, const MA& a, bool ta, const MB& b, bool tb, bool accumulate,
     if (!accumulate)
         c.resize(m, n);
     if constexpr (std::is_same_v<T, float>) {
-        kernel::gemm(ta, tb, int(m), int(n), int(k), alpha, a.data(), int(a.outerStride()), b.data(), int(b.outerStride()),
-                     accumulate ? 1.0f : 0.0f, c.data(), int(c.outerStride()));
+        kernel::gemm(ta, tb, int(m), int(n), int(k), alpha, a.data(), int(a.outerStride()), b.data(),
+                     int(b.outerStride()), accumulate ? 1.0f : 0.0f, c.data(), int(c.outerStride()));
     } else {
         if (!accumulate)
             c.setZero();
@@ -130,12 +121,11 @@ void matmul(MC&& c, const MA& a, bool ta, const MB& b, bool tb, bool accumulate,
     }
 }
 /// dh *= GELU'(x), with th from geluForward().
-template <typename T>
-void geluBackward(Mat<T>& dh, const Mat<T>& x, const Mat<T>& th)
+template <typename T> void geluBackward(Mat<T>& dh, const Mat<T>& x, const Mat<T>& th)
 {
     const T k = T(std::sqrt(2.0 / std::numbers::pi));
     dh.array() *= T(0.5) * (T(1) + th.array())
-                  + T(0.5) * x.array() * (T(1) - th.array().square()) * k * (T(1) + T(3 * 0.044715) * x.array().square());
+        + T(0.5) * x.array() * (T(1) - th.array().square()) * k * (T(1) + T(3 * 0.044715) * x.array().square());
 }
 
 /// One head of causal attention: S = Q K^T * scale + bias (bias T x T, may be empty), keys after the query
@@ -212,7 +202,8 @@ void copeForward(const A& q, const B& k, const E& e, T scale, T posScale, int np
     const Eigen::Index rows = std::min<Eigen::Index>(nposMax, n + 1);
     const Mat<T> a = (q * k.transpose()) * scale;
     const Mat<T> z = q * e.topRows(rows).transpose();
-    core::copeSweep(a, [](Eigen::Index i, Eigen::Index j) { return j <= i; }, z, nposMax, bias, &gates, &positions);
+    core::copeSweep(
+        a, [](Eigen::Index i, Eigen::Index j) { return j <= i; }, z, nposMax, bias, &gates, &positions);
     if (posScale != T(1))
         bias *= posScale;
 }
@@ -305,7 +296,8 @@ void txlForward(const A& q, const B& k, const Rr& r, const U& u, const V& v, T s
 }
 
 /// Backward of txlForward given dB: adds to dQ, dK, dR (the head's rows of d(R W_R)), du and dv.
-template <typename T, typename A, typename B, typename Rr, typename U, typename V, typename DR, typename DU, typename DV>
+template <typename T, typename A, typename B, typename Rr, typename U, typename V, typename DR, typename DU,
+          typename DV>
 void txlBackward(const Mat<T>& dB, const A& q, const B& k, const Rr& r, const U& u, const V& v, T scale, Mat<T>& dq,
                  Mat<T>& dk, DR&& dr, DU&& du, DV&& dv)
 {
@@ -330,8 +322,7 @@ void txlBackward(const Mat<T>& dB, const A& q, const B& k, const Rr& r, const U&
 /// Softmax cross-entropy of one row of @p n logits against @p target: returns -log softmax(logits)[target] and
 /// writes d(loss)/d(logits) * @p weight into @p dlogits (softmax - onehot, scaled). Plain loops over contiguous
 /// rows (a row of a row-major matrix).
-template <typename T>
-T crossEntropy(const T* logits, int n, int target, T weight, T* dlogits)
+template <typename T> T crossEntropy(const T* logits, int n, int target, T weight, T* dlogits)
 {
     T mx = logits[0];
     for (int j = 1; j < n; ++j)

@@ -42,7 +42,10 @@ std::string taskDescription(Task t)
     return {};
 }
 
-int taskSymbols(Task t, int vocab) { return t == Task::Addition ? 10 : vocab; }
+int taskSymbols(Task t, int vocab)
+{
+    return t == Task::Addition ? 10 : vocab;
+}
 
 int sequenceLength(Task t, int length)
 {

@@ -22,7 +22,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double secondsSince(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
+double secondsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
 
 ModelConfig modelConfig(const TrainConfig& c, const SchemeDescriptor& scheme, const ParamSet& params)
 {
@@ -59,8 +62,7 @@ ParamSet schemeParams(const SchemeDescriptor& scheme, const TrainConfig& c, cons
                 throw InputError("max_position_embeddings of a trained learned table is the longest trained sequence ("
                                  + std::to_string(std::max(1, sequenceLength(c.task, c.trainLen) - 1))
                                  + " input tokens here); set --train-len instead");
-        o.push_back({"max_position_embeddings",
-                     std::to_string(std::max(1, sequenceLength(c.task, c.trainLen) - 1))});
+        o.push_back({"max_position_embeddings", std::to_string(std::max(1, sequenceLength(c.task, c.trainLen) - 1))});
     }
     for (const auto& kv : c.overrides)
         o.push_back(kv);
@@ -82,7 +84,8 @@ Batch makeBatch(const TrainConfig& c, int n, const std::function<std::pair<int, 
     }
     // Sorted by length (stable): chunks of similar lengths waste little on padding. The loss is a sum over the
     // sequences, so the order changes nothing but the speed.
-    std::stable_sort(ex.begin(), ex.end(), [](const Example& a, const Example& b) { return a.tokens.size() < b.tokens.size(); });
+    std::stable_sort(ex.begin(), ex.end(),
+                     [](const Example& a, const Example& b) { return a.tokens.size() < b.tokens.size(); });
     const int pad = Vocabulary{taskSymbols(c.task, c.vocab)}.pad();
     Batch b;
     b.n = n;
@@ -150,7 +153,8 @@ LengthPoint evaluate(Network<float>& net, const TrainConfig& c, int length)
     for (int start = 0; start < c.evalSamples; start += c.batch) {
         const int n = std::min(c.batch, c.evalSamples - start);
         const Batch b = makeBatch(c, n, [&](int i) {
-            return std::pair<int, std::uint64_t>(length, mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(start + i)));
+            return std::pair<int, std::uint64_t>(
+                length, mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(start + i)));
         });
         loss += net.run(b, nullptr, c.threads, &pred) * b.normaliser;
         const AnswerScore sc = scoreAnswers(b, pred);
@@ -188,14 +192,15 @@ void validate(const TrainConfig& c)
     checkTrainable(c.scheme);
     auto range = [](const char* name, long long v, long long lo, long long hi) {
         if (v < lo || v > hi)
-            throw InputError(std::string(name) + " " + std::to_string(v) + " is out of range; allowed: "
-                             + std::to_string(lo) + " to " + std::to_string(hi));
+            throw InputError(std::string(name) + " " + std::to_string(v)
+                             + " is out of range; allowed: " + std::to_string(lo) + " to " + std::to_string(hi));
     };
     range("--layers", c.layers, 1, 4);
     range("--width", c.width, 8, 256);
     range("--heads", c.heads, 1, 8);
     if (c.width % c.heads != 0)
-        throw InputError("--width " + std::to_string(c.width) + " is not divisible by --heads " + std::to_string(c.heads));
+        throw InputError("--width " + std::to_string(c.width) + " is not divisible by --heads "
+                         + std::to_string(c.heads));
     range("--batch", c.batch, 1, 4096);
     range("--vocab", c.vocab, 2, 1000);
     range("--train-len", c.trainLen, 1, 4096);
@@ -218,13 +223,14 @@ void validate(const TrainConfig& c)
     for (int L : c.testLens)
         longest = std::max(longest, L);
     const int T = sequenceLength(c.task, longest) - 1;
-    const double bytes = std::max(Network<float>::bytesFor(m, c.batch, sequenceLength(c.task, c.trainLen) - 1, c.threads),
-                                  Network<float>::bytesFor(m, std::min(c.batch, c.evalSamples), T, c.threads));
+    const double bytes
+        = std::max(Network<float>::bytesFor(m, c.batch, sequenceLength(c.task, c.trainLen) - 1, c.threads),
+                   Network<float>::bytesFor(m, std::min(c.batch, c.evalSamples), T, c.threads));
     Limits lim;
     lim.maxBytes = std::size_t(c.maxBytes);
     lim.maxWork = c.maxWork;
     const std::string what = "training at sequence length " + std::to_string(T) + " with batch "
-                             + std::to_string(c.batch) + " and width " + std::to_string(c.width);
+        + std::to_string(c.batch) + " and width " + std::to_string(c.width);
     checkSize(bytes, lim, what, "ask for a smaller --batch, --width, --train-len or test lengths");
     // Two limits: a part that runs to its end once started (a step, one length's evaluation: the cancel flag is
     // read between them) is held to compute's 1e11, the whole run to maxWork.
@@ -281,11 +287,12 @@ TrainWork trainWork(const TrainConfig& cIn)
         steps = std::min(steps, std::ceil(c.seconds * opsPerSecond / std::max(stepWork, 1.0)));
     out.total = (c.seconds > 0.0 ? std::min(double(c.steps), 1.0) : steps) * stepWork;
     if (c.steps > 0)
-        part(stepWork + tables(trainT), "the first training step (batch " + std::to_string(c.batch) + ", its position tables)");
+        part(stepWork + tables(trainT),
+             "the first training step (batch " + std::to_string(c.batch) + ", its position tables)");
     if (c.evalEvery > 0) {
         out.total += std::ceil(steps / c.evalEvery) * evalWork(c.evalSamples, c.trainLen);
-        part(evalWork(c.evalSamples, c.trainLen), "a check of " + std::to_string(c.evalSamples) + " sequences at length "
-                                                      + std::to_string(c.trainLen));
+        part(evalWork(c.evalSamples, c.trainLen),
+             "a check of " + std::to_string(c.evalSamples) + " sequences at length " + std::to_string(c.trainLen));
     }
     std::vector<int> lengths{trainT};
     double allLengths = 0.0;
@@ -302,7 +309,7 @@ TrainWork trainWork(const TrainConfig& cIn)
     out.total += allLengths;
     if (c.curveEvery > 0)
         out.total += std::ceil(steps / c.curveEvery) * allLengths
-                     * double(std::max(1, std::min(c.curveSamples, c.evalSamples))) / double(c.evalSamples);
+            * double(std::max(1, std::min(c.curveSamples, c.evalSamples))) / double(c.evalSamples);
     std::sort(lengths.begin(), lengths.end());
     lengths.erase(std::unique(lengths.begin(), lengths.end()), lengths.end());
     for (int T : lengths)
@@ -442,7 +449,8 @@ TrainedAttention trainedAttention(const RunResult& run, int layer, int length, i
         throw InputError("the run holds no trained parameters (runs read from a file and diverged runs keep none)");
     const SchemeDescriptor& scheme = schemeOrThrow(c.scheme);
     if (layer < 0 || layer >= c.layers)
-        throw InputError("layer " + std::to_string(layer) + " is out of range; allowed: 0 to " + std::to_string(c.layers - 1));
+        throw InputError("layer " + std::to_string(layer) + " is out of range; allowed: 0 to "
+                         + std::to_string(c.layers - 1));
     if (length < 1 || length > 100000)
         throw InputError("test length " + std::to_string(length) + " is out of range; allowed: 1 to 100000");
     if (sample < 0)
@@ -462,7 +470,8 @@ TrainedAttention trainedAttention(const RunResult& run, int layer, int length, i
     net.params() = *run.weights;
     // The evaluation's sequence: the same stream evaluate() draws sample i of length L from.
     const Batch b = makeBatch(c, 1, [&](int) {
-        return std::pair<int, std::uint64_t>(length, mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(sample)));
+        return std::pair<int, std::uint64_t>(length,
+                                             mixSeed(c.seed, 0xE7A1, std::uint64_t(length), std::uint64_t(sample)));
     });
     TrainedAttention out;
     out.layer = layer;
@@ -480,7 +489,10 @@ TrainedAttention trainedAttention(const RunResult& run, int layer, int length, i
 
 namespace {
 
-std::string num(double v) { return std::isfinite(v) ? formatNumber(v) : std::string("null"); }
+std::string num(double v)
+{
+    return std::isfinite(v) ? formatNumber(v) : std::string("null");
+}
 
 std::string overridesJson(const Overrides& o)
 {
@@ -514,8 +526,9 @@ void writeRuns(std::ostream& out, const std::vector<RunResult>& runs)
             << ", \"mlp\": " << jsonString(c.gelu ? "gelu" : "relu") << ", \"tied\": " << (c.tied ? "true" : "false")
             << ", \"batch\": " << c.batch << ", \"vocab\": " << c.vocab << ", \"lr\": " << num(c.lr)
             << ", \"lr_schedule\": " << jsonString(c.cosineDecay ? "cosine" : "constant")
-            << ", \"weight_decay\": " << num(c.weightDecay) << ", \"steps\": " << c.steps << ", \"seconds\": "
-            << num(c.seconds) << ", \"eval_samples\": " << c.evalSamples << ", \"threads\": " << c.threads << "},\n";
+            << ", \"weight_decay\": " << num(c.weightDecay) << ", \"steps\": " << c.steps
+            << ", \"seconds\": " << num(c.seconds) << ", \"eval_samples\": " << c.evalSamples
+            << ", \"threads\": " << c.threads << "},\n";
         out << "      \"steps_done\": " << r.stepsDone << ",\n";
         out << "      \"stop\": " << jsonString(r.stop) << ",\n";
         out << "      \"diverged\": " << (r.diverged ? "true" : "false") << ",\n";
@@ -557,7 +570,8 @@ std::vector<RunResult> readRuns(std::string_view text)
     auto need = [](const json::Value& o, const char* key, json::Type t) -> const json::Value& {
         const json::Value* v = o.find(key);
         if (!v || v->type() != t)
-            throw InputError(std::string("run file: every run needs \"") + key + "\" as " + std::string(json::typeName(t)));
+            throw InputError(std::string("run file: every run needs \"") + key + "\" as "
+                             + std::string(json::typeName(t)));
         return *v;
     };
     auto numOrNan = [](const json::Value* v) { return v && v->isNumber() ? v->number() : std::nan(""); };
@@ -591,7 +605,8 @@ std::vector<RunResult> readRuns(std::string_view text)
             if (!s)
                 return;
             if (!s->isArray())
-                throw InputError(std::string("run file: \"") + key + "\" must be an array of \"KEY=VALUE\" strings, got "
+                throw InputError(std::string("run file: \"") + key
+                                 + "\" must be an array of \"KEY=VALUE\" strings, got "
                                  + std::string(json::typeName(s->type())));
             for (const json::Value& kv : s->array()) {
                 if (!kv.isString())
@@ -628,11 +643,13 @@ std::vector<RunResult> readRuns(std::string_view text)
         if (const json::Value* lc = r.find("loss_curve"); lc && lc->isArray())
             for (const json::Value& e : lc->array())
                 if (e.isArray() && e.array().size() == 3)
-                    res.loss.push_back({count(e.array()[0], "a loss_curve step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
+                    res.loss.push_back(
+                        {count(e.array()[0], "a loss_curve step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
         if (const json::Value* lc = r.find("checks"); lc && lc->isArray())
             for (const json::Value& e : lc->array())
                 if (e.isArray() && e.array().size() == 3)
-                    res.checks.push_back({count(e.array()[0], "a checks step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
+                    res.checks.push_back(
+                        {count(e.array()[0], "a checks step"), numOrNan(&e.array()[1]), numOrNan(&e.array()[2])});
         out.push_back(std::move(res));
     }
     if (out.empty())
@@ -694,8 +711,11 @@ LengthCurves lengthCurves(const std::vector<RunResult>& runs, LengthMetric metri
         }
         std::vector<double> v(n, nan);
         for (const LengthPoint& p : r.lengths) {
-            const std::size_t i = std::size_t(std::lower_bound(out.lengths.begin(), out.lengths.end(), p.length) - out.lengths.begin());
-            v[i] = metric == LengthMetric::ExactMatch ? p.exactMatch : metric == LengthMetric::TokenAccuracy ? p.tokenAccuracy : p.loss;
+            const std::size_t i
+                = std::size_t(std::lower_bound(out.lengths.begin(), out.lengths.end(), p.length) - out.lengths.begin());
+            v[i] = metric == LengthMetric::ExactMatch   ? p.exactMatch
+                : metric == LengthMetric::TokenAccuracy ? p.tokenAccuracy
+                                                        : p.loss;
             if (p.noPositionRows)
                 it->noPositionRows[i] = true;
         }

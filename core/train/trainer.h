@@ -29,15 +29,15 @@ namespace poslab::core::train {
 
 struct TrainConfig {
     std::string scheme = "rope";
-    Overrides overrides;      ///< --set KEY=VALUE (the scheme's parameters, as everywhere in PosLab)
-    Overrides testOverrides;  ///< --test-set KEY=VALUE: applied at evaluation only (e.g. RoPE's rope_type=linear)
+    Overrides overrides;     ///< --set KEY=VALUE (the scheme's parameters, as everywhere in PosLab)
+    Overrides testOverrides; ///< --test-set KEY=VALUE: applied at evaluation only (e.g. RoPE's rope_type=linear)
     Task task = Task::Copy;
     int trainLen = 10;
     std::vector<int> testLens; ///< empty: 1..8 x trainLen
     /// The default recipe: 4,000 steps with the cosine schedule reach the convergence line
     /// (convergedExactMatch at L_train) for RoPE and ALiBi on the copy task (README, length lab: measured time).
     int steps = 4000;
-    double seconds = 0.0;      ///< > 0: stop after this much training time instead (whichever comes first)
+    double seconds = 0.0; ///< > 0: stop after this much training time instead (whichever comes first)
     std::uint64_t seed = 1;
     int layers = 2, width = 64, heads = 4, batch = 64, vocab = 8;
     double lr = 3e-3, weightDecay = 0.01, beta1 = 0.9, beta2 = 0.999, eps = 1e-8; ///< torch.optim.AdamW's defaults
@@ -47,8 +47,8 @@ struct TrainConfig {
     bool cosineDecay = true;
     bool gelu = true, tied = false;
     int evalSamples = 256;
-    int evalEvery = 100;       ///< steps between checks of exact match at the trained length (0: none)
-    bool stopAt95 = false;     ///< stop once exact match at the trained length reaches 95%
+    int evalEvery = 100;   ///< steps between checks of exact match at the trained length (0: none)
+    bool stopAt95 = false; ///< stop once exact match at the trained length reaches 95%
     int threads = 2;
     double maxBytes = double(512u << 20); ///< memory cap, checked before anything is allocated
     /// Work limits (limits.h's operations, trainWork()), checked before anything is trained: the whole run 1e13,
@@ -105,10 +105,10 @@ struct RunResult {
     std::vector<CheckPoint> checks;   ///< exact match at the trained length during training
     std::vector<LengthPoint> lengths; ///< final evaluation
     int stepsDone = 0;
-    double trainSeconds = 0.0;        ///< time in training steps (evaluation excluded)
+    double trainSeconds = 0.0; ///< time in training steps (evaluation excluded)
     double stepMs = 0.0;
     std::optional<double> secondsTo95; ///< training seconds until exact match at L_train first reached 0.95
-    std::string stop;                 ///< "steps", "seconds", "target", "cancelled", or the divergence message
+    std::string stop;                  ///< "steps", "seconds", "target", "cancelled", or the divergence message
     bool diverged = false;
     /// The trained parameters (Network's flat vector), kept in memory for trainedAttention(); not in the run file
     /// (readRuns leaves it null). Null for a diverged run.
@@ -155,8 +155,8 @@ RunResult trainRun(const TrainConfig& config, const std::function<void(const Pro
 /// sample fix it), with the run's test-time settings (--test-set) applied as in its evaluation.
 struct TrainedAttention {
     int layer = 0, length = 0, T = 0, heads = 0;
-    int trainedTokens = 0;            ///< input tokens of the longest trained sequence (sequenceLength(L_train) - 1)
-    std::vector<int> tokens;          ///< the T input tokens
+    int trainedTokens = 0;   ///< input tokens of the longest trained sequence (sequenceLength(L_train) - 1)
+    std::vector<int> tokens; ///< the T input tokens
     std::vector<std::vector<float>> weights; ///< per head, T*T
 };
 /// Throws InputError when @p run holds no weights (a run read from a file, or diverged), the layer is out of
@@ -180,19 +180,19 @@ std::string_view lengthMetricName(LengthMetric m); ///< "exact_match", "token_ac
 
 struct LengthCurves {
     LengthMetric metric = LengthMetric::ExactMatch;
-    std::vector<int> lengths;        ///< sorted union of every run's test lengths
-    std::vector<int> trainLens;      ///< the distinct trained lengths (one when the runs agree)
-    std::string task;                ///< the task, or "mixed"
+    std::vector<int> lengths;   ///< sorted union of every run's test lengths
+    std::vector<int> trainLens; ///< the distinct trained lengths (one when the runs agree)
+    std::string task;           ///< the task, or "mixed"
     struct Group {
-        std::string scheme;          ///< scheme id
-        std::string label;           ///< scheme id plus its --set and --test-set words, if any
+        std::string scheme; ///< scheme id
+        std::string label;  ///< scheme id plus its --set and --test-set words, if any
         std::vector<std::uint64_t> seeds;
         std::vector<std::vector<double>> values; ///< per seed, per length: NaN where the run has no such length
-        std::vector<double> mean;    ///< mean over the seeds that have the length (NaN when none)
-        std::vector<bool> noPositionRows; ///< per length: some seed had no position rows there
-        int diverged = 0;            ///< seeds whose training diverged (no curve)
+        std::vector<double> mean;                ///< mean over the seeds that have the length (NaN when none)
+        std::vector<bool> noPositionRows;        ///< per length: some seed had no position rows there
+        int diverged = 0;                        ///< seeds whose training diverged (no curve)
     };
-    std::vector<Group> groups;       ///< in order of first appearance
+    std::vector<Group> groups; ///< in order of first appearance
 };
 /// Throws RefusedError, before anything is allocated, when runs x the union of their test lengths is over
 /// maxCurveValues.

@@ -40,7 +40,7 @@ inline Binary finish(QProcess& p, int timeoutMs = 120000)
     b.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
     b.out = p.readAllStandardOutput();
     b.err = p.readAllStandardError();
-    struct rusage usage {};
+    struct rusage usage = {};
     getrusage(RUSAGE_CHILDREN, &usage);
     b.peakKiB = usage.ru_maxrss;
     return b;

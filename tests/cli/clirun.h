@@ -60,11 +60,23 @@ inline std::vector<std::string> words(const QStringList& args)
     return w;
 }
 
-inline Run runList(const QStringList& args) { return run(words(args)); }
-inline Run runExportList(const QStringList& args) { return runExport(words(args)); }
+inline Run runList(const QStringList& args)
+{
+    return run(words(args));
+}
+inline Run runExportList(const QStringList& args)
+{
+    return runExport(words(args));
+}
 
 /// stdout and stderr of @p r as QStrings (UTF-8).
-inline QString outText(const Run& r) { return QString::fromStdString(r.out); }
-inline QString errText(const Run& r) { return QString::fromStdString(r.err); }
+inline QString outText(const Run& r)
+{
+    return QString::fromStdString(r.out);
+}
+inline QString errText(const Run& r)
+{
+    return QString::fromStdString(r.err);
+}
 
 } // namespace poslab::test

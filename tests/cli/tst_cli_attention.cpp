@@ -79,8 +79,8 @@ void TestCli::badHeadsCount()
 
 void TestCli::keysOutsideRange()
 {
-    Run r = run({"compute", "scores", "--scheme", "nope", "--content", "the cat sat", "--positions", "0:3", "--keys",
-                 "0:5"});
+    Run r = run(
+        {"compute", "scores", "--scheme", "nope", "--content", "the cat sat", "--positions", "0:3", "--keys", "0:5"});
     QCOMPARE(r.status, exitUsage);
     QVERIFY2(r.err.find("keys outside range") != std::string::npos, r.err.c_str());
     // Without --positions a sentence gives one query per word, so the keys are what is out of range.
@@ -114,7 +114,7 @@ void TestCli::scoresJsonParsesWithNullsWhereMasked()
     QCOMPARE(o["shape"].toArray(), (QJsonArray{2, 4, 4}));
     const QJsonArray data = o["data"].toArray();
     QCOMPARE(data.size(), 32);
-    QVERIFY(data[1].isNull());   // head 0, query 0, key 1: masked
+    QVERIFY(data[1].isNull());         // head 0, query 0, key 1: masked
     QCOMPARE(data[0].toDouble(), 1.0); // query 0 sees only itself
     double row = 0;
     for (int j = 0; j < 4; ++j)
@@ -198,8 +198,8 @@ std::vector<double> dataOf(const Run& r, QJsonObject* object = nullptr)
 void TestCli::termsAddUpAndCopeGatesCount()
 {
     // Transformer-XL (Dai et al. 2019, section 3.3): the score is the sum of terms (a) + (b) + (c) + (d).
-    const std::vector<std::string> base = {"compute", "scores", "--scheme", "transformer_xl", "--positions", "0:5",
-                                           "--dim", "8", "--heads", "2"};
+    const std::vector<std::string> base
+        = {"compute", "scores", "--scheme", "transformer_xl", "--positions", "0:5", "--dim", "8", "--heads", "2"};
     const std::vector<double> total = dataOf(run(base));
     std::vector<double> sum(total.size(), 0.0);
     for (const char* t : {"content_content", "content_position", "global_content", "global_position"}) {
@@ -219,7 +219,8 @@ void TestCli::termsAddUpAndCopeGatesCount()
     }
     // CoPE (Golovneva et al. 2024, section 3): gates in (0, 1); the position of key j from query i is the
     // sum of the gates from j to i, so it grows as the key moves back.
-    const std::vector<std::string> cope = {"compute", "scores", "--scheme", "cope", "--positions", "0:6", "--heads", "1"};
+    const std::vector<std::string> cope
+        = {"compute", "scores", "--scheme", "cope", "--positions", "0:6", "--heads", "1"};
     std::vector<std::string> g = cope, p = cope;
     g.insert(g.end(), {"--term", "gates"});
     p.insert(p.end(), {"--term", "positions"});
@@ -263,7 +264,8 @@ void TestCli::noJsonKeyWrittenTwice()
             QVERIFY2(keys.size() > 3, what.c_str());
             std::sort(keys.begin(), keys.end());
             const auto twice = std::adjacent_find(keys.begin(), keys.end());
-            QVERIFY2(twice == keys.end(), (what + " writes \"" + (twice == keys.end() ? "" : *twice) + "\" twice").c_str());
+            QVERIFY2(twice == keys.end(),
+                     (what + " writes \"" + (twice == keys.end() ? "" : *twice) + "\" twice").c_str());
         }
     }
 }

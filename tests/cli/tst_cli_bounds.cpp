@@ -14,7 +14,6 @@ using namespace poslab::app;
 using poslab::test::Run;
 using poslab::test::run;
 
-
 class TestCliBounds : public QObject {
     Q_OBJECT
 private slots:
@@ -23,26 +22,27 @@ private slots:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("says");
         const QStringList enc{"compute", "encoding", "--scheme", "sinusoidal", "--dim", "4", "--positions", "0:2"};
-        QTest::newRow("max-memory 1e30 GiB") << (enc + QStringList{"--max-memory", "1000000000000000000000000000000GiB"})
-                                             << "--max-memory '1000000000000000000000000000000GiB' is out of range";
+        QTest::newRow("max-memory 1e30 GiB")
+            << (enc + QStringList{"--max-memory", "1000000000000000000000000000000GiB"})
+            << "--max-memory '1000000000000000000000000000000GiB' is out of range";
         QTest::newRow("max-memory 0.1 bytes") << (enc + QStringList{"--max-memory", "0.1"}) << "is out of range";
         QTest::newRow("repeated set") << (enc + QStringList{"--set", "base=100", "--set", "base=200"})
                                       << "parameter base is set twice (base=100, then base=200)";
-        QTest::newRow("vector nan") << QStringList{"compute", "rotate", "--scheme", "rope", "--dim", "4",
-                                                   "--positions", "0:2", "--vector", "1,nan,0,0"}
+        QTest::newRow("vector nan") << QStringList{"compute", "rotate",      "--scheme", "rope",     "--dim",
+                                                   "4",       "--positions", "0:2",      "--vector", "1,nan,0,0"}
                                     << "--vector: element 2 is nan";
-        QTest::newRow("vector inf") << QStringList{"compute", "rotate", "--scheme", "rope", "--dim", "4",
-                                                   "--positions", "0:2", "--vector", "1,0,0,inf"}
+        QTest::newRow("vector inf") << QStringList{"compute", "rotate",      "--scheme", "rope",     "--dim",
+                                                   "4",       "--positions", "0:2",      "--vector", "1,0,0,inf"}
                                     << "--vector: element 4 is infinite";
-        QTest::newRow("keys with encoding") << (enc + QStringList{"--keys", "0:2"})
-                                            << "--keys applies to bias, buckets, scores only, not to encoding";
-        QTest::newRow("heads with encoding") << (enc + QStringList{"--heads", "4"})
-                                             << "--heads applies to bias, scores, decay only, not to encoding";
-        QTest::newRow("softmax with bias") << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4",
-                                                          "--softmax"}
-                                           << "--softmax applies to scores only, not to bias";
-        QTest::newRow("vector with cos") << QStringList{"compute", "cos", "--scheme", "rope", "--dim", "4",
-                                                        "--positions", "0:2", "--vector", "1,0,0,0"}
+        QTest::newRow("keys with encoding")
+            << (enc + QStringList{"--keys", "0:2"}) << "--keys applies to bias, buckets, scores only, not to encoding";
+        QTest::newRow("heads with encoding")
+            << (enc + QStringList{"--heads", "4"}) << "--heads applies to bias, scores, decay only, not to encoding";
+        QTest::newRow("softmax with bias")
+            << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4", "--softmax"}
+            << "--softmax applies to scores only, not to bias";
+        QTest::newRow("vector with cos") << QStringList{"compute", "cos",         "--scheme", "rope",     "--dim",
+                                                        "4",       "--positions", "0:2",      "--vector", "1,0,0,0"}
                                          << "--vector applies to rotate only, not to cos";
         QTest::newRow("mask with encoding") << (enc + QStringList{"--mask", "causal"})
                                             << "--mask applies to bias, buckets, scores only, not to encoding";
@@ -51,8 +51,8 @@ private slots:
         QTest::newRow("drope with frequencies")
             << QStringList{"compute", "frequencies", "--scheme", "rope", "--dim", "8", "--drope"}
             << "--drope applies to scores only, not to frequencies";
-        QTest::newRow("seed with bias") << QStringList{"compute", "bias", "--scheme", "alibi", "--positions", "0:4",
-                                                       "--seed", "3"}
+        QTest::newRow("seed with bias") << QStringList{"compute",     "bias", "--scheme", "alibi",
+                                                       "--positions", "0:4",  "--seed",   "3"}
                                         << "--seed applies to scores, decay only, not to bias";
     }
 

@@ -43,9 +43,9 @@ std::string windowFields(const std::vector<std::string>& args)
     try {
         const WindowArgs w = parseWindowArgs(args);
         std::string s = "|";
-        for (const auto* v : {&w.screenshot, &w.size, &w.theme, &w.scheme, &w.computePath, &w.maximise, &w.dim,
-                              &w.positions, &w.fontScale, &w.platform, &w.display, &w.state, &w.open,
-                              &w.preset, &w.config, &w.soak, &w.lesson})
+        for (const auto* v :
+             {&w.screenshot, &w.size, &w.theme, &w.scheme, &w.computePath, &w.maximise, &w.dim, &w.positions,
+              &w.fontScale, &w.platform, &w.display, &w.state, &w.open, &w.preset, &w.config, &w.soak, &w.lesson})
             s += (*v ? **v : std::string("<none>")) + "|";
         for (const std::string& q : w.qtArgs)
             s += "qt:" + q + "|";
@@ -54,7 +54,6 @@ std::string windowFields(const std::vector<std::string>& args)
         return std::string("error: ") + e.what();
     }
 }
-
 
 } // namespace
 
@@ -176,8 +175,10 @@ void TestCliConventions::doubleDashEndsOptions()
     QCOMPARE(r.status, exitUsage);
     QVERIFY2(r.err.find("unexpected argument '--dim'") != std::string::npos, r.err.c_str());
     // The quantity may follow "--"; a final "--" ends nothing and is harmless.
-    const Outcome a = compute({"compute", "--scheme", "sinusoidal", "--dim", "2", "--positions", "0:1", "--", "encoding"});
-    const Outcome b = compute({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "2", "--positions", "0:1", "--"});
+    const Outcome a
+        = compute({"compute", "--scheme", "sinusoidal", "--dim", "2", "--positions", "0:1", "--", "encoding"});
+    const Outcome b
+        = compute({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "2", "--positions", "0:1", "--"});
     QCOMPARE(a.status, 0);
     QCOMPARE(a.out, b.out);
     QVERIFY(a.out.find("\"shape\":[1,2]") != std::string::npos);
@@ -213,7 +214,8 @@ void TestCliConventions::helpAndVersionOnEveryCommand()
     QCOMPARE(exportParse({"export", "--version"}).out, v.out);
     // Qt's own options in either spelling reach QApplication as "-name value".
     QCOMPARE(windowFields({"--style=Fusion", "-reverse"}), windowFields({"-style", "Fusion", "--reverse"}));
-    QVERIFY(windowFields({"--style=Fusion", "--reverse"}).find("qt:-style|qt:Fusion|qt:-reverse|") != std::string::npos);
+    QVERIFY(windowFields({"--style=Fusion", "--reverse"}).find("qt:-style|qt:Fusion|qt:-reverse|")
+            != std::string::npos);
     QCOMPARE(windowFields({"--version"}).substr(windowFields({"--version"}).size() - 3), std::string("001"));
     QCOMPARE(windowFields({"--help"}).substr(windowFields({"--help"}).size() - 3), std::string("010"));
     // The binary: poslab --version from the window's entry point.
@@ -226,9 +228,9 @@ void TestCliConventions::writeErrorOnStandardOutput()
 {
     if (!QFile::exists(QStringLiteral("/dev/full")))
         QSKIP("no /dev/full here");
-    for (const QStringList& args : {QStringList{"compute", "encoding", "--scheme", "sinusoidal"},
-                                    QStringList{"schemes", "--json"}, QStringList{"export", "--help"},
-                                    QStringList{"--version"}}) {
+    for (const QStringList& args :
+         {QStringList{"compute", "encoding", "--scheme", "sinusoidal"}, QStringList{"schemes", "--json"},
+          QStringList{"export", "--help"}, QStringList{"--version"}}) {
         const Binary r = runBinary(args, QProcessEnvironment::systemEnvironment(), QStringLiteral("/dev/full"));
         QVERIFY2(r.code == exitRefused, qPrintable(args.join(' ') + ": " + QString::number(r.code)));
         QVERIFY2(r.err.contains("writing standard output failed"), r.err.constData());
@@ -261,7 +263,7 @@ void TestCliConventions::svgTitleIsEscaped()
     };
     const QString one = dir.filePath(QStringLiteral("one.svg"));
     const Binary r = runBinary({"export", "table", "--scheme", "rope", "--dim", "8", "--positions", "8", "--size",
-                             "240x160", "--title", title, "-o", one});
+                                "240x160", "--title", title, "-o", one});
     QVERIFY2(r.code == 0, r.err.constData());
     check(one);
     // The batch "title" takes the same path.
@@ -284,10 +286,8 @@ void TestCliConventions::noDisplayIsOneLine()
         QStringList args;
         const char* mentions;
     } cases[] = {
-        {{"comptue"}, "unknown command 'comptue'"},
-        {{}, "no display"},
-        {{"--compute-path", "cpu"}, "no display"},
-        {{"--dim=abc"}, "'abc' is not an integer"},
+        {{"comptue"}, "unknown command 'comptue'"}, {{}, "no display"},
+        {{"--compute-path", "cpu"}, "no display"},  {{"--dim=abc"}, "'abc' is not an integer"},
         {{"-platform", "xcb"}, "platform 'xcb'"},
     };
     for (const auto& c : cases) {
@@ -329,7 +329,7 @@ void TestCliConventions::exportCapMessageNamesNoMissingOption()
 {
     QTemporaryDir dir;
     const Binary r = runBinary({"export", "attention", "--scheme", "rope", "--positions", "65536", "--heads", "8", "-o",
-                             dir.filePath(QStringLiteral("x.csv"))});
+                                dir.filePath(QStringLiteral("x.csv"))});
     QCOMPARE(r.code, exitRefused);
     QVERIFY2(r.err.contains("memory cap"), r.err.constData());
     QVERIFY2(!r.err.contains("--max-memory"), r.err.constData()); // export has no such option
@@ -375,11 +375,13 @@ void TestCliConventions::messagesAndBatchPaths()
     Binary r = runBinary({"export", "--batch", deck});
     QCOMPARE(r.code, exitRefused);
     QVERIFY2(r.err.contains("\"dim\" takes a value (e.g. 64), not true or false"), r.err.constData());
-    writeDeck(R"({"figures": [{"view": "table", "scheme": "rope", "dim": 8, "positions": 4, "output": "../out.csv"}]})");
+    writeDeck(
+        R"({"figures": [{"view": "table", "scheme": "rope", "dim": 8, "positions": 4, "output": "../out.csv"}]})");
     r = runBinary({"export", "--batch", deck});
     QCOMPARE(r.code, exitRefused);
     const QString resolved = QDir::cleanPath(dir.filePath("out.csv"));
-    QVERIFY2(r.err.contains(("output " + resolved + " is outside the batch file's folder").toUtf8()), r.err.constData());
+    QVERIFY2(r.err.contains(("output " + resolved + " is outside the batch file's folder").toUtf8()),
+             r.err.constData());
     QVERIFY(!QFile::exists(dir.filePath("out.csv")));
     writeDeck(R"({"allow_outside": true,
                   "figures": [{"view": "table", "scheme": "rope", "dim": 8, "positions": 4, "output": "../out.csv"}]})");
@@ -387,7 +389,8 @@ void TestCliConventions::messagesAndBatchPaths()
     QCOMPARE(r.code, exitOk);
     QVERIFY(QFile::exists(dir.filePath("out.csv")));
     // -o through a file where a folder should be names the file.
-    const Binary b2 = runBinary({"compute", "frequencies", "--scheme", "rope", "-o", dir.filePath("out.csv") + "/x.json"});
+    const Binary b2
+        = runBinary({"compute", "frequencies", "--scheme", "rope", "-o", dir.filePath("out.csv") + "/x.json"});
     QCOMPARE(b2.code, exitUsage);
     QVERIFY2(b2.err.contains("out.csv is a file, not a folder"), b2.err.constData());
 }

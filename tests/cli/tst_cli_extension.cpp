@@ -86,13 +86,15 @@ void TestCliExtension::presetBringsTheTrainedWindow()
     QCOMPARE(j.value("trained_length").toDouble(), 4096.0);
     QCOMPARE(j.value("trained_length_source").toString(), QStringLiteral("given"));
     // --trained-length wins over the preset.
-    const Run g = run({"compute", "extension", "--preset", "llama-2-7b", "--seq-len", "16384", "--trained-length", "2048"});
+    const Run g
+        = run({"compute", "extension", "--preset", "llama-2-7b", "--seq-len", "16384", "--trained-length", "2048"});
     QVERIFY2(g.status == 0, g.err.c_str());
     QCOMPARE(g.json().value("trained_length").toDouble(), 2048.0);
     // The slowest pair of Llama 2 (theta 10000, r = 128) never turns in 4096 positions: (4095 omega) / (2 pi) < 1.
     const double omega = std::pow(10000.0, -126.0 / 128.0);
     QVERIFY(std::abs(cell(j, 63, "turns_trained") - 4095.0 * omega / (2.0 * std::numbers::pi)) < 1e-12);
-    const double expected = (std::min(16383.0 * omega, 2 * std::numbers::pi) - 4095.0 * omega) / (2.0 * std::numbers::pi);
+    const double expected
+        = (std::min(16383.0 * omega, 2 * std::numbers::pi) - 4095.0 * omega) / (2.0 * std::numbers::pi);
     QVERIFY(std::abs(cell(j, 63, "new_fraction") - expected) < 1e-12);
 }
 

@@ -15,7 +15,10 @@ namespace {
 
 using Run = poslab::test::Binary;
 
-Run runPoslab(const QStringList& args) { return poslab::test::runBinary(args); }
+Run runPoslab(const QStringList& args)
+{
+    return poslab::test::runBinary(args);
+}
 
 QJsonObject json(const Run& r)
 {
@@ -106,8 +109,8 @@ void TestCliFoundation::sinusoidalJsonMatchesThePaper()
 
 void TestCliFoundation::ropeRotateKeepsNorm()
 {
-    const Run r = runPoslab({"compute", "rotate", "--scheme", "rope", "--dim", "4", "--positions", "0:5", "--vector",
-                          "1,2,3,4"});
+    const Run r = runPoslab(
+        {"compute", "rotate", "--scheme", "rope", "--dim", "4", "--positions", "0:5", "--vector", "1,2,3,4"});
     QCOMPARE(r.code, 0);
     const QJsonArray d = json(r)["data"].toArray();
     QCOMPARE(d.size(), 20);
@@ -125,8 +128,8 @@ void TestCliFoundation::ropeRotateKeepsNorm()
 void TestCliFoundation::yarnFrequenciesReportAttentionFactor()
 {
     // Hugging Face modeling_rope_utils.py get_mscale: 0.1 * ln(factor) + 1.
-    const Run r = runPoslab({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=yarn", "--set", "factor=4",
-                          "--dim", "128"});
+    const Run r = runPoslab(
+        {"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=yarn", "--set", "factor=4", "--dim", "128"});
     QCOMPARE(r.code, 0);
     const QJsonObject o = json(r);
     QVERIFY(std::fabs(o["attention_factor"].toDouble() - (0.1 * std::log(4.0) + 1.0)) < 1e-12);
@@ -171,7 +174,8 @@ void TestCliFoundation::badInput_data()
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("mentions");
     QTest::newRow("unknown scheme") << QStringList{"compute", "encoding", "--scheme", "rop"} << 2 << "rop";
-    QTest::newRow("unknown key") << QStringList{"compute", "cos", "--scheme", "rope", "--set", "theta=5"} << 2 << "theta";
+    QTest::newRow("unknown key") << QStringList{"compute", "cos", "--scheme", "rope", "--set", "theta=5"} << 2
+                                 << "theta";
     QTest::newRow("out of range") << QStringList{"compute", "cos", "--scheme", "rope", "--set", "rope_theta=1"} << 2
                                   << "rope_theta";
     QTest::newRow("not a number") << QStringList{"compute", "cos", "--scheme", "rope", "--set", "factor=x"} << 2
@@ -182,17 +186,19 @@ void TestCliFoundation::badInput_data()
     QTest::newRow("empty range") << QStringList{"compute", "encoding", "--scheme", "sinusoidal", "--positions", "9:3"}
                                  << 2 << "9:3";
     QTest::newRow("encoding of rope") << QStringList{"compute", "encoding", "--scheme", "rope"} << 2 << "frequencies";
-    QTest::newRow("unknown option") << QStringList{"compute", "encoding", "--scheme", "nope", "--frob"} << 2 << "--frob";
+    QTest::newRow("unknown option") << QStringList{"compute", "encoding", "--scheme", "nope", "--frob"} << 2
+                                    << "--frob";
     QTest::newRow("unknown quantity") << QStringList{"compute", "colour", "--scheme", "nope"} << 2 << "colour";
     QTest::newRow("unknown format") << QStringList{"compute", "encoding", "--scheme", "nope", "--format", "xml"} << 2
                                     << "xml";
-    QTest::newRow("vector length") << QStringList{"compute", "rotate", "--scheme", "rope", "--dim", "4", "--vector", "1,2"}
+    QTest::newRow("vector length") << QStringList{"compute", "rotate", "--scheme", "rope",
+                                                  "--dim",   "4",      "--vector", "1,2"}
                                    << 2 << "4";
     QTest::newRow("key that does not apply")
         << QStringList{"compute", "cos", "--scheme", "rope", "--set", "beta_fast=8"} << 2 << "yarn";
     QTest::newRow("longrope list length")
-        << QStringList{"compute", "cos", "--scheme", "rope", "--dim", "8", "--set", "rope_type=longrope", "--set",
-                       "short_factor=1,2,3"}
+        << QStringList{"compute", "cos",   "--scheme",           "rope",  "--dim",
+                       "8",       "--set", "rope_type=longrope", "--set", "short_factor=1,2,3"}
         << 2 << "short_factor";
     QTest::newRow("unknown command") << QStringList{"frobnicate"} << 2 << "frobnicate";
     QTest::newRow("unknown window option") << QStringList{"--frob"} << 2 << "--frob";
@@ -215,11 +221,12 @@ void TestCliFoundation::badInput()
 
 void TestCliFoundation::overTheCapIsRefused()
 {
-    const Run r = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "4096", "--positions", "0:1000000"});
+    const Run r
+        = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "4096", "--positions", "0:1000000"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("GiB"), r.err.constData());
-    const Run small = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "64", "--positions", "0:1000",
-                              "--max-memory", "100KiB"});
+    const Run small = runPoslab({"compute", "encoding", "--scheme", "sinusoidal", "--dim", "64", "--positions",
+                                 "0:1000", "--max-memory", "100KiB"});
     QCOMPARE(small.code, 1);
     QVERIFY2(small.err.contains("100.0 KiB"), small.err.constData());
 }

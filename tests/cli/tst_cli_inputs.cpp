@@ -78,11 +78,11 @@ void TestCliInputs::devicesAreRefusedWithoutReading()
 {
     // presets --config /dev/zero and export --batch /dev/zero read 4.1 GB: the 64 MiB check used size(), which is
     // 0 for a device. Now a device is refused by what it is, before a byte is read.
-    for (const QStringList& args : {QStringList{"presets", "--config", "/dev/zero"},
-                                    QStringList{"compute", "frequencies", "--config", "/dev/zero"},
-                                    QStringList{"export", "--batch", "/dev/zero"},
-                                    QStringList{"export", "table", "--state", "/dev/zero", "-o", "/tmp/never.png"},
-                                    QStringList{"export", "lengthlab", "--run", "/dev/zero", "-o", "/tmp/never.png"}}) {
+    for (const QStringList& args :
+         {QStringList{"presets", "--config", "/dev/zero"},
+          QStringList{"compute", "frequencies", "--config", "/dev/zero"}, QStringList{"export", "--batch", "/dev/zero"},
+          QStringList{"export", "table", "--state", "/dev/zero", "-o", "/tmp/never.png"},
+          QStringList{"export", "lengthlab", "--run", "/dev/zero", "-o", "/tmp/never.png"}}) {
         const Binary b = runOffscreen(args);
         QVERIFY2(b.code == 2, qPrintable(args.join(' ') + ": " + b.err));
         QVERIFY2(b.err.contains("/dev/zero: it is a device, not a file"), b.err.constData());
@@ -105,9 +105,12 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
     };
     const QString fifo = dir.filePath("endless.json");
     const QList<Case> cases = {
-        {{"presets", "--config", fifo}, "model config " + fifo.toUtf8() + " is larger than 16 MiB; a config.json is a few kilobytes"},
-        {{"export", "--batch", fifo}, "batch file " + fifo.toUtf8() + " is larger than 16 MiB; a batch file is a few kilobytes"},
-        {{"export", "table", "--state", fifo, "-o", dir.filePath("x.png")}, fifo.toUtf8() + " is larger than 4 MiB; a session is a few kilobytes"},
+        {{"presets", "--config", fifo},
+         "model config " + fifo.toUtf8() + " is larger than 16 MiB; a config.json is a few kilobytes"},
+        {{"export", "--batch", fifo},
+         "batch file " + fifo.toUtf8() + " is larger than 16 MiB; a batch file is a few kilobytes"},
+        {{"export", "table", "--state", fifo, "-o", dir.filePath("x.png")},
+         fifo.toUtf8() + " is larger than 4 MiB; a session is a few kilobytes"},
     };
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
     for (const Case& c : cases) {
@@ -117,7 +120,8 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
         QVERIFY2(b.err.contains(c.says), b.err.constData());
         QCOMPARE(b.err.count('\n'), 1);
         QVERIFY2(b.ms < 1000, qPrintable(QStringLiteral("%1: %2 ms").arg(c.args.join(' ')).arg(b.ms)));
-        QVERIFY2(b.peakKiB < peakLimitKiB, qPrintable(QStringLiteral("%1: %2 KiB").arg(c.args.join(' ')).arg(b.peakKiB)));
+        QVERIFY2(b.peakKiB < peakLimitKiB,
+                 qPrintable(QStringLiteral("%1: %2 KiB").arg(c.args.join(' ')).arg(b.peakKiB)));
     }
     QVERIFY(!QFile::exists(dir.filePath("x.png")));
     // A run file over its bound is refused as too large (it was cut at 16 MiB and then called invalid JSON).
@@ -126,14 +130,16 @@ void TestCliInputs::endlessPipesAreCutAtTheBound()
     QCOMPARE(::truncate(big.toLocal8Bit().constData(), off_t(17) << 20), 0);
     const Binary b = runOffscreen({"export", "lengthlab", "--run", big, "-o", dir.filePath("x.png")});
     QCOMPARE(b.code, 2);
-    QCOMPARE(b.err, "poslab: " + big.toUtf8() + " is larger than 16 MiB; a run file of poslab train is a few megabytes\n");
+    QCOMPARE(b.err,
+             "poslab: " + big.toUtf8() + " is larger than 16 MiB; a run file of poslab train is a few megabytes\n");
     QVERIFY2(b.ms < 1000, qPrintable(QStringLiteral("%1 ms").arg(b.ms)));
 }
 
 void TestCliInputs::emptyConfigNameIsOneLine()
 {
     // Qt's "QFSFileEngine::open: No file name specified" came first.
-    for (const QStringList& args : {QStringList{"presets", "--config", ""}, QStringList{"compute", "frequencies", "--config", ""}}) {
+    for (const QStringList& args :
+         {QStringList{"presets", "--config", ""}, QStringList{"compute", "frequencies", "--config", ""}}) {
         const Binary b = runOffscreen(args);
         QCOMPARE(b.code, 2);
         QCOMPARE(b.err, QByteArray("poslab: cannot read model config: no file name given\n"));
@@ -145,7 +151,8 @@ void TestCliInputs::corruptShareStringIsOneLine()
     // "qUncompress: Input data is corrupted" came before the line. A length header of 16
     // bytes followed by a zlib header and a broken stream.
     const QByteArray packed = QByteArray::fromHex("00000010789c0badbeefdeadbeef0000");
-    const QString share = "PL2." + QString::fromLatin1(packed.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+    const QString share
+        = "PL2." + QString::fromLatin1(packed.toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
     QTemporaryDir dir;
     const Binary b = runOffscreen({"export", "table", "--state", share, "-o", dir.filePath("x.png")});
     QCOMPARE(b.code, 2);
@@ -161,8 +168,8 @@ void TestCliInputs::tableWidthIsCheckedBeforeTheData()
     const std::string header = npy(npyDict("<f4", "(262144, 1024)"), std::string());
     writeFile(path.toStdString(), header);
     QCOMPARE(::truncate(path.toLocal8Bit().constData(), off_t(header.size()) + (off_t(1) << 30)), 0);
-    const Binary b = runOffscreen({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path, "--dim", "4",
-                                "--positions", "0:4"});
+    const Binary b = runOffscreen({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path, "--dim",
+                                   "4", "--positions", "0:4"});
     QCOMPARE(b.code, 2);
     QVERIFY2(b.err.contains("dimension 4 differs from the table in " + path.toUtf8() + ", which has 1024 columns"),
              b.err.constData());
@@ -184,12 +191,15 @@ void TestCliInputs::float64BeyondFloat32IsRefused()
         data += le(w, 8);
     }
     writeFile(path.toStdString(), npy(npyDict("<f8", "(2, 2)"), data));
-    Run r = run({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path.toStdString(), "--dim", "2",
-                 "--positions", "0:2"});
+    Run r = run({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path.toStdString(), "--dim",
+                 "2", "--positions", "0:2"});
     QCOMPARE(r.status, exitUsage);
-    QVERIFY2(r.err == "poslab: " + path.toStdString() + ": element [0, 1] is 1.0000000000000001e+300, beyond float32's "
-                          "range (largest 3.4028235e+38), in which PosLab computes; scale the table or save it as float32\n",
-             r.err.c_str());
+    QVERIFY2(
+        r.err
+            == "poslab: " + path.toStdString()
+                + ": element [0, 1] is 1.0000000000000001e+300, beyond float32's "
+                  "range (largest 3.4028235e+38), in which PosLab computes; scale the table or save it as float32\n",
+        r.err.c_str());
     QVERIFY(r.out.empty());
     // Values float32 holds, the largest included, still load (rounded to nearest).
     const std::vector<double> fine = {0.5, 3.4028234663852886e38, -2.0, 1e-30};
@@ -221,7 +231,7 @@ void TestCliInputs::brokenSessionFromAFileManagerOpensTheWindow()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(broken);
     }
-    struct stat before {};
+    struct stat before = {};
     QCOMPARE(::stat(path.toLocal8Bit().constData(), &before), 0);
     const QString shot = dir.filePath("window.png");
     for (const QString& operand : {path, QStringLiteral("file://") + path}) {
@@ -240,7 +250,7 @@ void TestCliInputs::brokenSessionFromAFileManagerOpensTheWindow()
     QFile f(path);
     QVERIFY(f.open(QIODevice::ReadOnly));
     QCOMPARE(f.readAll(), broken);
-    struct stat after {};
+    struct stat after = {};
     QCOMPARE(::stat(path.toLocal8Bit().constData(), &after), 0);
     QCOMPARE(after.st_mtim.tv_sec, before.st_mtim.tv_sec);
     QCOMPARE(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec);

@@ -60,9 +60,11 @@ void TestCliLessons::listsLessonsStepsAndClaims()
     QVERIFY2(o.out.find("L02  Clock hands: the sinusoidal table") != std::string::npos, o.out.c_str());
     QVERIFY2(o.out.find("  2.1  Each pair is a hand  [views: clock, table]") != std::string::npos, o.out.c_str());
     // The notice's text with its values filled in, and the compute lines behind them.
-    QVERIFY2(o.out.find("n1  Hand 0 turns 1 rad per token; hand 7 turns 0.000316228 rad per token.") != std::string::npos,
+    QVERIFY2(o.out.find("n1  Hand 0 turns 1 rad per token; hand 7 turns 0.000316228 rad per token.")
+                 != std::string::npos,
              o.out.c_str());
-    QVERIFY2(o.out.find("poslab compute frequencies --scheme sinusoidal --set base=10000 --set layout=interleaved --dim 16   (at [0]; at [7])")
+    QVERIFY2(o.out.find("poslab compute frequencies --scheme sinusoidal --set base=10000 --set layout=interleaved "
+                        "--dim 16   (at [0]; at [7])")
                  != std::string::npos,
              o.out.c_str());
     QVERIFY(o.out.find("FAILS") == std::string::npos);
@@ -142,7 +144,8 @@ void TestCliLessons::exportLessonConflictsAndTypos()
 {
     const Outcome typo = exportCli({"export", "--lesson", "2.99", "clock", "-o", "/tmp/never.svg"});
     QCOMPARE(typo.status, exitUsage);
-    QVERIFY2(typo.err.find("--lesson: no step '2.99'; lesson 2 has steps 2.1, 2.2, 2.3, 2.4, 2.5\n") != std::string::npos,
+    QVERIFY2(typo.err.find("--lesson: no step '2.99'; lesson 2 has steps 2.1, 2.2, 2.3, 2.4, 2.5\n")
+                 != std::string::npos,
              typo.err.c_str());
     const Outcome lesson = exportCli({"export", "--lesson", "99.1", "clock", "-o", "/tmp/never.svg"});
     QCOMPARE(lesson.status, exitUsage);
@@ -181,7 +184,8 @@ void TestCliLessons::probesAreWhatComputePrints()
         args.insert(args.begin(), "compute");
         const Outcome o = cli(args);
         QVERIFY2(o.status == 0, (line.toStdString() + ": " + o.err).c_str());
-        const QJsonArray data = QJsonDocument::fromJson(QByteArray::fromStdString(o.out)).object().value("data").toArray();
+        const QJsonArray data
+            = QJsonDocument::fromJson(QByteArray::fromStdString(o.out)).object().value("data").toArray();
         const auto result = engine.result(line);
         QCOMPARE(qsizetype(result->data.size()), data.size());
         // A float32 result prints 9 significant digits, which read back to the same float. Exactly the same:

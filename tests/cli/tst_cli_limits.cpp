@@ -29,10 +29,10 @@ constexpr int exitUsage = 2;
 constexpr int exitRefused = 1;
 
 struct Child {
-    int code = -1;          ///< exit status; -2 when killed (by the time limit)
-    QByteArray out, err;    ///< stdout, stderr
-    double seconds = 0.0;   ///< wall time
-    long peakKiB = 0;       ///< ru_maxrss of this child alone
+    int code = -1;        ///< exit status; -2 when killed (by the time limit)
+    QByteArray out, err;  ///< stdout, stderr
+    double seconds = 0.0; ///< wall time
+    long peakKiB = 0;     ///< ru_maxrss of this child alone
 };
 
 /// Runs the binary (POSLAB_TEST_BINARY when set: another build to compare) with @p args in @p dir, killing it
@@ -150,7 +150,9 @@ void TestCliLimits::initTestCase()
     writeFile(d + "wide.json", runFile(1000, [](int i) { return QList<int>{2 * i + 1, 2 * i + 2}; }));
     // Item 23: a run file over 16 MiB (it was cut and reported as invalid JSON), and "set": [5].
     writeFile(d + "huge.json", runFile(1, [](int) { return QList<int>{10}; }).append(QByteArray(17 << 20, ' ')));
-    writeFile(d + "set5.json", runFile(1, [](int) { return QList<int>{10}; }, R"(, "set": [5])"));
+    writeFile(d + "set5.json",
+              runFile(
+                  1, [](int) { return QList<int>{10}; }, R"(, "set": [5])"));
     // Item 17: a ViT whose image_size overflowed int, and a head_dim of 0 with rotary_dim (NaN to int).
     writeFile(d + "vit.json", R"({"model_type": "vit", "image_size": 2000000000, "patch_size": 16,
                                  "hidden_size": 768, "num_attention_heads": 12})");
@@ -161,13 +163,15 @@ void TestCliLimits::initTestCase()
                                      "num_attention_heads": 32, "max_position_embeddings": 32768,
                                      "sliding_window": "4096"})");
     // Item 21: keys holding ESC and a newline.
-    writeFile(d + "esc.json", "{\"model_type\": \"llama\", \"rope_theta\": 10000, \"hidden_size\": 4096, "
-                              "\"num_attention_heads\": 32, \"max_position_embeddings\": 4096, "
-                              "\"\\u001b[2Jevil\\nkey\": 1}");
+    writeFile(d + "esc.json",
+              "{\"model_type\": \"llama\", \"rope_theta\": 10000, \"hidden_size\": 4096, "
+              "\"num_attention_heads\": 32, \"max_position_embeddings\": 4096, "
+              "\"\\u001b[2Jevil\\nkey\": 1}");
     // Items 18, 23: batch decks.
     writeFile(d + "setobject.json", R"({"figures": [{"view": "table", "scheme": "rope",
                                        "set": {"rope_theta": {"a": 1}}, "output": "a.png"}]})");
-    writeFile(d + "setlist5.json", R"({"figures": [{"view": "table", "scheme": "rope", "set": [5], "output": "a.png"}]})");
+    writeFile(d + "setlist5.json",
+              R"({"figures": [{"view": "table", "scheme": "rope", "set": [5], "output": "a.png"}]})");
     writeFile(d + "dot.json", R"({"figures": [{"view": "table", "scheme": "rope", "output": "."}]})");
     writeFile(d + "oneofone.json", R"({"figures": [{"view": "table", "scheme": "nosuch", "output": "b.png"}]})");
     writeFile(d + "oneoftwo.json", R"({"defaults": {"dpi": 144, "frames": 4},
@@ -191,39 +195,39 @@ void TestCliLimits::refusedAtOnce_data()
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("says");
     // Item 7: 27000 x 32768 pairs x 2 pipelines x 600 = 1.1e12 (it used to be estimated 9.7e10 and run).
-    QTest::newRow("compute precision d 65536") << QStringList{"compute", "precision", "--scheme", "rope", "--dim",
-                                                              "65536", "--positions", "0:27000"}
-                                               << exitRefused
-                                               << "the precision analysis of 27000 positions x 32768 pairs would take "
-                                                  "about 1.1e+12 operations, more than the work limit of 1e+11";
+    QTest::newRow("compute precision d 65536")
+        << QStringList{"compute", "precision", "--scheme", "rope", "--dim", "65536", "--positions", "0:27000"}
+        << exitRefused
+        << "the precision analysis of 27000 positions x 32768 pairs would take "
+           "about 1.1e+12 operations, more than the work limit of 1e+11";
     // Item 8: the export of the same analysis, checked before the figure or the data is computed.
-    QTest::newRow("export precision csv") << QStringList{"export", "precision", "--scheme", "rope", "--dim", "4096",
-                                                         "--positions", "1048576", "-o", "p.csv"}
-                                          << exitRefused
-                                          << "the precision analysis of 1048576 positions x 2048 pairs would take about";
-    QTest::newRow("export precision png") << QStringList{"export", "precision", "--scheme", "rope", "--dim", "4096",
-                                                         "--positions", "1048576", "-o", "p.png"}
-                                          << exitRefused
-                                          << "the precision analysis of 1048576 positions x 2048 pairs would take about";
+    QTest::newRow("export precision csv")
+        << QStringList{"export", "precision",   "--scheme", "rope", "--dim",
+                       "4096",   "--positions", "1048576",  "-o",   "p.csv"}
+        << exitRefused << "the precision analysis of 1048576 positions x 2048 pairs would take about";
+    QTest::newRow("export precision png")
+        << QStringList{"export", "precision",   "--scheme", "rope", "--dim",
+                       "4096",   "--positions", "1048576",  "-o",   "p.png"}
+        << exitRefused << "the precision analysis of 1048576 positions x 2048 pairs would take about";
     // Item 9: one step of Sandwich with d' = 65536: its bias tables at the 8 test lengths are 2.1e12, those of
     // test length 80 alone 6.7e11, a part that runs to its end once started.
-    QTest::newRow("train sandwich 65536") << QStringList{"train", "--scheme", "sandwich", "--set", "sandwich_dim=65536",
-                                                         "--steps", "1", "-o", "t.json"}
-                                          << exitRefused
-                                          << "the evaluation of 256 sequences at test length 80 (and its position "
-                                             "tables) would take about 6.7e+11 operations, more than the work limit "
-                                             "of 1e+11";
-    QTest::newRow("train eval-samples 1e6") << QStringList{"train", "--scheme", "rope", "--steps", "1",
-                                                           "--eval-samples", "1000000", "-o", "t.json"}
-                                            << exitRefused
-                                            << "the evaluation of 1000000 sequences at test length 80 (and its "
-                                               "position tables) would take about";
-    QTest::newRow("train a million steps") << QStringList{"train", "--scheme", "rope", "--steps", "1000000", "-o",
-                                                          "t.json"}
-                                           << exitRefused << "more than the work limit of 1e+13; ask for fewer --steps";
+    QTest::newRow("train sandwich 65536")
+        << QStringList{"train", "--scheme", "sandwich", "--set", "sandwich_dim=65536", "--steps", "1", "-o", "t.json"}
+        << exitRefused
+        << "the evaluation of 256 sequences at test length 80 (and its position "
+           "tables) would take about 6.7e+11 operations, more than the work limit "
+           "of 1e+11";
+    QTest::newRow("train eval-samples 1e6")
+        << QStringList{"train", "--scheme", "rope", "--steps", "1", "--eval-samples", "1000000", "-o", "t.json"}
+        << exitRefused
+        << "the evaluation of 1000000 sequences at test length 80 (and its "
+           "position tables) would take about";
+    QTest::newRow("train a million steps")
+        << QStringList{"train", "--scheme", "rope", "--steps", "1000000", "-o", "t.json"} << exitRefused
+        << "more than the work limit of 1e+13; ask for fewer --steps";
     // Item 10: a vector figure embeds the table's heatmap at twice its size.
-    QTest::newRow("svg 16384") << QStringList{"export", "table", "--scheme", "rope", "--size", "16384x16384", "-o",
-                                              "t.svg"}
+    QTest::newRow("svg 16384") << QStringList{"export", "table",       "--scheme", "rope",
+                                              "--size", "16384x16384", "-o",       "t.svg"}
                                << exitRefused
                                << "a 16384 x 16384 SVG figure of the table view embeds images of 3892 MiB (its heatmap "
                                   "at twice the plot's size); at most 512 MiB";
@@ -232,20 +236,22 @@ void TestCliLimits::refusedAtOnce_data()
                                        << "--size 100000x100000 is out of range; allowed: 200 to 8192 pixels a side";
     QTest::newRow("screenshot size text") << QStringList{"--screenshot", "s.png", "--size", "big"} << exitUsage
                                           << "--size 'big' must be WIDTHxHEIGHT in pixels";
-    QTest::newRow("size without screenshot") << QStringList{"--size", "800x600"} << exitUsage
-                                             << "--size applies to --screenshot only";
+    QTest::newRow("size without screenshot")
+        << QStringList{"--size", "800x600"} << exitUsage << "--size applies to --screenshot only";
     // Item 15: the 64 heads' data are refused before the figure's 16384 x 16384 head is computed.
-    QTest::newRow("export attention 16384 x 64") << QStringList{"export", "attention", "--scheme", "rope", "--positions",
-                                                                "16384", "--heads", "64", "-o", "x.csv"}
-                                                 << exitRefused << "64 x 16384 x 16384 score matrix of rope";
+    QTest::newRow("export attention 16384 x 64")
+        << QStringList{"export", "attention", "--scheme", "rope", "--positions",
+                       "16384",  "--heads",   "64",       "-o",   "x.csv"}
+        << exitRefused << "64 x 16384 x 16384 score matrix of rope";
     // Item 11: run files bounded by their runs, and by runs x test lengths, before anything is drawn.
     QTest::newRow("lengthlab 20000 runs") << QStringList{"export", "lengthlab", "--run", "many.json", "-o", "l.png"}
                                           << exitUsage << "run file: 20000 runs; at most 1000";
-    QTest::newRow("lengthlab 1000 x 2000") << QStringList{"export", "lengthlab", "--run", "wide.json", "-o", "l.png"}
-                                           << exitUsage
-                                           << "1000 runs x 2000 test lengths are 2000000 values to draw; at most 1000000";
-    QTest::newRow("lengthlab over 16 MiB") << QStringList{"export", "lengthlab", "--run", "huge.json", "-o", "l.png"}
-                                           << exitUsage << "huge.json is larger than 16 MiB; a run file of poslab train is a few megabytes";
+    QTest::newRow("lengthlab 1000 x 2000")
+        << QStringList{"export", "lengthlab", "--run", "wide.json", "-o", "l.png"} << exitUsage
+        << "1000 runs x 2000 test lengths are 2000000 values to draw; at most 1000000";
+    QTest::newRow("lengthlab over 16 MiB")
+        << QStringList{"export", "lengthlab", "--run", "huge.json", "-o", "l.png"} << exitUsage
+        << "huge.json is larger than 16 MiB; a run file of poslab train is a few megabytes";
 }
 
 void TestCliLimits::refusedAtOnce()
@@ -275,10 +281,11 @@ void TestCliLimits::refusedAtOnce()
 void TestCliLimits::ordinaryRequestsStillRun()
 {
     // The defaults the README and the window use stay well inside the limits.
-    const Child p = runChild({"compute", "precision", "--scheme", "rope", "--dim", "128", "--positions", "0:4096"},
-                             m_dir.path());
+    const Child p
+        = runChild({"compute", "precision", "--scheme", "rope", "--dim", "128", "--positions", "0:4096"}, m_dir.path());
     QVERIFY2(p.code == 0, qPrintable(describe(p)));
-    const Child s = runChild({"export", "table", "--scheme", "rope", "--size", "1200x800", "-o", "ok.svg"}, m_dir.path());
+    const Child s
+        = runChild({"export", "table", "--scheme", "rope", "--size", "1200x800", "-o", "ok.svg"}, m_dir.path());
     QVERIFY2(s.code == 0, qPrintable(describe(s)));
     const Child t = runChild({"train", "--scheme", "rope", "--steps", "20", "--eval-samples", "16", "-o", "ok.json"},
                              m_dir.path());
@@ -301,43 +308,48 @@ void TestCliLimits::messagesNameWhatWasGiven_data()
                                       << "\"set\": \"rope_theta\" must be a number, a string, true/false or a list "
                                          "of numbers, got an object";
     // Item 19: options that would change nothing are refused with the rule.
-    QTest::newRow("compute encoding --term") << QStringList{"compute", "encoding", "--scheme", "sinusoidal", "--term",
-                                                            "x"}
-                                             << exitUsage << "--term applies to scores only, not to encoding";
-    QTest::newRow("compute frequencies --term") << QStringList{"compute", "frequencies", "--scheme", "rope", "--term",
-                                                               "x"}
-                                                << exitUsage << "--term applies to scores only, not to frequencies";
-    QTest::newRow("compute encoding --seq-len") << QStringList{"compute", "encoding", "--scheme", "sinusoidal",
-                                                               "--seq-len", "100"}
-                                                << exitUsage << "--seq-len changes nothing in encoding of sinusoidal;";
-    QTest::newRow("compute frequencies --seq-len") << QStringList{"compute", "frequencies", "--scheme", "rope",
-                                                                  "--seq-len", "100"}
-                                                   << exitUsage
-                                                   << "--seq-len changes nothing in frequencies of rope with these "
-                                                      "parameters; only dynamic NTK and LongRoPE";
+    QTest::newRow("compute encoding --term")
+        << QStringList{"compute", "encoding", "--scheme", "sinusoidal", "--term", "x"} << exitUsage
+        << "--term applies to scores only, not to encoding";
+    QTest::newRow("compute frequencies --term")
+        << QStringList{"compute", "frequencies", "--scheme", "rope", "--term", "x"} << exitUsage
+        << "--term applies to scores only, not to frequencies";
+    QTest::newRow("compute encoding --seq-len")
+        << QStringList{"compute", "encoding", "--scheme", "sinusoidal", "--seq-len", "100"} << exitUsage
+        << "--seq-len changes nothing in encoding of sinusoidal;";
+    QTest::newRow("compute frequencies --seq-len")
+        << QStringList{"compute", "frequencies", "--scheme", "rope", "--seq-len", "100"} << exitUsage
+        << "--seq-len changes nothing in frequencies of rope with these "
+           "parameters; only dynamic NTK and LongRoPE";
     QTest::newRow("png --frames") << QStringList{"export", "table", "--scheme", "rope", "--frames", "8", "-o", "t.png"}
                                   << exitUsage << "--frames applies to GIF animations only (-o FILE.gif), not to PNG";
-    QTest::newRow("svg --animate") << QStringList{"export", "clock", "--scheme", "rope", "--animate", "position", "-o",
-                                                  "t.svg"}
+    QTest::newRow("svg --animate") << QStringList{"export",    "clock",    "--scheme", "rope",
+                                                  "--animate", "position", "-o",       "t.svg"}
                                    << exitUsage << "--animate applies to GIF animations only (-o FILE.gif), not to SVG";
     QTest::newRow("png --from") << QStringList{"export", "clock", "--scheme", "rope", "--from", "1", "-o", "t.png"}
                                 << exitUsage << "--from applies to GIF animations only";
     QTest::newRow("png --fps") << QStringList{"export", "clock", "--scheme", "rope", "--fps", "5", "-o", "t.png"}
                                << exitUsage << "--fps applies to GIF animations only";
     QTest::newRow("csv --dpi") << QStringList{"export", "table", "--scheme", "rope", "--dpi", "300", "-o", "t.csv"}
-                               << exitUsage << "--dpi applies to figures (.svg, .png, .pdf, .gif) only, not to CSV data";
+                               << exitUsage
+                               << "--dpi applies to figures (.svg, .png, .pdf, .gif) only, not to CSV data";
     QTest::newRow("npy --title") << QStringList{"export", "table", "--scheme", "rope", "--title", "x", "-o", "t.npy"}
                                  << exitUsage << "--title applies to figures (.svg, .png, .pdf, .gif) only, not to NPY";
-    QTest::newRow("clock --table") << QStringList{"export", "clock", "--scheme", "rope", "--table", "sin", "-o", "c.png"}
+    QTest::newRow("clock --table") << QStringList{"export",  "clock", "--scheme", "rope",
+                                                  "--table", "sin",   "-o",       "c.png"}
                                    << exitUsage << "--table applies to the table view only, not to clock";
     // Item 23: the wording list.
     QTest::newRow("quantities once") << QStringList{"compute", "nosuch", "--scheme", "rope"} << exitUsage
                                      << "decay, extension, precision";
-    QTest::newRow("npy header NUL") << QStringList{"compute", "encoding", "--scheme", "learned", "--set",
-                                                   "table_file=nul.npy", "--dim", "2", "--positions", "0:2"}
+    QTest::newRow("npy header NUL") << QStringList{"compute", "encoding", "--scheme",
+                                                   "learned", "--set",    "table_file=nul.npy",
+                                                   "--dim",   "2",        "--positions",
+                                                   "0:2"}
                                     << exitUsage << "unexpected key 'x\\x00y'";
-    QTest::newRow("fifo table_file") << QStringList{"compute", "encoding", "--scheme", "learned", "--set",
-                                                    "table_file=fifo.npy", "--dim", "2", "--positions", "0:2"}
+    QTest::newRow("fifo table_file") << QStringList{"compute", "encoding", "--scheme",
+                                                    "learned", "--set",    "table_file=fifo.npy",
+                                                    "--dim",   "2",        "--positions",
+                                                    "0:2"}
                                      << exitUsage << "is not a regular file (a device, FIFO or socket)";
     QTest::newRow("run file set [5]") << QStringList{"export", "lengthlab", "--run", "set5.json", "-o", "l.png"}
                                       << exitUsage << "run file: \"set\" holds \"KEY=VALUE\" strings, got a number";
@@ -349,15 +361,19 @@ void TestCliLimits::messagesNameWhatWasGiven_data()
                                   << "1 of 1 figures failed; none was written";
     QTest::newRow("batch 1 of 2") << QStringList{"export", "--batch", "oneoftwo.json"} << exitRefused
                                   << "1 of 2 figures failed; the other one was written";
-    QTest::newRow("train learned rows") << QStringList{"train", "--scheme", "learned", "--set",
-                                                       "max_position_embeddings=64", "--steps", "1", "-o", "t.json"}
-                                        << exitUsage << "max_position_embeddings of a trained learned table is the "
-                                                        "longest trained sequence (20 input tokens here); set "
-                                                        "--train-len instead";
-    QTest::newRow("train memory advice") << QStringList{"train", "--scheme", "rope", "--width", "256", "--batch", "4096", "--train-len",
-                                                        "4096", "--steps", "1", "-o", "t.json"}
-                                         << exitRefused << "; ask for a smaller --batch, --width, --train-len or test "
-                                                           "lengths";
+    QTest::newRow("train learned rows")
+        << QStringList{"train",   "--scheme", "learned", "--set", "max_position_embeddings=64",
+                       "--steps", "1",        "-o",      "t.json"}
+        << exitUsage
+        << "max_position_embeddings of a trained learned table is the "
+           "longest trained sequence (20 input tokens here); set "
+           "--train-len instead";
+    QTest::newRow("train memory advice") << QStringList{"train",   "--scheme", "rope",        "--width", "256",
+                                                        "--batch", "4096",     "--train-len", "4096",    "--steps",
+                                                        "1",       "-o",       "t.json"}
+                                         << exitRefused
+                                         << "; ask for a smaller --batch, --width, --train-len or test "
+                                            "lengths";
 }
 
 void TestCliLimits::messagesNameWhatWasGiven()

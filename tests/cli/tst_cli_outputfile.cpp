@@ -39,11 +39,10 @@ constexpr int exitRefused = 1;
 QStringList computeTable(const QString& output, int positions)
 {
     // About 40 bytes per number: 128 x 2048 is 10 MB of JSON, enough for two writers to overlap.
-    return {"compute", "encoding", "--scheme", "sinusoidal", "--dim", "128",
-            "--positions", QStringLiteral("0:%1").arg(positions), "-o", output};
+    return {"compute", "encoding", "--scheme",    "sinusoidal",
+            "--dim",   "128",      "--positions", QStringLiteral("0:%1").arg(positions),
+            "-o",      output};
 }
-
-
 
 QByteArray readAll(const QString& path)
 {
@@ -116,7 +115,8 @@ void TestCliOutputFile::plantedSymlinkIsNotFollowed()
     // Export writes through QSaveFile: the same holds for a figure's data.
     const QString csv = dir.filePath("t.csv");
     QVERIFY(QFile::link(victim, dir.filePath(".t.csv.part")));
-    const Binary e = runBinary({"export", "table", "--scheme", "sinusoidal", "--dim", "8", "--positions", "4", "-o", csv});
+    const Binary e
+        = runBinary({"export", "table", "--scheme", "sinusoidal", "--dim", "8", "--positions", "4", "-o", csv});
     QVERIFY2(e.code == exitOk, e.err.constData());
     QCOMPARE(readAll(victim), QByteArray("keep me\n"));
     QVERIFY(readAll(csv).size() > 0);
@@ -159,7 +159,7 @@ void TestCliOutputFile::writeFailureNamesTheReasonAndKeepsTheOldFile()
     QProcess p;
     p.setChildProcessModifier([] {
         std::signal(SIGXFSZ, SIG_IGN);
-        struct rlimit limit {64 * 1024, 64 * 1024};
+        const rlimit limit{64 * 1024, 64 * 1024};
         setrlimit(RLIMIT_FSIZE, &limit);
     });
     p.start(QStringLiteral(POSLAB_BINARY), computeTable(out, 2048));
@@ -181,7 +181,7 @@ void TestCliOutputFile::permissionsFollowTheUmaskOrTheReplacedFile()
     // A new file: 0666 less the umask, as any program's (a mkstemp temporary alone would leave 0600).
     const QString fresh = dir.filePath("new.json");
     QCOMPARE(runBinary(computeTable(fresh, 4)).code, exitOk);
-    struct stat st {};
+    struct stat st = {};
     QCOMPARE(::stat(fresh.toLocal8Bit().constData(), &st), 0);
     QCOMPARE(st.st_mode & 0777, 0666 & ~mask);
     // A replaced file keeps its mode.
@@ -195,7 +195,7 @@ void TestCliOutputFile::permissionsFollowTheUmaskOrTheReplacedFile()
 /// lstat's file type of @p path (S_IFREG, S_IFLNK, S_IFCHR, ...), or 0 when it is missing.
 static mode_t typeOf(const QString& path)
 {
-    struct stat st {};
+    struct stat st = {};
     return ::lstat(path.toLocal8Bit().constData(), &st) == 0 ? (st.st_mode & S_IFMT) : 0;
 }
 
@@ -218,7 +218,7 @@ void TestCliOutputFile::devicesFifosAndLinksAreRefused()
     }
     struct Case {
         QString output, says;
-        QString node;   // what must stay as it was
+        QString node; // what must stay as it was
         mode_t type;
     };
     QList<Case> cases = {
@@ -227,7 +227,8 @@ void TestCliOutputFile::devicesFifosAndLinksAreRefused()
         {dir.filePath("to-victim.png"), "it is a symbolic link to " + victim, victim, S_IFREG},
         {dir.filePath("to-victim.csv"), "it is a symbolic link to " + victim, victim, S_IFREG},
     };
-    for (const QString& name : {QStringLiteral("to-victim.json"), QStringLiteral("to-victim.png"), QStringLiteral("to-victim.csv")})
+    for (const QString& name :
+         {QStringLiteral("to-victim.json"), QStringLiteral("to-victim.png"), QStringLiteral("to-victim.csv")})
         QVERIFY(QFile::link(victim, dir.filePath(name)));
     if (canMknod) {
         QVERIFY(QFile::link(device, dir.filePath("lnk.png")));
@@ -257,8 +258,9 @@ void TestCliOutputFile::devicesFifosAndLinksAreRefused()
     }
     if (!canMknod)
         QSKIP("mknod needs root here; the FIFO and link cases ran");
-    QCOMPARE(othersIn(dir.path(), {"myfull", "pipe.json", "victim.txt", "to-victim.json", "to-victim.png",
-                                   "to-victim.csv", "lnk.png", "lnk.json", "dev.png"}),
+    QCOMPARE(othersIn(dir.path(),
+                      {"myfull", "pipe.json", "victim.txt", "to-victim.json", "to-victim.png", "to-victim.csv",
+                       "lnk.png", "lnk.json", "dev.png"}),
              QStringList());
 }
 
@@ -268,8 +270,8 @@ void TestCliOutputFile::readOnlyFilesAreRefusedByEveryWriter()
     // compute, export (figure and data) and train alike, exit 1, the file unchanged; root too (no write bit).
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    for (const QString& name : {QStringLiteral("r.json"), QStringLiteral("t.svg"), QStringLiteral("t.csv"),
-                                QStringLiteral("run.json")}) {
+    for (const QString& name :
+         {QStringLiteral("r.json"), QStringLiteral("t.svg"), QStringLiteral("t.csv"), QStringLiteral("run.json")}) {
         const QString path = dir.filePath(name);
         {
             QFile f(path);
@@ -293,7 +295,7 @@ void TestCliOutputFile::readOnlyFilesAreRefusedByEveryWriter()
                  b.err.constData());
         QVERIFY2(clock.elapsed() < 5000, qPrintable(name)); // train: refused before 100000 steps
         QCOMPARE(readAll(path), QByteArray("old\n"));
-        struct stat st {};
+        struct stat st = {};
         QCOMPARE(::stat(path.toLocal8Bit().constData(), &st), 0);
         QCOMPARE(st.st_mode & 0777, mode_t(0444));
     }
@@ -305,7 +307,8 @@ void TestCliOutputFile::trainChecksItsOutputBeforeTraining()
     // `train -o /nonexistent/x.json` trained the whole run, then failed.
     QElapsedTimer clock;
     clock.start();
-    const Binary b = runBinary({"train", "--scheme", "rope", "--steps", "100000", "--quiet", "-o", "/nonexistent/x.json"});
+    const Binary b
+        = runBinary({"train", "--scheme", "rope", "--steps", "100000", "--quiet", "-o", "/nonexistent/x.json"});
     QCOMPARE(b.code, 2);
     QCOMPARE(b.err, QByteArray("poslab: cannot write /nonexistent/x.json: folder /nonexistent does not exist\n"));
     QVERIFY2(clock.elapsed() < 2000, qPrintable(QString::number(clock.elapsed())));
@@ -369,8 +372,9 @@ void TestCliOutputFile::staleTemporariesAreRemovedOnTheNextRun()
     QVERIFY2(b.code == exitOk, b.err.constData());
     QStringList left = othersIn(dir.path(), {"r.json"});
     left.sort();
-    QCOMPARE(left, QStringList({".other.json.abcdefghijkl.part", ".r.json.0123456789ab.part",
-                                ".r.json.lockedlocked.part", ".r.json.short.part"}));
+    QCOMPARE(left,
+             QStringList({".other.json.abcdefghijkl.part", ".r.json.0123456789ab.part", ".r.json.lockedlocked.part",
+                          ".r.json.short.part"}));
 }
 
 /// Writes @p json as the batch file @p path.
@@ -395,9 +399,9 @@ void TestCliOutputFile::batchOutputsAreJudgedAfterResolvingLinks()
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("keep me");
     }
-    QVERIFY(QFile::link(outside, deck + "/figs"));            // a linked folder
-    QVERIFY(QFile::link(keep, deck + "/link.png"));           // a linked file
-    QVERIFY(QFile::link("../outside", deck + "/relfigs"));    // a relative link
+    QVERIFY(QFile::link(outside, deck + "/figs"));         // a linked folder
+    QVERIFY(QFile::link(keep, deck + "/link.png"));        // a linked file
+    QVERIFY(QFile::link("../outside", deck + "/relfigs")); // a relative link
     writeDeck(deck + "/deck.json", R"({"defaults": {"view": "table", "scheme": "rope", "dim": 8, "positions": 4},
         "figures": [{"output": "figs/x.png"}, {"output": "link.png"}, {"output": "relfigs/y.csv"},
                     {"output": "inside.png"}]})");
@@ -405,11 +409,16 @@ void TestCliOutputFile::batchOutputsAreJudgedAfterResolvingLinks()
     QCOMPARE(b.code, exitRefused);
     const QString canonicalOutside = QFileInfo(outside).canonicalFilePath();
     const QString canonicalDeck = QFileInfo(deck).canonicalFilePath();
-    QVERIFY2(b.err.contains(("entry 1 (figs/x.png): output " + canonicalOutside + "/x.png (figs/x.png leads there "
-                             "through a symbolic link) is outside the batch file's folder " + canonicalDeck).toUtf8()),
+    QVERIFY2(b.err.contains(("entry 1 (figs/x.png): output " + canonicalOutside
+                             + "/x.png (figs/x.png leads there "
+                               "through a symbolic link) is outside the batch file's folder "
+                             + canonicalDeck)
+                                .toUtf8()),
              b.err.constData());
-    QVERIFY2(b.err.contains(("entry 2 (link.png): output " + canonicalOutside + "/keep.png").toUtf8()), b.err.constData());
-    QVERIFY2(b.err.contains(("entry 3 (relfigs/y.csv): output " + canonicalOutside + "/y.csv").toUtf8()), b.err.constData());
+    QVERIFY2(b.err.contains(("entry 2 (link.png): output " + canonicalOutside + "/keep.png").toUtf8()),
+             b.err.constData());
+    QVERIFY2(b.err.contains(("entry 3 (relfigs/y.csv): output " + canonicalOutside + "/y.csv").toUtf8()),
+             b.err.constData());
     QVERIFY2(b.out.contains("inside.png"), b.out.constData()); // the others are still written
     QCOMPARE(readAll(keep), QByteArray("keep me"));
     QCOMPARE(othersIn(outside, {"keep.png"}), QStringList());
@@ -469,17 +478,19 @@ void TestCliOutputFile::exportWriteFailuresSayWhatFailed()
         QProcess p;
         p.setChildProcessModifier([] {
             std::signal(SIGXFSZ, SIG_IGN);
-            struct rlimit limit {64 * 1024, 64 * 1024};
+            const rlimit limit{64 * 1024, 64 * 1024};
             setrlimit(RLIMIT_FSIZE, &limit);
         });
         // --size for the figure only: on data it is refused as an option that does not apply (item 19).
         QStringList args{"export", "table", "--scheme", "sinusoidal", "--dim", "256", "--positions", "4096", "-o", out};
         if (name.endsWith(QLatin1String(".png")))
-            args << "--size" << "1600x1600";
+            args << "--size"
+                 << "1600x1600";
         p.start(QStringLiteral(POSLAB_BINARY), args);
         const Binary b = finish(p);
         QCOMPARE(b.code, exitRefused);
-        QCOMPARE(b.err, "poslab: writing " + out.toUtf8() + " failed: File too large; the old file, if any, is unchanged\n");
+        QCOMPARE(b.err,
+                 "poslab: writing " + out.toUtf8() + " failed: File too large; the old file, if any, is unchanged\n");
         QCOMPARE(readAll(out), QByteArray("old contents\n"));
     }
     QCOMPARE(othersIn(dir.path(), {"t.png", "t.csv"}), QStringList());
@@ -495,9 +506,12 @@ void TestCliOutputFile::exportWriteFailuresSayWhatFailed()
         QByteArray says;
     };
     const QList<Case> cases = {
-        {dir.filePath("closed/x.png"), "folder " + dir.filePath("closed").toUtf8() + " refuses a new file (Permission denied)"},
-        {dir.filePath("shut/x.png"), "folder " + dir.filePath("shut").toUtf8() + " refuses a new file (Permission denied)"},
-        {dir.filePath("shut/sub/x.png"), "folder " + dir.filePath("shut/sub").toUtf8() + " cannot be reached (Permission denied)"},
+        {dir.filePath("closed/x.png"),
+         "folder " + dir.filePath("closed").toUtf8() + " refuses a new file (Permission denied)"},
+        {dir.filePath("shut/x.png"),
+         "folder " + dir.filePath("shut").toUtf8() + " refuses a new file (Permission denied)"},
+        {dir.filePath("shut/sub/x.png"),
+         "folder " + dir.filePath("shut/sub").toUtf8() + " cannot be reached (Permission denied)"},
     };
     for (const Case& c : cases) {
         if (!root && c.output.contains("shut"))
@@ -508,8 +522,8 @@ void TestCliOutputFile::exportWriteFailuresSayWhatFailed()
                 if (::setgid(65534) != 0 || ::setuid(65534) != 0)
                     ::_exit(99);
             });
-        p.start(QStringLiteral(POSLAB_BINARY), {"export", "table", "--scheme", "rope", "--dim", "8", "--positions", "4",
-                                                "-o", c.output});
+        p.start(QStringLiteral(POSLAB_BINARY),
+                {"export", "table", "--scheme", "rope", "--dim", "8", "--positions", "4", "-o", c.output});
         const Binary b = finish(p);
         QCOMPARE(b.code, exitRefused);
         QCOMPARE(b.err, "poslab: cannot write " + c.output.toUtf8() + ": " + c.says + "\n");

@@ -38,8 +38,8 @@ double cell(const QJsonObject& json, int row, const QString& column)
 
 void TestCliPrecision::float16CollapsesAt2048()
 {
-    const Run r = run({"compute", "precision", "--scheme", "rope", "--dim", "32", "--positions", "0:4096", "--dtype",
-                       "float16"});
+    const Run r = run(
+        {"compute", "precision", "--scheme", "rope", "--dim", "32", "--positions", "0:4096", "--dtype", "float16"});
     QVERIFY2(r.status == 0, r.err.c_str());
     const QJsonObject j = r.json();
     QCOMPARE(j.value(QStringLiteral("angle_format")).toString(), QStringLiteral("float16"));
@@ -58,8 +58,8 @@ void TestCliPrecision::float16CollapsesAt2048()
     QCOMPARE(cell(j, 1, QStringLiteral("omega")), w);
     QVERIFY(std::fabs(cell(j, 1, QStringLiteral("low_precision:omega_used")) - w) < std::ldexp(1.0, -11));
     // Overflow: float16 positions from 65520 are infinite.
-    const Run o = run({"compute", "precision", "--scheme", "rope", "--dim", "4", "--positions", "65500:65536", "--dtype",
-                       "float16"});
+    const Run o = run(
+        {"compute", "precision", "--scheme", "rope", "--dim", "4", "--positions", "65500:65536", "--dtype", "float16"});
     QVERIFY2(o.status == 0, o.err.c_str());
     QCOMPARE(o.json().value(QStringLiteral("low_precision:first_non_finite")).toDouble(), 65520.0);
 }
@@ -74,8 +74,8 @@ void TestCliPrecision::bfloat16Defaults()
     QCOMPARE(j.value(QStringLiteral("low_precision:first_vector_collapse")).toDouble(), 256.0);
     QCOMPARE(cell(j, 0, QStringLiteral("round_angle:resolution_position")), 256.0);
     // CSV: a header row naming the columns, then one row per pair.
-    const Run csv = run({"compute", "precision", "--scheme", "rope", "--dim", "8", "--positions", "0:300", "--format",
-                         "csv"});
+    const Run csv
+        = run({"compute", "precision", "--scheme", "rope", "--dim", "8", "--positions", "0:300", "--format", "csv"});
     QVERIFY2(csv.status == 0, csv.err.c_str());
     QVERIFY(csv.out.find("low_precision:first_angle_collapse") != std::string::npos);
 }
@@ -84,7 +84,8 @@ void TestCliPrecision::badInput()
 {
     Run r = run({"compute", "precision", "--scheme", "rope", "--dtype", "float8"});
     QCOMPARE(r.status, 2);
-    QVERIFY2(r.err.find("unknown dtype 'float8'; known: float32, float16, bfloat16") != std::string::npos, r.err.c_str());
+    QVERIFY2(r.err.find("unknown dtype 'float8'; known: float32, float16, bfloat16") != std::string::npos,
+             r.err.c_str());
     r = run({"compute", "angles", "--scheme", "rope", "--dtype", "float16"});
     QCOMPARE(r.status, 2);
     QVERIFY2(r.err.find("--dtype applies to precision only") != std::string::npos, r.err.c_str());

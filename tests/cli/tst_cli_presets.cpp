@@ -37,9 +37,9 @@ Outcome exportCli(const std::vector<std::string>& args)
     return poslab::test::runExport(args);
 }
 
-const std::vector<std::string> llama31 = {"--set", "rope_theta=500000", "--set", "rope_type=llama3", "--set", "factor=8",
-                                          "--set", "low_freq_factor=1", "--set", "high_freq_factor=4",
-                                          "--set", "original_max_position_embeddings=8192"};
+const std::vector<std::string> llama31
+    = {"--set", "rope_theta=500000", "--set", "rope_type=llama3",   "--set", "factor=8",
+       "--set", "low_freq_factor=1", "--set", "high_freq_factor=4", "--set", "original_max_position_embeddings=8192"};
 
 std::vector<std::string> operator+(std::vector<std::string> a, const std::vector<std::string>& b)
 {
@@ -72,14 +72,17 @@ void TestCliPresets::listsPresets()
 {
     const Outcome text = cli({"presets"});
     QCOMPARE(text.status, exitOk);
-    QVERIFY(text.out.find("llama-3.1-8b  Llama 3.1 8B\n    scheme: rope, head dim 128, heads 32, layers 32, trained 8192, "
-                          "context 131072\n") != std::string::npos);
+    QVERIFY(
+        text.out.find("llama-3.1-8b  Llama 3.1 8B\n    scheme: rope, head dim 128, heads 32, layers 32, trained 8192, "
+                      "context 131072\n")
+        != std::string::npos);
     QVERIFY(text.out.find("factor=8") != std::string::npos);
-    QVERIFY(text.out.find("long_factor=[48 values]") != std::string::npos); // Phi-3's LongRoPE lists
+    QVERIFY(text.out.find("long_factor=[48 values]") != std::string::npos);    // Phi-3's LongRoPE lists
     QVERIFY(text.out.find("unverified: trained_length") != std::string::npos); // BLOOM's 2048, PRESETS.md line 41
     const Outcome json = cli({"presets", "--json"});
     QCOMPARE(json.status, exitOk);
-    const QJsonArray list = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
+    const QJsonArray list
+        = QJsonDocument::fromJson(QByteArray::fromStdString(json.out)).object().value("presets").toArray();
     QCOMPARE(list.size(), 43); // 35 text models and the eight grid and sequence models
     bool found = false;
     for (const QJsonValue& v : list) {
@@ -100,15 +103,17 @@ void TestCliPresets::presetEqualsExplicitSettings()
 {
     for (const char* q : {"frequencies", "cos"}) {
         const Outcome preset = cli({"compute", q, "--preset", "llama-3.1-8b", "--positions", "0:9000:1000"});
-        const Outcome typed = cli(std::vector<std::string>{"compute", q, "--scheme", "rope", "--dim", "128", "--positions",
-                                                           "0:9000:1000"} + llama31);
+        const Outcome typed = cli(
+            std::vector<std::string>{"compute", q, "--scheme", "rope", "--dim", "128", "--positions", "0:9000:1000"}
+            + llama31);
         QCOMPARE(preset.status, exitOk);
         QCOMPARE(preset.out, typed.out);
         QCOMPARE(preset.err, typed.err);
     }
     // Per-head quantities take the model's head count: ALiBi for BLOOM's 32 heads (PRESETS.md line 41).
     const Outcome bloom = cli({"compute", "bias", "--preset", "bloom-7b1", "--positions", "0:3"});
-    const Outcome typed = cli({"compute", "bias", "--scheme", "alibi", "--dim", "128", "--heads", "32", "--positions", "0:3"});
+    const Outcome typed
+        = cli({"compute", "bias", "--scheme", "alibi", "--dim", "128", "--heads", "32", "--positions", "0:3"});
     QCOMPARE(bloom.status, exitOk);
     QCOMPARE(bloom.out, typed.out);
     // Case does not matter.
@@ -119,7 +124,8 @@ void TestCliPresets::presetEqualsExplicitSettings()
 void TestCliPresets::explicitOptionsWin()
 {
     // --set after the model's keys: factor 16 with the rest of Llama 3.1's scaling.
-    const Outcome preset = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--set", "factor=16", "--dim", "64"});
+    const Outcome preset
+        = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--set", "factor=16", "--dim", "64"});
     std::vector<std::string> typedArgs = {"compute", "frequencies", "--scheme", "rope", "--dim", "64"};
     for (std::size_t i = 0; i < llama31.size(); i += 2)
         if (llama31[i + 1] != "factor=8")
@@ -137,8 +143,9 @@ void TestCliPresets::conflictsAreRefused()
 {
     const Outcome r = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--scheme", "sinusoidal"});
     QCOMPARE(r.status, exitUsage);
-    QCOMPARE(r.err, std::string("poslab: --scheme sinusoidal conflicts with Llama 3.1 8B, which uses scheme rope; drop "
-                                "--scheme (or use --set to change its keys)\n"));
+    QCOMPARE(r.err,
+             std::string("poslab: --scheme sinusoidal conflicts with Llama 3.1 8B, which uses scheme rope; drop "
+                         "--scheme (or use --set to change its keys)\n"));
     const Outcome unknown = cli({"compute", "frequencies", "--preset", "llama-9"});
     QCOMPARE(unknown.status, exitUsage);
     QVERIFY(unknown.err.rfind("poslab: unknown preset 'llama-9'; presets: bert-base, ", 0) == 0);
@@ -172,19 +179,24 @@ void TestCliPresets::configFile()
     m.close();
     const Outcome report = cli({"presets", "--config", mistral.toStdString()});
     QCOMPARE(report.status, exitOk);
-    QVERIFY2(report.out.find("scheme: rope, head dim 128, heads 32\n    rope_theta=10000 rope_type=default\n") != std::string::npos,
+    QVERIFY2(report.out.find("scheme: rope, head dim 128, heads 32\n    rope_theta=10000 rope_type=default\n")
+                 != std::string::npos,
              report.out.c_str());
-    QVERIFY(report.out.find("NOT MAPPED: sliding_window: 4096: sliding-window attention is not modelled") != std::string::npos);
+    QVERIFY(report.out.find("NOT MAPPED: sliding_window: 4096: sliding-window attention is not modelled")
+            != std::string::npos);
     QVERIFY(report.out.find("ignored: num_key_value_heads, vocab_size") != std::string::npos);
-    const QJsonObject rj = QJsonDocument::fromJson(QByteArray::fromStdString(cli({"presets", "--config", mistral.toStdString(),
-                                                                                  "--json"}).out)).object();
+    const QJsonObject rj
+        = QJsonDocument::fromJson(
+              QByteArray::fromStdString(cli({"presets", "--config", mistral.toStdString(), "--json"}).out))
+              .object();
     QVERIFY(rj.value("used").toArray().contains(QJsonValue("rope_theta")));
     QCOMPARE(rj.value("ignored").toArray(), (QJsonArray{"num_key_value_heads", "vocab_size"}));
     QCOMPARE(rj.value("state").toObject().value("scheme").toString(), QStringLiteral("rope"));
     // compute says what it left out, on stderr, and still computes.
     const Outcome warned = cli({"compute", "frequencies", "--config", mistral.toStdString()});
     QCOMPARE(warned.status, exitOk);
-    QVERIFY2(warned.err.find("poslab: warning: " + mistral.toStdString() + ": sliding_window: 4096") == 0, warned.err.c_str());
+    QVERIFY2(warned.err.find("poslab: warning: " + mistral.toStdString() + ": sliding_window: 4096") == 0,
+             warned.err.c_str());
     const QString bad = dir.filePath("bad.json");
     QFile b(bad);
     QVERIFY(b.open(QIODevice::WriteOnly));
@@ -203,8 +215,9 @@ void TestCliPresets::exportWithPreset()
     const std::string a = dir.filePath("a.svg").toStdString(), b = dir.filePath("b.svg").toStdString();
     const Outcome preset = exportCli({"export", "decay", "--preset", "llama-3.1-8b", "-o", a});
     QCOMPARE(preset.status, exitOk);
-    const Outcome typed = exportCli(std::vector<std::string>{"export", "decay", "--scheme", "rope", "--dim", "128",
-                                                             "--heads", "32", "-o", b} + llama31);
+    const Outcome typed = exportCli(
+        std::vector<std::string>{"export", "decay", "--scheme", "rope", "--dim", "128", "--heads", "32", "-o", b}
+        + llama31);
     QCOMPARE(typed.status, exitOk);
     const QByteArray fromPreset = readAll(QString::fromStdString(a)), fromTyped = readAll(QString::fromStdString(b));
     QVERIFY(fromPreset.contains("<title>Dot product and decay \xe2\x80\x94 Llama 3.1 8B: RoPE")); // names the model
@@ -212,7 +225,9 @@ void TestCliPresets::exportWithPreset()
     const std::string ja = dir.filePath("a.json").toStdString(), jb = dir.filePath("b.json").toStdString();
     QCOMPARE(exportCli({"export", "decay", "--preset", "llama-3.1-8b", "-o", ja}).status, exitOk);
     QCOMPARE(exportCli(std::vector<std::string>{"export", "decay", "--scheme", "rope", "--dim", "128", "--heads", "32",
-                                                "-o", jb} + llama31).status,
+                                                "-o", jb}
+                       + llama31)
+                 .status,
              exitOk);
     QCOMPARE(readAll(QString::fromStdString(ja)), readAll(QString::fromStdString(jb))); // the same numbers
     // The preset and a session saved from it give identical files.
@@ -220,14 +235,18 @@ void TestCliPresets::exportWithPreset()
     {
         poslab::ui::WorkbenchState st;
         QCOMPARE(st.fromJson(*poslab::ui::modelState(std::string("llama-3.1-8b"), std::nullopt)), QString());
-        QCOMPARE(poslab::ui::writeSessionFile(QString::fromStdString(session), poslab::ui::mergeSession({}, st.toJson(), {})), QString());
+        QCOMPARE(poslab::ui::writeSessionFile(QString::fromStdString(session),
+                                              poslab::ui::mergeSession({}, st.toJson(), {})),
+                 QString());
     }
     QCOMPARE(exportCli({"export", "decay", "--state", session, "-o", c2}).status, exitOk);
     QCOMPARE(readAll(QString::fromStdString(c2)), fromPreset);
     const std::string c = dir.filePath("c.csv").toStdString(), d = dir.filePath("d.csv").toStdString();
     QCOMPARE(exportCli({"export", "table", "--preset", "gpt2", "-o", c}).status, exitOk);
-    QCOMPARE(exportCli({"export", "table", "--scheme", "learned", "--set", "max_position_embeddings=1024", "--dim", "64",
-                        "--heads", "12", "--positions", "1024", "-o", d}).status, exitOk);
+    QCOMPARE(exportCli({"export", "table", "--scheme", "learned", "--set", "max_position_embeddings=1024", "--dim",
+                        "64", "--heads", "12", "--positions", "1024", "-o", d})
+                 .status,
+             exitOk);
     QCOMPARE(readAll(QString::fromStdString(c)), readAll(QString::fromStdString(d)));
     const Outcome conflict = exportCli({"export", "table", "--preset", "llama-3.1-8b", "--scheme", "alibi", "-o", b});
     QCOMPARE(conflict.status, exitUsage);
@@ -242,7 +261,8 @@ void TestCliPresets::batchEntries()
     QTemporaryDir dir;
     QFile config(dir.filePath("gpt2.json"));
     QVERIFY(config.open(QIODevice::WriteOnly));
-    config.write(R"({"model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12})");
+    config.write(
+        R"({"model_type": "gpt2", "n_positions": 1024, "n_ctx": 1024, "n_embd": 768, "n_head": 12, "n_layer": 12})");
     config.close();
     QFile batch(dir.filePath("deck.json"));
     QVERIFY(batch.open(QIODevice::WriteOnly));
@@ -267,36 +287,49 @@ void TestCliPresets::spatialPresets()
     QCOMPARE(mae.status, exitOk);
     QCOMPARE(mae.out, maeTyped.out);
     QCOMPARE(std::count(mae.out.begin(), mae.out.end(), '\n'), 196); // 14 x 14 patches, no class row without --cls
-    QCOMPARE(cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--grid", "2x3", "--format", "csv"}).out,
-             cli({"compute", "encoding", "--scheme", "sincos_2d", "--dim", "768", "--grid", "2x3", "--format", "csv"}).out);
+    QCOMPARE(
+        cli({"compute", "encoding", "--preset", "mae-vit-b-16", "--grid", "2x3", "--format", "csv"}).out,
+        cli({"compute", "encoding", "--scheme", "sincos_2d", "--dim", "768", "--grid", "2x3", "--format", "csv"}).out);
     // ViT-B/16 on its grid: the seeded table at width 768 with the class row first (--cls), resized to 24 x 24.
-    QCOMPARE(cli({"compute", "encoding", "--preset", "vit-b-16-grid", "--grid", "24x24", "--cls", "--format", "csv"}).out,
-             cli({"compute", "encoding", "--scheme", "vit_learned", "--dim", "768", "--grid", "24x24", "--cls", "--format", "csv"}).out);
+    QCOMPARE(
+        cli({"compute", "encoding", "--preset", "vit-b-16-grid", "--grid", "24x24", "--cls", "--format", "csv"}).out,
+        cli({"compute", "encoding", "--scheme", "vit_learned", "--dim", "768", "--grid", "24x24", "--cls", "--format",
+             "csv"})
+            .out);
     // RoPE-Axial DeiT-B/16: head dim 64, theta 100 (naver-ai/rope-vit vit_rope.py rope_axial_deit_base_patch16_LS).
     QCOMPARE(cli({"compute", "angles", "--preset", "rope-axial-deit-b-16", "--format", "csv"}).out,
-             cli({"compute", "angles", "--scheme", "rope_2d", "--dim", "64", "--grid", "14x14", "--set", "variant=axial",
-                  "--set", "rope_theta=100", "--format", "csv"}).out);
+             cli({"compute", "angles", "--scheme", "rope_2d", "--dim", "64", "--grid", "14x14", "--set",
+                  "variant=axial", "--set", "rope_theta=100", "--format", "csv"})
+                 .out);
     // Pixtral-ViT has no training grid (images keep their size): --grid is asked for, and its table stops at 64.
     const Outcome pixtral = cli({"compute", "angles", "--preset", "pixtral-12b-vision"});
     QCOMPARE(pixtral.status, exitUsage);
     QVERIFY(pixtral.err.find("needs --grid") != std::string::npos);
     QCOMPARE(cli({"compute", "angles", "--preset", "pixtral-12b-vision", "--grid", "65x1"}).status, exitUsage);
-    QCOMPARE(cli({"compute", "angles", "--preset", "pixtral-12b-vision", "--grid", "3x4", "--format", "csv"}).out,
-             cli({"compute", "angles", "--scheme", "pixtral_rope", "--dim", "64", "--grid", "3x4", "--format", "csv"}).out);
+    QCOMPARE(
+        cli({"compute", "angles", "--preset", "pixtral-12b-vision", "--grid", "3x4", "--format", "csv"}).out,
+        cli({"compute", "angles", "--scheme", "pixtral_rope", "--dim", "64", "--grid", "3x4", "--format", "csv"}).out);
     // Qwen2.5-VL-7B: time-aligned ids at tokens_per_second 2 (its config.json); with the default 1 s per grid step
     // a video's frame steps 0, 1, 2 get time ids 0, 2, 4 after the text (modeling_qwen2_5_vl.py get_rope_index).
     const std::vector<std::string> seq = {"--sequence", "text:2,video:3x2x2,text:1", "--format", "csv"};
-    const Outcome ids = cli(std::vector<std::string>{"compute", "position_ids", "--preset", "qwen2.5-vl-7b-instruct"} + seq);
+    const Outcome ids
+        = cli(std::vector<std::string>{"compute", "position_ids", "--preset", "qwen2.5-vl-7b-instruct"} + seq);
     QCOMPARE(ids.status, exitOk);
-    QCOMPARE(ids.out, std::string("0,1,2,2,2,2,4,4,4,4,6,6,6,6,7\n0,1,2,2,3,3,2,2,3,3,2,2,3,3,7\n"
-                                  "0,1,2,3,2,3,2,3,2,3,2,3,2,3,7\n"));
-    QCOMPARE(ids.out, cli(std::vector<std::string>{"compute", "position_ids", "--scheme", "mrope", "--dim", "128", "--set", "variant=qwen2_5_vl",
-                                                   "--set", "tokens_per_second=2"} + seq).out);
+    QCOMPARE(ids.out,
+             std::string("0,1,2,2,2,2,4,4,4,4,6,6,6,6,7\n0,1,2,2,3,3,2,2,3,3,2,2,3,3,7\n"
+                         "0,1,2,3,2,3,2,3,2,3,2,3,2,3,7\n"));
+    QCOMPARE(ids.out,
+             cli(std::vector<std::string>{"compute", "position_ids", "--scheme", "mrope", "--dim", "128", "--set",
+                                          "variant=qwen2_5_vl", "--set", "tokens_per_second=2"}
+                 + seq)
+                 .out);
     // Qwen3-VL-4B: interleaved sections [24, 20, 20], theta 5,000,000, head dim 128 (its config.json).
     QCOMPARE(cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen3-vl-4b-instruct"} + seq).out,
-             cli(std::vector<std::string>{"compute", "angles", "--scheme", "mrope", "--dim", "128", "--set", "variant=qwen3_vl",
-                                          "--set", "rope_theta=5000000", "--set", "mrope_section=24,20,20",
-                                          "--set", "sections=interleaved"} + seq).out);
+             cli(std::vector<std::string>{"compute", "angles", "--scheme", "mrope", "--dim", "128", "--set",
+                                          "variant=qwen3_vl", "--set", "rope_theta=5000000", "--set",
+                                          "mrope_section=24,20,20", "--set", "sections=interleaved"}
+                 + seq)
+                 .out);
     // Qwen2-VL-7B differs from it: chunked [16, 24, 24] at theta 1,000,000.
     QVERIFY(cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen2-vl-7b-instruct"} + seq).out
             != cli(std::vector<std::string>{"compute", "angles", "--preset", "qwen3-vl-4b-instruct"} + seq).out);
@@ -306,7 +339,8 @@ void TestCliPresets::spatialPresets()
     const Outcome fig = exportCli({"export", "table", "--preset", "mae-vit-b-16", "-o", "/tmp/never-written.svg"});
     QCOMPARE(fig.status, exitUsage);
     QVERIFY2(fig.err.find("uses the grid scheme sincos_2d, which the patchgrid view draws, not the table view")
-                 != std::string::npos, fig.err.c_str());
+                 != std::string::npos,
+             fig.err.c_str());
     QVERIFY(cli({"--help"}).out.find("brings its training grid as the default --grid") != std::string::npos);
     const Outcome list = cli({"presets"});
     QVERIFY(list.out.find("scheme: sincos_2d, dim 768, grid 14x14, heads 12, layers 12") != std::string::npos);

@@ -32,8 +32,8 @@ double half(std::uint16_t b)
     return (b & 0x8000) ? -m : m;
 }
 
-const std::vector<std::uint16_t> bits = {0x3c00, 0x0001, 0xc2f7, 0x3555, 0x7bff, 0x8000,
-                                         0x0400, 0xbc00, 0x03ff, 0x4000, 0x3800, 0x0000};
+const std::vector<std::uint16_t> bits
+    = {0x3c00, 0x0001, 0xc2f7, 0x3555, 0x7bff, 0x8000, 0x0400, 0xbc00, 0x03ff, 0x4000, 0x3800, 0x0000};
 
 std::string npyHalf3x4()
 {
@@ -99,8 +99,9 @@ void TestCliReaders::safetensorsTensorByName()
     const Run none = run({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + path.toStdString(),
                           "--dim", "4", "--positions", "1"});
     QCOMPARE(none.status, exitUsage);
-    QVERIFY2(none.err.find(path.toStdString() + ": choose a tensor (table_tensor); its 2-D tensors: wpe.weight [3, 4] "
-                                                "F16, wte.weight [1, 4] F16")
+    QVERIFY2(none.err.find(path.toStdString()
+                           + ": choose a tensor (table_tensor); its 2-D tensors: wpe.weight [3, 4] "
+                             "F16, wte.weight [1, 4] F16")
                  != std::string::npos,
              none.err.c_str());
 }
@@ -129,9 +130,11 @@ void TestCliReaders::misfitsAreOneLine()
     writeFile(bad.toStdString(), whole.substr(0, whole.size() - 12)); // half the data cut off
     r = run({"compute", "encoding", "--scheme", "learned", "--set", "table_file=" + bad.toStdString(), "--dim", "4"});
     QCOMPARE(r.status, exitUsage);
-    QVERIFY2(oneLine(r) && r.err.find(bad.toStdString() + ": shape (3, 4) of float16 needs 24 bytes of data, but the "
-                                                          "file holds 12")
-                               != std::string::npos,
+    QVERIFY2(oneLine(r)
+                 && r.err.find(bad.toStdString()
+                               + ": shape (3, 4) of float16 needs 24 bytes of data, but the "
+                                 "file holds 12")
+                     != std::string::npos,
              r.err.c_str());
 }
 

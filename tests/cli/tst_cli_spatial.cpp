@@ -91,10 +91,12 @@ void TestCliSpatial::vitTableFromAFile()
     // ViT table: at its own grid it is the file, bit for bit; at 6 x 8 the grid part is resized.
     QTemporaryDir dir;
     const std::string npy = dir.filePath("pos_embed.npy").toStdString();
-    const Run w = run({"compute", "encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "8", "--cls", "-o", npy});
+    const Run w
+        = run({"compute", "encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "8", "--cls", "-o", npy});
     QVERIFY2(w.status == 0, w.err.c_str());
-    const std::vector<std::string> load = {"compute", "encoding", "--scheme", "vit_learned", "--dim", "8", "--cls",
-                                           "--set", "table_file=" + npy, "--set", "table_rows=3", "--set", "table_cols=4"};
+    const std::vector<std::string> load
+        = {"compute", "encoding",          "--scheme", "vit_learned",  "--dim", "8",           "--cls",
+           "--set",   "table_file=" + npy, "--set",    "table_rows=3", "--set", "table_cols=4"};
     auto with = [&](std::vector<std::string> more) {
         std::vector<std::string> a = load;
         a.insert(a.end(), more.begin(), more.end());
@@ -127,7 +129,8 @@ void TestCliSpatial::rope2dAnglesAndScores()
     QCOMPARE(labels.size(), 4);
     QVERIFY(labels[0].toString().contains(QStringLiteral("column j")));
     QVERIFY(labels[2].toString().contains(QStringLiteral("row i")));
-    const Run s = run({"compute", "scores", "--scheme", "rope_2d", "--grid", "3x3", "--dim", "8", "--content", "constant"});
+    const Run s
+        = run({"compute", "scores", "--scheme", "rope_2d", "--grid", "3x3", "--dim", "8", "--content", "constant"});
     QVERIFY2(s.status == 0, s.err.c_str());
     QCOMPARE(shape(s), QJsonArray({9, 9}));
     QCOMPARE(s.json().value(QStringLiteral("mask")).toString(), QStringLiteral("bidirectional"));
@@ -136,7 +139,8 @@ void TestCliSpatial::rope2dAnglesAndScores()
     const Run mixed = run({"compute", "angles", "--scheme", "rope_2d", "--grid", "2x2", "--dim", "8", "--set",
                            "variant=mixed", "--set", "seed=5"});
     QVERIFY2(mixed.status == 0, mixed.err.c_str());
-    QCOMPARE(mixed.json().value(QStringLiteral("params")).toObject().value(QStringLiteral("rope_theta")).toDouble(), 10.0);
+    QCOMPARE(mixed.json().value(QStringLiteral("params")).toObject().value(QStringLiteral("rope_theta")).toDouble(),
+             10.0);
 }
 
 void TestCliSpatial::mropePositionIds()
@@ -170,7 +174,7 @@ void TestCliSpatial::mropeAnglesFollowTheSections()
     QCOMPARE(shape(r), QJsonArray({8, 64}));
     const int token = 2 + 5; // row 1, column 2 of the image
     auto omega = [](int k) { return std::pow(1000000.0, -2.0 * k / 128.0); };
-    QCOMPARE(value(r, token * 64 + 0), 2.0);                               // pair 0: t = 2
+    QCOMPARE(value(r, token * 64 + 0), 2.0);                                 // pair 0: t = 2
     QVERIFY(std::fabs(value(r, token * 64 + 16) - 3.0 * omega(16)) < 1e-12); // pair 16: h = 3
     QVERIFY(std::fabs(value(r, token * 64 + 40) - 4.0 * omega(40)) < 1e-12); // pair 40: w = 4
     const QJsonArray labels = r.json().value(QStringLiteral("column_labels")).toArray();
@@ -206,7 +210,8 @@ void TestCliSpatial::schemesListsGridAndSequence()
     const QJsonArray all = QJsonDocument::fromJson(QByteArray::fromStdString(r.out)).array();
     QMap<QString, QString> input;
     for (const auto& v : all)
-        input[v.toObject().value(QStringLiteral("id")).toString()] = v.toObject().value(QStringLiteral("input")).toString();
+        input[v.toObject().value(QStringLiteral("id")).toString()]
+            = v.toObject().value(QStringLiteral("input")).toString();
     QCOMPARE(input.value(QStringLiteral("sincos_2d")), QStringLiteral("grid"));
     QCOMPARE(input.value(QStringLiteral("vit_learned")), QStringLiteral("grid"));
     QCOMPARE(input.value(QStringLiteral("rope_2d")), QStringLiteral("grid"));
@@ -217,7 +222,6 @@ void TestCliSpatial::schemesListsGridAndSequence()
     QVERIFY(text.out.find("mrope  Multimodal RoPE") != std::string::npos);
     QVERIFY(text.out.find("input: sequence") != std::string::npos);
 }
-
 
 namespace {
 std::string writeConfig(const QTemporaryDir& dir, const char* name, const char* text)
@@ -299,34 +303,36 @@ void TestCliSpatial::badInput_data()
     QTest::newRow("no x") << (enc + QStringList{"--grid", "14"}) << "must be HxW" << 2;
     QTest::newRow("huge grid") << (enc + QStringList{"--grid", "65536x65536"}) << "more than the 16777216 allowed" << 2;
     QTest::newRow("no grid") << enc << "sincos_2d needs --grid HxW" << 2;
-    QTest::newRow("odd dim") << QStringList{"compute", "encoding", "--scheme", "sincos_2d", "--dim", "6", "--grid", "2x2"}
+    QTest::newRow("odd dim") << QStringList{"compute", "encoding", "--scheme", "sincos_2d",
+                                            "--dim",   "6",        "--grid",   "2x2"}
                              << "multiple of 4" << 2;
-    QTest::newRow("positions") << (enc + QStringList{"--grid", "2x2", "--positions", "0:4"}) << "--positions does not apply"
-                               << 2;
-    QTest::newRow("sequence on grid") << (enc + QStringList{"--sequence", "text:3"}) << "--sequence applies to the sequence"
-                                      << 2;
+    QTest::newRow("positions") << (enc + QStringList{"--grid", "2x2", "--positions", "0:4"})
+                               << "--positions does not apply" << 2;
+    QTest::newRow("sequence on grid") << (enc + QStringList{"--sequence", "text:3"})
+                                      << "--sequence applies to the sequence" << 2;
     QTest::newRow("grid on 1-D") << QStringList{"compute", "encoding", "--scheme", "sinusoidal", "--grid", "2x2"}
                                  << "--grid applies to the grid and sequence schemes" << 2;
-    QTest::newRow("cls on rope_2d") << QStringList{"compute", "angles", "--scheme", "rope_2d", "--dim", "8", "--grid", "2x2",
-                                                   "--cls"}
+    QTest::newRow("cls on rope_2d") << QStringList{"compute", "angles", "--scheme", "rope_2d", "--dim",
+                                                   "8",       "--grid", "2x2",      "--cls"}
                                     << "--cls applies to the tables" << 2;
-    QTest::newRow("no quantity") << QStringList{"compute", "encoding", "--scheme", "rope_2d", "--dim", "8", "--grid", "2x2"}
+    QTest::newRow("no quantity") << QStringList{"compute", "encoding", "--scheme", "rope_2d",
+                                                "--dim",   "8",        "--grid",   "2x2"}
                                  << "has no quantity 'encoding'" << 2;
     QTest::newRow("zero text") << (ids + QStringList{"--sequence", "text:0"}) << "is out of range" << 2;
     QTest::newRow("bad kind") << (ids + QStringList{"--sequence", "text:2,audio:3"}) << "unknown kind 'audio'" << 2;
     QTest::newRow("sections") << (ids + QStringList{"--sequence", "text:2", "--set", "mrope_section=16,24,20"})
                               << "sums to 60 pairs" << 2;
-    QTest::newRow("sections dim") << QStringList{"compute", "position_ids", "--scheme", "mrope", "--dim", "64", "--sequence",
-                                                 "text:2"}
+    QTest::newRow("sections dim") << QStringList{"compute", "position_ids", "--scheme",   "mrope",
+                                                 "--dim",   "64",           "--sequence", "text:2"}
                                   << "has 32 (the sections must sum to d/2)" << 2;
-    QTest::newRow("pixtral side") << QStringList{"compute", "angles", "--scheme", "pixtral_rope", "--dim", "64", "--grid",
-                                                 "65x65"}
+    QTest::newRow("pixtral side") << QStringList{"compute", "angles", "--scheme", "pixtral_rope",
+                                                 "--dim",   "64",     "--grid",   "65x65"}
                                   << "larger than max_patches_per_side 64" << 2;
-    QTest::newRow("scores cap") << QStringList{"compute", "scores", "--scheme", "rope_2d", "--dim", "8", "--grid",
-                                               "4096x4096"}
+    QTest::newRow("scores cap") << QStringList{"compute", "scores", "--scheme", "rope_2d",
+                                               "--dim",   "8",      "--grid",   "4096x4096"}
                                 << "more than the memory cap" << 1;
-    QTest::newRow("sentence") << QStringList{"compute", "scores", "--scheme", "rope_2d", "--dim", "8", "--grid", "2x2",
-                                             "--content", "a b c d"}
+    QTest::newRow("sentence") << QStringList{"compute", "scores", "--scheme", "rope_2d",   "--dim",
+                                             "8",       "--grid", "2x2",      "--content", "a b c d"}
                               << "take --content random or constant" << 2;
 }
 

@@ -15,9 +15,9 @@ namespace {
 // A tiny run that ends at once: later options override these.
 std::vector<std::string> base()
 {
-    return {"train", "--scheme", "nope", "--steps", "2", "--batch", "4", "--width", "16", "--heads", "2",
-            "--layers", "1", "--train-len", "2", "--test-lens", "2,3", "--eval-samples", "3", "--eval-every", "0",
-            "--threads", "1", "--quiet"};
+    return {"train", "--scheme",       "nope", "--steps",      "2", "--batch",     "4", "--width",
+            "16",    "--heads",        "2",    "--layers",     "1", "--train-len", "2", "--test-lens",
+            "2,3",   "--eval-samples", "3",    "--eval-every", "0", "--threads",   "1", "--quiet"};
 }
 
 /// The run file without its timings (seconds, ms): what must be equal between two identical runs.
@@ -109,7 +109,8 @@ private slots:
             QVERIFY(!run1.value("diverged").toBool());
         }
         QCOMPARE(runs[0].toObject().value("params").toObject().value("npos_max").toString(), QString("64"));
-        QCOMPARE(runs[1].toObject().value("params").toObject().value("max_relative_position").toString(), QString("16"));
+        QCOMPARE(runs[1].toObject().value("params").toObject().value("max_relative_position").toString(),
+                 QString("16"));
     }
 
     void refusals()

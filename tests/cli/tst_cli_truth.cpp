@@ -19,7 +19,6 @@ using namespace poslab::app;
 using poslab::test::Run;
 using poslab::test::run;
 
-
 class TestCliTruth : public QObject {
     Q_OBJECT
 private slots:
@@ -35,10 +34,13 @@ void TestCliTruth::longropeTableUsesLongFactorsOverItsLength()
 {
     // Hugging Face longrope_frequency_update: seq_len = max(position_ids) + 1 = 8192 > 4096 = original, so
     // inv_freq = 1 / (long_factor_i * base^(2i/r)); the cos table at position 1, pair i is cos(theta_i / long_i).
-    const std::vector<std::string> common = {"--scheme", "rope", "--dim", "8", "--set", "rope_type=longrope",
-                                             "--set", "short_factor=1,2,3,4", "--set", "long_factor=5,6,7,8",
-                                             "--set", "max_position_embeddings=131072", "--set",
-                                             "original_max_position_embeddings=4096"};
+    const std::vector<std::string> common = {"--scheme", "rope",
+                                             "--dim",    "8",
+                                             "--set",    "rope_type=longrope",
+                                             "--set",    "short_factor=1,2,3,4",
+                                             "--set",    "long_factor=5,6,7,8",
+                                             "--set",    "max_position_embeddings=131072",
+                                             "--set",    "original_max_position_embeddings=4096"};
     auto with = [&](std::vector<std::string> args) {
         args.insert(args.end(), common.begin(), common.end());
         return run(args);
@@ -180,9 +182,11 @@ void TestCliTruth::factorBelowOneWarns()
                        "factor=0.5"});
     QCOMPARE(r.json()["data"].toArray()[1].toDouble(), 2 * std::pow(10000.0, -2.0 / 8));
     // No warning at 1 and above; 0 is still refused.
-    QVERIFY(run({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=linear", "--set", "factor=2"}).err.empty());
-    QCOMPARE(run({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=linear", "--set", "factor=0"}).status,
-             exitUsage);
+    QVERIFY(run({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=linear", "--set", "factor=2"})
+                .err.empty());
+    QCOMPARE(
+        run({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=linear", "--set", "factor=0"}).status,
+        exitUsage);
 }
 
 QTEST_APPLESS_MAIN(TestCliTruth)

@@ -37,11 +37,13 @@ private slots:
 
 void TestAttention::softmaxRowsSumToOne_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<bool>("causal");
     for (const auto& s : schemes())
         for (bool c : {true, false})
             QTest::newRow((s.id + (c ? "/causal" : "/bidirectional")).c_str()) << QString::fromStdString(s.id) << c;
+    // clang-format on
 }
 
 void TestAttention::softmaxRowsSumToOne()
@@ -340,7 +342,6 @@ void TestAttention::onlyHeadAndSkippedOutputs()
     QCOMPARE(a.heads[0].scalars[0].second, std::exp2(-6.0));
 }
 
-
 void TestAttention::decayOfLearnedTablesAndDebertaRows()
 {
     // Learned tables have no closed form: the curve is E(p) . E(p + delta) from the table's own rows (computed here
@@ -408,6 +409,7 @@ void TestAttention::seededNormalsAreSplitMixBoxMuller()
 
 void TestAttention::causalTriangleEqualsMaskedSquare_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<QString>("queries");
     QTest::addColumn<QString>("keys");
@@ -418,6 +420,7 @@ void TestAttention::causalTriangleEqualsMaskedSquare_data()
     QTest::newRow("keys offset") << "rope" << "100:400" << "0:500";
     QTest::newRow("keys unsorted") << "rope" << "5,3,9,1,7" << "9,0,4,8,2,6";
     QTest::newRow("queries descending") << "sinusoidal" << "299,150,7,0" << "0:300";
+    // clang-format on
 }
 
 void TestAttention::causalTriangleEqualsMaskedSquare()
@@ -449,7 +452,8 @@ void TestAttention::causalTriangleEqualsMaskedSquare()
                     QVERIFY(std::isnan(causal.heads[h].probabilities(i, j)));
                 } else {
                     QVERIFY2(std::abs(a(i, j) - b(i, j)) <= 1e-5f * std::max(1.0f, std::abs(b(i, j))),
-                             qPrintable(QString("head %1 (%2, %3): %4 vs %5").arg(h).arg(i).arg(j).arg(a(i, j)).arg(b(i, j))));
+                             qPrintable(
+                                 QString("head %1 (%2, %3): %4 vs %5").arg(h).arg(i).arg(j).arg(a(i, j)).arg(b(i, j))));
                 }
             }
         // Each visible row of probabilities sums to one.

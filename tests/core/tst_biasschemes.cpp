@@ -107,7 +107,7 @@ void TestBiasSchemes::t5SignIsKeyMinusQuery()
     const MatrixD b = s.buckets(defaultParams(s), pc);
     QCOMPARE(b(0, 0), double(t5Bucket(-16, true, 32, 128))); // key 16 before the query: 10
     QCOMPARE(b(0, 0), 10.0);
-    QCOMPARE(b(0, 1), 26.0);                                 // key 16 after: 16 + 10
+    QCOMPARE(b(0, 1), 26.0); // key 16 after: 16 + 10
 }
 
 void TestBiasSchemes::t5TextsStateLastBucketAndExactRange()
@@ -139,7 +139,8 @@ void TestBiasSchemes::t5TextsStateLastBucketAndExactRange()
     QVERIFY(s.summary.find("0-7 bidirectional, 0-15 causal") != std::string::npos);
     QVERIFY(s.param("relative_attention_max_distance")->doc.find("91 bidirectional, 113 causal") != std::string::npos);
     QVERIFY(s.param("relative_attention_num_buckets")->doc.find("0-7 bidirectional, 0-15 causal") != std::string::npos);
-    QVERIFY(s.param("relative_attention_max_distance")->doc.find("Distance where the last bucket starts") == std::string::npos);
+    QVERIFY(s.param("relative_attention_max_distance")->doc.find("Distance where the last bucket starts")
+            == std::string::npos);
 }
 
 void TestBiasSchemes::alibiSlopesByHeads_data()
@@ -181,7 +182,8 @@ void TestBiasSchemes::alibiFormulaTextIsTheRuleComputed()
     // The rule as the text writes it, evaluated here: P = 2^floor(log2 H); m_h = 2^(-8(h+1)/P) for h < P,
     // then m_(P+k) = 2^(-4(2k+1)/P) for k < H - P.
     const std::string& f = schemeOrThrow("alibi").formula;
-    for (const char* piece : {"P = 2^floor(log2 H)", "m_h = 2^(-8(h+1)/P) for h < P", "m_(P+k) = 2^(-4(2k+1)/P) for k < H - P"})
+    for (const char* piece :
+         {"P = 2^floor(log2 H)", "m_h = 2^(-8(h+1)/P) for h < P", "m_(P+k) = 2^(-4(2k+1)/P) for k < H - P"})
         QVERIFY2(f.find(piece) != std::string::npos, piece);
     for (int heads = 1; heads <= 64; ++heads) {
         int p = 1;
@@ -243,7 +245,8 @@ void TestBiasSchemes::kerplePowerExponentChecked()
 {
     TableContext ctx;
     ctx.positions = PositionList::range(0, 4);
-    QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(schemeOrThrow("kerple"), {{"variant", "power"}, {"r2", "2.5"}}, ctx));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             resolveParams(schemeOrThrow("kerple"), {{"variant", "power"}, {"r2", "2.5"}}, ctx));
     QCOMPARE(resolveParams(schemeOrThrow("kerple"), {{"r2", "2.5"}}, ctx).real("r2"), 2.5); // fine for log
 }
 
@@ -252,8 +255,10 @@ void TestBiasSchemes::fireNormalisedDistance()
     // Li et al. 2023, eq. 6: psi(i - j) / psi(max(L, i)), psi(x) = ln(c x + 1) (+ eps 1e-6 in the reference).
     const double c = 0.1, L = 512.0;
     QCOMPARE(poslab::core::fireNormalisedDistance(100, 100, c, L), 0.0);
-    QVERIFY(std::fabs(poslab::core::fireNormalisedDistance(100, 0, c, L) - std::log(11.0) / (std::log(52.2) + 1e-6)) < 1e-12);
-    QVERIFY(std::fabs(poslab::core::fireNormalisedDistance(1000, 0, c, L) - std::log(101.0) / (std::log(101.0) + 1e-6)) < 1e-12);
+    QVERIFY(std::fabs(poslab::core::fireNormalisedDistance(100, 0, c, L) - std::log(11.0) / (std::log(52.2) + 1e-6))
+            < 1e-12);
+    QVERIFY(std::fabs(poslab::core::fireNormalisedDistance(1000, 0, c, L) - std::log(101.0) / (std::log(101.0) + 1e-6))
+            < 1e-12);
 }
 
 void TestBiasSchemes::sandwichZeroAtDistanceZero()
@@ -300,7 +305,8 @@ void TestBiasSchemes::sandwichFollowsNemoAndOffersVaswani()
                     const long double ref = reference(j - i, h, first);
                     QVERIFY2(std::fabs(a.heads[std::size_t(h)].bias(i, j) - ref) <= 2e-6L * (1 + std::fabs(ref)),
                              (std::string(index) + " head " + std::to_string(h) + " at " + std::to_string(i) + ","
-                              + std::to_string(j)).c_str());
+                              + std::to_string(j))
+                                 .c_str());
                 }
     }
     // The two indexings differ most at short range on the steepest head: at distance 3 the t = 0 term is
@@ -335,9 +341,9 @@ void TestBiasSchemes::logitScaleIsEachSchemesOwn()
         return double(h.logits(0, 0)) - (h.bias.size() ? double(h.bias(0, 0)) : 0.0);
     };
     QCOMPARE(logitScaleOf(schemeOrThrow("t5"), resolveParams(schemeOrThrow("t5"), {}, TableContext{}), 16), 1.0);
-    QVERIFY(std::fabs(contentLogit("t5", {}) - 16.0) < 1e-4);                              // unscaled, as T5Attention
-    QVERIFY(std::fabs(contentLogit("t5", {{"logit_scale", "inv_sqrt_d"}}) - 4.0) < 1e-5);   // 16 / sqrt(16)
-    QVERIFY(std::fabs(contentLogit("deberta", {}) - 16.0 / std::sqrt(48.0)) < 1e-5);        // 16 / sqrt(3 * 16)
+    QVERIFY(std::fabs(contentLogit("t5", {}) - 16.0) < 1e-4);                             // unscaled, as T5Attention
+    QVERIFY(std::fabs(contentLogit("t5", {{"logit_scale", "inv_sqrt_d"}}) - 4.0) < 1e-5); // 16 / sqrt(16)
+    QVERIFY(std::fabs(contentLogit("deberta", {}) - 16.0 / std::sqrt(48.0)) < 1e-5);      // 16 / sqrt(3 * 16)
     QVERIFY(std::fabs(contentLogit("alibi", {}) - 4.0) < 1e-5);
     QVERIFY(std::fabs(contentLogit("nope", {}) - 4.0) < 1e-5);
     // The option is a parameter (JSON, CLI --set, the parameter panel), and the formula names it.

@@ -134,7 +134,7 @@ void TestBounds::debertaTablesCountAgainstTheCap()
     // DeBERTa (He et al. 2021, section 3.1): without buckets the relative tables have 2k rows of width d, for
     // both c2p and p2c; k = 2^20, d = 1024: 2 * 2^21 * 1024 doubles = 32 GiB.
     const std::vector<std::pair<std::string, std::string>> sets{{"position_buckets", "0"},
-                                                                 {"max_relative_positions", "1048576"}};
+                                                                {"max_relative_positions", "1048576"}};
     const AttentionRequest a = scoresOf("deberta", 1024, 1, 1, sets);
     QVERIFY(attentionBytes(a) >= 2.0 * 2097152.0 * 1024.0 * 8.0);
     QVERIFY(refusal(computeOf(a, sets)).find("memory cap") != std::string::npos);
@@ -178,7 +178,7 @@ void TestBounds::t5TableDrawsCountAsWork()
     // nn.Embedding(num_buckets, n_heads)): each head's call draws the buckets x heads table, so 1024 heads
     // with 1024 buckets draw 1024^3 = 1.1e9 normals for a 1 x 1 result (it took 22 s).
     const std::vector<std::pair<std::string, std::string>> sets{{"relative_attention_num_buckets", "1024"},
-                                                                 {"relative_attention_max_distance", "1048576"}};
+                                                                {"relative_attention_max_distance", "1048576"}};
     const AttentionRequest a = scoresOf("t5", 64, 1024, 1, sets);
     QVERIFY(attentionWork(a) >= 1024.0 * 1024.0 * 1024.0 * drawOps);
     QVERIFY(refusal(computeOf(a, sets)).find("work limit") != std::string::npos);
@@ -283,8 +283,9 @@ void TestBounds::precisionWorkIsMeasuredCost()
              m.c_str());
     // Every caller is checked, not only compute: the view's and the export's direct call (item 8).
     std::vector<double> omegas(2048, 1e-3);
-    QVERIFY_THROWS_EXCEPTION(RefusedError, analysePrecision(omegas, PositionList::range(0, 1048576), FloatFormat::BFloat16,
-                                                            AnglePipeline::RoundAngle));
+    QVERIFY_THROWS_EXCEPTION(
+        RefusedError,
+        analysePrecision(omegas, PositionList::range(0, 1048576), FloatFormat::BFloat16, AnglePipeline::RoundAngle));
     // The window's default (d = 128, 4096 positions) and a large but reasonable table stay within the limit.
     QVERIFY(precisionWork(64, 4096, 2) < Limits{}.maxWork);
     QVERIFY(precisionWork(64, 1 << 20, 2) < Limits{}.maxWork);

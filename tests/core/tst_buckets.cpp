@@ -129,7 +129,8 @@ void TestBuckets::t5OtherSizes()
     // 64 buckets, max distance 1000 (bidirectional: n' = 32, m = 16): the last bucket from the first r with
     // ln(r/16)/ln(62.5) * 16 >= 15, against the reference at every distance.
     const BucketProfile p = bucketProfile(
-        "t5", params("t5", {{"relative_attention_num_buckets", "64"}, {"relative_attention_max_distance", "1000"}}), 1500);
+        "t5", params("t5", {{"relative_attention_num_buckets", "64"}, {"relative_attention_max_distance", "1000"}}),
+        1500);
     Position first = 0;
     for (Position r = 1; r <= 1500 && !first; ++r)
         if (t5Reference(-r, true, 64, 1000) == 31)

@@ -103,12 +103,12 @@ void TestContextual::copePositionLogitsBeforeOrAfterDivision()
     QCOMPARE(a.terms[3].key, std::string("position_bias"));
     for (int i = 0; i < 7; ++i)
         for (int j = 0; j <= i; ++j) {
-            const double content = a.terms[0].values(i, j);          // q.k/sqrt(d)
-            const double z = a.terms[3].values(i, j);                // interpolated q.e[p], unscaled
+            const double content = a.terms[0].values(i, j); // q.k/sqrt(d)
+            const double z = a.terms[3].values(i, j);       // interpolated q.e[p], unscaled
             QCOMPARE(b.terms[0].values(i, j), a.terms[0].values(i, j));
             QCOMPARE(b.terms[1].values(i, j), a.terms[1].values(i, j)); // same gates
             QVERIFY(std::fabs(a.logits(i, j) - (content + z)) < 1e-5 * (1 + std::fabs(z)));
-            const double qk = content * std::sqrt(double(d));         // (q.k + z) / sqrt(d)
+            const double qk = content * std::sqrt(double(d)); // (q.k + z) / sqrt(d)
             QVERIFY(std::fabs(b.logits(i, j) - (qk + z) / std::sqrt(double(d))) < 1e-5 * (1 + std::fabs(z)));
             QVERIFY(std::fabs(b.terms[3].values(i, j) - z / std::sqrt(double(d))) < 1e-5 * (1 + std::fabs(z)));
         }
@@ -224,7 +224,6 @@ void TestContextual::dropeRemovesTheRotation()
             QCOMPARE(dropped.heads[0].logits(i, j), none.heads[0].logits(i, j));
     QVERIFY(std::fabs(rotated.heads[0].logits(9, 2) - none.heads[0].logits(9, 2)) > 1e-6f);
 }
-
 
 void TestContextual::llama4FirstTemperedPositionIsWhereTheScaleRises()
 {

@@ -31,7 +31,10 @@ ExtensionTable table(const std::string& scheme, const Overrides& overrides, int 
     return extensionTable(s, resolveParams(s, overrides, ctx), dim, length, trained);
 }
 
-long double wavelength(long double theta, int i, int r) { return 2.0L * piL * std::pow(theta, 2.0L * i / r); }
+long double wavelength(long double theta, int i, int r)
+{
+    return 2.0L * piL * std::pow(theta, 2.0L * i / r);
+}
 
 // Hugging Face find_correction_dim (the pair index whose wavelength is O / num_rotations).
 long double correctionDim(long double rotations, int r, long double base, long double O)
@@ -102,15 +105,21 @@ void TestExtension::llama3BandEdges()
     // exactly at an edge is blended, with smooth 1 at O/high (unchanged) and 0 at O/low (divided). Pair 1 of r = 4 at
     // theta 10000 has wavelength 2 pi 100 = 628.3...; an original window of 4 pi 100 puts it on O / 2.
     const double w = 2.0 * std::numbers::pi * 100.0;
-    const ExtensionTable t = table("rope", {{"rope_type", "llama3"}, {"rope_theta", "10000"},
-                                            {"original_max_position_embeddings", std::to_string(std::llround(2 * w))},
-                                            {"low_freq_factor", "1"}, {"high_freq_factor", "2"}},
+    const ExtensionTable t = table("rope",
+                                   {{"rope_type", "llama3"},
+                                    {"rope_theta", "10000"},
+                                    {"original_max_position_embeddings", std::to_string(std::llround(2 * w))},
+                                    {"low_freq_factor", "1"},
+                                    {"high_freq_factor", "2"}},
                                    4, 1000);
     // O = round(4 pi 100) = 1257: O / 2 = 628.5 > 628.32, so pair 1 is kept (strictly below the edge).
     QCOMPARE(t.pairs[1].band, ExtensionBand::Kept);
-    const ExtensionTable u = table("rope", {{"rope_type", "llama3"}, {"rope_theta", "10000"},
-                                            {"original_max_position_embeddings", "1256"},
-                                            {"low_freq_factor", "1"}, {"high_freq_factor", "2"}},
+    const ExtensionTable u = table("rope",
+                                   {{"rope_type", "llama3"},
+                                    {"rope_theta", "10000"},
+                                    {"original_max_position_embeddings", "1256"},
+                                    {"low_freq_factor", "1"},
+                                    {"high_freq_factor", "2"}},
                                    4, 1000);
     // O = 1256: O / 2 = 628 < 628.32 <= O: blended, smooth = (1256 / 628.32 - 1) / 1.
     QCOMPARE(u.pairs[1].band, ExtensionBand::Blended);
@@ -182,8 +191,8 @@ void TestExtension::dynamicFollowsTheSequenceLength()
 {
     // _compute_dynamic_ntk_parameters: seq_len = max(seq_len, max_position_embeddings),
     // base' = base (s L / M - (s - 1))^(r/(r-2)). Within the window nothing changes.
-    const ExtensionTable inside = table("rope", {{"rope_type", "dynamic"}, {"factor", "4"},
-                                                 {"max_position_embeddings", "4096"}}, 64, 4096);
+    const ExtensionTable inside
+        = table("rope", {{"rope_type", "dynamic"}, {"factor", "4"}, {"max_position_embeddings", "4096"}}, 64, 4096);
     QCOMPARE(inside.trainedLength, Position(4096));
     QCOMPARE(inside.trainedSource, std::string("max_position_embeddings"));
     for (const ExtensionPair& p : inside.pairs) {
@@ -191,8 +200,8 @@ void TestExtension::dynamicFollowsTheSequenceLength()
         QCOMPARE(p.band, ExtensionBand::Unscaled);
     }
     // At L = 2M: alpha = 4 * 2 - 3 = 5; the slowest pair is divided by alpha^(2(r/2-1)/(r-2)) = 5.
-    const ExtensionTable beyond = table("rope", {{"rope_type", "dynamic"}, {"factor", "4"},
-                                                 {"max_position_embeddings", "4096"}}, 64, 8192);
+    const ExtensionTable beyond
+        = table("rope", {{"rope_type", "dynamic"}, {"factor", "4"}, {"max_position_embeddings", "4096"}}, 64, 8192);
     QVERIFY(std::abs(beyond.pairs.back().scale - 5.0) < 1e-12);
     QCOMPARE(beyond.pairs.front().scale, 1.0);
     QVERIFY(std::abs(beyond.pairs[10].scale - double(std::pow(5.0L, 20.0L / 62.0L))) < 1e-12);
@@ -203,8 +212,11 @@ void TestExtension::longropeUsesTheFactorListInForce()
 {
     // _compute_longrope_parameters: ext_factors = long_factor when seq_len > original_max_position_embeddings,
     // else short_factor; inv_freq = 1 / (ext_factors * base^(2i/r)): the scale is the factor itself.
-    const Overrides o = {{"rope_type", "longrope"}, {"short_factor", "1,1.5,2,3"}, {"long_factor", "2,4,8,16"},
-                         {"original_max_position_embeddings", "4096"}, {"max_position_embeddings", "16384"}};
+    const Overrides o = {{"rope_type", "longrope"},
+                         {"short_factor", "1,1.5,2,3"},
+                         {"long_factor", "2,4,8,16"},
+                         {"original_max_position_embeddings", "4096"},
+                         {"max_position_embeddings", "16384"}};
     const ExtensionTable shortT = table("rope", o, 8, 4096);
     const ExtensionTable longT = table("rope", o, 8, 4097);
     const double shortF[] = {1, 1.5, 2, 3}, longF[] = {2, 4, 8, 16};

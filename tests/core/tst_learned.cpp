@@ -72,7 +72,8 @@ void TestLearned::initialisationIsNormalWithInitStd()
     for (const char* stdText : {"0.02", "0.01"}) {
         const double sigma = std::stod(stdText);
         const TableContext ctx = context(64, PositionList::range(0, 4096));
-        const MatrixF m = learnedEncoding(params({{"max_position_embeddings", "4096"}, {"init_std", stdText}}, ctx), ctx);
+        const MatrixF m
+            = learnedEncoding(params({{"max_position_embeddings", "4096"}, {"init_std", stdText}}, ctx), ctx);
         const double n = double(m.size());
         long double sum = 0, sumSq = 0;
         long double within1 = 0, within2 = 0;
@@ -121,7 +122,8 @@ void TestLearned::hierarchicalFormula()
     pos.push_back(n * n - 1);
     const TableContext ctx = context(dim, PositionList::list(pos));
     const MatrixF q = learnedEncoding(
-        params({{"max_position_embeddings", "10"}, {"seed", "11"}, {"hierarchical", "true"}, {"alpha", "0.4"}}, ctx), ctx);
+        params({{"max_position_embeddings", "10"}, {"seed", "11"}, {"hierarchical", "true"}, {"alpha", "0.4"}}, ctx),
+        ctx);
     for (std::size_t r = 0; r < pos.size(); ++r) {
         const Position i = pos[r] / n;
         const Position j = pos[r] % n;
@@ -158,7 +160,8 @@ void TestLearned::positionsBeyondTableRejected()
     // Hierarchical: n^2 positions, the next one refused.
     const TableContext lastHier = context(4, PositionList::list({99}));
     const TableContext pastHier = context(4, PositionList::list({100}));
-    const std::vector<std::pair<std::string, std::string>> h = {{"max_position_embeddings", "10"}, {"hierarchical", "true"}};
+    const std::vector<std::pair<std::string, std::string>> h
+        = {{"max_position_embeddings", "10"}, {"hierarchical", "true"}};
     QCOMPARE(learnedEncoding(params(h, lastHier), lastHier).rows(), Eigen::Index(1));
     try {
         params(h, pastHier);

@@ -16,6 +16,7 @@ class TestNumberText : public QObject {
 private slots:
     void groupsFromTheRight_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("digits");
         QTest::addColumn<QString>("grouped");
         QTest::newRow("empty") << "" << "";
@@ -25,6 +26,7 @@ private slots:
         QTest::newRow("six") << "500000" << "500,000";
         QTest::newRow("seven") << "1048576" << "1,048,576";
         QTest::newRow("ten") << "1000000000" << "1,000,000,000";
+        // clang-format on
     }
     void groupsFromTheRight()
     {
@@ -34,6 +36,7 @@ private slots:
     }
     void significantDigits_data()
     {
+        // clang-format off
         QTest::addColumn<double>("value");
         QTest::addColumn<int>("significant");
         QTest::addColumn<QString>("text");
@@ -49,6 +52,7 @@ private slots:
         QTest::newRow("from 1e7, enough digits") << 12345678.0 << 8 << "12345678";
         QTest::newRow("nan") << std::numeric_limits<double>::quiet_NaN() << 6 << "NaN";
         QTest::newRow("infinity") << -std::numeric_limits<double>::infinity() << 6 << "-\u221e";
+        // clang-format on
     }
     void significantDigits()
     {

@@ -56,6 +56,7 @@ private slots:
 
 void TestPipeline::finalWeightsEqualComputeScores_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<QString>("sets");
     QTest::addColumn<bool>("causal");
@@ -68,6 +69,7 @@ void TestPipeline::finalWeightsEqualComputeScores_data()
     QTest::newRow("rope interleaved") << "rope" << "layout=interleaved" << true;
     QTest::newRow("irope nope layer") << "irope" << "layer=3" << true;
     QTest::newRow("t5 bidirectional") << "t5" << "bidirectional=true" << false;
+    // clang-format on
 }
 
 void TestPipeline::finalWeightsEqualComputeScores()
@@ -110,8 +112,10 @@ void TestPipeline::finalWeightsEqualComputeScores()
         for (std::size_t j = 0; j < n; ++j) {
             const double mine = w->values(Eigen::Index(i), Eigen::Index(j));
             const double theirs = cli.data[2 * n * n + i * n + j];
-            QVERIFY2((std::isnan(mine) && std::isnan(theirs)) || mine == theirs,
-                     qPrintable(QStringLiteral("(%1, %2): %3 vs %4").arg(i).arg(j).arg(mine, 0, 'g', 17).arg(theirs, 0, 'g', 17)));
+            QVERIFY2(
+                (std::isnan(mine) && std::isnan(theirs)) || mine == theirs,
+                qPrintable(
+                    QStringLiteral("(%1, %2): %3 vs %4").arg(i).arg(j).arg(mine, 0, 'g', 17).arg(theirs, 0, 'g', 17)));
             // Masked exactly where the key comes after the query.
             QCOMPARE(std::isnan(mine), causal && j > i);
         }
@@ -254,7 +258,8 @@ void TestPipeline::nopeIsPermutationEquivariantWithoutMask()
     double worst = 0, causalWorst = 0;
     for (std::size_t t = 0; t < n; ++t)
         for (int i = 0; i < dim; ++i)
-            worst = std::max(worst, std::abs(d.shuffledOutput(Eigen::Index(t), i) - d.output(Eigen::Index(d.permutation[t]), i)));
+            worst = std::max(
+                worst, std::abs(d.shuffledOutput(Eigen::Index(t), i) - d.output(Eigen::Index(d.permutation[t]), i)));
     QVERIFY2(worst < 1e-12, qPrintable(QString::number(worst)));
     QCOMPARE(d.equivarianceError, worst);
     // The outputs are not all alike (the check would be empty otherwise).

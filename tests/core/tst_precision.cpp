@@ -50,7 +50,8 @@ std::vector<Value> enumerate(FloatFormat f)
 /// The nearest value of @p table to x >= 0, ties to the even pattern; the infinity stand-in as infinity.
 Value nearest(const std::vector<Value>& table, double x)
 {
-    const auto hi = std::lower_bound(table.begin(), table.end(), x, [](const Value& a, double b) { return a.value < b; });
+    const auto hi
+        = std::lower_bound(table.begin(), table.end(), x, [](const Value& a, double b) { return a.value < b; });
     Value r;
     if (hi == table.end())
         r = table.back();
@@ -211,7 +212,8 @@ void TestPrecision::gptNeoxIssueCase()
     // the float16 angle is 1045 where the float32 one is 1044.2678 (the cos differs by 0.78).
     const double w = std::pow(10000.0, -2.0 / 32.0);
     QCOMPARE(roundedAngle(1857, w, FloatFormat::Float16, AnglePipeline::LowPrecision), 1045.0);
-    QCOMPARE(roundedAngle(1857, w, FloatFormat::Float16, AnglePipeline::RoundAngle), 1044.0); // spacing 1 in [1024, 2048)
+    QCOMPARE(roundedAngle(1857, w, FloatFormat::Float16, AnglePipeline::RoundAngle),
+             1044.0); // spacing 1 in [1024, 2048)
     QVERIFY(std::fabs(double(float(1857.0f * float(w))) - 1044.2678) < 1e-4);
 }
 
@@ -220,8 +222,8 @@ void TestPrecision::float16CollapsesAt2048()
     // Pipeline LowPrecision: positions held in float16 are exact up to 2048, then 2049 rounds to 2048, so 2048 and
     // 2049 get the same rotation in every pair.
     const std::vector<double> omegas{1.0, 0.1, 0.01, 0.001};
-    const PrecisionAnalysis low =
-        analysePrecision(omegas, PositionList::range(0, 4096), FloatFormat::Float16, AnglePipeline::LowPrecision);
+    const PrecisionAnalysis low
+        = analysePrecision(omegas, PositionList::range(0, 4096), FloatFormat::Float16, AnglePipeline::LowPrecision);
     QCOMPARE(low.firstVectorCollapse, std::optional<Position>(2048));
     QCOMPARE(low.pairs[0].firstAngleCollapse, std::optional<Position>(2048));
     // 0..2047 exact, then the even numbers 2048..4096: 2048 + 1025 distinct positions and pair-0 angles.
@@ -231,8 +233,8 @@ void TestPrecision::float16CollapsesAt2048()
     // 2051 -> 2052, 2053 -> 2052), so 2048 - 1025 = 1023 neighbours share a rotation.
     QCOMPARE(low.vectorCollapses, std::int64_t(1023));
     // RoundAngle: pair 0's angle p collapses too, but the slower pairs' p * omega still differ at 2048/2049.
-    const PrecisionAnalysis round =
-        analysePrecision(omegas, PositionList::range(0, 4096), FloatFormat::Float16, AnglePipeline::RoundAngle);
+    const PrecisionAnalysis round
+        = analysePrecision(omegas, PositionList::range(0, 4096), FloatFormat::Float16, AnglePipeline::RoundAngle);
     QCOMPARE(round.pairs[0].firstAngleCollapse, std::optional<Position>(2048));
     QVERIFY(roundTo(2048 * 0.1, FloatFormat::Float16) != roundTo(2049 * 0.1, FloatFormat::Float16));
     QVERIFY(!round.firstVectorCollapse || *round.firstVectorCollapse != 2048);
@@ -240,8 +242,8 @@ void TestPrecision::float16CollapsesAt2048()
 
 void TestPrecision::bfloat16CollapsesAt256()
 {
-    const PrecisionAnalysis low = analysePrecision({1.0, 0.5}, PositionList::range(0, 300), FloatFormat::BFloat16,
-                                                   AnglePipeline::LowPrecision);
+    const PrecisionAnalysis low
+        = analysePrecision({1.0, 0.5}, PositionList::range(0, 300), FloatFormat::BFloat16, AnglePipeline::LowPrecision);
     QCOMPARE(low.firstVectorCollapse, std::optional<Position>(256));
     QCOMPARE(low.distinctPositions, std::int64_t(256 + 23)); // 0..255, then 256, 258, ..., 300 (299 -> 300)
 }
@@ -254,8 +256,9 @@ void TestPrecision::countsMatchAnIndependentCount_data()
     QTest::addColumn<int>("end");
     for (int f = 0; f < 3; ++f)
         for (int p = 0; p < 2; ++p) {
-            const QString name = QStringLiteral("%1 %2").arg(QString::fromLatin1(floatFormatName(FloatFormat(f)).data()),
-                                                             QString::fromLatin1(anglePipelineName(AnglePipeline(p)).data()));
+            const QString name
+                = QStringLiteral("%1 %2").arg(QString::fromLatin1(floatFormatName(FloatFormat(f)).data()),
+                                              QString::fromLatin1(anglePipelineName(AnglePipeline(p)).data()));
             QTest::newRow(qPrintable(name + " 0:700")) << f << p << 0 << 700;
             QTest::newRow(qPrintable(name + " 3000:3600")) << f << p << 3000 << 3600;
         }
@@ -284,8 +287,8 @@ void TestPrecision::countsMatchAnIndependentCount()
         double prevAngle = std::nan("");
         std::pair<double, double> prevCs{std::nan(""), std::nan("")};
         for (int p = begin; p < end; ++p) {
-            const double angle = pl == AnglePipeline::RoundAngle ? ref(p * omegas[i], f)
-                                                                  : ref(ref(p, f) * ref(omegas[i], f), f);
+            const double angle
+                = pl == AnglePipeline::RoundAngle ? ref(p * omegas[i], f) : ref(ref(p, f) * ref(omegas[i], f), f);
             const std::pair<double, double> v{ref(std::cos(angle), f) + 0.0, ref(std::sin(angle), f) + 0.0};
             angles.insert(angle);
             cs.insert(v);
@@ -318,7 +321,9 @@ void TestPrecision::resolutionPositions()
 {
     // omega = 1: ulp(p) > 1 from p = 2^P / 2 ... i.e. 2048 (float16), 256 (bfloat16), 2^24 (float32).
     const auto first = [](double w, FloatFormat f) {
-        return analysePrecision({w}, PositionList::range(0, 2), f, AnglePipeline::RoundAngle).pairs[0].resolutionPosition;
+        return analysePrecision({w}, PositionList::range(0, 2), f, AnglePipeline::RoundAngle)
+            .pairs[0]
+            .resolutionPosition;
     };
     QCOMPARE(first(1.0, FloatFormat::Float16), std::optional<Position>(2048));
     QCOMPARE(first(1.0, FloatFormat::BFloat16), std::optional<Position>(256));

@@ -112,8 +112,8 @@ private slots:
 
 void TestReaders::jsonValues()
 {
-    const json::Value v = json::parse(
-        " {\"a\": [1, -2.5e3, true, false, null], \"b\": {\"c\": \"x\"}, \"e\": [], \"f\": {}} \r\n");
+    const json::Value v
+        = json::parse(" {\"a\": [1, -2.5e3, true, false, null], \"b\": {\"c\": \"x\"}, \"e\": [], \"f\": {}} \r\n");
     QVERIFY(v.isObject());
     QCOMPARE(v.members().size(), std::size_t(4));
     QCOMPARE(v.members()[1].first, std::string("b")); // document order
@@ -225,17 +225,17 @@ void TestReaders::halfAndBfloat16AreExact()
     QCOMPARE(halfToDouble(0x0400), std::ldexp(1.0, -14));          // smallest normal
     QCOMPARE(halfToDouble(0x3c00), 1.0);
     QCOMPARE(halfToDouble(0x3555), 1365.0 / 4096.0); // e = 13, f = 341: (1024 + 341) / 1024 / 4
-    QCOMPARE(halfToDouble(0x7bff), 65504.0);        // largest finite: (2 - 2^-10) * 2^15
+    QCOMPARE(halfToDouble(0x7bff), 65504.0);         // largest finite: (2 - 2^-10) * 2^15
     QCOMPARE(halfToDouble(0xc000), -2.0);
     QVERIFY(halfToDouble(0x8000) == 0.0 && std::signbit(halfToDouble(0x8000)));
     QVERIFY(std::isinf(halfToDouble(0x7c00)) && halfToDouble(0xfc00) < 0);
     QVERIFY(std::isnan(halfToDouble(0x7e00)));
     // bfloat16: sign, 8 exponent bits (bias 127), 7 fraction bits.
     QCOMPARE(bfloat16ToDouble(0x3f80), 1.0);
-    QCOMPARE(bfloat16ToDouble(0xc2f7), -123.5);             // -(1 + 119/128) * 2^(133-127)
-    QCOMPARE(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133)); // subnormal: 2^-126 / 128
+    QCOMPARE(bfloat16ToDouble(0xc2f7), -123.5);                       // -(1 + 119/128) * 2^(133-127)
+    QCOMPARE(bfloat16ToDouble(0x0001), std::ldexp(1.0, -133));        // subnormal: 2^-126 / 128
     QCOMPARE(bfloat16ToDouble(0x7f7f), 255.0 * std::ldexp(1.0, 120)); // largest finite: (2 - 2^-7) * 2^127
-    QCOMPARE(bfloat16ToDouble(0x4049), 3.140625);           // (1 + 73/128) * 2
+    QCOMPARE(bfloat16ToDouble(0x4049), 3.140625);                     // (1 + 73/128) * 2
 }
 
 void TestReaders::npyFloat32VersionsAndOrder()
@@ -250,8 +250,8 @@ void TestReaders::npyFloat32VersionsAndOrder()
             QCOMPARE(t.values(i / 2, i % 2), double(values[std::size_t(i)])); // C order: row-major
     }
     // Double quotes, no trailing comma, keys in another order, a Python 2 long: all literal dicts numpy reads.
-    const TensorTable t = npyTable(npy("{\"shape\": (1L, 2L), \"fortran_order\": False, \"descr\": \"<f4\"}",
-                                       f32Bytes({1.0f, 2.0f})));
+    const TensorTable t
+        = npyTable(npy("{\"shape\": (1L, 2L), \"fortran_order\": False, \"descr\": \"<f4\"}", f32Bytes({1.0f, 2.0f})));
     QCOMPARE(t.values(0, 1), 2.0);
     // float64
     std::string data;
@@ -268,7 +268,8 @@ void TestReaders::npyFloat32VersionsAndOrder()
 
 void TestReaders::npyFloat16Subnormals()
 {
-    const TensorTable t = npyTable(npy(npyDict("<f2", "(2, 3)"), u16Bytes({0x0001, 0x03ff, 0x7bff, 0x3c00, 0x8000, 0xbc00})));
+    const TensorTable t
+        = npyTable(npy(npyDict("<f2", "(2, 3)"), u16Bytes({0x0001, 0x03ff, 0x7bff, 0x3c00, 0x8000, 0xbc00})));
     QCOMPARE(t.type, ElementType::Float16);
     QCOMPARE(t.values(0, 0), std::ldexp(1.0, -24));
     QCOMPARE(t.values(0, 1), 1023.0 * std::ldexp(1.0, -24));
@@ -277,8 +278,11 @@ void TestReaders::npyFloat16Subnormals()
     QVERIFY(t.values(1, 1) == 0.0 && std::signbit(t.values(1, 1)));
     QCOMPARE(t.values(1, 2), -1.0);
     // Infinity and NaN are refused, naming the element and its bits.
-    expectInputError([] { npyTable(npy(npyDict("<f2", "(1, 2)"), u16Bytes({0x3c00, 0x7c00})), "inf.npy"); },
-                     {"inf.npy: element [0, 1] is +infinity (float16 0x7c00)", "finite"});
+    expectInputError(
+        [] {
+            npyTable(npy(npyDict("<f2", "(1, 2)"), u16Bytes({0x3c00, 0x7c00})), "inf.npy");
+        },
+        {"inf.npy: element [0, 1] is +infinity (float16 0x7c00)", "finite"});
     expectInputError([] { npyTable(npy(npyDict("<f4", "(1, 1)"), le(0x7fc00000, 4)), "nan.npy"); },
                      {"nan.npy: element [0, 0] is NaN (float32 0x7fc00000)"});
 }
@@ -331,8 +335,10 @@ void TestReaders::npyRefusals_data()
     row("bytes overflow", npy(npyDict("<f8", "(2305843009213693952, 4)"), f4x4),
         {"needs more than 2^64 bytes of data"});
     row("huge dim", npy(npyDict("<f4", "(99999999999999999999, 1)"), f4x4), {"larger than 2^64"});
-    row("truncated", npy(npyDict("<f4", "(2, 2)"), f4x4.substr(0, 10)), {"needs 16 bytes of data, but the file holds 10"});
-    row("trailing bytes", npy(npyDict("<f4", "(1, 2)"), f4x4), {"holds 8 bytes after the 8 of data its header declares"});
+    row("truncated", npy(npyDict("<f4", "(2, 2)"), f4x4.substr(0, 10)),
+        {"needs 16 bytes of data, but the file holds 10"});
+    row("trailing bytes", npy(npyDict("<f4", "(1, 2)"), f4x4),
+        {"holds 8 bytes after the 8 of data its header declares"});
     row("magic", "\x93NUMPX\x01\x00" + le(0, 2), {"x.npy: not an .npy file"});
     row("short", std::string("\x93NUM", 4), {"x.npy: not an .npy file"});
     row("version", std::string("\x93NUMPY\x04\x00", 8) + le(0, 2) + "{}", {"format version 4.0 is not one of"});
@@ -342,7 +348,8 @@ void TestReaders::npyRefusals_data()
         {"header length 4294967295 runs past the end"});
     row("header too long", npy(npyDict("<f4", "(1, 1)") + std::string(10000, ' '), f4x4.substr(0, 4)),
         {"more than numpy's own limit of 10000"});
-    row("missing key", npy("{'descr': '<f4', 'shape': (1, 1), }", f4x4.substr(0, 4)), {"lacks the key 'fortran_order'"});
+    row("missing key", npy("{'descr': '<f4', 'shape': (1, 1), }", f4x4.substr(0, 4)),
+        {"lacks the key 'fortran_order'"});
     row("extra key", npy("{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1), 'x': 1}", f4x4.substr(0, 4)),
         {"unexpected key 'x'"});
     row("list shape", npy("{'descr': '<f4', 'fortran_order': False, 'shape': [1, 1]}", f4x4.substr(0, 4)),
@@ -429,7 +436,8 @@ void TestReaders::safetensorsReferenceWriterBytes()
     // test_empty: no tensors, the header "{}" padded with six spaces to 8 bytes.
     const std::string empty = le(8, 8) + "{}      ";
     QVERIFY(readSafetensorsHeader(*memorySource(empty, "e.safetensors")).tensors.empty());
-    expectInputError([&] { stTable(empty, "", "e.safetensors"); }, {"e.safetensors: holds no 2-D tensor, and a position table is 2-D"});
+    expectInputError([&] { stTable(empty, "", "e.safetensors"); },
+                     {"e.safetensors: holds no 2-D tensor, and a position table is 2-D"});
 }
 
 void TestReaders::safetensorsChoosingATensor()
@@ -440,8 +448,9 @@ void TestReaders::safetensorsChoosingATensor()
                      {"m.safetensors: no tensor 'wpe'; its 2-D tensors: wpe.weight [3, 2] F32, emb [2, 3] BF16, "
                       "idx [2, 1] I64, h.0.w [2, 2] F16"});
     expectInputError([&] { stTable(file, ""); }, {"m.safetensors: choose a tensor (table_tensor); its 2-D tensors:"});
-    expectInputError([&] { stTable(file, "ln.bias"); },
-                     {"m.safetensors: ln.bias: shape [2] has 1 dimension; a position table is 2-D", "wpe.weight [3, 2]"});
+    expectInputError(
+        [&] { stTable(file, "ln.bias"); },
+        {"m.safetensors: ln.bias: shape [2] has 1 dimension; a position table is 2-D", "wpe.weight [3, 2]"});
     expectInputError([&] { stTable(file, "idx"); },
                      {"m.safetensors: idx: dtype I64 is not supported; PosLab reads F32, F16, BF16 and F64"});
     // With one 2-D float tensor the name may be left out.
@@ -469,23 +478,30 @@ void TestReaders::safetensorsMalformed_data()
     };
     const std::string d16(16, '\0');
     row("short", "abc", {"m.safetensors: not a .safetensors file (3 bytes"});
-    row("header length past end", le(1000, 8) + "{}", {"m.safetensors: the header length 1000 runs past the end of the file (10 bytes"});
-    row("header length 2^63", le(std::uint64_t(1) << 63, 8) + "{}", {"header length 9223372036854775808 runs past the end"});
+    row("header length past end", le(1000, 8) + "{}",
+        {"m.safetensors: the header length 1000 runs past the end of the file (10 bytes"});
+    row("header length 2^63", le(std::uint64_t(1) << 63, 8) + "{}",
+        {"header length 9223372036854775808 runs past the end"});
     row("not an object start", safetensors("[1]", ""), {"the header does not begin with '{'"});
     row("bad JSON", safetensors("{\"a\":{\"dtype\" \"F32\"}}", ""),
         {"m.safetensors: header: invalid JSON at byte 14: ", "expected ':'"});
     row("deep nesting", safetensors("{\"a\":" + std::string(100, '[') + std::string(100, ']') + "}", ""),
         {"m.safetensors: header: invalid JSON at byte 12: arrays and objects nested more than 8 deep"});
-    row("duplicate key", safetensors("{" + tensor("a", "F32", "[1,1]", 0, 4) + "," + tensor("a", "F32", "[1,1]", 4, 8) + "}",
-                                     std::string(8, '\0')),
+    row("duplicate key",
+        safetensors("{" + tensor("a", "F32", "[1,1]", 0, 4) + "," + tensor("a", "F32", "[1,1]", 4, 8) + "}",
+                    std::string(8, '\0')),
         {"header: invalid JSON", "duplicate key \"a\""});
-    row("offsets past end", safetensors("{" + tensor("a", "F32", "[2,2]", 0, 16) + "," + tensor("b", "F32", "[2,2]", 16, 32) + "}", d16),
-        {"m.safetensors: tensor 'b': data_offsets [16, 32] run past the end of the file (the data section holds 16 bytes)"});
-    row("overlapping", safetensors("{" + tensor("a", "F32", "[2,2]", 0, 16) + "," + tensor("b", "F32", "[1,2]", 8, 16) + "}", d16),
+    row("offsets past end",
+        safetensors("{" + tensor("a", "F32", "[2,2]", 0, 16) + "," + tensor("b", "F32", "[2,2]", 16, 32) + "}", d16),
+        {"m.safetensors: tensor 'b': data_offsets [16, 32] run past the end of the file (the data section holds 16 "
+         "bytes)"});
+    row("overlapping",
+        safetensors("{" + tensor("a", "F32", "[2,2]", 0, 16) + "," + tensor("b", "F32", "[1,2]", 8, 16) + "}", d16),
         {"tensor 'b': data_offsets [8, 16] overlap tensor 'a' (bytes 0 to 16)"});
     row("gap", safetensors("{" + tensor("a", "F32", "[1,2]", 8, 16) + "}", d16),
         {"tensor 'a': data_offsets [8, 16] leave a gap of 8 bytes", "no holes"});
-    row("backwards", safetensors("{" + tensor("a", "F32", "[1,2]", 16, 8) + "}", d16), {"data_offsets [16, 8] run backwards"});
+    row("backwards", safetensors("{" + tensor("a", "F32", "[1,2]", 16, 8) + "}", d16),
+        {"data_offsets [16, 8] run backwards"});
     row("size mismatch", safetensors("{" + tensor("a", "F32", "[2,3]", 0, 16) + "}", d16),
         {"tensor 'a': shape [2, 3] of F32 needs 24 bytes but data_offsets [0, 16] hold 16"});
     row("shape overflow", safetensors("{" + tensor("a", "F32", "[4294967296,4294967296]", 0, 16) + "}", d16),
@@ -497,14 +513,17 @@ void TestReaders::safetensorsMalformed_data()
         {"data_offsets [0, 4398046511104] run past the end of the file"});
     row("unindexed tail", safetensors("{" + tensor("a", "F32", "[1,2]", 0, 8) + "}", d16),
         {"the data section holds 16 bytes but the tensors cover 8"});
-    row("unknown dtype", safetensors("{" + tensor("a", "F12", "[2,2]", 0, 16) + "}", d16), {"tensor 'a' has the unknown dtype 'F12'"});
+    row("unknown dtype", safetensors("{" + tensor("a", "F12", "[2,2]", 0, 16) + "}", d16),
+        {"tensor 'a' has the unknown dtype 'F12'"});
     row("negative offset", safetensors("{\"a\":{\"dtype\":\"F32\",\"shape\":[2,2],\"data_offsets\":[-1,16]}}", d16),
         {"data_offsets BEGIN must be a non-negative integer"});
     row("fraction in shape", safetensors("{\"a\":{\"dtype\":\"F32\",\"shape\":[2.5,2],\"data_offsets\":[0,16]}}", d16),
         {"each shape entry must be a non-negative integer"});
-    row("missing offsets", safetensors("{\"a\":{\"dtype\":\"F32\",\"shape\":[2,2]}}", d16), {"tensor 'a' lacks \"data_offsets\""});
-    row("metadata not strings", safetensors("{\"__metadata__\":{\"n\":1}}", ""), {"__metadata__ entry 'n' must be a string"});
-    row("top is array", safetensors("{}", "") .replace(8, 2, "[]"), {"does not begin with '{'"});
+    row("missing offsets", safetensors("{\"a\":{\"dtype\":\"F32\",\"shape\":[2,2]}}", d16),
+        {"tensor 'a' lacks \"data_offsets\""});
+    row("metadata not strings", safetensors("{\"__metadata__\":{\"n\":1}}", ""),
+        {"__metadata__ entry 'n' must be a string"});
+    row("top is array", safetensors("{}", "").replace(8, 2, "[]"), {"does not begin with '{'"});
 }
 
 void TestReaders::safetensorsMalformed()
@@ -539,8 +558,8 @@ void TestReaders::learnedReadsTheFile()
     QVERIFY(dir.isValid());
     const std::string path = dir.filePath("wpe.npy").toStdString();
     // 4 positions x 3 dimensions of float16: the encoding is the file's rows, exactly.
-    const std::vector<std::uint16_t> bits = {0x3c00, 0x0001, 0xc2f7, 0x3555, 0x7bff, 0x8000,
-                                             0x0400, 0xbc00, 0x03ff, 0x4000, 0x3800, 0x0000};
+    const std::vector<std::uint16_t> bits
+        = {0x3c00, 0x0001, 0xc2f7, 0x3555, 0x7bff, 0x8000, 0x0400, 0xbc00, 0x03ff, 0x4000, 0x3800, 0x0000};
     writeFile(path, npy(npyDict("<f2", "(4, 3)"), u16Bytes(bits)));
     TableContext ctx;
     ctx.dim = 3;
@@ -561,7 +580,8 @@ void TestReaders::learnedReadsTheFile()
     writeFile(st, fiveTensors());
     ctx.dim = 2;
     ctx.positions = PositionList::range(0, 3);
-    const ParamSet q = resolveParams(schemeOrThrow("learned"), {{"table_file", st}, {"table_tensor", "wpe.weight"}}, ctx);
+    const ParamSet q
+        = resolveParams(schemeOrThrow("learned"), {{"table_file", st}, {"table_tensor", "wpe.weight"}}, ctx);
     const MatrixF w = learnedEncoding(q, ctx);
     QCOMPARE(w(2, 0), -3.5f);
     QCOMPARE(w(2, 1), 1e-3f);
@@ -580,8 +600,8 @@ void TestReaders::learnedHierarchicalExtendsTheFile()
     TableContext ctx;
     ctx.dim = 2;
     ctx.positions = PositionList::list({1, 5, 8});
-    const ParamSet p = resolveParams(schemeOrThrow("learned"), {{"table_file", path}, {"hierarchical", "true"},
-                                                                {"alpha", "0.4"}}, ctx);
+    const ParamSet p = resolveParams(schemeOrThrow("learned"),
+                                     {{"table_file", path}, {"hierarchical", "true"}, {"alpha", "0.4"}}, ctx);
     const MatrixF e = learnedEncoding(p, ctx);
     // Su 2020 (kexue.fm/archives/7947), 0-based: u_i = (p_i - a p_0)/(1 - a), q_(i n + j) = a u_i + (1 - a) u_j.
     auto q = [&](int pos, int d) {
@@ -598,8 +618,11 @@ void TestReaders::learnedHierarchicalExtendsTheFile()
             QVERIFY2(std::fabs(double(e(r, d)) - q(ctx.positions[std::size_t(r)], d)) < 1e-6,
                      (std::to_string(r) + "," + std::to_string(d)).c_str());
     ctx.positions = PositionList::list({9}); // n^2 = 9 is past the extension
-    expectInputError([&] { resolveParams(schemeOrThrow("learned"), {{"table_file", path}, {"hierarchical", "true"}}, ctx); },
-                     {"position 9 is beyond the hierarchical extension of the 3 rows of " + path, "n^2 = 9"});
+    expectInputError(
+        [&] {
+            resolveParams(schemeOrThrow("learned"), {{"table_file", path}, {"hierarchical", "true"}}, ctx);
+        },
+        {"position 9 is beyond the hierarchical extension of the 3 rows of " + path, "n^2 = 9"});
 }
 
 void TestReaders::learnedRefusesWhatTheFileCannotGive()
@@ -611,21 +634,34 @@ void TestReaders::learnedRefusesWhatTheFileCannotGive()
     ctx.dim = 4;
     ctx.positions = PositionList::range(0, 2);
     const SchemeDescriptor& s = schemeOrThrow("learned");
-    expectInputError([&] { resolveParams(s, {{"table_file", path}}, ctx); },
-                     {"dimension 4 differs from the table in " + path + ", which has 2 columns", "(--dim) to 2"});
+    expectInputError(
+        [&] {
+            resolveParams(s, {{"table_file", path}}, ctx);
+        },
+        {"dimension 4 differs from the table in " + path + ", which has 2 columns", "(--dim) to 2"});
     ctx.dim = 2;
     ctx.positions = PositionList::range(0, 4);
-    expectInputError([&] { resolveParams(s, {{"table_file", path}}, ctx); },
-                     {"position 3 is beyond the 3 rows of " + path, "hierarchical=true"});
+    expectInputError(
+        [&] {
+            resolveParams(s, {{"table_file", path}}, ctx);
+        },
+        {"position 3 is beyond the 3 rows of " + path, "hierarchical=true"});
     // The random table's knobs do not apply to a file's table: setting one is refused, not ignored.
-    expectInputError([&] { resolveParams(s, {{"table_file", path}, {"seed", "3"}}, ctx); },
-                     {"parameter seed applies only when table_file is empty (now table_file is " + path + ")"});
+    expectInputError(
+        [&] {
+            resolveParams(s, {{"table_file", path}, {"seed", "3"}}, ctx);
+        },
+        {"parameter seed applies only when table_file is empty (now table_file is " + path + ")"});
     const std::string missing = dir.filePath("none.npy").toStdString();
     expectInputError([&] { resolveParams(s, {{"table_file", missing}}, ctx); }, {missing + ": cannot open"});
     expectInputError([&] { resolveParams(s, {{"table_file", dir.path().toStdString()}}, ctx); }, {"is a folder"});
     const std::string bad = dir.filePath("bad.npy").toStdString();
     writeFile(bad, npy(npyDict(">f4", "(3, 2)"), f32Bytes({1, 2, 3, 4, 5, 6})));
-    expectInputError([&] { resolveParams(s, {{"table_file", bad}}, ctx); }, {bad + ": dtype '>f4' (big-endian float32)"});
+    expectInputError(
+        [&] {
+            resolveParams(s, {{"table_file", bad}}, ctx);
+        },
+        {bad + ": dtype '>f4' (big-endian float32)"});
 }
 
 void TestReaders::cacheReadsOnceAndNoticesChanges()

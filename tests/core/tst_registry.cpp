@@ -114,8 +114,8 @@ void TestRegistry::everyQuantity()
     }
     // Attention quantities: 2 heads, every key visible (a causal mask writes NaN above the diagonal; checked
     // below), keys a different list from the queries.
-    const bool pairs = req.quantity == Quantity::Bias || req.quantity == Quantity::Scores
-        || req.quantity == Quantity::Buckets;
+    const bool pairs
+        = req.quantity == Quantity::Bias || req.quantity == Quantity::Scores || req.quantity == Quantity::Buckets;
     if (pairs || req.quantity == Quantity::Decay)
         req.heads = req.quantity == Quantity::Buckets ? 1 : 2;
     req.mask = MaskKind::Bidirectional;
@@ -149,7 +149,8 @@ void TestRegistry::everyQuantity()
                 for (std::size_t j = 0; j < 21; ++j) {
                     const double v = c.data[(h * 14 + i) * 21 + j];
                     const bool visible = req.keys->at(j) <= req.context.positions[i];
-                    QVERIFY2(visible ? std::isfinite(v) : std::isnan(v), (std::to_string(i) + "," + std::to_string(j)).c_str());
+                    QVERIFY2(visible ? std::isfinite(v) : std::isnan(v),
+                             (std::to_string(i) + "," + std::to_string(j)).c_str());
                 }
     }
     if (req.quantity == Quantity::Buckets)
@@ -254,8 +255,8 @@ void TestRegistry::settingsAreValuesNotText()
     ctx.positions = PositionList::range(0, 4);
     const ParamSet base = defaultParams(rope);
     const ParamSet fromText = resolveParams(rope, base, Overrides{{"rope_type", "yarn"}, {"factor", "8"}}, ctx);
-    const ParamSet fromValues
-        = resolveParams(rope, base, Settings{{"rope_type", ParamValue::word("yarn")}, {"factor", ParamValue::real(8)}}, ctx);
+    const ParamSet fromValues = resolveParams(
+        rope, base, Settings{{"rope_type", ParamValue::word("yarn")}, {"factor", ParamValue::real(8)}}, ctx);
     QVERIFY(fromText == fromValues);
     // rope_type=yarn brought YaRN's own defaults in both (beta_fast 32, Peng et al. 2023 §A.2 / transformers
     // modeling_rope_utils._compute_yarn_parameters).
@@ -263,18 +264,22 @@ void TestRegistry::settingsAreValuesNotText()
     // A value of another type, a fraction for an integer key, a key given twice and one that does not apply are
     // refused as their text would be.
     QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(rope, base, Settings{{"rope_type", ParamValue::real(1)}}, ctx));
-    QVERIFY_THROWS_EXCEPTION(InputError,
-                             resolveParams(rope, base, Settings{{"original_max_position_embeddings", ParamValue::real(4096.5)}}, ctx));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError,
+        resolveParams(rope, base, Settings{{"original_max_position_embeddings", ParamValue::real(4096.5)}}, ctx));
     QVERIFY_THROWS_EXCEPTION(InputError, resolveParams(rope, base, Settings{{"beta_fast", ParamValue::real(16)}}, ctx));
     try {
-        resolveParams(rope, base, Settings{{"rope_theta", ParamValue::real(5e5)}, {"rope_theta", ParamValue::real(1e4)}}, ctx);
+        resolveParams(rope, base,
+                      Settings{{"rope_theta", ParamValue::real(5e5)}, {"rope_theta", ParamValue::real(1e4)}}, ctx);
         QFAIL("a key given twice was accepted");
     } catch (const InputError& e) {
         QVERIFY2(std::string(e.what()).find("rope_theta=500000, then rope_theta=10000") != std::string::npos, e.what());
     }
     // An Integer key takes a whole number given as a Real (a slider's double).
-    const ParamSet whole = resolveParams(rope, base, Settings{{"rope_type", ParamValue::word("yarn")},
-                                                              {"original_max_position_embeddings", ParamValue::real(2048)}}, ctx);
+    const ParamSet whole = resolveParams(
+        rope, base,
+        Settings{{"rope_type", ParamValue::word("yarn")}, {"original_max_position_embeddings", ParamValue::real(2048)}},
+        ctx);
     QCOMPARE(whole.integer("original_max_position_embeddings"), 2048LL);
     // compute() reads both: the text once, then the values; theta = 10000 + 1/3 is no short text.
     ComputeRequest req;
@@ -345,7 +350,8 @@ void TestRegistry::trainableIsWhatTheTrainerTrains()
                 QFAIL(qPrintable(QString::fromStdString(s.id + " trained, but its descriptor says it cannot")));
             } catch (const InputError& e) {
                 const std::string m = e.what();
-                QVERIFY2(m.find("cannot be trained") != std::string::npos && m.find("trainable: nope") != std::string::npos,
+                QVERIFY2(m.find("cannot be trained") != std::string::npos
+                             && m.find("trainable: nope") != std::string::npos,
                          e.what());
             }
             continue;

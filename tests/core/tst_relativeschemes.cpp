@@ -123,7 +123,7 @@ void TestRelativeSchemes::debertaSignIsQueryMinusKey()
     pc.queries = PositionList::list({300});
     pc.keys = PositionList::list({100, 290, 310, 500});
     const MatrixD b = s.buckets(defaultParams(s), pc);
-    QCOMPARE(b(0, 0), 169.0);  // key 200 before the query: positive
+    QCOMPARE(b(0, 0), 169.0); // key 200 before the query: positive
     QCOMPARE(b(0, 1), 10.0);
     QCOMPARE(b(0, 2), -10.0);
     QCOMPARE(b(0, 3), -169.0); // key 200 after: negative
@@ -142,8 +142,9 @@ void TestRelativeSchemes::debertaTermsAddUp()
     QCOMPARE(h.terms.size(), std::size_t(3));
     for (int i = 0; i < 8; ++i)
         for (int j = 0; j < 8; ++j)
-            QVERIFY(std::fabs(h.terms[0].values(i, j) + h.terms[1].values(i, j) + h.terms[2].values(i, j) - h.logits(i, j))
-                    < 1e-4f);
+            QVERIFY(
+                std::fabs(h.terms[0].values(i, j) + h.terms[1].values(i, j) + h.terms[2].values(i, j) - h.logits(i, j))
+                < 1e-4f);
     // The content term is scaled by 1/sqrt(3d) (scale_factor 3): compare with no-position content.
     AttentionRequest n = r;
     n.scheme = "nope";
@@ -178,9 +179,16 @@ void TestRelativeSchemes::debertaBucketPrecision()
     };
     // b = 128, M = 513: mid 64, (M-1)/mid = 8. At |rel| = 128 the exact value is ln 2 / ln 8 * 63 = 21 and at
     // 256 it is ln 4 / ln 8 * 63 = 42: float32 lands on the integer, float64 just above it (one more bucket).
-    struct Case { long long rel; int b, m; long long hf, original; };
-    const Case cases[] = {{128, 128, 513, 85, 86}, {-128, 128, 513, -85, -86}, {256, 128, 513, 106, 107},
-                          {32, 32, 129, 21, 22}, {64, 32, 129, 26, 27}};
+    struct Case {
+        long long rel;
+        int b, m;
+        long long hf, original;
+    };
+    const Case cases[] = {{128, 128, 513, 85, 86},
+                          {-128, 128, 513, -85, -86},
+                          {256, 128, 513, 106, 107},
+                          {32, 32, 129, 21, 22},
+                          {64, 32, 129, 26, 27}};
     for (const Case& c : cases) {
         QCOMPARE(hf(c.rel, c.b, c.m), c.hf);
         QCOMPARE(original(c.rel, c.b, c.m), c.original);
@@ -204,8 +212,8 @@ void TestRelativeSchemes::debertaBucketPrecision()
     pc.queries = PositionList::list({128});
     pc.keys = PositionList::list({0});
     for (const auto& [precision, want] : {std::pair<std::string, double>{"float32", 85}, {"float64", 86}}) {
-        const ParamSet p = resolveParams(s, {{"position_buckets", "128"}, {"max_relative_positions", "513"},
-                                             {"bucket_precision", precision}}, tc);
+        const ParamSet p = resolveParams(
+            s, {{"position_buckets", "128"}, {"max_relative_positions", "513"}, {"bucket_precision", precision}}, tc);
         QCOMPARE(s.buckets(p, pc)(0, 0), want);
     }
 }

@@ -122,7 +122,11 @@ void TestRope::halfSplitIsHuggingFaceRotateHalf()
             const long double half = c < d / 2 ? -(long double)q[std::size_t(c + d / 2)] : q[std::size_t(c - d / 2)];
             const long double expected = q[std::size_t(c)] * std::cos(a) + half * std::sin(a);
             QVERIFY2(std::fabs(out(Eigen::Index(r), c) - expected) < 1e-9L,
-                     qPrintable(QString("p %1 c %2: %3 vs %4").arg(pos[r]).arg(c).arg(out(Eigen::Index(r), c)).arg(double(expected))));
+                     qPrintable(QString("p %1 c %2: %3 vs %4")
+                                    .arg(pos[r])
+                                    .arg(c)
+                                    .arg(out(Eigen::Index(r), c))
+                                    .arg(double(expected))));
         }
     }
 }
@@ -177,12 +181,14 @@ void TestRope::layoutsEquivalentUnderPermutation()
 
 void TestRope::scoreDependsOnlyOnOffset_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("type");
     QTest::newRow("half_split/default") << "half_split" << "default";
     QTest::newRow("interleaved/default") << "interleaved" << "default";
     QTest::newRow("half_split/yarn") << "half_split" << "yarn";
     QTest::newRow("interleaved/llama3") << "interleaved" << "llama3";
+    // clang-format on
 }
 
 void TestRope::scoreDependsOnlyOnOffset()
@@ -198,7 +204,8 @@ void TestRope::scoreDependsOnlyOnOffset()
     std::vector<double> byOffset;
     for (Position offset : {Position(0), Position(1), Position(2), Position(17), Position(1000)}) {
         const double ref = dot(rotated(s, offset, q), rotated(s, 0, k));
-        for (Position n : {Position(1), Position(5), Position(123), Position(65536), Position(777777), Position(1) << 20}) {
+        for (Position n :
+             {Position(1), Position(5), Position(123), Position(65536), Position(777777), Position(1) << 20}) {
             const double sc = dot(rotated(s, n + offset, q), rotated(s, n, k));
             QVERIFY2(std::fabs(sc - ref) < 1e-9 * scale,
                      qPrintable(QString("offset %1 n %2: %3 vs %4").arg(offset).arg(n).arg(sc).arg(ref)));
@@ -269,11 +276,13 @@ void TestRope::oddRotaryDimRejected()
 
 void TestRope::tablesAccurateUpTo2Pow20_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("type");
     QTest::addColumn<QString>("theta");
     QTest::newRow("default/1e4") << "default" << "10000";
     QTest::newRow("default/5e5") << "default" << "500000";
     QTest::newRow("yarn/1e4") << "yarn" << "10000";
+    // clang-format on
 }
 
 void TestRope::tablesAccurateUpTo2Pow20()
@@ -294,7 +303,8 @@ void TestRope::tablesAccurateUpTo2Pow20()
     double worst = 0;
     for (std::size_t r = 0; r < pos.size(); ++r)
         for (int i = 0; i < 32; ++i) {
-            const long double w = type == "default" ? std::pow(base, -2.0L * i / d) : (long double)s.invFreq[std::size_t(i)];
+            const long double w
+                = type == "default" ? std::pow(base, -2.0L * i / d) : (long double)s.invFreq[std::size_t(i)];
             const long double a = (long double)pos[r] * w;
             const long double af = s.attentionFactor;
             worst = std::max(worst, double(std::fabs(cosT(Eigen::Index(r), i) - af * std::cos(a))));

@@ -59,8 +59,8 @@ bool close(long double a, long double b, long double rel = 1e-12L)
 
 // YaRN, written from Hugging Face _compute_yarn_parameters (find_correction_dim, find_correction_range,
 // linear_ramp_factor) and jquesnelle/yarn, in long double.
-std::vector<long double> yarnReference(long double base, int r, long double s, long double original, long double betaFast,
-                                       long double betaSlow, bool truncate)
+std::vector<long double> yarnReference(long double base, int r, long double s, long double original,
+                                       long double betaFast, long double betaSlow, bool truncate)
 {
     auto corr = [&](long double rot) { return r * std::log(original / (rot * 2 * piL)) / (2 * std::log(base)); };
     long double lo = corr(betaFast);
@@ -189,6 +189,7 @@ void TestRopeScaling::ntkAndDynamicNeedRotaryDimFour()
 
 void TestRopeScaling::yarnFrequencies_data()
 {
+    // clang-format off
     QTest::addColumn<int>("dim");
     QTest::addColumn<QString>("theta");
     QTest::addColumn<QString>("factor");
@@ -204,6 +205,7 @@ void TestRopeScaling::yarnFrequencies_data()
     // find_correction_dim(1) = 16.07 -> ceil 17, clamped to dim - 1 = 15 (the reference clamps with the rotary
     // dim, not the pair count): the ramp [10, 15] lies past the last pair, so every pair keeps its frequency.
     QTest::newRow("ramp-past-last-pair") << 16 << "100" << "8" << "65536" << "32" << "1" << true;
+    // clang-format on
 }
 
 void TestRopeScaling::yarnFrequencies()
@@ -215,16 +217,20 @@ void TestRopeScaling::yarnFrequencies()
     QFETCH(QString, betaFast);
     QFETCH(QString, betaSlow);
     QFETCH(bool, truncate);
-    const RotarySpec s = spec({{"rope_type", "yarn"}, {"rope_theta", theta.toStdString()}, {"factor", factor.toStdString()},
+    const RotarySpec s = spec({{"rope_type", "yarn"},
+                               {"rope_theta", theta.toStdString()},
+                               {"factor", factor.toStdString()},
                                {"original_max_position_embeddings", original.toStdString()},
-                               {"beta_fast", betaFast.toStdString()}, {"beta_slow", betaSlow.toStdString()},
+                               {"beta_fast", betaFast.toStdString()},
+                               {"beta_slow", betaSlow.toStdString()},
                                {"truncate", truncate ? "true" : "false"}},
                               dim);
     const std::vector<long double> ref = yarnReference(theta.toDouble(), dim, factor.toDouble(), original.toDouble(),
                                                        betaFast.toDouble(), betaSlow.toDouble(), truncate);
     QCOMPARE(s.invFreq.size(), ref.size());
     for (std::size_t i = 0; i < ref.size(); ++i)
-        QVERIFY2(close(s.invFreq[i], ref[i]), qPrintable(QString("pair %1: %2 vs %3").arg(i).arg(s.invFreq[i]).arg(double(ref[i]))));
+        QVERIFY2(close(s.invFreq[i], ref[i]),
+                 qPrintable(QString("pair %1: %2 vs %3").arg(i).arg(s.invFreq[i]).arg(double(ref[i]))));
     // Get_mscale(factor) = 0.1 ln(s) + 1 (Peng et al. 2023 eq. 22).
     QVERIFY(close(s.attentionFactor, 0.1L * std::log((long double)factor.toDouble()) + 1));
 }
@@ -234,9 +240,9 @@ void TestRopeScaling::yarnHardNumbers()
     // Llama-2 7B YaRN 4x (NousResearch Yarn-Llama-2-7b-64k style): d 128, base 1e4, original 4096.
     // find_correction_dim(32) = 128 ln(4096 / (64 pi)) / (2 ln 1e4) = 20.944..., floor 20;
     // find_correction_dim(1) = 128 ln(4096 / (2 pi)) / (2 ln 1e4) = 45.027..., ceil 46.
-    const RotarySpec s = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "4"},
-                               {"original_max_position_embeddings", "4096"}},
-                              128);
+    const RotarySpec s = spec(
+        {{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "4"}, {"original_max_position_embeddings", "4096"}},
+        128);
     QCOMPARE(scalar(s, "correction_low"), 20.0);
     QCOMPARE(scalar(s, "correction_high"), 46.0);
     for (int i = 0; i <= 20; ++i)
@@ -247,8 +253,11 @@ void TestRopeScaling::yarnHardNumbers()
     QVERIFY(close(s.invFreq[33], baseFreq(10000, 33, 128) * 0.625L));
     QVERIFY(std::fabs(s.attentionFactor - 1.138629436111989) < 1e-15); // 0.1 ln 4 + 1
     // truncate = false (gpt-oss): the raw correction dims.
-    const RotarySpec u = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "4"},
-                               {"original_max_position_embeddings", "4096"}, {"truncate", "false"}},
+    const RotarySpec u = spec({{"rope_type", "yarn"},
+                               {"rope_theta", "10000"},
+                               {"factor", "4"},
+                               {"original_max_position_embeddings", "4096"},
+                               {"truncate", "false"}},
                               128);
     QVERIFY(std::fabs(scalar(u, "correction_low") - 20.94448162063605) < 1e-12);
     QVERIFY(std::fabs(scalar(u, "correction_high") - 45.02688127375455) < 1e-12);
@@ -284,17 +293,24 @@ void TestRopeScaling::yarnFactorSource()
 {
     // transformers 4.48-4.57: factor := max_position_embeddings / original_max_position_embeddings when
     // original_max_position_embeddings is in rope_scaling; transformers >= 5 uses the configured factor.
-    const Overrides ratio = {{"rope_type", "yarn"}, {"factor_source", "max_position_ratio"}, {"factor", "8"},
-                             {"max_position_embeddings", "131072"}, {"original_max_position_embeddings", "32768"}};
+    const Overrides ratio = {{"rope_type", "yarn"},
+                             {"factor_source", "max_position_ratio"},
+                             {"factor", "8"},
+                             {"max_position_embeddings", "131072"},
+                             {"original_max_position_embeddings", "32768"}};
     const RotarySpec r = spec(ratio, 128);
-    const RotarySpec f4 = spec({{"rope_type", "yarn"}, {"factor", "4"}, {"original_max_position_embeddings", "32768"}}, 128);
+    const RotarySpec f4
+        = spec({{"rope_type", "yarn"}, {"factor", "4"}, {"original_max_position_embeddings", "32768"}}, 128);
     QCOMPARE(scalar(r, "factor"), 4.0);
     QVERIFY(r.invFreq == f4.invFreq);
     QCOMPARE(r.attentionFactor, f4.attentionFactor);
     // Qwen2.5's shipped config (factor 4, original 32768, max_position_embeddings 32768) under 4.48-4.57:
     // s = 1, so YaRN leaves every frequency alone and the attention factor is 1.
-    const RotarySpec q = spec({{"rope_type", "yarn"}, {"factor_source", "max_position_ratio"}, {"factor", "4"},
-                               {"max_position_embeddings", "32768"}, {"original_max_position_embeddings", "32768"}},
+    const RotarySpec q = spec({{"rope_type", "yarn"},
+                               {"factor_source", "max_position_ratio"},
+                               {"factor", "4"},
+                               {"max_position_embeddings", "32768"},
+                               {"original_max_position_embeddings", "32768"}},
                               128);
     const RotarySpec plain = spec({{"rope_theta", "1000000"}}, 128); // Qwen2.5's base, the yarn default
     for (std::size_t i = 0; i < plain.invFreq.size(); ++i)
@@ -308,8 +324,12 @@ void TestRopeScaling::llama3Llama31Config()
 {
     // Llama-3.1-8B config.json: rope_theta 500000, head_dim 128, rope_scaling {factor 8, low_freq_factor 1,
     // high_freq_factor 4, original_max_position_embeddings 8192, rope_type llama3}.
-    const RotarySpec s = spec({{"rope_type", "llama3"}, {"rope_theta", "500000"}, {"factor", "8"}, {"low_freq_factor", "1"},
-                               {"high_freq_factor", "4"}, {"original_max_position_embeddings", "8192"}},
+    const RotarySpec s = spec({{"rope_type", "llama3"},
+                               {"rope_theta", "500000"},
+                               {"factor", "8"},
+                               {"low_freq_factor", "1"},
+                               {"high_freq_factor", "4"},
+                               {"original_max_position_embeddings", "8192"}},
                               128);
     const std::vector<long double> ref = llama3Reference(500000, 128, 8, 1, 4, 8192);
     for (std::size_t i = 0; i < 64; ++i)
@@ -342,9 +362,9 @@ void TestRopeScaling::llama3EqualFactorsNoNaN()
     // reference's smooth factor is 0/0. Aim pair 0 (theta 1, wavelength exactly 2 pi in double) at it.
     const int d = 16;
     TableContext ctx = context(d);
-    ParamSet p = params({{"rope_type", "llama3"}, {"rope_theta", "10000"}, {"factor", "4"},
-                         {"original_max_position_embeddings", "1"}},
-                        ctx);
+    ParamSet p = params(
+        {{"rope_type", "llama3"}, {"rope_theta", "10000"}, {"factor", "4"}, {"original_max_position_embeddings", "1"}},
+        ctx);
     const double twoPi = 2.0 * std::numbers::pi;
     double low = 0.0;
     for (double c : {std::nextafter(1.0 / twoPi, 0.0), 1.0 / twoPi, std::nextafter(1.0 / twoPi, 1.0)})
@@ -363,14 +383,18 @@ void TestRopeScaling::llama3EqualFactorsNoNaN()
         QVERIFY(close(s.invFreq[std::size_t(i)], baseFreq(10000, i, d) / 4));
     // A sweep of equal factors and the Llama 3.1 base: all finite.
     for (const char* f : {"1", "2", "4", "8.5", "1000"}) {
-        const RotarySpec t = spec({{"rope_type", "llama3"}, {"rope_theta", "500000"}, {"low_freq_factor", f},
-                                   {"high_freq_factor", f}, {"original_max_position_embeddings", "8192"}},
+        const RotarySpec t = spec({{"rope_type", "llama3"},
+                                   {"rope_theta", "500000"},
+                                   {"low_freq_factor", f},
+                                   {"high_freq_factor", f},
+                                   {"original_max_position_embeddings", "8192"}},
                                   128);
         for (double x : t.invFreq)
             QVERIFY(std::isfinite(x));
     }
     // high < low is refused.
-    QVERIFY_THROWS_EXCEPTION(InputError, params({{"rope_type", "llama3"}, {"low_freq_factor", "4"}, {"high_freq_factor", "1"}}, ctx));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError, params({{"rope_type", "llama3"}, {"low_freq_factor", "4"}, {"high_freq_factor", "1"}}, ctx));
 }
 
 void TestRopeScaling::longropeSwitchAndAttention()
@@ -378,10 +402,16 @@ void TestRopeScaling::longropeSwitchAndAttention()
     // _compute_longrope_parameters + longrope_frequency_update: long_factor when seq_len > original, else
     // short_factor; inv_freq = 1 / (ext * base^(2i/r)); attention sqrt(1 + ln(M/O) / ln(O)).
     // Phi-3-mini-128k: M 131072, O 4096 -> sqrt(1 + ln 32 / ln 4096) = sqrt(1 + 5/12) = 1.1902380714238083.
-    const Overrides o = {{"rope_type", "longrope"}, {"short_factor", "1,2,3,4"}, {"long_factor", "5,6,7,8"},
-                         {"max_position_embeddings", "131072"}, {"original_max_position_embeddings", "4096"}};
-    const std::vector<std::pair<std::optional<Position>, bool>> cases = {
-        {std::nullopt, false}, {Position(1), false}, {Position(4096), false}, {Position(4097), true}, {Position(131072), true}};
+    const Overrides o = {{"rope_type", "longrope"},
+                         {"short_factor", "1,2,3,4"},
+                         {"long_factor", "5,6,7,8"},
+                         {"max_position_embeddings", "131072"},
+                         {"original_max_position_embeddings", "4096"}};
+    const std::vector<std::pair<std::optional<Position>, bool>> cases = {{std::nullopt, false},
+                                                                         {Position(1), false},
+                                                                         {Position(4096), false},
+                                                                         {Position(4097), true},
+                                                                         {Position(131072), true}};
     for (const auto& [L, isLong] : cases) {
         const RotarySpec s = spec(o, 8, L);
         QCOMPARE(scalar(s, "uses_long_factor"), isLong ? 1.0 : 0.0);
@@ -409,8 +439,9 @@ void TestRopeScaling::longropeWrongLengthRejected()
     }
     QVERIFY_THROWS_EXCEPTION(InputError, params({{"rope_type", "longrope"}, {"long_factor", "1,2,3,4,5"}}, context(8)));
     // Partial rotary counts rotary pairs: r = 8 * 0.5 = 4 -> 2 pairs.
-    QVERIFY_THROWS_EXCEPTION(InputError,
-                             params({{"rope_type", "longrope"}, {"partial_rotary_factor", "0.5"}, {"short_factor", "1,2,3,4"}}, context(8)));
+    QVERIFY_THROWS_EXCEPTION(
+        InputError,
+        params({{"rope_type", "longrope"}, {"partial_rotary_factor", "0.5"}, {"short_factor", "1,2,3,4"}}, context(8)));
     params({{"rope_type", "longrope"}, {"partial_rotary_factor", "0.5"}, {"short_factor", "1,2"}}, context(8));
     // Bypassing validation, ropeSpec itself refuses a wrong length (never reads past the list).
     TableContext ctx = context(8, 5000);
@@ -457,8 +488,8 @@ void TestRopeScaling::explicitKeysKeepTheirValue()
 {
     // A key given explicitly is kept, whatever order the keys come in; the others follow rope_type.
     const TableContext ctx = context(64);
-    for (const Overrides& o : {Overrides{{"factor", "4"}, {"rope_type", "llama3"}},
-                               Overrides{{"rope_type", "llama3"}, {"factor", "4"}}}) {
+    for (const Overrides& o :
+         {Overrides{{"factor", "4"}, {"rope_type", "llama3"}}, Overrides{{"rope_type", "llama3"}, {"factor", "4"}}}) {
         const ParamSet p = params(o, ctx);
         QCOMPARE(p.real("factor"), 4.0);
         QCOMPARE(p.real("rope_theta"), 500000.0);
@@ -488,8 +519,12 @@ void TestRopeScaling::deepseekTemperatureMovesToTheSoftmax()
     // get_mscale(40, mscale) / get_mscale(40, mscale_all_dim) = 1. DeepSeek's modeling_deepseek.py (and
     // inference/model.py with its mscale): softmax_scale *= (0.1 * mscale_all_dim * ln(40) + 1)^2.
     for (const auto& [m, shown] : {std::pair{"1.0", "1.874"}, std::pair{"0.707", "1.590"}}) {
-        const RotarySpec s = spec({{"rope_type", "yarn"}, {"rope_theta", "10000"}, {"factor", "40"},
-                                   {"original_max_position_embeddings", "4096"}, {"mscale", m}, {"mscale_all_dim", m}},
+        const RotarySpec s = spec({{"rope_type", "yarn"},
+                                   {"rope_theta", "10000"},
+                                   {"factor", "40"},
+                                   {"original_max_position_embeddings", "4096"},
+                                   {"mscale", m},
+                                   {"mscale_all_dim", m}},
                                   64);
         QCOMPARE(s.attentionFactor, 1.0);
         const long double g = 0.1L * std::stold(m) * std::log(40.0L) + 1;
@@ -507,8 +542,11 @@ void TestRopeScaling::seqLenDefaultsToLargestPositionPlusOne()
     // longrope_frequency_update picks long_factor when seq_len > original_max_position_embeddings and
     // _compute_dynamic_ntk_parameters uses max(seq_len, max_position_embeddings). No --seq-len here: the
     // length comes from the positions asked for.
-    const Overrides lr = {{"rope_type", "longrope"}, {"short_factor", "1,2,3,4"}, {"long_factor", "5,6,7,8"},
-                          {"max_position_embeddings", "131072"}, {"original_max_position_embeddings", "4096"}};
+    const Overrides lr = {{"rope_type", "longrope"},
+                          {"short_factor", "1,2,3,4"},
+                          {"long_factor", "5,6,7,8"},
+                          {"max_position_embeddings", "131072"},
+                          {"original_max_position_embeddings", "4096"}};
     auto at = [&](const Overrides& o, PositionList positions, std::optional<Position> seqLen = std::nullopt) {
         TableContext ctx;
         ctx.dim = 8;

@@ -90,8 +90,8 @@ void TestSinusoidal::paperFrequencies()
     QVERIFY(2 * std::numbers::pi / w.back() < 2 * std::numbers::pi * 10000.0);
     QVERIFY(2 * std::numbers::pi / w.back() > 2 * std::numbers::pi * 9000.0);
     // Another base: d = 4, base 100 -> w_1 = 100^(-1/2) = 0.1.
-    const std::vector<double> w2 = sinusoidalFrequencies(params({{"base", "100"}}, context(4, ctx.positions)),
-                                                         context(4, ctx.positions));
+    const std::vector<double> w2
+        = sinusoidalFrequencies(params({{"base", "100"}}, context(4, ctx.positions)), context(4, ctx.positions));
     QVERIFY(std::fabs(w2[1] - 0.1) < 1e-16);
 }
 
@@ -143,7 +143,8 @@ void TestSinusoidal::fairseqTableRow()
     // fairseq sinusoidal_positional_embedding.py get_embedding(num, 8): emb = ln(10000)/(half_dim - 1),
     // row p = concat(sin(p * exp(-i emb)), cos(p * exp(-i emb))). Row 3, computed here in long double.
     const TableContext ctx = context(8, PositionList::list({3, 1000}));
-    const MatrixF m = sinusoidalEncoding(params({{"timescale_spacing", "tensor2tensor"}, {"layout", "half_split"}}, ctx), ctx);
+    const MatrixF m
+        = sinusoidalEncoding(params({{"timescale_spacing", "tensor2tensor"}, {"layout", "half_split"}}, ctx), ctx);
     for (int row = 0; row < 2; ++row) {
         const long double p = row == 0 ? 3.0L : 1000.0L;
         const long double step = std::log(10000.0L) / 3.0L;
@@ -161,7 +162,8 @@ void TestSinusoidal::layoutsArePermutations()
     const TableContext ctx = context(32, PositionList::list({0, 1, 7, 100, 4095, 123457}));
     for (const char* spacing : {"paper", "tensor2tensor"}) {
         const MatrixF a = sinusoidalEncoding(params({{"timescale_spacing", spacing}}, ctx), ctx);
-        const MatrixF b = sinusoidalEncoding(params({{"timescale_spacing", spacing}, {"layout", "half_split"}}, ctx), ctx);
+        const MatrixF b
+            = sinusoidalEncoding(params({{"timescale_spacing", spacing}, {"layout", "half_split"}}, ctx), ctx);
         for (Eigen::Index r = 0; r < a.rows(); ++r)
             for (int i = 0; i < 16; ++i) {
                 QCOMPARE(a(r, 2 * i), b(r, i));

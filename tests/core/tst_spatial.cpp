@@ -118,7 +118,8 @@ long double resample1d(const std::vector<long double>& in, int outSize, int o, b
 }
 
 // A 2-D resize as separable 1-D passes (rows first, then columns), one channel.
-std::vector<long double> resample2d(const std::vector<long double>& in, int h, int w, int oh, int ow, bool bicubic, bool aa)
+std::vector<long double> resample2d(const std::vector<long double>& in, int h, int w, int oh, int ow, bool bicubic,
+                                    bool aa)
 {
     std::vector<long double> mid(std::size_t(h) * ow), out(std::size_t(oh) * ow);
     for (int y = 0; y < h; ++y) {
@@ -261,10 +262,10 @@ void TestSpatial::sincos2dFirstHalfIsTheColumn()
     // Patch (0, 1) moved one column: its first half changes, its second half is that of patch (0, 0).
     const MatrixF m = scheme("sincos_2d").encoding(params("sincos_2d", {}, gridCtx(2, 2, 8)), gridCtx(2, 2, 8));
     QCOMPARE(m.rows(), Eigen::Index(4));
-    QCOMPARE(m(1, 0), float(std::sin(1.0)));     // sin(j * omega_0), j = 1
-    QCOMPARE(m(1, 4), 0.0f);                     // sin(i * omega_0), i = 0
-    QCOMPARE(m(2, 0), 0.0f);                     // patch (1, 0): column 0
-    QCOMPARE(m(2, 4), float(std::sin(1.0)));     // row 1
+    QCOMPARE(m(1, 0), float(std::sin(1.0))); // sin(j * omega_0), j = 1
+    QCOMPARE(m(1, 4), 0.0f);                 // sin(i * omega_0), i = 0
+    QCOMPARE(m(2, 0), 0.0f);                 // patch (1, 0): column 0
+    QCOMPARE(m(2, 4), float(std::sin(1.0))); // row 1
 }
 
 void TestSpatial::sincos2dRefusesDimensionsNotMultipleOf4()
@@ -403,7 +404,8 @@ void TestSpatial::ropeVitMixedAngles()
             const long double m = 1.0L / std::pow(10.0L, 4.0L * k / d);
             // fx = cat(mag cos a, mag cos(pi/2 + a)), fy = cat(mag sin a, mag sin(pi/2 + a)); angle x fx + y fy.
             QVERIFY(close(r.angles(t, k), x * m * std::cos(a) + y * m * std::sin(a), 1e-12L));
-            QVERIFY(close(r.angles(t, d / 4 + k), x * m * std::cos(piL / 2 + a) + y * m * std::sin(piL / 2 + a), 1e-12L));
+            QVERIFY(
+                close(r.angles(t, d / 4 + k), x * m * std::cos(piL / 2 + a) + y * m * std::sin(piL / 2 + a), 1e-12L));
         }
     }
 }
@@ -411,7 +413,8 @@ void TestSpatial::ropeVitMixedAngles()
 void TestSpatial::ropeVitMixedWithoutRotateIsAxial()
 {
     const SpatialContext c = gridCtx(4, 5, 8);
-    const SpatialRotary mixed = scheme("rope_2d").rotary(params("rope_2d", {{"variant", "mixed"}, {"rotate", "false"}}, c), c);
+    const SpatialRotary mixed
+        = scheme("rope_2d").rotary(params("rope_2d", {{"variant", "mixed"}, {"rotate", "false"}}, c), c);
     const SpatialRotary axial = scheme("rope_2d").rotary(params("rope_2d", {{"rope_theta", "10"}}, c), c);
     QVERIFY((mixed.angles - axial.angles).cwiseAbs().maxCoeff() < 1e-15);
     // rotate applies to mixed only.
@@ -428,7 +431,7 @@ void TestSpatial::rope2dScoreDependsOnTheOffsetOnly()
         // (0,0)->(1,2) and (2,1)->(3,3): the same offset (1, 2).
         QVERIFY(std::fabs(s(0 * W + 0, 1 * W + 2) - s(2 * W + 1, 3 * W + 3)) < 1e-5f);
         QVERIFY(std::fabs(s(0, 0) - 16.0f / 4.0f) < 1e-5f); // d / sqrt(d) at offset 0 with q = k = 1
-        QVERIFY(std::fabs(s(0, 1) - s(0, 2)) > 1e-4f); // offset (0, 1) is not (0, 2)
+        QVERIFY(std::fabs(s(0, 1) - s(0, 2)) > 1e-4f);      // offset (0, 1) is not (0, 2)
     }
 }
 
@@ -454,8 +457,9 @@ void TestSpatial::pixtralAngles()
 void TestSpatial::pixtralRefusesGridsBeyondItsTable()
 {
     QVERIFY_THROWS_EXCEPTION(InputError, params("pixtral_rope", {}, gridCtx(65, 2, 64)));
-    QCOMPARE(params("pixtral_rope", {{"max_patches_per_side", "128"}}, gridCtx(65, 2, 64)).integer("max_patches_per_side"),
-             128LL);
+    QCOMPARE(
+        params("pixtral_rope", {{"max_patches_per_side", "128"}}, gridCtx(65, 2, 64)).integer("max_patches_per_side"),
+        128LL);
 }
 
 void TestSpatial::mropeDocstringExample()
@@ -597,7 +601,8 @@ void TestSpatial::mropeRefusesBadSections()
         QVERIFY2(std::string(e.what()).find("sums to 63") != std::string::npos, e.what());
     }
     // Interleaved with 40 height pairs cannot hold them in 64 pairs (k = 1, 4, ... < 120).
-    QVERIFY_THROWS_EXCEPTION(InputError, params("mrope", {{"sections", "interleaved"}, {"mrope_section", "4,40,20"}}, c));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             params("mrope", {{"sections", "interleaved"}, {"mrope_section", "4,40,20"}}, c));
     QVERIFY_THROWS_EXCEPTION(InputError, params("mrope", {}, seqCtx("text:1", 7)));
 }
 

@@ -41,7 +41,10 @@ namespace {
 
 constexpr double fdStep = 1e-6;
 
-bool close(double a, double n) { return std::fabs(a - n) <= 1e-6 + 1e-5 * std::max(std::fabs(a), std::fabs(n)); }
+bool close(double a, double n)
+{
+    return std::fabs(a - n) <= 1e-6 + 1e-5 * std::max(std::fabs(a), std::fabs(n));
+}
 
 Mat<double> randomMat(int r, int c, std::uint64_t seed, double scale = 1.0)
 {
@@ -64,7 +67,11 @@ void checkAll(const char* what, Mat<double>& x, const Mat<double>& analytic, con
         x.data()[i] = keep;
         const double numeric = (up - down) / (2 * fdStep);
         if (!close(analytic.data()[i], numeric))
-            QFAIL(qPrintable(QString("%1[%2]: analytic %3, numeric %4").arg(what).arg(i).arg(analytic.data()[i], 0, 'g', 12).arg(numeric, 0, 'g', 12)));
+            QFAIL(qPrintable(QString("%1[%2]: analytic %3, numeric %4")
+                                 .arg(what)
+                                 .arg(i)
+                                 .arg(analytic.data()[i], 0, 'g', 12)
+                                 .arg(numeric, 0, 'g', 12)));
     }
 }
 
@@ -158,9 +165,12 @@ private slots:
         for (Eigen::Index i = 0; i < x.size(); ++i) {
             const double v = x.data()[i];
             const double t = std::tanh(std::sqrt(2 / M_PI) * (v + 0.044715 * v * v * v));
-            QVERIFY2(std::fabs(th.data()[i] - t) <= 4e-7, qPrintable(QString("tanh at %1: %2").arg(v).arg(th.data()[i])));
-            QVERIFY2(std::fabs(y.data()[i] - 0.5 * v * (1 + t)) <= 4e-7 * std::max(1.0, std::fabs(v)), qPrintable(QString::number(v)));
-            QVERIFY2(std::fabs(dh.data()[i] - geluGrad(v)) <= 2e-6 * std::max(1.0, std::fabs(v)), qPrintable(QString::number(v)));
+            QVERIFY2(std::fabs(th.data()[i] - t) <= 4e-7,
+                     qPrintable(QString("tanh at %1: %2").arg(v).arg(th.data()[i])));
+            QVERIFY2(std::fabs(y.data()[i] - 0.5 * v * (1 + t)) <= 4e-7 * std::max(1.0, std::fabs(v)),
+                     qPrintable(QString::number(v)));
+            QVERIFY2(std::fabs(dh.data()[i] - geluGrad(v)) <= 2e-6 * std::max(1.0, std::fabs(v)),
+                     qPrintable(QString::number(v)));
         }
         // C = beta C + alpha op(A) op(B) for the four transposes, on blocks inside larger matrices (row strides
         // wider than the block), with accumulation.
@@ -172,8 +182,8 @@ private slots:
                 const Mat<double> C0 = randomMat(m, n + 2, 43);
                 const Mat<float> Af = A.cast<float>(), Bf = B.cast<float>();
                 Mat<float> Cf = C0.cast<float>();
-                kernel::gemm(ta, tb, m, n, k, 0.5f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 1.0f, Cf.data(),
-                             int(Cf.cols()));
+                kernel::gemm(ta, tb, m, n, k, 0.5f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 1.0f,
+                             Cf.data(), int(Cf.cols()));
                 for (int i = 0; i < m; ++i)
                     for (int j = 0; j < n + 2; ++j) {
                         double ref = C0(i, j);
@@ -181,12 +191,18 @@ private slots:
                             for (int l = 0; l < k; ++l)
                                 ref += 0.5 * (ta ? A(l, i) : A(i, l)) * (tb ? B(j, l) : B(l, j));
                         QVERIFY2(std::fabs(Cf(i, j) - ref) <= 1e-5 * (1 + std::fabs(ref)),
-                                 qPrintable(QString("ta %1 tb %2 (%3, %4): %5 vs %6").arg(ta).arg(tb).arg(i).arg(j).arg(Cf(i, j)).arg(ref)));
+                                 qPrintable(QString("ta %1 tb %2 (%3, %4): %5 vs %6")
+                                                .arg(ta)
+                                                .arg(tb)
+                                                .arg(i)
+                                                .arg(j)
+                                                .arg(Cf(i, j))
+                                                .arg(ref)));
                     }
                 // beta 0 overwrites (NaN in C must not leak through).
                 Cf.setConstant(std::numeric_limits<float>::quiet_NaN());
-                kernel::gemm(ta, tb, m, n, k, 1.0f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 0.0f, Cf.data(),
-                             int(Cf.cols()));
+                kernel::gemm(ta, tb, m, n, k, 1.0f, Af.data(), int(Af.cols()), Bf.data(), int(Bf.cols()), 0.0f,
+                             Cf.data(), int(Cf.cols()));
                 QVERIFY(Cf.leftCols(n).allFinite());
             }
     }
@@ -194,8 +210,8 @@ private slots:
     void attentionWithBias()
     {
         const int T = 6, dh = 4;
-        Mat<double> q = randomMat(T, dh, 10), k = randomMat(T, dh, 11), v = randomMat(T, 3, 12), bias = randomMat(T, T, 13),
-                    r = randomMat(T, 3, 14);
+        Mat<double> q = randomMat(T, dh, 10), k = randomMat(T, dh, 11), v = randomMat(T, 3, 12),
+                    bias = randomMat(T, T, 13), r = randomMat(T, 3, 14);
         const double scale = 0.5;
         auto f = [&] {
             Mat<double> p, o;
@@ -226,7 +242,8 @@ private slots:
             const ParamSet prm = paramsFor(id, {}, hd);
             const PositionList pos = PositionList::range(0, T);
             const RotarySides sides = rotarySpecs(schemeOrThrow(id), prm, TableContext{hd, pos, std::nullopt});
-            const Mat<double> c = rotaryCos(sides.query, pos).cast<double>(), s = rotarySin(sides.query, pos).cast<double>();
+            const Mat<double> c = rotaryCos(sides.query, pos).cast<double>(),
+                              s = rotarySin(sides.query, pos).cast<double>();
             std::vector<int> a, b;
             for (int i = 0; i < hd / 2; ++i) {
                 const auto [pa, pb] = pairDims(sides.query.layout, sides.query.rotaryDim, i);
@@ -242,7 +259,7 @@ private slots:
                     x(t, i) = v0[std::size_t(i)];
             rotateRows<double>(x, 0, c, s, a.data(), b.data(), hd / 2, T, false);
             const MatrixD ref = rotateVector(sides.query, pos, v0); // core's rotation, the rotation view's
-            QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-6, id); // cos/sin tables are float32
+            QVERIFY2((x - ref).cwiseAbs().maxCoeff() < 1e-6, id);   // cos/sin tables are float32
             // Backward = transpose: <R x, y> = <x, R^T y>.
             Mat<double> x1 = randomMat(T, hd, 20), y1 = randomMat(T, hd, 21);
             Mat<double> rx = x1, rty = y1;
@@ -254,10 +271,12 @@ private slots:
 
     void copeForwardAndBackward_data()
     {
+        // clang-format off
         QTest::addColumn<int>("npos");
         QTest::addColumn<double>("posScale");
         QTest::newRow("unscaled, no clamp") << 16 << 1.0;
         QTest::newRow("scaled, clamped at 2") << 3 << 0.5; // counts past npos_max - 1 = 2 are clamped
+        // clang-format on
     }
 
     void copeForwardAndBackward()
@@ -286,7 +305,8 @@ private slots:
                     clamped = true;
                 }
                 const double lo = std::floor(p), hi = std::ceil(p);
-                const double ref = posScale * ((p - lo) * q.row(i).dot(e.row(int(hi))) + (1 - p + lo) * q.row(i).dot(e.row(int(lo))));
+                const double ref = posScale
+                    * ((p - lo) * q.row(i).dot(e.row(int(hi))) + (1 - p + lo) * q.row(i).dot(e.row(int(lo))));
                 QVERIFY(std::fabs(positions(i, j) - p) < 1e-14);
                 QVERIFY2(std::fabs(bias(i, j) - ref) < 1e-12, qPrintable(QString("%1 %2").arg(bias(i, j)).arg(ref)));
             }
@@ -351,8 +371,10 @@ private slots:
                     QCOMPARE(positions(i, j), (*viewPositions)(i, j)); // the same function: equal, not close
                     QCOMPARE(gates(i, j), (*viewGates)(i, j));
                     const float viewBias = out.bias(i, j);
-                    QVERIFY2(std::fabs(bias(i, j) - viewBias) <= 1e-6f * std::max(1.0f, std::fabs(viewBias)),
-                             qPrintable(QString("%1 (%2,%3): %4 vs %5").arg(mode).arg(i).arg(j).arg(bias(i, j)).arg(viewBias)));
+                    QVERIFY2(
+                        std::fabs(bias(i, j) - viewBias) <= 1e-6f * std::max(1.0f, std::fabs(viewBias)),
+                        qPrintable(
+                            QString("%1 (%2,%3): %4 vs %5").arg(mode).arg(i).arg(j).arg(bias(i, j)).arg(viewBias)));
                 }
             QVERIFY(positions.maxCoeff() == float(npos - 1)); // the clamp is exercised
         }
@@ -371,7 +393,8 @@ private slots:
         ctx.headDim = dh;
         ctx.queries = PositionList::range(0, T);
         ctx.keys = PositionList::range(0, T);
-        const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> idx = sd.buckets(prm, ctx).cast<int>();
+        const Eigen::Matrix<int, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor> idx
+            = sd.buckets(prm, ctx).cast<int>();
         Mat<double> q = randomMat(T, dh, 60), table = randomMat(2 * k + 1, dh, 61), r = randomMat(T, T, 62);
         const double scale = 0.5;
         Mat<double> bias;
@@ -391,7 +414,7 @@ private slots:
         relativeKeyBackward<double>(r, q, table, idx, scale, dq, dtab);
         checkAll("shaw q", q, dq, f);
         checkAll("shaw a^K", table, dtab, f);
-        QVERIFY(dtab.row(0).cwiseAbs().sum() > 0);     // the clipped row (distance k or more back) is trained
+        QVERIFY(dtab.row(0).cwiseAbs().sum() > 0);       // the clipped row (distance k or more back) is trained
         QCOMPARE(dtab.row(2 * k).cwiseAbs().sum(), 0.0); // a causal model never sees keys after the query
 
         // The views' term: shawScore with its seeded table, the same q.
@@ -422,8 +445,8 @@ private slots:
         // scale 1/sqrt(d_head)) and PositionalEmbedding (R_x = [sin(x f) | cos(x f)], f_i = 10000^(-2i/d)).
         const int T = 6, dh = 4;
         const double scale = 0.5;
-        Mat<double> q = randomMat(T, dh, 70), k = randomMat(T, dh, 71), r = randomMat(T, dh, 72), u = randomMat(dh, 1, 73),
-                    v = randomMat(dh, 1, 74), g = randomMat(T, T, 75);
+        Mat<double> q = randomMat(T, dh, 70), k = randomMat(T, dh, 71), r = randomMat(T, dh, 72),
+                    u = randomMat(dh, 1, 73), v = randomMat(dh, 1, 74), g = randomMat(T, T, 75);
         Mat<double> bias;
         txlForward<double>(q, k, r, CMapVec<double>(u.data(), dh), CMapVec<double>(v.data(), dh), scale, bias);
         for (int i = 0; i < T; ++i)
@@ -508,6 +531,7 @@ private slots:
 
     void networkGradient_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("scheme");
         QTest::addColumn<QString>("set");
         QTest::addColumn<bool>("tied");
@@ -518,6 +542,7 @@ private slots:
         QTest::newRow("cope scaled npos 4") << "cope" << "position_logits=scaled,npos_max=4" << false << true;
         QTest::newRow("shaw k 3") << "shaw" << "max_relative_position=3" << false << true; // distances clipped
         QTest::newRow("rope tied relu") << "rope" << "" << true << false;
+        // clang-format on
     }
 
     void networkGradient()
@@ -556,12 +581,16 @@ private slots:
         for (const ParamLayout::Block& blk : net.layout().blocks)
             for (std::size_t k = 0; k < blk.size; ++k)
                 if (!std::isfinite(grad[blk.offset + k]))
-                    QFAIL(qPrintable(QString("gradient of %1[%2] is not finite").arg(QString::fromStdString(blk.name)).arg(k)));
+                    QFAIL(qPrintable(
+                        QString("gradient of %1[%2] is not finite").arg(QString::fromStdString(blk.name)).arg(k)));
         std::vector<double> grad1;
         net.run(b, &grad1, 1);
         for (std::size_t i = 0; i < grad.size(); ++i)
             if (grad[i] != grad1[i])
-                QFAIL(qPrintable(QString("thread count changed gradient %1: %2 vs %3").arg(i).arg(grad[i], 0, 'g', 17).arg(grad1[i], 0, 'g', 17)));
+                QFAIL(qPrintable(QString("thread count changed gradient %1: %2 vs %3")
+                                     .arg(i)
+                                     .arg(grad[i], 0, 'g', 17)
+                                     .arg(grad1[i], 0, 'g', 17)));
         int checked = 0;
         for (const ParamLayout::Block& blk : net.layout().blocks) {
             const bool full = blk.name.rfind("pos.", 0) == 0; // every trainable position parameter
@@ -577,8 +606,11 @@ private slots:
                 w = keep;
                 const double numeric = (up - down) / (2 * fdStep);
                 if (!close(grad[i], numeric))
-                    QFAIL(qPrintable(QString("%1 %2[%3]: analytic %4, numeric %5").arg(scheme, QString::fromStdString(blk.name))
-                                         .arg(i - blk.offset).arg(grad[i], 0, 'g', 12).arg(numeric, 0, 'g', 12)));
+                    QFAIL(qPrintable(QString("%1 %2[%3]: analytic %4, numeric %5")
+                                         .arg(scheme, QString::fromStdString(blk.name))
+                                         .arg(i - blk.offset)
+                                         .arg(grad[i], 0, 'g', 12)
+                                         .arg(numeric, 0, 'g', 12)));
                 ++checked;
             }
         }
@@ -630,9 +662,12 @@ private slots:
         const double scaled = network("t5", {{"logit_scale", "inv_sqrt_d"}}, 1.0)->run(b, nullptr, 1);
         const double folded = network("t5", {}, 1.0 / std::sqrt(double(hd)))->run(b, nullptr, 1);
         const double plain = network("t5", {}, 1.0)->run(b, nullptr, 1);
-        QVERIFY2(std::fabs(scaled - folded) <= 1e-12 * std::fabs(scaled),
-                 qPrintable(QString("inv_sqrt_d %1, none with W_q/sqrt(hd) %2").arg(scaled, 0, 'g', 17).arg(folded, 0, 'g', 17)));
-        QVERIFY2(std::fabs(plain - scaled) > 1e-6, qPrintable(QString("none %1 = inv_sqrt_d %2").arg(plain).arg(scaled)));
+        QVERIFY2(
+            std::fabs(scaled - folded) <= 1e-12 * std::fabs(scaled),
+            qPrintable(
+                QString("inv_sqrt_d %1, none with W_q/sqrt(hd) %2").arg(scaled, 0, 'g', 17).arg(folded, 0, 'g', 17)));
+        QVERIFY2(std::fabs(plain - scaled) > 1e-6,
+                 qPrintable(QString("none %1 = inv_sqrt_d %2").arg(plain).arg(scaled)));
         // The attention probabilities agree too.
         const auto pa = network("t5", {{"logit_scale", "inv_sqrt_d"}}, 1.0)->attention(b, 0);
         const auto pb = network("t5", {}, 1.0 / std::sqrt(double(hd)))->attention(b, 0);
@@ -713,11 +748,13 @@ private slots:
 
     void reproducible_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("scheme");
         QTest::newRow("alibi") << "alibi";
         QTest::newRow("cope") << "cope";
         QTest::newRow("shaw") << "shaw";
         QTest::newRow("transformer_xl") << "transformer_xl";
+        // clang-format on
     }
 
     void cosineSchedule()
@@ -824,8 +861,9 @@ private slots:
             validate(c);
             QFAIL("odd width accepted for transformer_xl");
         } catch (const InputError& e) {
-            QCOMPARE(QString(e.what()), QString("transformer_xl needs an even dimension of at least 2 (dimensions work in "
-                                                "pairs); got 9"));
+            QCOMPARE(QString(e.what()),
+                     QString("transformer_xl needs an even dimension of at least 2 (dimensions work in "
+                             "pairs); got 9"));
         }
     }
 

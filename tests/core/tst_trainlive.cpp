@@ -55,11 +55,14 @@ private slots:
         std::atomic<bool> cancel{false};
         int calls = 0;
         const auto t0 = std::chrono::steady_clock::now();
-        const RunResult r = trainRun(c, [&](const Progress& p) {
-            ++calls;
-            if (p.step >= 20)
-                cancel = true;
-        }, &cancel);
+        const RunResult r = trainRun(
+            c,
+            [&](const Progress& p) {
+                ++calls;
+                if (p.step >= 20)
+                    cancel = true;
+            },
+            &cancel);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         QCOMPARE(r.stop, std::string("cancelled"));
         QCOMPARE(r.stepsDone, 20); // progress at step 20 set the flag; step 21 never ran
@@ -135,7 +138,8 @@ private slots:
             Overrides o;
             if (scheme == "t5")
                 o.push_back({"bidirectional", "false"});
-            const ParamSet params = resolveParams(s, o, TableContext{c.width / c.heads, PositionList::range(0, 1), std::nullopt});
+            const ParamSet params
+                = resolveParams(s, o, TableContext{c.width / c.heads, PositionList::range(0, 1), std::nullopt});
             Network<float> net(mc, s, params);
             QCOMPARE(net.layout().total, r.weights->size());
             net.params() = *r.weights;

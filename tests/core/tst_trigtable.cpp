@@ -15,7 +15,6 @@
 
 using namespace poslab::core;
 
-
 namespace {
 
 constexpr float sentinel = 7.0f; // never a sin/cos value: marks elements the layout must not touch
@@ -32,7 +31,10 @@ std::vector<double> frequencies(int pairs, double base)
 
 /// p * w mod 2*pi in long double (64-bit mantissa: the product of a 31-bit position and a double is within
 /// ~1e-10 of exact there).
-long double angleL(Position p, double w) { return std::fmod((long double)p * (long double)w, twoPiL); }
+long double angleL(Position p, double w)
+{
+    return std::fmod((long double)p * (long double)w, twoPiL);
+}
 
 /// Circular distance between two angles.
 double angleDistance(double a, long double b)
@@ -134,10 +136,22 @@ private slots:
 void TestTrigTable::wrapAngleIsReducedAndExact()
 {
     const double twoPi = 2.0 * std::numbers::pi;
-    const std::vector<double> omegas = {1.0, 0.5, 1e-4, 1e-9, 0.999999, 2.0 * std::numbers::pi, std::numbers::pi,
-                                        1.0 / 3.0, 3.0, 12.5};
-    std::vector<Position> ps = {0, 1, 2, 3, 7, 100, 355, 710, 1 << 20, (1 << 20) - 1, 123456789, maxPosition,
-                                maxPosition - 1, Position(1) << 30};
+    const std::vector<double> omegas
+        = {1.0, 0.5, 1e-4, 1e-9, 0.999999, 2.0 * std::numbers::pi, std::numbers::pi, 1.0 / 3.0, 3.0, 12.5};
+    std::vector<Position> ps = {0,
+                                1,
+                                2,
+                                3,
+                                7,
+                                100,
+                                355,
+                                710,
+                                1 << 20,
+                                (1 << 20) - 1,
+                                123456789,
+                                maxPosition,
+                                maxPosition - 1,
+                                Position(1) << 30};
     for (Position p = 0; p < 5000; p += 37)
         ps.push_back(p);
     for (double w : omegas)
@@ -258,12 +272,11 @@ void TestTrigTable::largePositionsAgainstLongDouble_data()
     QTest::newRow("range to 2^20 step 1499") << std::vector<Position>{0, 700, 1499} << false << 10000.0;
     QTest::newRow("range to 2^20 rope base") << std::vector<Position>{(1 << 20) - 513, 514, 1} << false << 500000.0;
     QTest::newRow("range to 2^31-1") << std::vector<Position>{maxPosition - 999, 1000, 1} << false << 10000.0;
-    QTest::newRow("range to 2^31-1 step 3") << std::vector<Position>{maxPosition - 2997, 1000, 3} << false
-                                            << 10000.0;
+    QTest::newRow("range to 2^31-1 step 3") << std::vector<Position>{maxPosition - 2997, 1000, 3} << false << 10000.0;
     QTest::newRow("range to 2^31-1 step 2^20+1")
         << std::vector<Position>{maxPosition - 2047 * ((1 << 20) + 1), 2048, (1 << 20) + 1} << false << 10000.0;
-    QTest::newRow("list near 2^31-1") << std::vector<Position>{maxPosition, maxPosition - 1, 1 << 30, 1 << 20, 0,
-                                                                (1 << 20) - 1, maxPosition - 12345}
+    QTest::newRow("list near 2^31-1") << std::vector<Position>{maxPosition,   maxPosition - 1,    1 << 30, 1 << 20, 0,
+                                                               (1 << 20) - 1, maxPosition - 12345}
                                       << true << 10000.0;
 }
 
@@ -288,8 +301,8 @@ void TestTrigTable::largePositionsAgainstLongDouble()
             for (std::size_t r = 0; r < pl.size(); ++r)
                 for (std::size_t i = 0; i < w.size(); ++i) {
                     const long double a = angleL(pl[r], w[i]);
-                    const std::ptrdiff_t at =
-                        std::ptrdiff_t(r) * t.layout.rowStride + std::ptrdiff_t(i) * t.layout.pairStride;
+                    const std::ptrdiff_t at
+                        = std::ptrdiff_t(r) * t.layout.rowStride + std::ptrdiff_t(i) * t.layout.pairStride;
                     maxErr = std::max(maxErr, double(std::fabs((long double)t.layout.sin[at] - std::sin(a))));
                     maxErr = std::max(maxErr, double(std::fabs((long double)t.layout.cos[at] - std::cos(a))));
                 }
@@ -366,7 +379,6 @@ void TestTrigTable::automaticThreadCount()
     QVERIFY(big >= 1);
     QVERIFY(big <= int(std::max(1u, std::thread::hardware_concurrency())));
 }
-
 
 void TestTrigTable::clockHandsAndWavelengths()
 {

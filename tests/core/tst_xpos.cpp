@@ -19,7 +19,8 @@ namespace {
 
 using Overrides = std::vector<std::pair<std::string, std::string>>;
 
-RotarySpec spec(const Overrides& overrides, int dim, std::optional<Position> seqLen, PositionList positions = PositionList::range(0, 1))
+RotarySpec spec(const Overrides& overrides, int dim, std::optional<Position> seqLen,
+                PositionList positions = PositionList::range(0, 1))
 {
     TableContext ctx;
     ctx.dim = dim;
@@ -144,12 +145,14 @@ void TestXpos::matchesTorchscaleForward()
                 for (int j = 0; j < L; j += (L > 20 ? 37 : 1)) {
                     const std::vector<long double> ref = torchscaleRow(x, L, j, std::stod(sb), down);
                     for (int c = 0; c < d; ++c)
-                        QVERIFY2(std::fabs(out(j, c) - ref[std::size_t(c)]) < 1e-10L * (1 + std::fabs(ref[std::size_t(c)])),
+                        QVERIFY2(std::fabs(out(j, c) - ref[std::size_t(c)])
+                                     < 1e-10L * (1 + std::fabs(ref[std::size_t(c)])),
                                  qPrintable(QString("L %1 %2 row %3 col %4").arg(L).arg(side).arg(j).arg(c)));
                 }
                 // The cos table carries the same scale (torchscale multiplies sin and cos by it).
                 const MatrixF cosT = rotaryCos(s, PositionList::range(0, L));
-                const long double ref0 = torchscaleRow(std::vector<double>{1, 0, 0, 0, 0, 0, 0, 0}, L, 3, std::stod(sb), down)[0];
+                const long double ref0
+                    = torchscaleRow(std::vector<double>{1, 0, 0, 0, 0, 0, 0, 0}, L, 3, std::stod(sb), down)[0];
                 QVERIFY(std::fabs(cosT(3, 0) - ref0) < 1e-6L * (1 + std::fabs(ref0)));
             }
         }
@@ -258,7 +261,6 @@ void TestXpos::centringIsAParameter()
     QVERIFY(std::fabs(st - sa) < 1e-10 * (1 + std::fabs(sa)));
 }
 
-
 void TestXpos::rotarySpecsScaleQueryUpKeyDown()
 {
     // Sun et al. 2022, eq. 11 (torchscale XPOS.forward: queries scaled by zeta^(n/gamma), keys with
@@ -318,8 +320,9 @@ void TestXpos::rotationPlanesSplitTheScoreByPair()
             total += qa * ka + qb * kb;
             const long double gap = std::fmod((m - n) * theta, 2.0L * std::numbers::pi_v<long double>);
             QVERIFY(std::fabs(pl.gapAngle[std::size_t(i)] - gap) < 1e-12L);
-            QVERIFY(std::fabs(pl.queryAngle[std::size_t(i)]
-                              - std::fmod(m * theta, 2.0L * std::numbers::pi_v<long double>)) < 1e-12L);
+            QVERIFY(
+                std::fabs(pl.queryAngle[std::size_t(i)] - std::fmod(m * theta, 2.0L * std::numbers::pi_v<long double>))
+                < 1e-12L);
         }
         QVERIFY(std::fabs(pl.score - total) < 1e-12L);
         QCOMPARE(pl.queryBefore, q);

@@ -17,7 +17,6 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-
 using namespace poslab;
 using namespace poslab::exporting;
 
@@ -125,8 +124,9 @@ void TestExport::vectorOutputIsBounded()
     QVERIFY(!ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
     o.vectorByteLimit = 16 << 10;
     QVERIFY(ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
-    QCOMPARE(why, QStringLiteral("a 800 x 600 SVG figure of this view would be more than 16.0 KiB (too many elements); "
-                                 "ask for fewer positions or dimensions, or a PNG"));
+    QCOMPARE(why,
+             QStringLiteral("a 800 x 600 SVG figure of this view would be more than 16.0 KiB (too many elements); "
+                            "ask for fewer positions or dimensions, or a PNG"));
     o.format = Format::Pdf;
     QVERIFY(ExportService::renderPdf(*v, s->state(), o, &why).isEmpty());
     QVERIFY2(why.startsWith(QStringLiteral("a 800 x 600 PDF figure of this view would be more than 16.0 KiB")),
@@ -137,7 +137,8 @@ void TestExport::vectorOutputIsBounded()
     o.size = QSizeF(8000, 8000);
     QVERIFY(v->svgImageBytes(QSizeF(8000, 8000)) > double(maxRasterBytes));
     QVERIFY(ExportService::renderSvg(*v, s->state(), o, &why).isEmpty());
-    QVERIFY2(why.startsWith(QStringLiteral("a 8000 x 8000 SVG figure of the table view embeds images of ")), qPrintable(why));
+    QVERIFY2(why.startsWith(QStringLiteral("a 8000 x 8000 SVG figure of the table view embeds images of ")),
+             qPrintable(why));
 }
 
 void TestExport::svgChartIsVector()
@@ -177,7 +178,8 @@ void TestExport::pngSizeAndDpi()
     QVERIFY(img.text(QStringLiteral("Title")).contains(QStringLiteral("Encoding table")));
 
     const QString px = m_dir.filePath(QStringLiteral("attention.png"));
-    QCOMPARE(cli({"attention", "--scheme", "alibi", "--positions", "64", "--softmax", "--size", "640x480", "-o", px}), 0);
+    QCOMPARE(cli({"attention", "--scheme", "alibi", "--positions", "64", "--softmax", "--size", "640x480", "-o", px}),
+             0);
     const QImage a(px);
     QCOMPARE(a.size(), QSize(640, 480));
     QCOMPARE(a.dotsPerMeterX(), 3780); // 96 DPI
@@ -293,7 +295,8 @@ void TestExport::badPathsGiveClearErrorsAndNoFile()
 {
     QString err;
     QCOMPARE(cli({"table", "--scheme", "rope", "-o", "/no/such/folder/t.png"}, &err), 2);
-    QCOMPARE(err, QStringLiteral("poslab: cannot write /no/such/folder/t.png: folder /no/such/folder does not exist\n"));
+    QCOMPARE(err,
+             QStringLiteral("poslab: cannot write /no/such/folder/t.png: folder /no/such/folder does not exist\n"));
     const QString bmp = m_dir.filePath(QStringLiteral("t.bmp"));
     QCOMPARE(cli({"table", "--scheme", "rope", "-o", bmp}, &err), 2);
     QVERIFY(err.contains(QStringLiteral("cannot tell the format")));
@@ -349,7 +352,8 @@ void TestExport::dialogExportsAndPreviews()
     // Every view that has something for RoPE (not the buckets view).
     for (std::size_t i = 0; i < views.size(); ++i)
         if (views[i]->isApplicable())
-            QVERIFY2(QFile::exists(m_dir.filePath(QStringLiteral("deck-%1.svg").arg(ExportScene::viewNames()[qsizetype(i)]))),
+            QVERIFY2(QFile::exists(
+                         m_dir.filePath(QStringLiteral("deck-%1.svg").arg(ExportScene::viewNames()[qsizetype(i)]))),
                      qPrintable(ExportScene::viewNames()[qsizetype(i)]));
     // The window's state is untouched by a dark export.
     QCOMPARE(s->state().viewOptions().theme, ui::ThemeKind::Light);

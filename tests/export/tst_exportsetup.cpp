@@ -55,11 +55,20 @@ struct Run {
     QString out, err;
 };
 
-Run asText(const test::Run& r) { return {r.status, test::outText(r), test::errText(r)}; }
+Run asText(const test::Run& r)
+{
+    return {r.status, test::outText(r), test::errText(r)};
+}
 
-Run exportCli(const QStringList& args) { return asText(test::runExportList(QStringList{"export"} + args)); }
+Run exportCli(const QStringList& args)
+{
+    return asText(test::runExportList(QStringList{"export"} + args));
+}
 
-Run computeCli(const QStringList& args) { return asText(test::runList(QStringList{"compute"} + args)); }
+Run computeCli(const QStringList& args)
+{
+    return asText(test::runList(QStringList{"compute"} + args));
+}
 
 QByteArray readAll(const QString& path)
 {
@@ -320,9 +329,8 @@ void TestExportSetup::sweepHoldsOneColourScale()
     const QList<QImage> a = ExportService::renderFrames(*table, s->state(), s->computation(), o, &held);
     QVERIFY2(held.ok(), qPrintable(held.message));
     const double widest = 0.1 * std::log(16.0) + 1.0;
-    QVERIFY2(held.notes.join(' ').contains(QStringLiteral("colour scale held at %1 to %2")
-                                               .arg(-widest, 0, 'g', 4)
-                                               .arg(widest, 0, 'g', 4)),
+    QVERIFY2(held.notes.join(' ').contains(
+                 QStringLiteral("colour scale held at %1 to %2").arg(-widest, 0, 'g', 4).arg(widest, 0, 'g', 4)),
              qPrintable(held.notes.join(' ')));
     // The colour bar and its tick labels (the right-hand strip, right of the heatmap) are the same pixels in
     // every frame; the heatmap itself is not.
@@ -371,8 +379,8 @@ void TestExportSetup::decayCsvOfEverySchemeFamilyHasEveryDistance()
     // The chart samples (about 400 points, or a log axis for T5); the data never does: distances 0 .. N-1.
     for (const char* scheme : {"rope", "sinusoidal", "learned", "alibi", "t5", "kerple"}) {
         const QString csv = m_dir.filePath(QStringLiteral("decay-%1.csv").arg(QLatin1String(scheme)));
-        const Run r = exportCli({"decay", "--scheme", scheme, "--dim", "32", "--positions", "700", "--cursor", "0",
-                                 "-o", csv});
+        const Run r
+            = exportCli({"decay", "--scheme", scheme, "--dim", "32", "--positions", "700", "--cursor", "0", "-o", csv});
         QVERIFY2(r.status == app::exitOk, qPrintable(QLatin1String(scheme) + r.err));
         const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
         QVERIFY2(lines.front().startsWith("distance,"), scheme);
@@ -390,8 +398,9 @@ void TestExportSetup::tableCsvRowsSayTheirPosition()
              app::exitOk);
     const QList<QByteArray> lines = readAll(csv).trimmed().split('\n');
     QCOMPARE(lines.size(), 1 + 5);
-    QCOMPARE(lines[0], QByteArray("position,dimension 0,dimension 1,dimension 2,dimension 3,dimension 4,dimension 5,"
-                                  "dimension 6,dimension 7"));
+    QCOMPARE(lines[0],
+             QByteArray("position,dimension 0,dimension 1,dimension 2,dimension 3,dimension 4,dimension 5,"
+                        "dimension 6,dimension 7"));
     for (int p = 0; p < 5; ++p) {
         const QList<QByteArray> cells = lines[p + 1].split(',');
         QCOMPARE(cells.size(), 9);
@@ -418,9 +427,12 @@ void TestExportSetup::recommendedSlideSettingsWork()
         const QString png = m_dir.filePath(QStringLiteral("slide-%1.png").arg(view));
         const QString size = QStringLiteral("%1x%2").arg(w).arg(h);
         // Each view with a scheme it draws: buckets T5's, the spatial views a grid and a sequence scheme.
-        const QString scheme = view == QLatin1String("buckets") ? "t5" : view == QLatin1String("patchgrid") ? "rope_2d"
-                               : view == QLatin1String("sequence") ? "mrope" : "rope";
-        QStringList args{view, "--scheme", scheme, "--cursor", "37", "--size", size, "--dpi", QString::number(dpi), "-o", png};
+        const QString scheme = view == QLatin1String("buckets") ? "t5"
+            : view == QLatin1String("patchgrid")                ? "rope_2d"
+            : view == QLatin1String("sequence")                 ? "mrope"
+                                                                : "rope";
+        QStringList args{view,    "--scheme",           scheme, "--cursor", "37", "--size", size,
+                         "--dpi", QString::number(dpi), "-o",   png};
         if (view == QLatin1String("lengthlab")) { // it draws a run file of poslab train
             const QString run = m_dir.filePath(QStringLiteral("run.json"));
             core::train::RunResult rr;

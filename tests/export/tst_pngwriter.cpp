@@ -32,8 +32,9 @@ QImage figureLike(QSize size, bool alpha)
     QRandomGenerator rng(7);
     for (int y = 0; y < size.height(); y += 37)
         for (int x = 0; x < size.width(); ++x)
-            img.setPixel(x, y, alpha ? qPremultiply(qRgba(rng.bounded(256), rng.bounded(256), rng.bounded(256), 255))
-                                     : qRgb(rng.bounded(256), rng.bounded(256), rng.bounded(256)));
+            img.setPixel(x, y,
+                         alpha ? qPremultiply(qRgba(rng.bounded(256), rng.bounded(256), rng.bounded(256), 255))
+                               : qRgb(rng.bounded(256), rng.bounded(256), rng.bounded(256)));
     return img;
 }
 
@@ -84,8 +85,10 @@ private slots:
         const QImage want = img.convertToFormat(alpha ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
         const QImage got = back.convertToFormat(want.format());
         for (int y = 0; y < size.height(); ++y)
-            QVERIFY2(std::memcmp(want.constScanLine(y), got.constScanLine(y), std::size_t(size.width()) * (alpha ? 4 : 3)) == 0,
-                     qPrintable(QStringLiteral("row %1 differs").arg(y)));
+            QVERIFY2(
+                std::memcmp(want.constScanLine(y), got.constScanLine(y), std::size_t(size.width()) * (alpha ? 4 : 3))
+                    == 0,
+                qPrintable(QStringLiteral("row %1 differs").arg(y)));
     }
     void bandsGiveTheSamePixelsAndAComparableSize()
     {
@@ -106,7 +109,8 @@ private slots:
         PngOptions o;
         const QString title = QStringLiteral("Llama 3.1 8B · RoPE · θ = 500000"); // '·' is Latin-1, 'θ' is not
         const QString link = QStringLiteral("poslab:PL2.abc-_xyz & <b>");
-        o.text = {{QStringLiteral("Title"), title}, {QStringLiteral("Description"), link},
+        o.text = {{QStringLiteral("Title"), title},
+                  {QStringLiteral("Description"), link},
                   {QStringLiteral("Software"), QStringLiteral("PosLab")}};
         const QByteArray png = encodePng(img, o);
         QVERIFY(png.contains("iTXtTitle")); // outside Latin-1: international text

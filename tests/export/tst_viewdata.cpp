@@ -79,8 +79,11 @@ bool same(const std::vector<double>& a, const std::vector<double>& b, QString* w
 QJsonObject compute(const std::string& quantity, const std::string& scheme, const core::Overrides& sets,
                     const std::vector<std::string>& extra, QString* error, int count = positions)
 {
-    std::vector<std::string> args{"compute", quantity, "--scheme", scheme, "--dim", std::to_string(dim),
-                                  "--positions", "0:" + std::to_string(count), "--format", "json"};
+    std::vector<std::string> args{"compute",     quantity,
+                                  "--scheme",    scheme,
+                                  "--dim",       std::to_string(dim),
+                                  "--positions", "0:" + std::to_string(count),
+                                  "--format",    "json"};
     for (const auto& [k, v] : sets) {
         args.push_back("--set");
         args.push_back(k + "=" + v);
@@ -130,10 +133,11 @@ QString lengthRunFile()
     static QString path;
     if (path.isEmpty()) {
         path = dir.filePath(QStringLiteral("run.json"));
-        const test::Run r = test::run({"train", "--scheme", "nope,alibi", "--seed", "1,2", "--steps", "3", "--batch", "4",
-                                       "--width", "16", "--heads", "2", "--layers", "1", "--train-len", "2", "--test-lens",
-                                       "2,4", "--eval-samples", "4", "--eval-every", "0", "--threads", "1", "--quiet", "-o",
-                                       path.toStdString()});
+        const test::Run r = test::run({"train", "--scheme",       "nope,alibi", "--seed",          "1,2", "--steps",
+                                       "3",     "--batch",        "4",          "--width",         "16",  "--heads",
+                                       "2",     "--layers",       "1",          "--train-len",     "2",   "--test-lens",
+                                       "2,4",   "--eval-samples", "4",          "--eval-every",    "0",   "--threads",
+                                       "1",     "--quiet",        "-o",         path.toStdString()});
         if (r.status != 0)
             qFatal("poslab train failed: %s", r.err.c_str());
     }
@@ -144,6 +148,7 @@ QString lengthRunFile()
 
 void TestViewData::everyViewMatchesTheCliForEveryScheme_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("scheme");
     QTest::addColumn<QString>("sets"); // k=v,k=v
     QTest::addColumn<QString>("term"); // the attention view's named part of the logits
@@ -162,6 +167,7 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme_data()
     QTest::newRow("transformer_xl term d") << "transformer_xl" << "" << "global_position";
     QTest::newRow("cope term positions") << "cope" << "" << "positions";
     QTest::newRow("deberta term c2p") << "deberta" << "" << "c2p";
+    // clang-format on
 }
 
 void TestViewData::everyViewMatchesTheCliForEveryScheme()
@@ -288,10 +294,11 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             for (const QPointF& pt : decay->curves().front().points) {
                 const auto k = std::size_t(pt.x());
                 QVERIFY2(k < firstCurve.size() && pt.y() == firstCurve[k],
-                         qPrintable(where + QStringLiteral(", plotted point at k = %1: %2 vs %3")
-                                                .arg(pt.x())
-                                                .arg(pt.y(), 0, 'g', 17)
-                                                .arg(k < firstCurve.size() ? firstCurve[k] : std::nan(""), 0, 'g', 17)));
+                         qPrintable(where
+                                    + QStringLiteral(", plotted point at k = %1: %2 vs %3")
+                                          .arg(pt.x())
+                                          .arg(pt.y(), 0, 'g', 17)
+                                          .arg(k < firstCurve.size() ? firstCurve[k] : std::nan(""), 0, 'g', 17)));
             }
             continue;
         }
@@ -300,9 +307,10 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             // One query at N = positions - 1, keys 0..2N: every relative position -N..N (compute buckets --positions N
             // --keys 0:2N+1).
             const int n = positions - 1;
-            std::vector<std::string> args{"compute", "buckets", "--scheme", id, "--dim", std::to_string(dim),
-                                          "--positions", std::to_string(n), "--keys", "0:" + std::to_string(2 * n + 1),
-                                          "--format", "json"};
+            std::vector<std::string> args{
+                "compute",           "buckets",     "--scheme",        id,       "--dim",
+                std::to_string(dim), "--positions", std::to_string(n), "--keys", "0:" + std::to_string(2 * n + 1),
+                "--format",          "json"};
             for (const auto& [k, val] : overrides)
                 args.insert(args.end(), {"--set", k + "=" + val});
             const test::Run r = test::run(args);
@@ -352,17 +360,23 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             for (std::size_t i = 0; i < pairs.size(); ++i) {
                 QCOMPARE(double(pairs[i].distinctAngles), angles[i]);
                 QCOMPARE(double(pairs[i].distinctCosSin), cs[i]);
-                QVERIFY(same({opt(pairs[i].firstAngleCollapse), opt(pairs[i].resolutionPosition)}, {collapse[i], res[i]},
-                             &why));
+                QVERIFY(same({opt(pairs[i].firstAngleCollapse), opt(pairs[i].resolutionPosition)},
+                             {collapse[i], res[i]}, &why));
             }
             continue;
         }
         if (view == QLatin1String("pipeline")) {
             // The last stage (the weights of the figure's head) is `compute scores --softmax` for the state's sentence,
             // mask, heads and sequence length (the state's positions, as the attention view computes), at that head.
-            const std::vector<std::string> extra{"--heads", std::to_string(o.heads), "--mask",
-                                                 o.causal ? "causal" : "bidirectional", "--content", o.sentence.toStdString(),
-                                                 "--softmax", "--seq-len", std::to_string(positions)};
+            const std::vector<std::string> extra{"--heads",
+                                                 std::to_string(o.heads),
+                                                 "--mask",
+                                                 o.causal ? "causal" : "bidirectional",
+                                                 "--content",
+                                                 o.sentence.toStdString(),
+                                                 "--softmax",
+                                                 "--seq-len",
+                                                 std::to_string(positions)};
             const int words = int(core::sentenceWords(core::parseContent(o.sentence.toStdString(), 0)).size());
             const QJsonObject cli = compute("scores", id, overrides, extra, &error, words);
             QVERIFY2(error.isEmpty(), qPrintable(error));
@@ -370,7 +384,8 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             // The stage names are the top-level labels stage_0, stage_1, ...
             int weights = -1;
             for (auto it = guiJson.begin(); it != guiJson.end(); ++it)
-                if (it.key().startsWith(QLatin1String("stage_")) && it.value().toString().startsWith(QLatin1String("weights:")))
+                if (it.key().startsWith(QLatin1String("stage_"))
+                    && it.value().toString().startsWith(QLatin1String("weights:")))
                     weights = it.key().mid(6).toInt();
             QVERIFY2(weights >= 0, qPrintable(where + QStringLiteral(": no weights stage")));
             std::vector<double> mine;
@@ -391,7 +406,11 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             for (std::size_t i = 0; i < theirs.size(); ++i) {
                 const float m = drawn->values.data()[i];
                 QVERIFY2((std::isnan(m) && std::isnan(theirs[i])) || m == float(theirs[i]),
-                         qPrintable(where + QStringLiteral(", drawn weight %1: %2 vs %3").arg(i).arg(double(m), 0, 'g', 9).arg(theirs[i], 0, 'g', 9)));
+                         qPrintable(where
+                                    + QStringLiteral(", drawn weight %1: %2 vs %3")
+                                          .arg(i)
+                                          .arg(double(m), 0, 'g', 9)
+                                          .arg(theirs[i], 0, 'g', 9)));
             }
             continue;
         }
@@ -400,7 +419,8 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
             // computed here from the file.
             QFile f(lengthRunFile());
             QVERIFY(f.open(QIODevice::ReadOnly));
-            const QJsonArray runs = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
+            const QJsonArray runs
+                = QJsonDocument::fromJson(f.readAll()).object().value(QStringLiteral("runs")).toArray();
             std::vector<double> expected;
             for (const QString& scheme : {QStringLiteral("nope"), QStringLiteral("alibi")}) {
                 std::vector<double> sum(2, 0.0);
@@ -457,10 +477,10 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
         std::vector<std::string> extra;
         int count = positions;
         if (view == QLatin1String("table")) {
-            quantity = !s.rotary ? "encoding"
+            quantity = !s.rotary                            ? "encoding"
                 : o.tableQuantity == ui::TableQuantity::Cos ? "cos"
                 : o.tableQuantity == ui::TableQuantity::Sin ? "sin"
-                                                             : "angles";
+                                                            : "angles";
         } else if (view == QLatin1String("clock") || view == QLatin1String("rotation")) {
             quantity = s.rotary ? "angles" : "encoding";
         } else if (view == QLatin1String("extension")) {
@@ -471,8 +491,9 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
         } else {
             QCOMPARE(view, QStringLiteral("attention"));
             quantity = "scores";
-            extra = {"--heads", std::to_string(o.heads), "--mask", o.causal ? "causal" : "bidirectional", "--content",
-                     contentArg(o)};
+            extra
+                = {"--heads",    std::to_string(o.heads), "--mask", o.causal ? "causal" : "bidirectional", "--content",
+                   contentArg(o)};
             if (!o.term.isEmpty())
                 extra.insert(extra.end(), {"--term", o.term.toStdString()}); // a part of the logits: no softmax
             else if (o.softmax)
@@ -503,12 +524,13 @@ void TestViewData::everyViewMatchesTheCliForEveryScheme()
                     const float mine = a->matrix(Eigen::Index(i), Eigen::Index(j));
                     const double theirs = cliData[base + i * lk + j];
                     QVERIFY2((std::isnan(mine) && std::isnan(theirs)) || mine == float(theirs),
-                             qPrintable(where + QStringLiteral(", head %1 (%2, %3): %4 vs %5")
-                                                    .arg(o.head)
-                                                    .arg(i)
-                                                    .arg(j)
-                                                    .arg(double(mine), 0, 'g', 9)
-                                                    .arg(theirs, 0, 'g', 9)));
+                             qPrintable(where
+                                        + QStringLiteral(", head %1 (%2, %3): %4 vs %5")
+                                              .arg(o.head)
+                                              .arg(i)
+                                              .arg(j)
+                                              .arg(double(mine), 0, 'g', 9)
+                                              .arg(theirs, 0, 'g', 9)));
                 }
         }
     }
@@ -524,9 +546,12 @@ void TestViewData::registryNamesEveryView()
     QCOMPARE(ExportScene::viewNames(),
              QStringList({"table", "clock", "rotation", "decay", "attention", "extension", "buckets", "precision",
                           "pipeline", "families", "lengthlab", "patchgrid", "sequence"}));
-    const QStringList titles{"Encoding table", "Clock hands", "RoPE rotation planes", "Dot product and decay",
-                             "Attention scores", "Context-extension lab", "Distance buckets", "Angle precision",
-                             "Attention pipeline", "Family map", "Length generalisation", "Patch grid",
+    const QStringList titles{"Encoding table",        "Clock hands",
+                             "RoPE rotation planes",  "Dot product and decay",
+                             "Attention scores",      "Context-extension lab",
+                             "Distance buckets",      "Angle precision",
+                             "Attention pipeline",    "Family map",
+                             "Length generalisation", "Patch grid",
                              "Mixed sequence"};
     for (std::size_t i = 0; i < views.size(); ++i) {
         const ui::ViewEntry& e = ui::viewRegistry()[i];
@@ -540,8 +565,9 @@ void TestViewData::registryNamesEveryView()
     QString error;
     ExportScene scene;
     QVERIFY(!scene.view(QStringLiteral("nonsense"), &error));
-    QCOMPARE(error, QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention, extension, "
-                                   "buckets, precision, pipeline, families, lengthlab, patchgrid, sequence"));
+    QCOMPARE(error,
+             QStringLiteral("unknown view 'nonsense'; views: table, clock, rotation, decay, attention, extension, "
+                            "buckets, precision, pipeline, families, lengthlab, patchgrid, sequence"));
 }
 
 void TestViewData::skipsAreRecorded()

@@ -14,10 +14,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         for (qsizetype i = 0; i < batch.figures.size(); ++i) {
             try {
                 (void)poslab::app::entryArguments(poslab::app::batchEntry(batch, i));
-            } catch (const poslab::core::InputError&) {
-            }
+            } catch (const poslab::core::InputError&) { }
         }
-    } catch (const poslab::core::InputError&) {
-    }
+    } catch (const poslab::core::InputError&) { }
     return 0;
 }

@@ -18,8 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     limits.maxBytes = std::uint64_t(64) << 20;
     try {
         (void)poslab::core::readNpyHeader(*source);
-    } catch (const poslab::core::InputError&) {
-    }
+    } catch (const poslab::core::InputError&) { }
     try {
         const auto table = poslab::core::readNpyTable(*source, limits);
         if (table.values.size() == 0 || std::uint64_t(table.values.size()) * 2 > size)
@@ -28,7 +27,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
             if (!std::isfinite(table.values.data()[i]))
                 std::abort(); // non-finite values are refused
     } catch (const poslab::core::InputError&) {
-    } catch (const poslab::core::RefusedError&) {
-    }
+    } catch (const poslab::core::RefusedError&) { }
     return 0;
 }

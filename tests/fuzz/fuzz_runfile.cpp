@@ -15,11 +15,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string_view text(reinterpret_cast<const char*>(data), size);
     try {
         const auto runs = poslab::core::train::readRuns(text);
-        for (const auto metric : {poslab::core::train::LengthMetric::ExactMatch, poslab::core::train::LengthMetric::TokenAccuracy,
-                                  poslab::core::train::LengthMetric::Loss})
+        for (const auto metric :
+             {poslab::core::train::LengthMetric::ExactMatch, poslab::core::train::LengthMetric::TokenAccuracy,
+              poslab::core::train::LengthMetric::Loss})
             (void)poslab::core::train::lengthCurves(runs, metric);
     } catch (const poslab::core::InputError&) {
-    } catch (const poslab::core::RefusedError&) {
-    }
+    } catch (const poslab::core::RefusedError&) { }
     return 0;
 }

@@ -23,8 +23,7 @@ void readTable(const poslab::core::ByteSource& source, const std::string& name, 
             if (!std::isfinite(table.values.data()[i]))
                 std::abort();
     } catch (const poslab::core::InputError&) {
-    } catch (const poslab::core::RefusedError&) {
-    }
+    } catch (const poslab::core::RefusedError&) { }
 }
 } // namespace
 
@@ -40,8 +39,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 std::abort(); // a checked header only lists tensors inside the file
         if (!header.tensors.empty())
             first = header.tensors.front().name;
-    } catch (const poslab::core::InputError&) {
-    }
+    } catch (const poslab::core::InputError&) { }
     readTable(*source, {}, size);
     if (!first.empty())
         readTable(*source, first, size);

@@ -60,9 +60,11 @@ void TestGpuCompute::fixedTurnsTwinIsExact()
 
 void TestGpuCompute::sinusoidalTableMatchesCpu_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("layout");
     QTest::newRow("interleaved") << "interleaved";
     QTest::newRow("half_split") << "half_split";
+    // clang-format on
 }
 
 void TestGpuCompute::sinusoidalTableMatchesCpu()
@@ -128,11 +130,13 @@ void TestGpuCompute::explicitPositionList()
 
 void TestGpuCompute::rotationMatchesCpu_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("layout");
     QTest::addColumn<QString>("type");
     QTest::newRow("half_split default") << "half_split" << "default";
     QTest::newRow("interleaved default") << "interleaved" << "default";
     QTest::newRow("half_split yarn") << "half_split" << "yarn";
+    // clang-format on
 }
 
 void TestGpuCompute::rotationMatchesCpu()
@@ -143,8 +147,8 @@ void TestGpuCompute::rotationMatchesCpu()
     ctx.dim = 64;
     ctx.positions = core::PositionList::range(100, 612, 2);
     const auto& scheme = core::schemeOrThrow("rope");
-    const core::ParamSet params =
-        core::resolveParams(scheme, {{"layout", layout.toStdString()}, {"rope_type", type.toStdString()}}, ctx);
+    const core::ParamSet params
+        = core::resolveParams(scheme, {{"layout", layout.toStdString()}, {"rope_type", type.toStdString()}}, ctx);
     const core::RotarySpec spec = core::ropeSpec(params, ctx);
     core::MatrixF rows(256, 64);
     for (Eigen::Index r = 0; r < rows.rows(); ++r)

@@ -10,8 +10,7 @@
 
 namespace poslab::tests {
 
-template <typename Test>
-int runOnProjector(int argc, char** argv)
+template <typename Test> int runOnProjector(int argc, char** argv)
 {
     QTemporaryDir dir;
     const QString config = dir.filePath(QStringLiteral("screen.json"));

@@ -180,7 +180,6 @@ private slots:
         QCOMPARE(b.commitGuess(QStringLiteral("20")), QString());
         const QString kept = drawnText(view);
         QVERIFY2(kept.contains(QStringLiteral("pairs: 21 extrapolated")), qPrintable(kept));
-
     }
 
     void baseInForceWaits()
@@ -239,7 +238,8 @@ private slots:
         QVERIFY2(before.contains(QStringLiteral("after the guess")), qPrintable(before));
         QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
         const QString after = drawnText(rotation);
-        QVERIFY2(after.contains(QStringLiteral("score")) && after.contains(QStringLiteral("\u03b8 ")), qPrintable(after));
+        QVERIFY2(after.contains(QStringLiteral("score")) && after.contains(QStringLiteral("\u03b8 ")),
+                 qPrintable(after));
         QVERIFY2(!after.contains(QStringLiteral("after the guess")), qPrintable(after));
         openStep(b, state, QStringLiteral("8.1")); // faster or slower: the thetas wait
         QVERIFY(!drawnText(rotation).contains(QStringLiteral("\u03b8 ")));
@@ -268,7 +268,7 @@ private slots:
         QVERIFY2(!before.contains(QStringLiteral("4,4")), qPrintable(before.join(u'\n'))); // the block's first cell
         QVERIFY2(before.contains(QStringLiteral("?,?")), qPrintable(before.join(u'\n')));
         QVERIFY2(before.contains(QStringLiteral("3")), qPrintable(before.join(u'\n'))); // token 3's ids stay
-        for (const char* id : {"5", "6", "7"}) // no image id is drawn
+        for (const char* id : {"5", "6", "7"})                                          // no image id is drawn
             QVERIFY2(!before.contains(QLatin1String(id)), qPrintable(before.join(u'\n')));
         QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
         QVERIFY(!state.answerPending());
@@ -276,7 +276,8 @@ private slots:
         QCOMPARE(view.readout(15), QStringLiteral("token 15  \u00b7  t 4, h 6, w 7"));
         const QStringList after = drawnItems(view);
         QVERIFY2(after.join(u'\n').contains(QStringLiteral("token 4: t 4, h 4, w 4")), qPrintable(after.join(u'\n')));
-        QVERIFY2(after.contains(QStringLiteral("4,4")) && after.contains(QStringLiteral("6,7")), qPrintable(after.join(u'\n')));
+        QVERIFY2(after.contains(QStringLiteral("4,4")) && after.contains(QStringLiteral("6,7")),
+                 qPrintable(after.join(u'\n')));
     }
 
     void textAfterTheImageWaitsFor182()
@@ -292,7 +293,8 @@ private slots:
         QCOMPARE(view.readout(16), QStringLiteral("token 16  \u00b7  t ?, h ?, w ?"));
         QCOMPARE(view.readout(15), QStringLiteral("token 15  \u00b7  t 4, h 6, w 7")); // the image's ids stay
         const QStringList before = drawnItems(view);
-        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 15: t 4, h 6, w 7")), qPrintable(before.join(u'\n')));
+        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 15: t 4, h 6, w 7")),
+                 qPrintable(before.join(u'\n')));
         QCOMPARE(b.commitGuess(QStringLiteral("16")), QString());
         QCOMPARE(view.readout(16), QStringLiteral("token 16  \u00b7  t 8, h 8, w 8"));
         const QStringList after = drawnItems(view);
@@ -314,7 +316,8 @@ private slots:
         QCOMPARE(view.readout(1), QStringLiteral("token 1  \u00b7  t 1, h 1, w 1"));
         selectToken(state, 10);
         const QStringList before = drawnItems(view);
-        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 10: t ?, h 2, w 2")), qPrintable(before.join(u'\n')));
+        QVERIFY2(before.join(u'\n').contains(QStringLiteral("token 10: t ?, h 2, w 2")),
+                 qPrintable(before.join(u'\n')));
         for (const char* id : {"4", "6", "7", "8"})
             QVERIFY2(!before.contains(QLatin1String(id)), qPrintable(before.join(u'\n')));
         QCOMPARE(b.commitGuess(QStringLiteral("6")), QString());
@@ -373,12 +376,14 @@ private slots:
         QCOMPARE(b.commitGuess(QStringLiteral("60000")), QString());
         QVERIFY(!state.answerPending());
         const QString value = table.readout(40, 126);
-        QVERIFY2(value.contains(QStringLiteral("  \u00b7  value ")) && value.contains(QStringLiteral("2\u03c0/\u03c9 = 54,4")),
+        QVERIFY2(value.contains(QStringLiteral("  \u00b7  value "))
+                     && value.contains(QStringLiteral("2\u03c0/\u03c9 = 54,4")),
                  qPrintable(value));
         QVERIFY2(!value.contains(QStringLiteral("after your guess")), qPrintable(value));
         QVERIFY2(paintedText(table).contains(QStringLiteral("54,4")), qPrintable(paintedText(table)));
         const QString hand = clock.hoverReadout();
-        QVERIFY2(hand.startsWith(QStringLiteral("pair 63  \u00b7  \u03c9 = ")) && hand.contains(QStringLiteral("period 54,4")),
+        QVERIFY2(hand.startsWith(QStringLiteral("pair 63  \u00b7  \u03c9 = "))
+                     && hand.contains(QStringLiteral("period 54,4")),
                  qPrintable(hand));
     }
 
@@ -419,7 +424,8 @@ private slots:
         QVERIFY2(decay.readoutText().endsWith(QStringLiteral("k = 0 tokens,  value after your guess")),
                  qPrintable(decay.readoutText()));
         QCOMPARE(b.commitGuess(QStringLiteral("64")), QString());
-        QVERIFY2(decay.readoutText().endsWith(QStringLiteral("k = 0 tokens,  value 64")), qPrintable(decay.readoutText()));
+        QVERIFY2(decay.readoutText().endsWith(QStringLiteral("k = 0 tokens,  value 64")),
+                 qPrintable(decay.readoutText()));
 
         // 8.1 asks whether pair 3 turns slower than pair 0: the plane's read-out states each pair's θ.
         openStep(b, state, QStringLiteral("8.1"));
@@ -428,7 +434,8 @@ private slots:
         QVERIFY(hoverUntil(rotation, [&] { return rotation.hoverReadout().startsWith(QStringLiteral("pair 3 ")); }));
         QCOMPARE(rotation.hoverReadout(), QStringLiteral("pair 3 (dims 6, 7)  \u00b7  values after your guess"));
         QCOMPARE(b.commitGuess(QStringLiteral("1")), QString());
-        QVERIFY2(rotation.hoverReadout().contains(QStringLiteral("\u03b8 = 0.001 rad/token")), qPrintable(rotation.hoverReadout()));
+        QVERIFY2(rotation.hoverReadout().contains(QStringLiteral("\u03b8 = 0.001 rad/token")),
+                 qPrintable(rotation.hoverReadout()));
     }
 
     void spatialScoresWaitWhileAGuessIsDue()
@@ -463,7 +470,7 @@ private slots:
         openStep(b, state, QStringLiteral("11.1"));
         QVERIFY(state.answerPending());
         QVERIFY(state.compareState()->answerPending()); // B's views read A's flag
-        b.setAnswersShown(false); // the lessons closed: nothing is hidden
+        b.setAnswersShown(false);                       // the lessons closed: nothing is hidden
         QVERIFY(!state.answerPending());
         b.setAnswersShown(true);
         QVERIFY(state.answerPending());

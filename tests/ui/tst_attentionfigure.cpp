@@ -62,8 +62,8 @@ private slots:
                 for (int i = 0; i < d / 2; ++i)
                     ref += 2 * std::cos(double(m - k) * std::pow(10000.0, -2.0 * i / d));
                 ref /= std::sqrt(double(d));
-                QVERIFY2(std::abs(a.matrix(m, k) - ref) < 1e-4, qPrintable(QStringLiteral("(%1, %2): %3 vs %4")
-                                                                            .arg(m).arg(k).arg(a.matrix(m, k)).arg(ref)));
+                QVERIFY2(std::abs(a.matrix(m, k) - ref) < 1e-4,
+                         qPrintable(QStringLiteral("(%1, %2): %3 vs %4").arg(m).arg(k).arg(a.matrix(m, k)).arg(ref)));
             }
         // The export: every head from the same request, the view's head among them value for value.
         QStringList notes;
@@ -152,7 +152,8 @@ private slots:
         QVERIFY2(sizes.contains(QStringLiteral("A is 6 \u00d7 6, B is 4 \u00d7 4")), qPrintable(sizes));
         bs.options.softmax = true;
         const AttentionOutput probs = computeFigure<AttentionFigure>(bs);
-        QVERIFY(AttentionFigure::difference(a, &probs).problem.contains(QLatin1String("A shows logits, B shows probabilities")));
+        QVERIFY(AttentionFigure::difference(a, &probs).problem.contains(
+            QLatin1String("A shows logits, B shows probabilities")));
     }
 
     /// Compare side by side at projector size (lesson 8.2's halves): each heatmap is the largest square its half
@@ -217,7 +218,10 @@ private slots:
             QVERIFY2(half.height() > half.width(), "the half is tall: its width bounds the square");
             QVERIFY2(plot.width() >= 0.95 * allowed,
                      qPrintable(QStringLiteral("%1: side %2 of %3 allowed (half %4 wide)")
-                                    .arg(sideB ? "B" : "A").arg(plot.width()).arg(allowed).arg(half.width())));
+                                    .arg(sideB ? "B" : "A")
+                                    .arg(plot.width())
+                                    .arg(allowed)
+                                    .arg(half.width())));
             QVERIFY2(plot.right() <= half.right() && right <= half.right() + 1, "the labels stay in the half");
         }
     }

@@ -44,10 +44,7 @@ class TestClassroom : public QObject {
     QTemporaryDir m_settings;
 
 private slots:
-    void initTestCase()
-    {
-        tests::useOwnSettings(m_settings, QStringLiteral("tst_classroom"));
-    }
+    void initTestCase() { tests::useOwnSettings(m_settings, QStringLiteral("tst_classroom")); }
 
     void shortcutListComesFromTheActions()
     {
@@ -140,7 +137,8 @@ private slots:
         // The laser pointer follows the mouse over the views, and hides when the mouse leaves.
         View* v = p->views()[0];
         const QPoint at = v->rect().center();
-        QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(v->mapToGlobal(at)), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QMouseEvent move(QEvent::MouseMove, QPointF(at), QPointF(v->mapToGlobal(at)), Qt::NoButton, Qt::NoButton,
+                         Qt::NoModifier);
         QApplication::sendEvent(v, &move);
         QVERIFY(p->laser()->isShowingDot());
         QCOMPARE(p->laser()->position(), p->laser()->mapFromGlobal(v->mapToGlobal(at)));
@@ -182,9 +180,11 @@ private slots:
         p.show();
         QCoreApplication::processEvents();
         const double one = p.fontScale();
-        p.setPage({QStringLiteral("h"), QString(), QString(),
-                   {QStringLiteral("table"), QStringLiteral("clock"), QStringLiteral("rotation"), QStringLiteral("decay"),
-                    QStringLiteral("attention")}});
+        p.setPage({QStringLiteral("h"),
+                   QString(),
+                   QString(),
+                   {QStringLiteral("table"), QStringLiteral("clock"), QStringLiteral("rotation"),
+                    QStringLiteral("decay"), QStringLiteral("attention")}});
         QCoreApplication::processEvents();
         QVERIFY2(p.fontScale() < one, qPrintable(QStringLiteral("%1 vs %2").arg(p.fontScale()).arg(one)));
         QVERIFY(LaserPointer::radiusFor(2160) > 2.5 * LaserPointer::radiusFor(720));

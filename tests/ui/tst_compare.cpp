@@ -146,7 +146,9 @@ private slots:
                 continue;
             QVariant other;
             switch (p.kind) {
-            case PropertyKind::Integer: other = p.name == QLatin1String("head") ? 3 : p.get(defaults).toInt() == 4 ? 5 : 4; break;
+            case PropertyKind::Integer:
+                other = p.name == QLatin1String("head") ? 3 : p.get(defaults).toInt() == 4 ? 5 : 4;
+                break;
             case PropertyKind::Real: other = p.get(defaults).toDouble() == 1.5 ? 1.75 : 1.5; break;
             case PropertyKind::Bool: other = !p.get(defaults).toBool(); break;
             case PropertyKind::Choice: other = (p.get(defaults).toInt() + 1) % int(p.words.size()); break;
@@ -178,8 +180,13 @@ private slots:
         QCOMPARE(b->schemeId(), QStringLiteral("alibi"));
         QCOMPARE(a.schemeId(), QStringLiteral("rope"));
         QJsonObject after = a.toJson();
-        QCOMPARE(after.value(QStringLiteral("compare")).toObject().value(QStringLiteral("state")).toObject()
-                     .value(QStringLiteral("scheme")).toString(), QStringLiteral("alibi"));
+        QCOMPARE(after.value(QStringLiteral("compare"))
+                     .toObject()
+                     .value(QStringLiteral("state"))
+                     .toObject()
+                     .value(QStringLiteral("scheme"))
+                     .toString(),
+                 QStringLiteral("alibi"));
         after.remove(QStringLiteral("compare"));
         QCOMPARE(after, before);
         QVERIFY(b->figureLabel().startsWith(QStringLiteral("B: ALiBi")));
@@ -241,7 +248,8 @@ private slots:
         QVERIFY(d.fromJson(bad).contains(QStringLiteral("compare.state: unknown scheme")));
         bad.insert(QStringLiteral("compare"), parse(R"({"mode": "overlay", "state": {"dim": 1}})"));
         QVERIFY(d.fromJson(bad).contains(QStringLiteral("compare.state: dim")));
-        bad.insert(QStringLiteral("compare"), parse(R"({"mode": "overlay", "state": {"params": {"no_such_key": "1"}}})"));
+        bad.insert(QStringLiteral("compare"),
+                   parse(R"({"mode": "overlay", "state": {"params": {"no_such_key": "1"}}})"));
         QVERIFY(d.fromJson(bad).startsWith(QStringLiteral("compare.state: ")));
         QVERIFY(!d.comparing());
         QCOMPARE(d.schemeId(), QStringLiteral("rope"));
@@ -249,6 +257,7 @@ private slots:
 
     void differenceDataIsAMinusB_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("view");
         QTest::addColumn<QString>("a");
         QTest::addColumn<QString>("b");
@@ -264,6 +273,7 @@ private slots:
                                                << R"({"scheme": "t5", "positions": 64, "view": {"attention_size": 64}})";
         QTest::newRow("decay rope theta") << "decay" << R"({"scheme": "rope", "dim": 64, "positions": 256})"
                                           << R"({"scheme": "rope", "dim": 64, "positions": 256, "params": {"rope_theta": "100"}})";
+        // clang-format on
     }
 
     void differenceDataIsAMinusB()
@@ -311,7 +321,8 @@ private slots:
     void differenceOfUnlikeDataIsRefused()
     {
         // RoPE's decay curves (score, bound) and ALiBi's (a bias per head) are not one quantity.
-        QJsonObject both = parse(R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"scheme": "alibi"}}})");
+        QJsonObject both
+            = parse(R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"scheme": "alibi"}}})");
         QString error;
         dataExport(QStringLiteral("decay"), both, &error);
         QVERIFY2(error.contains(QStringLiteral("difference A - B")), qPrintable(error));
@@ -319,6 +330,7 @@ private slots:
 
     void figuresRender_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("view");
         QTest::addColumn<QString>("state");
         QTest::addColumn<QString>("expect"); ///< texts the figure must show, separated by |
@@ -338,6 +350,7 @@ private slots:
         QTest::newRow("attention trained length")
             << "attention" << R"({"scheme": "alibi", "positions": 64, "view": {"attention_size": 64, "trained_length": 40}})"
             << "new";
+        // clang-format on
     }
 
     void figuresRender()
@@ -367,7 +380,8 @@ private slots:
                 QStringList texts;
                 for (const DrawnText& t : record.items())
                     texts << t.text;
-                const QString where = QStringLiteral("%1, %2, font scale %3: ").arg(view, QLatin1String(theme)).arg(scale);
+                const QString where
+                    = QStringLiteral("%1, %2, font scale %3: ").arg(view, QLatin1String(theme)).arg(scale);
                 const QStringList collisions = textCollisions(record.items());
                 QVERIFY2(collisions.isEmpty(), qPrintable(where + collisions.join(QStringLiteral("; "))));
                 const QString all = texts.join(QStringLiteral(" | "));
@@ -411,24 +425,33 @@ private slots:
     void sideBySideDrawsBWhole()
     {
         // B's half is the whole view: its words on both axes (rotated key labels included), as A's.
-        const QStringList texts = renderTexts("attention", parse(R"({"scheme": "nope", "dim": 16, "view": {"content": "sentence",
+        const QStringList texts
+            = renderTexts("attention", parse(R"({"scheme": "nope", "dim": 16, "view": {"content": "sentence",
             "sentence": "dog bites man", "causal": false}, "compare": {"mode": "side_by_side", "state": {"view": {"sentence": "man bites dog"}}}})"))
-                                      .split(QStringLiteral(" | "));
+                  .split(QStringLiteral(" | "));
         for (const char* word : {"dog", "bites", "man"})
             QCOMPARE(texts.count(QLatin1String(word)), 4); // query and key axis, in A and in B
-        QVERIFY(texts.contains(QStringLiteral("A: NoPE \u2014 softmax, head 0 of 8")) || texts.join(' ').contains(QStringLiteral("A: NoPE")));
+        QVERIFY(texts.contains(QStringLiteral("A: NoPE \u2014 softmax, head 0 of 8"))
+                || texts.join(' ').contains(QStringLiteral("A: NoPE")));
         QVERIFY(texts.join(' ').contains(QStringLiteral("B: NoPE")));
     }
 
     void trainedLengthMarkedOnlyInside()
     {
         // ALiBi names no trained window: the view option trained_length gives it. Marked only inside 0..n-1.
-        QVERIFY(renderTexts("attention", parse(R"({"scheme": "alibi", "positions": 64, "view": {"attention_size": 64, "trained_length": 40}})"))
-                    .contains(QStringLiteral("T = 40: new")));
+        QVERIFY(
+            renderTexts(
+                "attention",
+                parse(R"({"scheme": "alibi", "positions": 64, "view": {"attention_size": 64, "trained_length": 40}})"))
+                .contains(QStringLiteral("T = 40: new")));
         for (const char* t : {"0", "64", "1000"})
-            QVERIFY(!renderTexts("attention", QJsonObject{{"scheme", "alibi"}, {"positions", 64},
-                                                          {"view", QJsonObject{{"attention_size", 64}, {"trained_length", QString(t).toInt()}}}})
-                         .contains(QStringLiteral("new")));
+            QVERIFY(
+                !renderTexts(
+                     "attention",
+                     QJsonObject{{"scheme", "alibi"},
+                                 {"positions", 64},
+                                 {"view", QJsonObject{{"attention_size", 64}, {"trained_length", QString(t).toInt()}}}})
+                     .contains(QStringLiteral("new")));
         // YaRN names its own: original_max_position_embeddings (Hugging Face modeling_rope_utils.py,
         // _compute_yarn_parameters), whatever trained_length says.
         const QString yarn = renderTexts("attention", parse(R"({"scheme": "rope", "positions": 64, "dim": 64,

@@ -41,7 +41,9 @@ QByteArray lessonWith(const QString& id)
 {
     return QStringLiteral(R"({"format": "poslab-lesson", "version": 1, "number": 2, "title": "t", "objective": "o",
       "sources": ["s"], "steps": [{"id": "2.1", "title": "t", "text": "x", "state": {}, "views": ["table"],
-      "derivation": "%1"}]})").arg(id).toUtf8();
+      "derivation": "%1"}]})")
+        .arg(id)
+        .toUtf8();
 }
 
 /// Distinct colours in @p image and the share of pixels that differ from its top-left (background) pixel.
@@ -83,21 +85,22 @@ private slots:
         tests::useOwnSettings(m_settings, QStringLiteral("tst_derivations"));
         QVERIFY2(lessons::derivationLoadProblems().isEmpty(), qPrintable(lessons::derivationLoadProblems().join('\n')));
         QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join('\n')));
-        QCOMPARE(lessons::derivationIds(),
-                 (QStringList{"four-terms", "rope-code", "rope-relative", "sinusoid-shift"}));
+        QCOMPARE(lessons::derivationIds(), (QStringList{"four-terms", "rope-code", "rope-relative", "sinusoid-shift"}));
     }
 
     void unknownIdIsRefusedWithOneLine()
     {
         // A known id reads; an unknown one is refused naming the file, the step, the field, the id and the known ids.
-        QCOMPARE(lessons::parseLesson(lessonWith("sinusoid-shift"), "L02.json").steps[0].derivation, QStringLiteral("sinusoid-shift"));
+        QCOMPARE(lessons::parseLesson(lessonWith("sinusoid-shift"), "L02.json").steps[0].derivation,
+                 QStringLiteral("sinusoid-shift"));
         try {
             lessons::parseLesson(lessonWith("no-such-page"), "L02.json");
             QFAIL("an unknown derivation id was accepted");
         } catch (const core::InputError& e) {
             const QString m = QString::fromUtf8(e.what());
-            QCOMPARE(m, QStringLiteral("L02.json: step 2.1: \"derivation\": no derivation page 'no-such-page' "
-                                       "(known: four-terms, rope-code, rope-relative, sinusoid-shift)"));
+            QCOMPARE(m,
+                     QStringLiteral("L02.json: step 2.1: \"derivation\": no derivation page 'no-such-page' "
+                                    "(known: four-terms, rope-code, rope-relative, sinusoid-shift)"));
             QVERIFY(!m.contains('\n'));
         }
         // An empty id is no id: refused too.
@@ -164,7 +167,9 @@ private slots:
             if (b->needsGuess()) {
                 // The page may answer the prediction: the button waits for the guess.
                 QVERIFY2(!button->isEnabled(), qPrintable(step->id));
-                QVERIFY(b->commitGuess(step->predict->kind == QLatin1String("number") ? QStringLiteral("1") : QStringLiteral("0")).isEmpty());
+                QVERIFY(b->commitGuess(step->predict->kind == QLatin1String("number") ? QStringLiteral("1")
+                                                                                      : QStringLiteral("0"))
+                            .isEmpty());
             }
             QVERIFY2(button->isEnabled(), qPrintable(step->id));
             QTest::mouseClick(button, Qt::LeftButton);
@@ -175,11 +180,13 @@ private slots:
             QVERIFY(page->text().contains(d->title.toHtmlEscaped()));
             QVERIFY(page->text().contains(QStringLiteral("step %1").arg(step->id)));
             QVERIFY2(!page->text().contains(QStringLiteral("<b>?</b>")), qPrintable(step->id)); // every value computed
-            QVERIFY(page->text().contains(QStringLiteral("\u2713")) && !page->text().contains(QStringLiteral("\u2717")));
+            QVERIFY(page->text().contains(QStringLiteral("\u2713"))
+                    && !page->text().contains(QStringLiteral("\u2717")));
             for (QLabel* f : page->formulaLabels())
                 QVERIFY2(!f->pixmap().isNull(), qPrintable(f->property("tex").toString())); // typeset, not TeX
-            QCOMPARE(page->formulaLabels().size(), int(std::count_if(d->steps.begin(), d->steps.end(),
-                                                                     [](const auto& x) { return !x.formula.isEmpty(); })));
+            QCOMPARE(page->formulaLabels().size(),
+                     int(std::count_if(d->steps.begin(), d->steps.end(),
+                                       [](const auto& x) { return !x.formula.isEmpty(); })));
             QVERIFY(QTest::qWaitForWindowExposed(page));
             QTest::keyClick(page, Qt::Key_Escape); // Esc closes it
             QVERIFY(!page->isVisible());
@@ -192,6 +199,7 @@ private slots:
 
     void storyPageHoldsAFigure_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("id");
         QTest::addColumn<QString>("view");
         QTest::newRow("rope") << "rope" << "rotation";
@@ -200,6 +208,7 @@ private slots:
         QTest::newRow("t5") << "t5" << "attention";
         QTest::newRow("sincos_2d") << "sincos_2d" << "patchgrid";
         QTest::newRow("mrope") << "mrope" << "sequence";
+        // clang-format on
     }
     void storyPageHoldsAFigure()
     {
@@ -217,9 +226,11 @@ private slots:
         QVERIFY(image.width() >= 320 && image.height() >= 240);
         QVERIFY(image.width() <= page.scrollArea()->viewport()->width());
         const auto [colours, share] = pixelStats(image);
-        QVERIFY2(colours > 12 && share > 0.02, qPrintable(QStringLiteral("%1 colours, %2 drawn").arg(colours).arg(share)));
+        QVERIFY2(colours > 12 && share > 0.02,
+                 qPrintable(QStringLiteral("%1 colours, %2 drawn").arg(colours).arg(share)));
         // The figure is the view's own drawing: another scheme draws another figure.
-        QVERIFY(storyFigure(id, QSize(400, 300), false, 1.0) != storyFigure(id == "rope" ? "xpos" : "rope", QSize(400, 300), false, 1.0));
+        QVERIFY(storyFigure(id, QSize(400, 300), false, 1.0)
+                != storyFigure(id == "rope" ? "xpos" : "rope", QSize(400, 300), false, 1.0));
     }
 
     void presentationKeyOpensThePage()
@@ -263,14 +274,16 @@ private slots:
                     QVERIFY(QTest::qWaitForWindowExposed(page));
                     QCoreApplication::processEvents();
                     page->grab().save(QStringLiteral("%1/derivation-%2-%3-x%4.png").arg(dir, id, theme).arg(scale));
-                    page->scrollArea()->widget()->grab().save(QStringLiteral("%1/derivation-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
+                    page->scrollArea()->widget()->grab().save(
+                        QStringLiteral("%1/derivation-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
                 }
                 for (const char* id : {"rope", "alibi", "sincos_2d"}) {
                     StoryPage* page = StoryPage::open(id, &w, w.state());
                     page->resize(1366, 768);
                     QVERIFY(QTest::qWaitForWindowExposed(page));
                     QCoreApplication::processEvents();
-                    page->scrollArea()->widget()->grab().save(QStringLiteral("%1/story-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
+                    page->scrollArea()->widget()->grab().save(
+                        QStringLiteral("%1/story-%2-%3-x%4-page.png").arg(dir, id, theme).arg(scale));
                     page->scrollArea()->ensureWidgetVisible(page->figure(), 0, 0);
                     QCoreApplication::processEvents();
                     page->grab().save(QStringLiteral("%1/story-%2-%3-x%4.png").arg(dir, id, theme).arg(scale));

@@ -72,7 +72,8 @@ void TestExtensionView::llama31()
     QCOMPARE(t.count(core::ExtensionBand::Divided), 29);
     QCOMPARE(t.length, core::Position(131072));
     // The same table as `poslab compute extension` (the registry's data export uses ExtensionFigure::request).
-    const core::ComputeResult r = core::compute(ExtensionFigure::request(ExtensionFigure::inputsOf(FigureSnapshot::of(state))));
+    const core::ComputeResult r
+        = core::compute(ExtensionFigure::request(ExtensionFigure::inputsOf(FigureSnapshot::of(state))));
     const std::size_t cols = r.shape[1];
     for (std::size_t i = 0; i < t.pairs.size(); ++i)
         QCOMPARE(r.data[i * cols + 4], t.pairs[i].scale);
@@ -134,12 +135,14 @@ void TestExtensionView::dragSetsTheInferenceLength()
     const double y = view.lengthMarkerY();
     QVERIFY(y > 0);
     const QPointF start(view.width() * 0.3, y);
-    QMouseEvent press(QEvent::MouseButtonPress, start, view.mapToGlobal(start), Qt::LeftButton, Qt::LeftButton, Qt::NoModifier);
+    QMouseEvent press(QEvent::MouseButtonPress, start, view.mapToGlobal(start), Qt::LeftButton, Qt::LeftButton,
+                      Qt::NoModifier);
     QApplication::sendEvent(&view, &press);
     const QPointF lower(start.x(), y + 40);
     QMouseEvent move(QEvent::MouseMove, lower, view.mapToGlobal(lower), Qt::NoButton, Qt::LeftButton, Qt::NoModifier);
     QApplication::sendEvent(&view, &move);
-    QMouseEvent release(QEvent::MouseButtonRelease, lower, view.mapToGlobal(lower), Qt::LeftButton, Qt::NoButton, Qt::NoModifier);
+    QMouseEvent release(QEvent::MouseButtonRelease, lower, view.mapToGlobal(lower), Qt::LeftButton, Qt::NoButton,
+                        Qt::NoModifier);
     QApplication::sendEvent(&view, &release);
     const int dragged = state.viewOptions().targetLength;
     QVERIFY2(dragged > 0 && dragged < 131072, qPrintable(QString::number(dragged))); // lower on a log axis: shorter
@@ -184,7 +187,8 @@ void TestExtensionView::dragKeepsTheAxisUnderTheMouse()
     }
     mouse(view, QEvent::MouseButtonRelease, {x, y + 150}, Qt::LeftButton, Qt::NoButton);
     const double step1 = logs[0] - std::log10(5000000.0), step2 = logs[1] - logs[0], step3 = logs[2] - logs[1];
-    QVERIFY2(step1 < 0 && step2 < 0 && step3 < 0, qPrintable(QStringLiteral("%1 %2 %3").arg(step1).arg(step2).arg(step3)));
+    QVERIFY2(step1 < 0 && step2 < 0 && step3 < 0,
+             qPrintable(QStringLiteral("%1 %2 %3").arg(step1).arg(step2).arg(step3)));
     // Rounding L to a whole token is the only difference between equal steps.
     QVERIFY2(std::abs(step2 - step3) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(step2).arg(step3)));
     QVERIFY2(std::abs(step1 - step2) < 0.01, qPrintable(QStringLiteral("%1 vs %2").arg(step1).arg(step2)));
@@ -201,8 +205,8 @@ void TestExtensionView::clickAndSpinBoxSelectAPair()
     view.resize(1366, 768);
     auto* spin = view.controls()->findChild<QSpinBox*>(QStringLiteral("extensionPair"));
     QVERIFY(spin);
-    QCOMPARE(spin->value(), -1);            // automatic
-    QCOMPARE(spin->maximum(), 63);          // d = 128: pairs 0..63
+    QCOMPARE(spin->value(), -1);   // automatic
+    QCOMPARE(spin->maximum(), 63); // d = 128: pairs 0..63
     spin->setValue(20);
     QCOMPARE(state.viewOptions().extensionPair, 20);
     QCOMPARE(view.data().pair, 20);
@@ -213,10 +217,11 @@ void TestExtensionView::clickAndSpinBoxSelectAPair()
     int found = -1;
     for (double x = 0; x < view.width() && found != 40; x += 1.0)
         if (view.pairAt({x, view.height() * 0.4}) == 40)
-            found = 40, mouse(view, QEvent::MouseButtonPress, {x + 2, view.height() * 0.4}, Qt::LeftButton, Qt::LeftButton);
+            found = 40,
+            mouse(view, QEvent::MouseButtonPress, {x + 2, view.height() * 0.4}, Qt::LeftButton, Qt::LeftButton);
     QCOMPARE(found, 40);
     QCOMPARE(state.viewOptions().extensionPair, 40);
-    QCOMPARE(spin->value(), 40);            // the spin box follows the state
+    QCOMPARE(spin->value(), 40); // the spin box follows the state
     state.undoStack()->undo();
     QCOMPARE(state.viewOptions().extensionPair, 19);
 }
@@ -387,8 +392,9 @@ void TestExtensionView::trainedWindowKeepsALabel()
         QPainter p(&img);
         view.render(p, QRectF(0, 0, 1366, 768));
     }
-    const QStringList wordings{QStringLiteral("trained window T = 4,096 (given)"), QStringLiteral("trained window T = 4,096"),
-                               QStringLiteral("trained T = 4,096"), QStringLiteral("T = 4,096"), QStringLiteral("T")};
+    const QStringList wordings{QStringLiteral("trained window T = 4,096 (given)"),
+                               QStringLiteral("trained window T = 4,096"), QStringLiteral("trained T = 4,096"),
+                               QStringLiteral("T = 4,096"), QStringLiteral("T")};
     QRectF label;
     QStringList texts;
     for (const DrawnText& d : record.items()) {

@@ -134,14 +134,15 @@ private slots:
     void fileNameIsTheSha1OfTheTex()
     {
         // FIPS 180-2, appendix A.1: SHA-1("abc").
-        QCOMPARE(Formula::fileName(QStringLiteral("abc")), QStringLiteral("a9993e364706816aba3e25717850c26c9cd0d89d.svg"));
+        QCOMPARE(Formula::fileName(QStringLiteral("abc")),
+                 QStringLiteral("a9993e364706816aba3e25717850c26c9cd0d89d.svg"));
         // UTF-8 bytes, not Latin-1 or UTF-16: "é" is C3 A9, whose SHA-1 differs from that of the byte E9.
         QCOMPARE(Formula::fileName(QString::fromUtf8("\xc3\xa9")),
                  QString::fromLatin1(QCryptographicHash::hash(QByteArray("\xc3\xa9"), QCryptographicHash::Sha1).toHex())
                      + QStringLiteral(".svg"));
         QVERIFY(Formula::fileName(QString::fromUtf8("\xc3\xa9"))
                 != QString::fromLatin1(QCryptographicHash::hash(QByteArray("\xe9"), QCryptographicHash::Sha1).toHex())
-                       + QStringLiteral(".svg"));
+                    + QStringLiteral(".svg"));
     }
 
     void everySchemeHasAFormula()
@@ -151,7 +152,8 @@ private slots:
         for (const auto& s : core::schemes()) {
             const QString id = QString::fromStdString(s.id);
             ids << id;
-            QVERIFY2(!schemeFormulaTex(id).isEmpty(), qPrintable(id + " has no TeX in resources/formulas/schemes.json"));
+            QVERIFY2(!schemeFormulaTex(id).isEmpty(),
+                     qPrintable(id + " has no TeX in resources/formulas/schemes.json"));
         }
         for (const QString& id : schemeFormulaIds())
             QVERIFY2(ids.contains(id), qPrintable("schemes.json has a formula for unknown scheme " + id));
@@ -171,13 +173,15 @@ private slots:
         QFETCH(QString, tex);
         QVERIFY(!tex.trimmed().isEmpty());
         const QJsonObject index = readObject(sourceDir + QStringLiteral("/resources/formulas/index.json"));
-        const QString expected =
-            QString::fromLatin1(QCryptographicHash::hash(tex.toUtf8(), QCryptographicHash::Sha1).toHex()) + QStringLiteral(".svg");
+        const QString expected
+            = QString::fromLatin1(QCryptographicHash::hash(tex.toUtf8(), QCryptographicHash::Sha1).toHex())
+            + QStringLiteral(".svg");
         QVERIFY2(index.value(QStringLiteral("formulas")).toObject().value(tex).toString() == expected,
                  "not in resources/formulas/index.json under its SHA-1: run scripts/typeset-formulas.sh");
         // The file in the source tree is the one compiled in (a rebuild after typesetting).
         QFile source(sourceDir + QStringLiteral("/resources/formulas/") + expected);
-        QVERIFY2(source.open(QIODevice::ReadOnly), qPrintable(expected + " is missing: run scripts/typeset-formulas.sh"));
+        QVERIFY2(source.open(QIODevice::ReadOnly),
+                 qPrintable(expected + " is missing: run scripts/typeset-formulas.sh"));
         QFile compiled(QStringLiteral(":/formulas/") + expected);
         QVERIFY2(compiled.open(QIODevice::ReadOnly), "not compiled in: re-run cmake after scripts/typeset-formulas.sh");
         QCOMPARE(compiled.readAll(), source.readAll());
@@ -202,7 +206,8 @@ private slots:
                     left = std::min(left, x);
                     right = std::max(right, x);
                 }
-        QVERIFY2(right - left > img.width() / 2, qPrintable(QStringLiteral("ink spans %1 of %2 px").arg(right - left).arg(img.width())));
+        QVERIFY2(right - left > img.width() / 2,
+                 qPrintable(QStringLiteral("ink spans %1 of %2 px").arg(right - left).arg(img.width())));
     }
 
     void inkCounterSeesAnEmptySvg()
@@ -326,7 +331,8 @@ private slots:
             QVERIFY(text.contains(QStringLiteral("==== %1 ====").arg(id)));
         }
         QVERIFY(licenceFullText(QStringLiteral("Apache-2.0")).contains(QLatin1String("Apache License")));
-        QVERIFY(licenceFullText(QStringLiteral("MPL-2.0")).contains(QLatin1String("Mozilla Public License Version 2.0")));
+        QVERIFY(
+            licenceFullText(QStringLiteral("MPL-2.0")).contains(QLatin1String("Mozilla Public License Version 2.0")));
         QVERIFY(licenceFullText(QStringLiteral("none")).isEmpty());
     }
 };

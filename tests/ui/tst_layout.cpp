@@ -55,20 +55,19 @@ class RecordingEngine : public QPaintEngine {
 public:
     RecordingEngine()
         : QPaintEngine(QPaintEngine::AllFeatures)
-    {
-    }
+    { }
     bool begin(QPaintDevice*) override { return true; }
     bool end() override { return true; }
-    void updateState(const QPaintEngineState&) override {}
-    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override {}
-    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override {}
-    void drawPolygon(const QPointF*, int, PolygonDrawMode) override {}
-    void drawPath(const QPainterPath&) override {}
-    void drawRects(const QRectF*, int) override {}
-    void drawLines(const QLineF*, int) override {}
-    void drawEllipse(const QRectF&) override {}
-    void drawPoints(const QPointF*, int) override {}
-    void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override {}
+    void updateState(const QPaintEngineState&) override { }
+    void drawPixmap(const QRectF&, const QPixmap&, const QRectF&) override { }
+    void drawImage(const QRectF&, const QImage&, const QRectF&, Qt::ImageConversionFlags) override { }
+    void drawPolygon(const QPointF*, int, PolygonDrawMode) override { }
+    void drawPath(const QPainterPath&) override { }
+    void drawRects(const QRectF*, int) override { }
+    void drawLines(const QLineF*, int) override { }
+    void drawEllipse(const QRectF&) override { }
+    void drawPoints(const QPointF*, int) override { }
+    void drawTiledPixmap(const QRectF&, const QPixmap&, const QPointF&) override { }
     void drawTextItem(const QPointF& p, const QTextItem& item) override
     {
         const QRectF local(p.x(), p.y() - item.ascent(), item.width(), item.ascent() + item.descent());
@@ -152,8 +151,10 @@ QStringList strayRuns(const Rendered& r, double slack)
         if (!inside)
             out << QStringLiteral("'%1' drawn outside the layout at %2,%3 %4x%5")
                        .arg(run.text)
-                       .arg(run.rect.x(), 0, 'f', 1).arg(run.rect.y(), 0, 'f', 1)
-                       .arg(run.rect.width(), 0, 'f', 1).arg(run.rect.height(), 0, 'f', 1);
+                       .arg(run.rect.x(), 0, 'f', 1)
+                       .arg(run.rect.y(), 0, 'f', 1)
+                       .arg(run.rect.width(), 0, 'f', 1)
+                       .arg(run.rect.height(), 0, 'f', 1);
     }
     return out;
 }
@@ -182,7 +183,8 @@ QStringList elidedLabels(const Rendered& r)
 /// The slide sizes and font scales at which no label may be cut (a lecture projector and a 1080p screen).
 bool isSlideCase(QSize size, double scale)
 {
-    return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080)) && (scale == 1.5 || scale == 2.0);
+    return (size == QSize(1280, 720) || size == QSize(1366, 768) || size == QSize(1920, 1080))
+        && (scale == 1.5 || scale == 2.0);
 }
 
 /// The sizes and font scales at which no curve or marker line may run through a label: the slide sizes at the
@@ -245,10 +247,12 @@ private slots:
     {
         // textAdvance remembers widths per font and text: the same text in another size, weight or family is
         // measured for that font, and every answer equals QFontMetricsF's.
-        const QFont small = Theme::light().font(10), large = Theme::light().font(20), bold = Theme::light().font(10, true);
+        const QFont small = Theme::light().font(10), large = Theme::light().font(20),
+                    bold = Theme::light().font(10, true);
         QFont mono = small;
         mono.setFamily(QStringLiteral("monospace"));
-        for (const QString& t : {QStringLiteral("position p = 37"), QStringLiteral("1,024"), QStringLiteral("m \u2212 n")})
+        for (const QString& t :
+             {QStringLiteral("position p = 37"), QStringLiteral("1,024"), QStringLiteral("m \u2212 n")})
             for (const QFont& f : {small, large, bold, mono})
                 for (int again = 0; again < 2; ++again)
                     QCOMPARE(textAdvance(f, t), QFontMetricsF(f).horizontalAdvance(t));
@@ -264,17 +268,21 @@ private slots:
         // Two layouts drawing on one image know nothing of each other: the record must show the collision.
         TextLayout a(p, QRectF(0, 0, 400, 200));
         TextLayout b(p, QRectF(0, 0, 400, 200));
-        const QRectF ra = a.drawAt(QPointF(10, 10), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("position p = 37")});
-        const QRectF rb = b.drawAt(QPointF(40, 14), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("hand angle")});
+        const QRectF ra = a.drawAt(QPointF(10, 10), Qt::AlignLeft | Qt::AlignTop, f, Qt::black,
+                                   {QStringLiteral("position p = 37")});
+        const QRectF rb
+            = b.drawAt(QPointF(40, 14), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("hand angle")});
         QVERIFY(!ra.isEmpty() && !rb.isEmpty());
         QVERIFY(boxesOverlap(ra, rb));
         QCOMPARE(record.items().size(), std::size_t(2));
         const QStringList found = textCollisions(record.items());
         QCOMPARE(found.size(), 1);
-        QVERIFY2(found[0].contains(QStringLiteral("position p = 37")) && found[0].contains(QStringLiteral("hand angle")),
+        QVERIFY2(found[0].contains(QStringLiteral("position p = 37"))
+                     && found[0].contains(QStringLiteral("hand angle")),
                  qPrintable(found[0]));
         // Text outside its view is found too.
-        record.add({QStringLiteral("far away"), QStringLiteral("far away"), QRectF(390, 190, 50, 20), QRectF(0, 0, 400, 200)});
+        record.add(
+            {QStringLiteral("far away"), QStringLiteral("far away"), QRectF(390, 190, 50, 20), QRectF(0, 0, 400, 200)});
         QCOMPARE(textCollisions(record.items()).size(), 2);
         // Two labels side by side that only touch do not collide.
         record.clear();
@@ -288,8 +296,11 @@ private slots:
         // The rule (linesThroughText): a label's box, shrunk by a pixel on every side, meets no segment of a curve or
         // marker line. A label beside a line (above it, at a curve's end point) passes; one the line crosses fails.
         const QRectF box(100, 50, 80, 20);
-        const std::vector<DrawnText> items{{QStringLiteral("edge 2,048"), QStringLiteral("edge 2,048"), box, QRectF(0, 0, 400, 200)}};
-        const auto lines = [](QList<QLineF> segments) { return std::vector<DrawnLine>{{QStringLiteral("curve"), segments}}; };
+        const std::vector<DrawnText> items{
+            {QStringLiteral("edge 2,048"), QStringLiteral("edge 2,048"), box, QRectF(0, 0, 400, 200)}};
+        const auto lines = [](QList<QLineF> segments) {
+            return std::vector<DrawnLine>{{QStringLiteral("curve"), segments}};
+        };
         // Through the middle, and diagonally through one corner's inside.
         QCOMPARE(linesThroughText(items, lines({QLineF(0, 60, 400, 60)})).size(), 1);
         QCOMPARE(linesThroughText(items, lines({QLineF(95, 45, 110, 60)})).size(), 1);
@@ -304,7 +315,8 @@ private slots:
         // A vertical segment crossing the box: the report names the label and the line.
         const QStringList found = linesThroughText(items, lines({QLineF(140, 0, 140, 40), QLineF(140, 40, 140, 200)}));
         QCOMPARE(found.size(), 1);
-        QVERIFY2(found[0].contains(QStringLiteral("edge 2,048")) && found[0].contains(QStringLiteral("curve")), qPrintable(found[0]));
+        QVERIFY2(found[0].contains(QStringLiteral("edge 2,048")) && found[0].contains(QStringLiteral("curve")),
+                 qPrintable(found[0]));
 
         // The layout keeps later labels off a kept line, records the line, and still lets a label sit beside it.
         QImage img(400, 200, QImage::Format_RGB32);
@@ -314,12 +326,17 @@ private slots:
         TextLayout text(p, QRectF(0, 0, 400, 200));
         text.keepClearOf(QPointF(0, 100), QPointF(400, 100), QStringLiteral("trained window"));
         QCOMPARE(record.lines().size(), std::size_t(1));
-        QVERIFY(text.drawAt(QPointF(50, 100), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black, {QStringLiteral("T = 4,096")}).isEmpty());
-        QVERIFY(!text.drawAt(QPointF(50, 99), Qt::AlignLeft | Qt::AlignBottom, f, Qt::black, {QStringLiteral("T = 4,096")}).isEmpty());
+        QVERIFY(
+            text.drawAt(QPointF(50, 100), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black, {QStringLiteral("T = 4,096")})
+                .isEmpty());
+        QVERIFY(
+            !text.drawAt(QPointF(50, 99), Qt::AlignLeft | Qt::AlignBottom, f, Qt::black, {QStringLiteral("T = 4,096")})
+                 .isEmpty());
         // Elided into the free room: the room ends where a kept line crosses the label's band.
         text.keepClearOf(QPointF(200, 0), QPointF(200, 60), QStringLiteral("marker"));
-        const QRectF cut = text.draw(QRectF(20, 20, 360, 20), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black,
-                                     {QStringLiteral("a long label that runs on past the marker line at x = 200 and more")});
+        const QRectF cut
+            = text.draw(QRectF(20, 20, 360, 20), Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black,
+                        {QStringLiteral("a long label that runs on past the marker line at x = 200 and more")});
         QVERIFY(!cut.isEmpty());
         QVERIFY2(cut.right() <= 200, qPrintable(QString::number(cut.right())));
         QVERIFY(linesThroughText(record.items(), record.lines()).isEmpty());
@@ -340,18 +357,20 @@ private slots:
         // A title on the left and a note that no longer fits beside it: the note takes its short wording,
         // then elides, and never runs into the title.
         const QString title = QStringLiteral("position p = 1000000");
-        const QRectF line(0, 0, fm.horizontalAdvance(title) + fm.horizontalAdvance(QStringLiteral("hand angle")) + 20, fm.height());
+        const QRectF line(0, 0, fm.horizontalAdvance(title) + fm.horizontalAdvance(QStringLiteral("hand angle")) + 20,
+                          fm.height());
         const QRectF t = text.draw(line, Qt::AlignLeft | Qt::AlignVCenter, f, Qt::black, {title});
         QCOMPARE(t.width(), fm.horizontalAdvance(title));
-        const QRectF n = text.draw(line, Qt::AlignRight | Qt::AlignVCenter, f, Qt::black,
-                                   {QStringLiteral("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"),
-                                    QStringLiteral("hand angle")});
+        const QRectF n = text.draw(
+            line, Qt::AlignRight | Qt::AlignVCenter, f, Qt::black,
+            {QStringLiteral("hand angle = p\u00b7\u03c9\u1d62, clockwise from 12"), QStringLiteral("hand angle")});
         QVERIFY(!n.isEmpty());
         QVERIFY(!boxesOverlap(t, n));
         QCOMPARE(record.items().back().text, QStringLiteral("hand angle"));
         // The same label again: no room left on the line, and a droppable label is left out.
         QVERIFY(text.draw(line, Qt::AlignRight | Qt::AlignVCenter, f, Qt::black, {QStringLiteral("hand angle")},
-                          TextLayout::Fit::Drop).isEmpty());
+                          TextLayout::Fit::Drop)
+                    .isEmpty());
         // An elided label keeps its full text for the tooltip.
         const QString longText = QStringLiteral("relative to distance 0, a long axis title");
         const QRectF e = text.draw(QRectF(0, 50, 120, fm.height()), Qt::AlignLeft, f, Qt::black, {longText});
@@ -360,7 +379,8 @@ private slots:
         QVERIFY(record.items().back().text.endsWith(QChar(0x2026)));
         QCOMPARE(text.toolTipAt(e.center()), longText);
         // Nothing leaves the view: a label anchored at the right edge is dropped rather than cut.
-        QVERIFY(text.drawAt(QPointF(395, 100), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("tick")}).isEmpty());
+        QVERIFY(text.drawAt(QPointF(395, 100), Qt::AlignLeft | Qt::AlignTop, f, Qt::black, {QStringLiteral("tick")})
+                    .isEmpty());
         QVERIFY(textCollisions(record.items()).isEmpty());
     }
 
@@ -385,7 +405,9 @@ private slots:
         QStringList all;
         for (const DrawnText& item : record.items())
             all << item.text + QStringLiteral(" [") + item.fullText + QLatin1Char(']');
-        QVERIFY2(cut, qPrintable(QStringLiteral("expected a label shortened to fit 150 px: ") + all.join(QStringLiteral(" | "))));
+        QVERIFY2(
+            cut,
+            qPrintable(QStringLiteral("expected a label shortened to fit 150 px: ") + all.join(QStringLiteral(" | "))));
         QHelpEvent help(QEvent::ToolTip, cut->rect.center().toPoint(), v->mapToGlobal(cut->rect.center().toPoint()));
         QCoreApplication::sendEvent(v, &help);
         QCOMPARE(QToolTip::text(), cut->fullText);
@@ -410,6 +432,34 @@ private slots:
         QCOMPARE(formatNumber(-1e-12, 3), QStringLiteral("-1e-12"));
     }
 
+    void longTitleKeepsTheVariant()
+    {
+        // A title too long for its line loses its last parts first, " · " or ", " alike: LongRoPE's title keeps
+        // "RoPE · LongRoPE, trained 4,096" (cutting every " · " part first left "RoPE" alone, lesson 12.5 at
+        // 1366x768 with the lesson panel open).
+        WorkbenchState state;
+        const Theme th = state.theme();
+        const QString title
+            = QStringLiteral("RoPE \u00b7 LongRoPE, trained 4,096, short_factor [48 values], long_factor [48 values]");
+        const QString kept = QStringLiteral("RoPE \u00b7 LongRoPE, trained 4,096");
+        const QFont titleFont = th.font(12, true);
+        const double width = (textAdvance(titleFont, kept) + textAdvance(titleFont, QStringLiteral(", short_factor")));
+        QVERIFY(textAdvance(titleFont, title) > width);
+        QImage img(int(width) + 20, 200, QImage::Format_ARGB32_Premultiplied);
+        img.fill(Qt::white);
+        TextRecord record;
+        {
+            QPainter p(&img);
+            TextLayout text(p, QRectF(0, 0, img.width(), img.height()));
+            drawHeader(text, QRectF(0, 0, width, 0), th, 1.0,
+                       {title, {QStringLiteral("inference length L = 4,096")}, {}});
+        }
+        QStringList drawn;
+        for (const DrawnText& item : record.items())
+            drawn << item.text;
+        QVERIFY2(drawn.contains(kept), qPrintable(drawn.join(QStringLiteral(" | "))));
+    }
+
     void titlesNameTheVariant()
     {
         const core::SchemeDescriptor* rope = core::findScheme("rope");
@@ -431,7 +481,8 @@ private slots:
         state.setScheme(QStringLiteral("irope"));
         state.setParam(QStringLiteral("layer"), core::ParamValue::integer(3));
         // (3 + 1) % 4 == 0: layer 3 is a NoPE layer (Llama 4, every 4th layer).
-        QCOMPARE(variantLabel(*core::findScheme("irope"), state.params()), QStringLiteral("iRoPE \u00b7 layer 3 (NoPE layer)"));
+        QCOMPARE(variantLabel(*core::findScheme("irope"), state.params()),
+                 QStringLiteral("iRoPE \u00b7 layer 3 (NoPE layer)"));
 
         // The views' titles carry it: YaRN x8 and plain RoPE no longer share a title.
         exporting::ExportScene plainScene, yarnScene;
@@ -451,8 +502,10 @@ private slots:
                 return QString();
             };
             const QString a = title(plainScene), b = title(yarnScene);
-            QVERIFY2(b.startsWith(QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4,096")), qPrintable(name + QStringLiteral(": ") + b));
-            QVERIFY2(a.startsWith(QStringLiteral("RoPE")) && !a.contains(QStringLiteral("YaRN")), qPrintable(name + QStringLiteral(": ") + a));
+            QVERIFY2(b.startsWith(QStringLiteral("RoPE \u00b7 YaRN \u00d78, trained 4,096")),
+                     qPrintable(name + QStringLiteral(": ") + b));
+            QVERIFY2(a.startsWith(QStringLiteral("RoPE")) && !a.contains(QStringLiteral("YaRN")),
+                     qPrintable(name + QStringLiteral(": ") + a));
         }
     }
 
@@ -482,7 +535,7 @@ private slots:
         }
         // The issue's cases: a cursor of 37 and one past 1000 (the clock title collided for p >= 1000).
         // The four figure sizes (figure, slide and projector sizes), and two window panels (a 1366 x 768 screen's views are about 560 x 330).
-        const QList<QSize> sizes{QSize(560, 330), QSize(780, 470),  QSize(1280, 720),
+        const QList<QSize> sizes{QSize(560, 330),  QSize(780, 470),   QSize(1280, 720),
                                  QSize(1366, 768), QSize(1920, 1080), QSize(3840, 2160)};
         const QList<double> scales{1.0, 1.5, 2.0, 2.5};
         QStringList failures;
@@ -514,7 +567,8 @@ private slots:
                                                 .arg(size.width())
                                                 .arg(size.height())
                                                 .arg(scale)
-                                                .arg(theme == ThemeKind::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
+                                                .arg(theme == ThemeKind::Dark ? QStringLiteral("dark")
+                                                                              : QStringLiteral("light"))
                                                 .arg(cursor)
                                                 .arg(found.join(QStringLiteral("; ")));
                         }
@@ -539,7 +593,8 @@ private slots:
             QTest::newRow(qPrintable(id)) << QStringList{id} << QStringLiteral("rope");
         QTest::newRow("clock+table") << QStringList{"clock", "table"} << QStringLiteral("sinusoidal");
         QTest::newRow("attention+decay") << QStringList{"attention", "decay"} << QStringLiteral("alibi");
-        QTest::newRow("rotation+decay+attention") << QStringList{"rotation", "decay", "attention"} << QStringLiteral("rope");
+        QTest::newRow("rotation+decay+attention")
+            << QStringList{"rotation", "decay", "attention"} << QStringLiteral("rope");
         QTest::newRow("extension+decay+table") << QStringList{"extension", "decay", "table"} << QStringLiteral("rope");
         QStringList grid;
         for (const ViewEntry& e : viewRegistry())
@@ -549,7 +604,8 @@ private slots:
         // Every lesson step as presentation mode shows it: its views on its state.
         for (const lessons::Lesson& l : lessons::lessons())
             for (const lessons::Step& st : l.steps)
-                QTest::newRow(qPrintable(QStringLiteral("lesson ") + st.id)) << st.views << QStringLiteral("lesson:") + st.id;
+                QTest::newRow(qPrintable(QStringLiteral("lesson ") + st.id))
+                    << st.views << QStringLiteral("lesson:") + st.id;
     }
 
     void presentationModeHasNoCollisions()
@@ -584,10 +640,12 @@ private slots:
                 exporting::settle(scene.computation());
                 // Up to three views fit a 720-line projector at a lecture font scale.
                 if (views.size() <= 3)
-                    QVERIFY2(show.fontScale() >= 1.3, qPrintable(QStringLiteral("%1 at %2x%3: font scale %4")
-                                                                      .arg(views.join(QLatin1Char('+')))
-                                                                      .arg(screen.width()).arg(screen.height())
-                                                                      .arg(show.fontScale())));
+                    QVERIFY2(show.fontScale() >= 1.3,
+                             qPrintable(QStringLiteral("%1 at %2x%3: font scale %4")
+                                            .arg(views.join(QLatin1Char('+')))
+                                            .arg(screen.width())
+                                            .arg(screen.height())
+                                            .arg(show.fontScale())));
                 for (View* v : show.views()) {
                     QVERIFY(v->width() > 0 && v->height() > 0);
                     const Rendered r = renderRecorded(*v, v->size());
@@ -601,8 +659,10 @@ private slots:
                     if (!found.isEmpty())
                         failures << QStringLiteral("%1 in %2 at %3x%4 (%5, font scale %6): %7")
                                         .arg(v->exportName(), views.join(QLatin1Char('+')))
-                                        .arg(screen.width()).arg(screen.height())
-                                        .arg(theme == ThemeKind::Dark ? QStringLiteral("dark") : QStringLiteral("light"))
+                                        .arg(screen.width())
+                                        .arg(screen.height())
+                                        .arg(theme == ThemeKind::Dark ? QStringLiteral("dark")
+                                                                      : QStringLiteral("light"))
                                         .arg(show.fontScale())
                                         .arg(found.join(QStringLiteral("; ")));
                 }
@@ -617,7 +677,8 @@ private slots:
         QTest::addColumn<QString>("state"); ///< a state in the state form (WorkbenchState::fromJson)
         QTest::newRow("side by side: RoPE vs YaRN x8")
             << R"({"scheme": "rope", "compare": {"mode": "side_by_side", "state": {"params": {"rope_type": "yarn", "factor": "8"}}}})";
-        QTest::newRow("overlay: RoPE vs ALiBi") << R"({"scheme": "rope", "compare": {"mode": "overlay", "state": {"scheme": "alibi"}}})";
+        QTest::newRow("overlay: RoPE vs ALiBi")
+            << R"({"scheme": "rope", "compare": {"mode": "overlay", "state": {"scheme": "alibi"}}})";
         QTest::newRow("difference: RoPE vs theta 500000")
             << R"({"scheme": "rope", "compare": {"mode": "difference", "state": {"params": {"rope_theta": "500000"}}}})";
         // The spatial views in A | B: the patch grid (axial 2-D RoPE vs the 2-D sin-cos table on a larger grid) and
@@ -650,7 +711,10 @@ private slots:
                     found << strayRuns(r, 1.5) << elidedLabels(r) << linesThroughText(r.items, r.lines);
                     if (!found.isEmpty())
                         failures << QStringLiteral("%1 at %2x%3, font scale %4: %5")
-                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(name)
+                                        .arg(size.width())
+                                        .arg(size.height())
+                                        .arg(scale)
                                         .arg(found.join(QStringLiteral("; ")));
                 }
             }
@@ -695,12 +759,19 @@ private slots:
                             found << QStringLiteral("label '%1' cut").arg(label->text());
                         const double want = state.theme().font(9.5).pointSizeF();
                         if (label->font().pointSizeF() < want - 0.01)
-                            found << QStringLiteral("label '%1' at %2 pt, the view's text at font scale %3 is %4 pt or more")
-                                         .arg(label->text().left(30)).arg(label->font().pointSizeF()).arg(scale).arg(want);
+                            found << QStringLiteral(
+                                         "label '%1' at %2 pt, the view's text at font scale %3 is %4 pt or more")
+                                         .arg(label->text().left(30))
+                                         .arg(label->font().pointSizeF())
+                                         .arg(scale)
+                                         .arg(want);
                     }
                     if (!found.isEmpty())
                         failures << QStringLiteral("%1 on screen at %2x%3, font scale %4: %5")
-                                        .arg(name).arg(size.width()).arg(size.height()).arg(scale)
+                                        .arg(name)
+                                        .arg(size.width())
+                                        .arg(size.height())
+                                        .arg(scale)
                                         .arg(found.join(QStringLiteral("; ")));
                 }
             }
@@ -728,7 +799,11 @@ private slots:
                 const Rendered r = renderRecorded(*v, size);
                 const QStringList found = elidedLabels(r);
                 if (!found.isEmpty())
-                    failures << QStringLiteral("%1x%2, font scale %3: %4").arg(size.width()).arg(size.height()).arg(scale).arg(found.join(QStringLiteral("; ")));
+                    failures << QStringLiteral("%1x%2, font scale %3: %4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(scale)
+                                    .arg(found.join(QStringLiteral("; ")));
             }
         }
         v->hide();
@@ -783,7 +858,10 @@ private slots:
                 found << elidedLabels(r);
                 if (!found.isEmpty())
                     failures << QStringLiteral("lengthlab at %1x%2, font scale %3: %4")
-                                    .arg(size.width()).arg(size.height()).arg(scale).arg(found.join(QStringLiteral("; ")));
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(scale)
+                                    .arg(found.join(QStringLiteral("; ")));
             }
         }
         v->hide();
@@ -822,7 +900,8 @@ private slots:
         };
         const auto [table, tableItems] = screenTexts(QStringLiteral("table"));
         const QString all = table.join(QLatin1Char('|'));
-        QVERIFY2(all.contains(QStringLiteral("aliasing")) && all.contains(QStringLiteral("p=37")) && all.contains(QStringLiteral("wheel zoom")),
+        QVERIFY2(all.contains(QStringLiteral("aliasing")) && all.contains(QStringLiteral("p=37"))
+                     && all.contains(QStringLiteral("wheel zoom")),
                  qPrintable(all));
         // Off the data: the note is the lowest line but the footer, under the column axis's title and ticks.
         const DrawnText* note = nullptr;
@@ -852,7 +931,8 @@ private slots:
         json.insert(QStringLiteral("view"), view);
         QCOMPARE(state.fromJson(json), QString());
         QVERIFY(state.viewOptions().cleanSlide);
-        QCOMPARE(state.toJson().value(QStringLiteral("view")).toObject().value(QStringLiteral("clean_slide")).toBool(), true);
+        QCOMPARE(state.toJson().value(QStringLiteral("view")).toObject().value(QStringLiteral("clean_slide")).toBool(),
+                 true);
         const QString clean = screenTexts(QStringLiteral("table")).first.join(QLatin1Char('|'));
         QVERIFY2(!clean.contains(QStringLiteral("aliasing")) && !clean.contains(QStringLiteral("positions on"))
                      && !clean.contains(QStringLiteral("p=37")) && !clean.contains(QStringLiteral("wheel zoom")),
@@ -866,7 +946,8 @@ private slots:
         QStringList exported;
         for (const DrawnText& i : renderRecorded(*scene.view(QStringLiteral("table")), QSize(1366, 768)).items)
             exported << i.fullText;
-        QVERIFY2(!exported.join(QLatin1Char('|')).contains(QStringLiteral("aliasing")), qPrintable(exported.join(QLatin1Char('|'))));
+        QVERIFY2(!exported.join(QLatin1Char('|')).contains(QStringLiteral("aliasing")),
+                 qPrintable(exported.join(QLatin1Char('|'))));
 
         // The window's View menu has it as a checkable action that follows the state.
         MainWindow w(nullptr, false);
@@ -905,13 +986,18 @@ private slots:
                 const long double w = std::pow(10000.0L, -2.0L * i / 128.0L);
                 const QString period = formatNumber(double(2 * 3.14159265358979323846L / w), 4);
                 for (const QString& t : texts)
-                    if (t == period || t == period + QStringLiteral(" tokens") || t == QStringLiteral("period ") + period + QStringLiteral(" tokens")) {
+                    if (t == period || t == period + QStringLiteral(" tokens")
+                        || t == QStringLiteral("period ") + period + QStringLiteral(" tokens")) {
                         ++found;
                         break;
                     }
             }
-            QVERIFY2(found == 8, qPrintable(QStringLiteral("%1x%2: %3 of 8 periods in: %4").arg(size.width()).arg(size.height())
-                                                .arg(found).arg(texts.join(QStringLiteral(" | ")))));
+            QVERIFY2(found == 8,
+                     qPrintable(QStringLiteral("%1x%2: %3 of 8 periods in: %4")
+                                    .arg(size.width())
+                                    .arg(size.height())
+                                    .arg(found)
+                                    .arg(texts.join(QStringLiteral(" | ")))));
         }
     }
 
@@ -966,7 +1052,8 @@ private slots:
         exporting::ExportScene scene;
         for (const QString& name : exporting::ExportScene::viewNames()) {
             View* v = scene.view(name);
-            scene.state().setScheme(v->supports(core::schemeOrThrow("rope")) ? QStringLiteral("rope") : QStringLiteral("t5"));
+            scene.state().setScheme(v->supports(core::schemeOrThrow("rope")) ? QStringLiteral("rope")
+                                                                             : QStringLiteral("t5"));
             useLabRunFile(scene.state(), name);
             useSequenceScheme(scene.state(), name);
             exporting::settle(scene.computation());

@@ -105,8 +105,12 @@ QStringList tooSmall(const QJsonArray& report)
     QStringList out;
     for (const QJsonValue& e : report) {
         const QJsonObject o = e.toObject();
-        if (o.value("state").toString() == QLatin1String("too small") || o.value("state_b").toString() == QLatin1String("too small"))
-            out << QStringLiteral("%1 %2x%3").arg(o.value("view").toString()).arg(o.value("width").toInt()).arg(o.value("height").toInt());
+        if (o.value("state").toString() == QLatin1String("too small")
+            || o.value("state_b").toString() == QLatin1String("too small"))
+            out << QStringLiteral("%1 %2x%3")
+                       .arg(o.value("view").toString())
+                       .arg(o.value("width").toInt())
+                       .arg(o.value("height").toInt());
     }
     return out;
 }
@@ -293,8 +297,8 @@ private slots:
     void helpListsTheWindowOptions()
     {
         const std::string help = app::usage();
-        for (const char* opt : {"--present", "--presenter", "--lesson N.M", "--font-scale", "--maximise VIEW", "--hide-panels",
-                                "--theme light|dark", "--screenshot"})
+        for (const char* opt : {"--present", "--presenter", "--lesson N.M", "--font-scale", "--maximise VIEW",
+                                "--hide-panels", "--theme light|dark", "--screenshot"})
             QVERIFY2(help.find(opt) != std::string::npos, opt);
     }
 
@@ -502,7 +506,8 @@ private slots:
 #endif
         QTest::qWait(300);
         shoot(p, QStringLiteral("present-notes"));
-        const QString plainText = QTextDocumentFragment::fromHtml(b->liveText(b->step()->text, b->step(), nullptr)).toPlainText();
+        const QString plainText
+            = QTextDocumentFragment::fromHtml(b->liveText(b->step()->text, b->step(), nullptr)).toPlainText();
 #ifndef POSLAB_BEFORE
         QVERIFY2(p->notesText().contains(plainText.left(40)), qPrintable(p->notesText()));
 #endif
@@ -557,8 +562,12 @@ private slots:
         const QRect need = heading->fontMetrics().boundingRect(QRect(0, 0, heading->width(), 100000), Qt::TextWordWrap,
                                                                heading->text());
         QVERIFY2(need.width() <= heading->width() && need.height() <= heading->height(),
-                 qPrintable(QStringLiteral("%1 needs %2 x %3 in %4 x %5").arg(heading->text()).arg(need.width())
-                                .arg(need.height()).arg(heading->width()).arg(heading->height())));
+                 qPrintable(QStringLiteral("%1 needs %2 x %3 in %4 x %5")
+                                .arg(heading->text())
+                                .arg(need.width())
+                                .arg(need.height())
+                                .arg(heading->width())
+                                .arg(heading->height())));
     }
 
     void workbenchFitsTheRoom()
@@ -595,20 +604,31 @@ private slots:
                                 QVERIFY(w.state()->setCompareMode(CompareMode::Off).isEmpty());
                             w.resize(size);
                             const QJsonArray report = settledReport(w);
-                            const QString where = QStringLiteral("%1x%2, font scale %3, %4, %5, %6: ")
-                                                      .arg(size.width()).arg(size.height()).arg(scale).arg(QLatin1String(theme),
-                                                           lessonPanel ? QStringLiteral("lesson panel") : QStringLiteral("no lesson panel"),
-                                                           compare ? QStringLiteral("compare") : QStringLiteral("single"));
+                            const QString where
+                                = QStringLiteral("%1x%2, font scale %3, %4, %5, %6: ")
+                                      .arg(size.width())
+                                      .arg(size.height())
+                                      .arg(scale)
+                                      .arg(QLatin1String(theme),
+                                           lessonPanel ? QStringLiteral("lesson panel")
+                                                       : QStringLiteral("no lesson panel"),
+                                           compare ? QStringLiteral("compare") : QStringLiteral("single"));
                             // The window as the window system gave it (within its frame on the 1366 x 768 screen).
-                            QVERIFY2(std::abs(w.width() - size.width()) <= 8 && std::abs(w.height() - size.height()) <= 8,
+                            QVERIFY2(std::abs(w.width() - size.width()) <= 8
+                                         && std::abs(w.height() - size.height()) <= 8,
                                      qPrintable(where + QStringLiteral("window %1x%2").arg(w.width()).arg(w.height())));
                             QVERIFY2(!report.isEmpty(), qPrintable(where + QStringLiteral("no view on screen")));
                             const QStringList small = tooSmall(report);
-                            QVERIFY2(small.isEmpty(), qPrintable(where + QStringLiteral("too small: ") + small.join(QStringLiteral(", "))));
+                            QVERIFY2(
+                                small.isEmpty(),
+                                qPrintable(where + QStringLiteral("too small: ") + small.join(QStringLiteral(", "))));
                             drawn += int(report.size());
                             if (size == QSize(1366, 768) && !lessonPanel && (scale == 1.0 || scale == 2.0))
-                                shoot(&w, QStringLiteral("room-%1-%2-%3").arg(scale).arg(QLatin1String(theme),
-                                                                              compare ? QStringLiteral("compare") : QStringLiteral("single")));
+                                shoot(&w,
+                                      QStringLiteral("room-%1-%2-%3")
+                                          .arg(scale)
+                                          .arg(QLatin1String(theme),
+                                               compare ? QStringLiteral("compare") : QStringLiteral("single")));
                         }
         QVERIFY(drawn >= 48);
     }
@@ -733,7 +753,8 @@ private slots:
         exporting::ExportScene at;
         View* a = load(at, R"({"scheme": "rope", "dim": 8, "view": {"content": "sentence", "sentence": "dog x x x cat",
             "causal": false, "heads": 1}, "compare": {"mode": "side_by_side", "state": {"view": {"sentence":
-            "x x x x x x x x x x x x x x x x x x x x dog x x x cat"}}}})", QStringLiteral("attention"));
+            "x x x x x x x x x x x x x x x x x x x x dog x x x cat"}}}})",
+                       QStringLiteral("attention"));
         QVERIFY(a && a->compareTwin());
         View* b = a->compareTwin();
         const auto ra = a->dataColourRange(), rb = b->dataColourRange();
@@ -875,7 +896,8 @@ private slots:
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
         QCOMPARE(w.loadStateText(QStringLiteral(R"({"scheme": "rope", "dim": 64, "positions": 512,
-            "compare": {"mode": "side_by_side", "state": {"params": {"rope_theta": "500000"}}}})")), QString());
+            "compare": {"mode": "side_by_side", "state": {"params": {"rope_theta": "500000"}}}})")),
+                 QString());
         settle(w.computation());
         auto* a = qobject_cast<DecayView*>(w.view(QStringLiteral("decay")));
         QVERIFY(a);
@@ -900,7 +922,8 @@ private slots:
         a->repaint(); // B's half is drawn from B's chart, laid out at the half's size
         // Each half's axis holds the union: neither half's curve leaves it (each pads for its own plot's height).
         for (const DecayView* v : {a, b})
-            QVERIFY2(v->yRange().first <= std::min(da[0].lo, db[0].lo) && v->yRange().second >= std::max(da[0].hi, db[0].hi),
+            QVERIFY2(v->yRange().first <= std::min(da[0].lo, db[0].lo)
+                         && v->yRange().second >= std::max(da[0].hi, db[0].hi),
                      qPrintable(QStringLiteral("%1 .. %2").arg(v->yRange().first).arg(v->yRange().second)));
 
         // B's hover: down the middle of B's plot until the mouse meets one of B's curves.
@@ -914,7 +937,8 @@ private slots:
             QApplication::sendEvent(a, &e);
             readout = b->readoutText();
         }
-        QVERIFY2(readout.startsWith(QStringLiteral("B \u00b7 ")) && readout.contains(QStringLiteral("tokens,  value")), qPrintable(readout));
+        QVERIFY2(readout.startsWith(QStringLiteral("B \u00b7 ")) && readout.contains(QStringLiteral("tokens,  value")),
+                 qPrintable(readout));
         QVERIFY(!a->readoutText().startsWith(QStringLiteral("B"))); // A's read-out is A's
         // On screen B's half shows it, under B's chart.
         {
@@ -922,7 +946,9 @@ private slots:
             a->grab();
             bool shown = false;
             for (const DrawnText& t : record.items())
-                shown = shown || (t.fullText == readout && t.text.startsWith(QStringLiteral("B \u00b7 ")) && t.rect.left() >= half.left());
+                shown = shown
+                    || (t.fullText == readout && t.text.startsWith(QStringLiteral("B \u00b7 "))
+                        && t.rect.left() >= half.left());
             QVERIFY2(shown, qPrintable(readout));
         }
 
@@ -966,7 +992,8 @@ private slots:
             const lessons::Step& s = l2->steps[i];
             QCOMPARE(pv->currentText(), QStringLiteral("%1 \u00b7 %2").arg(s.id, s.title));
             if (i + 1 < int(l2->steps.size()))
-                QCOMPARE(pv->nextText(), QStringLiteral("Next: %1 \u00b7 %2").arg(l2->steps[i + 1].id, l2->steps[i + 1].title));
+                QCOMPARE(pv->nextText(),
+                         QStringLiteral("Next: %1 \u00b7 %2").arg(l2->steps[i + 1].id, l2->steps[i + 1].title));
             const QString text = QTextDocumentFragment::fromHtml(b->liveText(s.text, &s, nullptr)).toPlainText();
             QVERIFY2(pv->notesText().contains(text.left(40)), qPrintable(pv->notesText()));
         };

@@ -95,8 +95,9 @@ private slots:
         const QString path = dir.filePath(QStringLiteral("run.json"));
         {
             std::ofstream f(path.toStdString());
-            tr::writeRuns(f, {run("rope", 1, {1.0, 0.0, 0.0, 0.0}), run("rope", 2, {0.8, 0.2, 0.0, 0.0}),
-                              run("alibi", 1, {0.9, 0.5, 0.25, 0.1}), run("learned", 1, {1.0, 0, 0, 0}, true)});
+            tr::writeRuns(f,
+                          {run("rope", 1, {1.0, 0.0, 0.0, 0.0}), run("rope", 2, {0.8, 0.2, 0.0, 0.0}),
+                           run("alibi", 1, {0.9, 0.5, 0.25, 0.1}), run("learned", 1, {1.0, 0, 0, 0}, true)});
         }
         QVERIFY(Computation::isRunFile(path));
         WorkbenchState state;
@@ -120,7 +121,8 @@ private slots:
             QVERIFY2(texts.contains(QStringLiteral("RoPE")), qPrintable(texts.join(QLatin1Char('|'))));
             QVERIFY(texts.contains(QStringLiteral("ALiBi")));
             QVERIFY2(texts.filter(QStringLiteral("trained")).size() >= 1, qPrintable(texts.join(QLatin1Char('|'))));
-            QVERIFY2(texts.filter(QStringLiteral("no position rows")).size() == 1 || texts.contains(QStringLiteral("no rows")),
+            QVERIFY2(texts.filter(QStringLiteral("no position rows")).size() == 1
+                         || texts.contains(QStringLiteral("no rows")),
                      qPrintable(texts.join(QLatin1Char('|'))));
         }
         // The data export: each seed's curve, then each scheme's mean.
@@ -170,7 +172,8 @@ private slots:
         QStringList lines;
         for (const QPointF& at : pts)
             lines << view.readoutAt(at + QPointF(3, -2));
-        QVERIFY2(lines.contains(QString::fromUtf8("RoPE \u00b7 L = 20 \u00b7 exact match 50%")), qPrintable(lines.join(QLatin1Char('|'))));
+        QVERIFY2(lines.contains(QString::fromUtf8("RoPE \u00b7 L = 20 \u00b7 exact match 50%")),
+                 qPrintable(lines.join(QLatin1Char('|'))));
         QVERIFY(lines.contains(QString::fromUtf8("ALiBi \u00b7 L = 80 \u00b7 exact match 60%")));
         QVERIFY(view.readoutAt(QPointF(2, 2)).isEmpty());
         // The measure toggle in the Train panel: token accuracy, the run file's (0.5 + exact / 2 here).
@@ -184,7 +187,8 @@ private slots:
         lines.clear();
         for (const QPointF& at : view.pointPositions())
             lines << view.readoutAt(at);
-        QVERIFY2(lines.contains(QString::fromUtf8("RoPE \u00b7 L = 20 \u00b7 token accuracy 75%")), qPrintable(lines.join(QLatin1Char('|'))));
+        QVERIFY2(lines.contains(QString::fromUtf8("RoPE \u00b7 L = 20 \u00b7 token accuracy 75%")),
+                 qPrintable(lines.join(QLatin1Char('|'))));
         o = state.viewOptions();
         o.lengthMetric = LengthMetricChoice::ExactMatch;
         QCOMPARE(state.setViewOptions(o), QString());
@@ -227,7 +231,8 @@ private slots:
         ViewOptions o = state.viewOptions();
         o.runFile = QStringLiteral("/nonexistent/run.json");
         QCOMPARE(state.setViewOptions(o), QString());
-        QVERIFY2(view.data().error.startsWith(QStringLiteral("cannot read /nonexistent/run.json")), qPrintable(view.data().error));
+        QVERIFY2(view.data().error.startsWith(QStringLiteral("cannot read /nonexistent/run.json")),
+                 qPrintable(view.data().error));
         QVERIFY(!Computation::isRunFile(o.runFile));
     }
 };

@@ -55,13 +55,19 @@ namespace {
 const QHash<QString, QString>& controlOf()
 {
     static const QHash<QString, QString> m{
-        {QStringLiteral("softmax"), QStringLiteral("attentionKind")},   {QStringLiteral("causal"), QStringLiteral("attentionMask")},
-        {QStringLiteral("head"), QStringLiteral("attentionHead")},      {QStringLiteral("heads"), QStringLiteral("attentionHeads")},
-        {QStringLiteral("content"), QStringLiteral("attentionContent")}, {QStringLiteral("term"), QStringLiteral("attentionTerm")},
-        {QStringLiteral("sentence"), QStringLiteral("attentionSentence")}, {QStringLiteral("key_distance"), QStringLiteral("rotationDistance")},
-        {QStringLiteral("shift"), QStringLiteral("rotationShift")},     {QStringLiteral("clock_pairs"), QStringLiteral("clockPairs")},
+        {QStringLiteral("softmax"), QStringLiteral("attentionKind")},
+        {QStringLiteral("causal"), QStringLiteral("attentionMask")},
+        {QStringLiteral("head"), QStringLiteral("attentionHead")},
+        {QStringLiteral("heads"), QStringLiteral("attentionHeads")},
+        {QStringLiteral("content"), QStringLiteral("attentionContent")},
+        {QStringLiteral("term"), QStringLiteral("attentionTerm")},
+        {QStringLiteral("sentence"), QStringLiteral("attentionSentence")},
+        {QStringLiteral("key_distance"), QStringLiteral("rotationDistance")},
+        {QStringLiteral("shift"), QStringLiteral("rotationShift")},
+        {QStringLiteral("clock_pairs"), QStringLiteral("clockPairs")},
         {QStringLiteral("table_quantity"), QStringLiteral("tableQuantity")},
-        {QStringLiteral("extension_pair"), QStringLiteral("extensionPair")}, {QStringLiteral("target_length"), QStringLiteral("extensionLength")},
+        {QStringLiteral("extension_pair"), QStringLiteral("extensionPair")},
+        {QStringLiteral("target_length"), QStringLiteral("extensionLength")},
         {QStringLiteral("cursor"), QStringLiteral("cursorSpin")},
     };
     return m;
@@ -193,7 +199,8 @@ class TestLessonActions : public QObject {
                 }
             }
         } else {
-            return QStringLiteral("the control of '%1' is a %2, which the test cannot drive").arg(a.target, w->metaObject()->className());
+            return QStringLiteral("the control of '%1' is a %2, which the test cannot drive")
+                .arg(a.target, w->metaObject()->className());
         }
         QApplication::processEvents();
         if (a.refused) {
@@ -204,7 +211,9 @@ class TestLessonActions : public QObject {
             return {};
         }
         if (!holds(*s, a.target, a.value))
-            return QStringLiteral("'%1' is %2 after setting it to %3 with the %4 '%5'").arg(a.target, text(knobValue(*s, a.target)), want, QString::fromLatin1(w->metaObject()->className()), w->objectName());
+            return QStringLiteral("'%1' is %2 after setting it to %3 with the %4 '%5'")
+                .arg(a.target, text(knobValue(*s, a.target)), want, QString::fromLatin1(w->metaObject()->className()),
+                     w->objectName());
         return {};
     }
 
@@ -222,7 +231,8 @@ class TestLessonActions : public QObject {
                 spin->setFocus();
                 QTest::keyClick(spin, a.by > 0 ? Qt::Key_Up : Qt::Key_Down);
             } else if (auto* edit = qobject_cast<QLineEdit*>(w)) {
-                typeInto(edit, QString::number(text(knobValue(*s, a.target)).toDouble() + (a.by > 0 ? 1 : -1), 'g', 17));
+                typeInto(edit,
+                         QString::number(text(knobValue(*s, a.target)).toDouble() + (a.by > 0 ? 1 : -1), 'g', 17));
             } else {
                 return QStringLiteral("the control of '%1' cannot be stepped").arg(a.target);
             }
@@ -248,26 +258,36 @@ class TestLessonActions : public QObject {
             std::optional<QPointF> at;
             QTest::qWaitFor([&] { return (at = att->cellCentre(a.row, a.column, a.sideB)).has_value(); }, 10000);
             if (!at)
-                return QStringLiteral("the heatmap%1 has no cell (%2, %3)").arg(a.sideB ? " of B" : "").arg(a.row).arg(a.column);
+                return QStringLiteral("the heatmap%1 has no cell (%2, %3)")
+                    .arg(a.sideB ? " of B" : "")
+                    .arg(a.row)
+                    .arg(a.column);
             QTest::qWait(20);
             at = att->cellCentre(a.row, a.column, a.sideB);
             QTest::mouseMove(att, at->toPoint());
             const auto cell = att->hoveredCell(a.sideB);
             if (cell != QPoint(a.column, a.row))
-                return QStringLiteral("the mouse at the centre of cell (%1, %2) points at %3: the cell is smaller than a pixel")
-                    .arg(a.row).arg(a.column)
+                return QStringLiteral(
+                           "the mouse at the centre of cell (%1, %2) points at %3: the cell is smaller than a pixel")
+                    .arg(a.row)
+                    .arg(a.column)
                     .arg(cell ? QStringLiteral("(%1, %2)").arg(cell->y()).arg(cell->x()) : QStringLiteral("nothing"));
             const QString r = att->hoverReadout();
             // B's read-out names its configuration first ("B · query ..."), as View's compare hover draws it.
-            const QString query = (a.sideB ? QStringLiteral("B \u00b7 ") : QString()) + QStringLiteral("query %1").arg(a.row);
+            const QString query
+                = (a.sideB ? QStringLiteral("B \u00b7 ") : QString()) + QStringLiteral("query %1").arg(a.row);
             if (!r.startsWith(query) || !r.contains(QStringLiteral("key %1").arg(a.column)))
-                return QStringLiteral("the read-out '%1' does not name query %2, key %3").arg(r).arg(a.row).arg(a.column);
+                return QStringLiteral("the read-out '%1' does not name query %2, key %3")
+                    .arg(r)
+                    .arg(a.row)
+                    .arg(a.column);
             return {};
         }
         if (auto* table = qobject_cast<TableView*>(v)) {
             std::optional<QPointF> at;
             QTest::qWaitFor([&] { return table->currentResult() != nullptr; }, 10000);
-            if (!(at = table->cellCentre(a.row, a.column))) { // zoomed in elsewhere: a double click shows the whole table
+            if (!(at
+                  = table->cellCentre(a.row, a.column))) { // zoomed in elsewhere: a double click shows the whole table
                 QTest::mouseDClick(table, Qt::LeftButton, {}, table->rect().center());
                 QTest::qWaitFor([&] { return (at = table->cellCentre(a.row, a.column)).has_value(); }, 10000);
             }
@@ -278,8 +298,8 @@ class TestLessonActions : public QObject {
                 const auto next = table->cellCentre(a.row + 1, a.column);
                 if (next && next->y() - at->y() >= 2)
                     break;
-                QWheelEvent wheel(*at, table->mapToGlobal(*at), QPoint(), QPoint(0, 120), Qt::NoButton, Qt::ShiftModifier,
-                                  Qt::NoScrollPhase, false);
+                QWheelEvent wheel(*at, table->mapToGlobal(*at), QPoint(), QPoint(0, 120), Qt::NoButton,
+                                  Qt::ShiftModifier, Qt::NoScrollPhase, false);
                 QApplication::sendEvent(table, &wheel);
                 QTest::qWait(10);
                 if (const auto c = table->cellCentre(a.row, a.column))
@@ -287,8 +307,10 @@ class TestLessonActions : public QObject {
             }
             QTest::mouseMove(table, at->toPoint());
             if (table->hoveredCell() != QPoint(a.column, a.row))
-                return QStringLiteral("the mouse at the centre of row %1, column %2 points elsewhere: the row is smaller than a pixel")
-                    .arg(a.row).arg(a.column);
+                return QStringLiteral("the mouse at the centre of row %1, column %2 points elsewhere: the row is "
+                                      "smaller than a pixel")
+                    .arg(a.row)
+                    .arg(a.column);
             if (!table->readout(a.row, a.column).startsWith(QStringLiteral("p = %1 ").arg(a.row)))
                 return QStringLiteral("the read-out does not name row %1").arg(a.row);
             return {};
@@ -301,18 +323,22 @@ class TestLessonActions : public QObject {
                 return QStringLiteral("the extension plot shows no pair %1").arg(pair);
             QTest::mouseMove(ext, at->toPoint());
             if (ext->hoveredPair() != pair)
-                return QStringLiteral("the mouse over pair %1's column hovers pair %2").arg(pair).arg(ext->hoveredPair());
+                return QStringLiteral("the mouse over pair %1's column hovers pair %2")
+                    .arg(pair)
+                    .arg(ext->hoveredPair());
             return {};
         }
         if (auto* decay = qobject_cast<DecayView*>(v)) {
             // The first curve's point nearest the distance, moved to through the chart's viewport.
             CurveItem* item = nullptr;
-            QTest::qWaitFor([&] {
-                for (QGraphicsItem* it : decay->chart()->scene()->items())
-                    if (auto* c = dynamic_cast<CurveItem*>(it); c && !c->curves().empty())
-                        item = c;
-                return item != nullptr;
-            }, 10000);
+            QTest::qWaitFor(
+                [&] {
+                    for (QGraphicsItem* it : decay->chart()->scene()->items())
+                        if (auto* c = dynamic_cast<CurveItem*>(it); c && !c->curves().empty())
+                            item = c;
+                    return item != nullptr;
+                },
+                10000);
             if (!item)
                 return QStringLiteral("the decay view draws no curve");
             // The nearest drawn point of the first curve to the distance asked for.
@@ -333,13 +359,16 @@ class TestLessonActions : public QObject {
                 const QPolygonF plot = item->toPlot(curve);
                 for (const int j : {best, std::max(0, best - 1)}) {
                     QTest::mouseMove(gv->viewport(), gv->mapFromScene(item->mapToScene(plot[j])));
-                    const QString k = QStringLiteral("k = ") + english.toString(qint64(std::llround(curve.points[j].x()))) + QLatin1Char(' ');
+                    const QString k = QStringLiteral("k = ")
+                        + english.toString(qint64(std::llround(curve.points[j].x()))) + QLatin1Char(' ');
                     if (QTest::qWaitFor([&] { return decay->readoutText().contains(k); }, 1000))
                         return {};
                 }
                 seen << decay->readoutText();
             }
-            return QStringLiteral("the read-out does not name distance %1 (read: %2)").arg(*a.at).arg(seen.join(QStringLiteral(" | ")));
+            return QStringLiteral("the read-out does not name distance %1 (read: %2)")
+                .arg(*a.at)
+                .arg(seen.join(QStringLiteral(" | ")));
         }
         return QStringLiteral("view '%1' has no hover the test knows").arg(a.target);
     }
@@ -371,7 +400,8 @@ class TestLessonActions : public QObject {
         if (!v->isVisible()) {
             if (tabs && tabs->isVisible())
                 QTest::mouseClick(tabs, Qt::LeftButton, {}, tabs->tabRect(0).center()); // the workbench's grid
-            if (auto* b = m_window->findChild<QAbstractButton*>(QStringLiteral("strip_") + v->exportName()); b && b->isVisible())
+            if (auto* b = m_window->findChild<QAbstractButton*>(QStringLiteral("strip_") + v->exportName());
+                b && b->isVisible())
                 QTest::mouseClick(b, Qt::LeftButton);
         }
         QTest::qWait(100);
@@ -387,13 +417,22 @@ class TestLessonActions : public QObject {
             return QStringLiteral("view '%1' is not on screen").arg(a.target);
         const core::Grid grid = v->data().grid;
         if (a.row >= grid.rows || a.column >= grid.cols)
-            return QStringLiteral("the grid is %1 x %2: it has no patch (%3, %4)").arg(grid.rows).arg(grid.cols).arg(a.row).arg(a.column);
+            return QStringLiteral("the grid is %1 x %2: it has no patch (%3, %4)")
+                .arg(grid.rows)
+                .arg(grid.cols)
+                .arg(a.row)
+                .arg(a.column);
         const int want = a.row * grid.cols + a.column;
         if (a.byKeys) {
             v->setFocus();
-            for (int guard = 0; guard < 4 * (grid.rows + grid.cols) && m_window->state()->spatial().patch != want; ++guard) {
+            for (int guard = 0; guard < 4 * (grid.rows + grid.cols) && m_window->state()->spatial().patch != want;
+                 ++guard) {
                 const int at = m_window->state()->spatial().patch, i = at / grid.cols, j = at % grid.cols;
-                QTest::keyClick(v, a.row > i ? Qt::Key_Down : a.row < i ? Qt::Key_Up : a.column > j ? Qt::Key_Right : Qt::Key_Left);
+                QTest::keyClick(v,
+                                a.row > i          ? Qt::Key_Down
+                                    : a.row < i    ? Qt::Key_Up
+                                    : a.column > j ? Qt::Key_Right
+                                                   : Qt::Key_Left);
             }
         } else {
             const PatchGridView::Layout l = v->layoutFor(QRectF(v->rect()));
@@ -447,12 +486,9 @@ public:
     QString perform(const lessons::Step& step, const lessons::Action& a)
     {
         switch (a.kind) {
-        case lessons::Action::Kind::Set:
-            return setKnob(a);
-        case lessons::Action::Kind::Step:
-            return stepKnob(a);
-        case lessons::Action::Kind::Hover:
-            return hover(a);
+        case lessons::Action::Kind::Set: return setKnob(a);
+        case lessons::Action::Kind::Step: return stepKnob(a);
+        case lessons::Action::Kind::Hover: return hover(a);
         case lessons::Action::Kind::Probe: {
             const lessons::Notice* n = step.findNotice(a.target);
             if (!n)
@@ -461,8 +497,7 @@ public:
             const lessons::CheckResult r = engine.check(n->check);
             return r.holds ? QString() : QStringLiteral("notice %1 does not hold: %2").arg(a.target, r.reason);
         }
-        case lessons::Action::Kind::Show:
-            return show(a.target);
+        case lessons::Action::Kind::Show: return show(a.target);
         case lessons::Action::Kind::Select:
             return a.target == QLatin1String("sequence") ? selectToken(a) : selectPatch(a);
         case lessons::Action::Kind::Read: {
@@ -473,8 +508,9 @@ public:
                 return QStringLiteral("view '%1' was not computed within a minute").arg(a.target);
             View::DrawState d = View::DrawState::CannotCompute;
             QTest::qWaitFor([&] { return (d = v->drawState(v->size())) == View::DrawState::Drawn; }, 10000);
-            return d == View::DrawState::Drawn ? QString()
-                                               : QStringLiteral("view '%1' is %2").arg(a.target, View::drawStateName(d));
+            return d == View::DrawState::Drawn
+                ? QString()
+                : QStringLiteral("view '%1' is %2").arg(a.target, View::drawStateName(d));
         }
         }
         return QStringLiteral("unknown action");
@@ -492,7 +528,8 @@ public:
         b->open(int(lesson - b->lessonList().constData()), index);
         if (b->needsGuess()) {
             const lessons::Step* s = b->step();
-            const QString guess = s->predict->kind == QLatin1String("choice") ? QStringLiteral("0") : QStringLiteral("1");
+            const QString guess
+                = s->predict->kind == QLatin1String("choice") ? QStringLiteral("0") : QStringLiteral("1");
             if (const QString why = b->commitGuess(guess); !why.isEmpty())
                 return why;
         }
@@ -510,7 +547,8 @@ private slots:
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, m_settings.path());
         QApplication::setOrganizationName(QStringLiteral("PosLabTest"));
         QApplication::setApplicationName(QStringLiteral("tst_lessonactions"));
-        QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
+        QVERIFY2(lessons::lessonLoadProblems().isEmpty(),
+                 qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
         m_window = new MainWindow(nullptr, false);
         m_window->resize(1366, 768);
         m_window->show();
@@ -532,7 +570,8 @@ private slots:
                 if (!s.doText.isEmpty() && s.actions.isEmpty())
                     missing << s.id;
             }
-        QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("steps without actions: ") + missing.join(QStringLiteral(", "))));
+        QVERIFY2(missing.isEmpty(),
+                 qPrintable(QStringLiteral("steps without actions: ") + missing.join(QStringLiteral(", "))));
         QVERIFY(steps >= 70);
     }
 
@@ -564,7 +603,10 @@ private slots:
                 problem = QStringLiteral("exception: ") + QString::fromUtf8(e.what());
             }
             QVERIFY2(problem.isEmpty(),
-                     qPrintable(QStringLiteral("step %1: actions[%2] (%3): %4").arg(id).arg(i).arg(s->actions[i].describe(), problem)));
+                     qPrintable(QStringLiteral("step %1: actions[%2] (%3): %4")
+                                    .arg(id)
+                                    .arg(i)
+                                    .arg(s->actions[i].describe(), problem)));
             // POSLAB_ACTION_SHOTS=DIR: the window after each action, DIR/STEP-K.png, to look at what a learner sees.
             if (const QString dir = qEnvironmentVariable("POSLAB_ACTION_SHOTS"); !dir.isEmpty())
                 m_window->grab().save(QStringLiteral("%1/%2-%3.png").arg(dir, id).arg(i));

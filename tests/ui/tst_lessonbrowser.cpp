@@ -54,8 +54,7 @@ int totalSteps()
 }
 
 /// The first step (lesson index, step index) for which @p want holds.
-template <typename F>
-std::pair<int, int> findStep(F want)
+template <typename F> std::pair<int, int> findStep(F want)
 {
     const auto& all = lessons::lessons();
     for (int i = 0; i < all.size(); ++i)
@@ -76,7 +75,8 @@ private slots:
     void initTestCase()
     {
         tests::useOwnSettings(m_settings, QStringLiteral("tst_lessonbrowser"));
-        QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
+        QVERIFY2(lessons::lessonLoadProblems().isEmpty(),
+                 qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
         QVERIFY2(!lessons::lessons().isEmpty(), "no lessons are compiled in");
     }
 
@@ -170,7 +170,11 @@ private slots:
                 QCoreApplication::processEvents();
                 const int need = scroll->widget()->minimumSizeHint().width();
                 if (need > scroll->viewport()->width())
-                    wide << QStringLiteral("%1 step %2: %3 > %4").arg(l).arg(s).arg(need).arg(scroll->viewport()->width());
+                    wide << QStringLiteral("%1 step %2: %3 > %4")
+                                .arg(l)
+                                .arg(s)
+                                .arg(need)
+                                .arg(scroll->viewport()->width());
             }
         shoot(&w, QStringLiteral("lessons-scale2"));
         QVERIFY2(wide.isEmpty(), qPrintable(wide.join(QLatin1Char('\n'))));
@@ -209,8 +213,11 @@ private slots:
                 const QString name = list->property("shownText").toString();
                 QStyleOptionComboBox opt;
                 opt.initFrom(list);
-                const int room = list->style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, list).width();
-                if (!name.contains(QString::number(lessons::lessons()[l].number)) || list->fontMetrics().horizontalAdvance(name) > room)
+                const int room = list->style()
+                                     ->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, list)
+                                     .width();
+                if (!name.contains(QString::number(lessons::lessons()[l].number))
+                    || list->fontMetrics().horizontalAdvance(name) > room)
                     problems << at + QStringLiteral("lesson list shows '%1' in %2 px").arg(name).arg(room);
             }
             for (int l = 0; l < lessons::lessons().size(); ++l)
@@ -225,22 +232,35 @@ private slots:
                         problems << id + QStringLiteral(": the counter reads '%1'").arg(text);
                     const QFontMetrics fm(shown->font());
                     const QRect need = fm.boundingRect(shown->contentsRect(), Qt::AlignCenter | Qt::TextWordWrap, text);
-                    if (!shown->contentsRect().contains(need) || (shown == row && fm.horizontalAdvance(text) > row->contentsRect().width()))
-                        problems << id + QStringLiteral(": the counter '%1' needs %2 px, has %3").arg(text).arg(need.width()).arg(shown->width());
-                    if (shown == row && (row->geometry().intersects(back->geometry()) || row->geometry().intersects(next->geometry())))
+                    if (!shown->contentsRect().contains(need)
+                        || (shown == row && fm.horizontalAdvance(text) > row->contentsRect().width()))
+                        problems << id
+                                + QStringLiteral(": the counter '%1' needs %2 px, has %3")
+                                      .arg(text)
+                                      .arg(need.width())
+                                      .arg(shown->width());
+                    if (shown == row
+                        && (row->geometry().intersects(back->geometry())
+                            || row->geometry().intersects(next->geometry())))
                         problems << id + QStringLiteral(": the counter is under a button");
                     const QFontMetrics tm(title->font());
                     for (const QString& word : title->text().split(QLatin1Char(' '), Qt::SkipEmptyParts))
-                        if (tm.horizontalAdvance(QTextDocumentFragment::fromHtml(word).toPlainText()) > title->contentsRect().width())
+                        if (tm.horizontalAdvance(QTextDocumentFragment::fromHtml(word).toPlainText())
+                            > title->contentsRect().width())
                             problems << id + QStringLiteral(": the title's word '%1' is cut").arg(word);
-                    if (QWidget* f = b->findChild<QWidget*>(QStringLiteral("lessonFormula")); f && !qobject_cast<QLabel*>(f)) {
+                    if (QWidget* f = b->findChild<QWidget*>(QStringLiteral("lessonFormula"));
+                        f && !qobject_cast<QLabel*>(f)) {
                         const double em = f->property("formulaEm").toDouble();
                         const double textEm = QFontInfo(title->parentWidget()->font()).pixelSize() * 1.15;
                         // Below 60% only where one piece between gaps (a fraction) would not fit an indented line.
-                        const double piece = f->property("formulaWidestPiece").toDouble() / textEm; // in ems at 1.15 x the text
+                        const double piece
+                            = f->property("formulaWidestPiece").toDouble() / textEm; // in ems at 1.15 x the text
                         const bool pieceTooWide = 0.6 * textEm * (piece + 1) > f->width() + 1;
                         if (em < 0.6 * textEm - 0.01 && !pieceTooWide)
-                            problems << id + QStringLiteral(": the formula's em %1 px < 60% of the text's %2 px").arg(em).arg(textEm);
+                            problems << id
+                                    + QStringLiteral(": the formula's em %1 px < 60% of the text's %2 px")
+                                          .arg(em)
+                                          .arg(textEm);
                         if (em * (piece + 1) > f->width() + 1)
                             problems << id + QStringLiteral(": a piece of the formula is cut at the panel's edge");
                         if (f->geometry().right() > scroll->viewport()->width())
@@ -250,7 +270,8 @@ private slots:
                     }
                 }
             // To look at (POSLAB_SHOTS): the widest formula, 6.4's, scrolled into view.
-            const auto [wide, wideStep] = findStep([](const lessons::Step& st) { return st.id == QLatin1String("6.4"); });
+            const auto [wide, wideStep]
+                = findStep([](const lessons::Step& st) { return st.id == QLatin1String("6.4"); });
             if (wide >= 0 && b->open(wide, wideStep)) {
                 b->reveal();
                 QCoreApplication::processEvents();
@@ -326,11 +347,14 @@ private slots:
                 QVERIFY(b.open(l, s));
                 QVERIFY(b.needsGuess());
                 const QString shown = visibleText();
-                QVERIFY2(b.noticeTexts().isEmpty(), qPrintable(st.id + QStringLiteral(": a notice is shown before the guess")));
-                QVERIFY2(!shown.contains(QLatin1String("cmd:")), qPrintable(st.id + QStringLiteral(": a computed value is shown before the guess")));
+                QVERIFY2(b.noticeTexts().isEmpty(),
+                         qPrintable(st.id + QStringLiteral(": a notice is shown before the guess")));
+                QVERIFY2(!shown.contains(QLatin1String("cmd:")),
+                         qPrintable(st.id + QStringLiteral(": a computed value is shown before the guess")));
                 QVERIFY2(!shown.contains(QLatin1String("Why:")), qPrintable(st.id));
                 if (st.formulaReveals)
-                    QVERIFY2(!b.findChild<QWidget*>(QStringLiteral("lessonFormula")), qPrintable(st.id + QStringLiteral(": the formula answers it")));
+                    QVERIFY2(!b.findChild<QWidget*>(QStringLiteral("lessonFormula")),
+                             qPrintable(st.id + QStringLiteral(": the formula answers it")));
                 QVERIFY(b.revealText().isEmpty());
             }
         QVERIFY(predictions > 40);
@@ -405,8 +429,9 @@ private slots:
             b.open(l1 == 0 ? 1 : 0);
             QVERIFY(b.open(l1, index));
             QVERIFY(b.commitGuess(QString::number(pick)).isEmpty());
-            QCOMPARE(b.guessVerdict(), std::optional<lessons::GuessVerdict>(pick == right ? lessons::GuessVerdict::Right
-                                                                                            : lessons::GuessVerdict::Wrong));
+            QCOMPARE(b.guessVerdict(),
+                     std::optional<lessons::GuessVerdict>(pick == right ? lessons::GuessVerdict::Right
+                                                                        : lessons::GuessVerdict::Wrong));
             QVERIFY(b.revealText().contains(pick == right ? QStringLiteral("Right.") : QStringLiteral("Wrong.")));
             QVERIFY(b.revealText().contains(QStringLiteral("Why:")));
         }
@@ -421,7 +446,8 @@ private slots:
     void stepLockAndFreePlay()
     {
         // A step that does not name dim: its row is locked after Try it, free play unlocks it.
-        const auto [li, si] = findStep([](const lessons::Step& s) { return !s.predict && !s.knobs.contains(QLatin1String("dim")); });
+        const auto [li, si]
+            = findStep([](const lessons::Step& s) { return !s.predict && !s.knobs.contains(QLatin1String("dim")); });
         QVERIFY(li >= 0);
         MainWindow w(nullptr, false);
         LessonBrowser* b = w.lessonBrowser();
@@ -443,8 +469,8 @@ private slots:
         // A step that shows the attention view but names neither softmax nor causal: the attention view's kind
         // and mask boxes are locked after Try it; free play unlocks them.
         const auto [li, si] = findStep([](const lessons::Step& s) {
-            return !s.predict && s.views.contains(QLatin1String("attention")) && !s.knobs.contains(QLatin1String("softmax"))
-                && !s.knobs.contains(QLatin1String("causal"));
+            return !s.predict && s.views.contains(QLatin1String("attention"))
+                && !s.knobs.contains(QLatin1String("softmax")) && !s.knobs.contains(QLatin1String("causal"));
         });
         // The shipped lessons have such steps; losing them all would leave the lock untested, so it fails.
         QVERIFY2(li >= 0, "no shipped step shows the attention view without naming its mask and kind");
@@ -476,7 +502,7 @@ private slots:
         QVERIFY(!b.tryIt().isEmpty()); // the puzzle has no state of its own
         QVERIFY(!b.answerPuzzle(QStringLiteral("certainly not this")));
         const QString right = l.puzzle->kind == QLatin1String("choice") ? QString::number(l.puzzle->answerChoice)
-                                                                         : l.puzzle->answerText();
+                                                                        : l.puzzle->answerText();
         QString message;
         QVERIFY2(b.answerPuzzle(right, &message), qPrintable(right + QStringLiteral(": ") + message));
         QVERIFY(!b.unlockedKnobs().has_value()); // then free play
@@ -518,7 +544,8 @@ private slots:
         s.id = QStringLiteral("0.1");
         QVERIFY(state.setScheme(QStringLiteral("rope")).isEmpty());
         QVERIFY(state.setDim(64).isEmpty());
-        const QString text = b.liveText(QStringLiteral("d = {p:dim}, theta {p:rope_theta}, p = {p:cursor} <x>"), &s, nullptr);
+        const QString text
+            = b.liveText(QStringLiteral("d = {p:dim}, theta {p:rope_theta}, p = {p:cursor} <x>"), &s, nullptr);
         QVERIFY2(text.contains(QStringLiteral(">64</a>")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(">10000</a>")), qPrintable(text));
         QVERIFY2(text.contains(QStringLiteral(">%1</a>").arg(state.cursor())), qPrintable(text));

@@ -121,11 +121,11 @@ void TestLessons::guessVerdicts()
     // of the last digit); close: within 10%; wrong otherwise.
     using lessons::GuessVerdict;
     using lessons::judgeGuess;
-    QCOMPARE(judgeGuess(54400, 54410.1, 3), GuessVerdict::Right);   // 54,410 to 3 digits is 54,400
+    QCOMPARE(judgeGuess(54400, 54410.1, 3), GuessVerdict::Right); // 54,410 to 3 digits is 54,400
     QCOMPARE(judgeGuess(54449, 54410.1, 3), GuessVerdict::Right);
     QCOMPARE(judgeGuess(54300, 54410.1, 3), GuessVerdict::Close);
     QCOMPARE(judgeGuess(50000, 54410.1, 3), GuessVerdict::Close);
-    QCOMPARE(judgeGuess(62832, 54410.1, 3), GuessVerdict::Wrong);   // 2 pi base, the articles' 62k
+    QCOMPARE(judgeGuess(62832, 54410.1, 3), GuessVerdict::Wrong); // 2 pi base, the articles' 62k
     QCOMPARE(judgeGuess(46, 46, 2), GuessVerdict::Right);
     QCOMPARE(judgeGuess(45, 46, 2), GuessVerdict::Close);
     QCOMPARE(judgeGuess(30, 46, 2), GuessVerdict::Wrong);
@@ -151,9 +151,10 @@ void TestLessons::puzzleAcceptsARange()
         bytes = f.readAll();
     }
     bytes.replace("\"answer\": 10001", "\"answer\": 10000");
-    const lessons::Lesson l = lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}",
-                                                                          "\"accept\": {\"from\": 9000, \"below\": 11000}"),
-                                                   QStringLiteral("claims.json"));
+    const lessons::Lesson l
+        = lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}",
+                                                         "\"accept\": {\"from\": 9000, \"below\": 11000}"),
+                               QStringLiteral("claims.json"));
     QVERIFY(l.puzzle->accepts(QStringLiteral("9000")));
     QVERIFY(l.puzzle->accepts(QStringLiteral("10999.5")));
     QVERIFY(!l.puzzle->accepts(QStringLiteral("11000")));
@@ -161,7 +162,8 @@ void TestLessons::puzzleAcceptsARange()
     for (const char* bad : {"\"accept\": {\"from\": 9000}", "\"accept\": {\"from\": 10001, \"below\": 11000}",
                             "\"accept\": {\"from\": 9000, \"below\": 11000, \"relative\": 1}"}) {
         try {
-            lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}", bad), QStringLiteral("x.json"));
+            lessons::parseLesson(QByteArray(bytes).replace("\"accept\": {\"relative\": 0.001}", bad),
+                                 QStringLiteral("x.json"));
             QFAIL(bad);
         } catch (const core::InputError& e) {
             QVERIFY2(QString::fromUtf8(e.what()).contains(QStringLiteral("puzzle: accept")), e.what());
@@ -194,6 +196,7 @@ void TestLessons::everyPredictionSaysWhy()
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
 {
+    // clang-format off
     // Phrases that gave a step's prediction away before the guess: the
     // step's title, text and "Do" line must not hold them; the sentence of why may.
     QTest::addColumn<QString>("step");
@@ -221,6 +224,7 @@ void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
     QTest::newRow("3.3 title") << "3.3" << "look the same";
     QTest::newRow("5.2 title") << "5.2" << "constant along diagonals";
     QTest::newRow("8.4") << "8.4" << "depends on the gap alone";
+    // clang-format on
 }
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction()
@@ -241,7 +245,8 @@ void TestLessons::splitsLikeAShell()
     using ui::splitCommandLine;
     QCOMPARE(splitCommandLine("scores  --content \"the cat sat\" --scheme rope"),
              (std::vector<std::string>{"scores", "--content", "the cat sat", "--scheme", "rope"}));
-    QCOMPARE(splitCommandLine("a 'b \"c\" d' e\\ f \"g\\\"h\""), (std::vector<std::string>{"a", "b \"c\" d", "e f", "g\"h"}));
+    QCOMPARE(splitCommandLine("a 'b \"c\" d' e\\ f \"g\\\"h\""),
+             (std::vector<std::string>{"a", "b \"c\" d", "e f", "g\"h"}));
     QCOMPARE(splitCommandLine("x ''"), (std::vector<std::string>{"x", ""}));
     QVERIFY_THROWS_EXCEPTION(core::InputError, splitCommandLine("a \"b"));
     QVERIFY_THROWS_EXCEPTION(core::InputError, splitCommandLine("a 'b"));
@@ -266,16 +271,20 @@ void TestLessons::equalsWithDigitsAndTolerance()
     const long double w3 = std::pow(10000.0L, -6.0L / 16.0L);
     const QString p = probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[3]"));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0.0316228, "digits": 6})").arg(p))).holds);
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": %2, "tol": 1e-15})").arg(p, num(w3)))).holds);
+    QVERIFY(
+        engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": %2, "tol": 1e-15})").arg(p, num(w3)))).holds);
     // One digit off in the sixth place: the reason names the computed value, the claim and the digits.
-    const lessons::CheckResult off = engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0.0316229, "digits": 6})").arg(p)));
+    const lessons::CheckResult off
+        = engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0.0316229, "digits": 6})").arg(p)));
     QVERIFY(!off.holds);
-    QVERIFY2(off.reason.contains(QStringLiteral("computed 3.16228e-02")) && off.reason.contains(QStringLiteral("not 0.0316229"))
+    QVERIFY2(off.reason.contains(QStringLiteral("computed 3.16228e-02"))
+                 && off.reason.contains(QStringLiteral("not 0.0316229"))
                  && off.reason.contains(QStringLiteral("6 significant digits")),
              qPrintable(off.reason));
     // ... and to five digits the same claim holds (rounding the computed value).
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0.031623, "digits": 5})").arg(p))).holds);
-    const lessons::CheckResult far = engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": %2, "tol": 1e-9})").arg(p, num(w3 + 1e-6L))));
+    const lessons::CheckResult far
+        = engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": %2, "tol": 1e-9})").arg(p, num(w3 + 1e-6L))));
     QVERIFY(!far.holds);
     QVERIFY2(far.reason.contains(QStringLiteral("within 1e-09")), qPrintable(far.reason));
 }
@@ -288,12 +297,16 @@ void TestLessons::lessAndGreater()
     const long double slowest = 2 * 3.14159265358979323846L * std::pow(10000.0L, 126.0L / 128.0L);
     const QString p = probe(QStringLiteral("extension --scheme rope --set rope_theta=10000 --dim 128"),
                             QStringLiteral("[63, \"wavelength_old\"]"));
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "less_than": %2})").arg(p, num(slowest + 0.01L)))).holds);
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "greater_than": %2})").arg(p, num(slowest - 0.01L)))).holds);
-    const lessons::CheckResult r = engine.check(checkOf(QStringLiteral(R"({"value": %1, "less_than": %2})").arg(p, num(slowest - 0.01L))));
+    QVERIFY(
+        engine.check(checkOf(QStringLiteral(R"({"value": %1, "less_than": %2})").arg(p, num(slowest + 0.01L)))).holds);
+    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "greater_than": %2})").arg(p, num(slowest - 0.01L))))
+                .holds);
+    const lessons::CheckResult r
+        = engine.check(checkOf(QStringLiteral(R"({"value": %1, "less_than": %2})").arg(p, num(slowest - 0.01L))));
     QVERIFY(!r.holds);
     QVERIFY2(r.reason.contains(QStringLiteral("not less than")), qPrintable(r.reason));
-    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"value": %1, "greater_than": %2})").arg(p, num(slowest + 0.01L)))).holds);
+    QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"value": %1, "greater_than": %2})").arg(p, num(slowest + 0.01L))))
+                 .holds);
 }
 
 void TestLessons::allEqualDifferOrderDistinct()
@@ -301,41 +314,59 @@ void TestLessons::allEqualDifferOrderDistinct()
     ClaimEngine engine;
     // RoPE's and the sinusoidal table's speeds agree at the same base and d (RoFormer eq. 15, Vaswani section 3.5).
     const QString sin = probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[5]"));
-    const QString rope = probe(QStringLiteral("frequencies --scheme rope --set rope_theta=10000 --dim 16"), QStringLiteral("[5]"));
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "all_equal": true, "tol": 1e-15})").arg(sin, rope))).holds);
-    const QString rope500 = probe(QStringLiteral("frequencies --scheme rope --set rope_theta=500 --dim 16"), QStringLiteral("[5]"));
-    const lessons::CheckResult ne = engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "all_equal": true, "tol": 1e-6})").arg(sin, rope500)));
+    const QString rope
+        = probe(QStringLiteral("frequencies --scheme rope --set rope_theta=10000 --dim 16"), QStringLiteral("[5]"));
+    QVERIFY(
+        engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "all_equal": true, "tol": 1e-15})").arg(sin, rope)))
+            .holds);
+    const QString rope500
+        = probe(QStringLiteral("frequencies --scheme rope --set rope_theta=500 --dim 16"), QStringLiteral("[5]"));
+    const lessons::CheckResult ne = engine.check(
+        checkOf(QStringLiteral(R"({"values": [%1, %2], "all_equal": true, "tol": 1e-6})").arg(sin, rope500)));
     QVERIFY(!ne.holds);
     QVERIFY2(ne.reason.contains(QStringLiteral("differs from value 0")), qPrintable(ne.reason));
 
     // Row 0 of the interleaved table is sin 0, cos 0, ... = 0, 1, 0, 1: two distinct values, not all equal.
-    const QString row0 = probe(QStringLiteral("encoding --scheme sinusoidal --set layout=interleaved --dim 8 --positions 0:1"),
-                               QStringLiteral("[0, \"*\"]"));
+    const QString row0
+        = probe(QStringLiteral("encoding --scheme sinusoidal --set layout=interleaved --dim 8 --positions 0:1"),
+                QStringLiteral("[0, \"*\"]"));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "distinct": 2, "tol": 1e-12})").arg(row0))).holds);
-    const lessons::CheckResult three = engine.check(checkOf(QStringLiteral(R"({"value": %1, "distinct": 3})").arg(row0)));
+    const lessons::CheckResult three
+        = engine.check(checkOf(QStringLiteral(R"({"value": %1, "distinct": 3})").arg(row0)));
     QVERIFY(!three.holds);
     QVERIFY2(three.reason.contains(QStringLiteral("2 distinct values among 8")), qPrintable(three.reason));
     QVERIFY(!engine.check(checkOf(QStringLiteral(R"({"value": %1, "all_equal": true, "tol": 0.5})").arg(row0))).holds);
     // The sines alone (columns 0, 2, 4, 6) are all 0.
     for (int c : {0, 2, 4, 6})
-        QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0, "tol": 0})")
-                                         .arg(probe(QStringLiteral("encoding --scheme sinusoidal --set layout=interleaved --dim 8 --positions 0:1"),
-                                                    QStringLiteral("[0, %1]").arg(c)))))
-                    .holds);
+        QVERIFY(
+            engine
+                .check(checkOf(
+                    QStringLiteral(R"({"value": %1, "equals": 0, "tol": 0})")
+                        .arg(probe(QStringLiteral(
+                                       "encoding --scheme sinusoidal --set layout=interleaved --dim 8 --positions 0:1"),
+                                   QStringLiteral("[0, %1]").arg(c)))))
+                .holds);
 
     // sin 1 and sin 2 (pair 0 at positions 1 and 2) differ by |sin 2 - sin 1| = 0.0678.
     const double gap = std::abs(std::sin(2.0) - std::sin(1.0));
-    const QString p1 = probe(QStringLiteral("encoding --scheme sinusoidal --dim 8 --positions 1,2"), QStringLiteral("[0, 0]"));
-    const QString p2 = probe(QStringLiteral("encoding --scheme sinusoidal --dim 8 --positions 1,2"), QStringLiteral("[1, 0]"));
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "differ": true, "tol": %3})").arg(p1, p2, num(gap - 1e-3)))).holds);
-    const lessons::CheckResult same = engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "differ": true, "tol": %3})").arg(p1, p2, num(gap + 1e-3))));
+    const QString p1
+        = probe(QStringLiteral("encoding --scheme sinusoidal --dim 8 --positions 1,2"), QStringLiteral("[0, 0]"));
+    const QString p2
+        = probe(QStringLiteral("encoding --scheme sinusoidal --dim 8 --positions 1,2"), QStringLiteral("[1, 0]"));
+    QVERIFY(engine
+                .check(checkOf(
+                    QStringLiteral(R"({"values": [%1, %2], "differ": true, "tol": %3})").arg(p1, p2, num(gap - 1e-3))))
+                .holds);
+    const lessons::CheckResult same = engine.check(
+        checkOf(QStringLiteral(R"({"values": [%1, %2], "differ": true, "tol": %3})").arg(p1, p2, num(gap + 1e-3))));
     QVERIFY(!same.holds);
     QVERIFY2(same.reason.contains(QStringLiteral("not more than tol")), qPrintable(same.reason));
 
     // The speeds fall strictly with the pair index (base > 1).
     const QString all = probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[\"*\"]"));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": %1, "order": "decreasing"})").arg(all))).holds);
-    const lessons::CheckResult up = engine.check(checkOf(QStringLiteral(R"({"value": %1, "order": "increasing"})").arg(all)));
+    const lessons::CheckResult up
+        = engine.check(checkOf(QStringLiteral(R"({"value": %1, "order": "increasing"})").arg(all)));
     QVERIFY(!up.holds);
     QVERIFY2(up.reason.contains(QStringLiteral("not strictly increasing: value 1")), qPrintable(up.reason));
     QVERIFY(engine.check(checkOf(QStringLiteral(R"({"values": [%1, %2], "order": "increasing"})").arg(p1, p2))).holds);
@@ -345,7 +376,8 @@ void TestLessons::allEqualDifferOrderDistinct()
 
     // all: the first failing part is named.
     const lessons::CheckResult both = engine.check(checkOf(
-        QStringLiteral(R"({"all": [{"value": %1, "order": "decreasing"}, {"value": %1, "order": "increasing"}]})").arg(all)));
+        QStringLiteral(R"({"all": [{"value": %1, "order": "decreasing"}, {"value": %1, "order": "increasing"}]})")
+            .arg(all)));
     QVERIFY(!both.holds);
     QVERIFY2(both.reason.startsWith(QStringLiteral("all[1]: not strictly increasing")), qPrintable(both.reason));
 }
@@ -354,20 +386,27 @@ void TestLessons::refusedProbes()
 {
     ClaimEngine engine;
     // GPT-2-style learned tables stop at max_position_embeddings rows (1024 by default).
-    const QString refused = QStringLiteral(R"({"value": {"compute": "encoding --scheme learned --dim 8 --positions 1020:1030", "refused": "%1"}})");
+    const QString refused = QStringLiteral(
+        R"({"value": {"compute": "encoding --scheme learned --dim 8 --positions 1020:1030", "refused": "%1"}})");
     const lessons::CheckResult r = engine.check(checkOf(refused.arg(QStringLiteral("max_position_embeddings"))));
     QVERIFY2(r.holds, qPrintable(r.reason));
     const lessons::CheckResult other = engine.check(checkOf(refused.arg(QStringLiteral("dimension"))));
     QVERIFY(!other.holds);
     QVERIFY2(other.reason.contains(QStringLiteral("does not contain \"dimension\"")), qPrintable(other.reason));
     // Written as the check itself.
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"compute": "encoding --scheme learned --dim 8 --positions 1020:1030", "refused": "1024 rows"})"))).holds);
+    QVERIFY(
+        engine
+            .check(checkOf(QStringLiteral(
+                R"({"compute": "encoding --scheme learned --dim 8 --positions 1020:1030", "refused": "1024 rows"})")))
+            .holds);
     // A computation that goes through is not a refusal.
-    const lessons::CheckResult fine = engine.check(checkOf(QStringLiteral(R"({"value": {"compute": "encoding --scheme learned --dim 8 --positions 0:4", "refused": "rows"}})")));
+    const lessons::CheckResult fine = engine.check(checkOf(QStringLiteral(
+        R"({"value": {"compute": "encoding --scheme learned --dim 8 --positions 0:4", "refused": "rows"}})")));
     QVERIFY(!fine.holds);
     QVERIFY2(fine.reason.contains(QStringLiteral("computed without a refusal")), qPrintable(fine.reason));
     // The engine's cap: 4096 x 4096 float64 is 128 MiB, over its 64 MiB (the command line's cap is 2 GiB).
-    const lessons::CheckResult big = engine.check(checkOf(QStringLiteral(R"({"value": {"compute": "encoding --scheme sinusoidal --dim 4096 --positions 0:4096", "refused": "memory cap of 64.0 MiB"}})")));
+    const lessons::CheckResult big = engine.check(checkOf(QStringLiteral(
+        R"({"value": {"compute": "encoding --scheme sinusoidal --dim 4096 --positions 0:4096", "refused": "memory cap of 64.0 MiB"}})")));
     QVERIFY2(big.holds, qPrintable(big.reason));
 }
 
@@ -376,18 +415,31 @@ void TestLessons::scalarsAndColumns()
     ClaimEngine engine;
     // YaRN at factor s = 4: attention factor 0.1 ln 4 + 1 (Peng et al. 2023 eq. 22; transformers get_mscale).
     const long double mscale = 0.1L * std::log(4.0L) + 1.0L;
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": {"compute": "frequencies --scheme rope --set rope_type=yarn --set factor=4 --dim 16", "scalar": "attention_factor"}, "equals": %1, "tol": 1e-12})")
-                                     .arg(num(mscale))))
-                .holds);
-    const lessons::ProbeValue missing = engine.probe(lessonWithCheck(QStringLiteral(
-        R"({"value": {"compute": "frequencies --scheme rope --dim 16", "scalar": "nosuch"}, "equals": 1, "tol": 0})")).steps[0].notice[0].check.values[0]);
+    QVERIFY(
+        engine
+            .check(checkOf(
+                QStringLiteral(
+                    R"({"value": {"compute": "frequencies --scheme rope --set rope_type=yarn --set factor=4 --dim 16", "scalar": "attention_factor"}, "equals": %1, "tol": 1e-12})")
+                    .arg(num(mscale))))
+            .holds);
+    const lessons::ProbeValue missing = engine.probe(
+        lessonWithCheck(
+            QStringLiteral(
+                R"({"value": {"compute": "frequencies --scheme rope --dim 16", "scalar": "nosuch"}, "equals": 1, "tol": 0})"))
+            .steps[0]
+            .notice[0]
+            .check.values[0]);
     QVERIFY(!missing.ok);
     QVERIFY2(missing.error.contains(QStringLiteral("no scalar 'nosuch'")), qPrintable(missing.error));
     // A column by name: RoPE's wavelength 2 pi theta^(2i/d) at i = 1, d = 8, theta = 10000 is 2 pi 100 (RoFormer eq. 15).
     const long double wl = 2 * 3.14159265358979323846L * std::pow(10000.0L, 2.0L / 8.0L);
-    QVERIFY(engine.check(checkOf(QStringLiteral(R"({"value": {"compute": "extension --scheme rope --dim 8", "at": [1, "wavelength_old"]}, "equals": %1, "tol": 1e-9})")
-                                     .arg(num(wl))))
-                .holds);
+    QVERIFY(
+        engine
+            .check(checkOf(
+                QStringLiteral(
+                    R"({"value": {"compute": "extension --scheme rope --dim 8", "at": [1, "wavelength_old"]}, "equals": %1, "tol": 1e-9})")
+                    .arg(num(wl))))
+            .holds);
 }
 
 void TestLessons::probeErrorsNameTheProblem()
@@ -396,29 +448,35 @@ void TestLessons::probeErrorsNameTheProblem()
     auto reason = [&](const QString& probeJson) {
         return engine.check(checkOf(QStringLiteral(R"({"value": %1, "equals": 0, "tol": 1})").arg(probeJson))).reason;
     };
-    QVERIFY2(reason(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[8]")))
-                 .contains(QStringLiteral("at[0] = 8 is outside axis 'pair' (size 8)")),
-             qPrintable(reason(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[8]")))));
+    QVERIFY2(
+        reason(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[8]")))
+            .contains(QStringLiteral("at[0] = 8 is outside axis 'pair' (size 8)")),
+        qPrintable(reason(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[8]")))));
     QVERIFY(reason(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[0, 0]")))
                 .contains(QStringLiteral("\"at\" has 2 index(es) but the result has 1 axes")));
     QVERIFY(reason(probe(QStringLiteral("extension --scheme rope --dim 8"), QStringLiteral("[0, \"nosuch\"]")))
                 .contains(QStringLiteral("no column 'nosuch'")));
     // The command line's own parser and messages.
-    const QString bad = reason(probe(QStringLiteral("frequencies --scheme sinusoidal --frob 1"), QStringLiteral("[0]")));
+    const QString bad
+        = reason(probe(QStringLiteral("frequencies --scheme sinusoidal --frob 1"), QStringLiteral("[0]")));
     QVERIFY2(bad.contains(QStringLiteral("unknown option '--frob' for compute")), qPrintable(bad));
-    QVERIFY(reason(probe(QStringLiteral("frequencies --scheme sinusoidal -o x.json"), QStringLiteral("[0]"))).contains(QStringLiteral("-o does not apply")));
-    QVERIFY(reason(probe(QStringLiteral("frequencies --scheme nosuch"), QStringLiteral("[0]"))).contains(QStringLiteral("nosuch")));
+    QVERIFY(reason(probe(QStringLiteral("frequencies --scheme sinusoidal -o x.json"), QStringLiteral("[0]")))
+                .contains(QStringLiteral("-o does not apply")));
+    QVERIFY(reason(probe(QStringLiteral("frequencies --scheme nosuch"), QStringLiteral("[0]")))
+                .contains(QStringLiteral("nosuch")));
     // A masked entry is no number to compare: causal scores above the diagonal.
-    QVERIFY(reason(probe(QStringLiteral("scores --scheme nope --dim 4 --positions 0:3"), QStringLiteral("[0, 0, 2]"))).contains(QStringLiteral("masked")));
+    QVERIFY(reason(probe(QStringLiteral("scores --scheme nope --dim 4 --positions 0:3"), QStringLiteral("[0, 0, 2]")))
+                .contains(QStringLiteral("masked")));
 }
 
 void TestLessons::cachePerComputeLine()
 {
     ClaimEngine engine;
-    const Check c = checkOf(QStringLiteral(R"({"values": [%1, %2, %3], "order": "decreasing"})")
-                                .arg(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[0]")),
-                                     probe(QStringLiteral("frequencies  --scheme 'sinusoidal' --dim=16"), QStringLiteral("[1]")),
-                                     probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[2]"))));
+    const Check c
+        = checkOf(QStringLiteral(R"({"values": [%1, %2, %3], "order": "decreasing"})")
+                      .arg(probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[0]")),
+                           probe(QStringLiteral("frequencies  --scheme 'sinusoidal' --dim=16"), QStringLiteral("[1]")),
+                           probe(QStringLiteral("frequencies --scheme sinusoidal --dim 16"), QStringLiteral("[2]"))));
     QVERIFY(engine.check(c).holds);
     // "--dim=16" and "--dim 16" are different words: two lines; the quoting and spacing of the same words share.
     QCOMPARE(engine.computedLines(), 2);
@@ -439,7 +497,8 @@ void TestLessons::fixtureReportsEachClaim()
     QVERIFY2(reports[0].holds && reports[0].what == QStringLiteral("notice holds"), qPrintable(all));
     // omega_1 = 10000^(-2/16) = 0.316228 (Vaswani section 3.5): "0.3163" to 4 digits is wrong (0.3162).
     QVERIFY2(!reports[1].holds, qPrintable(all));
-    QVERIFY2(reports[1].line().startsWith(QStringLiteral("claims.json step 91.1 notice fails: computed 3.162e-01 (0.316227766016837"))
+    QVERIFY2(reports[1].line().startsWith(
+                 QStringLiteral("claims.json step 91.1 notice fails: computed 3.162e-01 (0.316227766016837"))
                  && reports[1].line().endsWith(QStringLiteral("), not 0.3163 to 4 significant digits")),
              qPrintable(reports[1].line()));
     QVERIFY2(!reports[2].holds && reports[2].reason.contains(QStringLiteral("outside axis")), qPrintable(all));
@@ -460,11 +519,12 @@ void TestLessons::puzzleAnswerKeyIsChecked()
     ClaimEngine engine;
     const lessons::Lesson wrong = lessons::parseLesson(bytes, QStringLiteral("claims.json"));
     QVERIFY(!engine.check(*wrong.puzzle->check, wrong.puzzle->answerText()).holds);
-    const lessons::Lesson right = lessons::parseLesson(bytes.replace("\"answer\": 10001", "\"answer\": 10000"), QStringLiteral("claims.json"));
+    const lessons::Lesson right
+        = lessons::parseLesson(bytes.replace("\"answer\": 10001", "\"answer\": 10000"), QStringLiteral("claims.json"));
     QCOMPARE(right.puzzle->answerText(), QStringLiteral("10000"));
     const lessons::CheckResult r = engine.check(*right.puzzle->check, right.puzzle->answerText());
     QVERIFY2(r.holds, qPrintable(r.reason));
-    QVERIFY(right.puzzle->accepts(QStringLiteral("10005")));   // within the relative 0.001
+    QVERIFY(right.puzzle->accepts(QStringLiteral("10005"))); // within the relative 0.001
     QVERIFY(!right.puzzle->accepts(QStringLiteral("10020")));
     QVERIFY(!right.puzzle->accepts(QStringLiteral("ten thousand")));
     // Without an answer a probe cannot fill {answer}.
@@ -478,12 +538,14 @@ void TestLessons::malformedFileNamesFileStepAndField()
         QFAIL("malformed.json was read");
     } catch (const core::InputError& e) {
         QCOMPARE(QString::fromStdString(e.what()),
-                 QStringLiteral("malformed.json: step 92.2: notice n1: check: \"digits\" must be a whole number from 1 to 17"));
+                 QStringLiteral(
+                     "malformed.json: step 92.2: notice n1: check: \"digits\" must be a whole number from 1 to 17"));
     }
 }
 
 void TestLessons::malformedEntries_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("to");
     QTest::addColumn<QString>("message");
@@ -530,6 +592,7 @@ void TestLessons::malformedEntries_data()
     QTest::newRow("action hover outside") << "\"views\": [\"clock\"]," << "\"views\": [\"clock\", \"table\"], \"do\": \"Hover.\", \"actions\": [{\"hover\": \"table\", \"row\": 1024, \"column\": 0}],"
                                           << "x.json: step 91.1: actions[0]: hover row 1024 column 0 lies outside the step's 1024 positions";
     QTest::newRow("distinct needs a slice") << "\"equals\": 1, \"digits\": 6" << "\"distinct\": 2" << "distinct counts the values of one slice probe";
+    // clang-format on
 }
 
 void TestLessons::malformedEntries()
@@ -561,7 +624,8 @@ void TestLessons::liveTextFilled()
 void TestLessons::textPartsForTheBrowser()
 {
     using Kind = lessons::TextPart::Kind;
-    const QList<lessons::TextPart> parts = lessons::textParts(QStringLiteral("Hand 0 turns {v:n1.0} rad at {p:base}; {v:2}{x:y}."));
+    const QList<lessons::TextPart> parts
+        = lessons::textParts(QStringLiteral("Hand 0 turns {v:n1.0} rad at {p:base}; {v:2}{x:y}."));
     QCOMPARE(parts.size(), 7);
     QVERIFY(parts[0].kind == Kind::Text && parts[0].text == QStringLiteral("Hand 0 turns "));
     QVERIFY(parts[1].kind == Kind::Value && parts[1].notice == QStringLiteral("n1") && parts[1].probe == 0);
@@ -611,14 +675,16 @@ void TestLessons::mergeRule()
     QCOMPARE(state.params().value("rope_theta").number, 500000.0);
 
     // mergeState on its own: a scheme change with no params leaves none.
-    const QJsonObject m = lessons::mergeState(QJsonObject{{"scheme", "rope"}, {"params", QJsonObject{{"rope_theta", "1"}}}},
-                                              QJsonObject{{"scheme", "alibi"}});
+    const QJsonObject m
+        = lessons::mergeState(QJsonObject{{"scheme", "rope"}, {"params", QJsonObject{{"rope_theta", "1"}}}},
+                              QJsonObject{{"scheme", "alibi"}});
     QVERIFY(!m.contains("params"));
 }
 
 void TestLessons::shippedLessonsRead()
 {
-    QVERIFY2(lessons::lessonLoadProblems().isEmpty(), qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
+    QVERIFY2(lessons::lessonLoadProblems().isEmpty(),
+             qPrintable(lessons::lessonLoadProblems().join(QLatin1Char('\n'))));
     QVERIFY(!lessons::lessons().isEmpty());
     QVERIFY(lessons::findLesson(2));
     const lessons::Lesson* l = nullptr;
@@ -634,10 +700,10 @@ void TestLessons::shippedStepsLoad()
     // Every step's full state loads through WorkbenchState::fromJson; its views are registry views; its knobs
     // and {p:NAME} fields name state fields, parameters of its scheme or view properties; its state names only
     // keys the state form has (a typo would otherwise be ignored by fromJson).
-    static const QStringList stateKeys = {QStringLiteral("version"), QStringLiteral("scheme"), QStringLiteral("params"),
-                                          QStringLiteral("dim"), QStringLiteral("positions"), QStringLiteral("cursor"),
-                                          QStringLiteral("view"), QStringLiteral("compare"), QStringLiteral("model"),
-                                          QStringLiteral("seq_len"), QStringLiteral("spatial")};
+    static const QStringList stateKeys
+        = {QStringLiteral("version"),   QStringLiteral("scheme"),  QStringLiteral("params"), QStringLiteral("dim"),
+           QStringLiteral("positions"), QStringLiteral("cursor"),  QStringLiteral("view"),   QStringLiteral("compare"),
+           QStringLiteral("model"),     QStringLiteral("seq_len"), QStringLiteral("spatial")};
     static const QRegularExpression field(QStringLiteral("\\{p:([^}]+)\\}"));
     int steps = 0;
     for (const lessons::Lesson& l : lessons::lessons()) {
@@ -649,10 +715,12 @@ void TestLessons::shippedStepsLoad()
             const QString why = state.fromJson(json);
             QVERIFY2(why.isEmpty(), qPrintable(where + QStringLiteral(": ") + why));
             for (auto it = s.state.begin(); it != s.state.end(); ++it)
-                QVERIFY2(stateKeys.contains(it.key()), qPrintable(where + QStringLiteral(": unknown state key ") + it.key()));
+                QVERIFY2(stateKeys.contains(it.key()),
+                         qPrintable(where + QStringLiteral(": unknown state key ") + it.key()));
             const QJsonObject view = s.state.value("view").toObject();
             for (auto it = view.begin(); it != view.end(); ++it)
-                QVERIFY2(state.property(it.key()).isValid(), qPrintable(where + QStringLiteral(": unknown view property ") + it.key()));
+                QVERIFY2(state.property(it.key()).isValid(),
+                         qPrintable(where + QStringLiteral(": unknown view property ") + it.key()));
             for (const QString& v : s.views)
                 QVERIFY2(ui::findView(v), qPrintable(where + QStringLiteral(": unknown view ") + v));
             for (const QString& k : s.knobs)
@@ -663,7 +731,8 @@ void TestLessons::shippedStepsLoad()
             for (const QString& t : texts)
                 for (auto m = field.globalMatch(t); m.hasNext();) {
                     const QString name = m.next().captured(1);
-                    QVERIFY2(isKnob(name, state.scheme()), qPrintable(where + QStringLiteral(": unknown {p:") + name + "}"));
+                    QVERIFY2(isKnob(name, state.scheme()),
+                             qPrintable(where + QStringLiteral(": unknown {p:") + name + "}"));
                 }
             ++steps;
         }

@@ -25,7 +25,8 @@ void TestParameterText::tableFileIsSetWhenEditingFinishes()
 {
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("wpe.npy"));
-    test::writeFile(path.toStdString(), test::npy(test::npyDict("<f4", "(4, 2)"), test::f32Bytes({1, 2, 3, 4, 5, 6, 7, 8})));
+    test::writeFile(path.toStdString(),
+                    test::npy(test::npyDict("<f4", "(4, 2)"), test::f32Bytes({1, 2, 3, 4, 5, 6, 7, 8})));
     WorkbenchState st;
     QCOMPARE(st.setScheme(QStringLiteral("learned")), QString());
     QCOMPARE(st.setPositionCount(4), QString());

@@ -126,16 +126,20 @@ void TestPatchGrid::badValuesNameTheProblem()
     QCOMPARE(load(R"({"grid": "14by14"})"),
              QStringLiteral("spatial: --grid '14by14' must be HxW (rows x columns of patches), e.g. 14x14"));
     QCOMPARE(load(R"({"grid": "64x64"})"),
-             QStringLiteral("spatial: spatial grid 64x64 has 4096 patches; the patch grid view draws at most 1024 (32 x 32)"));
-    QCOMPARE(load(R"({"dim": 6})"),
-             QStringLiteral("spatial: sincos_2d needs a dimension that is a multiple of 4 (sin and cos of the column, sin "
-                            "and cos of the row); got --dim 6"));
+             QStringLiteral(
+                 "spatial: spatial grid 64x64 has 4096 patches; the patch grid view draws at most 1024 (32 x 32)"));
+    QCOMPARE(
+        load(R"({"dim": 6})"),
+        QStringLiteral("spatial: sincos_2d needs a dimension that is a multiple of 4 (sin and cos of the column, sin "
+                       "and cos of the row); got --dim 6"));
     QCOMPARE(load(R"({"patch": 196})"),
-             QStringLiteral("spatial: spatial patch 196 is out of range; allowed: 0 to 195 (row-major over the 14x14 grid)"));
+             QStringLiteral(
+                 "spatial: spatial patch 196 is out of range; allowed: 0 to 195 (row-major over the 14x14 grid)"));
     QCOMPARE(load(R"({"cls": 1})"), QStringLiteral("spatial.cls must be true or false (got 1)"));
-    QCOMPARE(load(R"({"colour": "red"})"),
-             QStringLiteral("spatial.colour is not a key of the spatial set-up; keys: scheme, grid, large_grid, cls, dim, "
-                            "params, sequence, patch"));
+    QCOMPARE(
+        load(R"({"colour": "red"})"),
+        QStringLiteral("spatial.colour is not a key of the spatial set-up; keys: scheme, grid, large_grid, cls, dim, "
+                       "params, sequence, patch"));
     QVERIFY(load(R"({"params": {"rope_theta": -1}})").startsWith(QStringLiteral("spatial: ")));
     // Nothing changed, and the setter refuses the same way.
     QVERIFY(state.spatial() == SpatialSetup());
@@ -233,7 +237,7 @@ void TestPatchGrid::vitResizedTableAtTheSamePlace()
     const PatchGridData d = PatchGridFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QCOMPARE(d.resolutionNote, QStringLiteral("the 14 \u00d7 14 table resized (bicubic, antialias) to 24 \u00d7 24"));
-    QVERIFY(d.resized); // a learned table exists at 14 x 14 only
+    QVERIFY(d.resized);       // a learned table exists at 14 x 14 only
     QCOMPARE(d.largeRow, 12); // floor(7.5 * 24 / 14) = 12
     QCOMPARE(d.largeCol, 7);  // floor(4.5 * 24 / 14) = 7
     core::ComputeRequest req;
@@ -316,17 +320,19 @@ void TestPatchGrid::noCollisionsAtProjectorSizes()
     for (const char* scheme : {"sincos_2d", "rope_2d"})
         for (double scale : {1.0, 2.0})
             for (ThemeKind theme : {ThemeKind::Light, ThemeKind::Dark})
-                for (QSize size : {QSize(1366, 640), QSize(1280, 600), QSize(930, 530), QSize(900, 420), QSize(640, 360)}) {
+                for (QSize size :
+                     {QSize(1366, 640), QSize(1280, 600), QSize(930, 530), QSize(900, 420), QSize(640, 360)}) {
                     SpatialSetup s = state.spatial();
                     s.scheme = scheme;
                     QCOMPARE(state.setSpatial(s), QString());
                     const QStringList problems = collisionsOf(view, size, scale, theme, state);
-                    QVERIFY2(problems.isEmpty(), qPrintable(QStringLiteral("%1 at %2x%3, scale %4: %5")
-                                                                .arg(QLatin1String(scheme))
-                                                                .arg(size.width())
-                                                                .arg(size.height())
-                                                                .arg(scale)
-                                                                .arg(problems.join(" | "))));
+                    QVERIFY2(problems.isEmpty(),
+                             qPrintable(QStringLiteral("%1 at %2x%3, scale %4: %5")
+                                            .arg(QLatin1String(scheme))
+                                            .arg(size.width())
+                                            .arg(size.height())
+                                            .arg(scale)
+                                            .arg(problems.join(" | "))));
                 }
 }
 
@@ -342,9 +348,8 @@ void TestPatchGrid::sequenceIsCoreIdsAndScores()
     const SequenceData d = SequenceFigure::compute({s});
     QVERIFY2(d.error.isEmpty(), qPrintable(d.error));
     QCOMPARE(d.ids.cols(), Eigen::Index(11));
-    const double expected[3][11] = {{0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7},
-                                    {0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7},
-                                    {0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7}};
+    const double expected[3][11]
+        = {{0, 1, 2, 3, 3, 3, 3, 3, 3, 6, 7}, {0, 1, 2, 3, 3, 3, 4, 4, 4, 6, 7}, {0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7}};
     for (int a = 0; a < 3; ++a)
         for (int n = 0; n < 11; ++n)
             QCOMPARE(d.ids(a, n), expected[a][n]);

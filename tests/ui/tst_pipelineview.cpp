@@ -65,9 +65,11 @@ void TestPipelineView::familiesPlacesEverySchemeByItsAxes()
         QCOMPARE(chips[i].id, QString::fromStdString(all[i].id));
         for (std::size_t j = 0; j < all.size(); ++j) {
             if (rel(all[i].relation) < rel(all[j].relation))
-                QVERIFY2(chips[i].rect.right() <= chips[j].rect.left(), qPrintable(chips[i].id + QLatin1Char('/') + chips[j].id));
+                QVERIFY2(chips[i].rect.right() <= chips[j].rect.left(),
+                         qPrintable(chips[i].id + QLatin1Char('/') + chips[j].id));
             if (appRank[int(all[i].application)] < appRank[int(all[j].application)])
-                QVERIFY2(chips[i].rect.bottom() <= chips[j].rect.top(), qPrintable(chips[i].id + QLatin1Char('/') + chips[j].id));
+                QVERIFY2(chips[i].rect.bottom() <= chips[j].rect.top(),
+                         qPrintable(chips[i].id + QLatin1Char('/') + chips[j].id));
             if (i != j)
                 QVERIFY(!chips[i].rect.intersects(chips[j].rect));
         }
@@ -165,7 +167,8 @@ void TestPipelineView::pipelineNopeModeAndNoCollisions()
     QCOMPARE(state.property(QStringLiteral("pipeline_mode")).toInt(), int(PipelineMode::Nope));
     QVERIFY(pv->data().nope.has_value());
     QVERIFY(pv->data().nope->equivarianceError < 1e-12);
-    QVERIFY(state.setPropertyText(QStringLiteral("nope_positions"), QStringLiteral("0")).contains(QStringLiteral("out of range")));
+    QVERIFY(state.setPropertyText(QStringLiteral("nope_positions"), QStringLiteral("0"))
+                .contains(QStringLiteral("out of range")));
     QStringList failures;
     for (const char* mode : {"nope", "stages"})
         for (const char* scheme : {"rope", "alibi", "sinusoidal", "rope:yarn"}) {
@@ -189,8 +192,9 @@ void TestPipelineView::pipelineNopeModeAndNoCollisions()
                                             .arg(QString::fromLatin1(theme), found.join(QStringLiteral("; ")));
                         // At 1366 x 768 and font scale 2 the figure draws, it does not say "Too small".
                         if (size == QSize(1366, 768) && scale == 2.0)
-                            QVERIFY2(!texts.join(QLatin1Char(' ')).contains(QStringLiteral("Too small")),
-                                     qPrintable(QString::fromLatin1(mode) + QLatin1Char(' ') + QString::fromLatin1(scheme)));
+                            QVERIFY2(
+                                !texts.join(QLatin1Char(' ')).contains(QStringLiteral("Too small")),
+                                qPrintable(QString::fromLatin1(mode) + QLatin1Char(' ') + QString::fromLatin1(scheme)));
                     }
                 }
         }

@@ -59,7 +59,8 @@ private slots:
         const QPoint inView = v->mapFromGlobal(rest);
         QEnterEvent enter{QPointF(inView), QPointF(inView), QPointF(rest)};
         QApplication::sendEvent(v, &enter);
-        QMouseEvent still(QEvent::MouseMove, QPointF(inView), QPointF(rest), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QMouseEvent still(QEvent::MouseMove, QPointF(inView), QPointF(rest), Qt::NoButton, Qt::NoButton,
+                          Qt::NoModifier);
         QApplication::sendEvent(v, &still);
         QCoreApplication::processEvents();
         QVERIFY(!p.laser()->isShowingDot());

@@ -20,23 +20,26 @@ using namespace poslab;
 namespace {
 
 // Phi-3-mini-128k-instruct's June-2024 LongRoPE factors, PRESETS.md lines 146-150.
-const char* phiLong = "1.0700000524520874,1.1200000047683716,1.149999976158142,1.4199999570846558,1.5699999332427979,"
-    "1.7999999523162842,2.129999876022339,2.129999876022339,3.009999990463257,5.910000324249268,6.950000286102295,"
-    "9.070000648498535,9.930000305175781,10.710000038146973,11.130000114440918,14.609999656677246,15.409998893737793,"
-    "19.809999465942383,37.279998779296875,38.279998779296875,38.599998474121094,40.12000274658203,46.20000457763672,"
-    "50.940006256103516,53.66000747680664,54.9373893737793,56.89738845825195,57.28738784790039,59.98738479614258,"
-    "60.86738586425781,60.887386322021484,61.71739196777344,62.91739273071289,62.957393646240234,63.41739273071289,"
-    "63.8173942565918,63.83739471435547,63.897396087646484,63.93739700317383,64.06739807128906,64.11434936523438,"
-    "64.12435150146484,64.15435028076172,64.19435119628906,64.24435424804688,64.57435607910156,64.69000244140625,"
-    "64.76000213623047";
-const char* phiShort = "1.1,1.1,1.1,1.3000000000000003,1.3500000000000003,1.3500000000000003,1.4000000000000004,"
-    "1.5500000000000005,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
-    "2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
-    "2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
-    "2.0500000000000007,2.0500000000000007,2.0500000000000007,2.0500000000000007,2.0500000000000007,2.0500000000000007,"
-    "2.1000000000000005,2.1000000000000005,2.1500000000000004,2.25,2.25,2.25,2.25,2.25,2.3999999999999995,"
-    "2.4499999999999993,2.499999999999999,2.6999999999999984,2.6999999999999984,2.7499999999999982,2.799999999999998,"
-    "2.8999999999999977,3.049999999999997";
+const char* phiLong
+    = "1.0700000524520874,1.1200000047683716,1.149999976158142,1.4199999570846558,1.5699999332427979,"
+      "1.7999999523162842,2.129999876022339,2.129999876022339,3.009999990463257,5.910000324249268,6.950000286102295,"
+      "9.070000648498535,9.930000305175781,10.710000038146973,11.130000114440918,14.609999656677246,15.409998893737793,"
+      "19.809999465942383,37.279998779296875,38.279998779296875,38.599998474121094,40.12000274658203,46.20000457763672,"
+      "50.940006256103516,53.66000747680664,54.9373893737793,56.89738845825195,57.28738784790039,59.98738479614258,"
+      "60.86738586425781,60.887386322021484,61.71739196777344,62.91739273071289,62.957393646240234,63.41739273071289,"
+      "63.8173942565918,63.83739471435547,63.897396087646484,63.93739700317383,64.06739807128906,64.11434936523438,"
+      "64.12435150146484,64.15435028076172,64.19435119628906,64.24435424804688,64.57435607910156,64.69000244140625,"
+      "64.76000213623047";
+const char* phiShort
+    = "1.1,1.1,1.1,1.3000000000000003,1.3500000000000003,1.3500000000000003,1.4000000000000004,"
+      "1.5500000000000005,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
+      "2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
+      "2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,2.000000000000001,"
+      "2.0500000000000007,2.0500000000000007,2.0500000000000007,2.0500000000000007,2.0500000000000007,2."
+      "0500000000000007,"
+      "2.1000000000000005,2.1000000000000005,2.1500000000000004,2.25,2.25,2.25,2.25,2.25,2.3999999999999995,"
+      "2.4499999999999993,2.499999999999999,2.6999999999999984,2.6999999999999984,2.7499999999999982,2.799999999999998,"
+      "2.8999999999999977,3.049999999999997";
 
 QJsonArray numbers(const char* list)
 {
@@ -125,6 +128,7 @@ void TestPresets::everyPresetOpensInTheWorkbench()
 
 void TestPresets::valuesMatchPresetsMd_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("key");   // a params key, or dim / heads / layers / trained_length / context_length
     QTest::addColumn<QString>("value");
@@ -191,6 +195,7 @@ void TestPresets::valuesMatchPresetsMd_data()
     row("63", "falcon-7b", "heads", "71");
     row("63", "falcon-7b", "dim", "64");
     row("64", "falcon-rw-1b", "layers", "24");
+    // clang-format on
 }
 
 void TestPresets::valuesMatchPresetsMd()
@@ -216,6 +221,7 @@ void TestPresets::valuesMatchPresetsMd()
 
 void TestPresets::spatialPresetsLoad_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("id");
     QTest::addColumn<QString>("key");   // a params key as resolved, or dim / heads / layers / context_length / grid
     QTest::addColumn<QString>("value");
@@ -270,6 +276,7 @@ void TestPresets::spatialPresetsLoad_data()
     row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "heads", "32");
     row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "layers", "36");
     row("Qwen3-VL-4B-Instruct config.json", "qwen3-vl-4b-instruct", "context_length", "262144");
+    // clang-format on
 }
 
 void TestPresets::spatialPresetsLoad()
@@ -341,7 +348,8 @@ void TestPresets::lookupIsCaseInsensitive()
         QFAIL("an unknown preset was accepted");
     } catch (const std::exception& e) {
         const QString m = QString::fromUtf8(e.what());
-        QVERIFY2(m.contains("unknown preset 'llama-9'") && m.contains("llama-3.1-8b") && m.contains("gpt2"), qPrintable(m));
+        QVERIFY2(m.contains("unknown preset 'llama-9'") && m.contains("llama-3.1-8b") && m.contains("gpt2"),
+                 qPrintable(m));
     }
 }
 
@@ -356,8 +364,8 @@ void TestPresets::validationCatchesBadPresets()
         return ui::validatePreset(q).join('\n');
     };
     QVERIFY(withParam("no_such_key", "1").contains("no_such_key"));
-    QVERIFY(withParam("rope_theta", "1").contains("rope_theta"));          // below the range
-    QVERIFY(withParam("beta_fast", "32").contains("beta_fast"));           // does not apply to llama3
+    QVERIFY(withParam("rope_theta", "1").contains("rope_theta")); // below the range
+    QVERIFY(withParam("beta_fast", "32").contains("beta_fast"));  // does not apply to llama3
     QJsonObject noSource = p;
     QJsonObject params = noSource.value("params").toObject();
     params.insert("factor", QJsonObject{{"value", "8"}});
@@ -373,6 +381,7 @@ void TestPresets::validationCatchesBadPresets()
 
 void TestPresets::configMatchesPreset_data()
 {
+    // clang-format off
     // A config.json written from PRESETS.md's values resolves to the same parameters, head dim and heads as
     // the shipped preset.
     QTest::addColumn<QString>("id");
@@ -444,6 +453,7 @@ void TestPresets::configMatchesPreset_data()
         {"num_hidden_layers", 36}, {"max_position_embeddings", 65536}, {"no_rope_layer_interval", 4},
         {"no_rope_layers", noRope}, {"rope_parameters", QJsonObject{{"rope_theta", 2000000.0}, {"rope_type", "default"}}},
     }).toJson();
+    // clang-format on
 }
 
 void TestPresets::configMatchesPreset()
@@ -460,8 +470,9 @@ void TestPresets::configMatchesPreset()
              preset.value("model").toObject().value("layers").toInt(-1));
     const core::ParamSet a = resolved(c.state), b = resolved(preset);
     for (const auto& [key, value] : b.values())
-        QVERIFY2(a.value(key) == value, qPrintable(QString::fromStdString(key + ": config " + a.value(key).toString()
-                                                                          + ", preset " + value.toString())));
+        QVERIFY2(a.value(key) == value,
+                 qPrintable(QString::fromStdString(key + ": config " + a.value(key).toString() + ", preset "
+                                                   + value.toString())));
     QVERIFY(a == b);
     ui::WorkbenchState w;
     QCOMPARE(w.fromJson(c.state), QString());
@@ -475,6 +486,7 @@ void TestPresets::configMatchesPreset()
 // original_max_position_embeddings (else factor = max / original).
 void TestPresets::configAcceptsHuggingFaceRopeKeys_data()
 {
+    // clang-format off
     QTest::addColumn<QByteArray>("scaling");
     QTest::addColumn<QString>("checkKey");
     QTest::addColumn<QString>("checkValue");
@@ -491,6 +503,7 @@ void TestPresets::configAcceptsHuggingFaceRopeKeys_data()
         "factor": 8.0, "attention_factor": 1.1})") << "max_position_embeddings" << "32768";
     QTest::newRow("longrope original") << QByteArray(R"({"rope_type": "longrope", "short_factor": [1,1,1,1], "long_factor": [2,2,2,2],
         "factor": 8.0, "original_max_position_embeddings": 1024})") << "original_max_position_embeddings" << "1024";
+    // clang-format on
 }
 
 void TestPresets::configAcceptsHuggingFaceRopeKeys()
@@ -499,7 +512,8 @@ void TestPresets::configAcceptsHuggingFaceRopeKeys()
     QFETCH(QString, checkKey);
     QFETCH(QString, checkValue);
     const QByteArray json = R"({"model_type": "llama", "hidden_size": 64, "num_attention_heads": 8,
-        "max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": )" + scaling + "}";
+        "max_position_embeddings": 4096, "rope_theta": 10000.0, "rope_scaling": )"
+        + scaling + "}";
     const ui::ModelConfig c = ui::parseModelConfig(json, QStringLiteral("c.json"));
     const QJsonObject sc = QJsonDocument::fromJson(scaling).object();
     for (auto it = sc.begin(); it != sc.end(); ++it) {
@@ -560,7 +574,8 @@ void TestPresets::configSpellings()
     const ui::ModelConfig ratio = read(R"({"model_type": "qwen2", "head_dim": 128, "max_position_embeddings": 131072,
         "rope_parameters": {"rope_type": "yarn", "rope_theta": 1000000.0, "original_max_position_embeddings": 32768}})");
     QCOMPARE(param(ratio.state, "factor"), QStringLiteral("4"));
-    QVERIFY(ratio.state.value("model").toObject().value("notes").toString().contains("factor 4 = max_position_embeddings"));
+    QVERIFY(
+        ratio.state.value("model").toObject().value("notes").toString().contains("factor 4 = max_position_embeddings"));
     // A learned table: BERT.
     const ui::ModelConfig bert = read(R"({"model_type": "bert", "max_position_embeddings": 512, "hidden_size": 768,
         "num_attention_heads": 12, "num_hidden_layers": 12, "position_embedding_type": "absolute", "type_vocab_size": 2})");
@@ -593,13 +608,15 @@ void TestPresets::configUsedAndIgnoredKeys()
     // DeBERTa: position_biased_input true adds an absolute embedding PosLab's scheme lacks: said.
     const ui::ModelConfig d = ui::parseModelConfig(R"({"model_type": "deberta-v2", "max_position_embeddings": 512,
         "relative_attention": true, "position_buckets": 256, "max_relative_positions": -1, "position_biased_input": true,
-        "hidden_size": 768, "num_attention_heads": 12})", QStringLiteral("d.json"));
+        "hidden_size": 768, "num_attention_heads": 12})",
+                                                   QStringLiteral("d.json"));
     QVERIFY(d.unmapped.join('\n').contains("position_biased_input"));
     QCOMPARE(param(d.state, "max_relative_positions"), QStringLiteral("512"));
 }
 
 void TestPresets::malformedConfigs_data()
 {
+    // clang-format off
     QTest::addColumn<QByteArray>("json");
     QTest::addColumn<QString>("message");
     QTest::newRow("not json") << QByteArray("{\"rope_theta\": 10000,") << "bad.json: not valid JSON";
@@ -633,6 +650,7 @@ void TestPresets::malformedConfigs_data()
                                            << "bad.json: no positional settings PosLab recognises (model_type 'mam\\nba')";
     QTest::newRow("tab and escape in rope type") << QByteArray(R"({"model_type": "qwen2", "rope_scaling": {"type": "m\trope\u001b"}})")
                                                  << "bad.json: rope type 'm\\trope\\u001b' is not one PosLab computes";
+    // clang-format on
 }
 
 void TestPresets::malformedConfigs()

@@ -42,12 +42,9 @@ QVariant otherValue(const ViewProperty& p)
     case PropertyKind::Integer:
         // Inside the range and consistent with the defaults of the others (head < heads = 8).
         return p.name == QLatin1String("head") ? 5 : now.toInt() == 4 ? 5 : 4;
-    case PropertyKind::Real:
-        return now.toDouble() == 1.5 ? 1.75 : 1.5;
-    case PropertyKind::Bool:
-        return !now.toBool();
-    case PropertyKind::Choice:
-        return (now.toInt() + 1) % int(p.words.size());
+    case PropertyKind::Real: return now.toDouble() == 1.5 ? 1.75 : 1.5;
+    case PropertyKind::Bool: return !now.toBool();
+    case PropertyKind::Choice: return (now.toInt() + 1) % int(p.words.size());
     case PropertyKind::Text:
         if (p.name == QLatin1String("term")) // one of Transformer-XL's terms (the test's scheme for this row)
             return QStringLiteral("content_position");
@@ -90,9 +87,11 @@ private slots:
 
 void TestSession::everyPropertyRoundTrips_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("name");
     for (const ViewProperty& p : viewProperties())
         QTest::newRow(qPrintable(p.name)) << p.name;
+    // clang-format on
 }
 
 void TestSession::everyPropertyRoundTrips()
@@ -141,7 +140,8 @@ void TestSession::everyPropertyRoundTrips()
         QVERIFY(f.open(QIODevice::WriteOnly));
         // A model trained in a window is not part of a state: an attention figure of source "trained" is refused
         // in a batch (tst_trainpanel), so that property travels in a figure of another view.
-        const QString view = name == QLatin1String("attention_source") ? QStringLiteral("decay") : QStringLiteral("attention");
+        const QString view
+            = name == QLatin1String("attention_source") ? QStringLiteral("decay") : QStringLiteral("attention");
         const QJsonObject entry{{"view", view}, {"state", st.toJson()}, {"size", "400x300"}, {"output", "fig.svg"}};
         f.write(QJsonDocument(QJsonObject{{"figures", QJsonArray{entry}}}).toJson());
     }
@@ -208,10 +208,13 @@ void TestSession::setUpAndModelRoundTrip()
     QCOMPARE(st.setPositionCount(4096), QString());
     st.setCursor(1234);
     QJsonObject json = st.toJson();
-    json.insert("model", QJsonObject{{"id", "test-model"},
-                                     {"name", "Test Model"},
-                                     {"set_up", QJsonObject{{"scheme", "rope"}, {"dim", 64},
-                                                            {"params", QJsonObject{{"rope_type", "yarn"}, {"factor", "8"}}}}}});
+    json.insert("model",
+                QJsonObject{{"id", "test-model"},
+                            {"name", "Test Model"},
+                            {"set_up",
+                             QJsonObject{{"scheme", "rope"},
+                                         {"dim", 64},
+                                         {"params", QJsonObject{{"rope_type", "yarn"}, {"factor", "8"}}}}}});
     WorkbenchState a;
     QCOMPARE(a.fromJson(json), QString());
     QCOMPARE(a.modelLabel(), QString("Test Model"));
@@ -250,9 +253,9 @@ void TestSession::versionOneFileOpens()
     QCOMPARE(st.positionCount(), 2048);
     QCOMPARE(st.cursor(), 100);
     const ViewOptions& o = st.viewOptions();
-    QCOMPARE(o.tableQuantity, TableQuantity::Angle);   // 2
-    QCOMPARE(o.colorMap, ColorMapChoice::Cividis);     // 2
-    QCOMPARE(o.content, AttentionContent::Sentence);   // 2
+    QCOMPARE(o.tableQuantity, TableQuantity::Angle); // 2
+    QCOMPARE(o.colorMap, ColorMapChoice::Cividis);   // 2
+    QCOMPARE(o.content, AttentionContent::Sentence); // 2
     QCOMPARE(o.theme, ThemeKind::Dark);
     QCOMPARE(o.heads, 4);
     QCOMPARE(o.pendulum, true);
@@ -286,6 +289,7 @@ void TestSession::unknownKeysSurviveASave()
 
 void TestSession::badInputIsRefusedWithOneLine_data()
 {
+    // clang-format off
     QTest::addColumn<QString>("input");
     QTest::addColumn<QString>("says");
     QTest::newRow("not a share string") << "PL3.abc" << "share string version 3 is not known";
@@ -304,6 +308,7 @@ void TestSession::badInputIsRefusedWithOneLine_data()
                                      << "share string is not JSON";
     QTest::newRow("missing file") << "/nonexistent/x.poslab" << "/nonexistent/x.poslab does not exist";
     QTest::newRow("inline not object") << "{\"scheme\": " << "inline state is not JSON";
+    // clang-format on
 }
 
 void TestSession::badInputIsRefusedWithOneLine()
@@ -321,7 +326,8 @@ void TestSession::badInputIsRefusedWithOneLine()
                 .contains("pendulum must be true or false"));
     QVERIFY(st.fromJson(QJsonObject{{"scheme", "rope"}, {"view", QJsonObject{{"heads", 2}, {"head", 2}}}})
                 .contains("head 2 is out of range; allowed: 0 to 1"));
-    QVERIFY(st.fromJson(QJsonObject{{"scheme", "rope"}, {"version", "two"}}).contains("version must be a whole number"));
+    QVERIFY(
+        st.fromJson(QJsonObject{{"scheme", "rope"}, {"version", "two"}}).contains("version must be a whole number"));
 }
 
 void TestSession::sessionSaveIsAtomic()
@@ -347,7 +353,8 @@ void TestSession::sessionSaveIsAtomic()
     // for root). Now the one writer of export: a link, a FIFO and a read-only file are refused, each left as it was.
     const QString link = dir.filePath("link.poslab");
     QVERIFY(QFile::link(path, link));
-    QVERIFY2(writeSessionFile(link, {}).contains("it is a symbolic link to " + path), qPrintable(writeSessionFile(link, {})));
+    QVERIFY2(writeSessionFile(link, {}).contains("it is a symbolic link to " + path),
+             qPrintable(writeSessionFile(link, {})));
     QVERIFY(QFileInfo(link).isSymLink());
     const QString fifo = dir.filePath("pipe.poslab");
     QCOMPARE(::mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
@@ -374,8 +381,8 @@ void TestSession::exportFromStateEqualsExportFromOptions()
     QCOMPARE(st.setParamText("rope_type", "llama3"), QString());
     const QString session = dir.filePath("s.poslab");
     QCOMPARE(writeSessionFile(session, mergeSession({}, st.toJson(), {})), QString());
-    QCOMPARE(app::runExportCli({"export", "decay", "--state", session.toStdString(), "--size", "600x400", "-o", b},
-                               out, err),
+    QCOMPARE(app::runExportCli({"export", "decay", "--state", session.toStdString(), "--size", "600x400", "-o", b}, out,
+                               err),
              0);
     QFile fa(QString::fromStdString(a)), fb(QString::fromStdString(b));
     QVERIFY(fa.open(QIODevice::ReadOnly) && fb.open(QIODevice::ReadOnly));
@@ -452,7 +459,7 @@ void TestSession::windowModelsAndTables()
     // A config.json written from PRESETS.md's Qwen2.5-7B-Instruct YaRN values.
     const QString config = dir.filePath("config.json");
     poslab::test::writeFile(config.toStdString(),
-                          R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28,
+                            R"({"model_type": "qwen2", "hidden_size": 3584, "num_attention_heads": 28,
                               "num_hidden_layers": 28, "max_position_embeddings": 32768, "rope_theta": 1000000.0,
                               "rope_scaling": {"type": "yarn", "factor": 4.0,
                                                "original_max_position_embeddings": 32768}})");
@@ -462,8 +469,9 @@ void TestSession::windowModelsAndTables()
     QCOMPARE(w.state()->dim(), 128);
     // A learned table from a .npy file: 3 positions x 2 dimensions, float32.
     const QString npy = dir.filePath("wpe.npy");
-    poslab::test::writeFile(npy.toStdString(), poslab::test::npy(poslab::test::npyDict("<f4", "(3, 2)"),
-                                                             poslab::test::f32Bytes({1, 2, 3, 4, 5, 6})));
+    poslab::test::writeFile(
+        npy.toStdString(),
+        poslab::test::npy(poslab::test::npyDict("<f4", "(3, 2)"), poslab::test::f32Bytes({1, 2, 3, 4, 5, 6})));
     QCOMPARE(w.openPositionTable(npy), QString());
     QCOMPARE(w.state()->schemeId(), QString("learned"));
     QCOMPARE(w.state()->params().value("table_file").toString(), npy.toStdString());

@@ -114,8 +114,8 @@ void TestSpatialCompare::exportPatchgridDataIsComputes()
     QCOMPARE(exportCli({"patchgrid", "--scheme", "rope_2d", "--grid", "4x5", "--dim", "32", "-o", csv}, &err), 0);
     const QList<QStringList> rows = csvRows(csv);
     QCOMPARE(rows.size(), 20);
-    const QJsonObject scores = computeJson({"scores", "--scheme", "rope_2d", "--grid", "4x5", "--dim", "32", "--content",
-                                            "constant", "--mask", "bidirectional"},
+    const QJsonObject scores = computeJson({"scores", "--scheme", "rope_2d", "--grid", "4x5", "--dim", "32",
+                                            "--content", "constant", "--mask", "bidirectional"},
                                            dir.filePath("s.json"));
     QCOMPARE(scores.value("shape").toArray(), (QJsonArray{20, 20}));
     const QJsonArray s = scores.value("data").toArray();
@@ -125,7 +125,11 @@ void TestSpatialCompare::exportPatchgridDataIsComputes()
         for (int b = 0; b < 20; ++b)
             // compute writes float32 scores at their shortest form, the export the same float32 at full length.
             QVERIFY2(float(rows[a][b + 1].toDouble()) == float(s.at(a * 20 + b).toDouble()),
-                     qPrintable(QStringLiteral("patch %1, %2: %3 vs %4").arg(a).arg(b).arg(rows[a][b + 1]).arg(s.at(a * 20 + b).toDouble())));
+                     qPrintable(QStringLiteral("patch %1, %2: %3 vs %4")
+                                    .arg(a)
+                                    .arg(b)
+                                    .arg(rows[a][b + 1])
+                                    .arg(s.at(a * 20 + b).toDouble())));
     }
     // The diagonal of constant content: q.k/sqrt(d) = d/sqrt(d) = sqrt(32) (a rotation keeps the length).
     QVERIFY(std::abs(rows[7][8].toDouble() - std::sqrt(32.0)) < 1e-5);
@@ -135,7 +139,8 @@ void TestSpatialCompare::exportPatchgridDataIsComputes()
     QCOMPARE(exportCli({"patchgrid", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "16", "-o", json}, &err), 0);
     const QJsonObject p = readJson(json);
     QCOMPARE(p.value("shape").toArray(), (QJsonArray{12, 12}));
-    const QJsonObject enc = computeJson({"encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "16"}, dir.filePath("e.json"));
+    const QJsonObject enc
+        = computeJson({"encoding", "--scheme", "sincos_2d", "--grid", "3x4", "--dim", "16"}, dir.filePath("e.json"));
     QCOMPARE(enc.value("shape").toArray(), (QJsonArray{12, 16}));
     const QJsonArray pd = p.value("data").toArray(), ed = enc.value("data").toArray();
     for (int a = 0; a < 12; ++a)
@@ -165,8 +170,9 @@ void TestSpatialCompare::exportSequenceIdsAreGetRopeIndex()
         QCOMPARE(d.at(22 + n).toInt(), w[n]);
     }
     // The same as `poslab compute position_ids`.
-    const QJsonObject ids = computeJson({"position_ids", "--scheme", "mrope", "--dim", "128", "--sequence", "text:3,image:1x2x3,text:2"},
-                                        dir.filePath("c.json"));
+    const QJsonObject ids
+        = computeJson({"position_ids", "--scheme", "mrope", "--dim", "128", "--sequence", "text:3,image:1x2x3,text:2"},
+                      dir.filePath("c.json"));
     QCOMPARE(ids.value("data").toArray(), d);
 }
 
@@ -213,9 +219,12 @@ void TestSpatialCompare::exportTakesAVisionPreset()
     // Equal to compute's cosines at the preset's set-up (patch 0 against patch 15 = row 1, column 1).
     const QJsonObject enc = computeJson({"encoding", "--preset", "mae-vit-b-16"}, dir.filePath("e.json"));
     QCOMPARE(enc.value("shape").toArray(), (QJsonArray{196, 768}));
-    QVERIFY(std::abs(o.value("data").toArray().at(15).toDouble() - cosine(enc.value("data").toArray(), 768, 0, 15)) < 1e-6);
+    QVERIFY(std::abs(o.value("data").toArray().at(15).toDouble() - cosine(enc.value("data").toArray(), 768, 0, 15))
+            < 1e-6);
     // A --grid beside a preset: the preset's scheme and keys on the asked grid.
-    QCOMPARE(exportCli({"patchgrid", "--preset", "rope-mixed-deit-b-16", "--grid", "4x5", "-o", dir.filePath("r.csv")}, &err), 0);
+    QCOMPARE(exportCli({"patchgrid", "--preset", "rope-mixed-deit-b-16", "--grid", "4x5", "-o", dir.filePath("r.csv")},
+                       &err),
+             0);
     QCOMPARE(csvRows(dir.filePath("r.csv")).size(), 20);
     // Qwen3-VL's interleaved sections on the sequence view: its figure is drawn.
     QCOMPARE(exportCli({"sequence", "--preset", "qwen3-vl-4b-instruct", "-o", dir.filePath("q.png")}, &err), 0);
@@ -314,8 +323,10 @@ void TestSpatialCompare::compareKeepsBsSpatialKeys()
     QCOMPARE(b->spatial().scheme, std::string("rope_2d"));
     // Bad keys of B are refused with the key named.
     WorkbenchState bad;
-    const QString why = bad.fromJson(QJsonDocument::fromJson(
-        R"({"scheme": "rope", "compare": {"mode": "side_by_side", "state": {"spatial": {"grid": "40x40"}}}})").object());
+    const QString why = bad.fromJson(
+        QJsonDocument::fromJson(
+            R"({"scheme": "rope", "compare": {"mode": "side_by_side", "state": {"spatial": {"grid": "40x40"}}}})")
+            .object());
     QVERIFY2(why.startsWith(QStringLiteral("compare.state.spatial: ")) && why.contains("32 x 32"), qPrintable(why));
     QCOMPARE(bad.compareWithCopy(), QString());
     CompareConfig c = bad.compare();
@@ -328,10 +339,13 @@ void TestSpatialCompare::compareSharesOneColourScale()
     exporting::ExportScene scene;
     WorkbenchState& state = scene.state();
     // A: 2-D RoPE theta 100 (rope-vit axial); B: theta 10 (rope-vit's mixed default), both scores.
-    QCOMPARE(state.fromJson(QJsonDocument::fromJson(
-                 R"({"scheme": "rope", "spatial": {"scheme": "rope_2d", "grid": "8x8", "dim": 32, "patch": 27, "params": {"rope_theta": "100"}},
-                     "compare": {"mode": "side_by_side", "state": {"spatial": {"params": {"rope_theta": "10"}}}}})").object()),
-             QString());
+    QCOMPARE(
+        state.fromJson(
+            QJsonDocument::fromJson(
+                R"({"scheme": "rope", "spatial": {"scheme": "rope_2d", "grid": "8x8", "dim": 32, "patch": 27, "params": {"rope_theta": "100"}},
+                     "compare": {"mode": "side_by_side", "state": {"spatial": {"params": {"rope_theta": "10"}}}}})")
+                .object()),
+        QString());
     auto* view = qobject_cast<PatchGridView*>(scene.view(QStringLiteral("patchgrid")));
     QVERIFY(view);
     exporting::settle(scene.computation());
@@ -356,8 +370,9 @@ void TestSpatialCompare::compareSharesOneColourScale()
     QVERIFY(!view->heldColourRange());
     // The sequence view: Qwen2-VL beside Qwen3-VL's interleaved sections, one scale.
     QCOMPARE(state.fromJson(QJsonDocument::fromJson(
-                 R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "patch": 5},
-                     "compare": {"mode": "side_by_side", "state": {"spatial": {"params": {"variant": "qwen3_vl", "mrope_section": "24,20,20", "sections": "interleaved"}}}}})").object()),
+                                R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "patch": 5},
+                     "compare": {"mode": "side_by_side", "state": {"spatial": {"params": {"variant": "qwen3_vl", "mrope_section": "24,20,20", "sections": "interleaved"}}}}})")
+                                .object()),
              QString());
     auto* seq = qobject_cast<SequenceView*>(scene.view(QStringLiteral("sequence")));
     QVERIFY(seq);
@@ -373,10 +388,12 @@ void TestSpatialCompare::hoverOnBReadsB()
 {
     WorkbenchState state;
     Computation computation(&state);
-    QCOMPARE(state.fromJson(QJsonDocument::fromJson(
-                 R"({"scheme": "rope", "spatial": {"scheme": "rope_2d", "grid": "6x6", "dim": 32, "patch": 0},
-                     "compare": {"mode": "side_by_side", "state": {"spatial": {"scheme": "sincos_2d"}}}})").object()),
-             QString());
+    QCOMPARE(
+        state.fromJson(QJsonDocument::fromJson(
+                           R"({"scheme": "rope", "spatial": {"scheme": "rope_2d", "grid": "6x6", "dim": 32, "patch": 0},
+                     "compare": {"mode": "side_by_side", "state": {"spatial": {"scheme": "sincos_2d"}}}})")
+                           .object()),
+        QString());
     PatchGridView view(&state, &computation);
     view.resize(1400, 500);
     view.show();
@@ -395,7 +412,8 @@ void TestSpatialCompare::hoverOnBReadsB()
     QCOMPARE(view.hoveredPatch(false), -1);
     const QString r = view.hoverReadout();
     QVERIFY2(r.startsWith(QStringLiteral("B \u00b7 patch (2, 3)")), qPrintable(r));
-    QVERIFY2(r.contains(QStringLiteral("cosine ") + QString::number(twin->data().similarity(0, 15), 'g', 4)), qPrintable(r));
+    QVERIFY2(r.contains(QStringLiteral("cosine ") + QString::number(twin->data().similarity(0, 15), 'g', 4)),
+             qPrintable(r));
     // Over A's half: A's read-out, a score, without "B".
     const PatchGridView::Layout la = view.layoutFor(view.contentArea());
     const QPointF atA(la.grid.left() + 1.5 * la.cell, la.grid.top() + 0.5 * la.cell);
@@ -409,10 +427,13 @@ void TestSpatialCompare::hoverOnBReadsB()
     QCOMPARE(twin->data().patchIndex(), 2 * 6 + 3);
 
     // The sequence view: B's half reads B's ids.
-    QCOMPARE(state.fromJson(QJsonDocument::fromJson(
-                 R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "sequence": "text:2,image:1x2x2,text:1", "patch": 0},
-                     "compare": {"mode": "side_by_side", "state": {"spatial": {"sequence": "text:4,image:1x2x2,text:1"}}}})").object()),
-             QString());
+    QCOMPARE(
+        state.fromJson(
+            QJsonDocument::fromJson(
+                R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "sequence": "text:2,image:1x2x2,text:1", "patch": 0},
+                     "compare": {"mode": "side_by_side", "state": {"spatial": {"sequence": "text:4,image:1x2x2,text:1"}}}})")
+                .object()),
+        QString());
     SequenceView seq(&state, &computation);
     seq.resize(1400, 600);
     seq.show();

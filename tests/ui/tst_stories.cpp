@@ -55,8 +55,7 @@ std::map<QString, std::pair<QString, QString>> presetFiles()
     const QDir dir(QStringLiteral(POSLAB_SOURCE_DIR "/resources/presets"));
     for (const QString& name : dir.entryList({QStringLiteral("*.json")}, QDir::Files)) {
         const QJsonObject o = readJson(dir.filePath(name));
-        const QString ropeType =
-            o.value("params").toObject().value("rope_type").toObject().value("value").toString();
+        const QString ropeType = o.value("params").toObject().value("rope_type").toObject().value("value").toString();
         out[o.value("id").toString()] = {o.value("scheme").toString(), ropeType};
     }
     return out;
@@ -104,8 +103,12 @@ private slots:
         const std::optional<Story> s = findStory(id);
         QVERIFY2(s, qPrintable(id));
         QCOMPARE(s->id, id);
-        for (const auto& [name, text] : {std::pair{"title", s->title}, {"problem", s->problem}, {"idea", s->idea},
-                                         {"mechanism", s->mechanism}, {"formula", s->formula}, {"next", s->next}})
+        for (const auto& [name, text] : {std::pair{"title", s->title},
+                                         {"problem", s->problem},
+                                         {"idea", s->idea},
+                                         {"mechanism", s->mechanism},
+                                         {"formula", s->formula},
+                                         {"next", s->next}})
             QVERIFY2(!text.trimmed().isEmpty(), qPrintable(id + ": empty " + name));
         QVERIFY2(!s->goodAt.isEmpty(), qPrintable(id + ": no good_at"));
         QVERIFY2(!s->badAt.isEmpty(), qPrintable(id + ": no bad_at"));
@@ -198,7 +201,8 @@ private slots:
         for (const QJsonValue& v : events) {
             const QJsonObject e = v.toObject();
             const QString text = e.value("date").toString();
-            QVERIFY2(QRegularExpression(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$")).match(text).hasMatch(), qPrintable(text));
+            QVERIFY2(QRegularExpression(QStringLiteral("^\\d{4}-\\d{2}-\\d{2}$")).match(text).hasMatch(),
+                     qPrintable(text));
             const QDate date = QDate::fromString(text, Qt::ISODate);
             QVERIFY2(date.isValid(), qPrintable(text));
             if (previous.isValid())
@@ -212,8 +216,8 @@ private slots:
         }
         QCOMPARE(extensionTimeline().size(), events.size());
         // The methods the issue names are on it, each with the date its paper or post gives.
-        const std::map<QString, QDate> known{{"linear", {2023, 6, 27}}, {"yarn", {2023, 8, 31}},
-                                             {"longrope", {2024, 2, 21}}, {"llama3", {2024, 7, 23}}};
+        const std::map<QString, QDate> known{
+            {"linear", {2023, 6, 27}}, {"yarn", {2023, 8, 31}}, {"longrope", {2024, 2, 21}}, {"llama3", {2024, 7, 23}}};
         for (const auto& [type, date] : known) {
             bool found = false;
             for (const TimelineEvent& e : extensionTimeline())
@@ -265,10 +269,12 @@ private slots:
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
         QCoreApplication::processEvents();
-        QVERIFY2(page.minimumSizeHint().width() <= avail.width(), qPrintable(QString::number(page.minimumSizeHint().width())));
+        QVERIFY2(page.minimumSizeHint().width() <= avail.width(),
+                 qPrintable(QString::number(page.minimumSizeHint().width())));
         QWidget* viewport = page.scrollArea()->viewport();
         QWidget* body = page.scrollArea()->widget();
-        QVERIFY2(body->width() <= viewport->width(), qPrintable(QStringLiteral("%1 > %2").arg(body->width()).arg(viewport->width())));
+        QVERIFY2(body->width() <= viewport->width(),
+                 qPrintable(QStringLiteral("%1 > %2").arg(body->width()).arg(viewport->width())));
         int checked = 0;
         for (QLabel* l : page.textLabels()) {
             if (!l->isVisible() || l->text().isEmpty())
@@ -277,12 +283,18 @@ private slots:
             const QString what = id + "/" + l->objectName();
             // Nothing sticks out sideways: the label's narrowest layout fits, and the label lies inside the body.
             QVERIFY2(l->minimumSizeHint().width() <= l->width(),
-                     qPrintable(QStringLiteral("%1: needs %2, has %3").arg(what).arg(l->minimumSizeHint().width()).arg(l->width())));
+                     qPrintable(QStringLiteral("%1: needs %2, has %3")
+                                    .arg(what)
+                                    .arg(l->minimumSizeHint().width())
+                                    .arg(l->width())));
             QVERIFY2(l->geometry().right() < body->width(), qPrintable(what));
             // Nothing is cut off below: the wrapped text's height fits the label.
             if (l->wordWrap())
                 QVERIFY2(l->heightForWidth(l->width()) <= l->height(),
-                         qPrintable(QStringLiteral("%1: needs %2 px, has %3").arg(what).arg(l->heightForWidth(l->width())).arg(l->height())));
+                         qPrintable(QStringLiteral("%1: needs %2 px, has %3")
+                                        .arg(what)
+                                        .arg(l->heightForWidth(l->width()))
+                                        .arg(l->height())));
         }
         QVERIFY(checked >= 12);
         // POSLAB_STORY_SHOTS=DIR saves the window and the whole page, light and dark, to look at.
@@ -317,8 +329,9 @@ private slots:
                              qPrintable(extensionTimeline()[i].name + " overlaps " + extensionTimeline()[j].name));
                     // The leader line from j's dot down to its label crosses no other label.
                     const QRect leader(l.dotX[j], l.axisY, 1, l.labels[j].top() - l.axisY);
-                    QVERIFY2(!leader.intersects(l.labels[i]),
-                             qPrintable(extensionTimeline()[j].name + "'s leader crosses " + extensionTimeline()[i].name));
+                    QVERIFY2(
+                        !leader.intersects(l.labels[i]),
+                        qPrintable(extensionTimeline()[j].name + "'s leader crosses " + extensionTimeline()[i].name));
                 }
             }
             for (int i = 0; i < l.yearLabels.size(); ++i) {
@@ -356,7 +369,8 @@ private slots:
         // The lessons that show ALiBi are linked (lesson 7 first shows it at 7.1); a click asks for the step.
         const QList<StoryLesson> ls = storyLessons(QStringLiteral("alibi"));
         QVERIFY(!ls.isEmpty());
-        QVERIFY(std::any_of(ls.begin(), ls.end(), [](const StoryLesson& l) { return l.stepId == QLatin1String("7.1"); }));
+        QVERIFY(
+            std::any_of(ls.begin(), ls.end(), [](const StoryLesson& l) { return l.stepId == QLatin1String("7.1"); }));
         QWidget window;
         window.resize(400, 300);
         window.show();
@@ -405,8 +419,10 @@ private slots:
                 out << l.stepId;
             return out;
         };
-        QVERIFY2(steps(QStringLiteral("mrope")).contains(QStringLiteral("18.1")), qPrintable(steps(QStringLiteral("mrope")).join(' ')));
-        QVERIFY2(steps(QStringLiteral("sincos_2d")).contains(QStringLiteral("17.1")), qPrintable(steps(QStringLiteral("sincos_2d")).join(' ')));
+        QVERIFY2(steps(QStringLiteral("mrope")).contains(QStringLiteral("18.1")),
+                 qPrintable(steps(QStringLiteral("mrope")).join(' ')));
+        QVERIFY2(steps(QStringLiteral("sincos_2d")).contains(QStringLiteral("17.1")),
+                 qPrintable(steps(QStringLiteral("sincos_2d")).join(' ')));
         for (const QString& id : steps(QStringLiteral("rope")))
             QVERIFY2(!id.startsWith(QLatin1String("17.")) && !id.startsWith(QLatin1String("18.")), qPrintable(id));
     }

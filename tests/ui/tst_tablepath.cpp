@@ -65,6 +65,7 @@ class TestTablePath : public QObject {
 private slots:
     void cpuAndGpuAgree_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("scheme");
         QTest::addColumn<QString>("layout");
         QTest::addColumn<int>("quantity");
@@ -72,6 +73,7 @@ private slots:
         QTest::newRow("rope sin") << "rope" << QString() << int(TableQuantity::Sin);
         QTest::newRow("sinusoidal interleaved") << "sinusoidal" << "interleaved" << int(TableQuantity::Cos);
         QTest::newRow("sinusoidal half_split") << "sinusoidal" << "half_split" << int(TableQuantity::Cos);
+        // clang-format on
     }
 
     void cpuAndGpuAgree()
@@ -103,7 +105,9 @@ private slots:
         computation.setComputePath(gpu::ComputePath::Gpu);
         settle(computation);
         const auto gpu = computation.result();
-        QVERIFY2(gpu->path.startsWith("GPU"), qPrintable(gpu->path + " / " + gpu->error + QString(" serial %1 vs %2").arg(gpu->serial).arg(cpu->serial)));
+        QVERIFY2(
+            gpu->path.startsWith("GPU"),
+            qPrintable(gpu->path + " / " + gpu->error + QString(" serial %1 vs %2").arg(gpu->serial).arg(cpu->serial)));
         QCOMPARE(gpu->table.rows(), cpu->table.rows());
         QCOMPARE(gpu->table.cols(), cpu->table.cols());
         const double diff = double((gpu->table - cpu->table).cwiseAbs().maxCoeff());
@@ -152,9 +156,11 @@ private slots:
 
     void largeTableIsSampledQuicklyAndExactly_data()
     {
+        // clang-format off
         QTest::addColumn<QString>("scheme");
         QTest::newRow("sinusoidal") << "sinusoidal";
         QTest::newRow("rope") << "rope";
+        // clang-format on
     }
 
     void largeTableIsSampledQuicklyAndExactly()
@@ -182,7 +188,8 @@ private slots:
         QVERIFY(r->rowStep > 1);
         QVERIFY((long long)r->table.rows() * r->table.cols() <= TableFigure::fullTableCells);
         QVERIFY(maxError(*r, 7) < 1e-5); // every sampled cell is the exact value at its position
-        QVERIFY2(view.samplingNote().contains(QStringLiteral("every %1").arg(r->rowStep)), qPrintable(view.samplingNote()));
+        QVERIFY2(view.samplingNote().contains(QStringLiteral("every %1").arg(r->rowStep)),
+                 qPrintable(view.samplingNote()));
         QCOMPARE(view.window(), QRectF(0, 0, r->totalCols, 65536));
 
         // A parameter move (slider drag) on the large table: new samples, same resolution.
@@ -213,8 +220,8 @@ private slots:
         settle(computation);
         const qint64 zoomMs = clock.elapsed();
         r = computation.result();
-        qInfo("%s zoom to 200 rows: %lld ms (%lld rows from %d)", qPrintable(scheme), zoomMs, (long long)r->table.rows(),
-              r->rowStart);
+        qInfo("%s zoom to 200 rows: %lld ms (%lld rows from %d)", qPrintable(scheme), zoomMs,
+              (long long)r->table.rows(), r->rowStart);
         QCOMPARE(r->rowStep, 1);
         QVERIFY(r->rowStart <= 30000);
         QVERIFY(r->positionOfRow(int(r->table.rows()) - 1) >= 30199);

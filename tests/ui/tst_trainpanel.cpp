@@ -134,7 +134,8 @@ private slots:
         QCOMPARE(int(back.size()), 2);
         QCOMPARE(back[1].lengths[2].tokenAccuracy, runs->runs[1].lengths[2].tokenAccuracy);
         // The file, read as a file, gives the same curves.
-        const LengthLabData fromFile = LengthLabFigure::fromRunFile(state.viewOptions().runFile, state.viewOptions().lengthMetric);
+        const LengthLabData fromFile
+            = LengthLabFigure::fromRunFile(state.viewOptions().runFile, state.viewOptions().lengthMetric);
         QCOMPARE(fromFile.curves.groups[1].mean, view.data().curves.groups[1].mean);
 
         // The attention view shows the trained model: run 1, layer 1, head 1, at 3 x L_train.
@@ -158,10 +159,13 @@ private slots:
         mc.heads = r.config.heads;
         mc.vocab = ct::Vocabulary{ct::taskSymbols(r.config.task, r.config.vocab)}.size();
         mc.seed = r.config.seed;
-        ct::Network<float> net(mc, s,
-                               core::resolveParams(s, {}, core::TableContext{mc.width / mc.heads, core::PositionList::range(0, 1), std::nullopt}));
+        ct::Network<float> net(
+            mc, s,
+            core::resolveParams(
+                s, {}, core::TableContext{mc.width / mc.heads, core::PositionList::range(0, 1), std::nullopt}));
         net.params() = *r.weights;
-        const ct::Example ex = ct::makeExample(r.config.task, L, r.config.vocab, core::mixSeed(r.config.seed, 0xE7A1, std::uint64_t(L), 0));
+        const ct::Example ex = ct::makeExample(r.config.task, L, r.config.vocab,
+                                               core::mixSeed(r.config.seed, 0xE7A1, std::uint64_t(L), 0));
         const int T = int(ex.tokens.size()) - 1;
         ct::Batch b;
         b.n = 1;
@@ -176,7 +180,7 @@ private slots:
         for (int q = 0; q < T; ++q)
             for (int k = 0; k <= q; ++k)
                 QCOMPARE(out->matrix(q, k), ref[1](q, k));
-        QVERIFY(std::isnan(out->matrix(0, 1))); // masked, drawn grey
+        QVERIFY(std::isnan(out->matrix(0, 1)));                           // masked, drawn grey
         QCOMPARE(out->trainedWindow.value_or(-1), 2 * r.config.trainLen); // copy: 2 L_train input tokens trained
         QCOMPARE(out->heads, 4);
         // Another test length; a head the model lacks is named.
@@ -200,7 +204,8 @@ private slots:
         setSpin(panel, "trainSteps", 100000);
         panel->setMaxParallel(2);
         panel->train();
-        QTRY_VERIFY_WITH_TIMEOUT(state.trainedRuns()->runs[0].stepsDone >= 10 && state.trainedRuns()->runs[1].stepsDone >= 10, 60000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            state.trainedRuns()->runs[0].stepsDone >= 10 && state.trainedRuns()->runs[1].stepsDone >= 10, 60000);
         QVERIFY(panel->isRunning());
         QVERIFY(!view.data().losses.empty()); // the loss so far, while training
         QElapsedTimer clock;
@@ -215,7 +220,7 @@ private slots:
         }
         QVERIFY(state.trainedRuns()->message.startsWith(QLatin1String("Cancelled")));
         for (double done : state.trainedRuns()->progress)
-            QVERIFY(done < 1.0); // how far each run got
+            QVERIFY(done < 1.0);                     // how far each run got
         QCOMPARE(int(view.data().losses.size()), 2); // the loss so far stays in the figure
     }
 
@@ -231,7 +236,8 @@ private slots:
         r.stop = "loss is nan at step 3; training stopped, the curves so far are kept";
         w.runs = {r};
         w.message = QStringLiteral("RoPE: ") + QString::fromStdString(r.stop);
-        const LengthLabData d = LengthLabFigure::compute({QString(), LengthMetricChoice::ExactMatch, std::make_shared<const TrainedRuns>(w)});
+        const LengthLabData d = LengthLabFigure::compute(
+            {QString(), LengthMetricChoice::ExactMatch, std::make_shared<const TrainedRuns>(w)});
         QVERIFY(d.error.isEmpty());
         QCOMPARE(int(d.losses.size()), 1);
         QCOMPARE(d.losses[0].loss, (std::vector<double>{2.0, 1.5}));
@@ -240,9 +246,11 @@ private slots:
         // The attention view's trained source with no model, or with a run that kept none: one line says so.
         ViewOptions o;
         o.attentionSource = AttentionSource::Trained;
-        QVERIFY(Computation::trainedAttention(nullptr, Setup(), o)->error.startsWith(QLatin1String("No trained model")));
+        QVERIFY(
+            Computation::trainedAttention(nullptr, Setup(), o)->error.startsWith(QLatin1String("No trained model")));
         o.trainedRun = 3;
-        QVERIFY(Computation::trainedAttention(&w, Setup(), o)->error.contains(QLatin1String("trained_run 3 is out of range")));
+        QVERIFY(Computation::trainedAttention(&w, Setup(), o)
+                    ->error.contains(QLatin1String("trained_run 3 is out of range")));
         o.trainedRun = 0;
         QVERIFY(Computation::trainedAttention(&w, Setup(), o)->error.contains(QLatin1String("holds no model")));
     }

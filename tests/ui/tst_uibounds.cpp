@@ -42,7 +42,8 @@ private slots:
         QTest::newRow("heads -5") << "view/heads" << -5.0 << "heads -5 is out of range; allowed: 1 to 1024";
         QTest::newRow("head 9 of 8") << "view/head" << 9.0 << "head 9 is out of range; allowed: 0 to 7";
         QTest::newRow("attention size 0") << "view/attention_size" << 0.0 << "attention_size 0 is out of range";
-        QTest::newRow("colormap 7") << "view/colormap" << 7.0 << "colormap 7 is unknown; allowed: auto, viridis, cividis, diverging";
+        QTest::newRow("colormap 7") << "view/colormap" << 7.0
+                                    << "colormap 7 is unknown; allowed: auto, viridis, cividis, diverging";
         QTest::newRow("font scale 1e300") << "view/font_scale" << 1e300 << "font_scale 1e+300 is out of range";
         QTest::newRow("speed -1") << "view/speed" << -1.0 << "speed -1 is out of range";
     }

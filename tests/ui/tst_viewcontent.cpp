@@ -87,8 +87,7 @@ void moveMouse(QWidget& w, QPointF at)
 }
 
 /// Scans the widget for a place where @p readout is not empty (a hovered cell); returns that place.
-template <class V>
-std::optional<QPointF> findHover(V& view)
+template <class V> std::optional<QPointF> findHover(V& view)
 {
     for (int y = 20; y < view.height(); y += 10)
         for (int x = 20; x < view.width(); x += 10) {
@@ -329,8 +328,8 @@ private slots:
                     continue;
                 const QString svg = svgOf(*v, QSize(900, 600));
                 QVERIFY2(svg.contains("Pick") || svg.contains("pick"),
-                         qPrintable(QStringLiteral("%1 on %2 says nothing to pick").arg(v->exportName(),
-                                                                                        QString::fromStdString(s.id))));
+                         qPrintable(QStringLiteral("%1 on %2 says nothing to pick")
+                                        .arg(v->exportName(), QString::fromStdString(s.id))));
             }
         }
     }
@@ -419,7 +418,10 @@ private slots:
         for (qsizetype i = 0; i < score.size(); ++i) {
             QCOMPARE(score[i].x(), bound[i].x());
             QVERIFY2(score[i].y() <= bound[i].y() + 1e-9,
-                     qPrintable(QStringLiteral("k = %1: score %2 above bound %3").arg(score[i].x()).arg(score[i].y()).arg(bound[i].y())));
+                     qPrintable(QStringLiteral("k = %1: score %2 above bound %3")
+                                    .arg(score[i].x())
+                                    .arg(score[i].y())
+                                    .arg(bound[i].y())));
         }
         for (qsizetype i : {qsizetype(0), qsizetype(10), bound.size() - 1}) {
             const long double k = bound[i].x();
@@ -521,7 +523,8 @@ private slots:
         const QStringList labels = decay.yTickLabels();
         QVERIFY(!labels.isEmpty());
         for (const QString& l : labels)
-            QVERIFY2(!QRegularExpression(QStringLiteral("^-0(\\.0*)?$")).match(l).hasMatch(), qPrintable(labels.join(' ')));
+            QVERIFY2(!QRegularExpression(QStringLiteral("^-0(\\.0*)?$")).match(l).hasMatch(),
+                     qPrintable(labels.join(' ')));
     }
 
     void kerpleIsOneCurveWhenItsParametersAreShared()
@@ -565,7 +568,8 @@ private slots:
             const double mid = 128, maxPos = 512;
             long long bucket = k;
             if (k > mid)
-                bucket = (long long)std::ceil(std::log(k / mid) / std::log((maxPos - 1) / mid) * (mid - 1)) + (long long)mid;
+                bucket = (long long)std::ceil(std::log(k / mid) / std::log((maxPos - 1) / mid) * (mid - 1))
+                    + (long long)mid;
             return std::min(bucket, 255LL);
         };
         WorkbenchState state;
@@ -662,8 +666,9 @@ private slots:
         QCOMPARE(bent[2], QLineF(QPointF(3, 3), QPointF(3, 7)));
         // A solid pen: the segments themselves; a value that is not a number breaks the line.
         const double nan = std::nan("");
-        const QList<QLineF> solid = dashSegments(
-            QPolygonF({QPointF(0, 0), QPointF(1, 1), QPointF(2, nan), QPointF(3, 3), QPointF(4, 4)}), QPen(Qt::black, 2.6));
+        const QList<QLineF> solid
+            = dashSegments(QPolygonF({QPointF(0, 0), QPointF(1, 1), QPointF(2, nan), QPointF(3, 3), QPointF(4, 4)}),
+                           QPen(Qt::black, 2.6));
         QCOMPARE(solid, (QList<QLineF>{QLineF(0, 0, 1, 1), QLineF(3, 3, 4, 4)}));
     }
 
@@ -691,7 +696,8 @@ private slots:
             QCOMPARE(s->name(), decay.seriesNames().value(qsizetype(i)));
             for (qsizetype j = 0; j < drawn.points.size(); j += 37) {
                 const QPointF want = decay.chart()->mapToPosition(drawn.points[j], s);
-                QVERIFY2(QLineF(at[j], want).length() < 0.01, qPrintable(QStringLiteral("curve %1 point %2").arg(i).arg(j)));
+                QVERIFY2(QLineF(at[j], want).length() < 0.01,
+                         qPrintable(QStringLiteral("curve %1 point %2").arg(i).arg(j)));
             }
         }
         // Hover the score curve's 40th point: the read-out names the curve and its value at that distance.
@@ -712,7 +718,8 @@ private slots:
         const QPoint at = view->mapFromScene(item->mapToScene(item->toPlot(bound)[60]));
         QTest::mouseMove(view->viewport(), at);
         QTRY_VERIFY2(decay.readoutText().startsWith(decay.curves()[1].name), qPrintable(decay.readoutText()));
-        QVERIFY2(decay.readoutText().contains(QLocale(QLocale::English).toString(qint64(std::llround(bound.points[60].x())))),
+        QVERIFY2(decay.readoutText().contains(
+                     QLocale(QLocale::English).toString(qint64(std::llround(bound.points[60].x())))),
                  qPrintable(decay.readoutText()));
     }
 

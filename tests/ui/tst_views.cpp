@@ -80,7 +80,7 @@ private slots:
         // Position and pair axes tick integers only.
         QCOMPARE(niceTicks(0, 4, 8), (std::vector<double>{0, 0.5, 1, 1.5, 2, 2.5, 3, 3.5, 4}));
         QCOMPARE(integerTicks(0, 4, 8), (std::vector<double>{0, 1, 2, 3, 4}));
-        QCOMPARE(integerTicks(0, 9, 4), (std::vector<double>{0, 5}));   // steps of 1 or more: niceTicks as it is
+        QCOMPARE(integerTicks(0, 9, 4), (std::vector<double>{0, 5})); // steps of 1 or more: niceTicks as it is
         QCOMPARE(integerTicks(0, 1023, 5), niceTicks(0, 1023, 5));
         // The attention view's axis at 5 positions, as drawn.
         WorkbenchState state;
@@ -136,7 +136,7 @@ private slots:
             QPainter p(&img);
             v->render(p, QRectF(100, 50, 700, 500));
             p.end();
-            QCOMPARE(qAlpha(img.pixel(50, 25)), 0);   // outside the target: untouched
+            QCOMPARE(qAlpha(img.pixel(50, 25)), 0); // outside the target: untouched
             QCOMPARE(qAlpha(img.pixel(900, 700)), 0);
             QVERIFY(qAlpha(img.pixel(450, 300)) > 0); // inside: drawn
         }
@@ -239,7 +239,8 @@ private slots:
         }
         const QString text = QString::fromUtf8(buffer.data());
         QVERIFY(!text.contains(QStringLiteral("<image")));
-        QVERIFY2(text.count(QStringLiteral("fill=\"#")) >= 16 * 40, qPrintable(QString::number(text.count(QStringLiteral("fill=\"#")))));
+        QVERIFY2(text.count(QStringLiteral("fill=\"#")) >= 16 * 40,
+                 qPrintable(QString::number(text.count(QStringLiteral("fill=\"#")))));
     }
 };
 

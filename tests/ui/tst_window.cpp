@@ -61,7 +61,10 @@ using namespace poslab::ui;
 
 namespace {
 
-QRect available() { return QGuiApplication::primaryScreen()->availableGeometry(); }
+QRect available()
+{
+    return QGuiApplication::primaryScreen()->availableGeometry();
+}
 
 /// Shows a window filling the screen, as a lecturer would open it on the projector.
 /// The state `poslab export --lesson ID` draws: the step's merged state (lessons::stepState) loaded into an export
@@ -477,7 +480,7 @@ private slots:
         QVERIFY(!picker->formulaToggle()->isChecked());
         QVERIFY(!picker->formulaShownByDefault());
         QVERIFY(!QSettings().contains(QStringLiteral("picker/formulaShown"))); // the default is not a choice
-        picker->formulaToggle()->click(); // the user unfolds it at scale 2
+        picker->formulaToggle()->click();                                      // the user unfolds it at scale 2
         QVERIFY(picker->formulaLabel()->isVisible());
         o.fontScale = 1.5;
         w.state()->setViewOptions(o);
@@ -510,7 +513,9 @@ private slots:
                 continue;
             ++checked;
             QVERIFY2(std::abs(label->font().pointSizeF() - panel->font().pointSizeF()) < 0.01,
-                     qPrintable(QStringLiteral("%1 at %2 pt in a panel at %3 pt").arg(key).arg(label->font().pointSizeF())
+                     qPrintable(QStringLiteral("%1 at %2 pt in a panel at %3 pt")
+                                    .arg(key)
+                                    .arg(label->font().pointSizeF())
                                     .arg(panel->font().pointSizeF())));
         }
         QCOMPARE(checked, 3);
@@ -549,7 +554,8 @@ private slots:
                 QCOMPARE(w.state()->answerPendingStep(), step);
                 const QJsonObject shown = withoutRoomLook(w.state()->toJson());
                 if (shown != expected)
-                    qWarning("%s %s: %s\nexpected %s", id, how, QJsonDocument(shown).toJson(QJsonDocument::Compact).constData(),
+                    qWarning("%s %s: %s\nexpected %s", id, how,
+                             QJsonDocument(shown).toJson(QJsonDocument::Compact).constData(),
                              QJsonDocument(expected).toJson(QJsonDocument::Compact).constData());
                 QVERIFY2(shown == expected, how);
             };
@@ -594,8 +600,10 @@ private slots:
         // NTK-aware, 11.4: 10000 * 4^(128/126); dynamic NTK, 11.5 at L = 8192 (Hugging Face
         // _compute_dynamic_ntk_parameters): 10000 * (2 * 8192 / 4096 - 1)^(128/126).
         for (const double scale : {1.0, 2.0}) {
-            QTest::addRow("11.4 font %g", scale) << "11.4" << scale << "1" << 0 << 10000.0 * std::pow(4.0, 128.0 / 126.0);
-            QTest::addRow("11.5 font %g", scale) << "11.5" << scale << "30000" << 8192 << 10000.0 * std::pow(3.0, 128.0 / 126.0);
+            QTest::addRow("11.4 font %g", scale)
+                << "11.4" << scale << "1" << 0 << 10000.0 * std::pow(4.0, 128.0 / 126.0);
+            QTest::addRow("11.5 font %g", scale)
+                << "11.5" << scale << "30000" << 8192 << 10000.0 * std::pow(3.0, 128.0 / 126.0);
         }
     }
 
@@ -637,7 +645,8 @@ private slots:
         QVERIFY2(texts.filter(said).size() == 1, qPrintable(texts.join(" | ")));
         QVERIFY2(!texts.filter(said).front().contains(QChar(0x2026)), qPrintable(texts.filter(said).front()));
         if (const QByteArray dir = qgetenv("POSLAB_SHOTS"); !dir.isEmpty())
-            w.grab().save(QStringLiteral("%1/window-%2-font%3.png").arg(QString::fromLocal8Bit(dir), step).arg(fontScale));
+            w.grab().save(
+                QStringLiteral("%1/window-%2-font%3.png").arg(QString::fromLocal8Bit(dir), step).arg(fontScale));
     }
 
     void storyLinkNamesTheStepsScheme()
@@ -666,14 +675,16 @@ private slots:
         // Every token in turn: its three ids drawn over its column, no line through a label, no collision.
         exporting::ExportScene scene;
         QCOMPARE(scene.loadState(QJsonDocument::fromJson(R"({"scheme": "rope", "view": {"font_scale": 2},
-            "spatial": {"scheme": "mrope", "dim": 128, "sequence": "text:4,image:1x3x4,text:3", "patch": 0}})").object()),
+            "spatial": {"scheme": "mrope", "dim": 128, "sequence": "text:4,image:1x3x4,text:3", "patch": 0}})")
+                                     .object()),
                  QString());
         auto* view = qobject_cast<SequenceView*>(scene.view(QStringLiteral("sequence")));
         QVERIFY(view);
         exporting::settle(scene.computation());
         const int L = int(view->data().ids.cols());
         QCOMPARE(L, 19);
-        for (const QSize size : {QSize(683, 560), QSize(640, 600), QSize(960, 900)}) { // compare halves of 1366 x 768, 1280 x 720, 1920 x 1080
+        for (const QSize size : {QSize(683, 560), QSize(640, 600),
+                                 QSize(960, 900)}) { // compare halves of 1366 x 768, 1280 x 720, 1920 x 1080
             const QRectF target(QPointF(0, 0), QSizeF(size));
             const SequenceView::Layout l = view->layoutFor(target);
             const double tw = l.tokens.width() / L;
@@ -691,7 +702,8 @@ private slots:
                 const QStringList lines = linesThroughText(record.items(), record.lines());
                 QVERIFY2(lines.isEmpty(), qPrintable(at + QStringLiteral(": ") + lines.join(QStringLiteral("; "))));
                 const QStringList collisions = textCollisions(record.items());
-                QVERIFY2(collisions.isEmpty(), qPrintable(at + QStringLiteral(": ") + collisions.join(QStringLiteral("; "))));
+                QVERIFY2(collisions.isEmpty(),
+                         qPrintable(at + QStringLiteral(": ") + collisions.join(QStringLiteral("; "))));
                 bool boundary = false;
                 for (const DrawnLine& line : record.lines())
                     boundary = boundary || line.what == QLatin1String("block boundary");
@@ -704,7 +716,8 @@ private slots:
                     if (item.rect.left() < colR && item.rect.right() > colL && item.rect.top() > l.tokens.top()
                         && item.rect.bottom() <= l.tokens.bottom() + 1)
                         over.push_back(item);
-                std::sort(over.begin(), over.end(), [](const DrawnText& a, const DrawnText& b) { return a.rect.top() < b.rect.top(); });
+                std::sort(over.begin(), over.end(),
+                          [](const DrawnText& a, const DrawnText& b) { return a.rect.top() < b.rect.top(); });
                 QCOMPARE(int(over.size()), 3);
                 for (int axis = 0; axis < 3; ++axis)
                     QCOMPARE(over[std::size_t(axis)].text, QString::number(view->data().ids(axis, token)));
@@ -858,7 +871,8 @@ private slots:
         QVERIFY(st->setParam("max_position_embeddings", core::ParamValue::integer(4096)).isEmpty());
         QVERIFY(st->setPositionCount(64).isEmpty());
         QString text = w.parameterPanel()->sequenceLengthText();
-        QVERIFY2(text.contains(QStringLiteral("max(the sequence length, max_position_embeddings) = 4,096 tokens")), qPrintable(text));
+        QVERIFY2(text.contains(QStringLiteral("max(the sequence length, max_position_embeddings) = 4,096 tokens")),
+                 qPrintable(text));
         QVERIFY2(!text.contains(QStringLiteral("inference length L")), qPrintable(text)); // the lab draws at 64 too
         for (const int length : {2048, 8192}) {
             QCOMPARE(st->setProperty(QStringLiteral("target_length"), length), QString());
@@ -866,10 +880,12 @@ private slots:
             const ExtensionData lab = ExtensionFigure::compute(ExtensionFigure::inputsOf(FigureSnapshot::of(*st)));
             QCOMPARE(lab.table.length, core::Position(length));
             QVERIFY2(text.contains(QStringLiteral("Sequence length 64 tokens")), qPrintable(text));
-            QVERIFY2(text.contains(QStringLiteral("inference length L = %1.").arg(tokensText(length))), qPrintable(text));
-            QVERIFY2(text.contains(QStringLiteral("max(L, max_position_embeddings) = %1.")
-                                       .arg(tokensText(std::max(length, 4096)))),
+            QVERIFY2(text.contains(QStringLiteral("inference length L = %1.").arg(tokensText(length))),
                      qPrintable(text));
+            QVERIFY2(
+                text.contains(
+                    QStringLiteral("max(L, max_position_embeddings) = %1.").arg(tokensText(std::max(length, 4096)))),
+                qPrintable(text));
         }
     }
 

@@ -46,7 +46,8 @@ private slots:
         QCOMPARE(req.settings.front().first, std::string("rope_theta"));
         QCOMPARE(req.settings.front().second.number, theta);
         // A typed text is read once and refused with core's message, nothing changed.
-        QVERIFY(st.setParamText(QStringLiteral("rope_theta"), QStringLiteral("ten")).contains(QStringLiteral("rope_theta")));
+        QVERIFY(st.setParamText(QStringLiteral("rope_theta"), QStringLiteral("ten"))
+                    .contains(QStringLiteral("rope_theta")));
         QCOMPARE(st.setup().params.real("rope_theta"), theta);
     }
 

@@ -51,8 +51,7 @@ QImage renderCaptionedImage(ui::View& view, const ui::WorkbenchState& state, con
         // The size of the views' own labels (they grow with the figure through sizeScale, as here).
         const QFont font = th.font(11 * ui::sizeScale(QRectF(QPointF(0, 0), g->logical)), true);
         const QFontMetricsF fm(font, &img);
-        const double band =
-            caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
+        const double band = caption.isEmpty() ? 0.0 : std::min(std::ceil(fm.height() * 1.5), g->logical.height() / 4);
         detail::paintView(view, p, QSizeF(g->logical.width(), g->logical.height() - band));
         if (band > 0) {
             const QRectF strip(0, g->logical.height() - band, g->logical.width(), band);
@@ -118,8 +117,9 @@ QString applySweep(ui::WorkbenchState& s, const QString& what, double v)
     if (spec->type == core::ParamType::Integer)
         return s.setParam(what, core::ParamValue::integer(std::llround(v)));
     return QStringLiteral("cannot animate %1: it is a %2, not a number")
-        .arg(what, QString::fromUtf8(core::paramTypeName(spec->type).data(),
-                                     qsizetype(core::paramTypeName(spec->type).size())));
+        .arg(what,
+             QString::fromUtf8(core::paramTypeName(spec->type).data(),
+                               qsizetype(core::paramTypeName(spec->type).size())));
 }
 
 /// The current value of a sweep target (the default start of a sweep).
@@ -145,8 +145,8 @@ std::optional<double> currentValue(const ui::WorkbenchState& s, const QString& w
 /// One sweep, checked: what it animates and the value of every frame.
 struct Sweep {
     QString what;
-    bool position = false;           ///< the position cursor (else a parameter)
-    bool geometric = false;          ///< a logarithmic parameter: geometric steps
+    bool position = false;  ///< the position cursor (else a parameter)
+    bool geometric = false; ///< a logarithmic parameter: geometric steps
     double from = 0, to = 0;
     std::vector<double> values;
 };
@@ -185,10 +185,11 @@ std::optional<Sweep> planSweep(ui::WorkbenchState& state, const AnimationOptions
         to = std::min<double>(*from + a.frames - 1, std::max(0, state.positionCount() - 1));
     }
     if (position && (*from < 0 || *to < 0 || std::max(*from, *to) > state.positionCount() - 1))
-        return fail(Failure::Usage, QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
-                                        .arg(*from)
-                                        .arg(*to)
-                                        .arg(state.positionCount() - 1));
+        return fail(Failure::Usage,
+                    QStringLiteral("positions %1 to %2 are outside the range 0 to %3")
+                        .arg(*from)
+                        .arg(*to)
+                        .arg(state.positionCount() - 1));
     const bool geometric = spec && spec->logarithmic;
     std::vector<double> values;
     for (int i = 0; i < a.frames; ++i)
@@ -271,8 +272,7 @@ QString ExportService::sweepCaption(const ui::WorkbenchState& state, const QStri
         return {};
     const core::ParamSpec* spec = state.scheme().param(what.toStdString());
     const ui::ViewProperty* property = ui::findViewProperty(what);
-    const bool real = spec ? spec->type == core::ParamType::Real
-                           : property && property->kind == ui::PropertyKind::Real;
+    const bool real = spec ? spec->type == core::ParamType::Real : property && property->kind == ui::PropertyKind::Real;
     const QLocale english(QLocale::English, QLocale::UnitedStates);
     QString text;
     if (!real) {
@@ -344,8 +344,8 @@ QByteArray detail::renderGif(ui::View& view, ui::WorkbenchState& state, ui::Comp
         return fail(Failure::Usage,
                     QStringLiteral("fps %1 is out of range; allowed: above 0, up to 100").arg(a.gif.framesPerSecond));
     if (a.gif.loopCount < 0 || a.gif.loopCount > 65535)
-        return fail(Failure::Usage, QStringLiteral("loop %1 is out of range; allowed: 0 (forever) to 65535")
-                                        .arg(a.gif.loopCount));
+        return fail(Failure::Usage,
+                    QStringLiteral("loop %1 is out of range; allowed: 0 (forever) to 65535").arg(a.gif.loopCount));
     const qint64 bytes = qint64(g.pixels.width()) * g.pixels.height() * 4 * a.frames;
     if (bytes > maxAnimationBytes)
         return fail(Failure::Refused,

@@ -29,9 +29,9 @@ namespace {
 class RowLabelBuffer : public std::streambuf {
 public:
     RowLabelBuffer(std::streambuf* next, std::function<std::string(std::size_t)> label)
-        : m_next(next), m_label(std::move(label))
-    {
-    }
+        : m_next(next)
+        , m_label(std::move(label))
+    { }
 
 protected:
     std::streamsize xsputn(const char* s, std::streamsize n) override
@@ -95,9 +95,7 @@ void writeCsvWithHeader(std::ostream& os, const core::ComputeResult& data)
     }
     const std::size_t rank = data.shape.size();
     const std::size_t rowAxes = rank >= 2 ? rank - 1 : 1;
-    auto axisName = [&](std::size_t i) {
-        return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i);
-    };
+    auto axisName = [&](std::size_t i) { return i < data.axes.size() ? data.axes[i] : "axis " + std::to_string(i); };
     for (std::size_t i = 0; i < rowAxes; ++i)
         header += (i ? "," : "") + quoted(axisName(i));
     if (rank >= 2) {
@@ -124,11 +122,9 @@ void writeCsvWithHeader(std::ostream& os, const core::ComputeResult& data)
         os.setstate(std::ios::badbit);
 }
 
-
 } // namespace
 
-ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& state, Format format,
-                                      std::ostream& out)
+ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& state, Format format, std::ostream& out)
 {
     ExportResult r;
     core::OutputFormat kind = core::OutputFormat::Json;
@@ -136,8 +132,7 @@ ExportResult ExportService::writeData(ui::View& view, const ui::WorkbenchState& 
     case Format::Csv: kind = core::OutputFormat::Csv; break;
     case Format::Json: kind = core::OutputFormat::Json; break;
     case Format::Npy: kind = core::OutputFormat::Npy; break;
-    default:
-        return failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
+    default: return failed(Failure::Usage, QStringLiteral("%1 is not a data format").arg(extension(format)));
     }
     const QString name = view.exportName();
     const core::SchemeDescriptor& scheme = state.scheme();

@@ -269,8 +269,10 @@ QToolButton* ExportDialog::addFileRow(QFormLayout* form)
     auto* pathRow = new QHBoxLayout;
     m_path = new QLineEdit(this);
     m_path->setObjectName(QStringLiteral("exportPath"));
-    m_path->setText(QDir(startFolder())
-                        .filePath(QStringLiteral("poslab-%1.svg").arg(m_focused ? m_focused->exportName() : QStringLiteral("figure"))));
+    m_path->setText(
+        QDir(startFolder())
+            .filePath(
+                QStringLiteral("poslab-%1.svg").arg(m_focused ? m_focused->exportName() : QStringLiteral("figure"))));
     auto* browseButton = new QToolButton(this);
     browseButton->setText(tr("Browse\u2026"));
     pathRow->addWidget(m_path, 1);
@@ -348,7 +350,6 @@ void ExportDialog::animationTargetChanged()
     }
 }
 
-
 ExportDialog::~ExportDialog() = default;
 
 QString ExportDialog::startFolder()
@@ -404,7 +405,8 @@ void ExportDialog::setAllViews(bool all)
     if (all)
         m_what->setCurrentIndex(m_what->count() - 1);
     else
-        m_what->setCurrentIndex(std::max(0, int(std::find(m_views.begin(), m_views.end(), m_focused) - m_views.begin())));
+        m_what->setCurrentIndex(
+            std::max(0, int(std::find(m_views.begin(), m_views.end(), m_focused) - m_views.begin())));
 }
 
 ui::View* ExportDialog::currentView() const
@@ -503,7 +505,8 @@ QString ExportDialog::pathFor(ui::View* view, bool many) const
     if (!many)
         return path;
     const QFileInfo info(path);
-    return QDir(info.path()).filePath(QStringLiteral("%1-%2.%3").arg(info.completeBaseName(), view->exportName(), info.suffix()));
+    return QDir(info.path())
+        .filePath(QStringLiteral("%1-%2.%3").arg(info.completeBaseName(), view->exportName(), info.suffix()));
 }
 
 void ExportDialog::updatePreview()
@@ -523,15 +526,16 @@ void ExportDialog::updatePreview()
     m_export->setEnabled(true);
     if (!isFigure(o.format)) {
         m_preview->setPixmap({});
-        m_preview->setText(tr("The numbers behind the %1 view as %2.").arg(live->exportName(), extension(o.format).toUpper()));
+        m_preview->setText(
+            tr("The numbers behind the %1 view as %2.").arg(live->exportName(), extension(o.format).toUpper()));
         m_info->clear();
         return;
     }
     // Same logical layout as the file, fewer pixels: scale the DPI with the preview.
     // As large as the preview area allows (at least previewBox), never larger than the file itself.
     const QSize box = (m_preview->contentsRect().size() - QSize(12, 12)).expandedTo(previewBox);
-    const double scale = std::min({double(box.width()) / g.pixels.width(),
-                                   double(box.height()) / g.pixels.height(), 1.0})
+    const double scale
+        = std::min({double(box.width()) / g.pixels.width(), double(box.height()) / g.pixels.height(), 1.0})
         * devicePixelRatioF();
     ExportOptions p = o;
     p.format = Format::Png;
@@ -565,7 +569,9 @@ void ExportDialog::updatePreview()
                        .arg(g.millimetres.height() / 10, 0, 'f', 1)
                        .arg(o.dpi);
     if (o.format == Format::Gif)
-        info += tr(" \u00b7 %1 frames, %2 s").arg(o.animation.frames).arg(o.animation.frames / o.animation.gif.framesPerSecond, 0, 'f', 1);
+        info += tr(" \u00b7 %1 frames, %2 s")
+                    .arg(o.animation.frames)
+                    .arg(o.animation.frames / o.animation.gif.framesPerSecond, 0, 'f', 1);
     if (!nothing.isEmpty())
         info += QStringLiteral("<br><span style='color:#c0392b'>%1</span>").arg(nothing.toHtmlEscaped());
     m_info->setText(info);

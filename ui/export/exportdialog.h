@@ -42,8 +42,8 @@ class ExportDialog : public QDialog {
     Q_OBJECT
 public:
     /// @p focused may be null (then the first view); @p all are the window's views in grid order.
-    ExportDialog(ui::WorkbenchState* state, ui::Computation* computation, ui::View* focused,
-                 std::vector<ui::View*> all, QWidget* parent = nullptr);
+    ExportDialog(ui::WorkbenchState* state, ui::Computation* computation, ui::View* focused, std::vector<ui::View*> all,
+                 QWidget* parent = nullptr);
     ~ExportDialog() override;
 
     /// Opens the dialog modally (File > Export, Ctrl+E).

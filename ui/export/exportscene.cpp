@@ -13,8 +13,7 @@ namespace poslab::exporting {
 
 ExportScene::ExportScene()
     : m_state(std::make_unique<ui::WorkbenchState>())
-{
-}
+{ }
 
 ExportScene::~ExportScene()
 {
@@ -35,7 +34,7 @@ ui::Computation& ExportScene::computation()
         // export never starts the GPU driver, nor a context only to be refused.
         m_computation = std::make_unique<ui::Computation>(m_state.get(), nullptr, m_attentionShown,
                                                           m_tableShown && !m_drawsNothing ? gpu::ComputePath::Auto
-                                                                                            : gpu::ComputePath::Cpu);
+                                                                                          : gpu::ComputePath::Cpu);
         // Export draws right after each change: compute attention on this thread (no worker round trip).
         m_computation->setSynchronousAttention(true);
     }

@@ -111,7 +111,10 @@ QByteArray dropBackground(QByteArray svg, const QColor& background)
 /// write fails) and reported by overflowed(), so a vector figure never grows past maxVectorBytes in memory.
 class BoundedBuffer : public QBuffer {
 public:
-    BoundedBuffer(QByteArray* out, qint64 limit) : QBuffer(out), m_limit(limit) {}
+    BoundedBuffer(QByteArray* out, qint64 limit)
+        : QBuffer(out)
+        , m_limit(limit)
+    { }
     bool overflowed() const { return m_overflowed; }
 
 protected:
@@ -148,7 +151,7 @@ std::optional<Format> formatForPath(const QString& path)
 {
     const QString ext = QFileInfo(path).suffix().toLower();
     static const std::pair<const char*, Format> table[] = {
-        {"png", Format::Png}, {"svg", Format::Svg}, {"pdf", Format::Pdf}, {"gif", Format::Gif},
+        {"png", Format::Png}, {"svg", Format::Svg},   {"pdf", Format::Pdf}, {"gif", Format::Gif},
         {"csv", Format::Csv}, {"json", Format::Json}, {"npy", Format::Npy},
     };
     for (const auto& [name, f] : table)
@@ -232,7 +235,6 @@ FigureGeometry geometryFor(const ExportOptions& o, QString* error)
     return g;
 }
 
-
 std::optional<FigureGeometry> detail::checkedGeometry(const ExportOptions& options, QString* error)
 {
     QString why;
@@ -261,7 +263,8 @@ QString ExportService::defaultTitle(const ui::View& view, const ui::WorkbenchSta
 {
     const QString model = state.modelLabel();
     if (!model.isEmpty()) // the real model it shows, then the scheme's variant: "Decay - Llama 3.1 8B: RoPE ..."
-        return QStringLiteral("%1 \u2014 %2: %3").arg(view.title(), model, ui::variantLabel(state.scheme(), state.params()));
+        return QStringLiteral("%1 \u2014 %2: %3")
+            .arg(view.title(), model, ui::variantLabel(state.scheme(), state.params()));
     return QStringLiteral("%1 \u2014 %2").arg(view.title(), ui::variantLabel(state.scheme(), state.params()));
 }
 
@@ -357,14 +360,15 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
     // 16384 x 16384 figure's plot was 4 GB).
     if (const double bytes = view.svgImageBytes(g.logical); bytes > double(maxRasterBytes)) {
         if (error)
-            *error = QStringLiteral("a %1 x %2 %3 figure of the %4 view embeds images of %5 MiB (its heatmap at "
-                                    "twice the plot's size); at most %6 MiB")
-                         .arg(g.pixels.width())
-                         .arg(g.pixels.height())
-                         .arg(options.format == Format::Svg ? QStringLiteral("SVG") : extension(options.format).toUpper())
-                         .arg(view.exportName())
-                         .arg(qint64(bytes) >> 20)
-                         .arg(maxRasterBytes >> 20);
+            *error
+                = QStringLiteral("a %1 x %2 %3 figure of the %4 view embeds images of %5 MiB (its heatmap at "
+                                 "twice the plot's size); at most %6 MiB")
+                      .arg(g.pixels.width())
+                      .arg(g.pixels.height())
+                      .arg(options.format == Format::Svg ? QStringLiteral("SVG") : extension(options.format).toUpper())
+                      .arg(view.exportName())
+                      .arg(qint64(bytes) >> 20)
+                      .arg(maxRasterBytes >> 20);
         return {};
     }
     QByteArray out;
@@ -413,8 +417,8 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
     {
         QPdfWriter pdf(&buffer);
         pdf.setResolution(int(logicalDpi));
-        pdf.setPageSize(QPageSize(g.millimetres, QPageSize::Millimeter, QStringLiteral("PosLab figure"),
-                                  QPageSize::ExactMatch));
+        pdf.setPageSize(
+            QPageSize(g.millimetres, QPageSize::Millimeter, QStringLiteral("PosLab figure"), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setTitle(options.title.isEmpty() ? defaultTitle(view, state) : options.title);
         pdf.setCreator(describe(state));
@@ -449,9 +453,10 @@ QByteArray renderPngFigure(ui::View& view, const ui::WorkbenchState& state, cons
         return {};
     }
     PngOptions png;
-    png.text = {{QStringLiteral("Title"), options.title.isEmpty() ? ExportService::defaultTitle(view, state) : options.title},
-                {QStringLiteral("Description"), ExportService::describe(state)},
-                {QStringLiteral("Software"), QStringLiteral("PosLab")}};
+    png.text = {
+        {QStringLiteral("Title"), options.title.isEmpty() ? ExportService::defaultTitle(view, state) : options.title},
+        {QStringLiteral("Description"), ExportService::describe(state)},
+        {QStringLiteral("Software"), QStringLiteral("PosLab")}};
     QString pngError;
     const QByteArray out = encodePng(img, png, &pngError);
     if (out.isEmpty()) {
@@ -485,8 +490,7 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
             return fail(Failure::Refused, why);
     }
     switch (options.format) {
-    case Format::Png:
-        return renderPngFigure(view, state, options, r);
+    case Format::Png: return renderPngFigure(view, state, options, r);
     case Format::Svg: {
         QByteArray svg = renderSvg(view, state, options, &why);
         if (svg.isEmpty())
@@ -499,12 +503,10 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
             return fail(Failure::Refused, why.isEmpty() ? QStringLiteral("PDF output failed") : why);
         return pdf;
     }
-    case Format::Gif:
-        return detail::renderGif(view, state, computation, options, g, r);
+    case Format::Gif: return detail::renderGif(view, state, computation, options, g, r);
     case Format::Csv:
     case Format::Json:
-    case Format::Npy:
-        return renderData(view, state, options.format, &r);
+    case Format::Npy: return renderData(view, state, options.format, &r);
     }
     return fail(Failure::Usage, QStringLiteral("unknown format"));
 }
@@ -515,8 +517,7 @@ namespace {
 
 /// Runs @p act; core's refusal as its message (empty when none), and in @p how whether it was a usage error or a
 /// refusal.
-template <typename Act>
-QString coreMessage(Failure* how, Act&& act)
+template <typename Act> QString coreMessage(Failure* how, Act&& act)
 {
     try {
         act();
@@ -555,7 +556,7 @@ QString writeThroughCore(const QString& path, const std::function<void(std::ostr
 }
 
 /// Thrown out of a data export's body when the data fail, so that the writer removes its temporary.
-struct DataFailed {};
+struct DataFailed { };
 
 } // namespace
 
@@ -574,8 +575,9 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
         return failed(how, why);
     const std::optional<Format> byName = formatForPath(path);
     if (!byName)
-        return failed(Failure::Usage, QStringLiteral("cannot tell the format of %1 from its extension; use %2")
-                                          .arg(path, knownExtensions()));
+        return failed(
+            Failure::Usage,
+            QStringLiteral("cannot tell the format of %1 from its extension; use %2").arg(path, knownExtensions()));
     ExportOptions o = options;
     o.format = *byName;
     ExportResult r;

@@ -75,7 +75,7 @@ struct AnimationOptions {
     std::optional<double> from; ///< position: default 0; a parameter: default its current value
     std::optional<double> to;   ///< position: default from + frames - 1 (within range); a parameter: required
     int frames = 32;
-    GifOptions gif;             ///< frames per second and loop count
+    GifOptions gif; ///< frames per second and loop count
     /// A parameter sweep holds the colour scale of heatmap views at the range of all its frames (computed
     /// before the first frame is drawn), so that a colour means the same value in every frame; true lets
     /// each frame scale to its own data.
@@ -85,23 +85,23 @@ struct AnimationOptions {
 /// Everything that decides how a figure looks, besides the state it shows.
 struct ExportOptions {
     Format format = Format::Png;
-    QSizeF size{1200, 800};          ///< in @c unit
+    QSizeF size{1200, 800}; ///< in @c unit
     SizeUnit unit = SizeUnit::Pixels;
-    double dpi = 96.0;               ///< dots per inch: physical size of pixel sizes, pixels of physical sizes
+    double dpi = 96.0; ///< dots per inch: physical size of pixel sizes, pixels of physical sizes
     ui::ThemeKind theme = ui::ThemeKind::Light;
-    bool transparent = false;        ///< drop the theme's background (PNG, SVG, PDF; GIF frames are opaque)
-    double fontScale = 1.0;          ///< multiplies every font (1.5 to 2 for slides)
-    QString title;                   ///< SVG/PDF/PNG title; empty: "<view title> - <scheme name>"
-    AnimationOptions animation;      ///< GIF only
+    bool transparent = false;                ///< drop the theme's background (PNG, SVG, PDF; GIF frames are opaque)
+    double fontScale = 1.0;                  ///< multiplies every font (1.5 to 2 for slides)
+    QString title;                           ///< SVG/PDF/PNG title; empty: "<view title> - <scheme name>"
+    AnimationOptions animation;              ///< GIF only
     qint64 vectorByteLimit = maxVectorBytes; ///< SVG/PDF: the most bytes a drawing may write (tests lower it)
 };
 
 /// Where a figure's size ends up: pixels of the file and the logical size views lay out in.
 struct FigureGeometry {
-    QSize pixels;           ///< device pixels (PNG/GIF size)
-    QSizeF logical;         ///< pixels x 96 / dpi (SVG viewBox, PDF page in 1/96 in)
-    double dpr = 1.0;       ///< dpi / 96
-    QSizeF millimetres;     ///< physical size
+    QSize pixels;       ///< device pixels (PNG/GIF size)
+    QSizeF logical;     ///< pixels x 96 / dpi (SVG viewBox, PDF page in 1/96 in)
+    double dpr = 1.0;   ///< dpi / 96
+    QSizeF millimetres; ///< physical size
 };
 
 /// The geometry of @p options, or an error (too small, too large, DPI out of 10..2400).
@@ -112,10 +112,10 @@ enum class Failure { None, Usage, Refused };
 
 struct ExportResult {
     Failure failure = Failure::None;
-    QString message;      ///< one line when failed
-    QStringList notes;    ///< non-fatal remarks (e.g. what an animation swept)
-    QSize pixels;         ///< raster size written (PNG, GIF)
-    qint64 bytes = 0;     ///< file size written
+    QString message;   ///< one line when failed
+    QStringList notes; ///< non-fatal remarks (e.g. what an animation swept)
+    QSize pixels;      ///< raster size written (PNG, GIF)
+    qint64 bytes = 0;  ///< file size written
     bool ok() const { return failure == Failure::None; }
 };
 
@@ -149,8 +149,7 @@ public:
                                    const ExportOptions& options, ExportResult* result);
     /// The numbers behind the view (CSV, JSON or NPY): core::compute for the table, clock, rotation and
     /// attention views with the state's set-up, and the plotted curves for the decay view.
-    static QByteArray renderData(ui::View& view, const ui::WorkbenchState& state, Format format,
-                                 ExportResult* result);
+    static QByteArray renderData(ui::View& view, const ui::WorkbenchState& state, Format format, ExportResult* result);
     /// The same numbers written to @p out as they are formatted (a data export streams them into its file).
     static ExportResult writeData(ui::View& view, const ui::WorkbenchState& state, Format format, std::ostream& out);
 

@@ -23,7 +23,8 @@ int appendToArray(GifFileType* gif, const GifByteType* data, int length)
 QString giflibError(const char* step, int code)
 {
     const char* text = GifErrorString(code);
-    return QStringLiteral("GIF encoding failed while %1: %2").arg(QLatin1String(step), QLatin1String(text ? text : "?"));
+    return QStringLiteral("GIF encoding failed while %1: %2")
+        .arg(QLatin1String(step), QLatin1String(text ? text : "?"));
 }
 
 /// The screen descriptor and the loop extension; empty or what failed.
@@ -44,7 +45,12 @@ QString putHeader(GifFileType* gif, const QSize& size, int loopCount)
 
 /// The buffers one frame is quantised in, reused for every frame.
 struct FramePlanes {
-    explicit FramePlanes(std::size_t pixels) : red(pixels), green(pixels), blue(pixels), indices(pixels) {}
+    explicit FramePlanes(std::size_t pixels)
+        : red(pixels)
+        , green(pixels)
+        , blue(pixels)
+        , indices(pixels)
+    { }
     std::vector<GifByteType> red, green, blue, indices;
     GifColorType palette[256];
 };

@@ -148,8 +148,8 @@ QByteArray encodePng(const QImage& image, const PngOptions& options, QString* er
     const QImage src = image.convertToFormat(alpha ? QImage::Format_RGBA8888 : QImage::Format_RGB888);
     const int w = src.width(), h = src.height(), bpp = alpha ? 4 : 3;
 
-    const QByteArray idat =
-        deflateRows(src, bpp, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
+    const QByteArray idat
+        = deflateRows(src, bpp, options.threads > 0 ? options.threads : int(std::thread::hardware_concurrency()));
     if (idat.isEmpty())
         return fail(QStringLiteral("PNG: zlib could not compress the image"));
 

@@ -57,9 +57,13 @@ QString AnglesFigure::parsePairs(const QString& text, int pairs, std::vector<int
         const int a = (dash > 0 ? t.left(dash) : t).trimmed().toInt(&ok1);
         const int b = dash > 0 ? t.mid(dash + 1).trimmed().toInt(&ok2) : a;
         if (!ok1 || !ok2 || a > b)
-            return QCoreApplication::translate("poslab::ui::ClockView", "pairs: '%1' is not a pair number or range such as 0-3").arg(t);
+            return QCoreApplication::translate("poslab::ui::ClockView",
+                                               "pairs: '%1' is not a pair number or range such as 0-3")
+                .arg(t);
         if (a < 0 || b >= pairs)
-            return QCoreApplication::translate("poslab::ui::ClockView", "pairs: %1 is out of range; allowed: 0 to %2").arg(t).arg(pairs - 1);
+            return QCoreApplication::translate("poslab::ui::ClockView", "pairs: %1 is out of range; allowed: 0 to %2")
+                .arg(t)
+                .arg(pairs - 1);
         for (int i = a; i <= b && out->size() < 64; ++i)
             out->push_back(i);
     }

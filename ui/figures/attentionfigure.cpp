@@ -60,9 +60,21 @@ core::AttentionRequest headRequest(const AttentionFigure::Inputs& in, const core
 AttentionFigure::Inputs AttentionFigure::inputsOf(const FigureSnapshot& s)
 {
     const ViewOptions& o = s.options;
-    Inputs in{s.setup,        o.softmax,   o.causal,          o.head,         o.heads, o.content,
-              o.sentence,     o.attentionSize, o.term,        o.attentionSource, o.trainedRun, o.trainedLayer,
-              o.trainedTestLength, o.trainedLength, {}};
+    Inputs in{s.setup,
+              o.softmax,
+              o.causal,
+              o.head,
+              o.heads,
+              o.content,
+              o.sentence,
+              o.attentionSize,
+              o.term,
+              o.attentionSource,
+              o.trainedRun,
+              o.trainedLayer,
+              o.trainedTestLength,
+              o.trainedLength,
+              {}};
     if (o.attentionSource == AttentionSource::Trained)
         in.trained = {s.trainedRuns, s.trainedRuns ? s.trainedRuns->models : 0};
     return in;
@@ -159,8 +171,7 @@ core::ComputeResult AttentionFigure::dataExport(const FigureSnapshot& s, QString
             if (notes)
                 *notes << QStringLiteral("the term %1 of the logits").arg(in.term);
             return r;
-        } catch (const core::InputError&) {
-        }
+        } catch (const core::InputError&) { }
     }
     return core::compute(req);
 }
@@ -183,7 +194,9 @@ AttentionOutput AttentionFigure::trainedAttention(const TrainedRuns* window, con
     }
     if (in.trainedRun >= count) {
         a.error = QObject::tr("trained_run %1 is out of range; allowed: 0 to %2 (the window holds %3 runs)")
-                      .arg(in.trainedRun).arg(count - 1).arg(count);
+                      .arg(in.trainedRun)
+                      .arg(count - 1)
+                      .arg(count);
         return a;
     }
     const core::train::RunResult& r = window->runs[std::size_t(in.trainedRun)];
@@ -200,12 +213,15 @@ AttentionOutput AttentionFigure::trainedAttention(const TrainedRuns* window, con
                     .arg(length);
     if (in.head >= r.config.heads) {
         a.error = QObject::tr("head %1 is out of range; allowed: 0 to %2 (the trained model has %3 heads)")
-                      .arg(in.head).arg(r.config.heads - 1).arg(r.config.heads);
+                      .arg(in.head)
+                      .arg(r.config.heads - 1)
+                      .arg(r.config.heads);
         return a;
     }
     if (!r.weights) {
-        a.error = window->running ? QObject::tr("Run %1 is still training: its model is kept once it is done.").arg(in.trainedRun)
-                                  : QObject::tr("Run %1 holds no model (a diverged run keeps none).").arg(in.trainedRun);
+        a.error = window->running
+            ? QObject::tr("Run %1 is still training: its model is kept once it is done.").arg(in.trainedRun)
+            : QObject::tr("Run %1 holds no model (a diverged run keeps none).").arg(in.trainedRun);
         return a;
     }
     try {
@@ -214,15 +230,17 @@ AttentionOutput AttentionFigure::trainedAttention(const TrainedRuns* window, con
         const std::vector<float>& w = t.weights.at(std::size_t(in.head));
         for (int q = 0; q < t.T; ++q)
             for (int k = 0; k < t.T; ++k)
-                a.matrix(q, k) = k > q ? std::numeric_limits<float>::quiet_NaN() : w[std::size_t(q) * t.T + k]; // masked: NaN
+                a.matrix(q, k)
+                    = k > q ? std::numeric_limits<float>::quiet_NaN() : w[std::size_t(q) * t.T + k]; // masked: NaN
         a.trainedWindow = t.trainedTokens;
         a.trainedLength = core::Position(t.trainedTokens);
-        a.trainedContent = QObject::tr("content: a %1 test sequence, length %2 (%3 tokens); trained up to %4 (%5 tokens)")
-                               .arg(task)
-                               .arg(length)
-                               .arg(t.T)
-                               .arg(r.config.trainLen)
-                               .arg(t.trainedTokens);
+        a.trainedContent
+            = QObject::tr("content: a %1 test sequence, length %2 (%3 tokens); trained up to %4 (%5 tokens)")
+                  .arg(task)
+                  .arg(length)
+                  .arg(t.T)
+                  .arg(r.config.trainLen)
+                  .arg(t.trainedTokens);
         fillValueRange(a);
     } catch (const std::exception& e) {
         a.error = QString::fromStdString(e.what());
@@ -235,15 +253,17 @@ AttentionOutput AttentionFigure::trainedAttention(const TrainedRuns* window, con
 AttentionDifference AttentionFigure::difference(const AttentionOutput& a, const AttentionOutput* b)
 {
     AttentionDifference d;
-    const auto kind = [](const AttentionOutput& o) {
-        return o.softmax ? QObject::tr("probabilities") : QObject::tr("logits");
-    };
+    const auto kind
+        = [](const AttentionOutput& o) { return o.softmax ? QObject::tr("probabilities") : QObject::tr("logits"); };
     if (!b || !b->error.isEmpty() || b->matrix.size() == 0)
         d.problem = QObject::tr("B has no attention scores%1.")
                         .arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
     else if (b->matrix.rows() != a.matrix.rows() || b->matrix.cols() != a.matrix.cols())
         d.problem = QObject::tr("A difference needs one size: A is %1 \u00d7 %2, B is %3 \u00d7 %4.")
-                        .arg(a.matrix.rows()).arg(a.matrix.cols()).arg(b->matrix.rows()).arg(b->matrix.cols());
+                        .arg(a.matrix.rows())
+                        .arg(a.matrix.cols())
+                        .arg(b->matrix.rows())
+                        .arg(b->matrix.cols());
     else if (b->softmax != a.softmax || b->term != a.term)
         d.problem = QObject::tr("A difference needs one quantity: A shows %1, B shows %2.").arg(kind(a), kind(*b));
     else {

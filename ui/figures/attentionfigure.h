@@ -22,28 +22,28 @@ namespace poslab::ui {
 
 /// One head's attention scores: what the attention view draws.
 struct AttentionOutput {
-    quint64 serial = 0;              ///< the scheduler's serial (Computation), 0 when computed on the calling thread
+    quint64 serial = 0; ///< the scheduler's serial (Computation), 0 when computed on the calling thread
     Setup setup;
-    int head = 0;                    ///< which head (0-based)
+    int head = 0; ///< which head (0-based)
     int heads = 1;
-    bool softmax = true;             ///< matrix holds probabilities (else logits)
+    bool softmax = true; ///< matrix holds probabilities (else logits)
     bool causal = true;
     AttentionContent content = AttentionContent::Random;
-    QString error;                   ///< non-empty when the engine refused
-    core::MatrixF matrix;            ///< Lq x Lk, masked entries NaN
-    QStringList terms;               ///< the named parts the scheme has (empty for most schemes)
-    QString term;                    ///< the part shown in matrix (empty: the whole score)
-    QString termLabel;               ///< its formula, for the title
-    std::vector<std::string> tokens; ///< Sentence: the word at each position
+    QString error;                                       ///< non-empty when the engine refused
+    core::MatrixF matrix;                                ///< Lq x Lk, masked entries NaN
+    QStringList terms;                                   ///< the named parts the scheme has (empty for most schemes)
+    QString term;                                        ///< the part shown in matrix (empty: the whole score)
+    QString termLabel;                                   ///< its formula, for the title
+    std::vector<std::string> tokens;                     ///< Sentence: the word at each position
     std::vector<std::pair<std::string, double>> scalars; ///< per head (ALiBi "slope") and per request
-    double lo = 0.0, hi = 1.0;       ///< finite value range (probabilities are coloured on 0..1 whatever it is)
+    double lo = 0.0, hi = 1.0; ///< finite value range (probabilities are coloured on 0..1 whatever it is)
     double milliseconds = 0.0;
     /// The trained window T the view marks on both axes: the trained model's longest sequence (trainedWindow), else
     /// Computation::trainedLength of the set-up; nullopt when none is known.
     std::optional<core::Position> trainedLength;
     // --- source "trained" (AttentionFigure::trainedAttention): a model trained in the window
-    QString trained;                 ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model
-    QString trainedContent;          ///< what the model reads, for the footer
+    QString trained;                  ///< "rope, seed 1 · layer 1 · copy length 30": non-empty for a trained model
+    QString trainedContent;           ///< what the model reads, for the footer
     std::optional<int> trainedWindow; ///< input tokens of its longest trained sequence, marked like a trained T
 };
 
@@ -80,8 +80,8 @@ struct AttentionFigure {
         int trainedRun = 0;
         int trainedLayer = 0;
         int trainedTestLength = 0;
-        int trainedLength = 0;       ///< the view option trained_length (Computation::trainedLength)
-        TrainedModels trained;       ///< source "trained" only; empty for the scheme's scores
+        int trainedLength = 0; ///< the view option trained_length (Computation::trainedLength)
+        TrainedModels trained; ///< source "trained" only; empty for the scheme's scores
         bool operator==(const Inputs&) const = default;
     };
     static Inputs inputsOf(const FigureSnapshot& snapshot);

@@ -12,8 +12,8 @@ namespace poslab::ui {
 
 /// The buckets view's numbers: core's bucket profile of T5 or DeBERTa over distances 1..maxDistance each way.
 struct BucketData {
-    QString error;                   ///< non-empty when core refused; then no profile
-    core::Position maxDistance = 1;  ///< positionCount - 1 (at least 1)
+    QString error;                  ///< non-empty when core refused; then no profile
+    core::Position maxDistance = 1; ///< positionCount - 1 (at least 1)
     core::BucketProfile profile;
     /// T5's buckets (key - query, a last bucket) rather than DeBERTa's (query - key, rows of a table): the
     /// profile has no table span.

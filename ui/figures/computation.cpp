@@ -177,12 +177,15 @@ void Computation::runAttention()
         auto a = std::make_shared<AttentionOutput>(AttentionFigure::compute(inputs));
         a->serial = serial;
         std::shared_ptr<const AttentionOutput> ca = a;
-        QMetaObject::invokeMethod(this, [this, ca, deliver] {
-            if (ca->serial != m_attentionBusy)
-                return;
-            m_attentionBusy = 0;
-            deliver(ca);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, ca, deliver] {
+                if (ca->serial != m_attentionBusy)
+                    return;
+                m_attentionBusy = 0;
+                deliver(ca);
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -228,13 +231,16 @@ void Computation::run()
             return; // superseded while queued (a wheel zoom sends a burst of windows)
         std::shared_ptr<EncodingResult> r = TableFigure::compute({setup, quantity, window}, engine);
         r->serial = serial;
-        QMetaObject::invokeMethod(this, [this, r] {
-            if (r->serial != m_busySerial)
-                return; // cancelled or superseded
-            m_busySerial = 0;
-            emit busyChanged(false);
-            publish(withStableRange(r));
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            this,
+            [this, r] {
+                if (r->serial != m_busySerial)
+                    return; // cancelled or superseded
+                m_busySerial = 0;
+                emit busyChanged(false);
+                publish(withStableRange(r));
+            },
+            Qt::QueuedConnection);
     });
 }
 
@@ -359,10 +365,12 @@ core::ComputeResult Computation::difference(const core::ComputeResult& a, const 
         return t;
     };
     if (a.shape != b.shape || a.data.size() != b.data.size())
-        throw core::InputError("difference A - B needs data of one shape: A is " + shapeText(a) + ", B is " + shapeText(b));
+        throw core::InputError("difference A - B needs data of one shape: A is " + shapeText(a) + ", B is "
+                               + shapeText(b));
     if (a.columns != b.columns)
-        throw core::InputError("difference A - B needs the same columns in A and B (A: " + std::to_string(a.columns.size())
-                               + ", B: " + std::to_string(b.columns.size()) + " named differently)");
+        throw core::InputError("difference A - B needs the same columns in A and B (A: "
+                               + std::to_string(a.columns.size()) + ", B: " + std::to_string(b.columns.size())
+                               + " named differently)");
     core::ComputeResult d = a;
     const std::size_t cols = a.shape.empty() ? 1 : a.shape.back();
     for (std::size_t i = 0; i < d.data.size(); ++i) {

@@ -38,7 +38,6 @@ public:
     /// Requests with more elements than this go to a worker thread.
     static constexpr long long workerThreshold = 1 << 21;
 
-
     /// @p attention: false when no view draws the attention scores (an export scene of another view): the
     /// scores are then computed for 1 x 1 positions, whatever the state's attention size. @p path: where tables
     /// are computed from the first one on (a data export passes Cpu: it draws no table, so it starts no GPU).
@@ -73,7 +72,6 @@ public:
     bool attentionPending() const { return m_attentionTimer.isActive() || m_attentionBusy != 0; }
     /// Number of results published so far.
     quint64 publishedCount() const { return m_published; }
-
 
     /// Which path computes sin/cos tables: Auto measures both once per size class; Cpu or Gpu force one.
     void setComputePath(gpu::ComputePath path);
@@ -142,7 +140,7 @@ private:
     std::unique_ptr<gpu::TableEngine> m_engine;
     std::atomic<quint64> m_tableLatest{0}; ///< newest table request: queued older ones return at once
     TableWindow m_window;
-    Setup m_rangeSetup;               ///< set-up and quantity m_rangeLo/Hi belong to
+    Setup m_rangeSetup; ///< set-up and quantity m_rangeLo/Hi belong to
     TableQuantity m_rangeQuantity = TableQuantity::Cos;
     double m_rangeLo = 0.0, m_rangeHi = 0.0;
     bool m_haveRange = false;

@@ -145,8 +145,8 @@ void markEdges(DecayPlot& plot)
 void nameBucketRow(DecayPlot& plot, const DecayData& data, const QString& who)
 {
     const core::ParamSet& params = plot.setup.params;
-    plot.curves.push_back(curveOf(data, data.curves.front(),
-                                  tr("%1: relative-position bucket \u03b4 read at distance k").arg(who)));
+    plot.curves.push_back(
+        curveOf(data, data.curves.front(), tr("%1: relative-position bucket \u03b4 read at distance k").arg(who)));
     markEdges(plot);
     plot.yTitle = tr("bucket \u03b4 (row of the position table)");
     const int b = int(params.integer("position_buckets"));
@@ -170,9 +170,8 @@ void nameBucketRow(DecayPlot& plot, const DecayData& data, const QString& who)
 void nameBiasHeads(DecayPlot& plot, const DecayData& data, const QString& who)
 {
     const auto& series = data.curves;
-    const bool shared = series.size() > 1 && std::all_of(series.begin(), series.end(), [&](const auto& c) {
-        return c.values == series.front().values;
-    });
+    const bool shared = series.size() > 1
+        && std::all_of(series.begin(), series.end(), [&](const auto& c) { return c.values == series.front().values; });
     const std::vector<double>& slopes = data.slopes;
     int shown = 0;
     for (const auto& c : series) {
@@ -212,12 +211,14 @@ int rotaryDimOf(const Setup& setup)
 /// figure 2 draws it, not normalised (both from core's decay curves), with what the bound bounds.
 void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
 {
-    plot.curves.push_back(curveOf(data, data.curves.front(), tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who),
+    plot.curves.push_back(curveOf(data, data.curves.front(),
+                                  tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who),
                                   tr("%1: q\u00b7k \u00f7 q\u00b7k at k = 0").arg(who)));
     for (const auto& c : data.curves)
         if (c.key == "bound") {
             plot.rightCurve = int(plot.curves.size());
-            plot.curves.push_back(curveOf(data, c, tr("RoFormer bound (dotted, right axis)"), tr("bound (right axis)")));
+            plot.curves.push_back(
+                curveOf(data, c, tr("RoFormer bound (dotted, right axis)"), tr("bound (right axis)")));
             plot.y2Title = tr("RoFormer bound, not normalised");
         }
     plot.yTitle = tr("score \u00f7 score at k = 0");
@@ -228,18 +229,20 @@ void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
         least = std::min(least, p.y());
     const int dim = plot.setup.dim, rotaryDim = rotaryDimOf(plot.setup);
     // The claim first (a short figure may show only the first line), then what the right axis is.
-    const QString law = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
-                           "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
-                           "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
+    const QString law
+        = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
+             "(\u00a73.4.3: |\u03a3\u2c7c h\u2c7c e^(ik\u03b8\u2c7c)| \u2264 max|h\u2c7c\u208a\u2081 \u2212 "
+             "h\u2c7c| \u00b7 \u03a3\u2c7c|S\u2c7c|).");
     plot.caption = rotaryDim == dim
         ? tr("With q = k = 1 the score never exceeds the bound: the score (left axis, divided by its value at 0) "
-             "stays at most 1, the bound (dotted, right axis) stays above %1. The bound shows the trend, not the score.")
-                  .arg(formatNumber(least, 3))
-              + QLatin1Char(' ') + law
+             "stays at most 1, the bound (dotted, right axis) stays above %1. The bound shows the trend, not the "
+             "score.")
+                .arg(formatNumber(least, 3))
+            + QLatin1Char(' ') + law
         : tr("The bound covers the rotated part only: %1 of %2 dimensions pass through unrotated.")
-                  .arg(dim - rotaryDim)
-                  .arg(dim)
-              + QLatin1Char(' ') + law;
+                .arg(dim - rotaryDim)
+                .arg(dim)
+            + QLatin1Char(' ') + law;
 }
 
 /// A's curves named for the legend, with the axis titles and caption.
@@ -257,9 +260,10 @@ void nameCurves(DecayPlot& plot, const DecayData& data)
         nameScore(plot, data, who);
     } else if (first.key == "dot") {
         const core::SchemeDescriptor* s = core::findScheme(plot.setup.scheme);
-        plot.curves.push_back(curveOf(data, first, s && s->frequencies
-                                                       ? tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who)
-                                                       : tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(data.origin)));
+        plot.curves.push_back(curveOf(data, first,
+                                      s && s->frequencies
+                                          ? tr("%1: PE(p)\u00b7PE(p+k) = \u03a3\u1d62 cos(k\u03c9\u1d62)").arg(who)
+                                          : tr("%1: E(p)\u00b7E(p+k) at p = %2").arg(who).arg(data.origin)));
         plot.yTitle = tr("dot product");
     }
 }
@@ -342,18 +346,23 @@ void appendB(DecayPlot& plot, const DecayData& bData, const QString& bLabel)
         if (c.key != "bound" && bSeries.size() < 8)
             bSeries.push_back(&c);
     const bool shared = bSeries.size() > 1 && std::all_of(bSeries.begin(), bSeries.end(), [&](const auto* c) {
-        return c->values == bSeries.front()->values;
-    });
+                            return c->values == bSeries.front()->values;
+                        });
     if (shared)
         bSeries.erase(bSeries.begin() + 1, bSeries.end());
     for (std::size_t h = 0; h < bSeries.size(); ++h) {
         DecayCurve c{bSeries.size() == 1 ? bLabel
-                                         : tr("B: head %1%2").arg(h).arg(h < bData.slopes.size()
-                                                                            ? QStringLiteral(" (m = %1)").arg(slopeText(bData.slopes[h]))
-                                                                            : QString()),
-                     {}, {}, true};
+                                         : tr("B: head %1%2")
+                                               .arg(h)
+                                               .arg(h < bData.slopes.size()
+                                                        ? QStringLiteral(" (m = %1)").arg(slopeText(bData.slopes[h]))
+                                                        : QString()),
+                     {},
+                     {},
+                     true};
         if (bSeries.size() > 1)
-            c.shortName = h < bData.slopes.size() ? QStringLiteral("B ") + slopeText(bData.slopes[h]) : QStringLiteral("B h%1").arg(h);
+            c.shortName = h < bData.slopes.size() ? QStringLiteral("B ") + slopeText(bData.slopes[h])
+                                                  : QStringLiteral("B h%1").arg(h);
         for (std::size_t i = 0; i < bSeries[h]->values.size() && i < bData.distances.size(); ++i)
             c.points.append(QPointF(double(bData.distances[i]), bSeries[h]->values[i]));
         plot.curves.push_back(std::move(c));
@@ -369,22 +378,24 @@ void overlayOf(DecayPlot& plot, const DecayData& aData, const DecayFigure::Input
     if (!bCurve || !bData.error.isEmpty() || bData.curves.empty()) {
         plot.caption += QLatin1Char(' ')
             + tr("B (%1) has no decay curve%2.")
-                  .arg(shortNameOf(in.b.setup.scheme), bData.error.isEmpty() ? QString() : QStringLiteral(": ") + bData.error);
+                  .arg(shortNameOf(in.b.setup.scheme),
+                       bData.error.isEmpty() ? QString() : QStringLiteral(": ") + bData.error);
         return;
     }
     const std::size_t firstB = plot.curves.size();
     appendB(plot, bData, in.b.label);
     plot.logDistance = plot.logDistance || bData.logDistance;
-    const auto kind = [](const std::string& key) { return key.rfind("bias_head_", 0) == 0 ? std::string("bias") : key; };
+    const auto kind
+        = [](const std::string& key) { return key.rfind("bias_head_", 0) == 0 ? std::string("bias") : key; };
     const std::string k = kind(bData.curves.front().key);
     if (kind(aData.curves.front().key) == k)
         return;
     // Another quantity (a normalised score against a bias in nats): B gets the right axis, named.
     plot.rightFrom = int(firstB);
-    plot.y2Title = k == "bias"    ? tr("B: bias added to the logit (nats)")
-                   : k == "score" ? tr("B: score \u00f7 score at k = 0")
-                   : k == "dot"   ? tr("B: dot product")
-                                  : tr("B: bucket \u03b4");
+    plot.y2Title = k == "bias" ? tr("B: bias added to the logit (nats)")
+        : k == "score"         ? tr("B: score \u00f7 score at k = 0")
+        : k == "dot"           ? tr("B: dot product")
+                               : tr("B: bucket \u03b4");
     plot.yTitle = tr("A: %1").arg(plot.yTitle);
     plot.caption += QLatin1Char(' ') + tr("A and B plot different quantities: B's curves use the right axis.");
 }
@@ -462,7 +473,8 @@ DecayData DecayFigure::curves(const Side& side, bool everyDistance)
             // Sinusoids: PE(p).PE(p+k) for any p; learned tables: rows p (the cursor) and p + k.
             if (!s.frequencies) {
                 d.origin = std::clamp<core::Position>(side.cursor, 0, rows - 1);
-                for (core::Position k : sampledDistances(std::max<core::Position>(1, rows - 1 - d.origin), everyDistance))
+                for (core::Position k :
+                     sampledDistances(std::max<core::Position>(1, rows - 1 - d.origin), everyDistance))
                     if (d.origin + k < rows)
                         d.distances.push_back(k);
             } else {

@@ -21,16 +21,16 @@ namespace poslab::ui {
 /// The decay curves at their distances: what the decay view draws and, at every distance, what its data export
 /// writes. Every value comes from core::compute (Quantity::Decay, or Buckets for T5's bucket edges).
 struct DecayData {
-    QString error;                          ///< non-empty when core refused; then no curve
-    std::vector<core::Position> distances;  ///< the distances k sampled (query k tokens after the key)
+    QString error;                         ///< non-empty when core refused; then no curve
+    std::vector<core::Position> distances; ///< the distances k sampled (query k tokens after the key)
     /// core's curves at @c distances (core::DecaySeries keys: "dot", "score", "bound", "bias_head_h",
     /// "bucket_row"): rotary "score" divided by its value at k = 0 (normalisation at_zero), "bound" as RoFormer's
     /// figure 2 draws it (normalisation none); the others as they are.
     std::vector<core::DecaySeries> curves;
-    std::vector<double> edges;              ///< bucketed schemes (T5, DeBERTa): distances where the bucket changes
-    bool logDistance = false;               ///< bucketed schemes: a log distance axis
-    core::Position origin = 0;              ///< learned tables: the earlier position p (the cursor)
-    std::vector<double> slopes;             ///< ALiBi: each head's slope m_h (from core::compute's scalars)
+    std::vector<double> edges;  ///< bucketed schemes (T5, DeBERTa): distances where the bucket changes
+    bool logDistance = false;   ///< bucketed schemes: a log distance axis
+    core::Position origin = 0;  ///< learned tables: the earlier position p (the cursor)
+    std::vector<double> slopes; ///< ALiBi: each head's slope m_h (from core::compute's scalars)
 
     /// The export table: distances x (1 + curves), column 0 the distance, then one column per curve named
     /// "key: formula".

@@ -38,7 +38,8 @@ ExtensionData ExtensionFigure::compute(const Inputs& in)
         const core::ComputeRequest req = request(in);
         d.trainedFromModel = in.trainedLength <= 0 && req.trainedLength.has_value();
         const core::SchemeDescriptor& s = core::schemeOrThrow(setup.scheme);
-        d.table = core::extensionTable(s, setup.params, setup.dim, core::effectiveSeqLen(req.context), req.trainedLength);
+        d.table
+            = core::extensionTable(s, setup.params, setup.dim, core::effectiveSeqLen(req.context), req.trainedLength);
     } catch (const std::exception& e) {
         d.error = QString::fromStdString(e.what());
         return d;

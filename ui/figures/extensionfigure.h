@@ -14,14 +14,14 @@ namespace poslab::ui {
 /// The extension view's numbers: core::extensionTable for the state's rotary set-up at the inference length L, as
 /// `poslab compute extension` computes them (ExtensionFigure::request).
 struct ExtensionData {
-    QString error;                 ///< non-empty when core refused (then the table is empty)
+    QString error; ///< non-empty when core refused (then the table is empty)
     core::ExtensionTable table;
-    int pair = 0;                  ///< the pair the circle shows: extension_pair, or the table's automatic pair
-    bool automaticPair = true;     ///< extension_pair is -1
-    QString pairError;             ///< extension_pair names a pair the set-up does not have
+    int pair = 0;                    ///< the pair the circle shows: extension_pair, or the table's automatic pair
+    bool automaticPair = true;       ///< extension_pair is -1
+    QString pairError;               ///< extension_pair names a pair the set-up does not have
     bool lengthFromPositions = true; ///< L is the state's positions (target_length 0, no model)
-    bool lengthFromModel = false;  ///< L is the model's context_length (target_length 0)
-    bool trainedFromModel = false; ///< T is the preset's trained_length
+    bool lengthFromModel = false;    ///< L is the model's context_length (target_length 0)
+    bool trainedFromModel = false;   ///< T is the preset's trained_length
     /// The scale panel draws every method at the scheme's theta, factor and window (extension_methods all), not
     /// this scheme's scale alone.
     bool allMethods = true;

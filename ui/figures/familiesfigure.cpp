@@ -15,11 +15,10 @@ constexpr core::Relation relationOrder[] = {core::Relation::None, core::Relation
                                             core::Relation::Contextual, core::Relation::Mixed};
 constexpr core::Application applicationOrder[] = {core::Application::Embedding, core::Application::QueryKeyRotation,
                                                   core::Application::ScoreBias, core::Application::KeysValues,
-                                                  core::Application::Mixed, core::Application::Nothing};
+                                                  core::Application::Mixed,     core::Application::Nothing};
 
 /// The values of @p order that some scheme has, by @p field.
-template <class Enum, std::size_t N, class Field>
-std::vector<Enum> shown(const Enum (&order)[N], Field field)
+template <class Enum, std::size_t N, class Field> std::vector<Enum> shown(const Enum (&order)[N], Field field)
 {
     std::vector<Enum> out;
     for (Enum v : order)
@@ -28,8 +27,7 @@ std::vector<Enum> shown(const Enum (&order)[N], Field field)
     return out;
 }
 
-template <class Enum>
-int indexOf(const std::vector<Enum>& values, Enum v)
+template <class Enum> int indexOf(const std::vector<Enum>& values, Enum v)
 {
     return int(std::find(values.begin(), values.end(), v) - values.begin());
 }
@@ -62,11 +60,12 @@ core::ComputeResult FamiliesFigure::dataExport(const FigureSnapshot&, QStringLis
                       "application: 0 nothing, 1 embedding, 2 query/key rotation, 3 score bias, 4 keys/values, 5 mixed",
                       "origin: 0 none, 1 fixed, 2 learned, 3 mixed", "year of the cited paper"};
     for (const core::SchemeDescriptor& s : core::schemes()) {
-        c.data.insert(c.data.end(), {double(int(s.relation)), double(int(s.application)), double(int(s.origin)),
-                                     double(s.year)});
-        c.labels.push_back({"axes_" + s.id, std::string(core::relationName(s.relation)) + ", "
-                                      + std::string(core::applicationName(s.application)) + ", "
-                                      + std::string(core::originName(s.origin)) + ", " + std::to_string(s.year)});
+        c.data.insert(c.data.end(),
+                      {double(int(s.relation)), double(int(s.application)), double(int(s.origin)), double(s.year)});
+        c.labels.push_back({"axes_" + s.id,
+                            std::string(core::relationName(s.relation)) + ", "
+                                + std::string(core::applicationName(s.application)) + ", "
+                                + std::string(core::originName(s.origin)) + ", " + std::to_string(s.year)});
     }
     c.shape = {core::schemes().size(), 4};
     return c;

@@ -17,17 +17,17 @@ namespace poslab::ui {
 struct FamiliesData {
     /// One scheme's place on the map.
     struct Chip {
-        QString id;                  ///< registry id ("rope")
-        QString name;                ///< short display name ("RoPE")
-        QString year;                ///< year of the cited paper
+        QString id;                               ///< registry id ("rope")
+        QString name;                             ///< short display name ("RoPE")
+        QString year;                             ///< year of the cited paper
         core::Origin origin = core::Origin::None; ///< where its numbers come from (the chip's style)
-        int column = 0;              ///< index into columns
-        int row = 0;                 ///< index into rows
-        bool current = false;        ///< the state's scheme (framed)
+        int column = 0;                           ///< index into columns
+        int row = 0;                              ///< index into rows
+        bool current = false;                     ///< the state's scheme (framed)
     };
-    std::vector<core::Relation> columns;  ///< relations shown: none, absolute, relative, contextual, mixed
-    std::vector<core::Application> rows;  ///< applications shown: input, rotated, logits, keys/values, mixed, nowhere
-    std::vector<Chip> chips;              ///< in registry order
+    std::vector<core::Relation> columns; ///< relations shown: none, absolute, relative, contextual, mixed
+    std::vector<core::Application> rows; ///< applications shown: input, rotated, logits, keys/values, mixed, nowhere
+    std::vector<Chip> chips;             ///< in registry order
 };
 
 /// The families figure (figure.h's pattern).

@@ -9,8 +9,8 @@ namespace poslab::ui {
 
 FigureSnapshot FigureSnapshot::of(const WorkbenchState& state)
 {
-    return {state.setup(), state.viewOptions(), state.cursor(), state.animationTime(), state.trainedRuns(),
-            state.spatial()};
+    return {state.setup(),         state.viewOptions(), state.cursor(),
+            state.animationTime(), state.trainedRuns(), state.spatial()};
 }
 
 core::ComputeRequest figureRequest(const Setup& setup)

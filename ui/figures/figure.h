@@ -38,7 +38,7 @@ struct FigureSnapshot {
     Setup setup;
     ViewOptions options;
     int cursor = 0;
-    double time = 0.0;   ///< the animation's position (tokens; the clock's hands)
+    double time = 0.0;                              ///< the animation's position (tokens; the clock's hands)
     std::shared_ptr<const TrainedRuns> trainedRuns; ///< the window's training runs (immutable once published), or null
     SpatialSetup spatial; ///< the grid or sequence scheme, its grid, sequence and selected patch or token
     /// The state's set-up, view options, cursor, animation time, trained runs and spatial set-up now.
@@ -51,8 +51,7 @@ struct FigureSnapshot {
 core::ComputeRequest figureRequest(const Setup& setup);
 
 /// @p Figure's data for @p snapshot, computed on the calling thread (an export, a test).
-template <class Figure>
-typename Figure::Data computeFigure(const FigureSnapshot& snapshot)
+template <class Figure> typename Figure::Data computeFigure(const FigureSnapshot& snapshot)
 {
     return Figure::compute(Figure::inputsOf(snapshot));
 }
@@ -60,8 +59,7 @@ typename Figure::Data computeFigure(const FigureSnapshot& snapshot)
 /// A figure's latest data and the inputs it was computed from: update() recomputes only when the figure's declared
 /// inputs differ from the last ones. Used where a figure is computed on the calling thread (a view's refresh, an
 /// export); holds no reference to the state.
-template <class Figure>
-class FigureCache {
+template <class Figure> class FigureCache {
 public:
     /// Recomputes the data for @p snapshot when its inputs differ from the last; true when it did.
     bool update(const FigureSnapshot& snapshot)

@@ -22,7 +22,8 @@ void addLosses(LengthLabData& d, const std::vector<core::train::RunResult>& runs
             if (d.curves.groups[g].label == label)
                 l.group = int(g);
         // While training the axis runs to the steps asked for; once done, to the last step taken.
-        l.totalSteps = running ? std::max(r.config.steps, r.loss.back().step) : std::max(r.stepsDone, r.loss.back().step);
+        l.totalSteps
+            = running ? std::max(r.config.steps, r.loss.back().step) : std::max(r.stepsDone, r.loss.back().step);
         for (const core::train::LossPoint& p : r.loss) {
             l.steps.push_back(p.step);
             l.loss.push_back(p.loss);

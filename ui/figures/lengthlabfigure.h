@@ -16,17 +16,17 @@ namespace poslab::ui {
 /// The lengthlab view's numbers: the run file named by the view option run_file, read and summarised by core
 /// (core::train::readRuns, lengthCurves), or the window's runs.
 struct LengthLabData {
-    QString error;                    ///< non-empty when there is no file or it cannot be read
+    QString error; ///< non-empty when there is no file or it cannot be read
     QString file;
     core::train::LengthCurves curves;
     /// The runs are the window's own (WorkbenchState::trainedRuns), not read from run_file.
     bool window = false;
-    bool running = false;             ///< the window's runs are still training (curves are previews)
-    QString message;                  ///< the window's last problem or stop (a divergence names its step)
+    bool running = false; ///< the window's runs are still training (curves are previews)
+    QString message;      ///< the window's last problem or stop (a divergence names its step)
     /// Each run's loss against the step (so far while training; kept once done, and read from a run file's
     /// loss_curve), in its group's colour.
     struct LossSeries {
-        int group = 0;                ///< index into curves.groups
+        int group = 0; ///< index into curves.groups
         std::vector<int> steps;
         std::vector<double> loss;
         int totalSteps = 0;

@@ -32,7 +32,8 @@ PipelineData PipelineFigure::compute(const Inputs& in)
         d.request.seqLen = base.context.seqLen; // as the attention view's scores
         if (in.mode == PipelineMode::Nope) {
             d.nope = core::nopeDemo(d.request.sentence, su.dim, 0, in.nopePositions);
-            const double a = std::max(d.nope->output.cwiseAbs().maxCoeff(), d.nope->shuffledOutput.cwiseAbs().maxCoeff());
+            const double a
+                = std::max(d.nope->output.cwiseAbs().maxCoeff(), d.nope->shuffledOutput.cwiseAbs().maxCoeff());
             d.nopeRange = {-(a > 0 ? a : 1.0), a > 0 ? a : 1.0};
             return d;
         }
@@ -57,8 +58,8 @@ PipelineData PipelineFigure::compute(const Inputs& in)
                                .arg(n);
         try {
             const core::Position p = d.followed;
-            d.vector = core::positionVectorDemo(s.id, su.params, su.dim, d.pipeline.tokens[std::size_t(d.followed)], 0, p,
-                                                in.pair);
+            d.vector = core::positionVectorDemo(s.id, su.params, su.dim, d.pipeline.tokens[std::size_t(d.followed)], 0,
+                                                p, in.pair);
         } catch (const std::exception& e) {
             d.vectorError = QString::fromUtf8(e.what());
         }

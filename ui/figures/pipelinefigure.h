@@ -19,17 +19,17 @@ namespace poslab::ui {
 /// the state's sentence, the rotary vs additive comparison at the followed row, and in the NoPE mode the
 /// permutation and causal-mask demonstrations.
 struct PipelineData {
-    QString error;                            ///< non-empty when core refused; then nothing else is set
-    core::PipelineRequest request;            ///< what was computed (the data export writes it with the stages)
-    core::PipelineResult pipeline;            ///< the stages, ending in `compute scores --softmax`'s weights
-    std::vector<ValueRange> ranges;           ///< per stage, its colour range: [0, 1] for the mask and weights,
-                                              ///< else [-a, a] with a the largest |value| (diverging map)
-    int followed = 0;                         ///< the query row followed through every stage
-    QString followNote;                       ///< non-empty when the cursor lies past the sentence
+    QString error;                                  ///< non-empty when core refused; then nothing else is set
+    core::PipelineRequest request;                  ///< what was computed (the data export writes it with the stages)
+    core::PipelineResult pipeline;                  ///< the stages, ending in `compute scores --softmax`'s weights
+    std::vector<ValueRange> ranges;                 ///< per stage, its colour range: [0, 1] for the mask and weights,
+                                                    ///< else [-a, a] with a the largest |value| (diverging map)
+    int followed = 0;                               ///< the query row followed through every stage
+    QString followNote;                             ///< non-empty when the cursor lies past the sentence
     std::optional<core::PositionVectorDemo> vector; ///< the same vector added to and rotated, at the followed row
-    QString vectorError;                      ///< why there is no comparison (an odd dimension)
-    std::optional<core::NopeDemo> nope;       ///< the NoPE demonstrations (PipelineMode::Nope only)
-    ValueRange nopeRange;                     ///< colour range of both NoPE output matrices, [-a, a]
+    QString vectorError;                            ///< why there is no comparison (an odd dimension)
+    std::optional<core::NopeDemo> nope;             ///< the NoPE demonstrations (PipelineMode::Nope only)
+    ValueRange nopeRange;                           ///< colour range of both NoPE output matrices, [-a, a]
     /// The data export: the stages (pipelineTable), or in the NoPE mode the causal-mask table (nopeTable).
     /// Throws core::RefusedError when the data holds an error.
     core::ComputeResult table(const Setup& setup, const ViewOptions& options) const;

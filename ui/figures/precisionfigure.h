@@ -12,8 +12,8 @@ namespace poslab::ui {
 
 /// The precision view's numbers: core's analysis of the angles at positions 0..positionCount-1.
 struct PrecisionData {
-    QString error;                   ///< non-empty when core refused
-    core::Position positions = 0;    ///< positions 0..positions-1
+    QString error;                ///< non-empty when core refused
+    core::Position positions = 0; ///< positions 0..positions-1
     core::PrecisionAnalysis analysis;
 };
 

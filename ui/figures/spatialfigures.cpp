@@ -94,7 +94,8 @@ PatchGridData PatchGridFigure::compute(const Inputs& in)
         const core::ParamSet p = core::resolveSpatialParams(*d, spatialRequest(s, core::Quantity::Encoding).overrides,
                                                             core::SpatialContext{s.dim, s.grid, {}, s.cls});
         if (p.text("table_file").empty())
-            out.measure = QStringLiteral("cosine of position vectors (random table, seed %1: untrained)").arg(p.integer("seed"));
+            out.measure = QStringLiteral("cosine of position vectors (random table, seed %1: untrained)")
+                              .arg(p.integer("seed"));
         out.resolutionNote = QStringLiteral("the %1 \u00d7 %2 table resized (%3%4) to %5")
                                  .arg(p.integer("table_rows"))
                                  .arg(p.integer("table_cols"))
@@ -122,7 +123,8 @@ core::ComputeResult PatchGridFigure::dataExport(const FigureSnapshot& snapshot, 
     ctx.dim = s.dim;
     ctx.grid = s.grid;
     ctx.cls = s.cls;
-    r.params = core::resolveSpatialParams(*core::findSpatialScheme(s.scheme), spatialRequest(s, core::Quantity::Scores).overrides, ctx);
+    r.params = core::resolveSpatialParams(*core::findSpatialScheme(s.scheme),
+                                          spatialRequest(s, core::Quantity::Scores).overrides, ctx);
     r.shape = {std::size_t(d.similarity.rows()), std::size_t(d.similarity.cols())};
     // similarity is symmetric for both measures, so row-major or column-major give the same array.
     r.data.assign(d.similarity.data(), d.similarity.data() + d.similarity.size());

@@ -15,14 +15,14 @@ namespace poslab::ui {
 
 /// Similarity of patches over a grid, and the same at the larger grid of the resolution change.
 struct PatchGridData {
-    QString error;               ///< why nothing can be drawn (not a grid scheme, a refused request), or empty
+    QString error; ///< why nothing can be drawn (not a grid scheme, a refused request), or empty
     std::string scheme;
-    int dim = 0;                 ///< the vectors' dimension d
-    bool table = false;          ///< an additive table (cosine of position vectors); else a 2-D rotation (scores)
+    int dim = 0;        ///< the vectors' dimension d
+    bool table = false; ///< an additive table (cosine of position vectors); else a 2-D rotation (scores)
     /// A learned table (ViT's), which reaches largeGrid resized; a formula or a rotation is computed there.
     bool resized = false;
     core::Grid grid, largeGrid;
-    int row = 0, col = 0;        ///< the selected patch on grid
+    int row = 0, col = 0;           ///< the selected patch on grid
     int largeRow = 0, largeCol = 0; ///< the patch at the same place on largeGrid (core::samePlace)
     /// patches x patches on grid: entry (a, b) the similarity of patch a to patch b. Tables: the cosine of their
     /// position vectors (core::rowCosines over the grid rows, the class-token row left out); rotations: the logit
@@ -30,10 +30,10 @@ struct PatchGridData {
     core::MatrixD similarity;
     /// 1 x largeGrid patches: the selected patch's row of the same measure on largeGrid.
     core::MatrixD largeRowValues;
-    double lo = 0, hi = 1;       ///< the range of both (the colour scale), over every finite entry
+    double lo = 0, hi = 1; ///< the range of both (the colour scale), over every finite entry
     /// How largeGrid is reached: "the 14 x 14 table resized (bicubic, antialias) to 24 x 24", "computed at 24 x 24".
     QString resolutionNote;
-    QString measure;             ///< "cosine of position vectors" or "score q'.k'/sqrt(d), constant content"
+    QString measure; ///< "cosine of position vectors" or "score q'.k'/sqrt(d), constant content"
     int patchIndex() const { return row * grid.cols + col; }
 };
 
@@ -57,9 +57,9 @@ struct PatchGridFigure {
 
 /// The mixed sequence view's numbers: a text + image (+ video) sequence with its M-RoPE ids and scores.
 struct SequenceData {
-    QString error;               ///< why nothing can be drawn, or empty
+    QString error; ///< why nothing can be drawn, or empty
     std::string scheme;
-    int dim = 0;                 ///< the vectors' dimension d
+    int dim = 0; ///< the vectors' dimension d
     core::TokenSequence sequence;
     std::vector<std::int64_t> firstToken; ///< per segment: its first token (block boundaries)
     /// 3 x L: the temporal, height and width id of every token (compute position_ids; Hugging Face's
@@ -68,9 +68,9 @@ struct SequenceData {
     /// L x L: logits q'_m . k'_n / sqrt(d) with constant content under the causal mask (NaN above the diagonal;
     /// compute scores --content constant).
     core::MatrixD scores;
-    std::vector<int> pairAxis;   ///< per rotary pair: 0 t, 1 h, 2 w (mrope_section, chunked or interleaved)
-    int token = 0;               ///< the selected token
-    double lo = 0, hi = 1;       ///< the range of the visible scores
+    std::vector<int> pairAxis; ///< per rotary pair: 0 t, 1 h, 2 w (mrope_section, chunked or interleaved)
+    int token = 0;             ///< the selected token
+    double lo = 0, hi = 1;     ///< the range of the visible scores
 };
 
 /// The mixed sequence figure (figure.h's pattern).

@@ -107,9 +107,9 @@ void rotaryTable(EncodingResult& r, TableQuantity quantity, const core::Position
         break;
     }
     if (!viaEngine)
-        r.path = QStringLiteral("CPU (core%1), %2")
-                     .arg(r.spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"),
-                          msText(t.nsecsElapsed() / 1e6));
+        r.path
+            = QStringLiteral("CPU (core%1), %2")
+                  .arg(r.spec.xposZeta.empty() ? QString() : QStringLiteral(", xPos"), msText(t.nsecsElapsed() / 1e6));
     r.columnLabel = QStringLiteral("pair i");
     r.columnPair.resize(std::size_t(r.table.cols()));
     for (int c = 0; c < int(r.table.cols()); ++c)
@@ -118,8 +118,8 @@ void rotaryTable(EncodingResult& r, TableQuantity quantity, const core::Position
 
 /// An additive scheme's table: a sin/cos table through the engine where the scheme has per-pair frequencies, else
 /// core's encoding; the path, labels and column pairs.
-void encodingTable(EncodingResult& r, const core::SchemeDescriptor& s, const Setup& setup, const core::TableContext& ctx,
-                   gpu::TableEngine* engine)
+void encodingTable(EncodingResult& r, const core::SchemeDescriptor& s, const Setup& setup,
+                   const core::TableContext& ctx, gpu::TableEngine* engine)
 {
     if (s.frequencies)
         r.frequencies = s.frequencies(setup.params, ctx);
@@ -206,14 +206,13 @@ std::shared_ptr<EncodingResult> TableFigure::compute(const Inputs& in, gpu::Tabl
         const RowPlan plan = planRows(r->totalRows, cols, window);
         r->rowStart = plan.start;
         r->rowStep = plan.step;
-        ctx.positions = core::PositionList::range(plan.start, std::min<core::Position>(
-                                                                    r->totalRows, core::Position(plan.start)
-                                                                        + core::Position(plan.count) * plan.step),
-                                                  plan.step);
+        ctx.positions = core::PositionList::range(
+            plan.start,
+            std::min<core::Position>(r->totalRows, core::Position(plan.start) + core::Position(plan.count) * plan.step),
+            plan.step);
         const double elements = double(ctx.positions.size()) * cols;
         core::checkSize(elements * sizeof(float), core::Limits{},
-                        "a " + std::to_string(ctx.positions.size()) + " x " + std::to_string(cols)
-                            + " float32 table");
+                        "a " + std::to_string(ctx.positions.size()) + " x " + std::to_string(cols) + " float32 table");
         if (s.rotary) {
             r->rotary = true;
             r->spec = std::move(spec);

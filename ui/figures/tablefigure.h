@@ -24,12 +24,12 @@ namespace poslab::ui {
 
 /// One computed encoding table and what the views need to explain it.
 struct EncodingResult {
-    quint64 serial = 0;              ///< increases with every request
-    Setup setup;                     ///< what was computed
+    quint64 serial = 0;                          ///< increases with every request
+    Setup setup;                                 ///< what was computed
     TableQuantity quantity = TableQuantity::Cos; ///< for rotary schemes: which table
-    QString error;                   ///< non-empty when core refused the request
+    QString error;                               ///< non-empty when core refused the request
     bool rotary = false;
-    core::RotarySpec spec;           ///< rotary schemes: frequencies, layout, attention factor, seqLen
+    core::RotarySpec spec; ///< rotary schemes: frequencies, layout, attention factor, seqLen
     /// Rotary schemes: the query and key rotations of a score (core::rotarySpecs: xPos scales the query up and
     /// the key down whatever its "side" parameter; the same spec twice otherwise).
     core::RotarySides sides;
@@ -38,20 +38,20 @@ struct EncodingResult {
     /// positions x columns: the additive encoding (positions x d) or, for rotary schemes, the chosen
     /// quantity per pair (positions x r/2). Row i = position i.
     core::MatrixF table;
-    std::vector<int> columnPair;     ///< column -> pair index (wavelength read-out), -1 when none
-    QString tableLabel;              ///< e.g. "cos(p * theta_i)"
-    QString columnLabel;             ///< "dimension" or "pair i"
-    double lo = 0.0, hi = 1.0;       ///< value range of the table
-    bool signedValues = false;       ///< the table holds negative and positive values
-    double milliseconds = 0.0;       ///< time core took
+    std::vector<int> columnPair; ///< column -> pair index (wavelength read-out), -1 when none
+    QString tableLabel;          ///< e.g. "cos(p * theta_i)"
+    QString columnLabel;         ///< "dimension" or "pair i"
+    double lo = 0.0, hi = 1.0;   ///< value range of the table
+    bool signedValues = false;   ///< the table holds negative and positive values
+    double milliseconds = 0.0;   ///< time core took
 
     /// Which part of the full table (positionCount x columns) @c table holds. Large tables are computed at
     /// about display resolution: row r is position rowStart + r * rowStep, every column is kept. A sampled
     /// row holds the exact values at that position (never an average of neighbouring rows).
     int rowStart = 0;
     int rowStep = 1;
-    int totalRows = 0;               ///< positions in the full table (setup.positionCount)
-    int totalCols = 0;               ///< columns in the full table (= table.cols())
+    int totalRows = 0; ///< positions in the full table (setup.positionCount)
+    int totalCols = 0; ///< columns in the full table (= table.cols())
     /// The position of table row @p r.
     int positionOfRow(int r) const { return rowStart + r * rowStep; }
     /// True when @c table holds fewer rows than the full table (every k-th position, or a window).
@@ -64,9 +64,9 @@ struct EncodingResult {
 /// in device pixels. Tables of more than TableFigure::fullTableCells cells are computed for this window
 /// only, every k-th position with k the power of two that keeps about one to two rows per pixel.
 struct TableWindow {
-    int rowBegin = 0;                ///< first position shown
-    int rowEnd = 0;                  ///< one past the last position shown; 0 = to the end
-    int pixelRows = 1024;            ///< device pixels the rows are drawn on
+    int rowBegin = 0;     ///< first position shown
+    int rowEnd = 0;       ///< one past the last position shown; 0 = to the end
+    int pixelRows = 1024; ///< device pixels the rows are drawn on
     bool operator==(const TableWindow&) const = default;
 };
 

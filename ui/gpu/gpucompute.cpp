@@ -127,8 +127,7 @@ std::mutex displayUsersMutex;
 int displayUsers = 0;
 
 // Holds the lock and the context for one call.
-template <typename Impl>
-class CurrentContext {
+template <typename Impl> class CurrentContext {
 public:
     explicit CurrentContext(Impl& impl)
         : m_impl(impl)
@@ -255,7 +254,8 @@ struct GpuCompute::Impl {
     std::size_t rowsPerChunk(std::size_t floatsPerRow, unsigned groupRows) const
     {
         const std::size_t byGroups = std::size_t(maxGroupsY) * groupRows;
-        const std::size_t byBytes = std::max<std::size_t>(1, std::size_t(maxBlockBytes) / (floatsPerRow * sizeof(float)));
+        const std::size_t byBytes
+            = std::max<std::size_t>(1, std::size_t(maxBlockBytes) / (floatsPerRow * sizeof(float)));
         return std::max<std::size_t>(1, std::min(byGroups, byBytes));
     }
 
@@ -302,8 +302,7 @@ struct GpuCompute::Impl {
 
 GpuCompute::GpuCompute(std::unique_ptr<Impl> impl)
     : d(std::move(impl))
-{
-}
+{ }
 
 GpuCompute::~GpuCompute() = default;
 
@@ -315,8 +314,8 @@ std::vector<EGLDisplay> candidateDisplays()
 {
     const char* clientExtensions = eglQueryString(EGL_NO_DISPLAY, EGL_EXTENSIONS);
     auto hasClient = [&](const char* e) { return clientExtensions && std::strstr(clientExtensions, e); };
-    auto getPlatformDisplay =
-        reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
+    auto getPlatformDisplay
+        = reinterpret_cast<PFNEGLGETPLATFORMDISPLAYEXTPROC>(eglGetProcAddress("eglGetPlatformDisplayEXT"));
     std::vector<EGLDisplay> candidates;
     if (getPlatformDisplay && hasClient("EGL_MESA_platform_surfaceless"))
         candidates.push_back(getPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, nullptr));
@@ -336,8 +335,9 @@ std::vector<EGLDisplay> candidateDisplays()
 
 GpuCompute::Impl::Attempt GpuCompute::Impl::tryDisplay(EGLDisplay candidate, std::string& lastProblem)
 {
-    static const EGLint attributes[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,
-                                        EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
+    static const EGLint attributes[]
+        = {EGL_CONTEXT_MAJOR_VERSION,           4,       EGL_CONTEXT_MINOR_VERSION, 3, EGL_CONTEXT_OPENGL_PROFILE_MASK,
+           EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT, EGL_NONE};
     if (candidate == EGL_NO_DISPLAY)
         return Attempt::Next;
     EGLint major = 0, minor = 0;
@@ -459,8 +459,8 @@ core::MatrixF GpuCompute::trigTable(std::span<const double> freq, const core::Po
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, turnBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, positionBuffer);
     gl.BindBufferBase(GL_SHADER_STORAGE_BUFFER, 2, tableBuffer);
-    const double shaderMs = d->dispatchRows(prog, rows, chunk, GLuint((freq.size() + 15) / 16), tableBuffer, cols,
-                                            out.data());
+    const double shaderMs
+        = d->dispatchRows(prog, rows, chunk, GLuint((freq.size() + 15) / 16), tableBuffer, cols, out.data());
     const GLuint buffers[] = {turnBuffer, positionBuffer, tableBuffer};
     gl.DeleteBuffers(3, buffers);
     if (timing) {

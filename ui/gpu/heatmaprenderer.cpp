@@ -28,8 +28,7 @@ struct HeatmapRenderer::Gl {
 
 HeatmapRenderer::HeatmapRenderer()
     : d(std::make_unique<Gl>())
-{
-}
+{ }
 
 HeatmapRenderer::~HeatmapRenderer()
 {
@@ -116,8 +115,14 @@ void HeatmapRenderer::setRange(double lo, double hi)
     d->hi = float(hi);
 }
 
-void HeatmapRenderer::setWindow(const QRectF& window) { d->window = window; }
-void HeatmapRenderer::setBackground(const QColor& c) { d->background = c; }
+void HeatmapRenderer::setWindow(const QRectF& window)
+{
+    d->window = window;
+}
+void HeatmapRenderer::setBackground(const QColor& c)
+{
+    d->background = c;
+}
 
 void HeatmapRenderer::paint(int width, int height)
 {
@@ -135,8 +140,9 @@ void HeatmapRenderer::paint(int width, int height)
     d->program.setUniformValue("uValues", 0);
     d->program.setUniformValue("uLut", 1);
     d->program.setUniformValue("uRange", QVector2D(d->lo, d->hi));
-    d->program.setUniformValue("uWindow", QVector4D(float(d->window.x()), float(d->window.y()),
-                                                    float(d->window.width()), float(d->window.height())));
+    d->program.setUniformValue(
+        "uWindow",
+        QVector4D(float(d->window.x()), float(d->window.y()), float(d->window.width()), float(d->window.height())));
     d->program.setUniformValue("uTableSize", QVector2D(float(d->cols), float(d->rows)));
     d->program.setUniformValue("uBackground", d->background);
     d->vao.bind();

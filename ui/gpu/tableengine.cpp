@@ -15,7 +15,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
 
 std::string formatMs(double ms)
 {
@@ -28,8 +31,7 @@ std::string formatMs(double ms)
 
 TableEngine::TableEngine(ComputePath preference)
     : m_preference(preference)
-{
-}
+{ }
 
 TableEngine::~TableEngine() = default;
 
@@ -68,8 +70,7 @@ std::string TableEngine::gpuUnavailableReason()
     return m_whyNoGpu;
 }
 
-core::MatrixF cpuTrigTable(std::span<const double> freq, const core::PositionList& positions,
-                           const TableLayout& layout)
+core::MatrixF cpuTrigTable(std::span<const double> freq, const core::PositionList& positions, const TableLayout& layout)
 {
     core::MatrixF m = core::MatrixF::Zero(Eigen::Index(positions.size()), layout.cols);
     core::TrigLayout out;
@@ -191,7 +192,8 @@ void tableBenchmarks(GpuCompute& gpu, std::vector<core::BenchFigure>& figures)
     figures.push_back({"cpu_table_ns_per_element", median(cpuMs) * 1e6 / elements,
                        "CPU path, 65536 x 512 table including allocation, median of 3"});
     figures.push_back({"gpu_table_ns_per_element", median(shaderMs) * 1e6 / elements,
-                       "GPU shader time (GL timer query, or dispatch-to-finish wall clock where the driver has no timer), 65536 x 512 table, median of 3"});
+                       "GPU shader time (GL timer query, or dispatch-to-finish wall clock where the driver has no "
+                       "timer), 65536 x 512 table, median of 3"});
     figures.push_back({"gpu_table_total_ns_per_element", median(totalMs) * 1e6 / elements,
                        "GPU path including upload and read-back, median of 3"});
     figures.push_back({"gpu_table_max_abs_error", err, "GPU table vs float64, every 7th row"});
@@ -250,7 +252,8 @@ void largeBenchmarks(GpuCompute& gpu, std::vector<core::BenchFigure>& figures)
         if (rep == 0)
             for (int p = 0; p < rows; p += 997)
                 for (int i = 0; i < bigDim / 2; i += 7)
-                    bigErr = std::max(bigErr, std::fabs(double(t(p, i)) - std::sin(core::wrapAngle(p, bigW[std::size_t(i)]))));
+                    bigErr = std::max(bigErr,
+                                      std::fabs(double(t(p, i)) - std::sin(core::wrapAngle(p, bigW[std::size_t(i)]))));
     }
     figures.push_back({"gpu_table_65536x4096_ms", median(tableMs),
                        "GPU shader time for a 65536 x 4096 float32 table (goal on a real GPU: under 2 ms)"});
@@ -273,7 +276,8 @@ std::vector<core::BenchFigure> gpuBenchmarks(bool large)
     std::vector<core::BenchFigure> figures;
     std::string why;
     const std::unique_ptr<GpuCompute> gpu = GpuCompute::create(&why);
-    figures.push_back({"gpu_available", gpu ? 1.0 : 0.0, gpu ? "GPU path on " + gpu->renderer() : "no GPU path: " + why});
+    figures.push_back(
+        {"gpu_available", gpu ? 1.0 : 0.0, gpu ? "GPU path on " + gpu->renderer() : "no GPU path: " + why});
     if (!gpu)
         return figures;
     tableBenchmarks(*gpu, figures);

@@ -46,7 +46,6 @@ public:
     std::string lastPath() const;
 
 private:
-
     mutable std::mutex m_mutex;
     ComputePath m_preference;
     std::unique_ptr<GpuCompute> m_gpu;

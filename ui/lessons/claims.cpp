@@ -17,7 +17,7 @@ namespace poslab::lessons {
 
 struct ClaimEngine::Entry {
     std::shared_ptr<const core::ComputeResult> result;
-    std::string error;  ///< the message when compute (or the parser) refused
+    std::string error;    ///< the message when compute (or the parser) refused
     bool refused = false; ///< RefusedError (else InputError) when error is set
 };
 
@@ -232,13 +232,18 @@ std::vector<std::vector<std::size_t>> probeAxes(const Probe& p, const core::Comp
                     names << QString::fromStdString(c);
                 *error = QStringLiteral("at[%1]: no column '%2' on axis '%3' (columns: %4)")
                              .arg(k)
-                             .arg(ix.column, axisName, names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
+                             .arg(ix.column, axisName,
+                                  names.isEmpty() ? QStringLiteral("none") : names.join(QStringLiteral(", ")));
                 return {};
             }
             axes[k].push_back(std::size_t(it - r.columns.begin()));
         } else {
             if (std::size_t(ix.index) >= shape[k]) {
-                *error = QStringLiteral("at[%1] = %2 is outside axis '%3' (size %4)").arg(k).arg(ix.index).arg(axisName).arg(shape[k]);
+                *error = QStringLiteral("at[%1] = %2 is outside axis '%3' (size %4)")
+                             .arg(k)
+                             .arg(ix.index)
+                             .arg(axisName)
+                             .arg(shape[k]);
                 return {};
             }
             axes[k].push_back(std::size_t(ix.index));
@@ -323,33 +328,38 @@ CheckResult judgeEquals(const Check& c, const std::vector<double>& xs)
     const double x = xs[0];
     if (c.digits) {
         const bool holds = significant(x, *c.digits) == significant(c.number, *c.digits);
-        return {holds, QStringLiteral("computed %1 (%2), %3 %4 to %5 significant digits")
-                           .arg(QString::fromStdString(significant(x, *c.digits)), typed(x),
-                                holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number))
-                           .arg(*c.digits)};
+        return {holds,
+                QStringLiteral("computed %1 (%2), %3 %4 to %5 significant digits")
+                    .arg(QString::fromStdString(significant(x, *c.digits)), typed(x),
+                         holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number))
+                    .arg(*c.digits)};
     }
     const bool holds = std::abs(x - c.number) <= c.tol;
-    return {holds, QStringLiteral("computed %1, %2 %3 within %4")
-                       .arg(typed(x), holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number), typed(c.tol))};
+    return {
+        holds,
+        QStringLiteral("computed %1, %2 %3 within %4")
+            .arg(typed(x), holds ? QStringLiteral("equal to") : QStringLiteral("not"), typed(c.number), typed(c.tol))};
 }
 
 CheckResult judgeBound(const Check& c, const std::vector<double>& xs)
 {
     const bool less = c.kind == Check::Kind::LessThan;
     const bool holds = less ? xs[0] < c.number : xs[0] > c.number;
-    return {holds, QStringLiteral("computed %1, %2 %3 %4")
-                       .arg(typed(xs[0]), holds ? QString() : QStringLiteral("not"),
-                            less ? QStringLiteral("less than") : QStringLiteral("greater than"), typed(c.number))
-                       .simplified()};
+    return {holds,
+            QStringLiteral("computed %1, %2 %3 %4")
+                .arg(typed(xs[0]), holds ? QString() : QStringLiteral("not"),
+                     less ? QStringLiteral("less than") : QStringLiteral("greater than"), typed(c.number))
+                .simplified()};
 }
 
 CheckResult judgeAllEqual(const Check& c, const std::vector<double>& xs)
 {
     for (std::size_t i = 1; i < xs.size(); ++i)
         if (!(std::abs(xs[i] - xs[0]) <= c.tol))
-            return {false, QStringLiteral("value %1 = %2 differs from value 0 = %3 by %4, more than tol %5")
-                               .arg(i)
-                               .arg(typed(xs[i]), typed(xs[0]), typed(std::abs(xs[i] - xs[0])), typed(c.tol))};
+            return {false,
+                    QStringLiteral("value %1 = %2 differs from value 0 = %3 by %4, more than tol %5")
+                        .arg(i)
+                        .arg(typed(xs[i]), typed(xs[0]), typed(std::abs(xs[i] - xs[0])), typed(c.tol))};
     return {true, QStringLiteral("%1 values within %2 of %3").arg(xs.size()).arg(typed(c.tol), typed(xs[0]))};
 }
 
@@ -357,22 +367,27 @@ CheckResult judgeDiffer(const Check& c, const std::vector<double>& xs)
 {
     const double d = std::abs(xs[1] - xs[0]);
     const bool holds = d > c.tol;
-    return {holds, QStringLiteral("%1 and %2 differ by %3, %4 more than tol %5")
-                       .arg(typed(xs[0]), typed(xs[1]), typed(d), holds ? QString() : QStringLiteral("not"), typed(c.tol))
-                       .simplified()};
+    return {holds,
+            QStringLiteral("%1 and %2 differ by %3, %4 more than tol %5")
+                .arg(typed(xs[0]), typed(xs[1]), typed(d), holds ? QString() : QStringLiteral("not"), typed(c.tol))
+                .simplified()};
 }
 
 CheckResult judgeOrder(const Check& c, const std::vector<double>& xs)
 {
     for (std::size_t i = 1; i < xs.size(); ++i)
         if (!(c.increasing ? xs[i] > xs[i - 1] : xs[i] < xs[i - 1]))
-            return {false, QStringLiteral("not strictly %1: value %2 = %3 after value %4 = %5")
-                               .arg(c.increasing ? QStringLiteral("increasing") : QStringLiteral("decreasing"))
-                               .arg(i)
-                               .arg(typed(xs[i]))
-                               .arg(i - 1)
-                               .arg(typed(xs[i - 1]))};
-    return {true, QStringLiteral("%1 values strictly %2").arg(xs.size()).arg(c.increasing ? QLatin1String("increasing") : QLatin1String("decreasing"))};
+            return {false,
+                    QStringLiteral("not strictly %1: value %2 = %3 after value %4 = %5")
+                        .arg(c.increasing ? QStringLiteral("increasing") : QStringLiteral("decreasing"))
+                        .arg(i)
+                        .arg(typed(xs[i]))
+                        .arg(i - 1)
+                        .arg(typed(xs[i - 1]))};
+    return {true,
+            QStringLiteral("%1 values strictly %2")
+                .arg(xs.size())
+                .arg(c.increasing ? QLatin1String("increasing") : QLatin1String("decreasing"))};
 }
 
 CheckResult judgeDistinct(const Check& c, const std::vector<double>& xs)
@@ -383,11 +398,12 @@ CheckResult judgeDistinct(const Check& c, const std::vector<double>& xs)
     for (std::size_t i = 1; i < sorted.size(); ++i)
         if (sorted[i] - sorted[i - 1] > c.tol)
             ++count;
-    return {count == c.distinct, QStringLiteral("%1 distinct values among %2 (tol %3), %4 %5")
-                                     .arg(count)
-                                     .arg(sorted.size())
-                                     .arg(typed(c.tol), count == c.distinct ? QStringLiteral("as claimed:") : QStringLiteral("not"))
-                                     .arg(c.distinct)};
+    return {count == c.distinct,
+            QStringLiteral("%1 distinct values among %2 (tol %3), %4 %5")
+                .arg(count)
+                .arg(sorted.size())
+                .arg(typed(c.tol), count == c.distinct ? QStringLiteral("as claimed:") : QStringLiteral("not"))
+                .arg(c.distinct)};
 }
 
 /// The judges by kind; All and Refused are judged by ClaimEngine::check itself.
@@ -418,8 +434,9 @@ CheckResult ClaimEngine::check(const Check& c, const QString& answer)
         if (c.kind != Kind::Refused) {
             for (double x : v.values)
                 if (!std::isfinite(x))
-                    return {false, QStringLiteral("%1 gives %2, not a number to compare (a masked or undefined entry)")
-                                       .arg(probeLabel(c.values[k], k), formatValue(x))};
+                    return {false,
+                            QStringLiteral("%1 gives %2, not a number to compare (a masked or undefined entry)")
+                                .arg(probeLabel(c.values[k], k), formatValue(x))};
         }
         values << v;
     }
@@ -519,7 +536,10 @@ QList<ClaimReport> checkLesson(const Lesson& lesson, ClaimEngine& engine)
     if (lesson.puzzle) {
         const Puzzle& z = *lesson.puzzle;
         if (!z.check) {
-            out << ClaimReport{lesson.file, {}, QStringLiteral("puzzle"), false,
+            out << ClaimReport{lesson.file,
+                               {},
+                               QStringLiteral("puzzle"),
+                               false,
                                QStringLiteral("the puzzle has no check; give one that proves the answer with core "
                                               "(\"{answer}\" in a compute line stands for the answer)")};
         } else {

@@ -93,9 +93,9 @@ private:
 
 /// One claim of a lesson and whether it holds.
 struct ClaimReport {
-    QString file;   ///< "L02.json"
-    QString step;   ///< "2.1"; empty for the puzzle
-    QString what;   ///< "notice n1", "predict", "puzzle"
+    QString file; ///< "L02.json"
+    QString step; ///< "2.1"; empty for the puzzle
+    QString what; ///< "notice n1", "predict", "puzzle"
     bool holds = false;
     QString reason;
     /// "L02.json step 2.1 notice n1: REASON" (the line `poslab lessons --check` prints for a failure).

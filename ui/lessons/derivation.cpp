@@ -28,7 +28,8 @@ void knownKeys(const QJsonObject& o, const QStringList& keys, const QString& whe
 {
     for (auto it = o.begin(); it != o.end(); ++it)
         if (!keys.contains(it.key()))
-            fail(where, QStringLiteral("unknown field \"%1\" (known: %2)").arg(it.key(), keys.join(QStringLiteral(", "))));
+            fail(where,
+                 QStringLiteral("unknown field \"%1\" (known: %2)").arg(it.key(), keys.join(QStringLiteral(", "))));
 }
 
 /// A required (non-empty) or optional string field; an optional one given must be non-empty too.
@@ -90,7 +91,8 @@ const Store& store()
                 st.problems << QString::fromStdString(e.what());
             }
         }
-        std::sort(st.pages.begin(), st.pages.end(), [](const Derivation& a, const Derivation& b) { return a.id < b.id; });
+        std::sort(st.pages.begin(), st.pages.end(),
+                  [](const Derivation& a, const Derivation& b) { return a.id < b.id; });
         return st;
     }();
     return s;
@@ -107,8 +109,9 @@ Derivation parseDerivation(const QByteArray& bytes, const QString& fileName)
     if (!doc.isObject())
         fail(fileName, QStringLiteral("a derivation file holds one JSON object"));
     const QJsonObject o = doc.object();
-    knownKeys(o, {QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("title"), QStringLiteral("summary"),
-                  QStringLiteral("steps"), QStringLiteral("notice"), QStringLiteral("sources")},
+    knownKeys(o,
+              {QStringLiteral("format"), QStringLiteral("version"), QStringLiteral("title"), QStringLiteral("summary"),
+               QStringLiteral("steps"), QStringLiteral("notice"), QStringLiteral("sources")},
               fileName);
     if (o.value(QLatin1String("format")) != QJsonValue(QStringLiteral("poslab-derivation")))
         fail(fileName, QStringLiteral("\"format\" must be \"poslab-derivation\""));
@@ -152,9 +155,15 @@ Derivation parseDerivation(const QByteArray& bytes, const QString& fileName)
     return d;
 }
 
-const QList<Derivation>& derivations() { return store().pages; }
+const QList<Derivation>& derivations()
+{
+    return store().pages;
+}
 
-const QStringList& derivationLoadProblems() { return store().problems; }
+const QStringList& derivationLoadProblems()
+{
+    return store().problems;
+}
 
 const Derivation* findDerivation(const QString& id)
 {

@@ -38,8 +38,8 @@ struct DerivationStep {
 
 /// One derivation page.
 struct Derivation {
-    QString file;    ///< "sinusoid-shift.json"
-    QString id;      ///< "sinusoid-shift", the file name without .json
+    QString file; ///< "sinusoid-shift.json"
+    QString id;   ///< "sinusoid-shift", the file name without .json
     QString title;
     QString summary; ///< one sentence: what the page shows
     QList<DerivationStep> steps;

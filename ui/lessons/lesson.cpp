@@ -35,12 +35,16 @@ Step readStep(Reader& r, const QJsonValue& v, int lessonNumber, int position)
             r.fail(QStringLiteral("\"id\" '%1' must be \"%2.N\" (LESSON.STEP)").arg(s.id).arg(lessonNumber));
     }
     auto scope = r.enter(QStringLiteral("step ") + s.id);
-    r.knownKeys(o, {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions", "predict", "notice", "derivation", "hide"});
+    r.knownKeys(o,
+                {"id", "title", "text", "formula", "formula_reveals", "state", "views", "knobs", "do", "actions",
+                 "predict", "notice", "derivation", "hide"});
     s.title = r.string(o, "title", true);
     s.derivation = r.string(o, "derivation", o.contains("derivation")); // present: a non-empty id
     if (!s.derivation.isEmpty() && !findDerivation(s.derivation))
-        r.fail(QStringLiteral("\"derivation\": no derivation page '%1' (known: %2)")
-                   .arg(s.derivation, derivationIds().isEmpty() ? QStringLiteral("none") : derivationIds().join(QStringLiteral(", "))));
+        r.fail(
+            QStringLiteral("\"derivation\": no derivation page '%1' (known: %2)")
+                .arg(s.derivation,
+                     derivationIds().isEmpty() ? QStringLiteral("none") : derivationIds().join(QStringLiteral(", "))));
     s.text = r.string(o, "text", true);
     s.formula = r.string(o, "formula", false);
     if (o.contains("formula_reveals")) {
@@ -111,25 +115,28 @@ QString Action::describe() const
 {
     switch (kind) {
     case Kind::Set:
-        return QStringLiteral("set %1 to %2").arg(target, value.isString() ? value.toString()
-                                                              : value.isBool() ? (value.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
-                                                                               : QString::number(value.toDouble(), 'g', 17));
-    case Kind::Step:
-        return QStringLiteral("step %1 by %2").arg(target).arg(by);
+        return QStringLiteral("set %1 to %2")
+            .arg(target,
+                 value.isString()     ? value.toString()
+                     : value.isBool() ? (value.toBool() ? QStringLiteral("true") : QStringLiteral("false"))
+                                      : QString::number(value.toDouble(), 'g', 17));
+    case Kind::Step: return QStringLiteral("step %1 by %2").arg(target).arg(by);
     case Kind::Hover:
-        return QStringLiteral("hover %1%2 %3").arg(target, sideB ? QStringLiteral(" (B)") : QString(),
-                                                    at ? QStringLiteral("at %1").arg(*at) : QStringLiteral("row %1 column %2").arg(row).arg(column));
-    case Kind::Probe:
-        return QStringLiteral("run the probes of notice %1").arg(target);
-    case Kind::Show:
-        return QStringLiteral("show %1").arg(target);
+        return QStringLiteral("hover %1%2 %3")
+            .arg(target, sideB ? QStringLiteral(" (B)") : QString(),
+                 at ? QStringLiteral("at %1").arg(*at) : QStringLiteral("row %1 column %2").arg(row).arg(column));
+    case Kind::Probe: return QStringLiteral("run the probes of notice %1").arg(target);
+    case Kind::Show: return QStringLiteral("show %1").arg(target);
     case Kind::Select:
         if (token >= 0)
-            return QStringLiteral("select token %1 of %2 by %3").arg(token).arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
+            return QStringLiteral("select token %1 of %2 by %3")
+                .arg(token)
+                .arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
         return QStringLiteral("select patch row %1 column %2 of %3 by %4")
-            .arg(row).arg(column).arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
-    case Kind::Read:
-        break;
+            .arg(row)
+            .arg(column)
+            .arg(target, byKeys ? QStringLiteral("keys") : QStringLiteral("click"));
+    case Kind::Read: break;
     }
     return QStringLiteral("read %1").arg(target);
 }
@@ -171,7 +178,8 @@ bool Puzzle::accepts(const QString& given) const
     if (kind == QLatin1String("choice")) {
         bool ok = false;
         const int i = g.toInt(&ok);
-        return (ok && i == answerChoice) || (answerChoice >= 0 && g.compare(choices.value(answerChoice).simplified(), Qt::CaseInsensitive) == 0);
+        return (ok && i == answerChoice)
+            || (answerChoice >= 0 && g.compare(choices.value(answerChoice).simplified(), Qt::CaseInsensitive) == 0);
     }
     return std::any_of(answerTexts.begin(), answerTexts.end(),
                        [&](const QString& a) { return g.compare(a.simplified(), Qt::CaseInsensitive) == 0; });
@@ -194,12 +202,9 @@ GuessVerdict judgeGuess(double guess, double answer, int digits)
 QString verdictName(GuessVerdict v)
 {
     switch (v) {
-    case GuessVerdict::Right:
-        return QStringLiteral("right");
-    case GuessVerdict::Close:
-        return QStringLiteral("close");
-    case GuessVerdict::Wrong:
-        break;
+    case GuessVerdict::Right: return QStringLiteral("right");
+    case GuessVerdict::Close: return QStringLiteral("close");
+    case GuessVerdict::Wrong: break;
     }
     return QStringLiteral("wrong");
 }
@@ -252,7 +257,8 @@ Lesson parseLesson(const QByteArray& bytes, const QString& fileName)
     if (!doc.isObject())
         r.fail(QStringLiteral("a lesson file holds one JSON object"));
     const QJsonObject o = doc.object();
-    r.knownKeys(o, {"format", "version", "number", "title", "objective", "resolves", "steps", "puzzle", "sources", "verify"});
+    r.knownKeys(
+        o, {"format", "version", "number", "title", "objective", "resolves", "steps", "puzzle", "sources", "verify"});
     if (o.value("format") != QJsonValue(QStringLiteral("poslab-lesson")))
         r.fail(QStringLiteral("\"format\" must be \"poslab-lesson\""));
     if (o.value("version") != QJsonValue(1))
@@ -287,7 +293,10 @@ Lesson parseLesson(const QByteArray& bytes, const QString& fileName)
             if (a.kind != Action::Kind::Hover)
                 continue;
             if (a.row >= positions || a.column >= positions)
-                r.fail(QStringLiteral("hover row %1 column %2 lies outside the step's %3 positions").arg(a.row).arg(a.column).arg(positions));
+                r.fail(QStringLiteral("hover row %1 column %2 lies outside the step's %3 positions")
+                           .arg(a.row)
+                           .arg(a.column)
+                           .arg(positions));
             if (a.target == QLatin1String("extension") && !(*a.at >= 0 && *a.at < pairs && *a.at == std::floor(*a.at)))
                 r.fail(QStringLiteral("hover at pair %1: the step's dim has pairs 0 to %2").arg(*a.at).arg(pairs - 1));
         }
@@ -319,7 +328,8 @@ Lesson readLessonFile(const QString& path)
     // A lesson is text of a few dozen KiB; refuse anything that could not be one before reading it whole.
     constexpr qint64 maxLessonBytes = 4 << 20;
     if (f.size() > maxLessonBytes)
-        throw InputError((name + QStringLiteral(": %1 bytes; a lesson file is at most 4 MiB").arg(f.size())).toStdString());
+        throw InputError(
+            (name + QStringLiteral(": %1 bytes; a lesson file is at most 4 MiB").arg(f.size())).toStdString());
     return parseLesson(f.readAll(), name);
 }
 
@@ -340,7 +350,8 @@ const Store& store()
                 Lesson l = readLessonFile(dir.filePath(name));
                 if (name != QStringLiteral("L%1.json").arg(l.number, 2, 10, QLatin1Char('0')))
                     st.problems << name + QStringLiteral(": its number %1 differs from the file name").arg(l.number);
-                else if (std::any_of(st.lessons.begin(), st.lessons.end(), [&](const Lesson& x) { return x.number == l.number; }))
+                else if (std::any_of(st.lessons.begin(), st.lessons.end(),
+                                     [&](const Lesson& x) { return x.number == l.number; }))
                     st.problems << name + QStringLiteral(": lesson %1 is given twice").arg(l.number);
                 else
                     st.lessons << std::move(l);
@@ -348,7 +359,8 @@ const Store& store()
                 st.problems << QString::fromStdString(e.what());
             }
         }
-        std::sort(st.lessons.begin(), st.lessons.end(), [](const Lesson& a, const Lesson& b) { return a.number < b.number; });
+        std::sort(st.lessons.begin(), st.lessons.end(),
+                  [](const Lesson& a, const Lesson& b) { return a.number < b.number; });
         st.problems << derivationLoadProblems(); // a page that does not read cannot be checked with its lessons
         return st;
     }();

@@ -49,9 +49,9 @@ struct Probe {
     /// The arguments of `poslab compute` after the word "compute", shell-quoted ("scores --content \"a b\"").
     /// In a puzzle's check, "{answer}" stands for the puzzle's answer (see Puzzle).
     QString compute;
-    QList<ProbeIndex> at;  ///< "at": indices, one per axis of the result
-    QString scalar;        ///< "scalar": a named scalar of the result ("attention_factor")
-    QString refused;       ///< "refused": holds when compute is refused with a message containing this text
+    QList<ProbeIndex> at; ///< "at": indices, one per axis of the result
+    QString scalar;       ///< "scalar": a named scalar of the result ("attention_factor")
+    QString refused;      ///< "refused": holds when compute is refused with a message containing this text
     bool isRefusal() const { return !refused.isEmpty(); }
     bool isScalar() const { return !scalar.isEmpty(); }
     /// True when "at" has a "*": the probe's value is a list.
@@ -97,7 +97,7 @@ struct Notice {
 /// A prediction asked before "Try it" loads the step's state.
 struct Predict {
     QString prompt;
-    QString kind;            ///< "number" or "choice"
+    QString kind; ///< "number" or "choice"
     // number: the answer is probe `answerProbe` of notice `answerNotice` of the same step; `digits` shown.
     QString answerNotice;
     int answerProbe = 0;
@@ -130,15 +130,15 @@ QString verdictName(GuessVerdict v);
 /// a wrong answer key fails `poslab lessons --check`.
 struct Puzzle {
     QString prompt;
-    QString kind;                 ///< "number", "choice" or "text"
-    double answerNumber = 0;      ///< number
+    QString kind;                             ///< "number", "choice" or "text"
+    double answerNumber = 0;                  ///< number
     std::optional<double> relative, absolute; ///< number: "accept" {"relative": r} or {"absolute": a}
     /// number: "accept" {"from": a, "below": b}, every x with a <= x < b (a half-open range, e.g. the factors
     /// that round r = floor(d * factor) down to the same whole number).
     std::optional<double> from, below;
-    QStringList choices;          ///< choice
-    int answerChoice = -1;        ///< choice: index into choices
-    QStringList answerTexts;      ///< text: accepted answers
+    QStringList choices;     ///< choice
+    int answerChoice = -1;   ///< choice: index into choices
+    QStringList answerTexts; ///< text: accepted answers
     std::optional<Check> check;
     QString explain;
     /// True when @p given is an accepted answer: within accept of the number (relative to the answer, default
@@ -153,32 +153,32 @@ struct Puzzle {
 /// (tests/ui/tst_lessonactions.cpp) performs every action of every shipped step through the window's widgets.
 struct Action {
     enum class Kind {
-        Set,   ///< {"set": KNOB, "to": VALUE}: set a knob the step unlocks (a parameter, dim, positions, cursor
-               ///< or a view property) to a value
-        Step,  ///< {"step": KNOB, "by": N}: step a whole-number knob N times (the cursor with Right/Left)
-        Hover, ///< {"hover": VIEW, "row": R, "column": C} (attention, table), {"hover": VIEW, "at": X} (decay:
-               ///< a distance; extension: a pair), optional "side": "B" in compare mode
-        Probe, ///< {"probe": NOTICE}: run the `poslab compute` lines of a notice of the step
-        Read,  ///< {"read": VIEW}: read a view of the step (nothing to change)
-        Show,  ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
+        Set,    ///< {"set": KNOB, "to": VALUE}: set a knob the step unlocks (a parameter, dim, positions, cursor
+                ///< or a view property) to a value
+        Step,   ///< {"step": KNOB, "by": N}: step a whole-number knob N times (the cursor with Right/Left)
+        Hover,  ///< {"hover": VIEW, "row": R, "column": C} (attention, table), {"hover": VIEW, "at": X} (decay:
+                ///< a distance; extension: a pair), optional "side": "B" in compare mode
+        Probe,  ///< {"probe": NOTICE}: run the `poslab compute` lines of a notice of the step
+        Read,   ///< {"read": VIEW}: read a view of the step (nothing to change)
+        Show,   ///< {"show": VIEW}: bring a view of the step on screen (its tab, or its button in the grid's strip)
         Select, ///< {"select": "patchgrid", "row": R, "column": C, "by": "click"|"keys"}: select the patch at
                 ///< (R, C) of the spatial grid with a click, or with the arrow keys from the patch selected;
                 ///< {"select": "sequence", "token": T, "by": ...}: the same for token T of the mixed sequence
     };
     Kind kind = Kind::Read;
-    QString target;     ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)
-    QJsonValue value;   ///< Set: the value (a number, a string or true/false)
+    QString target;   ///< the knob (Set, Step), the view (Hover, Read) or the notice id (Probe)
+    QJsonValue value; ///< Set: the value (a number, a string or true/false)
     /// Set: "refused": true when the Do line asks for a value the control refuses (4.2's 1025 positions): the
     /// control shows why and the state keeps its value.
     bool refused = false;
-    int by = 0;         ///< Step
-    int row = -1;       ///< Hover on attention / table; Select: the patch's row
-    int column = -1;    ///< Hover on attention / table; Select: the patch's column
-    int token = -1;     ///< Select on the sequence view: the token
+    int by = 0;               ///< Step
+    int row = -1;             ///< Hover on attention / table; Select: the patch's row
+    int column = -1;          ///< Hover on attention / table; Select: the patch's column
+    int token = -1;           ///< Select on the sequence view: the token
     std::optional<double> at; ///< Hover on decay (a distance) or extension (a pair)
-    bool sideB = false; ///< Hover: configuration B's half
-    bool byKeys = false; ///< Select: with the arrow keys (else a click)
-    QJsonObject json;   ///< the action as written
+    bool sideB = false;       ///< Hover: configuration B's half
+    bool byKeys = false;      ///< Select: with the arrow keys (else a click)
+    QJsonObject json;         ///< the action as written
     /// One line: what the action does ("set key_distance to -4", "hover attention row 4 column 0").
     QString describe() const;
 };
@@ -209,10 +209,10 @@ struct Hide {
 
 /// One step of a lesson.
 struct Step {
-    QString id;        ///< "2.1"
+    QString id; ///< "2.1"
     QString title;
-    QString text;      ///< may hold {v:nK.J} and {p:NAME}
-    QString formula;   ///< TeX, may be empty
+    QString text;    ///< may hold {v:nK.J} and {p:NAME}
+    QString formula; ///< TeX, may be empty
     /// "formula_reveals": the formula gives the prediction away (1.4's a_ij = 1/(i+1)), so the browser shows it
     /// only once the guess is committed.
     bool formulaReveals = false;
@@ -236,7 +236,7 @@ struct Step {
 
 /// One lesson file.
 struct Lesson {
-    QString file;        ///< file name, "L02.json"
+    QString file; ///< file name, "L02.json"
     int number = 0;
     QString title;
     QString objective;
@@ -244,7 +244,7 @@ struct Lesson {
     QList<Step> steps;
     std::optional<Puzzle> puzzle;
     QStringList sources;
-    QJsonArray verify;   ///< [{"item", "finding", "source"}] as written (optional)
+    QJsonArray verify; ///< [{"item", "finding", "source"}] as written (optional)
 };
 
 /// One piece of a text with live fields (FORMAT.md): plain text, a computed value ({v:K} in a notice's text,

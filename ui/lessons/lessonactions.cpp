@@ -50,7 +50,8 @@ Hide readHide(Reader& r, const QJsonValue& v)
         const QJsonValue v = o.value("ids");
         const QJsonArray list = v.isArray() ? v.toArray() : QJsonArray{v};
         if (list.isEmpty())
-            r.fail(QStringLiteral("\"ids\" must be {\"tokens\": [FIRST, LAST], \"axes\": ...} or a non-empty list of them"));
+            r.fail(QStringLiteral(
+                "\"ids\" must be {\"tokens\": [FIRST, LAST], \"axes\": ...} or a non-empty list of them"));
         for (const QJsonValue& item : list) {
             const QJsonObject ids = r.object(item, QStringLiteral("ids"));
             r.knownKeys(ids, {"tokens", "axes"});
@@ -62,7 +63,8 @@ Hide readHide(Reader& r, const QJsonValue& v)
                 const QString axes = ids.value("axes").toString();
                 static const QRegularExpression form(QStringLiteral("^(?!.*(.).*\\1)[thw]{1,3}$"));
                 if (!ids.value("axes").isString() || !form.match(axes).hasMatch())
-                    r.fail(QStringLiteral("\"axes\" must name each of t, h and w at most once (\"t\", \"hw\", \"thw\")"));
+                    r.fail(
+                        QStringLiteral("\"axes\" must name each of t, h and w at most once (\"t\", \"hw\", \"thw\")"));
                 for (int a = 0; a < 3; ++a)
                     range.axes[a] = axes.contains(QLatin1Char("thw"[a]));
             }
@@ -91,11 +93,15 @@ void checkHide(Reader& r, const Hide& h, const QJsonObject& state)
         }
         for (const Hide::Ids& range : h.ids)
             if (range.last >= tokens)
-                r.fail(QStringLiteral("\"ids\": token %1 lies outside the step's sequence of %2 tokens").arg(range.last).arg(tokens));
+                r.fail(QStringLiteral("\"ids\": token %1 lies outside the step's sequence of %2 tokens")
+                           .arg(range.last)
+                           .arg(tokens));
     }
     const int pairs = spatial.value("dim").toInt(0) / 2;
     if (h.pairsFrom >= 0 && h.pairsTo >= pairs)
-        r.fail(QStringLiteral("\"pairs\": pair %1 lies outside the step's spatial dim (pairs 0 to %2)").arg(h.pairsTo).arg(pairs - 1));
+        r.fail(QStringLiteral("\"pairs\": pair %1 lies outside the step's spatial dim (pairs 0 to %2)")
+                   .arg(h.pairsTo)
+                   .arg(pairs - 1));
 }
 
 namespace {
@@ -105,7 +111,8 @@ void requireKnob(Reader& r, const Step& s, const Action& a, const char* key)
 {
     if (!s.knobs.contains(a.target))
         r.fail(QStringLiteral("\"%1\": knob '%2' is not one the step unlocks (knobs: %3)")
-                   .arg(QLatin1String(key), a.target, s.knobs.isEmpty() ? QStringLiteral("none") : s.knobs.join(QStringLiteral(", "))));
+                   .arg(QLatin1String(key), a.target,
+                        s.knobs.isEmpty() ? QStringLiteral("none") : s.knobs.join(QStringLiteral(", "))));
 }
 
 /// The action @p key ("hover", "read", ...) names a view the step shows.
@@ -160,7 +167,8 @@ void readHover(Reader& r, const QJsonObject& o, const Step& s, Action& a)
             r.fail(QStringLiteral("a hover on %1 takes \"at\"").arg(a.target));
         a.at = r.number(o.value("at"), QStringLiteral("at"));
     } else {
-        r.fail(QStringLiteral("\"hover\": view '%1' has no hover action (known: attention, table, decay, extension)").arg(a.target));
+        r.fail(QStringLiteral("\"hover\": view '%1' has no hover action (known: attention, table, decay, extension)")
+                   .arg(a.target));
     }
 }
 
@@ -208,9 +216,9 @@ struct ActionKind {
     void (*read)(Reader& r, const QJsonObject& o, const Step& s, Action& a);
 };
 constexpr ActionKind actionKinds[] = {
-    {"set", Action::Kind::Set, readSet},         {"step", Action::Kind::Step, readStepBy},
-    {"hover", Action::Kind::Hover, readHover},   {"probe", Action::Kind::Probe, readProbeAction},
-    {"read", Action::Kind::Read, readRead},      {"show", Action::Kind::Show, readShow},
+    {"set", Action::Kind::Set, readSet},          {"step", Action::Kind::Step, readStepBy},
+    {"hover", Action::Kind::Hover, readHover},    {"probe", Action::Kind::Probe, readProbeAction},
+    {"read", Action::Kind::Read, readRead},       {"show", Action::Kind::Show, readShow},
     {"select", Action::Kind::Select, readSelect},
 };
 

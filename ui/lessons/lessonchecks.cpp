@@ -70,14 +70,16 @@ void requireOneNumberProbe(Reader& r, const QJsonObject& o, const Check& c, cons
     if (c.values.size() != 1 || !o.contains("value"))
         r.fail(QStringLiteral("%1 compares one probe: give \"value\"").arg(QLatin1String(what)));
     if (c.values[0].isRefusal() || c.values[0].isSlice())
-        r.fail(QStringLiteral("%1 needs a probe of one number (not a slice \"*\" or a refusal)").arg(QLatin1String(what)));
+        r.fail(
+            QStringLiteral("%1 needs a probe of one number (not a slice \"*\" or a refusal)").arg(QLatin1String(what)));
 }
 
 void requireNoRefusals(Reader& r, const Check& c, const char* what)
 {
     for (const Probe& p : c.values)
         if (p.isRefusal())
-            r.fail(QStringLiteral("%1 compares numbers; a refusal probe is a check of its own").arg(QLatin1String(what)));
+            r.fail(
+                QStringLiteral("%1 compares numbers; a refusal probe is a check of its own").arg(QLatin1String(what)));
 }
 
 /// all_equal and order compare the values of one slice probe, or a list of one-number probes.
@@ -85,9 +87,11 @@ void requireSlicesOrList(Reader& r, const Check& c, const char* what)
 {
     requireNoRefusals(r, c, what);
     const bool oneSlice = c.values.size() == 1 && c.values[0].isSlice();
-    const bool list = c.values.size() >= 2 && std::none_of(c.values.begin(), c.values.end(), [](const Probe& p) { return p.isSlice(); });
+    const bool list = c.values.size() >= 2
+        && std::none_of(c.values.begin(), c.values.end(), [](const Probe& p) { return p.isSlice(); });
     if (!oneSlice && !list)
-        r.fail(QStringLiteral("%1 needs \"values\" with at least two one-number probes, or one slice probe (\"*\") as \"value\"")
+        r.fail(QStringLiteral(
+                   "%1 needs \"values\" with at least two one-number probes, or one slice probe (\"*\") as \"value\"")
                    .arg(QLatin1String(what)));
 }
 
@@ -123,7 +127,8 @@ void readDiffer(Reader& r, const QJsonObject& o, Check& c)
     if (o.value("differ") != QJsonValue(true))
         r.fail(QStringLiteral("\"differ\" must be true"));
     requireNoRefusals(r, c, "differ");
-    if (c.values.size() < 2 || std::any_of(c.values.begin(), c.values.end(), [](const Probe& p) { return p.isSlice(); }))
+    if (c.values.size() < 2
+        || std::any_of(c.values.begin(), c.values.end(), [](const Probe& p) { return p.isSlice(); }))
         r.fail(QStringLiteral("differ needs \"values\" with at least two one-number probes"));
 }
 
@@ -165,10 +170,10 @@ struct Comparison {
     void (*read)(Reader& r, const QJsonObject& o, Check& c);
 };
 constexpr Comparison comparisons[] = {
-    {"equals", Check::Kind::Equals, readEquals},       {"less_than", Check::Kind::LessThan, readBound},
+    {"equals", Check::Kind::Equals, readEquals},           {"less_than", Check::Kind::LessThan, readBound},
     {"greater_than", Check::Kind::GreaterThan, readBound}, {"all_equal", Check::Kind::AllEqual, readAllEqual},
-    {"differ", Check::Kind::Differ, readDiffer},       {"order", Check::Kind::Order, readOrder},
-    {"distinct", Check::Kind::Distinct, readDistinct}, {"all", Check::Kind::All, readAll},
+    {"differ", Check::Kind::Differ, readDiffer},           {"order", Check::Kind::Order, readOrder},
+    {"distinct", Check::Kind::Distinct, readDistinct},     {"all", Check::Kind::All, readAll},
 };
 
 /// A refusal probe written as the check itself: {"compute": "...", "refused": "..."}.
@@ -205,8 +210,9 @@ Check readCheck(Reader& r, const QJsonValue& v)
     c.json = o;
     if (o.contains("compute"))
         return readRefusalCheck(r, o, std::move(c));
-    r.knownKeys(o, {"value", "values", "equals", "digits", "tol", "less_than", "greater_than", "all_equal", "differ",
-                    "order", "distinct", "all"});
+    r.knownKeys(o,
+                {"value", "values", "equals", "digits", "tol", "less_than", "greater_than", "all_equal", "differ",
+                 "order", "distinct", "all"});
     const Comparison* comparison = nullptr;
     const QStringList given = keysGiven(o, comparisons, &comparison);
     if (given.size() > 1)
@@ -264,7 +270,8 @@ void checkLiveText(Reader& r, const QString& text, const char* field, int probes
         if (probes < 0) {
             const int dot = arg.lastIndexOf(QLatin1Char('.'));
             if (dot <= 0)
-                r.fail(QStringLiteral("\"%1\": {v:%2} in a step's text names a notice: {v:NOTICE.K}").arg(QLatin1String(field), arg));
+                r.fail(QStringLiteral("\"%1\": {v:%2} in a step's text names a notice: {v:NOTICE.K}")
+                           .arg(QLatin1String(field), arg));
             noticeId = arg.left(dot);
             index = arg.mid(dot + 1);
             const Notice* n = step ? step->findNotice(noticeId) : nullptr;
@@ -277,7 +284,8 @@ void checkLiveText(Reader& r, const QString& text, const char* field, int probes
         const int k = index.toInt(&ok);
         if (!ok || k < 0 || k >= count)
             r.fail(QStringLiteral("\"%1\": {v:%2}: the notice has %3 probe(s), numbered from 0")
-                       .arg(QLatin1String(field), arg).arg(count));
+                       .arg(QLatin1String(field), arg)
+                       .arg(count));
     }
 }
 

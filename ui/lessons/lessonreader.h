@@ -23,7 +23,9 @@ namespace poslab::lessons::detail {
 /// message names the file, the step and the field.
 class Reader {
 public:
-    explicit Reader(QString file) : m_file(std::move(file)) {}
+    explicit Reader(QString file)
+        : m_file(std::move(file))
+    { }
 
     [[noreturn]] void fail(const QString& problem) const
     {
@@ -51,7 +53,8 @@ public:
                 QStringList names;
                 for (const char* k : keys)
                     names << QString::fromLatin1(k);
-                fail(QStringLiteral("unknown field \"%1\" (known: %2)").arg(it.key(), names.join(QStringLiteral(", "))));
+                fail(
+                    QStringLiteral("unknown field \"%1\" (known: %2)").arg(it.key(), names.join(QStringLiteral(", "))));
             }
         }
     }

@@ -7,7 +7,9 @@
 namespace poslab::ui {
 namespace {
 
-struct Stop { double r, g, b; };
+struct Stop {
+    double r, g, b;
+};
 
 // Samples of matplotlib's viridis and cividis at t = 0, 0.1, ..., 1 (matplotlib/_cm_listed.py, entries
 // 0, 25.5, ..., 255), interpolated linearly; both maps are nearly linear in CAM02-UCS between samples.
@@ -33,8 +35,7 @@ constexpr Stop rdbuStops[] = {
     {0x67 / 255., 0x00 / 255., 0x1f / 255.},
 };
 
-template <std::size_t N>
-QRgb sample(const Stop (&stops)[N], double t)
+template <std::size_t N> QRgb sample(const Stop (&stops)[N], double t)
 {
     const double x = std::clamp(t, 0.0, 1.0) * double(N - 1);
     const std::size_t i = std::min<std::size_t>(std::size_t(x), N - 2);

@@ -19,7 +19,8 @@ QString valueText(const core::ParamValue& v)
     case core::ParamType::Bool: return v.number != 0 ? QStringLiteral("on") : QStringLiteral("off");
     case core::ParamType::Choice: return QString::fromStdString(v.choice);
     case core::ParamType::RealList: return QStringLiteral("[%1 values]").arg(v.list.size());
-    case core::ParamType::Text: return QString::fromStdString(v.text).section(QLatin1Char('/'), -1); // a file name, not its folder
+    case core::ParamType::Text:
+        return QString::fromStdString(v.text).section(QLatin1Char('/'), -1); // a file name, not its folder
     }
     return {};
 }
@@ -50,10 +51,12 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
     QStringList parts;
     const std::string type = params.has("rope_type") ? params.choice("rope_type") : std::string("default");
     const auto factor = [&] {
-        return params.has("factor") ? QStringLiteral("\u00d7%1").arg(formatNumber(params.real("factor"), 4)) : QString();
+        return params.has("factor") ? QStringLiteral("\u00d7%1").arg(formatNumber(params.real("factor"), 4))
+                                    : QString();
     };
     const auto trained = [&](const char* key) {
-        return params.has(key) ? QStringLiteral("trained %1").arg(formatNumber(double(params.integer(key)), 7)) : QString();
+        return params.has(key) ? QStringLiteral("trained %1").arg(formatNumber(double(params.integer(key)), 7))
+                               : QString();
     };
     if (type == "yarn") {
         const bool ratio = params.has("factor_source") && params.choice("factor_source") == "max_position_ratio";
@@ -73,7 +76,8 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
     } else if (type == "longrope") {
         parts << QStringLiteral("LongRoPE") << trained("original_max_position_embeddings");
     }
-    if (params.has("rope_theta") && core::defaultValue(*scheme.param("rope_theta"), params) != params.value("rope_theta"))
+    if (params.has("rope_theta")
+        && core::defaultValue(*scheme.param("rope_theta"), params) != params.value("rope_theta"))
         parts << QStringLiteral("\u03b8 %1").arg(formatNumber(params.real("rope_theta"), 6));
     if (params.has("partial_rotary_factor") && params.real("partial_rotary_factor") != 1.0)
         parts << QStringLiteral("%1% rotated").arg(formatNumber(params.real("partial_rotary_factor") * 100, 3));
@@ -100,8 +104,9 @@ QString variantLabel(const core::SchemeDescriptor& scheme, const core::ParamSet&
     if (layered && params.has("layer") && params.has("nope_layer_interval")) {
         const int layer = int(params.integer("layer"));
         const bool rope = core::iropeUsesRope(layer, int(params.integer("nope_layer_interval")));
-        QStringList parts{QStringLiteral("layer %1 (%2 layer)").arg(layer).arg(rope ? QStringLiteral("RoPE")
-                                                                                     : QStringLiteral("NoPE"))};
+        QStringList parts{QStringLiteral("layer %1 (%2 layer)")
+                              .arg(layer)
+                              .arg(rope ? QStringLiteral("RoPE") : QStringLiteral("NoPE"))};
         parts << differing(scheme, params, {"layer"});
         variant = parts.join(QStringLiteral(", "));
     } else if (!layered && scheme.param("rope_type")) {

@@ -24,8 +24,8 @@ constexpr double unitsPerEm = 1000.0;
 QRectF viewBoxOf(const QByteArray& svg)
 {
     // The first viewBox is the root <svg>'s: MathJax writes it before any child element.
-    static const QRegularExpression re(QStringLiteral(
-        R"(viewBox="\s*(-?[\d.]+)[\s,]+(-?[\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)\s*")"));
+    static const QRegularExpression re(
+        QStringLiteral(R"(viewBox="\s*(-?[\d.]+)[\s,]+(-?[\d.]+)[\s,]+([\d.]+)[\s,]+([\d.]+)\s*")"));
     const QRegularExpressionMatch m = re.match(QString::fromUtf8(svg.left(2048)));
     if (!m.hasMatch())
         return {};

@@ -63,8 +63,8 @@ public:
 
 private:
     QString m_tex;
-    QByteArray m_svg;  ///< as compiled in, `currentColor` still in it
-    QRectF m_viewBox;  ///< MathJax's viewBox: x, -ascent, width, ascent + depth (thousandths of an em)
+    QByteArray m_svg; ///< as compiled in, `currentColor` still in it
+    QRectF m_viewBox; ///< MathJax's viewBox: x, -ascent, width, ascent + depth (thousandths of an em)
     mutable std::shared_ptr<QSvgRenderer> m_renderer; ///< the last colour's renderer
     mutable QColor m_rendererColor;
 };

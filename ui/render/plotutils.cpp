@@ -54,8 +54,11 @@ QString formatNumber(double v, int significant)
         return QStringLiteral("0"); // also -0.0
     const QString sign = v < 0 ? QStringLiteral("-") : QString();
     if (a >= 1e7 || a < 1e-3)
-        return sign + QString::number(a, 'g', significant).replace(QStringLiteral("e+0"), QStringLiteral("e"))
-            .replace(QStringLiteral("e+"), QStringLiteral("e")).replace(QStringLiteral("e-0"), QStringLiteral("e-"));
+        return sign
+            + QString::number(a, 'g', significant)
+                  .replace(QStringLiteral("e+0"), QStringLiteral("e"))
+                  .replace(QStringLiteral("e+"), QStringLiteral("e"))
+                  .replace(QStringLiteral("e-0"), QStringLiteral("e-"));
     const int exponent = int(std::floor(std::log10(a)));
     const int decimals = std::max(0, significant - 1 - exponent);
     QString s = QString::number(a, 'f', decimals);
@@ -96,7 +99,8 @@ HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFon
     auto nw = [&](const QString& t) { return textAdvance(noteFont, t); };
     HeaderPlan plan;
     const double sep = nf.height(); // the least room between the bold text and the note
-    auto joined = [&](const QString& d) { return d.isEmpty() ? h.title : QStringLiteral("%1 \u2014 %2").arg(h.title, d); };
+    auto joined
+        = [&](const QString& d) { return d.isEmpty() ? h.title : QStringLiteral("%1 \u2014 %2").arg(h.title, d); };
     QStringList details = h.detail;
     if (details.isEmpty())
         details << QString();
@@ -120,17 +124,24 @@ HeaderPlan planHeader(double width, const QFont& titleFont, const QFont& noteFon
             plan.lines = plan.left2.isEmpty() ? 1 : 2;
             return plan;
         }
-    // A title too long for its line wraps at its last " · " parts (the details after the variant: "layout
-    // interleaved", "d = 128"), then at its last ", " parts: what was split off goes to the second line when it
-    // fits there, before any detail, and is dropped otherwise. Only a title whose first part alone is too long is
-    // cut by the layout (a small panel; never at slide sizes, where the layout test fails on it).
+    // A title too long for its line wraps at its last part, " · " or ", " whichever comes last (the details after
+    // the variant: "d = 128", "layout interleaved", then the variant's own: "long_factor [48 values]", "trained
+    // 4,096"), part by part until it fits, so that "RoPE · LongRoPE, trained 4,096" keeps the variant's name
+    // (cutting every " · " part first left "RoPE"). What was split off goes to the second line when it fits there,
+    // before any detail, and is dropped otherwise. Only a title whose first part alone is too long is cut by the
+    // layout (a small panel; never at slide sizes, where the layout test fails on it).
     plan.left1 = h.title;
-    for (const QString sep : {QStringLiteral(" \u00b7 "), QStringLiteral(", ")})
-        while (tw(plan.left1) > width && plan.left1.contains(sep))
-            plan.left1 = plan.left1.left(plan.left1.lastIndexOf(sep));
+    while (tw(plan.left1) > width) {
+        const qsizetype cut = std::max(plan.left1.lastIndexOf(QStringLiteral(" \u00b7 ")),
+                                       plan.left1.lastIndexOf(QStringLiteral(", ")));
+        if (cut <= 0)
+            break;
+        plan.left1 = plan.left1.left(cut);
+    }
     if (plan.left1 != h.title) {
         QString rest = h.title.mid(plan.left1.size());
-        while (!rest.isEmpty() && (rest[0] == QLatin1Char(' ') || rest[0] == QLatin1Char(',') || rest[0] == QChar(0x00b7)))
+        while (!rest.isEmpty()
+               && (rest[0] == QLatin1Char(' ') || rest[0] == QLatin1Char(',') || rest[0] == QChar(0x00b7)))
             rest.remove(0, 1); // the separator the title was split at
         if (!rest.isEmpty() && tw(rest) <= width) {
             plan.left2 = rest;
@@ -185,12 +196,14 @@ double drawHeader(TextLayout& text, const QRectF& area, const Theme& theme, doub
     text.draw(line1, Qt::AlignLeft | Qt::AlignVCenter, titleFont, theme.foreground,
               shortened ? QStringList{whole, plan.left1} : QStringList{plan.left1});
     if (!plan.right1.isEmpty())
-        text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1}, TextLayout::Fit::Drop);
+        text.draw(line1, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right1},
+                  TextLayout::Fit::Drop);
     if (!plan.left2.isEmpty())
         text.draw(line2, Qt::AlignLeft | Qt::AlignVCenter, plan.left2Bold ? titleFont : noteFont,
                   plan.left2Bold ? theme.foreground : theme.muted, {plan.left2}, TextLayout::Fit::Drop);
     if (!plan.right2.isEmpty())
-        text.draw(line2, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right2}, TextLayout::Fit::Drop);
+        text.draw(line2, Qt::AlignRight | Qt::AlignVCenter, noteFont, theme.muted, {plan.right2},
+                  TextLayout::Fit::Drop);
     return area.top() + tf.height() * plan.lines;
 }
 
@@ -269,8 +282,7 @@ void drawPolylineFast(QPainter& p, const QPolygonF& line, const QPen& pen)
     p.restore();
 }
 
-void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, const QString& title,
-                       const QString& reason)
+void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, const QString& title, const QString& reason)
 {
     p.fillRect(rect, theme.background);
     const double s = sizeScale(rect);
@@ -334,7 +346,8 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
     // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
     const int target = std::clamp(int(bar.height() / (fm.height() * 1.6)), 2, 5);
     auto ticks = niceTicks(range.lo, range.hi, target);
-    if (ticks.size() < 3) // a coarse step can leave one label (±4.3 in steps of 5): ask for more; the layout drops any that touch
+    if (ticks.size()
+        < 3) // a coarse step can leave one label (±4.3 in steps of 5): ask for more; the layout drops any that touch
         ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
     for (double v : ticks) {
         const double y = bar.bottom() - (v - range.lo) / (range.hi - range.lo) * bar.height();
@@ -345,10 +358,11 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
     }
     if (!label.isEmpty()) {
         p.save();
-        p.translate(bar.right() + 8 + fm.horizontalAdvance(QStringLiteral("-0.00")) + fm.height() * 0.9, bar.center().y());
+        p.translate(bar.right() + 8 + fm.horizontalAdvance(QStringLiteral("-0.00")) + fm.height() * 0.9,
+                    bar.center().y());
         p.rotate(90);
-        text.draw(QRectF(-bar.height() / 2, -fm.height(), bar.height(), fm.height()), Qt::AlignCenter, f,
-                  theme.muted, {label});
+        text.draw(QRectF(-bar.height() / 2, -fm.height(), bar.height(), fm.height()), Qt::AlignCenter, f, theme.muted,
+                  {label});
         p.restore();
     }
 }

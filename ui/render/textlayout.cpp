@@ -71,7 +71,10 @@ QRectF segmentsBox(const QList<QLineF>& segments)
 
 QString describe(const QRectF& r)
 {
-    return QStringLiteral("%1,%2 %3x%4").arg(r.x(), 0, 'f', 1).arg(r.y(), 0, 'f', 1).arg(r.width(), 0, 'f', 1)
+    return QStringLiteral("%1,%2 %3x%4")
+        .arg(r.x(), 0, 'f', 1)
+        .arg(r.y(), 0, 'f', 1)
+        .arg(r.width(), 0, 'f', 1)
         .arg(r.height(), 0, 'f', 1);
 }
 
@@ -145,7 +148,10 @@ QStringList linesThroughText(const std::vector<DrawnText>& items, const std::vec
                 if (clipSegment(s, inner)) {
                     out << QStringLiteral("'%1' (%2) crossed by the line '%3' (%4,%5 to %6,%7)")
                                .arg(item.text, describe(item.rect), lines[k].what)
-                               .arg(s.x1(), 0, 'f', 1).arg(s.y1(), 0, 'f', 1).arg(s.x2(), 0, 'f', 1).arg(s.y2(), 0, 'f', 1);
+                               .arg(s.x1(), 0, 'f', 1)
+                               .arg(s.y1(), 0, 'f', 1)
+                               .arg(s.x2(), 0, 'f', 1)
+                               .arg(s.y2(), 0, 'f', 1);
                     break;
                 }
         }
@@ -183,8 +189,7 @@ TextLayout::TextLayout(QPainter& painter, const QRectF& bounds)
     : m_painter(painter)
     , m_bounds(bounds)
     , m_deviceBounds(painter.transform().mapRect(bounds))
-{
-}
+{ }
 
 bool TextLayout::isFree(const QRectF& r) const
 {
@@ -259,7 +264,8 @@ QRectF TextLayout::freeRoom(const QRectF& limits, const QRectF& line, double anc
             for (const QLineF& s : segments) {
                 double t0 = 0, t1 = 0;
                 if (clipSegment(s, b, &t0, &t1))
-                    blockers.push_back(QRectF(s.pointAt(t0), s.pointAt(t1)).normalized().adjusted(-0.5, -0.5, 0.5, 0.5));
+                    blockers.push_back(
+                        QRectF(s.pointAt(t0), s.pointAt(t1)).normalized().adjusted(-0.5, -0.5, 0.5, 0.5));
             }
         }
     }
@@ -339,7 +345,8 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
         // The gap keeps neighbours apart; at the view's edges the text may sit flush.
         // (On the device: a rotated label's painter coordinates are not the bounds' own, which lie elsewhere
         // when the view is drawn away from the painter's origin, e.g. the right half of a compare figure.)
-        const QRectF spaced = m_painter.transform().mapRect(r.adjusted(-gap, 0, gap, 0))
+        const QRectF spaced = m_painter.transform()
+                                  .mapRect(r.adjusted(-gap, 0, gap, 0))
                                   .intersected(m_deviceBounds.adjusted(0, -1, 0, 1));
         // (The gap is to other text: a kept line may run up to the text's own box.)
         bool spacedFree = true;
@@ -354,21 +361,24 @@ QRectF TextLayout::draw(const QRectF& box, Qt::Alignment align, const QFont& fon
         return {};
     const QString& last = wordings.back();
     const QRectF line = boxFor(box, align, textAdvance(font, last), h);
-    const double anchor = align & Qt::AlignRight ? box.right() : (align & Qt::AlignHCenter ? box.center().x() : box.left());
+    const double anchor
+        = align & Qt::AlignRight ? box.right() : (align & Qt::AlignHCenter ? box.center().x() : box.left());
     const QRectF limits = bounded ? QRectF(box.left(), line.top(), box.width(), h)
                                   : QRectF(m_bounds.left(), line.top(), m_bounds.width(), h);
     QRectF room = freeRoom(limits, line, anchor, align);
     if (room.isEmpty())
         return {};
     // Keep the gap to the text that bounds the room (not to the view's own edges).
-    room.adjust(room.left() > m_bounds.left() + 0.01 ? gap : 0, 0, room.right() < m_bounds.right() - 0.01 ? -gap : 0, 0);
+    room.adjust(room.left() > m_bounds.left() + 0.01 ? gap : 0, 0, room.right() < m_bounds.right() - 0.01 ? -gap : 0,
+                0);
     if (room.width() <= 0)
         return {};
     const QString cut = fm.elidedText(last, Qt::ElideRight, room.width());
     if (cut.isEmpty() || (cut != last && cut.size() < minElidedChars + 1))
         return {};
     const double w = textAdvance(font, cut);
-    const Qt::Alignment h2 = align & Qt::AlignRight ? Qt::AlignRight : (align & Qt::AlignHCenter ? Qt::AlignHCenter : Qt::AlignLeft);
+    const Qt::Alignment h2
+        = align & Qt::AlignRight ? Qt::AlignRight : (align & Qt::AlignHCenter ? Qt::AlignHCenter : Qt::AlignLeft);
     const QRectF r = boxFor(QRectF(room.left(), line.top(), room.width(), h), h2, w, h);
     if (!isFree(r))
         return {};
@@ -407,7 +417,8 @@ std::vector<qsizetype> sentenceEnds(const QString& text)
 {
     std::vector<qsizetype> ends;
     for (qsizetype i = 0; i + 1 < text.size(); ++i)
-        if ((text[i] == QLatin1Char('.') || text[i] == QLatin1Char('!') || text[i] == QLatin1Char('?')) && text[i + 1] == QLatin1Char(' ')
+        if ((text[i] == QLatin1Char('.') || text[i] == QLatin1Char('!') || text[i] == QLatin1Char('?'))
+            && text[i + 1] == QLatin1Char(' ')
             && (i + 2 >= text.size() || text[i + 2].isUpper())) // "Fig. 2" does not end a sentence
             ends.push_back(i + 1);
     ends.push_back(text.size());
@@ -454,8 +465,8 @@ QRectF TextLayout::drawWrapped(const QRectF& box, Qt::Alignment align, const QFo
     QRectF used;
     for (const QString& line : lines) {
         // A line that meets other text is left out with the rest of the paragraph (Drop, not Elide).
-        const QRectF r = draw(QRectF(box.left(), y, box.width(), h), hAlign | Qt::AlignTop, font, color, {line},
-                              Fit::Drop);
+        const QRectF r
+            = draw(QRectF(box.left(), y, box.width(), h), hAlign | Qt::AlignTop, font, color, {line}, Fit::Drop);
         if (r.isEmpty())
             break;
         used = used.isNull() ? r : used.united(r);

@@ -96,14 +96,16 @@ QStringList textCollisions(const std::vector<DrawnText>& items, double tolerance
 /// rule: a label's box, shrunk by @p tolerance pixels on every side, meets no segment of any line. So a label set
 /// beside a line (above a horizontal line, at the end point of a curve it names) passes, even where the line touches
 /// its box's edge; a line through the text fails.
-QStringList linesThroughText(const std::vector<DrawnText>& items, const std::vector<DrawnLine>& lines, double tolerance = 1.0);
+QStringList linesThroughText(const std::vector<DrawnText>& items, const std::vector<DrawnLine>& lines,
+                             double tolerance = 1.0);
 
 /// True when the segment @p s meets the rectangle @p r (its inside or its edge).
 bool segmentMeetsRect(const QLineF& s, const QRectF& r);
 
 /// @p line (painter coordinates, through @p painter's transform) as a DrawnLine in device coordinates, cut to @p clip
 /// (painter coordinates; none when empty) as the painter's clip cuts it; a point that is not finite breaks the line.
-DrawnLine deviceLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip = QRectF());
+DrawnLine deviceLine(const QPainter& painter, const QPolygonF& line, const QString& what,
+                     const QRectF& clip = QRectF());
 /// Adds @p line to the thread's TextRecord, if any (for lines drawn where no TextLayout places labels: a chart's
 /// curves clipped to its plot).
 void recordLine(const QPainter& painter, const QPolygonF& line, const QString& what, const QRectF& clip = QRectF());
@@ -178,9 +180,9 @@ private:
     void paint(const QRectF& r, const QFont& font, const QColor& color, const QString& text, const QString& full);
 
     QPainter& m_painter;
-    QRectF m_bounds;                // painter coordinates
-    QRectF m_deviceBounds;          // device coordinates
-    std::vector<QRectF> m_placed;   // device coordinates
+    QRectF m_bounds;              // painter coordinates
+    QRectF m_deviceBounds;        // device coordinates
+    std::vector<QRectF> m_placed; // device coordinates
     /// keepClearOf(): each line's segments and their bounding box (device coordinates).
     std::vector<std::pair<QRectF, QList<QLineF>>> m_lines;
     std::vector<Elided> m_elided;

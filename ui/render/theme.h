@@ -14,15 +14,15 @@ enum class ThemeKind { Light, Dark };
 
 struct Theme {
     ThemeKind kind = ThemeKind::Light;
-    QColor background;  ///< view background
-    QColor panel;       ///< plot area inside a view
-    QColor foreground;  ///< text and axes
-    QColor muted;       ///< secondary text, grid
-    QColor grid;        ///< faint lines
-    QColor accent;      ///< the query / first series / cursor
-    QColor accent2;     ///< the key / second series
-    QColor accent3;     ///< third series (bounds)
-    QColor cursor;      ///< highlighted cursor row
+    QColor background;      ///< view background
+    QColor panel;           ///< plot area inside a view
+    QColor foreground;      ///< text and axes
+    QColor muted;           ///< secondary text, grid
+    QColor grid;            ///< faint lines
+    QColor accent;          ///< the query / first series / cursor
+    QColor accent2;         ///< the key / second series
+    QColor accent3;         ///< third series (bounds)
+    QColor cursor;          ///< highlighted cursor row
     double fontScale = 1.0; ///< lecture mode multiplies every font
     /// A heading that replaces the figure's own title in the view's header (poslab export --title); empty: the
     /// view's own ("RoPE · YaRN ×8, trained 4096").

@@ -64,9 +64,10 @@ std::size_t parseBytes(const std::string& text)
 } // namespace
 
 Args::Args(const std::vector<std::string>& items, const std::vector<OptionSpec>& options, std::string unknownHint)
-    : m_items(items), m_options(options), m_unknownHint(std::move(unknownHint))
-{
-}
+    : m_items(items)
+    , m_options(options)
+    , m_unknownHint(std::move(unknownHint))
+{ }
 
 std::string Args::next()
 {
@@ -170,7 +171,10 @@ namespace {
 /// What the words of a compute command gave, before the model is applied and the options are checked
 /// against the quantity.
 struct Given {
-    explicit Given(ComputeCommand& c) : command(c), req(c.request) {}
+    explicit Given(ComputeCommand& c)
+        : command(c)
+        , req(c.request)
+    { }
     ComputeCommand& command;
     core::ComputeRequest& req;
     bool haveQuantity = false;
@@ -200,39 +204,61 @@ const std::vector<std::pair<std::string, OptionHandler>>& optionHandlers()
     using G = Given;
     using S = const std::string&;
     static const std::vector<std::pair<std::string, OptionHandler>> handlers = {
-        {"--scheme", [](G& g, Args& a, S o) { g.req.scheme = a.value(o); g.haveScheme = true; }},
+        {"--scheme",
+         [](G& g, Args& a, S o) {
+             g.req.scheme = a.value(o);
+             g.haveScheme = true;
+         }},
         // resolved by core::resolveParams
         {"--set", [](G& g, Args& a, S o) { g.req.overrides.push_back(core::splitSetting(a.value(o))); }},
         {"--preset", [](G& g, Args& a, S o) { g.preset = a.value(o); }},
         {"--config", [](G& g, Args& a, S o) { g.config = a.value(o); }},
-        {"--dim", [](G& g, Args& a, S o) {
+        {"--dim",
+         [](G& g, Args& a, S o) {
              g.req.context.dim = int(parseIntegerOption(o, a.value(o), 1, 65536));
              g.dimGiven = true;
          }},
-        {"--positions", [](G& g, Args& a, S o) { g.positions = a.value(o); g.positionsGiven = g.positions; }},
+        {"--positions",
+         [](G& g, Args& a, S o) {
+             g.positions = a.value(o);
+             g.positionsGiven = g.positions;
+         }},
         {"--vector", [](G& g, Args& a, S o) { g.req.vector = parseVector(a.value(o)); }},
-        {"--seq-len", [](G& g, Args& a, S o) { g.req.context.seqLen = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
-        {"--trained-length", [](G& g, Args& a, S o) { g.req.trainedLength = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
-        {"--format", [](G& g, Args& a, S o) { g.format = core::parseOutputFormat(a.value(o)); g.formatGiven = true; }},
+        {"--seq-len",
+         [](G& g, Args& a, S o) { g.req.context.seqLen = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
+        {"--trained-length",
+         [](G& g, Args& a, S o) { g.req.trainedLength = parseIntegerOption(o, a.value(o), 1, core::maxPosition); }},
+        {"--format",
+         [](G& g, Args& a, S o) {
+             g.format = core::parseOutputFormat(a.value(o));
+             g.formatGiven = true;
+         }},
         {"-o", [](G& g, Args& a, S o) { g.command.output = a.value(o); }},
         {"--output", [](G& g, Args& a, S o) { g.command.output = a.value(o); }},
         {"--max-memory", [](G& g, Args& a, S o) { g.command.limits.maxBytes = parseBytes(a.value(o)); }},
         {"--keys", [](G& g, Args& a, S o) { g.keys = a.value(o); }},
-        {"--heads", [](G& g, Args& a, S o) {
+        {"--heads",
+         [](G& g, Args& a, S o) {
              const std::string v = a.value(o);
              g.req.heads = int(parseIntegerOption(o, v, 1, core::maxHeads));
              g.headsGiven = true;
          }},
-        {"--seed", [](G& g, Args& a, S o) { g.seed = std::uint64_t(parseIntegerOption(o, a.value(o), 0, (1ll << 53))); }},
+        {"--seed",
+         [](G& g, Args& a, S o) { g.seed = std::uint64_t(parseIntegerOption(o, a.value(o), 0, (1ll << 53))); }},
         {"--content", [](G& g, Args& a, S o) { g.contentGiven = a.value(o); }},
-        {"--samples", [](G& g, Args& a, S o) { g.samples = int(parseIntegerOption(o, a.value(o), 1, core::maxDecaySamples)); }},
+        {"--samples",
+         [](G& g, Args& a, S o) { g.samples = int(parseIntegerOption(o, a.value(o), 1, core::maxDecaySamples)); }},
         {"--angles", [](G& g, Args& a, S o) { g.anglesGiven = a.value(o); }},
         {"--normalise", [](G& g, Args& a, S o) { g.normaliseGiven = a.value(o); }},
         {"--softmax", [](G& g, Args&, S) { g.req.softmax = true; }},
         {"--shuffle", [](G& g, Args&, S) { g.shuffle = true; }},
         {"--term", [](G& g, Args& a, S o) { g.req.term = a.value(o); }},
         {"--drope", [](G& g, Args&, S) { g.req.drope = true; }},
-        {"--mask", [](G& g, Args& a, S o) { g.req.mask = core::parseMask(a.value(o)); g.maskGiven = true; }},
+        {"--mask",
+         [](G& g, Args& a, S o) {
+             g.req.mask = core::parseMask(a.value(o));
+             g.maskGiven = true;
+         }},
         {"--dtype", [](G& g, Args& a, S o) { g.req.dtype = core::parseFloatFormat(a.value(o)); }},
         {"--grid", [](G& g, Args& a, S o) { g.req.grid = core::parseGrid(a.value(o)); }},
         {"--sequence", [](G& g, Args& a, S o) { g.req.sequence = core::parseSequence(a.value(o)); }},
@@ -366,14 +392,15 @@ void readContentAndPositions(Given& g)
 /// sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
 void refuseUnreadSeqLen(const core::ComputeRequest& req)
 {
-    if (!req.context.seqLen || (req.quantity != core::Quantity::Encoding && req.quantity != core::Quantity::Frequencies))
+    if (!req.context.seqLen
+        || (req.quantity != core::Quantity::Encoding && req.quantity != core::Quantity::Frequencies))
         return;
     const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);
     const bool reads = req.quantity == core::Quantity::Frequencies && s.rotary
         && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
     if (!reads)
-        throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of "
-                         + s.id + (s.rotary ? " with these parameters" : "")
+        throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of " + s.id
+                         + (s.rotary ? " with these parameters" : "")
                          + "; only dynamic NTK and LongRoPE (rope_type dynamic, longrope) and xPos's centring "
                            "depend on the sequence length");
 }
@@ -384,7 +411,9 @@ core::OutputFormat outputFormat(std::optional<core::OutputFormat> format, const 
     if (format && !output.empty() && output != "-") {
         // --format npy -o m.json wrote NumPy bytes into a .json file.
         const std::string ext = std::filesystem::path(output).extension().string();
-        const char* want = *format == core::OutputFormat::Json ? ".json" : *format == core::OutputFormat::Csv ? ".csv" : ".npy";
+        const char* want = *format == core::OutputFormat::Json ? ".json"
+            : *format == core::OutputFormat::Csv               ? ".csv"
+                                                               : ".npy";
         if ((ext == ".json" || ext == ".csv" || ext == ".npy") && ext != want)
             throw InputError("--format " + std::string(want + 1) + " does not match the extension of " + output
                              + "; name the file " + want + " or drop --format");
@@ -398,13 +427,15 @@ core::OutputFormat outputFormat(std::optional<core::OutputFormat> format, const 
         return core::OutputFormat::Csv;
     if (ext == ".npy")
         return core::OutputFormat::Npy;
-    throw InputError("cannot tell the format of " + output + " from its extension; use .json, .csv or .npy, "
-                                                             "or give --format");
+    throw InputError("cannot tell the format of " + output
+                     + " from its extension; use .json, .csv or .npy, "
+                       "or give --format");
 }
 
 } // namespace
 
-ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const std::function<void(const std::string&)>& warn)
+ComputeCommand parseComputeCommand(const std::vector<std::string>& args,
+                                   const std::function<void(const std::string&)>& warn)
 {
     ComputeCommand command;
     Given g(command);
@@ -417,9 +448,11 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args, const s
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
     g.req.maskGiven = g.maskGiven;
     // Grid and sequence schemes take their tokens from --grid or --sequence, not from --positions.
-    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(g.req.scheme); spatial && g.positionsGiven)
-        throw InputError("--positions does not apply to " + g.req.scheme + "; its tokens come from "
-                         + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(g.req.scheme);
+        spatial && g.positionsGiven)
+        throw InputError(
+            "--positions does not apply to " + g.req.scheme + "; its tokens come from "
+            + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
     refuseOtherQuantities(g);
     readContentAndPositions(g);
     refuseUnreadSeqLen(g.req);

@@ -20,10 +20,10 @@ namespace poslab::ui {
 /// command lists its options in one table (computeOptions(), exportOptions(), ...) that its parser, its
 /// cursor and the tests read.
 struct OptionSpec {
-    const char* name;           ///< "--dim"
-    bool takesValue = true;     ///< false for flags such as --softmax
+    const char* name;            ///< "--dim"
+    bool takesValue = true;      ///< false for flags such as --softmax
     const char* alias = nullptr; ///< "-o" for "--output", "-h" for "--help"
-    const char* example = "";   ///< a value the option accepts (the tests give it in both spellings)
+    const char* example = "";    ///< a value the option accepts (the tests give it in both spellings)
 };
 
 /// Walks the words of a command line as GNU and Qt's QCommandLineParser do: `--opt value` and `--opt=value`
@@ -37,8 +37,7 @@ public:
     /// True when no word is left (a final "--" ends the options and leaves none).
     bool done() const
     {
-        return m_at >= m_items.size()
-            || (!m_endOfOptions && m_at + 1 == m_items.size() && m_items[m_at] == "--");
+        return m_at >= m_items.size() || (!m_endOfOptions && m_at + 1 == m_items.size() && m_items[m_at] == "--");
     }
     /// The next word: a declared option's name as written ("-o", or "--dim" from "--dim=8" with "8" kept for
     /// value()), or an operand (isOperand()). Throws core::InputError for an
@@ -72,12 +71,12 @@ const std::vector<OptionSpec>& computeOptions();
 /// What a compute command line asks for.
 struct ComputeCommand {
     core::ComputeRequest request;
-    core::Limits limits;                ///< --max-memory (the work limit is core's default)
+    core::Limits limits;                                  ///< --max-memory (the work limit is core's default)
     core::OutputFormat format = core::OutputFormat::Json; ///< --format, else from -o's extension, else JSON
-    bool formatGiven = false;           ///< --format was given
-    std::string output;                 ///< -o FILE; empty or "-" for standard output
-    bool help = false;                  ///< -h/--help met: nothing else was read after it
-    bool version = false;               ///< --version met: nothing else was read after it
+    bool formatGiven = false;                             ///< --format was given
+    std::string output;                                   ///< -o FILE; empty or "-" for standard output
+    bool help = false;                                    ///< -h/--help met: nothing else was read after it
+    bool version = false;                                 ///< --version met: nothing else was read after it
 };
 
 /// Parses the words after "compute" (@p args: "encoding", "--scheme", "rope", ...) exactly as

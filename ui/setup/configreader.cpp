@@ -132,7 +132,10 @@ std::optional<QString> Reader::numberList(const QJsonObject& o, const QString& k
     QStringList parts;
     for (const QJsonValue& x : *a) {
         if (!x.isDouble())
-            fail(QStringLiteral("\"%1\" must be a list of numbers; element %2 is %3").arg(path).arg(parts.size() + 1).arg(typeName(x)));
+            fail(QStringLiteral("\"%1\" must be a list of numbers; element %2 is %3")
+                     .arg(path)
+                     .arg(parts.size() + 1)
+                     .arg(typeName(x)));
         parts << numberText(x.toDouble());
     }
     use(path);

@@ -30,7 +30,9 @@ QString oneLine(const QString& text);
 /// ("rope_scaling.factor"); absent or null gives nullopt; the wrong type throws core::InputError.
 class Reader {
 public:
-    explicit Reader(QString name) : m_name(std::move(name)) {}
+    explicit Reader(QString name)
+        : m_name(std::move(name))
+    { }
 
     /// Throws core::InputError "NAME: what", on one line.
     [[noreturn]] void fail(const QString& what) const;

@@ -32,26 +32,35 @@ using config::oneLine;
 using config::Reader;
 using config::typeName;
 
-const QStringList rotaryModelTypes = {
-    "llama", "llama4", "llama4_text", "mistral", "mixtral", "qwen2", "qwen2_moe", "qwen3", "qwen3_moe", "phi", "phi3",
-    "gemma", "gemma2", "gemma3", "gemma3_text", "gpt_neox", "gptj", "falcon", "RefinedWebModel", "RefinedWeb",
-    "deepseek_v2", "deepseek_v3", "smollm3", "olmo", "olmo2", "starcoder2", "stablelm", "cohere", "granite"};
+const QStringList rotaryModelTypes
+    = {"llama",           "llama4",     "llama4_text", "mistral",     "mixtral", "qwen2",
+       "qwen2_moe",       "qwen3",      "qwen3_moe",   "phi",         "phi3",    "gemma",
+       "gemma2",          "gemma3",     "gemma3_text", "gpt_neox",    "gptj",    "falcon",
+       "RefinedWebModel", "RefinedWeb", "deepseek_v2", "deepseek_v3", "smollm3", "olmo",
+       "olmo2",           "starcoder2", "stablelm",    "cohere",      "granite"};
 const QStringList mropeModelTypes = {"qwen2_vl", "qwen2_5_vl", "qwen3_vl", "qwen3_vl_moe"};
 const QStringList learnedModelTypes = {"gpt2", "bert", "vit", "gpt_neo"};
 const QStringList ropeTypes = {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
-const QStringList scalingKeys = {"factor", "original_max_position_embeddings", "low_freq_factor", "high_freq_factor",
-                                 "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "attention_factor", "truncate",
-                                 "short_factor", "long_factor"};
+const QStringList scalingKeys = {"factor",           "original_max_position_embeddings",
+                                 "low_freq_factor",  "high_freq_factor",
+                                 "beta_fast",        "beta_slow",
+                                 "mscale",           "mscale_all_dim",
+                                 "attention_factor", "truncate",
+                                 "short_factor",     "long_factor"};
 
 /// One config.json being read: the file's object, the language model's object (text_config when there is one)
 /// and what the stages below have found so far, in the order they run.
 struct Config {
-    Config(Reader& reader, QJsonObject json) : r(reader), root(std::move(json)), c(root) {}
+    Config(Reader& reader, QJsonObject json)
+        : r(reader)
+        , root(std::move(json))
+        , c(root)
+    { }
 
     Reader& r;
     QJsonObject root;
-    QJsonObject c;   ///< the language model's settings
-    QString pre;     ///< "text_config." when @c c is text_config: the prefix of its keys in messages
+    QJsonObject c; ///< the language model's settings
+    QString pre;   ///< "text_config." when @c c is text_config: the prefix of its keys in messages
     QString modelType, nameOrPath;
     std::optional<int> heads, hidden, layers, context, headDim, trained;
     QString scheme;
@@ -69,9 +78,9 @@ struct Config {
 /// The rotary keys' sources: rope_parameters (one layer type's, when they are per layer type) or rope_scaling,
 /// the rope type they name and rope_theta.
 struct RopeKeys {
-    QJsonObject rp;     ///< rope_parameters as used (empty when absent)
-    QString rpPath;     ///< its dotted path with a trailing '.', or empty
-    QJsonObject sc;     ///< the scaling dict: rope_parameters, else rope_scaling
+    QJsonObject rp; ///< rope_parameters as used (empty when absent)
+    QString rpPath; ///< its dotted path with a trailing '.', or empty
+    QJsonObject sc; ///< the scaling dict: rope_parameters, else rope_scaling
     QString scPath;
     QString type = QStringLiteral("default");
     std::optional<double> theta;
@@ -82,9 +91,9 @@ struct RopeKeys {
 /// "mrope_interleaved"; Qwen2.5-VL's vision_config holds tokens_per_second.
 void readMrope(Config& m)
 {
-    const QString variant = m.modelType.startsWith(QLatin1String("qwen3_vl"))     ? QStringLiteral("qwen3_vl")
-                          : m.modelType.startsWith(QLatin1String("qwen2_5_vl")) ? QStringLiteral("qwen2_5_vl")
-                                                                               : QStringLiteral("qwen2_vl");
+    const QString variant = m.modelType.startsWith(QLatin1String("qwen3_vl")) ? QStringLiteral("qwen3_vl")
+        : m.modelType.startsWith(QLatin1String("qwen2_5_vl"))                 ? QStringLiteral("qwen2_5_vl")
+                                                                              : QStringLiteral("qwen2_vl");
     if (!m.modelType.isEmpty())
         m.r.use("model_type");
     m.set("variant", variant);
@@ -97,9 +106,11 @@ void readMrope(Config& m)
         sc = *s;
     }
     for (const char* k : {"type", "rope_type"})
-        if (const auto t = m.r.text(sc, QLatin1String(k), scPath + QLatin1String(k)); t && *t != "mrope" && *t != "default")
+        if (const auto t = m.r.text(sc, QLatin1String(k), scPath + QLatin1String(k));
+            t && *t != "mrope" && *t != "default")
             m.r.fail(QStringLiteral("rope type '%1' with M-RoPE sections is not one PosLab computes (it computes "
-                                    "mrope / default)").arg(*t));
+                                    "mrope / default)")
+                         .arg(*t));
     std::optional<double> theta = m.r.number(sc, "rope_theta", scPath + "rope_theta");
     if (!theta)
         theta = m.r.number(m.c, "rope_theta", m.pre + "rope_theta");
@@ -113,8 +124,9 @@ void readMrope(Config& m)
         m.r.unmap(scPath + "mrope_section", QStringLiteral("absent; the %1 default used").arg(variant));
     if (const auto inter = m.r.flag(sc, "mrope_interleaved", scPath + "mrope_interleaved")) {
         if (variant == QLatin1String("qwen3_vl") && !*inter)
-            m.r.unmap(scPath + "mrope_interleaved", "false, but Hugging Face's Qwen3-VL interleaves the sections always "
-                                                    "(apply_interleaved_mrope); PosLab does the same");
+            m.r.unmap(scPath + "mrope_interleaved",
+                      "false, but Hugging Face's Qwen3-VL interleaves the sections always "
+                      "(apply_interleaved_mrope); PosLab does the same");
         else if (*inter)
             m.set("sections", "interleaved");
     }
@@ -133,10 +145,12 @@ void readMrope(Config& m)
     if (vision) {
         if (const auto merge = m.r.count(*vision, "spatial_merge_size", "vision_config.spatial_merge_size"))
             m.r.notes << QStringLiteral("Image and video sizes in --sequence are after the vision encoder's %1 x %1 "
-                                        "spatial merge (vision_config.spatial_merge_size).").arg(*merge);
+                                        "spatial merge (vision_config.spatial_merge_size).")
+                             .arg(*merge);
         if (const auto t = m.r.count(*vision, "temporal_patch_size", "vision_config.temporal_patch_size"))
             m.r.notes << QStringLiteral("One temporal grid step is %1 frames (vision_config.temporal_patch_size): "
-                                        "second_per_grid = %1 / fps.").arg(*t);
+                                        "second_per_grid = %1 / fps.")
+                             .arg(*t);
     }
 }
 
@@ -160,8 +174,8 @@ void readNames(Config& m)
         m.c = *tc;
         m.pre = QStringLiteral("text_config.");
     }
-    m.modelType = m.r.text(m.root, "model_type", "model_type").value_or(
-        m.r.text(m.c, "model_type", m.key("model_type")).value_or(QString()));
+    m.modelType = m.r.text(m.root, "model_type", "model_type")
+                      .value_or(m.r.text(m.c, "model_type", m.key("model_type")).value_or(QString()));
     m.nameOrPath = m.r.text(m.root, "_name_or_path", "_name_or_path").value_or(QString());
 }
 
@@ -194,10 +208,12 @@ void readT5(Config& m)
     m.set("relative_attention_num_buckets", QString::number(buckets.value_or(32)));
     if (!buckets)
         m.r.unmap(m.key("relative_attention_num_buckets"), "absent; transformers' T5Config default 32 used");
-    const auto maxDistance = m.r.count(m.c, "relative_attention_max_distance", m.key("relative_attention_max_distance"));
+    const auto maxDistance
+        = m.r.count(m.c, "relative_attention_max_distance", m.key("relative_attention_max_distance"));
     m.set("relative_attention_max_distance", QString::number(maxDistance.value_or(128)));
     if (!maxDistance)
-        m.r.unmap(m.key("relative_attention_max_distance"), "absent, as in older T5 files; transformers' default 128 used");
+        m.r.unmap(m.key("relative_attention_max_distance"),
+                  "absent, as in older T5 files; transformers' default 128 used");
     m.set("bidirectional", "true");
     m.r.notes << QStringLiteral("The encoder's bidirectional buckets are shown; the decoder's are causal "
                                 "(--set bidirectional=false).");
@@ -214,13 +230,15 @@ void readDeberta(Config& m)
         int maxRel = m.r.count(m.c, "max_relative_positions", m.key("max_relative_positions")).value_or(-1);
         if (maxRel < 1) { // DeBERTa: -1 means max_position_embeddings
             if (!m.context)
-                m.r.fail("max_relative_positions is -1 (use max_position_embeddings) but max_position_embeddings is absent");
+                m.r.fail(
+                    "max_relative_positions is -1 (use max_position_embeddings) but max_position_embeddings is absent");
             maxRel = *m.context;
         }
         m.set("max_relative_positions", QString::number(maxRel));
         if (m.r.flag(m.c, "position_biased_input", m.key("position_biased_input")).value_or(true))
-            m.r.unmap(m.key("position_biased_input"), "true (or absent: the default): an absolute position embedding is also "
-                                                      "added to the input; PosLab's deberta scheme has none");
+            m.r.unmap(m.key("position_biased_input"),
+                      "true (or absent: the default): an absolute position embedding is also "
+                      "added to the input; PosLab's deberta scheme has none");
         if (const QJsonValue t = m.c.value("pos_att_type"); !t.isUndefined()) {
             const QString s = t.isArray() ? t.toVariant().toStringList().join('|') : t.toString();
             if (s.contains("c2p") && s.contains("p2c"))
@@ -230,7 +248,8 @@ void readDeberta(Config& m)
         }
         for (const char* k : {"share_att_key", "norm_rel_ebd"})
             if (m.c.contains(QLatin1String(k)))
-                m.r.unmap(m.key(QLatin1String(k)), "changes the trained relative embeddings; PosLab's tables are seeded random");
+                m.r.unmap(m.key(QLatin1String(k)),
+                          "changes the trained relative embeddings; PosLab's tables are seeded random");
     } else {
         m.scheme = "learned";
     }
@@ -251,9 +270,10 @@ void readRopeParameters(Config& m, RopeKeys& rk)
                 if (it.key() != chosen) {
                     const QJsonObject o = it.value().toObject();
                     m.r.unmap(m.key("rope_parameters.") + it.key(),
-                            QStringLiteral("these layers use rope_theta %1, rope_type %2; PosLab shows the %3 layers")
-                                .arg(o.contains("rope_theta") ? numberText(o.value("rope_theta").toDouble()) : QStringLiteral("?"),
-                                     o.value("rope_type").toString(QStringLiteral("default")), chosen));
+                              QStringLiteral("these layers use rope_theta %1, rope_type %2; PosLab shows the %3 layers")
+                                  .arg(o.contains("rope_theta") ? numberText(o.value("rope_theta").toDouble())
+                                                                : QStringLiteral("?"),
+                                       o.value("rope_type").toString(QStringLiteral("default")), chosen));
                 }
         } else {
             rk.rp = *p;
@@ -283,7 +303,8 @@ void readScalingType(Config& m, RopeKeys& rk)
     if (rk.type == QLatin1String("su"))
         rk.type = QStringLiteral("longrope"); // Phi-3's first name for LongRoPE
     if (!ropeTypes.contains(rk.type))
-        m.r.fail(QStringLiteral("rope type '%1' is not one PosLab computes (known: %2)").arg(rk.type, ropeTypes.join(", ")));
+        m.r.fail(
+            QStringLiteral("rope type '%1' is not one PosLab computes (known: %2)").arg(rk.type, ropeTypes.join(", ")));
 }
 
 /// rope_theta from rope_parameters, the model's object or GPT-NeoX's rotary_emb_base, else the class default.
@@ -321,8 +342,9 @@ void readIrope(Config& m, const RopeKeys& rk)
         if (pattern)
             m.r.use(m.key("no_rope_layers"));
         else
-            m.r.unmap(m.key("no_rope_layers"), "does not follow one NoPE layer every k layers, which is what "
-                                               "PosLab's irope computes");
+            m.r.unmap(m.key("no_rope_layers"),
+                      "does not follow one NoPE layer every k layers, which is what "
+                      "PosLab's irope computes");
     }
     if (interval < 1)
         m.r.fail("no_rope_layers has no NoPE layer and no no_rope_layer_interval is given");
@@ -330,7 +352,8 @@ void readIrope(Config& m, const RopeKeys& rk)
     m.set("rope_theta", numberText(*rk.theta));
     if (rk.type != QLatin1String("default") && rk.type != QLatin1String("llama3"))
         m.r.fail(QStringLiteral("rope type '%1' on a model with NoPE layers: PosLab's irope scheme computes llama3 "
-                                "scaling or none").arg(rk.type));
+                                "scaling or none")
+                     .arg(rk.type));
     m.set("rope_type", rk.type);
     if (rk.type == QLatin1String("llama3"))
         for (const char* k : {"factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"}) {
@@ -338,7 +361,8 @@ void readIrope(Config& m, const RopeKeys& rk)
             // silently be Llama 4 Scout's.
             const auto v = pick(k);
             if (!v)
-                m.r.fail(QStringLiteral("rope type llama3 needs \"%1\" in %2").arg(QLatin1String(k), rk.scPath.chopped(1)));
+                m.r.fail(
+                    QStringLiteral("rope type llama3 needs \"%1\" in %2").arg(QLatin1String(k), rk.scPath.chopped(1)));
             m.set(QLatin1String(k), numberText(*v));
         }
     const bool llama4 = m.modelType.startsWith("llama4");
@@ -349,7 +373,8 @@ void readIrope(Config& m, const RopeKeys& rk)
         if (const auto v = m.r.number(m.c, QLatin1String(k), m.key(QLatin1String(k))))
             m.set(QLatin1String(k), numberText(*v));
     if (m.c.contains("attention_chunk_size"))
-        m.r.unmap(m.key("attention_chunk_size"), "the RoPE layers attend only within chunks; PosLab's attention is not chunked");
+        m.r.unmap(m.key("attention_chunk_size"),
+                  "the RoPE layers attend only within chunks; PosLab's attention is not chunked");
     if (m.c.contains("use_qk_norm"))
         m.r.unmap(m.key("use_qk_norm"), "the RoPE layers' L2 norm of q and k is not modelled");
 }
@@ -369,8 +394,11 @@ void readRopeShape(Config& m, const RopeKeys& rk)
     if (const auto rd = m.r.size(m.c, "qk_rope_head_dim", m.key("qk_rope_head_dim"))) {
         m.headDim = *rd;
         if (const auto nd = m.r.count(m.c, "qk_nope_head_dim", m.key("qk_nope_head_dim")))
-            m.r.unmap(m.key("qk_nope_head_dim"), QStringLiteral("%1 more dims per q/k head carry no position; PosLab shows "
-                                                                "the %2 rotary dims as the head").arg(*nd).arg(*rd));
+            m.r.unmap(m.key("qk_nope_head_dim"),
+                      QStringLiteral("%1 more dims per q/k head carry no position; PosLab shows "
+                                     "the %2 rotary dims as the head")
+                          .arg(*nd)
+                          .arg(*rd));
     }
     std::optional<double> partial = m.r.number(rk.rp, "partial_rotary_factor", rk.rpPath + "partial_rotary_factor");
     if (!partial)
@@ -382,7 +410,10 @@ void readRopeShape(Config& m, const RopeKeys& rk)
             m.r.fail("rotary_dim is given but the head dimension is not (head_dim, or hidden size and heads)");
         partial = double(*rotaryDim) / *m.headDim;
         if (int(*m.headDim * *partial) != *rotaryDim)
-            m.r.unmap(m.key("rotary_dim"), QStringLiteral("%1 of %2 cannot be written as a partial_rotary_factor").arg(*rotaryDim).arg(*m.headDim));
+            m.r.unmap(m.key("rotary_dim"),
+                      QStringLiteral("%1 of %2 cannot be written as a partial_rotary_factor")
+                          .arg(*rotaryDim)
+                          .arg(*m.headDim));
     }
     if (partial && *partial != 1.0)
         m.set("partial_rotary_factor", numberText(*partial));
@@ -409,7 +440,7 @@ void readScalingKeys(Config& m, const RopeKeys& rk)
             m.r.use(rk.scPath + k);
             m.r.notes << QStringLiteral("%1 is accepted for rope type dynamic as Hugging Face accepts it, and, "
                                         "as there, not used: the trained length is max_position_embeddings.")
-                           .arg(rk.scPath + k);
+                             .arg(rk.scPath + k);
             continue;
         }
         if (rk.type == QLatin1String("longrope") && k == QLatin1String("factor")) {
@@ -433,8 +464,7 @@ void readScalingKeys(Config& m, const RopeKeys& rk)
         if (k == QLatin1String("short_factor") || k == QLatin1String("long_factor")) {
             if (const auto list = m.r.numberList(rk.sc, k, rk.scPath + k))
                 m.set(k, *list);
-        }
-        else if (k == QLatin1String("truncate"))
+        } else if (k == QLatin1String("truncate"))
             m.set(k, m.r.flag(rk.sc, k, rk.scPath + k).value_or(true) ? "true" : "false");
         else if (const auto v = m.r.number(rk.sc, k, rk.scPath + k))
             m.set(k, numberText(*v));
@@ -467,7 +497,8 @@ void deriveScalingLengths(Config& m, const RopeKeys& rk)
             if (factor.isDouble())
                 m.r.notes << QStringLiteral("%1factor %2 is not used: with original_max_position_embeddings, "
                                             "Hugging Face's longrope takes factor = max_position_embeddings / "
-                                            "original_max_position_embeddings.").arg(rk.scPath, numberText(factor.toDouble()));
+                                            "original_max_position_embeddings.")
+                                 .arg(rk.scPath, numberText(factor.toDouble()));
             if (m.context)
                 m.set("max_position_embeddings", QString::number(*m.context));
         } else if (m.context && factor.isDouble()) {
@@ -487,7 +518,8 @@ void requireScalingKeys(Config& m, const RopeKeys& rk)
 {
     const auto need = [&](const char* k) {
         if (!m.isSet(k))
-            m.r.fail(QStringLiteral("rope type %1 needs \"%2\" in %3").arg(rk.type, QLatin1String(k), rk.scPath.chopped(1)));
+            m.r.fail(
+                QStringLiteral("rope type %1 needs \"%2\" in %3").arg(rk.type, QLatin1String(k), rk.scPath.chopped(1)));
     };
     if (rk.type == QLatin1String("linear") || rk.type == QLatin1String("ntk") || rk.type == QLatin1String("dynamic")
         || rk.type == QLatin1String("llama3"))
@@ -506,7 +538,8 @@ void requireScalingKeys(Config& m, const RopeKeys& rk)
                                     "original_max_position_embeddings"));
         m.set("factor", numberText(double(*m.context) / *m.trained));
         m.r.notes << QStringLiteral("YaRN's factor %1 = max_position_embeddings / original_max_position_embeddings "
-                                    "(absent from the file; transformers 5 derives it so).").arg(numberText(double(*m.context) / *m.trained));
+                                    "(absent from the file; transformers 5 derives it so).")
+                         .arg(numberText(double(*m.context) / *m.trained));
     }
 }
 
@@ -537,10 +570,14 @@ void readRotary(Config& m, bool falconAlibi)
     else
         readRope(m, rk);
     if (const auto local = m.r.number(m.c, "rope_local_base_freq", m.key("rope_local_base_freq")))
-        m.r.unmap(m.key("rope_local_base_freq"), QStringLiteral("the local (sliding-window) layers use base %1 with no "
-                                                                "scaling; PosLab shows the global layers").arg(numberText(*local)));
-    if (const auto q = m.r.number(m.c, "query_pre_attn_scalar", m.key("query_pre_attn_scalar")); q && m.headDim && *q != *m.headDim)
-        m.r.unmap(m.key("query_pre_attn_scalar"), QStringLiteral("%1: scores are scaled by 1/sqrt(%1), not 1/sqrt(head_dim)").arg(numberText(*q)));
+        m.r.unmap(m.key("rope_local_base_freq"),
+                  QStringLiteral("the local (sliding-window) layers use base %1 with no "
+                                 "scaling; PosLab shows the global layers")
+                      .arg(numberText(*local)));
+    if (const auto q = m.r.number(m.c, "query_pre_attn_scalar", m.key("query_pre_attn_scalar"));
+        q && m.headDim && *q != *m.headDim)
+        m.r.unmap(m.key("query_pre_attn_scalar"),
+                  QStringLiteral("%1: scores are scaled by 1/sqrt(%1), not 1/sqrt(head_dim)").arg(numberText(*q)));
 }
 
 /// Which scheme the keys describe, and that scheme's keys.
@@ -553,10 +590,10 @@ void chooseScheme(Config& m)
     const bool t5 = m.modelType == "t5" || m.modelType == "mt5" || m.modelType == "umt5"
         || m.c.contains("relative_attention_num_buckets");
     const bool deberta = m.modelType.startsWith("deberta");
-    const bool rotaryKeys = m.c.contains("rope_theta") || m.c.contains("rope_scaling") || m.c.contains("rope_parameters")
-        || m.c.contains("rotary_pct") || m.c.contains("rotary_dim") || m.c.contains("rotary_emb_base")
-        || m.c.contains("partial_rotary_factor") || m.c.contains("qk_rope_head_dim") || m.c.contains("no_rope_layers")
-        || m.c.contains("no_rope_layer_interval");
+    const bool rotaryKeys = m.c.contains("rope_theta") || m.c.contains("rope_scaling")
+        || m.c.contains("rope_parameters") || m.c.contains("rotary_pct") || m.c.contains("rotary_dim")
+        || m.c.contains("rotary_emb_base") || m.c.contains("partial_rotary_factor") || m.c.contains("qk_rope_head_dim")
+        || m.c.contains("no_rope_layers") || m.c.contains("no_rope_layer_interval");
     if (m.modelType == "bloom") {
         m.scheme = "alibi";
         m.r.use("model_type");
@@ -564,19 +601,22 @@ void chooseScheme(Config& m)
             m.r.unmap(m.key("offset_alibi"), "present in BLOOM's file but not used by Hugging Face's BloomModel");
     } else if (attn && m.r.flag(*attn, "alibi", m.key("attn_config.alibi")).value_or(false)) {
         m.scheme = "alibi";
-        if (const auto biasMax = m.r.number(*attn, "alibi_bias_max", m.key("attn_config.alibi_bias_max")); biasMax && *biasMax != 8)
-            m.r.unmap(m.key("attn_config.alibi_bias_max"), QStringLiteral("%1: PosLab's slopes are standard ALiBi (2^(-8h/H), "
-                                                                          "alibi_bias_max 8)").arg(numberText(*biasMax)));
+        if (const auto biasMax = m.r.number(*attn, "alibi_bias_max", m.key("attn_config.alibi_bias_max"));
+            biasMax && *biasMax != 8)
+            m.r.unmap(m.key("attn_config.alibi_bias_max"),
+                      QStringLiteral("%1: PosLab's slopes are standard ALiBi (2^(-8h/H), "
+                                     "alibi_bias_max 8)")
+                          .arg(numberText(*biasMax)));
         if (m.c.value("learned_pos_emb").toBool())
-            m.r.unmap(m.key("learned_pos_emb"), "true in the file, but llm-foundry turns the learned table off when alibi is on");
+            m.r.unmap(m.key("learned_pos_emb"),
+                      "true in the file, but llm-foundry turns the learned table off when alibi is on");
     } else if (falconAlibi && *falconAlibi) {
         m.scheme = "alibi";
     } else if (t5) {
         readT5(m);
     } else if (deberta) {
         readDeberta(m);
-    } else if (mropeModelTypes.contains(m.modelType)
-               || m.c.value("rope_scaling").toObject().contains("mrope_section")
+    } else if (mropeModelTypes.contains(m.modelType) || m.c.value("rope_scaling").toObject().contains("mrope_section")
                || m.c.value("rope_parameters").toObject().contains("mrope_section")) {
         m.scheme = "mrope";
         readMrope(m);
@@ -586,9 +626,11 @@ void chooseScheme(Config& m)
                || m.c.value("position_embedding_type").toString() == QLatin1String("absolute")) {
         m.scheme = "learned";
     } else {
-        m.r.fail(QStringLiteral("no positional settings PosLab recognises (model_type '%1'); it reads RoPE keys (rope_theta, "
-                                "rope_scaling, rope_parameters, rotary_pct, ...), ALiBi flags, T5 and DeBERTa keys and "
-                                "learned tables (GPT-2, BERT, ViT)").arg(m.modelType));
+        m.r.fail(QStringLiteral(
+                     "no positional settings PosLab recognises (model_type '%1'); it reads RoPE keys (rope_theta, "
+                     "rope_scaling, rope_parameters, rotary_pct, ...), ALiBi flags, T5 and DeBERTa keys and "
+                     "learned tables (GPT-2, BERT, ViT)")
+                     .arg(m.modelType));
     }
 }
 
@@ -604,18 +646,21 @@ void readLearnedTable(Config& m)
             const long long side = *image / *patch, n = side * side + 1;
             if (n > 1 << 20)
                 m.r.fail(QStringLiteral("(image_size/patch_size)^2 + 1 = %1 positions; a learned table has at most %2")
-                           .arg(n)
-                           .arg(1 << 20));
+                             .arg(n)
+                             .arg(1 << 20));
             rows = int(n);
             m.r.notes << QStringLiteral("%1 = (image_size/patch_size)^2 + 1 positions, derived: the 2-D patch grid "
-                                        "flattened, plus the class token.").arg(*rows);
+                                        "flattened, plus the class token.")
+                             .arg(*rows);
         }
     }
     if (!rows)
         m.r.fail("a learned table needs its length (max_position_embeddings or n_positions)");
     m.set("max_position_embeddings", QString::number(*rows));
-    if (const auto t = m.r.text(m.c, "position_embedding_type", m.key("position_embedding_type")); t && *t != "absolute")
-        m.r.unmap(m.key("position_embedding_type"), QStringLiteral("'%1' is not the absolute table PosLab shows").arg(*t));
+    if (const auto t = m.r.text(m.c, "position_embedding_type", m.key("position_embedding_type"));
+        t && *t != "absolute")
+        m.r.unmap(m.key("position_embedding_type"),
+                  QStringLiteral("'%1' is not the absolute table PosLab shows").arg(*t));
     if (const auto tv = m.r.count(m.c, "type_vocab_size", m.key("type_vocab_size")); tv && *tv > 0)
         m.r.unmap(m.key("type_vocab_size"), "segment (token-type) embeddings are not modelled");
     if (!m.trained)
@@ -627,14 +672,17 @@ void readLearnedTable(Config& m)
 /// Attention that limits which keys a query sees (not PosLab's full causal mask).
 void unmapLimitedAttention(Config& m)
 {
-    if (m.c.contains("sliding_window") && !m.c.value("sliding_window").isNull() && m.c.value("use_sliding_window").toBool(true))
-        m.r.unmap(m.key("sliding_window"), QStringLiteral("%1: sliding-window attention is not modelled")
-                                           .arg(m.c.value("sliding_window").isDouble()
-                                                    ? numberText(m.c.value("sliding_window").toDouble())
-                                                    : typeName(m.c.value("sliding_window")) + QStringLiteral(", not a number")));
+    if (m.c.contains("sliding_window") && !m.c.value("sliding_window").isNull()
+        && m.c.value("use_sliding_window").toBool(true))
+        m.r.unmap(m.key("sliding_window"),
+                  QStringLiteral("%1: sliding-window attention is not modelled")
+                      .arg(m.c.value("sliding_window").isDouble()
+                               ? numberText(m.c.value("sliding_window").toDouble())
+                               : typeName(m.c.value("sliding_window")) + QStringLiteral(", not a number")));
     for (const char* k : {"sliding_window_pattern", "layer_types"})
         if (m.c.contains(QLatin1String(k)) && !m.r.used.contains(m.key(QLatin1String(k))))
-            m.r.unmap(m.key(QLatin1String(k)), "which layers are local or global is not modelled: one layer type is shown");
+            m.r.unmap(m.key(QLatin1String(k)),
+                      "which layers are local or global is not modelled: one layer type is shown");
     if (m.scheme == QLatin1String("alibi") && m.c.contains("alibi_bias_max"))
         m.r.use(m.key("alibi_bias_max"));
 }
@@ -651,16 +699,18 @@ void checkWithScheme(Config& m)
         } catch (const std::exception& e) {
             m.r.fail(QString::fromStdString(e.what()));
         }
-    } else try {
-        const core::SchemeDescriptor& s = core::schemeOrThrow(m.scheme.toStdString());
-        core::TableContext ctx;
-        ctx.dim = m.headDim.value_or(128);
-        const int rows = m.scheme == QLatin1String("learned") ? QString::fromStdString(m.params.front().second).toInt() : 1024;
-        ctx.positions = core::PositionList::range(0, std::max(1, std::min(rows, 1024)));
-        core::resolveParams(s, m.params, ctx);
-    } catch (const std::exception& e) {
-        m.r.fail(QString::fromStdString(e.what()));
-    }
+    } else
+        try {
+            const core::SchemeDescriptor& s = core::schemeOrThrow(m.scheme.toStdString());
+            core::TableContext ctx;
+            ctx.dim = m.headDim.value_or(128);
+            const int rows
+                = m.scheme == QLatin1String("learned") ? QString::fromStdString(m.params.front().second).toInt() : 1024;
+            ctx.positions = core::PositionList::range(0, std::max(1, std::min(rows, 1024)));
+            core::resolveParams(s, m.params, ctx);
+        } catch (const std::exception& e) {
+            m.r.fail(QString::fromStdString(e.what()));
+        }
 }
 
 /// The state object (presets.h); @p unmapped gets the unmapped keys with their control characters escaped.
@@ -680,8 +730,8 @@ QJsonObject stateObject(const Config& m, const QString& name, QStringList* unmap
     if (m.scheme == QLatin1String("learned")) // the views show no position past the table
         state.insert("positions", QString::fromStdString(m.params.front().second).toInt());
     const QString title = !m.nameOrPath.isEmpty() ? m.nameOrPath
-        : !m.modelType.isEmpty()                   ? m.modelType + QStringLiteral(" (") + QFileInfo(name).fileName() + QLatin1Char(')')
-                                                 : QFileInfo(name).fileName();
+        : !m.modelType.isEmpty() ? m.modelType + QStringLiteral(" (") + QFileInfo(name).fileName() + QLatin1Char(')')
+                                 : QFileInfo(name).fileName();
     QJsonObject model{{"id", title}, {"name", title}, {"source", name}};
     if (m.trained)
         model.insert("trained_length", *m.trained);
@@ -711,11 +761,12 @@ QStringList ignoredKeys(const Config& m)
             const QString k = prefix + it.key();
             if (k == QLatin1String("text_config"))
                 continue;
-            const bool seen = std::any_of(m.r.used.begin(), m.r.used.end(), [&](const QString& u) {
-                return u == k || u.startsWith(k + QLatin1Char('.'));
-            }) || std::any_of(m.r.unmapped.begin(), m.r.unmapped.end(), [&](const QString& u) {
-                return u.startsWith(k + QLatin1Char(':')) || u.startsWith(k + QLatin1Char('.'));
-            });
+            const bool seen
+                = std::any_of(m.r.used.begin(), m.r.used.end(),
+                              [&](const QString& u) { return u == k || u.startsWith(k + QLatin1Char('.')); })
+                || std::any_of(m.r.unmapped.begin(), m.r.unmapped.end(), [&](const QString& u) {
+                       return u.startsWith(k + QLatin1Char(':')) || u.startsWith(k + QLatin1Char('.'));
+                   });
             if (!seen)
                 ignored << oneLine(k);
         }
@@ -751,8 +802,8 @@ ModelConfig readModelConfig(const QString& path)
     // A config.json is a few kB; anything absurd (a huge file, /dev/zero, an endless pipe) is refused by the
     // one bounded reader before it is held.
     constexpr std::uint64_t maxBytes = std::uint64_t(16) << 20;
-    const std::string bytes = core::readInputFile(path.toStdString(), maxBytes, "model config",
-                                                  "a config.json is a few kilobytes");
+    const std::string bytes
+        = core::readInputFile(path.toStdString(), maxBytes, "model config", "a config.json is a few kilobytes");
     return parseModelConfig(QByteArray(bytes.data(), qsizetype(bytes.size())), path);
 }
 

@@ -27,10 +27,10 @@ namespace poslab::ui {
 
 /// What a config.json gave.
 struct ModelConfig {
-    QJsonObject state;     ///< the state object (presets.h), with "model" naming the file
-    QStringList used;      ///< keys read, dotted for nested ones ("rope_scaling.factor")
-    QStringList unmapped;  ///< positional keys PosLab cannot express, each "key: why"
-    QStringList ignored;   ///< every other key (not positional: vocab_size, dropout, ...)
+    QJsonObject state;    ///< the state object (presets.h), with "model" naming the file
+    QStringList used;     ///< keys read, dotted for nested ones ("rope_scaling.factor")
+    QStringList unmapped; ///< positional keys PosLab cannot express, each "key: why"
+    QStringList ignored;  ///< every other key (not positional: vocab_size, dropout, ...)
 };
 
 /// Reads @p path. Throws core::InputError with one line naming the file and the problem (unreadable, not

@@ -48,7 +48,8 @@ const Store& store()
             }
             const QJsonObject o = doc.object();
             if (o.value("id").toString() + QStringLiteral(".json") != name)
-                st.problems << name + QStringLiteral(": its id '%1' differs from the file name").arg(o.value("id").toString());
+                st.problems << name
+                        + QStringLiteral(": its id '%1' differs from the file name").arg(o.value("id").toString());
             st.presets << o;
         }
         std::sort(st.presets.begin(), st.presets.end(), [](const QJsonObject& a, const QJsonObject& b) {
@@ -116,7 +117,8 @@ void checkNumberFields(const QJsonObject& preset, const QString& id, QStringList
         if (v.isUndefined())
             continue;
         if (!fieldNumber(preset, field))
-            problems << QStringLiteral("%1: \"%2\" must be {\"value\": a positive integer, \"source\": ...}").arg(id, QLatin1String(field));
+            problems << QStringLiteral("%1: \"%2\" must be {\"value\": a positive integer, \"source\": ...}")
+                            .arg(id, QLatin1String(field));
         else if (v.toObject().value("source").toString().trimmed().isEmpty())
             problems << QStringLiteral("%1: \"%2\" has no source").arg(id, QLatin1String(field));
     }
@@ -155,7 +157,8 @@ core::Overrides checkParams(const QJsonObject& params, const QString& id, QStrin
     for (auto it = params.begin(); it != params.end(); ++it) {
         const QJsonObject entry = it.value().toObject();
         if (!entry.value("value").isString())
-            problems << QStringLiteral("%1: params.%2 must be {\"value\": \"text\", \"source\": ...}").arg(id, it.key());
+            problems
+                << QStringLiteral("%1: params.%2 must be {\"value\": \"text\", \"source\": ...}").arg(id, it.key());
         else if (entry.value("source").toString().trimmed().isEmpty())
             problems << QStringLiteral("%1: params.%2 has no source").arg(id, it.key());
         overrides.emplace_back(it.key().toStdString(), entry.value("value").toString().toStdString());
@@ -252,11 +255,12 @@ QJsonObject presetState(const QJsonObject& preset)
         state.insert("view", QJsonObject{{"heads", *h}});
     // A learned table added to the embeddings has no rows past its length: the views show exactly its positions.
     const core::SchemeDescriptor* scheme = core::findScheme(state.value("scheme").toString().toStdString());
-    const bool learnedTable = scheme && scheme->application == core::Application::Embedding
-        && scheme->origin == core::Origin::Learned;
+    const bool learnedTable
+        = scheme && scheme->application == core::Application::Embedding && scheme->origin == core::Origin::Learned;
     if (const int rows = params.value("max_position_embeddings").toString().toInt(); rows > 0 && learnedTable)
         state.insert("positions", rows);
-    QJsonObject model{{"id", preset.value("id").toString()}, {"name", preset.value("name").toString()},
+    QJsonObject model{{"id", preset.value("id").toString()},
+                      {"name", preset.value("name").toString()},
                       {"source", preset.value("source").toString()}};
     for (const char* field : {"trained_length", "context_length", "layers"})
         if (const auto n = fieldNumber(preset, field))
@@ -378,7 +382,8 @@ std::string modelConfigReport(const QString& path, bool json)
 {
     const ModelConfig c = readModelConfig(path);
     if (json)
-        return QJsonDocument(QJsonObject{{"state", c.state}, {"used", QJsonArray::fromStringList(c.used)},
+        return QJsonDocument(QJsonObject{{"state", c.state},
+                                         {"used", QJsonArray::fromStringList(c.used)},
                                          {"unmapped", QJsonArray::fromStringList(c.unmapped)},
                                          {"ignored", QJsonArray::fromStringList(c.ignored)}})
             .toJson(QJsonDocument::Indented)
@@ -396,7 +401,8 @@ std::string modelConfigReport(const QString& path, bool json)
     out += "\n    used: " + c.used.join(QStringLiteral(", ")).toStdString() + "\n";
     for (const QString& u : c.unmapped)
         out += "    NOT MAPPED: " + u.toStdString() + "\n";
-    out += "    ignored: " + (c.ignored.isEmpty() ? std::string("none") : c.ignored.join(QStringLiteral(", ")).toStdString()) + "\n";
+    out += "    ignored: "
+        + (c.ignored.isEmpty() ? std::string("none") : c.ignored.join(QStringLiteral(", ")).toStdString()) + "\n";
     return out;
 }
 
@@ -404,8 +410,12 @@ std::string presetsJson()
 {
     QJsonArray list;
     for (const QJsonObject& p : presets())
-        list.append(QJsonObject{{"id", p.value("id")}, {"name", p.value("name")}, {"hf_id", p.value("hf_id")},
-                                {"scheme", p.value("scheme")}, {"state", presetState(p)}, {"preset", p}});
+        list.append(QJsonObject{{"id", p.value("id")},
+                                {"name", p.value("name")},
+                                {"hf_id", p.value("hf_id")},
+                                {"scheme", p.value("scheme")},
+                                {"state", presetState(p)},
+                                {"preset", p}});
     return QJsonDocument(QJsonObject{{"presets", list}}).toJson(QJsonDocument::Indented).toStdString();
 }
 

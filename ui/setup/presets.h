@@ -70,11 +70,11 @@ QJsonObject presetState(const QJsonObject& preset);
 /// A state object (a preset's or a config.json's) in the words of the command line.
 struct StateSetup {
     std::string scheme;
-    core::Overrides params;      ///< the state's params, in key order
+    core::Overrides params; ///< the state's params, in key order
     std::optional<int> dim;
     std::optional<int> heads;
     std::optional<core::Grid> grid; ///< the model's patch grid (grid schemes), compute's default --grid
-    QJsonObject model;           ///< the state's "model", or empty
+    QJsonObject model;              ///< the state's "model", or empty
 };
 /// Reads the fields of @p state that the command line uses. Throws core::InputError when "scheme" is missing
 /// or a field has the wrong type.

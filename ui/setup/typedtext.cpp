@@ -48,7 +48,8 @@ bool needsExponent(double v)
     // From 1e7 up, an exponent where it is short (1e7, 2.5e9); all the digits where they carry information
     // (16777216 = 2^24 stays whole rather than 1.6777216e7), up to where doubles stop being whole numbers.
     const QString sci = shortest(v, false);
-    const int mantissaDigits = int(sci.left(sci.indexOf(QLatin1Char('e'))).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size());
+    const int mantissaDigits
+        = int(sci.left(sci.indexOf(QLatin1Char('e'))).remove(QLatin1Char('.')).remove(QLatin1Char('-')).size());
     return mantissaDigits <= 3 || a >= 1e15;
 }
 
@@ -86,8 +87,8 @@ QString displayText(double v)
     const int dot = s.indexOf(QLatin1Char('.'));
     const QString whole = dot < 0 ? s : s.left(dot);
     const QString rest = dot < 0 ? QString() : s.mid(dot);
-    return (negative ? QStringLiteral("-") : QString()) + QString::fromStdString(core::groupThousands(whole.toStdString()))
-        + rest;
+    return (negative ? QStringLiteral("-") : QString())
+        + QString::fromStdString(core::groupThousands(whole.toStdString())) + rest;
 }
 
 QString tokensText(double v)

@@ -55,7 +55,8 @@ QString shareString(const WorkbenchState& state, const QJsonObject& layout)
         object.insert(QStringLiteral("layout"), layout);
     const QByteArray json = QJsonDocument(object).toJson(QJsonDocument::Compact);
     return sharePrefix
-        + QString::fromLatin1(qCompress(json, 9).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
+        + QString::fromLatin1(
+               qCompress(json, 9).toBase64(QByteArray::Base64UrlEncoding | QByteArray::OmitTrailingEquals));
 }
 
 QString shareLink(const WorkbenchState& state, const QJsonObject& layout)
@@ -76,7 +77,8 @@ QString decodeShareText(const QString& text, QJsonObject* state)
     const QString body = stripLink(text);
     if (!body.startsWith(sharePrefix)) {
         if (body.size() > 3 && body.startsWith(QLatin1String("PL")) && body.at(3) == QLatin1Char('.'))
-            return QStringLiteral("share string version %1 is not known to this PosLab (it reads PL2)").arg(body.mid(2, 1));
+            return QStringLiteral("share string version %1 is not known to this PosLab (it reads PL2)")
+                .arg(body.mid(2, 1));
         return QStringLiteral("not a PosLab share string (it starts with PL2.)");
     }
     // Checked as text, so the message names the character given (not toLatin1's '?'), and one that does not
@@ -91,8 +93,8 @@ QString decodeShareText(const QString& text, QJsonObject* state)
                          : QStringLiteral("U+%1").arg(int(u), 4, 16, QLatin1Char('0')).toUpper());
     }
     const QByteArray payload = payloadText.toLatin1();
-    const auto decoded = QByteArray::fromBase64Encoding(payload, QByteArray::Base64UrlEncoding
-                                                                     | QByteArray::AbortOnBase64DecodingErrors);
+    const auto decoded = QByteArray::fromBase64Encoding(
+        payload, QByteArray::Base64UrlEncoding | QByteArray::AbortOnBase64DecodingErrors);
     if (!decoded)
         return QStringLiteral("share string is not valid base64url (cut short when copied?)");
     const QByteArray& packed = *decoded;

@@ -42,7 +42,8 @@ QString spatialProblem(const SpatialSetup& s)
 {
     const core::SpatialSchemeDescriptor* d = schemeOf(s);
     if (!d)
-        return QStringLiteral("unknown spatial scheme '%1'; spatial schemes: %2").arg(QString::fromStdString(s.scheme), schemeIds());
+        return QStringLiteral("unknown spatial scheme '%1'; spatial schemes: %2")
+            .arg(QString::fromStdString(s.scheme), schemeIds());
     if (s.dim < 2 || s.dim > 4096)
         return QStringLiteral("spatial dim %1 is out of range; allowed: 2 to 4096").arg(s.dim);
     const bool onGrid = d->input == core::SpatialInput::Grid;
@@ -52,21 +53,29 @@ QString spatialProblem(const SpatialSetup& s)
     for (const core::Grid* g : {&s.grid, &s.largeGrid}) {
         const QString which = g == &s.grid ? QStringLiteral("grid") : QStringLiteral("large_grid");
         if (g->rows < 1 || g->cols < 1)
-            return QStringLiteral("spatial %1 %2x%3 must have at least one row and one column").arg(which).arg(g->rows).arg(g->cols);
+            return QStringLiteral("spatial %1 %2x%3 must have at least one row and one column")
+                .arg(which)
+                .arg(g->rows)
+                .arg(g->cols);
         if (g->patches() > maxViewPatches)
             return QStringLiteral("spatial %1 %2 has %3 patches; the patch grid view draws at most %4 (32 x 32)")
-                .arg(which, QString::fromStdString(core::gridText(*g))).arg(g->patches()).arg(maxViewPatches);
+                .arg(which, QString::fromStdString(core::gridText(*g)))
+                .arg(g->patches())
+                .arg(maxViewPatches);
     }
     const std::int64_t tokens = onGrid ? s.grid.patches() : s.sequence.tokens();
     if (!onGrid && (tokens < 1 || tokens > maxViewTokens))
         return QStringLiteral("spatial sequence %1 has %2 tokens; the mixed sequence view draws 1 to %3")
-            .arg(QString::fromStdString(core::sequenceText(s.sequence))).arg(tokens).arg(maxViewTokens);
+            .arg(QString::fromStdString(core::sequenceText(s.sequence)))
+            .arg(tokens)
+            .arg(maxViewTokens);
     if (s.patch < 0 || s.patch >= tokens)
         return QStringLiteral("spatial patch %1 is out of range; allowed: 0 to %2 (%3)")
             .arg(s.patch)
             .arg(tokens - 1)
-            .arg(onGrid ? QStringLiteral("row-major over the %1 grid").arg(QString::fromStdString(core::gridText(s.grid)))
-                        : QStringLiteral("a token of the sequence"));
+            .arg(onGrid
+                     ? QStringLiteral("row-major over the %1 grid").arg(QString::fromStdString(core::gridText(s.grid)))
+                     : QStringLiteral("a token of the sequence"));
     try {
         for (const core::Grid& g : {s.grid, s.largeGrid}) {
             core::SpatialContext ctx;
@@ -131,12 +140,14 @@ namespace {
 QString readSpatialKeys(const QJsonValue& value, SpatialSetup& s)
 {
     if (!value.isObject())
-        return QStringLiteral("spatial must be an object {\"scheme\", \"grid\", \"dim\", ...} (got %1)").arg(jsonText(value));
+        return QStringLiteral("spatial must be an object {\"scheme\", \"grid\", \"dim\", ...} (got %1)")
+            .arg(jsonText(value));
     const QJsonObject json = value.toObject();
     static const QStringList known{"scheme", "grid", "large_grid", "cls", "dim", "params", "sequence", "patch"};
     for (auto it = json.begin(); it != json.end(); ++it)
         if (!known.contains(it.key()))
-            return QStringLiteral("spatial.%1 is not a key of the spatial set-up; keys: %2").arg(it.key(), known.join(", "));
+            return QStringLiteral("spatial.%1 is not a key of the spatial set-up; keys: %2")
+                .arg(it.key(), known.join(", "));
     const auto text = [&](const char* key, QString* problem) -> std::optional<std::string> {
         const QJsonValue v = json.value(QLatin1String(key));
         if (v.isUndefined())
@@ -224,7 +235,8 @@ QString spatialOnTop(const SpatialSetup& a, const QJsonValue& given, SpatialSetu
     if (b.isObject()) {
         if (json.contains("scheme") && json.value("scheme").toString().toStdString() != a.scheme) {
             s.params.clear();
-            const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(json.value("scheme").toString().toStdString());
+            const core::SpatialSchemeDescriptor* d
+                = core::findSpatialScheme(json.value("scheme").toString().toStdString());
             s.cls = s.cls && d && d->hasClassToken;
         }
         if (json.contains("params"))
@@ -237,7 +249,8 @@ QString spatialOnTop(const SpatialSetup& a, const QJsonValue& given, SpatialSetu
         const core::SpatialSchemeDescriptor* da = core::findSpatialScheme(a.scheme);
         const core::SpatialSchemeDescriptor* db = core::findSpatialScheme(s.scheme);
         const bool grids = da && db && da->input == core::SpatialInput::Grid && db->input == core::SpatialInput::Grid;
-        const std::int64_t count = db && db->input == core::SpatialInput::Sequence ? s.sequence.tokens() : s.grid.patches();
+        const std::int64_t count
+            = db && db->input == core::SpatialInput::Sequence ? s.sequence.tokens() : s.grid.patches();
         if (grids && a.grid.cols > 0 && a.patch >= 0 && a.patch < a.grid.patches()) {
             const auto [row, col] = core::samePlace(a.grid, a.patch / a.grid.cols, a.patch % a.grid.cols, s.grid);
             s.patch = row * s.grid.cols + col;
@@ -283,10 +296,12 @@ std::optional<SpatialSetup> spatialSetupOf(const QJsonObject& state, const Spati
     s.cls = d->hasClassToken && classToken != s.params.end() && classToken->second == "true";
     const std::int64_t count = d->input == core::SpatialInput::Grid ? s.grid.patches() : s.sequence.tokens();
     if (s.patch < 0 || s.patch >= count)
-        s.patch = d->input == core::SpatialInput::Grid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
+        s.patch
+            = d->input == core::SpatialInput::Grid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
     if (const QString problem = spatialProblem(s); !problem.isEmpty()) {
         const QString name = m.model.value("name").toString();
-        throw core::InputError((name.isEmpty() ? std::string("the model") : name.toStdString()) + ": " + problem.toStdString());
+        throw core::InputError((name.isEmpty() ? std::string("the model") : name.toStdString()) + ": "
+                               + problem.toStdString());
     }
     return s;
 }

@@ -19,12 +19,12 @@ namespace poslab::ui {
 
 /// What the spatial views compute from. Plain values; validity is spatialProblem()'s.
 struct SpatialSetup {
-    std::string scheme = "sincos_2d";   ///< an id of core::spatialSchemes()
-    core::Grid grid{14, 14};            ///< grid schemes: the patch grid (ViT-B/16 at 224 px: 14 x 14)
+    std::string scheme = "sincos_2d"; ///< an id of core::spatialSchemes()
+    core::Grid grid{14, 14};          ///< grid schemes: the patch grid (ViT-B/16 at 224 px: 14 x 14)
     /// Grid schemes: the larger grid of the resolution change (ViT-B/16 at 384 px: 24 x 24).
     core::Grid largeGrid{24, 24};
-    bool cls = false;                   ///< tables with a class token: its row first (--cls)
-    int dim = 64;                       ///< model dimension (tables) or head dimension (rotary schemes)
+    bool cls = false;                          ///< tables with a class token: its row first (--cls)
+    int dim = 64;                              ///< model dimension (tables) or head dimension (rotary schemes)
     std::map<std::string, std::string> params; ///< the parameters set, as `--set key=value` text
     /// Sequence schemes: the runs (--sequence), in the language model's grid units.
     core::TokenSequence sequence = core::parseSequence("text:4,image:1x3x4,text:3");

@@ -56,7 +56,8 @@ ViewProperty boolean(QString name, QString label, QString doc, bool ViewOptions:
 
 ViewProperty text(QString name, QString label, QString doc, int minLength, int maxLength, QString ViewOptions::*m)
 {
-    return member<QString>(std::move(name), PropertyKind::Text, std::move(label), std::move(doc), minLength, maxLength, m);
+    return member<QString>(std::move(name), PropertyKind::Text, std::move(label), std::move(doc), minLength, maxLength,
+                           m);
 }
 
 template <typename Enum>
@@ -82,10 +83,12 @@ std::vector<ViewProperty> clockAndRotationProperties()
         choice("table_quantity", QStringLiteral("table quantity (table view)"),
                QStringLiteral("What the encoding table shows for a rotary scheme"),
                {QStringLiteral("cos"), QStringLiteral("sin"), QStringLiteral("angle")}, &ViewOptions::tableQuantity),
-        choice("colormap", QStringLiteral("colour map"), QStringLiteral("Colour map of the heatmaps (auto: diverging "
-                                                                       "for signed data, else viridis)"),
-               {QStringLiteral("auto"), QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("diverging")},
-               &ViewOptions::colorMap),
+        choice(
+            "colormap", QStringLiteral("colour map"),
+            QStringLiteral("Colour map of the heatmaps (auto: diverging "
+                           "for signed data, else viridis)"),
+            {QStringLiteral("auto"), QStringLiteral("viridis"), QStringLiteral("cividis"), QStringLiteral("diverging")},
+            &ViewOptions::colorMap),
         boolean("pendulum", QStringLiteral("pendulums (clock view)"),
                 QStringLiteral("Draw each pair as a pendulum instead of a clock hand"), &ViewOptions::pendulum),
         text("clock_pairs", QStringLiteral("pairs (clock view)"),
@@ -107,25 +110,27 @@ std::vector<ViewProperty> attentionProperties()
 {
     return {
         attention(boolean("softmax", QStringLiteral("softmax (attention view)"),
-                QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax)),
+                          QStringLiteral("Show attention probabilities instead of logits"), &ViewOptions::softmax)),
         attention(boolean("causal", QStringLiteral("causal mask (attention view)"),
-                QStringLiteral("Mask keys after the query (decoder attention)"), &ViewOptions::causal)),
-        attention(integer("head", QStringLiteral("head (attention view)"), QStringLiteral("Which head the attention view shows"),
-                0, core::maxHeads - 1, true, &ViewOptions::head)),
+                          QStringLiteral("Mask keys after the query (decoder attention)"), &ViewOptions::causal)),
+        attention(integer("head", QStringLiteral("head (attention view)"),
+                          QStringLiteral("Which head the attention view shows"), 0, core::maxHeads - 1, true,
+                          &ViewOptions::head)),
         attention(integer("heads", QStringLiteral("heads (attention view)"),
-                QStringLiteral("Number of heads (ALiBi's slopes and other per-head values depend on it)"), 1,
-                core::maxHeads, true, &ViewOptions::heads)),
+                          QStringLiteral("Number of heads (ALiBi's slopes and other per-head values depend on it)"), 1,
+                          core::maxHeads, true, &ViewOptions::heads)),
         attention(choice("content", QStringLiteral("content (attention view)"),
-               QStringLiteral("What the attention view's queries and keys carry besides position"),
-               {QStringLiteral("random"), QStringLiteral("constant"), QStringLiteral("sentence")},
-               &ViewOptions::content)),
+                         QStringLiteral("What the attention view's queries and keys carry besides position"),
+                         {QStringLiteral("random"), QStringLiteral("constant"), QStringLiteral("sentence")},
+                         &ViewOptions::content)),
         attention(text("sentence", QStringLiteral("sentence (attention view)"),
-             QStringLiteral("The words of the sentence content"), 1, 10000, &ViewOptions::sentence)),
+                       QStringLiteral("The words of the sentence content"), 1, 10000, &ViewOptions::sentence)),
         attention(integer("attention_size", QStringLiteral("attention size"),
-                QStringLiteral("Queries = keys = this many positions in the attention view"), 1, maxAttentionSize,
-                true, &ViewOptions::attentionSize)),
+                          QStringLiteral("Queries = keys = this many positions in the attention view"), 1,
+                          maxAttentionSize, true, &ViewOptions::attentionSize)),
         attention(text("term", QStringLiteral("term (attention view)"),
-             QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100, &ViewOptions::term)),
+                       QStringLiteral("One named part of the logits (empty: the whole score)"), 0, 100,
+                       &ViewOptions::term)),
     };
 }
 
@@ -138,10 +143,11 @@ std::vector<ViewProperty> extensionAndPrecisionProperties()
                 QStringLiteral("The pair whose arcs of angles met in training and at the inference length the circle "
                                "shows; -1: the fastest pair that never completes a turn in training"),
                 -1, 4095, true, &ViewOptions::extensionPair),
-        choice("extension_methods", QStringLiteral("methods (extension view)"),
-               QStringLiteral("Scale curves of every method (PI, NTK-aware, dynamic NTK, YaRN, Llama 3) at the scheme's "
-                              "theta, factor and trained window, or of this scheme only"),
-               {QStringLiteral("all"), QStringLiteral("scheme")}, &ViewOptions::extensionMethods),
+        choice(
+            "extension_methods", QStringLiteral("methods (extension view)"),
+            QStringLiteral("Scale curves of every method (PI, NTK-aware, dynamic NTK, YaRN, Llama 3) at the scheme's "
+                           "theta, factor and trained window, or of this scheme only"),
+            {QStringLiteral("all"), QStringLiteral("scheme")}, &ViewOptions::extensionMethods),
         integer("target_length", QStringLiteral("inference length (extension view)"),
                 QStringLiteral("Inference length L of the extension view, also the sequence length of dynamic NTK and "
                                "LongRoPE there; 0: the state's positions"),
@@ -167,9 +173,10 @@ std::vector<ViewProperty> extensionAndPrecisionProperties()
 std::vector<ViewProperty> pipelineAndLengthLabProperties()
 {
     return {
-        choice("pipeline_mode", QStringLiteral("mode (pipeline view)"),
-               QStringLiteral("The stages of one attention layer, or the NoPE demonstrations (permutation, causal mask)"),
-               {QStringLiteral("stages"), QStringLiteral("nope")}, &ViewOptions::pipelineMode),
+        choice(
+            "pipeline_mode", QStringLiteral("mode (pipeline view)"),
+            QStringLiteral("The stages of one attention layer, or the NoPE demonstrations (permutation, causal mask)"),
+            {QStringLiteral("stages"), QStringLiteral("nope")}, &ViewOptions::pipelineMode),
         integer("pipeline_pair", QStringLiteral("pair (pipeline view)"),
                 QStringLiteral("The rotation pair drawn where the pipeline view compares adding and rotating"), 0,
                 double(core::maxPipelinePair), true, &ViewOptions::pipelinePair),
@@ -177,9 +184,10 @@ std::vector<ViewProperty> pipelineAndLengthLabProperties()
                 QStringLiteral("Positions of the NoPE mode's causal-mask plot (uniform attention, weight 1/(i+1))"), 1,
                 4096, true, &ViewOptions::nopePositions),
         // --- lengthlab view
-        text("run_file", QStringLiteral("run file (lengthlab view)"),
-             QStringLiteral("The run file written by poslab train -o FILE whose accuracy against length the view draws"),
-             0, 4096, &ViewOptions::runFile),
+        text(
+            "run_file", QStringLiteral("run file (lengthlab view)"),
+            QStringLiteral("The run file written by poslab train -o FILE whose accuracy against length the view draws"),
+            0, 4096, &ViewOptions::runFile),
         choice("length_metric", QStringLiteral("measure (lengthlab view)"),
                QStringLiteral("exact_match: share of sequences with every answer token right; token_accuracy: share of "
                               "answer tokens right; loss: cross-entropy of the answer tokens"),
@@ -192,10 +200,11 @@ std::vector<ViewProperty> pipelineAndLengthLabProperties()
 std::vector<ViewProperty> trainedAttentionProperties()
 {
     return {
-        attention(choice("attention_source", QStringLiteral("source (attention view)"),
-                         QStringLiteral("scheme: the scheme's attention pattern from core's engine; trained: the real "
-                                        "attention weights of a model trained in this window (the lengthlab view's Train)"),
-                         {QStringLiteral("scheme"), QStringLiteral("trained")}, &ViewOptions::attentionSource)),
+        attention(
+            choice("attention_source", QStringLiteral("source (attention view)"),
+                   QStringLiteral("scheme: the scheme's attention pattern from core's engine; trained: the real "
+                                  "attention weights of a model trained in this window (the lengthlab view's Train)"),
+                   {QStringLiteral("scheme"), QStringLiteral("trained")}, &ViewOptions::attentionSource)),
         attention(integer("trained_run", QStringLiteral("trained run (attention view)"),
                           QStringLiteral("Which of the window's training runs the trained source shows (0: the first)"),
                           0, 255, false, &ViewOptions::trainedRun)),
@@ -203,10 +212,11 @@ std::vector<ViewProperty> trainedAttentionProperties()
                           QStringLiteral("The layer of the trained model whose attention is shown (0: the first; "
                                          "checked against the model's layers)"),
                           0, 7, false, &ViewOptions::trainedLayer)),
-        attention(integer("trained_test_length", QStringLiteral("test length (attention view, trained)"),
-                          QStringLiteral("Task length of the sequence fed to the trained model (an evaluation sequence); "
-                                         "0: three times its trained length"),
-                          0, 4096, true, &ViewOptions::trainedTestLength)),
+        attention(
+            integer("trained_test_length", QStringLiteral("test length (attention view, trained)"),
+                    QStringLiteral("Task length of the sequence fed to the trained model (an evaluation sequence); "
+                                   "0: three times its trained length"),
+                    0, 4096, true, &ViewOptions::trainedTestLength)),
     };
 }
 
@@ -245,7 +255,8 @@ QString number(double v)
 
 QString outOfRange(const ViewProperty& p, const QString& shown)
 {
-    return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(p.name, shown, number(p.minimum), number(p.maximum));
+    return QStringLiteral("%1 %2 is out of range; allowed: %3 to %4")
+        .arg(p.name, shown, number(p.minimum), number(p.maximum));
 }
 
 QString checkRange(const ViewProperty& p, const QVariant& v)
@@ -255,9 +266,11 @@ QString checkRange(const ViewProperty& p, const QVariant& v)
     case PropertyKind::Choice: {
         const int x = v.toInt();
         if (x < p.minimum || x > p.maximum)
-            return p.kind == PropertyKind::Choice
-                ? QStringLiteral("%1 %2 is unknown; allowed: %3").arg(p.name).arg(x).arg(p.words.join(QStringLiteral(", ")))
-                : outOfRange(p, QString::number(x));
+            return p.kind == PropertyKind::Choice ? QStringLiteral("%1 %2 is unknown; allowed: %3")
+                                                        .arg(p.name)
+                                                        .arg(x)
+                                                        .arg(p.words.join(QStringLiteral(", ")))
+                                                  : outOfRange(p, QString::number(x));
         return {};
     }
     case PropertyKind::Real: {
@@ -271,11 +284,13 @@ QString checkRange(const ViewProperty& p, const QVariant& v)
         if (n < p.minimum)
             return QStringLiteral("%1 may not be empty").arg(p.name);
         if (n > p.maximum)
-            return QStringLiteral("%1 is %2 characters long; allowed: at most %3").arg(p.name).arg(n).arg(number(p.maximum));
+            return QStringLiteral("%1 is %2 characters long; allowed: at most %3")
+                .arg(p.name)
+                .arg(n)
+                .arg(number(p.maximum));
         return {};
     }
-    case PropertyKind::Bool:
-        return {};
+    case PropertyKind::Bool: return {};
     }
     return {};
 }
@@ -388,8 +403,7 @@ QString parseProperty(const ViewProperty& p, const QString& raw, QVariant* out)
             return convertProperty(p, QJsonValue(false), out);
         return QStringLiteral("%1 '%2' is not true or false").arg(p.name, t);
     case PropertyKind::Choice:
-    case PropertyKind::Text:
-        return convertProperty(p, QJsonValue(t), out);
+    case PropertyKind::Text: return convertProperty(p, QJsonValue(t), out);
     }
     return {};
 }

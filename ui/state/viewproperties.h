@@ -41,24 +41,24 @@ enum class LengthMetricChoice { ExactMatch, TokenAccuracy, Loss };
 struct ViewOptions {
     TableQuantity tableQuantity = TableQuantity::Cos;
     ColorMapChoice colorMap = ColorMapChoice::Auto;
-    bool pendulum = false;          ///< clock view: pendulums instead of clock hands
-    QString clockPairs;             ///< clock view: "" = automatic, else e.g. "0-3,8,63"
-    double speed = 2.0;             ///< animation speed in tokens per second
-    int keyDistance = 3;            ///< rotation view: key position n = m - keyDistance
+    bool pendulum = false; ///< clock view: pendulums instead of clock hands
+    QString clockPairs;    ///< clock view: "" = automatic, else e.g. "0-3,8,63"
+    double speed = 2.0;    ///< animation speed in tokens per second
+    int keyDistance = 3;   ///< rotation view: key position n = m - keyDistance
     /// rotation view: both positions shifted by r; non-zero by default, so "unchanged" is shown, not trivial
     int shift = 100;
     /// attention view: probabilities (true) or logits; logits by default, as `poslab compute scores` and
     /// `poslab export`: a rotary scheme's relative pattern shows in the logits, while softmax keeps mostly the
     /// diagonal
     bool softmax = false;
-    bool causal = true;             ///< attention view: causal mask
-    int head = 0;                   ///< attention view: which head
-    int heads = 8;                  ///< attention view: number of heads
+    bool causal = true; ///< attention view: causal mask
+    int head = 0;       ///< attention view: which head
+    int heads = 8;      ///< attention view: number of heads
     /// attention view: constant content by default (random q, k hide the position pattern); each scheme
     /// opens with teachingContent() until the user picks a content
     AttentionContent content = AttentionContent::Constant;
     QString sentence = QStringLiteral("the cat sat on the mat because it was warm");
-    int attentionSize = 512;        ///< attention view: queries = keys = this many positions
+    int attentionSize = 512; ///< attention view: queries = keys = this many positions
     /// attention view: one named part of the logits (Transformer-XL's terms, DeBERTa's c2p, CoPE's gates);
     /// empty shows the whole score
     QString term;
@@ -77,18 +77,19 @@ struct ViewOptions {
     core::AnglePipeline anglePipeline = core::AnglePipeline::LowPrecision;
     // --- pipeline view (its sentence, mask and heads are the attention view's: sentence, causal, heads, head)
     PipelineMode pipelineMode = PipelineMode::Stages; ///< pipeline view: the stages, or the NoPE demonstrations
-    int pipelinePair = 0;           ///< pipeline view: the rotation pair drawn in the added-vs-rotated plane
-    int nopePositions = 32;         ///< pipeline view, NoPE mode: positions of the causal-mask (1/(i+1)) plot
+    int pipelinePair = 0;   ///< pipeline view: the rotation pair drawn in the added-vs-rotated plane
+    int nopePositions = 32; ///< pipeline view, NoPE mode: positions of the causal-mask (1/(i+1)) plot
     // --- lengthlab view (length-generalisation lab)
-    QString runFile;                ///< lengthlab view: the run file (poslab train -o FILE) it draws; empty: none
+    QString runFile; ///< lengthlab view: the run file (poslab train -o FILE) it draws; empty: none
     LengthMetricChoice lengthMetric = LengthMetricChoice::ExactMatch; ///< lengthlab view: the plotted measure
     // --- attention view, a model trained in the window (the lengthlab view's Train; WorkbenchState::trainedRuns)
-    AttentionSource attentionSource = AttentionSource::Scheme; ///< attention view: the scheme's pattern or a trained model
-    int trainedRun = 0;             ///< attention view, trained source: which of the window's runs (0-based)
-    int trainedLayer = 0;           ///< attention view, trained source: the layer (0-based)
-    int trainedTestLength = 0;      ///< attention view, trained source: the task length of the sequence; 0: 3 x L_train
+    AttentionSource attentionSource
+        = AttentionSource::Scheme; ///< attention view: the scheme's pattern or a trained model
+    int trainedRun = 0;            ///< attention view, trained source: which of the window's runs (0-based)
+    int trainedLayer = 0;          ///< attention view, trained source: the layer (0-based)
+    int trainedTestLength = 0;     ///< attention view, trained source: the task length of the sequence; 0: 3 x L_train
     ThemeKind theme = ThemeKind::Light;
-    double fontScale = 1.0;         ///< lecture mode enlarges every view font
+    double fontScale = 1.0; ///< lecture mode enlarges every view font
     /// compare side by side: A and B each on their own colour range and axes (false: one range for both halves
     /// when they plot the same quantity, so one colour or height means one value)
     bool independentRanges = false;
@@ -104,12 +105,12 @@ enum class PropertyKind { Integer, Real, Bool, Choice, Text };
 struct ViewProperty {
     QString name;
     PropertyKind kind = PropertyKind::Integer;
-    QString label;           ///< "key distance (rotation view)": menus and the export dialog
-    QString doc;             ///< one sentence for help texts
-    double minimum = 0.0;    ///< Integer, Real: inclusive range; Text: minimum length
-    double maximum = 0.0;    ///< Integer, Real: inclusive range; Text: maximum length
-    QStringList words;       ///< Choice: the words, in the enum's order
-    bool animatable = false; ///< a GIF sweep may animate it (numbers only)
+    QString label;               ///< "key distance (rotation view)": menus and the export dialog
+    QString doc;                 ///< one sentence for help texts
+    double minimum = 0.0;        ///< Integer, Real: inclusive range; Text: minimum length
+    double maximum = 0.0;        ///< Integer, Real: inclusive range; Text: maximum length
+    QStringList words;           ///< Choice: the words, in the enum's order
+    bool animatable = false;     ///< a GIF sweep may animate it (numbers only)
     bool attentionInput = false; ///< an input of the attention computation (a change recomputes the scores)
     /// Reads the value: int for Integer and Choice (the enum's index), double, bool or QString.
     std::function<QVariant(const ViewOptions&)> get;

@@ -69,8 +69,7 @@ QString compareParams(const core::SchemeDescriptor& s, bool sameScheme, const co
         for (const auto& one : overrides) {
             try {
                 *params = core::resolveParams(s, *params, {one}, ctx);
-            } catch (const std::exception&) {
-            }
+            } catch (const std::exception&) { }
         }
         return QString::fromStdString(e.what());
     }
@@ -103,12 +102,14 @@ QString WorkbenchState::resolveCompare(const Setup& a, const ViewOptions& ao, co
         return where + p;
     if (s->needsEvenDim && next.dim % 2 && !b.contains("dim"))
         ++next.dim;
-    if (QString p = compareInteger(b, "positions", a.positionCount, 1, maxPositionCount, &next.positionCount); !p.isEmpty())
+    if (QString p = compareInteger(b, "positions", a.positionCount, 1, maxPositionCount, &next.positionCount);
+        !p.isEmpty())
         return where + p;
     std::vector<std::pair<std::string, std::string>> overrides;
     if (QString p = detail::readParams(b, &overrides); !p.isEmpty())
         return where + p;
-    QString problem = compareParams(*s, sameScheme, a.params, overrides, detail::tableContext(next), strict, &next.params);
+    QString problem
+        = compareParams(*s, sameScheme, a.params, overrides, detail::tableContext(next), strict, &next.params);
     if (!problem.isEmpty()) {
         problem = where + problem;
         if (strict)
@@ -295,7 +296,8 @@ void WorkbenchState::takeMirrorSetup()
         QJsonObject params;
         for (const auto& spec : s->params)
             if (inForce(now.params, spec.key) && !(now.params.value(spec.key) == core::defaultValue(spec, now.params)))
-                params.insert(QString::fromStdString(spec.key), QString::fromStdString(now.params.value(spec.key).toString()));
+                params.insert(QString::fromStdString(spec.key),
+                              QString::fromStdString(now.params.value(spec.key).toString()));
         if (params.isEmpty())
             b.remove("params");
         else

@@ -18,9 +18,14 @@ namespace poslab::ui::detail {
 
 /// Whether a step that starts at @p next may merge into the step that ended at @p after: a set-up step only
 /// within one scheme, every other part always (when the merge keys agree).
-inline bool continues(const Setup& after, const Setup& next) { return next.scheme == after.scheme; }
-template <typename Part>
-bool continues(const Part&, const Part&) { return true; }
+inline bool continues(const Setup& after, const Setup& next)
+{
+    return next.scheme == after.scheme;
+}
+template <typename Part> bool continues(const Part&, const Part&)
+{
+    return true;
+}
 
 /// One undo step of one part of the state (the set-up, the view options, configuration B, the spatial set-up):
 /// the part before and after, applied with @p Apply. Consecutive steps with the same non-empty merge key (a
@@ -32,7 +37,10 @@ template <typename Part, void (WorkbenchState::*Apply)(const Part&), int Id, boo
 class StateCommand : public QUndoCommand {
 public:
     StateCommand(WorkbenchState* state, Part before, Part after, const QString& text, QString mergeKey)
-        : m_state(state), m_before(std::move(before)), m_after(std::move(after)), m_mergeKey(std::move(mergeKey))
+        : m_state(state)
+        , m_before(std::move(before))
+        , m_after(std::move(after))
+        , m_mergeKey(std::move(mergeKey))
     {
         setText(text);
     }

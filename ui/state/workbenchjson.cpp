@@ -122,22 +122,25 @@ int integerOf(const QJsonObject& o, const char* key, int fallback)
 /// a state file may not go around.
 QString outOfRange(const QString& what, int value, long long lo, long long hi)
 {
-    return value == notAnInt ? QStringLiteral("%1 is not an integer; allowed: %2 to %3").arg(what).arg(lo).arg(hi)
-                             : QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(value).arg(lo).arg(hi);
+    return value == notAnInt
+        ? QStringLiteral("%1 is not an integer; allowed: %2 to %3").arg(what).arg(lo).arg(hi)
+        : QStringLiteral("%1 %2 is out of range; allowed: %3 to %4").arg(what).arg(value).arg(lo).arg(hi);
 }
 
 /// "version": absent, or a whole number from 1.
 QString readVersion(const QJsonObject& json)
 {
     const QJsonValue version = json.value("version");
-    if (!version.isUndefined() && !(version.isDouble() && version.toDouble() >= 1 && version.toDouble() < 1e6
-                                    && version.toDouble() == std::floor(version.toDouble())))
+    if (!version.isUndefined()
+        && !(version.isDouble() && version.toDouble() >= 1 && version.toDouble() < 1e6
+             && version.toDouble() == std::floor(version.toDouble())))
         return QStringLiteral("version must be a whole number from 1 (got %1)").arg(jsonText(version));
     return {};
 }
 
 /// "model": the real model the set-up came from, with @p overrides, the parameters the file sets.
-QString readModel(const QJsonObject& json, const std::vector<std::pair<std::string, std::string>>& overrides, Setup* next)
+QString readModel(const QJsonObject& json, const std::vector<std::pair<std::string, std::string>>& overrides,
+                  Setup* next)
 {
     if (json.contains("model") && !json.value("model").isObject())
         return QStringLiteral("model must be an object");
@@ -148,9 +151,9 @@ QString readModel(const QJsonObject& json, const std::vector<std::pair<std::stri
         QJsonObject setUpParams;
         for (const auto& [key, value] : overrides)
             setUpParams.insert(QString::fromStdString(key), QString::fromStdString(next->params.value(key).toString()));
-        next->model.insert("set_up", QJsonObject{{"scheme", QString::fromStdString(next->scheme)},
-                                                 {"dim", next->dim},
-                                                 {"params", setUpParams}});
+        next->model.insert(
+            "set_up",
+            QJsonObject{{"scheme", QString::fromStdString(next->scheme)}, {"dim", next->dim}, {"params", setUpParams}});
     }
     return {};
 }
@@ -195,7 +198,8 @@ QString readCompare(const QJsonObject& json, const Setup& a, const ViewOptions& 
     const QJsonObject co = c.toObject();
     const auto mode = compareModeFromWord(co.value("mode").toString());
     if (!co.value("mode").isString() || !mode)
-        return QStringLiteral("compare.mode must be side_by_side, overlay, difference or off (got %1)").arg(jsonText(co.value("mode")));
+        return QStringLiteral("compare.mode must be side_by_side, overlay, difference or off (got %1)")
+            .arg(jsonText(co.value("mode")));
     if (co.contains("state") && !co.value("state").isObject())
         return QStringLiteral("compare.state must be an object in the state form (scheme, params, dim, view, ...)");
     if (*mode == CompareMode::Off)

@@ -133,7 +133,8 @@ QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& v
 {
     Setup next = m_setup;
     try {
-        next.params = core::resolveParams(*m_scheme, m_setup.params, core::Settings{{key.toStdString(), value}}, context());
+        next.params
+            = core::resolveParams(*m_scheme, m_setup.params, core::Settings{{key.toStdString(), value}}, context());
     } catch (const std::exception& e) {
         return refuse(QString::fromStdString(e.what()));
     }
@@ -141,8 +142,9 @@ QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& v
     // (original_max_position_embeddings; dynamic NTK's max_position_embeddings) and B follows that key's default:
     // a comparison of two methods at one T, not Qwen2.5's 32,768 brought in beside A's 512.
     if (m_owner && key == QLatin1String("rope_type") && m_scheme && core::trainedLengthOf(*m_scheme, next.params)) {
-        const std::string trainedKey = next.params.value("rope_type").choice == "dynamic" ? "max_position_embeddings"
-                                                                                          : "original_max_position_embeddings";
+        const std::string trainedKey = next.params.value("rope_type").choice == "dynamic"
+            ? "max_position_embeddings"
+            : "original_max_position_embeddings";
         const core::ParamSpec* spec = m_scheme->param(trainedKey);
         const Setup& a = m_owner->m_setup;
         std::optional<core::Position> t;
@@ -154,8 +156,8 @@ QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& v
             t = core::Position(a.model.value(QStringLiteral("trained_length")).toInteger());
         if (spec && t && next.params.value(trainedKey) == core::defaultValue(*spec, next.params)) {
             try {
-                next.params = core::resolveParams(*m_scheme, next.params, core::Settings{{trainedKey, core::ParamValue::integer(*t)}},
-                                                  context());
+                next.params = core::resolveParams(
+                    *m_scheme, next.params, core::Settings{{trainedKey, core::ParamValue::integer(*t)}}, context());
             } catch (const std::exception&) {
                 // A's T out of this key's range: B keeps the type's own default
             }
@@ -194,7 +196,8 @@ QString WorkbenchState::followDim(const QString& pairs, int oldPairs, int newPai
 QString WorkbenchState::setDim(int dim)
 {
     if (dim < minDim || dim > maxDim)
-        return refuse(QStringLiteral("dimension %1 is out of range; allowed: %2 to %3").arg(dim).arg(minDim).arg(maxDim));
+        return refuse(
+            QStringLiteral("dimension %1 is out of range; allowed: %2 to %3").arg(dim).arg(minDim).arg(maxDim));
     Setup next = m_setup;
     next.dim = dim;
     const QString text = QStringLiteral("dimension = %1").arg(dim);
@@ -215,7 +218,8 @@ QString WorkbenchState::setDim(int dim)
 QString WorkbenchState::setPositionCount(int count)
 {
     if (count < 1 || count > maxPositionCount)
-        return refuse(QStringLiteral("positions %1 is out of range; allowed: 1 to %2").arg(count).arg(maxPositionCount));
+        return refuse(
+            QStringLiteral("positions %1 is out of range; allowed: 1 to %2").arg(count).arg(maxPositionCount));
     Setup next = m_setup;
     next.positionCount = count;
     return pushSetup(std::move(next), QStringLiteral("positions = %1").arg(count), QStringLiteral("#positions"));
@@ -228,8 +232,7 @@ void WorkbenchState::applySetup(const Setup& setup)
         m_remembered[old.scheme] = old.params;
     m_setup = setup;
     m_scheme = core::findScheme(m_setup.scheme);
-    if (setup.scheme != old.scheme && !m_contentChosen && m_scheme
-        && m_options.content != teachingContent(*m_scheme)) {
+    if (setup.scheme != old.scheme && !m_contentChosen && m_scheme && m_options.content != teachingContent(*m_scheme)) {
         ViewOptions o = m_options;
         o.content = teachingContent(*m_scheme);
         applyViewOptions(o);
@@ -407,8 +410,9 @@ QString WorkbenchState::modelLabel() const
             continue;
         const QString key = QString::fromStdString(spec.key);
         const QString now = QString::fromStdString(m_setup.params.value(spec.key).toString());
-        const QString then = params.contains(key) ? params.value(key).toString()
-                                                  : QString::fromStdString(core::defaultValue(spec, m_setup.params).toString());
+        const QString then = params.contains(key)
+            ? params.value(key).toString()
+            : QString::fromStdString(core::defaultValue(spec, m_setup.params).toString());
         same = now == then;
     }
     return same ? name : tr("%1, edited").arg(name);

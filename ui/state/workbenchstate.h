@@ -65,11 +65,11 @@ struct CompareConfig {
 /// Held in memory only: not undoable, not in toJson (a run file keeps the curves: writeRuns).
 struct TrainedRuns {
     std::vector<core::train::RunResult> runs;
-    std::vector<double> progress;  ///< per run, 0..1
+    std::vector<double> progress; ///< per run, 0..1
     bool running = false;
-    QString message;               ///< the last problem or stop ("rope, seed 1: loss is nan at step 12; ..."), or empty
-    QString file;                  ///< where the runs were saved (the view option run_file then names it), or empty
-    quint64 models = 0;            ///< increases whenever a run's trained parameters change
+    QString message;    ///< the last problem or stop ("rope, seed 1: loss is nan at step 12; ..."), or empty
+    QString file;       ///< where the runs were saved (the view option run_file then names it), or empty
+    quint64 models = 0; ///< increases whenever a run's trained parameters change
 };
 
 /// The cursor a new workbench opens at: not 0, where every hand points to 12 and every angle is 0.
@@ -274,7 +274,7 @@ private:
     double m_time = teachingCursor;
     bool m_playing = false;
     ViewOptions m_options;
-    QString m_heading; ///< see setHeading()
+    QString m_heading;            ///< see setHeading()
     bool m_answerPending = false; ///< see answerPending()
     QString m_answerPendingStep;  ///< see answerPendingStep()
     bool m_contentChosen = false; ///< the user picked an attention content: scheme changes keep it

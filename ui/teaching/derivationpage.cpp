@@ -23,7 +23,10 @@ namespace poslab::ui {
 
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 /// The typeset formula in @p label at the size of @p font (the page's: the body is not in the window yet) in @p colour, shrunk (never below 60%) so that it fits @p width pixels;
 /// the TeX itself in monospace when none was typeset (tst_formulas fails then).
@@ -67,7 +70,9 @@ DerivationPage* DerivationPage::open(const QString& id, QWidget* anchor, const Q
     if (!lessons::findDerivation(id))
         return nullptr;
     QWidget* window = anchor ? anchor->window() : nullptr;
-    auto* page = window ? window->findChild<DerivationPage*>(QStringLiteral("derivationPage"), Qt::FindDirectChildrenOnly) : nullptr;
+    auto* page = window
+        ? window->findChild<DerivationPage*>(QStringLiteral("derivationPage"), Qt::FindDirectChildrenOnly)
+        : nullptr;
     if (!page) {
         page = new DerivationPage(window);
         page->setWindowFlag(Qt::Window);
@@ -110,8 +115,9 @@ QString DerivationPage::liveText(const QString& text)
         }
         const lessons::Notice* n = d ? d->claims.findNotice(part.notice) : nullptr;
         const QList<const lessons::Probe*> probes = n ? n->probes() : QList<const lessons::Probe*>{};
-        out += QStringLiteral("<b>%1</b>").arg(part.probe < probes.size() ? esc(m_engine->probe(*probes[part.probe]).text())
-                                                                          : QStringLiteral("?"));
+        out += QStringLiteral("<b>%1</b>")
+                   .arg(part.probe < probes.size() ? esc(m_engine->probe(*probes[part.probe]).text())
+                                                   : QStringLiteral("?"));
     }
     return out;
 }
@@ -140,7 +146,8 @@ void DerivationPage::rebuild()
     m_builtWidth = m_scroll->viewport()->width();
     const int width = m_builtWidth - 24;
     const lessons::Derivation* d = lessons::findDerivation(m_id);
-    QLabel* title = addLabel(QStringLiteral("derivationTitle"), d ? esc(d->title) : tr("No derivation page '%1'.").arg(esc(m_id)));
+    QLabel* title = addLabel(QStringLiteral("derivationTitle"),
+                             d ? esc(d->title) : tr("No derivation page '%1'.").arg(esc(m_id)));
     QFont tf = font();
     tf.setBold(true);
     tf.setPointSizeF(font().pointSizeF() * 1.4);
@@ -149,10 +156,12 @@ void DerivationPage::rebuild()
         setWindowTitle(tr("Why: %1").arg(d->title));
         addLabel(QStringLiteral("derivationSummary"), QStringLiteral("<i>%1</i>").arg(esc(d->summary)));
         if (!m_from.isEmpty())
-            addLabel(QStringLiteral("derivationFrom"), esc(tr("Opened from lesson step %1 (Esc closes this window).").arg(m_from)));
+            addLabel(QStringLiteral("derivationFrom"),
+                     esc(tr("Opened from lesson step %1 (Esc closes this window).").arg(m_from)));
         for (int i = 0; i < d->steps.size(); ++i) {
             const lessons::DerivationStep& s = d->steps[i];
-            QLabel* t = addLabel(QStringLiteral("derivationStep"), QStringLiteral("<b>%1.</b> %2").arg(i + 1).arg(liveText(s.text)));
+            QLabel* t = addLabel(QStringLiteral("derivationStep"),
+                                 QStringLiteral("<b>%1.</b> %2").arg(i + 1).arg(liveText(s.text)));
             t->setContentsMargins(0, t->fontMetrics().height() / 3, 0, 0);
             if (!s.formula.isEmpty()) {
                 auto* f = new QLabel(m_body);
@@ -166,7 +175,8 @@ void DerivationPage::rebuild()
                 addCode(*s.code);
         }
         addChecks(*d);
-        QString sources = QStringLiteral("<b>%1</b><ul style='margin-left:0px; -qt-list-indent:1'>").arg(esc(tr("Sources")));
+        QString sources
+            = QStringLiteral("<b>%1</b><ul style='margin-left:0px; -qt-list-indent:1'>").arg(esc(tr("Sources")));
         for (const QString& s : d->sources)
             sources += QStringLiteral("<li>%1</li>").arg(esc(s));
         addLabel(QStringLiteral("derivationSources"), sources + QStringLiteral("</ul>"));
@@ -208,7 +218,8 @@ void DerivationPage::addChecks(const lessons::Derivation& d)
             const lessons::CheckResult r = m_engine->check(n.check);
             const QString mark = r.holds ? QStringLiteral("<span style='color:#2a9d3c'>\u2713</span>")
                                          : QStringLiteral("<span style='color:#d0302f'>\u2717</span>");
-            QLabel* l = addLabel(QStringLiteral("derivationCheck"), mark + QLatin1Char(' ') + esc(m_engine->fillNotice(n)));
+            QLabel* l
+                = addLabel(QStringLiteral("derivationCheck"), mark + QLatin1Char(' ') + esc(m_engine->fillNotice(n)));
             QStringList lines;
             for (const lessons::Probe* p : n.probes())
                 if (!lines.contains(QStringLiteral("poslab compute ") + p->compute))

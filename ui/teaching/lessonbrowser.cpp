@@ -39,7 +39,10 @@
 namespace poslab::ui {
 namespace {
 
-QString doneKey(const lessons::Lesson& l) { return QStringLiteral("lessons/done/") + l.file; }
+QString doneKey(const lessons::Lesson& l)
+{
+    return QStringLiteral("lessons/done/") + l.file;
+}
 
 /// The item data role of a lesson's shorter names, longest first ("Lesson 2 (0/5)", "Lesson 2", "2").
 constexpr int shortNamesRole = Qt::UserRole + 1;
@@ -56,7 +59,8 @@ public:
     {
         QStyleOptionComboBox opt;
         initStyleOption(&opt);
-        const int room = style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this).width() - 2;
+        const int room
+            = style()->subControlRect(QStyle::CC_ComboBox, &opt, QStyle::SC_ComboBoxEditField, this).width() - 2;
         const QStringList names = QStringList{currentText()} + currentData(shortNamesRole).toStringList();
         for (const QString& n : names)
             if (fontMetrics().horizontalAdvance(n) <= room)
@@ -109,7 +113,10 @@ LessonBrowser::LessonBrowser(WorkbenchState* state, QWidget* parent)
         showStep();
 }
 
-const QList<lessons::Lesson>& LessonBrowser::lessonList() const { return lessons::lessons(); }
+const QList<lessons::Lesson>& LessonBrowser::lessonList() const
+{
+    return lessons::lessons();
+}
 
 int LessonBrowser::stepCount() const
 {
@@ -201,9 +208,9 @@ void LessonBrowser::buildPredict(QWidget* page, QVBoxLayout* body)
     pbox->addWidget(m_reveal);
     body->addWidget(m_predict);
     auto commit = [this] {
-        const QString guess = m_guess->isVisible() ? m_guess->text()
-                                                   : (m_choiceGroup->checkedId() >= 0 ? QString::number(m_choiceGroup->checkedId())
-                                                                                      : QString());
+        const QString guess = m_guess->isVisible()
+            ? m_guess->text()
+            : (m_choiceGroup->checkedId() >= 0 ? QString::number(m_choiceGroup->checkedId()) : QString());
         if (const QString problem = commitGuess(guess); !problem.isEmpty())
             emit message(problem, true);
     };
@@ -319,8 +326,9 @@ void LessonBrowser::refreshList()
         const lessons::Lesson& l = lessonList()[i];
         m_list->addItem(tr("%1 \u00b7 %2 (%3/%4)").arg(l.number).arg(l.title).arg(stepsDone(i)).arg(l.steps.size()));
         m_list->setItemData(i, l.objective, Qt::ToolTipRole);
-        m_list->setItemData(i, QStringList{tr("Lesson %1 (%2/%3)").arg(l.number).arg(stepsDone(i)).arg(l.steps.size()),
-                                           tr("Lesson %1").arg(l.number), QString::number(l.number)},
+        m_list->setItemData(i,
+                            QStringList{tr("Lesson %1 (%2/%3)").arg(l.number).arg(stepsDone(i)).arg(l.steps.size()),
+                                        tr("Lesson %1").arg(l.number), QString::number(l.number)},
                             shortNamesRole);
     }
     m_list->setCurrentIndex(current >= 0 ? current : m_lesson);
@@ -427,10 +435,11 @@ bool LessonBrowser::answerPuzzle(const QString& answer, QString* msg)
         const bool close = !right && ok && l->puzzle->kind == QLatin1String("number")
             && lessons::judgeGuess(x, l->puzzle->answerNumber, 17) == lessons::GuessVerdict::Close;
         text = right ? tr("Right. %1 Everything is unlocked now: free play.").arg(l->puzzle->explain.toHtmlEscaped())
-             : close ? tr("Close, but not yet: '%1' is within 10%% of the answer. Go Back to the steps and their views, or answer again.")
-                           .arg(answer.trimmed().toHtmlEscaped())
-                     : tr("Not yet: '%1' is not it. Go Back to the steps and their views, or answer again.")
-                           .arg(answer.trimmed().toHtmlEscaped());
+            : close ? tr("Close, but not yet: '%1' is within 10%% of the answer. Go Back to the steps and their views, "
+                         "or answer again.")
+                          .arg(answer.trimmed().toHtmlEscaped())
+                    : tr("Not yet: '%1' is not it. Go Back to the steps and their views, or answer again.")
+                          .arg(answer.trimmed().toHtmlEscaped());
     }
     m_verdict->setText(text);
     if (right)
@@ -514,11 +523,10 @@ QString LessonBrowser::liveText(const QString& text, const lessons::Step* s, con
     QString out;
     for (const lessons::TextPart& part : lessons::textParts(text)) {
         switch (part.kind) {
-        case lessons::TextPart::Kind::Text:
-            out += part.text.toHtmlEscaped();
-            break;
+        case lessons::TextPart::Kind::Text: out += part.text.toHtmlEscaped(); break;
         case lessons::TextPart::Kind::Field:
-            out += QStringLiteral("<a href=\"p:%1\">%2</a>").arg(part.text.toHtmlEscaped(), knobValue(part.text).toHtmlEscaped());
+            out += QStringLiteral("<a href=\"p:%1\">%2</a>")
+                       .arg(part.text.toHtmlEscaped(), knobValue(part.text).toHtmlEscaped());
             break;
         case lessons::TextPart::Kind::Value: {
             // Before the guess of the step shown, a computed value could answer its prediction: it stays hidden.
@@ -533,10 +541,11 @@ QString LessonBrowser::liveText(const QString& text, const lessons::Step* s, con
             }
             const QList<const lessons::Probe*> probes = n->probes();
             const QString line = part.probe >= 0 && part.probe < probes.size()
-                                     ? QStringLiteral("poslab compute ") + probes[part.probe]->compute
-                                     : QString();
+                ? QStringLiteral("poslab compute ") + probes[part.probe]->compute
+                : QString();
             out += QStringLiteral("<a href=\"cmd:%1\"><b>%2</b></a>")
-                       .arg(QString::fromUtf8(QUrl::toPercentEncoding(line)), probeValue(*n, part.probe).toHtmlEscaped());
+                       .arg(QString::fromUtf8(QUrl::toPercentEncoding(line)),
+                            probeValue(*n, part.probe).toHtmlEscaped());
             break;
         }
         }
@@ -566,7 +575,8 @@ void LessonBrowser::showStep()
     m_puzzle->setVisible(!s);
     if (s) {
         m_title->setText(QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title.toHtmlEscaped()));
-        m_positionText = {tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()), tr("%1/%2").arg(m_step + 1).arg(stepCount())};
+        m_positionText
+            = {tr("Step %1 of %2").arg(m_step + 1).arg(stepCount()), tr("%1/%2").arg(m_step + 1).arg(stepCount())};
     } else {
         m_title->setText(tr("Lesson %1 \u00b7 puzzle").arg(l->number));
         m_positionText = {tr("Puzzle"), tr("Puzzle")};
@@ -589,11 +599,13 @@ void LessonBrowser::placePosition()
     // fits, else the short "2/5" there, else "Step 2 of 5" on a line of its own above them (wrapped if need be).
     const QMargins m = layout()->contentsMargins();
     const int spacing = std::max(0, layout()->spacing());
-    const int room = width() - m.left() - m.right() - m_back->sizeHint().width() - m_next->sizeHint().width() - 2 * spacing
-        - 2 * m_position->margin();
+    const int room = width() - m.left() - m.right() - m_back->sizeHint().width() - m_next->sizeHint().width()
+        - 2 * spacing - 2 * m_position->margin();
     const QFontMetrics fm(m_position->font());
     const auto fits = [&](const QString& t) { return !t.isEmpty() && fm.horizontalAdvance(t) <= room; };
-    const QString inRow = fits(m_positionText.first) ? m_positionText.first : fits(m_positionText.second) ? m_positionText.second : QString();
+    const QString inRow = fits(m_positionText.first) ? m_positionText.first
+        : fits(m_positionText.second)                ? m_positionText.second
+                                                     : QString();
     m_position->setText(inRow);
     m_position->setToolTip(m_positionText.first);
     m_positionLine->setText(inRow.isEmpty() ? m_positionText.first : QString());
@@ -607,7 +619,8 @@ void LessonBrowser::fitTitle()
     QFont f = font();
     f.setBold(true);
     const int room = m_title->width() - 2 * m_title->margin();
-    const QStringList words = QTextDocumentFragment::fromHtml(m_title->text()).toPlainText().split(QLatin1Char(' '), Qt::SkipEmptyParts);
+    const QStringList words
+        = QTextDocumentFragment::fromHtml(m_title->text()).toPlainText().split(QLatin1Char(' '), Qt::SkipEmptyParts);
     const double base = f.pointSizeF();
     for (double k = 1.0; room > 0 && k > 0.69; k -= 0.05) {
         f.setPointSizeF(base * k);
@@ -644,7 +657,8 @@ bool LessonBrowser::eventFilter(QObject* watched, QEvent* e)
 {
     // A click on a choice's text checks its radio button.
     if (e->type() == QEvent::MouseButtonRelease)
-        if (auto* b = qobject_cast<QRadioButton*>(watched->property("choiceButton").value<QObject*>()); b && b->isEnabled())
+        if (auto* b = qobject_cast<QRadioButton*>(watched->property("choiceButton").value<QObject*>());
+            b && b->isEnabled())
             b->setChecked(true);
     return QWidget::eventFilter(watched, e);
 }

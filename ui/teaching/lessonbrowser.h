@@ -34,11 +34,11 @@ class WorkbenchState;
 
 /// A notice's probes as computed (values as text, the `poslab compute` line of each) and whether it holds.
 struct NoticeResult {
-    QStringList values;       ///< one per probe, as live text shows it (lessons::ProbeValue::text())
+    QStringList values;                       ///< one per probe, as live text shows it (lessons::ProbeValue::text())
     std::vector<std::vector<double>> numbers; ///< one per probe: its number, or a slice's numbers
-    QStringList commands;     ///< "poslab compute ..." per probe
+    QStringList commands;                     ///< "poslab compute ..." per probe
     bool holds = false;
-    QString reason;           ///< the claim engine's line: why it fails, or what held
+    QString reason; ///< the claim engine's line: why it fails, or what held
 };
 
 class LessonBrowser : public QWidget {
@@ -166,7 +166,7 @@ private:
     int m_step = 0;
     std::optional<QStringList> m_unlocked;
     bool m_answersShown = true; ///< see setAnswersShown()
-    QStringList m_guesses; ///< per step of the open lesson: the committed guess, empty when none
+    QStringList m_guesses;      ///< per step of the open lesson: the committed guess, empty when none
     std::unique_ptr<lessons::ClaimEngine> m_engine;
     mutable std::deque<std::pair<const lessons::Notice*, NoticeResult>> m_results; ///< cache for the step shown
 
@@ -197,7 +197,7 @@ private:
     QPushButton* m_back = nullptr;
     QPushButton* m_next = nullptr;
     QLabel* m_position = nullptr;
-    QLabel* m_positionLine = nullptr;      ///< the counter's own line, where it fits nowhere beside the buttons
+    QLabel* m_positionLine = nullptr;           ///< the counter's own line, where it fits nowhere beside the buttons
     std::pair<QString, QString> m_positionText; ///< "Step 2 of 5" and "2/5"
 };
 

@@ -110,9 +110,11 @@ std::optional<lessons::GuessVerdict> LessonBrowser::guessVerdict() const
     if (!n)
         return std::nullopt;
     const NoticeResult& r = result(*n);
-    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size()) || r.numbers[std::size_t(p.answerProbe)].size() != 1)
+    if (p.answerProbe < 0 || p.answerProbe >= int(r.numbers.size())
+        || r.numbers[std::size_t(p.answerProbe)].size() != 1)
         return std::nullopt;
-    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0], p.digits.value_or(3));
+    return lessons::judgeGuess(QLocale::c().toDouble(guess), r.numbers[std::size_t(p.answerProbe)][0],
+                               p.digits.value_or(3));
 }
 
 QString LessonBrowser::revealText() const
@@ -130,10 +132,10 @@ QString LessonBrowser::revealText() const
         text = tr("Predicted aloud \u00b7 the answer: <b>%1</b>").arg(answer);
     } else {
         const QString word = *v == lessons::GuessVerdict::Right ? tr("Right")
-                           : *v == lessons::GuessVerdict::Close ? tr("Close")
+            : *v == lessons::GuessVerdict::Close                ? tr("Close")
                                                                 : tr("Wrong");
         const QString colour = *v == lessons::GuessVerdict::Right ? QStringLiteral("#2a9d3c")
-                             : *v == lessons::GuessVerdict::Close ? QStringLiteral("#b7791f")
+            : *v == lessons::GuessVerdict::Close                  ? QStringLiteral("#b7791f")
                                                                   : QStringLiteral("#d0302f");
         const QString verdict = QStringLiteral("<b style='color:%1'>%2.</b> ").arg(colour, word);
         if (number)
@@ -141,8 +143,9 @@ QString LessonBrowser::revealText() const
         else if (*v == lessons::GuessVerdict::Right)
             text = verdict + tr("The answer: <b>%1</b>").arg(answer);
         else
-            text = verdict + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
-                                 .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
+            text = verdict
+                + tr("You chose \u201c%1\u201d. The answer: <b>%2</b>")
+                      .arg(p.choices.value(guess.toInt()).toHtmlEscaped(), answer);
     }
     if (!p.because.isEmpty())
         text += QStringLiteral("<br>") + tr("Why: %1").arg(liveText(p.because, s, nullptr));
@@ -157,7 +160,8 @@ void LessonBrowser::showPredict()
     const bool asks = s && s->predict;
     m_predict->setVisible(asks);
     m_try->setEnabled(s && !needsGuess());
-    m_try->setToolTip(needsGuess() ? tr("Commit a guess first") : tr("Load this step's state and views (one undo step)"));
+    m_try->setToolTip(needsGuess() ? tr("Commit a guess first")
+                                   : tr("Load this step's state and views (one undo step)"));
     // The step's derivation page: the reasons behind it, open once the guess is in (it may answer the prediction).
     const lessons::Derivation* d = s && !s->derivation.isEmpty() ? lessons::findDerivation(s->derivation) : nullptr;
     m_derivation->setVisible(d);

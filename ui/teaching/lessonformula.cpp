@@ -24,9 +24,18 @@ LessonFormula::LessonFormula(QImage image, double emPx, QWidget* parent)
     findGaps();
 }
 
-QSize LessonFormula::natural() const { return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize(); }
-QSize LessonFormula::sizeHint() const { return natural(); }
-QSize LessonFormula::minimumSizeHint() const { return {std::min(natural().width(), 40), 1}; }
+QSize LessonFormula::natural() const
+{
+    return (QSizeF(m_image.size()) / m_image.devicePixelRatio()).toSize();
+}
+QSize LessonFormula::sizeHint() const
+{
+    return natural();
+}
+QSize LessonFormula::minimumSizeHint() const
+{
+    return {std::min(natural().width(), 40), 1};
+}
 
 int LessonFormula::heightForWidth(int w) const
 {
@@ -54,7 +63,8 @@ void LessonFormula::paintEvent(QPaintEvent*)
     for (std::size_t i = 0; i < f.lines.size(); ++i) {
         const auto [from, to] = f.lines[i];
         const double indent = i == 0 ? 0.0 : m_em * f.scale;
-        p.drawImage(QRectF(indent, y, (to - from) * f.scale, h * f.scale), m_image, QRectF(from * dpr, 0, (to - from) * dpr, h * dpr));
+        p.drawImage(QRectF(indent, y, (to - from) * f.scale, h * f.scale), m_image,
+                    QRectF(from * dpr, 0, (to - from) * dpr, h * dpr));
         y += h * f.scale;
     }
 }
@@ -132,7 +142,8 @@ QWidget* makeLessonFormula(const QString& tex, QWidget* parent)
 {
     if (const Formula f(tex); f.isValid()) {
         const double em = QFontInfo(parent->font()).pixelSize() * 1.15;
-        auto* w = new LessonFormula(f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), em, parent);
+        auto* w = new LessonFormula(
+            f.image(em, parent->palette().color(QPalette::WindowText), parent->devicePixelRatioF()), em, parent);
         w->setObjectName(QStringLiteral("lessonFormula"));
         w->setToolTip(tex);
         return w;

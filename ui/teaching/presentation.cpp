@@ -44,7 +44,8 @@ double LaserPointer::radiusFor(int height)
 void LaserPointer::setPosition(const QPoint& pos)
 {
     const double r = radiusFor(height()) * 2.5;
-    const auto around = [r](QPoint p) { return QRect(p, p).adjusted(-int(r) - 2, -int(r) - 2, int(r) + 2, int(r) + 2); };
+    const auto around
+        = [r](QPoint p) { return QRect(p, p).adjusted(-int(r) - 2, -int(r) - 2, int(r) + 2, int(r) + 2); };
     if (m_shown)
         update(around(m_pos));
     m_shown = rect().contains(pos);
@@ -164,9 +165,18 @@ QStringList Presentation::keyHelp()
             tr("F5: leave the presentation")};
 }
 
-bool Presentation::isBlack() const { return !m_black->isHidden(); }
-bool Presentation::isShowingHelp() const { return !m_help->isHidden(); }
-bool Presentation::isShowingNotes() const { return !m_notes->isHidden(); }
+bool Presentation::isBlack() const
+{
+    return !m_black->isHidden();
+}
+bool Presentation::isShowingHelp() const
+{
+    return !m_help->isHidden();
+}
+bool Presentation::isShowingNotes() const
+{
+    return !m_notes->isHidden();
+}
 
 QString Presentation::notesText() const
 {
@@ -235,7 +245,8 @@ void Presentation::setPage(const PresentationPage& page)
     m_footer->setVisible(!page.footer.isEmpty());
     // The live values stay bold, not links: nothing on a slide is clicked.
     QString notes = page.notes;
-    notes.replace(QRegularExpression(QStringLiteral("<a\\b[^>]*>")), QStringLiteral("<b>")).replace(QStringLiteral("</a>"), QStringLiteral("</b>"));
+    notes.replace(QRegularExpression(QStringLiteral("<a\\b[^>]*>")), QStringLiteral("<b>"))
+        .replace(QStringLiteral("</a>"), QStringLiteral("</b>"));
     m_notesText->setText(notes.isEmpty() && page.formula.isEmpty() ? tr("(This page has no text.)") : notes);
     if (!sameViews) {
         for (View* v : m_views)
@@ -280,7 +291,8 @@ std::vector<QRect> Presentation::arrange(QSize size, int count)
             const int col = i < top ? i : i - top;
             const int cellW = (w - (inRow - 1) * gap) / inRow;
             const int x = col * (cellW + gap);
-            out.emplace_back(x, i < top ? 0 : rowH + gap, col == inRow - 1 ? w - x : cellW, i < top ? rowH : h - rowH - gap);
+            out.emplace_back(x, i < top ? 0 : rowH + gap, col == inRow - 1 ? w - x : cellW,
+                             i < top ? rowH : h - rowH - gap);
         }
     } else {
         // The main view on the left, the other two stacked on the right.
@@ -365,13 +377,25 @@ namespace {
 bool isPresentationKey(int key)
 {
     switch (key) {
-    case Qt::Key_Right: case Qt::Key_PageDown: case Qt::Key_Left: case Qt::Key_PageUp:
-    case Qt::Key_Up: case Qt::Key_Down: case Qt::Key_Home: case Qt::Key_End: case Qt::Key_Space:
-    case Qt::Key_B: case Qt::Key_Period: case Qt::Key_Question: case Qt::Key_T: case Qt::Key_D: case Qt::Key_P: case Qt::Key_R:
-    case Qt::Key_Escape: case Qt::Key_F5:
-        return true;
-    default:
-        return false;
+    case Qt::Key_Right:
+    case Qt::Key_PageDown:
+    case Qt::Key_Left:
+    case Qt::Key_PageUp:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Home:
+    case Qt::Key_End:
+    case Qt::Key_Space:
+    case Qt::Key_B:
+    case Qt::Key_Period:
+    case Qt::Key_Question:
+    case Qt::Key_T:
+    case Qt::Key_D:
+    case Qt::Key_P:
+    case Qt::Key_R:
+    case Qt::Key_Escape:
+    case Qt::Key_F5: return true;
+    default: return false;
     }
 }
 
@@ -391,28 +415,14 @@ void Presentation::keyPressEvent(QKeyEvent* e)
     const int ten = e->modifiers() & Qt::ShiftModifier ? 10 : 1;
     switch (e->key()) {
     case Qt::Key_Right:
-    case Qt::Key_PageDown:
-        emit nextRequested();
-        return;
+    case Qt::Key_PageDown: emit nextRequested(); return;
     case Qt::Key_Left:
-    case Qt::Key_PageUp:
-        emit backRequested();
-        return;
-    case Qt::Key_Home:
-        emit firstRequested();
-        return;
-    case Qt::Key_End:
-        emit lastRequested();
-        return;
-    case Qt::Key_Up:
-        emit cursorRequested(ten);
-        return;
-    case Qt::Key_Down:
-        emit cursorRequested(-ten);
-        return;
-    case Qt::Key_Space:
-        emit playRequested();
-        return;
+    case Qt::Key_PageUp: emit backRequested(); return;
+    case Qt::Key_Home: emit firstRequested(); return;
+    case Qt::Key_End: emit lastRequested(); return;
+    case Qt::Key_Up: emit cursorRequested(ten); return;
+    case Qt::Key_Down: emit cursorRequested(-ten); return;
+    case Qt::Key_Space: emit playRequested(); return;
     case Qt::Key_B:
     case Qt::Key_Period:
         placeOverlays();
@@ -423,16 +433,12 @@ void Presentation::keyPressEvent(QKeyEvent* e)
         m_help->setVisible(!isShowingHelp());
         placeOverlays();
         return;
-    case Qt::Key_T:
-        showNotes(!isShowingNotes());
-        return;
+    case Qt::Key_T: showNotes(!isShowingNotes()); return;
     case Qt::Key_D:
         if (!m_page.derivation.isEmpty())
             DerivationPage::open(m_page.derivation, this, m_page.heading.section(QStringLiteral(" \u00b7 "), 0, 0));
         return;
-    case Qt::Key_P:
-        emit presenterRequested();
-        return;
+    case Qt::Key_P: emit presenterRequested(); return;
     case Qt::Key_R:
         if (m_state->comparing())
             m_state->setProperty(QStringLiteral("independent_ranges"), !m_state->viewOptions().independentRanges);
@@ -445,11 +451,8 @@ void Presentation::keyPressEvent(QKeyEvent* e)
         else
             emit leaveRequested();
         return;
-    case Qt::Key_F5:
-        emit leaveRequested();
-        return;
-    default:
-        QWidget::keyPressEvent(e);
+    case Qt::Key_F5: emit leaveRequested(); return;
+    default: QWidget::keyPressEvent(e);
     }
 }
 

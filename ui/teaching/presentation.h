@@ -29,14 +29,14 @@ class WorkbenchState;
 
 /// What one page of the presentation shows.
 struct PresentationPage {
-    QString heading;   ///< "2.1 · Each pair is a hand"
-    QString counter;   ///< "3 / 7", right of the heading
-    QString footer;    ///< one line under the views (the step's "Do"), may be empty
-    QStringList views; ///< registry ids; the first is the main view and gets the most room
-    QString notes;     ///< the step's text and notices (HTML), shown on the slide with T; empty: none
-    QString formula;   ///< the step's formula (TeX, typeset from resources/formulas), shown with the notes
-    QString next;      ///< the presenter view only: the next step's heading ("2.2 · ..."), empty at the end
-    QString answer;    ///< the presenter view only: the prediction's answer and why, even before the room sees it
+    QString heading;    ///< "2.1 · Each pair is a hand"
+    QString counter;    ///< "3 / 7", right of the heading
+    QString footer;     ///< one line under the views (the step's "Do"), may be empty
+    QStringList views;  ///< registry ids; the first is the main view and gets the most room
+    QString notes;      ///< the step's text and notices (HTML), shown on the slide with T; empty: none
+    QString formula;    ///< the step's formula (TeX, typeset from resources/formulas), shown with the notes
+    QString next;       ///< the presenter view only: the next step's heading ("2.2 · ..."), empty at the end
+    QString answer;     ///< the presenter view only: the prediction's answer and why, even before the room sees it
     QString derivation; ///< the step's derivation page (D opens it), empty when none or before the guess
     bool operator==(const PresentationPage&) const = default;
 };
@@ -131,9 +131,9 @@ private:
     QLabel* m_counter = nullptr;
     QLabel* m_footer = nullptr;
     LaserPointer* m_laser = nullptr;
-    QWidget* m_black = nullptr;  ///< the black screen
-    QLabel* m_help = nullptr;    ///< the key list
-    QWidget* m_notes = nullptr;  ///< the step's formula, text and notices, between the views and the footer
+    QWidget* m_black = nullptr; ///< the black screen
+    QLabel* m_help = nullptr;   ///< the key list
+    QWidget* m_notes = nullptr; ///< the step's formula, text and notices, between the views and the footer
     QLabel* m_notesFormula = nullptr;
     QLabel* m_notesText = nullptr;
     std::optional<QPoint> m_restingAt; ///< the pointer's place when the slide appeared, until it first moves

@@ -34,8 +34,8 @@ PresenterView::PresenterView(QWidget* parent)
     m_next = new QLabel(this);
     m_next->setObjectName(QStringLiteral("presenterNext"));
     m_next->setWordWrap(true);
-    m_keys = new QLabel(tr("Keys go to the slide: Right / PageDown next, Left / PageUp back, P closes this view, ? all keys"),
-                        this);
+    m_keys = new QLabel(
+        tr("Keys go to the slide: Right / PageDown next, Left / PageUp back, P closes this view, ? all keys"), this);
     m_keys->setWordWrap(true);
     m_keys->setForegroundRole(QPalette::PlaceholderText);
 
@@ -86,10 +86,22 @@ void PresenterView::setFontScale(double scale)
     updateFonts();
 }
 
-QString PresenterView::currentText() const { return m_current->text(); }
-QString PresenterView::nextText() const { return m_next->text(); }
-QString PresenterView::notesText() const { return QTextDocumentFragment::fromHtml(m_notes->text()).toPlainText(); }
-QString PresenterView::elapsedText() const { return m_clock->text(); }
+QString PresenterView::currentText() const
+{
+    return m_current->text();
+}
+QString PresenterView::nextText() const
+{
+    return m_next->text();
+}
+QString PresenterView::notesText() const
+{
+    return QTextDocumentFragment::fromHtml(m_notes->text()).toPlainText();
+}
+QString PresenterView::elapsedText() const
+{
+    return m_clock->text();
+}
 
 QString PresenterView::formatElapsed(qint64 ms)
 {

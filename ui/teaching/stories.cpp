@@ -32,7 +32,8 @@ QJsonObject readObject(const QString& path, QStringList& problems)
     QJsonParseError err{};
     const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &err);
     if (err.error != QJsonParseError::NoError || !doc.isObject()) {
-        problems << QStringLiteral("%1: not a JSON object (%2 at byte %3)").arg(path, err.errorString()).arg(err.offset);
+        problems
+            << QStringLiteral("%1: not a JSON object (%2 at byte %3)").arg(path, err.errorString()).arg(err.offset);
         return {};
     }
     return doc.object();
@@ -73,9 +74,10 @@ Story readStory(const QString& id, QStringList& problems)
     s.badAt = claims(o.value(QStringLiteral("bad_at")), path, problems);
     for (const QJsonValue& v : o.value(QStringLiteral("variants")).toArray()) {
         const QJsonObject vo = v.toObject();
-        s.variants << StoryVariant{vo.value(QStringLiteral("rope_type")).toString(), vo.value(QStringLiteral("name")).toString(),
-                                   vo.value(QStringLiteral("text")).toString(), vo.value(QStringLiteral("formula")).toString(),
-                                   vo.value(QStringLiteral("source")).toString()};
+        s.variants << StoryVariant{
+            vo.value(QStringLiteral("rope_type")).toString(), vo.value(QStringLiteral("name")).toString(),
+            vo.value(QStringLiteral("text")).toString(), vo.value(QStringLiteral("formula")).toString(),
+            vo.value(QStringLiteral("source")).toString()};
     }
     for (const QJsonValue& v : o.value(QStringLiteral("sources")).toArray())
         s.sources << v.toString();
@@ -140,9 +142,15 @@ int variantRank(const core::SchemeDescriptor* scheme, const QString& ropeType)
 
 } // namespace
 
-const QList<Story>& stories() { return loaded().stories; }
+const QList<Story>& stories()
+{
+    return loaded().stories;
+}
 
-const QStringList& storyLoadProblems() { return loaded().problems; }
+const QStringList& storyLoadProblems()
+{
+    return loaded().problems;
+}
 
 std::optional<Story> findStory(const QString& id)
 {
@@ -186,7 +194,10 @@ QList<StoryUser> storyUsers(const QString& schemeId)
     return users;
 }
 
-const QList<TimelineEvent>& extensionTimeline() { return loaded().timeline; }
+const QList<TimelineEvent>& extensionTimeline()
+{
+    return loaded().timeline;
+}
 
 QList<StoryLesson> storyLessons(const QString& schemeId)
 {
@@ -198,10 +209,14 @@ QList<StoryLesson> storyLessons(const QString& schemeId)
             // The merged state: a step that names no scheme keeps its lesson's (FORMAT.md).
             const QJsonObject state = lessons::stepState(l, i);
             const QStringList& views = l.steps[i].views;
-            const bool spatial = std::any_of(views.begin(), views.end(), [](const QString& v) { return spatialViews.contains(v); });
-            const bool plain = std::any_of(views.begin(), views.end(), [](const QString& v) { return !spatialViews.contains(v); });
+            const bool spatial
+                = std::any_of(views.begin(), views.end(), [](const QString& v) { return spatialViews.contains(v); });
+            const bool plain
+                = std::any_of(views.begin(), views.end(), [](const QString& v) { return !spatialViews.contains(v); });
             if ((plain && state.value(QLatin1String("scheme")).toString() == schemeId)
-                || (spatial && state.value(QLatin1String("spatial")).toObject().value(QLatin1String("scheme")).toString() == schemeId)) {
+                || (spatial
+                    && state.value(QLatin1String("spatial")).toObject().value(QLatin1String("scheme")).toString()
+                        == schemeId)) {
                 out << StoryLesson{l.steps[i].id, l.number, l.title};
                 break;
             }

@@ -36,15 +36,15 @@ struct StoryVariant {
 
 /// A scheme's story (resources/stories/<id>.json).
 struct Story {
-    QString id;        ///< the registry id
+    QString id; ///< the registry id
     QString title;
-    QString problem;   ///< the problem the scheme answered
+    QString problem; ///< the problem the scheme answered
     QString idea;
     QString mechanism;
-    QString formula;   ///< TeX (MathJax's subset)
+    QString formula; ///< TeX (MathJax's subset)
     QList<StoryClaim> goodAt;
     QList<StoryClaim> badAt;
-    QString next;      ///< what came next
+    QString next; ///< what came next
     QList<StoryVariant> variants;
     bool timeline = false; ///< the page shows the context-extension timeline
     QStringList sources;   ///< where every fact of the story was checked

@@ -35,7 +35,10 @@
 namespace poslab::ui {
 namespace {
 
-QString esc(const QString& s) { return s.toHtmlEscaped(); }
+QString esc(const QString& s)
+{
+    return s.toHtmlEscaped();
+}
 
 /// Long paths, identifiers and URLs may break after / . _ instead of widening the page.
 QString breakable(const QString& s)
@@ -73,13 +76,17 @@ QString claimList(const QList<StoryClaim>& claims)
     return html + QStringLiteral("</ul>");
 }
 
-QString dateText(const QDate& d) { return QLocale(QLocale::English).toString(d, QStringLiteral("d MMM yyyy")); }
+QString dateText(const QDate& d)
+{
+    return QLocale(QLocale::English).toString(d, QStringLiteral("d MMM yyyy"));
+}
 
 constexpr int dotRadius = 4;
 
 /// The year ticks of @p l: the first year at the start of the axis, then a tick on each 1 January, labelled
 /// above the axis where the label has room. The axis runs from @p first to @p last over @p length pixels.
-void placeYears(TimelineWidget::Layout& l, const QFontMetrics& fm, int width, const QDate& first, const QDate& last, double length)
+void placeYears(TimelineWidget::Layout& l, const QFontMetrics& fm, int width, const QDate& first, const QDate& last,
+                double length)
 {
     const int pad = fm.averageCharWidth();
     const int lineH = fm.height();
@@ -205,7 +212,10 @@ TimelineWidget::Layout TimelineWidget::layoutFor(int width) const
     return l;
 }
 
-int TimelineWidget::heightForWidth(int width) const { return layoutFor(width).height; }
+int TimelineWidget::heightForWidth(int width) const
+{
+    return layoutFor(width).height;
+}
 
 QSize TimelineWidget::sizeHint() const
 {
@@ -251,7 +261,8 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         if (i > 0) // the first label names the year the axis starts in; the others mark 1 January
             p.drawLine(l.yearX[i], l.axisY - 4, l.yearX[i], l.axisY + 4);
         p.setPen(muted);
-        p.drawText(l.yearLabels[i], i > 0 ? Qt::AlignCenter : Qt::AlignLeft | Qt::AlignVCenter, QString::number(l.years[i]));
+        p.drawText(l.yearLabels[i], i > 0 ? Qt::AlignCenter : Qt::AlignLeft | Qt::AlignVCenter,
+                   QString::number(l.years[i]));
     }
     QFont bold = font();
     bold.setBold(true);
@@ -267,10 +278,12 @@ void TimelineWidget::paintEvent(QPaintEvent*)
         const QRect textRect = r.adjusted(dotRadius, 0, 0, 0);
         p.setFont(bold);
         p.setPen(text);
-        p.drawText(QRect(textRect.left(), r.top(), textRect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter, lines[0]);
+        p.drawText(QRect(textRect.left(), r.top(), textRect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                   lines[0]);
         p.setFont(font());
         p.setPen(muted);
-        p.drawText(QRect(textRect.left(), r.top() + lineH, textRect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter, lines[1]);
+        p.drawText(QRect(textRect.left(), r.top() + lineH, textRect.width(), lineH), Qt::AlignLeft | Qt::AlignVCenter,
+                   lines[1]);
     }
 }
 
@@ -368,7 +381,8 @@ StoryPage* StoryPage::open(const QString& schemeId, QWidget* anchor, const Workb
                            std::function<void(const QString&)> openStep)
 {
     QWidget* window = anchor ? anchor->window() : nullptr;
-    StoryPage* page = window ? window->findChild<StoryPage*>(QStringLiteral("storyPage"), Qt::FindDirectChildrenOnly) : nullptr;
+    StoryPage* page
+        = window ? window->findChild<StoryPage*>(QStringLiteral("storyPage"), Qt::FindDirectChildrenOnly) : nullptr;
     if (!page) {
         page = new StoryPage(window);
         page->setWindowFlag(Qt::Window);
@@ -425,7 +439,8 @@ void StoryPage::showStory(const QString& schemeId)
     m_title = addLabel(QStringLiteral("storyTitle"));
     const std::optional<Story> story = findStory(schemeId);
     const core::SchemeDescriptor* scheme = core::findScheme(schemeId.toStdString());
-    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId.toStdString()); !scheme && spatial)
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(schemeId.toStdString());
+        !scheme && spatial)
         scheme = &spatial->info; // a grid or sequence scheme: its identity and citation
     if (!story || !scheme) {
         m_title->setText(tr("No story for the scheme '%1'.").arg(esc(schemeId)));
@@ -529,8 +544,11 @@ void StoryPage::addLessons()
         QString list = QStringLiteral("<ul style='margin-left:0px; -qt-list-indent:1'>");
         for (const StoryLesson& l : ls)
             list += QStringLiteral("<li><a href=\"lesson:%1\">Lesson %2 \u00b7 %3</a> (from step %1)</li>")
-                        .arg(esc(l.stepId)).arg(l.lesson).arg(esc(l.title));
-        QLabel* lessonsLabel = addSection(QStringLiteral("storyLessons"), tr("Lessons that show it"), list + QStringLiteral("</ul>"));
+                        .arg(esc(l.stepId))
+                        .arg(l.lesson)
+                        .arg(esc(l.title));
+        QLabel* lessonsLabel
+            = addSection(QStringLiteral("storyLessons"), tr("Lessons that show it"), list + QStringLiteral("</ul>"));
         lessonsLabel->setTextInteractionFlags(Qt::TextBrowserInteraction);
         lessonsLabel->setOpenExternalLinks(false);
         connect(lessonsLabel, &QLabel::linkActivated, this, [this](const QString& link) {

@@ -87,9 +87,11 @@ QString AttentionView::scaleNote() const
     if (m_diff || !m_output)
         return {};
     if (m_heldRange && !sharesCompareRange())
-        return tr("  \u00b7  colours %1 \u2026 %2 (held)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+        return tr("  \u00b7  colours %1 \u2026 %2 (held)")
+            .arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
     if (sharesCompareRange())
-        return tr("  \u00b7  colours %1 \u2026 %2 (A and B)").arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
+        return tr("  \u00b7  colours %1 \u2026 %2 (A and B)")
+            .arg(formatNumber(m_heldRange->lo, 3), formatNumber(m_heldRange->hi, 3));
     if (m_output->softmax)
         return tr("  \u00b7  colours 0 \u2026 1 (fixed)");
     return {};
@@ -170,8 +172,8 @@ void AttentionView::drawTrainedLength(QPainter& p, TextLayout& text, const QRect
     p.save();
     p.setPen(Qt::NoPen);
     p.setBrush(QBrush(hatch, Qt::BDiagPattern));
-    p.drawRect(QRectF(plot.left(), plot.top() + at, plot.width(), plot.height() - at));        // new queries
-    p.drawRect(QRectF(plot.left() + at, plot.top(), plot.width() - at, at));                   // new keys above them
+    p.drawRect(QRectF(plot.left(), plot.top() + at, plot.width(), plot.height() - at)); // new queries
+    p.drawRect(QRectF(plot.left() + at, plot.top(), plot.width() - at, at));            // new keys above them
     p.setPen(QPen(th.accent2, 2 * s, Qt::DashLine));
     p.drawLine(QPointF(plot.left() + at, plot.top()), QPointF(plot.left() + at, plot.bottom()));
     p.drawLine(QPointF(plot.left(), plot.top() + at), QPointF(plot.right(), plot.top() + at));
@@ -250,8 +252,9 @@ void AttentionView::makeControls()
     c.source = new QComboBox(m_controls);
     c.source->setObjectName(QStringLiteral("attentionSource"));
     c.source->addItems({tr("scheme"), tr("trained model")});
-    c.source->setToolTip(tr("scheme: the scheme's pattern from core's attention engine; trained model: the real attention "
-                            "weights of a model trained in this window (lengthlab view, Train)"));
+    c.source->setToolTip(
+        tr("scheme: the scheme's pattern from core's attention engine; trained model: the real attention "
+           "weights of a model trained in this window (lengthlab view, Train)"));
     c.run = new QSpinBox(m_controls);
     c.run->setObjectName(QStringLiteral("attentionTrainedRun"));
     c.run->setPrefix(tr("run "));
@@ -271,8 +274,8 @@ void AttentionView::syncControls()
 {
     const ControlWidgets& c = m_widgets;
     const ViewOptions& o = m_state->viewOptions();
-    QSignalBlocker b1(c.kind), b2(c.mask), b3(c.head), b4(c.heads), b5(c.content), b6(c.source), b7(c.run),
-        b8(c.layer), b9(c.length);
+    QSignalBlocker b1(c.kind), b2(c.mask), b3(c.head), b4(c.heads), b5(c.content), b6(c.source), b7(c.run), b8(c.layer),
+        b9(c.length);
     const bool trained = o.attentionSource == AttentionSource::Trained;
     const auto runs = m_state->trainedRuns();
     c.source->setCurrentIndex(trained ? 1 : 0);
@@ -299,11 +302,12 @@ void AttentionView::syncControls()
 void AttentionView::connectControls()
 {
     const ControlWidgets& c = m_widgets;
-    connect(c.source, &QComboBox::currentIndexChanged, this, [this](int i) {
-        m_state->setProperty(QStringLiteral("attention_source"), i);
-    });
-    connect(c.run, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_run"), v); });
-    connect(c.layer, &QSpinBox::valueChanged, this, [this](int v) { m_state->setProperty(QStringLiteral("trained_layer"), v); });
+    connect(c.source, &QComboBox::currentIndexChanged, this,
+            [this](int i) { m_state->setProperty(QStringLiteral("attention_source"), i); });
+    connect(c.run, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("trained_run"), v); });
+    connect(c.layer, &QSpinBox::valueChanged, this,
+            [this](int v) { m_state->setProperty(QStringLiteral("trained_layer"), v); });
     connect(c.length, &QSpinBox::valueChanged, this,
             [this](int v) { m_state->setProperty(QStringLiteral("trained_test_length"), v, true); });
     auto edit = [this](auto fn) {
@@ -311,8 +315,10 @@ void AttentionView::connectControls()
         fn(o);
         m_state->setViewOptions(o);
     };
-    connect(c.kind, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
-    connect(c.mask, &QComboBox::currentIndexChanged, this, [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
+    connect(c.kind, &QComboBox::currentIndexChanged, this,
+            [edit](int i) { edit([&](ViewOptions& o) { o.softmax = i == 0; }); });
+    connect(c.mask, &QComboBox::currentIndexChanged, this,
+            [edit](int i) { edit([&](ViewOptions& o) { o.causal = i == 0; }); });
     connect(m_termBox, &QComboBox::activated, this, [this, edit](int i) {
         const QString term = i <= 0 ? QString() : m_termBox->itemText(i);
         edit([&](ViewOptions& o) { o.term = term; });
@@ -336,20 +342,21 @@ HeaderTexts AttentionView::headerTexts() const
     if (!m_output)
         return {};
     if (!m_output->trained.isEmpty()) // a model trained in the window: its real attention probabilities
-        return {m_output->trained, {tr("attention probabilities, head %1 of %2").arg(m_output->head).arg(m_output->heads),
-                                    tr("head %1 of %2").arg(m_output->head).arg(m_output->heads)},
+        return {m_output->trained,
+                {tr("attention probabilities, head %1 of %2").arg(m_output->head).arg(m_output->heads),
+                 tr("head %1 of %2").arg(m_output->head).arg(m_output->heads)},
                 {tr("%1 \u00d7 %1 tokens \u00b7 causal").arg(m_output->matrix.rows()),
                  tr("%1 \u00d7 %1").arg(m_output->matrix.rows())}};
     const core::SchemeDescriptor* scheme = core::findScheme(m_output->setup.scheme);
     // The computed set-up's variant (the state may have moved on while the scores compute), after the model.
-    QString variant = scheme ? variantLabel(*scheme, m_output->setup.params) : QString::fromStdString(m_output->setup.scheme);
-    if (const QString model = m_state->modelLabel(); !model.isEmpty() && m_output->setup.scheme == m_state->setup().scheme)
+    QString variant
+        = scheme ? variantLabel(*scheme, m_output->setup.params) : QString::fromStdString(m_output->setup.scheme);
+    if (const QString model = m_state->modelLabel();
+        !model.isEmpty() && m_output->setup.scheme == m_state->setup().scheme)
         variant = QStringLiteral("%1 \u00b7 %2").arg(model, variant);
     if (const QString who = m_state->compareName(); !who.isEmpty())
         variant = QStringLiteral("%1: %2").arg(who, variant);
-    QString what = !m_output->term.isEmpty() ? m_output->termLabel
-                   : m_output->softmax      ? tr("softmax")
-                                            : tr("logits");
+    QString what = !m_output->term.isEmpty() ? m_output->termLabel : m_output->softmax ? tr("softmax") : tr("logits");
     if (m_diff) {
         variant = tr("%1 \u2212 %2").arg(variant, m_state->compareState()->figureLabel());
         what = tr("difference A \u2212 B of the %1").arg(what);
@@ -363,8 +370,9 @@ HeaderTexts AttentionView::headerTexts() const
     if (!slope.isEmpty())
         detail << tr("%1, %2, %3").arg(what, head, slope);
     detail << tr("%1, %2").arg(what, head) << what;
-    const QString size = tr("%1 \u00d7 %2").arg(formatNumber(double(m_output->matrix.rows()), 7),
-                                                formatNumber(double(m_output->matrix.cols()), 7));
+    const QString size
+        = tr("%1 \u00d7 %2")
+              .arg(formatNumber(double(m_output->matrix.rows()), 7), formatNumber(double(m_output->matrix.cols()), 7));
     const QString mask = m_output->causal ? tr("causal") : tr("bidirectional");
     return {variant, detail, {tr("%1 \u00b7 %2").arg(size, mask), size}};
 }
@@ -383,7 +391,8 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
             wordW = std::max(wordW, tick.horizontalAdvance(QString::fromStdString(w)));
     l.title = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                      headerHeight(t.width() - 2 * pad, th, l.scale, headerTexts()));
-    l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad, tick.height() * 1.3);
+    l.footer = QRectF(t.left() + pad, t.bottom() - tick.height() * 1.3 - pad * 0.5, t.width() - 2 * pad,
+                      tick.height() * 1.3);
     const int n = m_output ? int(m_output->matrix.rows()) : 0;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
     double top = l.title.bottom() + std::max(pad * 0.5, tick.height() * 0.6 + 2);
@@ -396,17 +405,16 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
     // figure fills a compare half): the words beside and under the rows where the cells hold a line of text,
     // else the widest position number and the axis titles ("query position" turned beside the numbers).
     const auto place = [&](bool wordLabels) {
-        const double left = wordLabels ? wordW + 6 * l.scale + pad
-                                       : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale
-                                             + tick.height() * 1.6 + pad;
+        const double left = wordLabels
+            ? wordW + 6 * l.scale + pad
+            : tick.horizontalAdvance(formatNumber(std::max(0, n - 1), 7)) + 6 * l.scale + tick.height() * 1.6 + pad;
         const double bottom = l.footer.top() - (wordLabels ? wordW + tick.height() : tick.height() * 2.3);
         const double h = bottom - top, room = t.width() - left;
         // Right of the plot: the colour bar (12 s after it, 16 s wide), its tick labels 8 px after the bar (as
         // drawColorBar() draws them) and the padding. Which labels the bar draws depends on its height, the side:
         // start from the labels of the tallest bar, then refit to the labels of the side found.
-        const auto sideFor = [&](double labels) {
-            return std::max(10.0, std::min(room - (28 * l.scale + 8 + labels + pad), h));
-        };
+        const auto sideFor
+            = [&](double labels) { return std::max(10.0, std::min(room - (28 * l.scale + 8 + labels + pad), h)); };
         double labels = colorBarTickWidth(tick, std::min(room, h));
         double side = sideFor(labels);
         for (int pass = 0; pass < 2; ++pass) {
@@ -469,11 +477,13 @@ QString AttentionView::readout(int row, int col) const
         return withheldReadout(b + tr("query %1  \u00b7  key %2").arg(q, k));
     if (m_diff) {
         const float d = (*m_diff)(row, col);
-        return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3").arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
+        return tr("query %1  \u00b7  key %2  \u00b7  A \u2212 B %3")
+            .arg(q, k, std::isnan(d) ? tr("masked") : QString::number(d, 'g', 6));
     }
-    return b + tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
-        .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
-             std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));
+    return b
+        + tr("query %1  \u00b7  key %2  \u00b7  %3 %4")
+              .arg(q, k, m_output->softmax ? tr("probability") : tr("logit"),
+                   std::isnan(v) ? tr("masked") : QString::number(v, 'g', 6));
 }
 
 void AttentionView::renderContent(QPainter& p, const QRectF& target)
@@ -483,7 +493,8 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (!m_output)
         return;
     if (!m_output->error.isEmpty()) {
-        drawNotApplicable(p, target, th, m_output->trained.isEmpty() ? tr("Cannot compute attention") : m_output->trained,
+        drawNotApplicable(p, target, th,
+                          m_output->trained.isEmpty() ? tr("Cannot compute attention") : m_output->trained,
                           m_output->error);
         return;
     }
@@ -497,8 +508,10 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     if (const QString nr = noRotationSummary(); !nr.isEmpty())
         // Shorter by the rule: the layer's kind first, then the temperature's value, its name last.
         text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), th.muted,
-                  {nr, QString(nr).replace(QStringLiteral("NoPE, no rotation"), QStringLiteral("NoPE"))
-                           .replace(QStringLiteral("query temperature "), QString()),
+                  {nr,
+                   QString(nr)
+                       .replace(QStringLiteral("NoPE, no rotation"), QStringLiteral("NoPE"))
+                       .replace(QStringLiteral("query temperature "), QString()),
                    nr.section(QStringLiteral(" \u00b7 "), 0, 0)},
                   TextLayout::Fit::Drop);
 
@@ -512,9 +525,10 @@ void AttentionView::renderContent(QPainter& p, const QRectF& target)
     drawAxes(p, text, l);
     drawCursorRow(p, l);
     drawTrainedLength(p, text, l.plot, s);
-    drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(), s);
-    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s), onScreen() && m_hover ? th.foreground : th.muted,
-              footerLines());
+    drawColorBar(p, text, l.bar, ColorMap(m_diff ? ColorMapKind::Diverging : mapKind()), valueRange(), th, QString(),
+                 s);
+    text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, th.font(10 * s),
+              onScreen() && m_hover ? th.foreground : th.muted, footerLines());
 }
 
 void AttentionView::drawAxes(QPainter& p, TextLayout& text, const Layout& l) const
@@ -544,8 +558,10 @@ void AttentionView::drawAxes(QPainter& p, TextLayout& text, const Layout& l) con
             const QString t = formatNumber(v, 7);
             const double y = l.plot.top() + (v + 0.5) * cell;
             const double x = l.plot.left() + (v + 0.5) * cell;
-            text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground, {t});
-            text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground, {t});
+            text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
+                        {t});
+            text.drawAt(QPointF(x, l.plot.bottom() + 5 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.foreground,
+                        {t});
         }
         text.draw(QRectF(l.plot.left(), l.plot.bottom() + 5 * s + fm.height(), l.plot.width(), fm.height()),
                   Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {tr("key position"), tr("key")});
@@ -585,11 +601,13 @@ QStringList AttentionView::footerLines() const
         if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
             foot << r;
     if (foot.isEmpty() && m_diff)
-        foot << tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked").arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
+        foot << tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked")
+                    .arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
     if (foot.isEmpty()) {
         // Shorter wordings where the line is narrow: the content and the colour scale in use stay longest.
-        const QString range = tr("%1 %2 \u2026 %3").arg(m_output->softmax ? tr("probabilities") : tr("logits"),
-                                                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3));
+        const QString range = tr("%1 %2 \u2026 %3")
+                                  .arg(m_output->softmax ? tr("probabilities") : tr("logits"),
+                                       formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3));
         const QString scale = scaleNote();
         foot << tr("%1  \u00b7  %2%3  \u00b7  grey: masked").arg(contentNote(), range, scale)
              << tr("%1  \u00b7  %2%3").arg(contentNote(), range, scale);
@@ -604,7 +622,8 @@ std::optional<QPoint> AttentionView::hoveredCell(bool sideB) const
 {
     if (!sideB)
         return m_hover;
-    const auto* twin = showsHalves() ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin()) : nullptr;
+    const auto* twin
+        = showsHalves() ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin()) : nullptr;
     return twin ? twin->m_hover : std::nullopt;
 }
 
@@ -621,7 +640,9 @@ std::optional<QPointF> AttentionView::cellCentre(int row, int column, bool sideB
 {
     if (sideB) {
         // B's half: the twin's own cell, moved to where View draws that half (twinArea()).
-        const auto* twin = showsHalves() ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin()) : nullptr;
+        const auto* twin = showsHalves()
+            ? qobject_cast<const AttentionView*>(const_cast<AttentionView*>(this)->compareTwin())
+            : nullptr;
         if (!twin)
             return std::nullopt;
         const auto c = twin->cellCentre(row, column, false);

@@ -100,7 +100,7 @@ private:
     void syncControls();
     /// Each control edits its option of the state.
     void connectControls();
-    QComboBox* m_termBox = nullptr;  ///< "whole score" or one named part; shown for schemes that have parts
+    QComboBox* m_termBox = nullptr; ///< "whole score" or one named part; shown for schemes that have parts
     // compare mode, difference: A's scores minus B's (Computation::difference); masked in either stays masked
     bool differenceMode() const;
     std::optional<core::MatrixF> m_diff;

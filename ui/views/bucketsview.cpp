@@ -60,13 +60,27 @@ struct BucketsPainter {
     Q_DECLARE_TR_FUNCTIONS(poslab::ui::BucketsView)
 
 public:
-    BucketsPainter(QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme, const BucketData& data)
-        : p(painter), text(layout), target(area), th(theme), d(data), b(data.profile), t5(data.t5),
-          bidirectional(!data.t5 || data.bidirectional), n(data.maxDistance), s(sizeScale(area)), pad(8 * s),
-          rel(t5 ? tr("key \u2212 query") : tr("query \u2212 key")), tickFont(th.font(9.5 * s)),
-          labelFont(th.font(10 * s)), edgeFont(th.font(10 * s, true)), tfm(tickFont), lfm(labelFont), efm(edgeFont)
-    {
-    }
+    BucketsPainter(QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme,
+                   const BucketData& data)
+        : p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , d(data)
+        , b(data.profile)
+        , t5(data.t5)
+        , bidirectional(!data.t5 || data.bidirectional)
+        , n(data.maxDistance)
+        , s(sizeScale(area))
+        , pad(8 * s)
+        , rel(t5 ? tr("key \u2212 query") : tr("query \u2212 key"))
+        , tickFont(th.font(9.5 * s))
+        , labelFont(th.font(10 * s))
+        , edgeFont(th.font(10 * s, true))
+        , tfm(tickFont)
+        , lfm(labelFont)
+        , efm(edgeFont)
+    { }
 
     void draw(const QString& figureLabel)
     {
@@ -96,10 +110,10 @@ public:
     double headerBottom = 0;
     long long lo = 0, hi = 1; ///< the bucket axis' range
     std::vector<double> yTicks;
-    double edgeRows = 0; ///< the two rows of edge labels above the plot
-    QRectF area;         ///< the plot
-    double span = 1;     ///< axisOf(n): the axis' half width in its own units
-    QColor exact;        ///< the exact region's tint
+    double edgeRows = 0;     ///< the two rows of edge labels above the plot
+    QRectF area;             ///< the plot
+    double span = 1;         ///< axisOf(n): the axis' half width in its own units
+    QColor exact;            ///< the exact region's tint
     double ex0 = 0, ex1 = 0; ///< the exact region's left and right
 
     double x(double relPos) const { return area.center().x() + axisOf(relPos) / span * area.width() / 2; }
@@ -110,8 +124,8 @@ public:
         const QString variant = t5 ? (bidirectional ? tr("bidirectional (encoder)")
                                                     : tr("causal (decoder): keys after the query share bucket 0"))
                                    : tr("table rows clamp to \u2212%1 \u2026 %2").arg(b.tableSpan).arg(b.tableSpan - 1);
-        const QString variantShort =
-            t5 ? (bidirectional ? tr("bidirectional") : tr("causal")) : tr("rows \u00b1%1").arg(b.tableSpan);
+        const QString variantShort
+            = t5 ? (bidirectional ? tr("bidirectional") : tr("causal")) : tr("rows \u00b1%1").arg(b.tableSpan);
         return drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th,
                           s,
                           {figureLabel,
@@ -157,7 +171,8 @@ public:
         text.draw(QRectF(target.left() + pad, headerBottom + lfm.height() * 0.1, area.width(), lfm.height()),
                   Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted, {tr("bucket")});
         p.fillRect(area, th.panel);
-        p.fillRect(QRectF(QPointF(std::max(area.left(), ex0), area.top()), QPointF(std::min(area.right(), ex1), area.bottom())),
+        p.fillRect(QRectF(QPointF(std::max(area.left(), ex0), area.top()),
+                          QPointF(std::min(area.right(), ex1), area.bottom())),
                    exact);
         // Grid and ticks: the distance labels first (the bucket axis's lowest label gives way to them).
         std::vector<core::Position> xTicks{0};
@@ -263,7 +278,8 @@ public:
     {
         const Qt::Alignment beside = sign < 0 ? Qt::AlignLeft : Qt::AlignRight;
         if (text.drawAt(QPointF(xe, rowY), Qt::AlignHCenter | Qt::AlignTop, edgeFont, colour, {words}).isEmpty()
-            && text.drawAt(QPointF(xe - sign * 3 * s, rowY), beside | Qt::AlignTop, edgeFont, colour, {words}).isEmpty())
+            && text.drawAt(QPointF(xe - sign * 3 * s, rowY), beside | Qt::AlignTop, edgeFont, colour, {words})
+                   .isEmpty())
             text.drawAt(QPointF(xe, rowY), Qt::AlignHCenter | Qt::AlignTop, edgeFont, colour, shorter);
     }
 
@@ -294,11 +310,12 @@ public:
             }
         }
         if (!beyond.isEmpty())
-            text.draw(QRectF(area.left() + 4 * s, area.bottom() - lfm.height() * 1.2, area.width() - 8 * s, lfm.height()),
-                      Qt::AlignRight | Qt::AlignVCenter, labelFont, th.muted,
-                      {tr("beyond %1 positions: %2").arg(formatNumber(double(n + 1), 7), beyond.join(QStringLiteral("; "))),
-                       beyond.join(QStringLiteral("; "))},
-                      TextLayout::Fit::Drop);
+            text.draw(
+                QRectF(area.left() + 4 * s, area.bottom() - lfm.height() * 1.2, area.width() - 8 * s, lfm.height()),
+                Qt::AlignRight | Qt::AlignVCenter, labelFont, th.muted,
+                {tr("beyond %1 positions: %2").arg(formatNumber(double(n + 1), 7), beyond.join(QStringLiteral("; "))),
+                 beyond.join(QStringLiteral("; "))},
+                TextLayout::Fit::Drop);
     }
 };
 

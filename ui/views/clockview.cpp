@@ -52,7 +52,8 @@ QString ClockView::parsePairs(const QString& text, int pairs, std::vector<int>* 
 
 std::vector<int> ClockView::shownPairs() const
 {
-    return AnglesFigure::shownPairs(m_result ? int(m_result->frequencies.size()) : 0, m_state->viewOptions().clockPairs);
+    return AnglesFigure::shownPairs(m_result ? int(m_result->frequencies.size()) : 0,
+                                    m_state->viewOptions().clockPairs);
 }
 
 QWidget* ClockView::controls()
@@ -237,16 +238,19 @@ struct ClockView::Grid {
     QRectF area;
     QFont labelFont, periodFont;
     QFontMetricsF lfm{QFont()}, pfm{QFont()};
-    double labelH = 0;      ///< the name and two period lines under a clock
+    double labelH = 0; ///< the name and two period lines under a clock
     int cols = 1;
-    double cw = 0, ch = 0;  ///< a cell's width and height
-    double R = 0;           ///< the clocks' radius
+    double cw = 0, ch = 0; ///< a cell's width and height
+    double R = 0;          ///< the clocks' radius
     int nameLevel = 0, periodLevel = 0;
-    bool oneLine = true;    ///< every pair's period on one line; else every stride-th, alternating two lines
+    bool oneLine = true; ///< every pair's period on one line; else every stride-th, alternating two lines
     int stride = 1;
 
     QRectF cell(int k) const { return {area.left() + (k % cols) * cw, area.top() + (k / cols) * ch, cw, ch}; }
-    QPointF centre(const QRectF& cell, double s) const { return {cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s}; }
+    QPointF centre(const QRectF& cell, double s) const
+    {
+        return {cell.center().x(), cell.top() + (ch - labelH) / 2 + 2 * s};
+    }
 };
 
 double ClockView::drawClockHeader(TextLayout& text, const QRectF& target, const Theme& th, double s, double t) const
@@ -257,7 +261,8 @@ double ClockView::drawClockHeader(TextLayout& text, const QRectF& target, const 
     const int digits = int(std::floor(std::log10(std::max(1.0, std::abs(t))))) + (t == std::floor(t) ? 1 : 3);
     const QString pos = formatNumber(t, std::max(digits, 1));
     const QString where = tr("position p = %1").arg(pos), whereShort = tr("p = %1").arg(pos);
-    const QString angle = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
+    const QString angle
+        = pendulum ? tr("pendulum swing = sin(p\u00b7\u03c9\u1d62)") : tr("hand angle = p\u00b7\u03c9\u1d62");
     return drawHeader(text, QRectF(target.left() + pad, target.top() + pad * 0.5, target.width() - 2 * pad, 0), th, s,
                       {m_state->figureLabel(),
                        {where, whereShort},
@@ -283,7 +288,8 @@ QRectF ClockView::drawHoverLine(TextLayout& text, const QRectF& target, double h
         // The hint in a shorter wording where the line is narrow (the read-out itself keeps its form).
         text.draw(QRectF(area.left(), area.bottom(), area.width(), hoverH), Qt::AlignLeft | Qt::AlignVCenter, hoverFont,
                   hovering ? th.foreground : th.muted,
-                  hovering ? QStringList{hover} : QStringList{hover, tr("hover a hand to read its period"), tr("hover a hand")});
+                  hovering ? QStringList{hover}
+                           : QStringList{hover, tr("hover a hand to read its period"), tr("hover a hand")});
     return area;
 }
 
@@ -409,8 +415,8 @@ void ClockView::drawCellLabels(TextLayout& text, const Grid& g, const ClockHands
     // slowest pair of the scheme (pair 127 of 2,048 at d = 4096 is not), "second hand" the fastest.
     const double y = c.y() + g.R + 6 * s;
     const QRectF labelBox(cell.left() + 2, y, cell.width() - 4, g.lfm.height());
-    const QString role = n > 1 && i == hands.fastest ? tr("second hand")
-                                                     : (n > 1 && i == hands.slowest ? tr("hour hand") : QString());
+    const QString role
+        = n > 1 && i == hands.fastest ? tr("second hand") : (n > 1 && i == hands.slowest ? tr("hour hand") : QString());
     QStringList names = nameWordings(i).mid(g.nameLevel);
     if (!role.isEmpty() && g.nameLevel == 0)
         names.prepend(tr("pair %1 \u00b7 %2").arg(i).arg(role));

@@ -46,8 +46,6 @@ QString shortYTitle(const QString& title)
     return title;
 }
 
-
-
 /// Tick labels at the nice values of [lo, hi]: decimals enough for the step, thousands separators, and
 /// zero written "0" (a tick at -1e-17 would otherwise read "-0.00").
 void setTicks(QCategoryAxis* axis, double lo, double hi, const std::vector<std::pair<double, QString>>& ticks)
@@ -110,7 +108,7 @@ void fitValueTicks(QCategoryAxis* axis, std::pair<double, double> data, const QR
     auto ticks = linearTicks(data.first, data.second, target, &a, &b);
     // A small plot may still put two labels closer than a line apart: fewer ticks until they clear.
     for (int t = target - 1; t >= 1 && sized && ticks.size() >= 2
-                             && (ticks[1].first - ticks[0].first) / (b - a) * plot.height() < fm.height() * 1.3;
+         && (ticks[1].first - ticks[0].first) / (b - a) * plot.height() < fm.height() * 1.3;
          --t)
         ticks = linearTicks(data.first, data.second, t, &a, &b);
     // The end labels are centred on their ticks: lower the axis just enough that the lowest clears the x
@@ -189,7 +187,8 @@ void DecayView::fitDistanceTicks(const QRectF& plot, bool sized)
         std::vector<std::pair<double, QString>> kept;
         for (const auto& t : xt)
             if (t.first == 0
-                || plot.left() + t.first / xhi * plot.width() + textAdvance(m_x->labelsFont(), t.second) / 2 <= plot.right() + 2)
+                || plot.left() + t.first / xhi * plot.width() + textAdvance(m_x->labelsFont(), t.second) / 2
+                    <= plot.right() + 2)
                 kept.push_back(t);
         xt = std::move(kept);
     }
@@ -210,13 +209,13 @@ void DecayView::fitAxisTitles(const QRectF& plot, bool wholeTitles)
     const QFontMetricsF fm(m_y->titleFont());
     const QString shorter = shortYTitle(m_yTitle);
     const QString title = textAdvance(m_y->titleFont(), m_yTitle) <= room ? m_yTitle
-                          : textAdvance(m_y->titleFont(), shorter) <= room ? shorter
+        : textAdvance(m_y->titleFont(), shorter) <= room                  ? shorter
                                                                           : QString();
     if (m_y->titleText() != title)
         m_y->setTitleText(title);
     const QString title2 = textAdvance(m_y->titleFont(), m_plot.y2Title) <= room ? m_plot.y2Title
-                           : textAdvance(m_y->titleFont(), shortYTitle(m_plot.y2Title)) <= room ? shortYTitle(m_plot.y2Title)
-                                                                                          : QString();
+        : textAdvance(m_y->titleFont(), shortYTitle(m_plot.y2Title)) <= room     ? shortYTitle(m_plot.y2Title)
+                                                                                 : QString();
     if (m_y2->titleText() != title2)
         m_y2->setTitleText(title2);
     // The x title: whole or not at all (Qt Charts cuts it to "..." under the tick labels on a narrow plot, a
@@ -225,10 +224,10 @@ void DecayView::fitAxisTitles(const QRectF& plot, bool wholeTitles)
     // Hysteresis: a title now left out returns only when the plot keeps three lines after giving it one and
     // a half, so the two layouts do not alternate.
     const double needH = fm.height() * (m_x->titleText().isEmpty() && !wholeTitles ? 5.5 : 4);
-    const QString xTitle = plot.height() < needH                      ? QString()
-                           : textAdvance(m_y->titleFont(), m_xTitle) + fm.height() <= plot.width() ? m_xTitle
-                           : textAdvance(m_y->titleFont(), xShort) + fm.height() <= plot.width()   ? xShort
-                                                                            : QString();
+    const QString xTitle = plot.height() < needH                                ? QString()
+        : textAdvance(m_y->titleFont(), m_xTitle) + fm.height() <= plot.width() ? m_xTitle
+        : textAdvance(m_y->titleFont(), xShort) + fm.height() <= plot.width()   ? xShort
+                                                                                : QString();
     if (m_x->titleText() != xTitle)
         m_x->setTitleText(xTitle);
 }
@@ -365,7 +364,8 @@ void DecayView::placeTitle()
         m_titleItem->setPlainText(shown);
     m_titleItem->setVisible(!m_title.isEmpty());
     const double top = m_chart->layout() ? m_chart->layout()->contentsRect().top() : 0.0;
-    m_titleItem->setPos(std::round(area.left() + (area.width() - textAdvance(m_titleItem->font(), shown)) / 2), top + 4);
+    m_titleItem->setPos(std::round(area.left() + (area.width() - textAdvance(m_titleItem->font(), shown)) / 2),
+                        top + 4);
 }
 
 void DecayView::applyFonts(double sizeFactor)

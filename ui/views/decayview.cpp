@@ -158,7 +158,8 @@ QString DecayView::notApplicableReason() const
         return tr("NoPE treats every distance alike. Pick RoPE, ALiBi or T5 to see a score change with distance.");
     if (s.score)
         return tr("%1 mixes position with content: no single curve. See the attention view, or pick ALiBi, T5 or "
-                  "RoPE.").arg(name);
+                  "RoPE.")
+            .arg(name);
     return tr("%1 has no decay curve. See the attention view, or pick ALiBi, T5 or RoPE.").arg(name);
 }
 
@@ -181,7 +182,6 @@ QWidget* DecayView::controls()
     connect(clear, &QToolButton::clicked, this, &DecayView::clearPins);
     return m_controls;
 }
-
 
 void DecayView::resultChanged()
 {
@@ -295,7 +295,8 @@ void DecayView::updateReadout()
     if (m_hoverSeries >= 0 && m_hoverSeries < int(m_plot.curves.size())) {
         c = &m_plot.curves[std::size_t(m_hoverSeries)];
         name = c->name;
-    } else if (m_hoverSeries >= int(m_plot.curves.size()) && m_hoverSeries < int(m_plot.curves.size() + m_pins.size())) {
+    } else if (m_hoverSeries >= int(m_plot.curves.size())
+               && m_hoverSeries < int(m_plot.curves.size() + m_pins.size())) {
         c = &m_pins[std::size_t(m_hoverSeries) - m_plot.curves.size()].curve;
         name = pinNames().value(m_hoverSeries - int(m_plot.curves.size()));
     }
@@ -308,11 +309,11 @@ void DecayView::updateReadout()
     const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
         return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
     });
-    m_readout->setText(who + tr("%1:  k = %2 tokens,  value %3")
-                                 .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
-                                      readoutValue(QString::number(it->y(), 'g', 6))));
+    m_readout->setText(who
+                       + tr("%1:  k = %2 tokens,  value %3")
+                             .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
+                                  readoutValue(QString::number(it->y(), 'g', 6))));
 }
-
 
 double DecayView::axisX(double k) const
 {
@@ -419,10 +420,17 @@ void DecayView::fillSeries()
 {
     const Theme th = theme();
     // Okabe-Ito colours after the theme's three: distinguishable with colour-vision deficiency.
-    const QColor colors[] = {th.accent, th.accent3, th.accent2, QColor(0xcc, 0x79, 0xa7), QColor(0xe6, 0x9f, 0x00),
-                             QColor(0x56, 0xb4, 0xe9), QColor(0xf0, 0xe4, 0x42), QColor(0x99, 0x99, 0x99),
+    const QColor colors[] = {th.accent,
+                             th.accent3,
+                             th.accent2,
+                             QColor(0xcc, 0x79, 0xa7),
+                             QColor(0xe6, 0x9f, 0x00),
+                             QColor(0x56, 0xb4, 0xe9),
+                             QColor(0xf0, 0xe4, 0x42),
+                             QColor(0x99, 0x99, 0x99),
                              th.kind == ThemeKind::Dark ? QColor(0xdd, 0xdd, 0xdd) : QColor(0x00, 0x00, 0x00),
-                             QColor(0xd5, 0x5e, 0x00), QColor(0x00, 0x72, 0xb2),
+                             QColor(0xd5, 0x5e, 0x00),
+                             QColor(0x00, 0x72, 0xb2),
                              QColor(0x88, 0x88, 0x88)};
     const QStringList pinLabels = pinNames();
     std::size_t idx = 0;
@@ -559,12 +567,14 @@ void DecayView::applyTheme()
     m_chart->setPlotAreaBackgroundVisible(true);
     m_titleItem->setDefaultTextColor(th.foreground);
     m_chart->legend()->setLabelColor(th.foreground);
-    m_captionLabel->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
+    m_captionLabel->setStyleSheet(
+        QStringLiteral("color: %1; background: %2;").arg(th.muted.name(), th.background.name()));
     // The caption and the read-out grow with the font scale like the chart's own text (they stayed at the
     // window's 10 px while the chart's was 24 px at font scale 2).
     m_captionLabel->setFont(th.font(9.5));
     m_readout->setFont(th.font(10));
-    m_readout->setStyleSheet(QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
+    m_readout->setStyleSheet(
+        QStringLiteral("color: %1; background: %2;").arg(th.foreground.name(), th.background.name()));
     for (QCategoryAxis* a : {m_x, m_y, m_y2}) {
         a->setLabelsColor(th.foreground);
         a->setTitleBrush(th.muted);
@@ -575,7 +585,6 @@ void DecayView::applyTheme()
     applyFonts(1.0);
     rebuildSeries(); // the theme resets series pens
 }
-
 
 void DecayView::resizeEvent(QResizeEvent* e)
 {
@@ -598,7 +607,7 @@ void DecayView::showChartIfRoom()
     const bool ok = hasContent() && m_result && hasRoom(area.size()) && m_plot.compareProblem.isEmpty();
     if (auto* lay = layout(); lay && lay->contentsMargins().right() != int(width() - area.width()))
         lay->setContentsMargins(0, 0, int(width() - area.width()), 0); // B's half is painted beside the chart
-    const bool readout = ok && !m_state->viewOptions().cleanSlide; // a clean slide has no hover hint or read-out
+    const bool readout = ok && !m_state->viewOptions().cleanSlide;     // a clean slide has no hover hint or read-out
     if (m_chartView->isHidden() == ok || m_readout->isHidden() == readout) {
         m_chartView->setVisible(ok);
         m_readout->setVisible(readout);
@@ -640,7 +649,6 @@ void DecayView::render(QPainter& painter, const QRectF& target)
     View::render(painter, target);
 }
 
-
 void DecayView::renderContent(QPainter& p, const QRectF& target)
 {
     // Lay the chart out at the target size, draw its scene, and put it back: fonts and ticks then suit the
@@ -669,7 +677,8 @@ void DecayView::renderContent(QPainter& p, const QRectF& target)
     if (!captionRect.isEmpty()) {
         p.fillRect(QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()),
                    th.background);
-        TextLayout text(p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
+        TextLayout text(
+            p, QRectF(target.left(), chartRect.bottom(), target.width(), target.bottom() - chartRect.bottom()));
         text.drawWrapped(captionRect, Qt::AlignLeft | Qt::AlignTop, cf, th.muted, m_plot.caption);
     }
     if (!readoutRect.isEmpty())
@@ -697,15 +706,17 @@ QRectF DecayView::captionRoom(const QRectF& target, const QFont& cf, double fact
     if (caption.isEmpty())
         return {};
     const QRectF inner = target.adjusted(8 * factor, 0, -8 * factor, 0);
-    const QRectF need = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
-                                                       Qt::TextWordWrap, caption);
+    const QRectF need
+        = QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6), Qt::TextWordWrap, caption);
     // At most a fifth of the figure, so the chart keeps its room, yet never less than the caption's first
     // sentence (its claim) needs, up to a third; drawWrapped then keeps the whole sentences that fit.
     const double lineH = QFontMetricsF(cf).height();
     const qsizetype stop = caption.indexOf(QStringLiteral(". "));
-    const double first = stop < 0 ? need.height()
-                                  : QFontMetricsF(cf).boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6),
-                                                                   Qt::TextWordWrap, caption.left(stop + 1)).height();
+    const double first = stop < 0
+        ? need.height()
+        : QFontMetricsF(cf)
+              .boundingRect(QRectF(inner.left(), 0, inner.width(), 1e6), Qt::TextWordWrap, caption.left(stop + 1))
+              .height();
     const double fifth = std::floor(target.height() * 0.2 / lineH) * lineH;
     const double third = std::floor(target.height() / 3 / lineH) * lineH;
     const double h = std::min(need.height(), std::max({lineH, fifth, std::min(first, third)}));

@@ -172,17 +172,17 @@ private:
         Curve curve;
         Setup setup;
     };
-    DecayPlot m_plot;                                 ///< the figure's data drawn
-    std::optional<DecayFigure::Inputs> m_plotInputs;  ///< what m_plot was computed from (none: not computed)
+    DecayPlot m_plot;                                ///< the figure's data drawn
+    std::optional<DecayFigure::Inputs> m_plotInputs; ///< what m_plot was computed from (none: not computed)
     std::vector<Pin> m_pins;
-    bool m_drewCompare = false;    ///< the chart holds B's curves (overlay) or A - B (difference)
+    bool m_drewCompare = false; ///< the chart holds B's curves (overlay) or A - B (difference)
     QChart* m_chart = nullptr;
     QChartView* m_chartView = nullptr;
     QCategoryAxis* m_x = nullptr;
     QCategoryAxis* m_y = nullptr;
     QCategoryAxis* m_y2 = nullptr;
-    std::vector<QLineSeries*> m_series; ///< empty series: the legend's entries (their pens draw its markers)
-    CurveItem* m_curveItem = nullptr; ///< draws the curves (curveitem.h)
+    std::vector<QLineSeries*> m_series;       ///< empty series: the legend's entries (their pens draw its markers)
+    CurveItem* m_curveItem = nullptr;         ///< draws the curves (curveitem.h)
     QGraphicsTextItem* m_titleItem = nullptr; ///< the title (setChartTitle())
     QString m_title;
     double m_noYTitlesUpTo = 0; ///< chart width at and below which the y titles are left out (Qt Charts cut them)
@@ -190,16 +190,16 @@ private:
     QLabel* m_captionLabel = nullptr;
     QLabel* m_readout = nullptr;
     QWidget* m_controls = nullptr;
-    QString m_yTitle; ///< the left axis's title: the figure's, kept while the figure has no curve
-    QString m_xTitle; ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
-    int m_hoverSeries = -1;    ///< series of the last hover (-1: none)
-    double m_hoverX = 0.0;     ///< its distance
+    QString m_yTitle;       ///< the left axis's title: the figure's, kept while the figure has no curve
+    QString m_xTitle;       ///< the x axis's title (fitAxisLabels() leaves it out on a very low plot)
+    int m_hoverSeries = -1; ///< series of the last hover (-1: none)
+    double m_hoverX = 0.0;  ///< its distance
     bool m_fitting = false;
-    bool m_fitQueued = false;   ///< a refit after a plot-area change is waiting for the event loop
-    int m_autoFits = 0;         ///< refits at m_autoFitSize since the chart last changed size
+    bool m_fitQueued = false; ///< a refit after a plot-area change is waiting for the event loop
+    int m_autoFits = 0;       ///< refits at m_autoFitSize since the chart last changed size
     QSizeF m_autoFitSize;
     double m_fontFactor = 1.0; ///< the size factor applyFonts() last applied
-    QFont m_legendFont; ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
+    QFont m_legendFont;        ///< the legend's font at the current size (fitAxisLabels() may shrink it to fit)
     std::pair<double, double> m_yData{0.0, 1.0};  ///< extent of the left axis's curves
     std::pair<double, double> m_y2Data{0.0, 1.0}; ///< extent of the right axis's curve (the bound)
     double m_maxX = 1.0;                          ///< largest distance drawn

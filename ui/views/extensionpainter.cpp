@@ -95,8 +95,9 @@ double ExtensionPainter::drawHeading()
 {
     const QString lengths = tr("inference length L = %1").arg(formatNumber(double(t.length), 7));
     QStringList bandWords;
-    for (core::ExtensionBand b : {core::ExtensionBand::Unscaled, core::ExtensionBand::Kept, core::ExtensionBand::Blended,
-                                  core::ExtensionBand::Divided, core::ExtensionBand::Rescaled})
+    for (core::ExtensionBand b :
+         {core::ExtensionBand::Unscaled, core::ExtensionBand::Kept, core::ExtensionBand::Blended,
+          core::ExtensionBand::Divided, core::ExtensionBand::Rescaled})
         if (const int c = t.count(b))
             bandWords << tr("%1 %2").arg(c).arg(QString::fromStdString(core::extensionBandName(t, b)));
     const QString bandsLine = bandWords.join(QStringLiteral(" \u00b7 "));
@@ -115,8 +116,8 @@ double ExtensionPainter::drawHeading()
     QStringList lengthWords{lengths, length};
     if (showsBase) {
         const QString inForce = t.effectiveBase == t.theta
-                                    ? tr("base \u03b8' = %1 (\u03b8 unchanged)").arg(base)
-                                    : tr("base \u03b8' = %1 (\u03b8 = %2)").arg(base, formatNumber(t.theta, 6));
+            ? tr("base \u03b8' = %1 (\u03b8 unchanged)").arg(base)
+            : tr("base \u03b8' = %1 (\u03b8 = %2)").arg(base, formatNumber(t.theta, 6));
         baseLine = tr("base \u03b8' = %1").arg(base);
         lengthWords = QStringList{lengths + sep + inForce, length + sep + inForce, length + sep + baseLine, baseLine};
     }
@@ -162,7 +163,10 @@ void ExtensionPainter::collectScaleLegend()
         for (const core::ExtensionMethod& m : t.methods) {
             const bool mine = m.key == t.method;
             QString name = m.key == "dynamic" ? tr("dynamic NTK at L") : QString::fromStdString(m.label);
-            QString shortName = m.key == "linear" ? tr("PI") : m.key == "ntk" ? tr("NTK") : m.key == "dynamic" ? tr("dyn. NTK") : name;
+            QString shortName = m.key == "linear" ? tr("PI")
+                : m.key == "ntk"                  ? tr("NTK")
+                : m.key == "dynamic"              ? tr("dyn. NTK")
+                                                  : name;
             if (mine) {
                 name = tr("%1 (this scheme)").arg(name);
                 shortName = tr("%1 (this)").arg(shortName);
@@ -172,8 +176,9 @@ void ExtensionPainter::collectScaleLegend()
         }
     }
     if (!schemeListed)
-        legend.insert(legend.begin(), {tr("this scheme (%1)").arg(QString::fromStdString(t.method)), tr("this scheme"),
-                                       th.foreground, 3.0, nullptr});
+        legend.insert(legend.begin(),
+                      {tr("this scheme (%1)").arg(QString::fromStdString(t.method)), tr("this scheme"), th.foreground,
+                       3.0, nullptr});
 }
 
 double ExtensionPainter::entryWidth(const QString& name) const
@@ -205,7 +210,8 @@ void ExtensionPainter::layOut(double headerBottom)
     const QRectF area(target.left() + pad, headerBottom + pad * 0.5, target.width() - 2 * pad,
                       target.bottom() - pad - headerBottom - pad * 0.5);
     narrow = area.width() < 24 * lfm.height();
-    const double circleW = narrow ? 0.0 : std::min(std::max(area.width() * 0.3, 10 * lfm.height()), area.width() * 0.42);
+    const double circleW
+        = narrow ? 0.0 : std::min(std::max(area.width() * 0.3, 10 * lfm.height()), area.width() * 0.42);
     plots = QRectF(area.left(), area.top(), area.width() - (narrow ? 0.0 : circleW + pad),
                    area.height() - (narrow ? lfm.height() * 1.2 : 0.0));
     circlePanel = QRectF(plots.right() + pad, area.top(), circleW, area.height());
@@ -219,8 +225,9 @@ void ExtensionPainter::layOut(double headerBottom)
     const double plotW = plots.width() - yLabelW;
     scaleTitle = tr("scale \u03c9_old/\u03c9_new:");
     // Tight: the first legend row starts after a short title, when it leaves room for an entry.
-    legendIndent
-        = tight && bfm.horizontalAdvance(scaleTitle) + 8 * s < plotW * 0.4 ? bfm.horizontalAdvance(scaleTitle) + 8 * s : 0.0;
+    legendIndent = tight && bfm.horizontalAdvance(scaleTitle) + 8 * s < plotW * 0.4
+        ? bfm.horizontalAdvance(scaleTitle) + 8 * s
+        : 0.0;
     shortNames = rowsFor(plotW, false, legendIndent) > 2;
     const int legendRows = rowsFor(plotW, shortNames, legendIndent);
     const double legendH = legendRows * lfm.height();
@@ -259,10 +266,11 @@ void ExtensionPainter::drawPanels()
         p.fillRect(QRectF(x0, scaleR.top(), x1 - x0, scaleR.height()), c);
     }
     text.draw(QRectF(wave.left(), plots.top(), wave.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter, boldFont,
-              th.foreground, {tr("wavelength 2\u03c0/\u03c9 per pair (tokens, log)"), tr("wavelength (tokens)"), tr("wavelength")});
+              th.foreground,
+              {tr("wavelength 2\u03c0/\u03c9 per pair (tokens, log)"), tr("wavelength (tokens)"), tr("wavelength")});
     if (tight && legendIndent > 0)
-        text.draw(QRectF(legendBox.left(), legendBox.top(), legendIndent, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                  boldFont, th.foreground, {scaleTitle, tr("scale:")});
+        text.draw(QRectF(legendBox.left(), legendBox.top(), legendIndent, lfm.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter, boldFont, th.foreground, {scaleTitle, tr("scale:")});
     else if (!tight)
         text.draw(QRectF(scaleR.left(), wave.bottom() + gap, scaleR.width(), titleH), Qt::AlignLeft | Qt::AlignVCenter,
                   boldFont, th.foreground,
@@ -285,8 +293,9 @@ void ExtensionPainter::drawAxes()
         const double y = sy.y(std::pow(10.0, e));
         p.setPen(QPen(th.grid, 1));
         p.drawLine(QPointF(scaleR.left(), y), QPointF(scaleR.right(), y));
-        text.drawAt(QPointF(scaleR.left() - 4 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted,
-                    {QStringLiteral("\u00d7%1").arg(formatNumber(std::pow(10.0, e), 7)), formatNumber(std::pow(10.0, e), 7)});
+        text.drawAt(
+            QPointF(scaleR.left() - 4 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted,
+            {QStringLiteral("\u00d7%1").arg(formatNumber(std::pow(10.0, e), 7)), formatNumber(std::pow(10.0, e), 7)});
     }
     drawPairAxis();
 }
@@ -294,7 +303,8 @@ void ExtensionPainter::drawAxes()
 /// Pair ticks along the bottom axis and, with room, the axis' title.
 void ExtensionPainter::drawPairAxis()
 {
-    const std::vector<double> xt = niceTicks(0, n - 1, std::max(2, int(wave.width() / (tfm.horizontalAdvance(QStringLiteral("0000")) * 1.6))));
+    const std::vector<double> xt
+        = niceTicks(0, n - 1, std::max(2, int(wave.width() / (tfm.horizontalAdvance(QStringLiteral("0000")) * 1.6))));
     for (double v : xt) {
         if (v < 0 || v > n - 1 || v != std::floor(v))
             continue;
@@ -306,12 +316,14 @@ void ExtensionPainter::drawPairAxis()
     }
     if (!tight)
         text.draw(QRectF(scaleR.left(), scaleR.bottom() + tfm.height() * 1.3, scaleR.width(), lfm.height() * 1.2),
-              Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground,
-              {tr("pair i (fast \u2192 slow), %1 pairs of r = %2").arg(n).arg(2 * n), tr("pair i (fast \u2192 slow)"), tr("pair i")});
+                  Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground,
+                  {tr("pair i (fast \u2192 slow), %1 pairs of r = %2").arg(n).arg(2 * n),
+                   tr("pair i (fast \u2192 slow)"), tr("pair i")});
 }
 
 /// One curve over the pairs on the axis @p ax, kept clear of by the labels placed after it.
-void ExtensionPainter::polyline(const LogAxis& ax, const std::vector<double>& values, const QPen& pen, const QString& what)
+void ExtensionPainter::polyline(const LogAxis& ax, const std::vector<double>& values, const QPen& pen,
+                                const QString& what)
 {
     QPainterPath path;
     QPolygonF line;
@@ -371,9 +383,9 @@ void ExtensionPainter::drawScaleLegend()
             x = legendBox.left();
             y += lfm.height();
         }
-        const QRectF drawn = text.draw(QRectF(x + swatch + 4 * s, y, w - swatch - 4 * s, lfm.height()),
-                                       Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, {name},
-                                       TextLayout::Fit::Elide);
+        const QRectF drawn
+            = text.draw(QRectF(x + swatch + 4 * s, y, w - swatch - 4 * s, lfm.height()),
+                        Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, {name}, TextLayout::Fit::Elide);
         if (!drawn.isEmpty()) {
             p.setPen(QPen(e.colour, e.width * s));
             p.drawLine(QPointF(x, y + lfm.height() / 2), QPointF(x + swatch, y + lfm.height() / 2));
@@ -388,10 +400,13 @@ std::vector<ExtensionPainter::HLine> ExtensionPainter::markerLines() const
 {
     std::vector<HLine> hlines;
     const QString lengthWhere = d.lengthFromPositions ? tr("positions")
-                                : d.lengthFromModel   ? tr("the model's context")
+        : d.lengthFromModel                           ? tr("the model's context")
                                                       : tr("target_length");
     const QString lengthText = formatNumber(double(t.length), 7);
-    hlines.push_back({double(t.length), th.cursor, Qt::SolidLine, 1.6,
+    hlines.push_back({double(t.length),
+                      th.cursor,
+                      Qt::SolidLine,
+                      1.6,
                       {tr("inference length L = %1 (%2; drag)").arg(lengthText, lengthWhere),
                        tr("L = %1 (%2; drag)").arg(lengthText, lengthWhere), tr("L = %1 (drag)").arg(lengthText),
                        tr("L = %1").arg(lengthText), tr("L")},
@@ -401,24 +416,32 @@ std::vector<ExtensionPainter::HLine> ExtensionPainter::markerLines() const
     const QString trainedSource = t.trainedSource != "given" ? QString::fromStdString(t.trainedSource)
         : d.trainedFromModel                                 ? tr("the model's trained length")
                                                              : tr("trained_length");
-    hlines.push_back({double(t.trainedLength), th.foreground, Qt::DashLine, 1.4,
+    hlines.push_back({double(t.trainedLength),
+                      th.foreground,
+                      Qt::DashLine,
+                      1.4,
                       {tr("trained window T = %1 (%2)").arg(trainedText, trainedSource),
                        tr("trained window T = %1").arg(trainedText), tr("trained T = %1").arg(trainedText),
                        tr("T = %1").arg(trainedText), tr("T")},
-                      true, true});
+                      true,
+                      true});
     if (t.method == "llama3" || t.method == "yarn") {
         const bool yarn = t.method == "yarn";
         const struct {
             double v;
             QString name;
-        } edges[] = {{t.edgeShort, yarn ? tr("T/\u03b2_fast") : tr("T/high_freq_factor")}, // T: the trained window's line
-                     {t.edgeLong, yarn ? tr("T/\u03b2_slow") : tr("T/low_freq_factor")}};
+        } edges[]
+            = {{t.edgeShort, yarn ? tr("T/\u03b2_fast") : tr("T/high_freq_factor")}, // T: the trained window's line
+               {t.edgeLong, yarn ? tr("T/\u03b2_slow") : tr("T/low_freq_factor")}};
         for (const auto& e : edges) {
             if (e.v == double(t.trainedLength))
                 continue; // the trained window's line is this edge
             // Four significant digits: a wavelength in tokens, not a value to copy.
             const QString v = formatNumber(e.v, 4);
-            hlines.push_back({e.v, th.muted, Qt::DotLine, 1.2,
+            hlines.push_back({e.v,
+                              th.muted,
+                              Qt::DotLine,
+                              1.2,
                               {tr("band edge %1 = %2 tokens").arg(e.name, v), tr("edge %1 = %2").arg(e.name, v),
                                tr("edge %1").arg(v), v},
                               false});
@@ -485,7 +508,8 @@ void ExtensionPainter::placeAtLineEnd(const HLine& h)
         const QRectF box(anchor.x(), y - lfm.height() / 2, lfm.horizontalAdvance(w), lfm.height());
         if (!circleBox.isEmpty() && circleBox.intersects(box))
             continue;
-        if (!text.drawAt(anchor, Qt::AlignLeft | Qt::AlignVCenter, labelFont, h.colour, {w}, TextLayout::Fit::Drop).isEmpty())
+        if (!text.drawAt(anchor, Qt::AlignLeft | Qt::AlignVCenter, labelFont, h.colour, {w}, TextLayout::Fit::Drop)
+                 .isEmpty())
             return;
     }
 }
@@ -527,8 +551,8 @@ void ExtensionPainter::drawBandNames()
         else if (t.method == "yarn" && b.band == core::ExtensionBand::Divided)
             words << tr("%1: pairs \u2265 %2").arg(name, formatNumber(t.correctionHigh, 4));
         words << name;
-        text.draw(QRectF(x0, wave.bottom() - lfm.height() * 1.15, x1 - x0, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                  labelFont, th.foreground, words, TextLayout::Fit::Drop);
+        text.draw(QRectF(x0, wave.bottom() - lfm.height() * 1.15, x1 - x0, lfm.height()),
+                  Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground, words, TextLayout::Fit::Drop);
     }
 }
 
@@ -544,7 +568,8 @@ bool ExtensionPainter::clearOfCurves(const QRectF& box) const
                 continue;
             const core::ExtensionPair& a = t.pairs[std::size_t(i)];
             const core::ExtensionPair& b = t.pairs[std::size_t(std::min(n - 1, i + 1))];
-            for (const auto& [u, v] : {std::pair{a.wavelengthOld, b.wavelengthOld}, std::pair{a.wavelengthNew, b.wavelengthNew}}) {
+            for (const auto& [u, v] :
+                 {std::pair{a.wavelengthOld, b.wavelengthOld}, std::pair{a.wavelengthNew, b.wavelengthNew}}) {
                 const double y = f == 0.0 ? wy.y(u) : (wy.y(u) + wy.y(v)) / 2;
                 if (y > box.top() - 2 * s && y < box.bottom() + 2 * s)
                     return false;
@@ -554,7 +579,8 @@ bool ExtensionPainter::clearOfCurves(const QRectF& box) const
 }
 
 /// A legend of @p entries in @p box, at its bottom right or its top left.
-void ExtensionPainter::drawLegendBox(const QRectF& box, const std::vector<WaveEntry>& entries, bool dashedFirst, bool right)
+void ExtensionPainter::drawLegendBox(const QRectF& box, const std::vector<WaveEntry>& entries, bool dashedFirst,
+                                     bool right)
 {
     const double sw = 18 * s;
     double wide = 0;
@@ -564,9 +590,9 @@ void ExtensionPainter::drawLegendBox(const QRectF& box, const std::vector<WaveEn
     double y = right ? box.bottom() - entries.size() * lfm.height() : box.top() + 3 * s;
     for (std::size_t k = 0; k < entries.size(); ++k) {
         const WaveEntry& e = entries[k];
-        const QRectF drawn = text.draw(QRectF(x0 + sw + 4 * s, y, wide + 2 * s, lfm.height()),
-                                       Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, {e.name},
-                                       TextLayout::Fit::Drop);
+        const QRectF drawn
+            = text.draw(QRectF(x0 + sw + 4 * s, y, wide + 2 * s, lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                        labelFont, th.foreground, {e.name}, TextLayout::Fit::Drop);
         if (!drawn.isEmpty()) {
             p.setPen(QPen(e.colour, e.width * s, dashedFirst && k == 0 ? Qt::DashLine : Qt::SolidLine));
             p.drawLine(QPointF(x0, y + lfm.height() / 2), QPointF(x0 + sw, y + lfm.height() / 2));
@@ -608,7 +634,8 @@ void ExtensionPainter::drawWaveLegend()
         if (r.isEmpty())
             break;
         p.setPen(QPen(e.colour, e.width * s, e.style));
-        p.drawLine(QPointF(r.left() - 4 * s - 16 * s, plots.top() + titleH / 2), QPointF(r.left() - 4 * s, plots.top() + titleH / 2));
+        p.drawLine(QPointF(r.left() - 4 * s - 16 * s, plots.top() + titleH / 2),
+                   QPointF(r.left() - 4 * s, plots.top() + titleH / 2));
         x = r.left() - 4 * s - 16 * s - lfm.height() * 0.6;
     }
 }
@@ -617,18 +644,19 @@ void ExtensionPainter::drawWaveLegend()
 void ExtensionPainter::drawPairLine()
 {
     const core::ExtensionPair& q = t.pairs[std::size_t(d.pair)];
-    QStringList words{tr("pair %1: %2 turn in training, %3 at L, new %4 of the circle")
-                          .arg(d.pair)
-                          .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3)),
-                      tr("pair %1: new %2 of the circle").arg(d.pair).arg(formatNumber(q.newFraction, 3)),
-                      tr("pair %1: new %2").arg(d.pair).arg(formatNumber(q.newFraction, 3))};
+    QStringList words{
+        tr("pair %1: %2 turn in training, %3 at L, new %4 of the circle")
+            .arg(d.pair)
+            .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3)),
+        tr("pair %1: new %2 of the circle").arg(d.pair).arg(formatNumber(q.newFraction, 3)),
+        tr("pair %1: new %2").arg(d.pair).arg(formatNumber(q.newFraction, 3))};
     if (baseInPanel) { // the base the header had no room for comes first, and stays when the pair's words do not fit
         for (QString& w : words)
             w = baseLine + QStringLiteral(" \u00b7 ") + w;
         words << baseLine;
     }
-    text.draw(QRectF(plots.left(), plots.bottom() + 2 * s, plots.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-              labelFont, th.foreground, words);
+    text.draw(QRectF(plots.left(), plots.bottom() + 2 * s, plots.width(), lfm.height()),
+              Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground, words);
 }
 
 /// The chosen pair's circle from the height @p cy: the arc of angles met in training (outer ring) and at L (inner
@@ -637,7 +665,8 @@ double ExtensionPainter::drawCircle(double cy)
 {
     const core::ExtensionPair& cp = t.pairs[std::size_t(pair)];
     const double textBlock = (baseInPanel ? 6 : 5) * lfm.height() * 1.1; // the read-out lines under the circle
-    const double diameter = std::max(0.0, std::min(circlePanel.width() - 4 * s, circlePanel.bottom() - cy - textBlock - 4 * s));
+    const double diameter
+        = std::max(0.0, std::min(circlePanel.width() - 4 * s, circlePanel.bottom() - cy - textBlock - 4 * s));
     const QRectF circle(circlePanel.left() + (circlePanel.width() - diameter) / 2, cy + 2 * s, diameter, diameter);
     if (!(diameter > 8 * s))
         return cy;
@@ -684,9 +713,12 @@ void ExtensionPainter::drawCirclePanel()
                                           Qt::AlignLeft | Qt::AlignTop, labelFont, th.cursor, d.pairError);
         cy += r.height() + 2 * s;
     }
-    const QString lamText = tr("wavelength %1 \u2192 %2").arg(formatTokens(cp.wavelengthOld), formatTokens(cp.wavelengthNew));
-    text.draw(QRectF(circlePanel.left(), cy, circlePanel.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-              labelFont, th.muted, {lamText, tr("\u03bb %1 \u2192 %2").arg(formatNumber(cp.wavelengthOld, 4), formatNumber(cp.wavelengthNew, 4))});
+    const QString lamText
+        = tr("wavelength %1 \u2192 %2").arg(formatTokens(cp.wavelengthOld), formatTokens(cp.wavelengthNew));
+    text.draw(
+        QRectF(circlePanel.left(), cy, circlePanel.width(), lfm.height()), Qt::AlignLeft | Qt::AlignVCenter, labelFont,
+        th.muted,
+        {lamText, tr("\u03bb %1 \u2192 %2").arg(formatNumber(cp.wavelengthOld, 4), formatNumber(cp.wavelengthNew, 4))});
     cy = drawCircle(cy + lfm.height() * 1.2);
     const auto turns = [](double v) {
         return v >= 1.0 ? tr("%1 turns").arg(formatNumber(v, 3)) : tr("%1 of a turn").arg(formatNumber(v, 3));
@@ -694,13 +726,14 @@ void ExtensionPainter::drawCirclePanel()
     const QStringList lineTexts[] = {
         {tr("training, p < %1: %2").arg(formatNumber(double(t.trainedLength), 7), turns(cp.turnsTrained)),
          tr("trained: %1").arg(turns(cp.turnsTrained)), tr("trained %1 turn").arg(formatNumber(cp.turnsTrained, 3))},
-        {tr("at L, p < %1: %2").arg(formatNumber(double(t.length), 7), turns(cp.turnsNow)), tr("at L: %1").arg(turns(cp.turnsNow)),
-         tr("at L %1 turn").arg(formatNumber(cp.turnsNow, 3))},
+        {tr("at L, p < %1: %2").arg(formatNumber(double(t.length), 7), turns(cp.turnsNow)),
+         tr("at L: %1").arg(turns(cp.turnsNow)), tr("at L %1 turn").arg(formatNumber(cp.turnsNow, 3))},
         {cp.completesTurn() ? tr("turns inside the trained window: every angle seen")
                             : tr("never turns inside the trained window"),
          cp.completesTurn() ? tr("turns in training") : tr("never turns in training")},
         {tr("new at L: %1 of the circle").arg(formatNumber(cp.newFraction, 3)),
-         tr("new: %1 of the circle").arg(formatNumber(cp.newFraction, 3)), tr("new %1").arg(formatNumber(cp.newFraction, 3))},
+         tr("new: %1 of the circle").arg(formatNumber(cp.newFraction, 3)),
+         tr("new %1").arg(formatNumber(cp.newFraction, 3))},
         {tr("attention factor %1").arg(formatNumber(t.attentionFactor, 5))},
         {baseLine},
     };
@@ -721,11 +754,15 @@ void ExtensionPainter::drawHoverTag()
     const int hover = ctx.hoverPair;
     const core::ExtensionPair& q = t.pairs[std::size_t(hover)];
     const QString band = QString::fromStdString(core::extensionBandName(t, q.band));
-    const QStringList lines = !ctx.withheldHover.isEmpty() ? QStringList{ctx.withheldHover} : QStringList{
-        tr("pair %1: wavelength %2 \u2192 %3").arg(hover).arg(formatTokens(q.wavelengthOld), formatTokens(q.wavelengthNew)),
-        tr("slowed \u00d7%1 (%2)").arg(formatNumber(q.scale, 4), band),
-        tr("%1 turns in training, %2 at L; new: %3 of the circle")
-            .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3))};
+    const QStringList lines = !ctx.withheldHover.isEmpty()
+        ? QStringList{ctx.withheldHover}
+        : QStringList{
+            tr("pair %1: wavelength %2 \u2192 %3")
+                .arg(hover)
+                .arg(formatTokens(q.wavelengthOld), formatTokens(q.wavelengthNew)),
+            tr("slowed \u00d7%1 (%2)").arg(formatNumber(q.scale, 4), band),
+            tr("%1 turns in training, %2 at L; new: %3 of the circle")
+                .arg(formatNumber(q.turnsTrained, 3), formatNumber(q.turnsNow, 3), formatNumber(q.newFraction, 3))};
     double w = 0;
     for (const QString& l : lines)
         w = std::max(w, lfm.horizontalAdvance(l));

@@ -83,10 +83,17 @@ public:
 
     ExtensionPainter(QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme,
                      const ExtensionData& data, Context context)
-        : p(painter), text(layout), target(area), th(theme), d(data), t(data.table), n(int(data.table.pairs.size())),
-          ctx(std::move(context)), s(sizeScale(area)), pad(8 * s)
-    {
-    }
+        : p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , d(data)
+        , t(data.table)
+        , n(int(data.table.pairs.size()))
+        , ctx(std::move(context))
+        , s(sizeScale(area))
+        , pad(8 * s)
+    { }
 
     /// The whole figure (the data has at least one pair).
     void draw();
@@ -118,7 +125,7 @@ public:
     double wlo = 0, whi = 1;
     LogAxis wy, sy;
     int pair = 0;
-    double lengthY = -1.0; ///< the height of the L line (-1: off the panel)
+    double lengthY = -1.0;       ///< the height of the L line (-1: off the panel)
     std::vector<HLine> unplaced; ///< lines with an end fallback whose label found no place beside them
     QRectF circleBox;            ///< the chosen pair's circle as drawn (empty: none)
 

@@ -88,7 +88,10 @@ namespace {
 /// down from the highlighted pair), not from -1.
 class PairSpinBox : public QSpinBox {
 public:
-    PairSpinBox(std::function<int()> shown, QWidget* parent) : QSpinBox(parent), m_shown(std::move(shown)) {}
+    PairSpinBox(std::function<int()> shown, QWidget* parent)
+        : QSpinBox(parent)
+        , m_shown(std::move(shown))
+    { }
     void stepBy(int steps) override
     {
         if (value() == minimum() && m_shown() >= 0) {
@@ -120,7 +123,8 @@ std::optional<QPointF> ExtensionView::pairCentre(int pair) const
     // Away from the L line, where the mouse grabs the line instead of a pair.
     double y = m_wavePlot.center().y();
     if (m_lengthY >= 0 && std::abs(y - m_lengthY) <= 12)
-        y = m_lengthY > y ? m_wavePlot.top() + 0.2 * m_wavePlot.height() : m_wavePlot.bottom() - 0.2 * m_wavePlot.height();
+        y = m_lengthY > y ? m_wavePlot.top() + 0.2 * m_wavePlot.height()
+                          : m_wavePlot.bottom() - 0.2 * m_wavePlot.height();
     return QPointF(m_wavePlot.left() + (pair + 0.5) * m_wavePlot.width() / n, y);
 }
 
@@ -192,7 +196,8 @@ void ExtensionView::mouseMoveEvent(QMouseEvent* e)
         m_state->setProperty(QStringLiteral("target_length"), int(std::clamp<long long>(l, 1, (1ll << 31) - 1)), true);
         return;
     }
-    const bool near = m_lengthY >= 0 && std::abs(e->position().y() - m_lengthY) <= 6 && m_wavePlot.contains(e->position());
+    const bool near
+        = m_lengthY >= 0 && std::abs(e->position().y() - m_lengthY) <= 6 && m_wavePlot.contains(e->position());
     setCursor(near ? Qt::SizeVerCursor : Qt::ArrowCursor);
     const int hover = near ? -1 : pairAt(e->position());
     if (hover != m_hoverPair) {
@@ -227,7 +232,8 @@ std::vector<ValueRange> ExtensionView::dataAxisRanges() const
     const core::ExtensionTable& t = data().table;
     if (!data().error.isEmpty() || t.pairs.empty())
         return {};
-    double lo = std::min(double(t.trainedLength), double(t.length)), hi = std::max(double(t.trainedLength), double(t.length));
+    double lo = std::min(double(t.trainedLength), double(t.length)),
+           hi = std::max(double(t.trainedLength), double(t.length));
     for (const core::ExtensionPair& q : t.pairs) {
         lo = std::min({lo, q.wavelengthOld, q.wavelengthNew});
         hi = std::max({hi, q.wavelengthOld, q.wavelengthNew});
@@ -245,7 +251,6 @@ std::vector<ValueRange> ExtensionView::dataAxisRanges() const
             }
     return {ValueRange{lo, hi}, ValueRange{smin, smax}};
 }
-
 
 void ExtensionView::renderContent(QPainter& p, const QRectF& target)
 {

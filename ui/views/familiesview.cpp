@@ -158,11 +158,13 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
     const double s = sizeScale(t);
     const double pad = 8 * s;
     const QFontMetricsF body(th.font(10 * s));
-    const HeaderTexts header{tr("Family map"), {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
+    const HeaderTexts header{tr("Family map"),
+                             {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
                              {tr("click a scheme to select it"), tr("click to select")}};
     l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad,
                       headerHeight(t.width() - 2 * pad, th, s, header));
-    l.legend = QRectF(t.left() + pad, t.bottom() - pad * 0.5 - body.height() * 1.2, t.width() - 2 * pad, body.height() * 1.2);
+    l.legend = QRectF(t.left() + pad, t.bottom() - pad * 0.5 - body.height() * 1.2, t.width() - 2 * pad,
+                      body.height() * 1.2);
     const FamiliesData& d = m_figure.data();
     // Candidates, roomiest first: one line "RoPE 2021", then the year under the name, at smaller fonts (the axis
     // names one point larger, bold).
@@ -205,7 +207,8 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
             for (std::size_t i = 0; i < d.chips.size(); ++i) {
                 const QRectF& col = l.columns[std::size_t(d.chips[i].column)];
                 const QRectF& row = l.rows[std::size_t(d.chips[i].row)];
-                l.chips.push_back({d.chips[i].id, QRectF(QPointF(col.left(), row.top() + spare / 2) + f->offset[i], f->size[i])});
+                l.chips.push_back(
+                    {d.chips[i].id, QRectF(QPointF(col.left(), row.top() + spare / 2) + f->offset[i], f->size[i])});
             }
             l.fontPt = pt;
             l.twoLines = attempt % 2 == 1;
@@ -216,7 +219,10 @@ FamiliesView::Layout FamiliesView::layoutFor(const QRectF& t) const
     return l;
 }
 
-std::vector<FamiliesView::Chip> FamiliesView::chips(const QRectF& target) const { return layoutFor(target).chips; }
+std::vector<FamiliesView::Chip> FamiliesView::chips(const QRectF& target) const
+{
+    return layoutFor(target).chips;
+}
 
 QString FamiliesView::schemeAt(const QRectF& target, const QPointF& pos) const
 {
@@ -250,7 +256,8 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
     const double s = sizeScale(t);
     TextLayout text(p, t);
     drawHeader(text, l.header, th, s,
-               {tr("Family map"), {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
+               {tr("Family map"),
+                {tr("%1 schemes on three axes").arg(m_figure.data().chips.size())},
                 {tr("click a scheme to select it"), tr("click to select")}});
     const FamiliesData& d = m_figure.data();
     const std::vector<core::Relation>& rels = d.columns;
@@ -261,14 +268,14 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
     p.setPen(QPen(th.grid, 1));
     for (std::size_t c = 0; c < rels.size(); ++c) {
         const QRectF& col = l.columns[c];
-        text.draw(QRectF(col.left(), col.top(), col.width(), bm.height() * 1.2), Qt::AlignHCenter | Qt::AlignVCenter, bold,
-                  th.foreground, columnWords(rels[c]));
+        text.draw(QRectF(col.left(), col.top(), col.width(), bm.height() * 1.2), Qt::AlignHCenter | Qt::AlignVCenter,
+                  bold, th.foreground, columnWords(rels[c]));
         p.drawLine(QPointF(col.left(), l.grid.top()), QPointF(col.left(), l.grid.bottom()));
     }
     for (std::size_t r = 0; r < apps.size(); ++r) {
         const QRectF& row = l.rows[r];
-        text.draw(QRectF(row.left(), row.top(), l.rowHeaderWidth - 4 * s, row.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                  bold, th.foreground, rowWords(apps[r]));
+        text.draw(QRectF(row.left(), row.top(), l.rowHeaderWidth - 4 * s, row.height()),
+                  Qt::AlignLeft | Qt::AlignVCenter, bold, th.foreground, rowWords(apps[r]));
         p.drawLine(QPointF(l.grid.left(), row.top()), QPointF(l.grid.right(), row.top()));
     }
     p.drawLine(QPointF(l.grid.left(), l.grid.bottom()), QPointF(l.grid.right(), l.grid.bottom()));
@@ -300,10 +307,10 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
         const QString& year = chip.year;
         const QColor col = current ? th.foreground : th.foreground;
         if (l.twoLines) {
-            text.draw(QRectF(r.left(), r.top(), r.width(), r.height() / 2), Qt::AlignHCenter | Qt::AlignBottom, chipFont,
-                      col, {name});
-            text.draw(QRectF(r.left(), r.center().y(), r.width(), r.height() / 2), Qt::AlignHCenter | Qt::AlignTop, chipFont,
-                      th.muted, {year});
+            text.draw(QRectF(r.left(), r.top(), r.width(), r.height() / 2), Qt::AlignHCenter | Qt::AlignBottom,
+                      chipFont, col, {name});
+            text.draw(QRectF(r.left(), r.center().y(), r.width(), r.height() / 2), Qt::AlignHCenter | Qt::AlignTop,
+                      chipFont, th.muted, {year});
         } else {
             text.draw(r, Qt::AlignCenter, chipFont, col, {name + QLatin1Char(' ') + year, name});
         }
@@ -311,7 +318,8 @@ void FamiliesView::renderContent(QPainter& p, const QRectF& t)
     text.draw(l.legend, Qt::AlignLeft | Qt::AlignVCenter, th.font(9 * s), th.muted,
               {tr("filled: fixed numbers \u00b7 outlined: learned \u00b7 dashed: mixed \u00b7 dotted: none \u00b7 "
                   "thick frame: the current scheme"),
-               tr("filled: fixed \u00b7 outlined: learned \u00b7 dashed: mixed"), tr("filled: fixed, outlined: learned")});
+               tr("filled: fixed \u00b7 outlined: learned \u00b7 dashed: mixed"),
+               tr("filled: fixed, outlined: learned")});
 }
 
 } // namespace poslab::ui

@@ -53,9 +53,9 @@ private:
         std::vector<QRectF> columns; ///< one per relation shown (the header cell included)
         std::vector<QRectF> rows;    ///< one per application shown
         double rowHeaderWidth = 0;
-        double fontPt = 9;            ///< chip font size (points, before the theme's font scale)
-        bool twoLines = false;        ///< the chip writes its year under its name
-        std::vector<Chip> chips;      ///< in registry order
+        double fontPt = 9;       ///< chip font size (points, before the theme's font scale)
+        bool twoLines = false;   ///< the chip writes its year under its name
+        std::vector<Chip> chips; ///< in registry order
         bool fits = false;
     };
     Layout layoutFor(const QRectF& target) const;

@@ -20,9 +20,18 @@ FlowLayout::~FlowLayout()
         delete item;
 }
 
-void FlowLayout::addItem(QLayoutItem* item) { m_items.push_back(item); }
-int FlowLayout::count() const { return int(m_items.size()); }
-QLayoutItem* FlowLayout::itemAt(int i) const { return i >= 0 && i < count() ? m_items[std::size_t(i)] : nullptr; }
+void FlowLayout::addItem(QLayoutItem* item)
+{
+    m_items.push_back(item);
+}
+int FlowLayout::count() const
+{
+    return int(m_items.size());
+}
+QLayoutItem* FlowLayout::itemAt(int i) const
+{
+    return i >= 0 && i < count() ? m_items[std::size_t(i)] : nullptr;
+}
 
 QLayoutItem* FlowLayout::takeAt(int i)
 {
@@ -33,8 +42,14 @@ QLayoutItem* FlowLayout::takeAt(int i)
     return item;
 }
 
-Qt::Orientations FlowLayout::expandingDirections() const { return {}; }
-bool FlowLayout::hasHeightForWidth() const { return true; }
+Qt::Orientations FlowLayout::expandingDirections() const
+{
+    return {};
+}
+bool FlowLayout::hasHeightForWidth() const
+{
+    return true;
+}
 
 int FlowLayout::heightForWidth(int width) const
 {

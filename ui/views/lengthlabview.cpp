@@ -30,9 +30,10 @@ constexpr std::size_t paletteSize = 11;
 /// Okabe and Ito's colour-blind-safe palette, then four more.
 QColor paletteColour(std::size_t i, const Theme& th)
 {
-    static const QColor light[paletteSize] = {QColor(0, 114, 178), QColor(213, 94, 0), QColor(0, 158, 115), QColor(204, 121, 167),
-                                   QColor(230, 159, 0), QColor(86, 180, 233), QColor(120, 120, 120), QColor(140, 86, 75),
-                                   QColor(148, 103, 189), QColor(188, 189, 34), QColor(23, 190, 207)};
+    static const QColor light[paletteSize]
+        = {QColor(0, 114, 178),   QColor(213, 94, 0),   QColor(0, 158, 115),   QColor(204, 121, 167),
+           QColor(230, 159, 0),   QColor(86, 180, 233), QColor(120, 120, 120), QColor(140, 86, 75),
+           QColor(148, 103, 189), QColor(188, 189, 34), QColor(23, 190, 207)};
     QColor c = light[i % paletteSize];
     if (th.kind == ThemeKind::Dark)
         c = c.lighter(125);
@@ -53,7 +54,8 @@ std::vector<Look> groupLooks(const core::train::LengthCurves& c, const Theme& th
     for (const auto& g : c.groups) {
         const int k = lengthLabColourIndex(g.scheme);
         const int again = seen[g.scheme]++;
-        out.push_back({paletteColour(std::size_t(k), th), styles[(std::size_t(k) / paletteSize + std::size_t(again)) % 3]});
+        out.push_back(
+            {paletteColour(std::size_t(k), th), styles[(std::size_t(k) / paletteSize + std::size_t(again)) % 3]});
     }
     return out;
 }
@@ -87,15 +89,28 @@ struct LengthLabPaint {
     Q_DECLARE_TR_FUNCTIONS(poslab::ui::LengthLabView)
 
 public:
-    LengthLabPaint(QPainter& painter, TextLayout& layout, const QRectF& figure, const Theme& theme, const LengthLabData& data,
-                   const std::vector<Look>& groupLooks, double scale, std::vector<LengthLabView::Point>& drawn)
-        : p(painter), text(layout), fig(figure), th(theme), d(data), c(data.curves), looks(groupLooks), s(scale),
-          pad(8 * scale), points(drawn), tickFont(theme.font(9.5 * scale)), labelFont(theme.font(10 * scale)),
-          legendFont(theme.font(10 * scale, true)), tfm(tickFont), lfm(labelFont), gfm(legendFont),
-          loss(data.curves.metric == core::train::LengthMetric::Loss),
-          exactShown(data.curves.metric == core::train::LengthMetric::ExactMatch)
-    {
-    }
+    LengthLabPaint(QPainter& painter, TextLayout& layout, const QRectF& figure, const Theme& theme,
+                   const LengthLabData& data, const std::vector<Look>& groupLooks, double scale,
+                   std::vector<LengthLabView::Point>& drawn)
+        : p(painter)
+        , text(layout)
+        , fig(figure)
+        , th(theme)
+        , d(data)
+        , c(data.curves)
+        , looks(groupLooks)
+        , s(scale)
+        , pad(8 * scale)
+        , points(drawn)
+        , tickFont(theme.font(9.5 * scale))
+        , labelFont(theme.font(10 * scale))
+        , legendFont(theme.font(10 * scale, true))
+        , tfm(tickFont)
+        , lfm(labelFont)
+        , gfm(legendFont)
+        , loss(data.curves.metric == core::train::LengthMetric::Loss)
+        , exactShown(data.curves.metric == core::train::LengthMetric::ExactMatch)
+    { }
 
     /// The whole figure; false (nothing drawn past the heading and the legend's fit) when the plot has no room.
     bool draw();
@@ -151,8 +166,8 @@ private:
 bool LengthLabPaint::draw()
 {
     measure = c.metric == core::train::LengthMetric::ExactMatch ? tr("exact match")
-        : c.metric == core::train::LengthMetric::TokenAccuracy    ? tr("token accuracy")
-                                                                 : tr("loss");
+        : c.metric == core::train::LengthMetric::TokenAccuracy  ? tr("token accuracy")
+                                                                : tr("loss");
     const double headerBottom = drawHeading();
     collectEntries();
     fitLegend(headerBottom);
@@ -179,10 +194,11 @@ double LengthLabPaint::drawHeading()
         text, QRectF(fig.left() + pad, fig.top() + pad * 0.5, fig.width() - 2 * pad, 0), th, s,
         {tr("Length generalisation \u00b7 %1").arg(QString::fromStdString(c.task)),
          {tr("%1 against test length").arg(measure), measure},
-         d.running ? QStringList{tr("training: previews of the accuracy so far, trained at length %1").arg(trained),
-                                 tr("training, trained at %1").arg(trained)}
-                   : QStringList{tr("trained at length %1; thin: each seed, thick: mean of %2").arg(trained).arg(maxSeeds),
-                                 tr("trained at %1").arg(trained)}});
+         d.running
+             ? QStringList{tr("training: previews of the accuracy so far, trained at length %1").arg(trained),
+                           tr("training, trained at %1").arg(trained)}
+             : QStringList{tr("trained at length %1; thin: each seed, thick: mean of %2").arg(trained).arg(maxSeeds),
+                           tr("trained at %1").arg(trained)}});
     const QString task = tr("Converged: exact match (every answer token right) of at least %1% at L train%2. ")
                              .arg(formatNumber(100.0 * core::train::convergedExactMatch, 3))
                              .arg(exactShown ? tr(" (dotted line)") : QString())
@@ -202,7 +218,8 @@ void LengthLabPaint::collectEntries()
         if (g.diverged)
             label += tr(" (%1 diverged)").arg(g.diverged);
         entries.push_back({label, looks[i].colour, looks[i].style});
-        anyNoRows = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
+        anyNoRows
+            = anyNoRows || std::find(g.noPositionRows.begin(), g.noPositionRows.end(), true) != g.noPositionRows.end();
     }
 }
 
@@ -212,8 +229,8 @@ void LengthLabPaint::fitLegend(double headerBottom)
 {
     const double legendTop = headerBottom + lfm.height() * 1.2;
     legendBottom = fig.bottom() - pad - lfm.height() * 1.3; // the run file's name is the last row
-    const double need = double(entries.size()) * gfm.height() * 1.3
-        + (anyNoRows ? gfm.height() * 0.3 + lfm.height() * 1.3 : 0.0);
+    const double need
+        = double(entries.size()) * gfm.height() * 1.3 + (anyNoRows ? gfm.height() * 0.3 + lfm.height() * 1.3 : 0.0);
     if (need > legendBottom - legendTop && legendBottom > legendTop) {
         legendFont = th.font(10 * s * std::max(0.6, (legendBottom - legendTop) / need), true);
         gfm = QFontMetricsF(legendFont);
@@ -255,7 +272,8 @@ void LengthLabPaint::drawAxes()
             continue;
         p.setPen(QPen(th.grid, 1.0 * s));
         p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
-        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted, {yLabel(v)});
+        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted,
+                    {yLabel(v)});
     }
     const double widest = tfm.horizontalAdvance(QString::number(c.lengths.back())) + tfm.height();
     const std::vector<double> xTicks = niceTicks(xMin, xMax, std::clamp(int(area.width() / widest), 2, 10));
@@ -364,8 +382,9 @@ double LengthLabPaint::drawLegend()
         const Entry& e = entries[ei];
         const double sw = gfm.height() * 1.2;
         if (ei + 1 < entries.size() && y + gfm.height() * 2.3 > legendBottom) {
-            text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-                      legendFont, th.muted, {tr("+%1 more").arg(entries.size() - ei), tr("+%1").arg(entries.size() - ei)});
+            text.draw(QRectF(lx + sw + 4 * s, y, fig.right() - pad - lx - sw - 4 * s, gfm.height()),
+                      Qt::AlignLeft | Qt::AlignVCenter, legendFont, th.muted,
+                      {tr("+%1 more").arg(entries.size() - ei), tr("+%1").arg(entries.size() - ei)});
             y += gfm.height() * 1.3;
             break;
         }
@@ -380,11 +399,11 @@ double LengthLabPaint::drawLegend()
     if (anyNoRows) {
         y += gfm.height() * 0.3;
         const double r = 3.5 * s, cx = lx + gfm.height() * 0.6, cy = y + lfm.height() / 2;
-        const QRectF drawn = text.draw(QRectF(lx + gfm.height() * 1.2 + 4 * s, y, fig.right() - pad - lx - gfm.height() * 1.2 - 4 * s,
-                                              lfm.height()),
-                                       Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
-                                       {tr("\u00d7 no position rows (learned table), counted as 0"), tr("no position rows"),
-                                        tr("no rows")});
+        const QRectF drawn = text.draw(
+            QRectF(lx + gfm.height() * 1.2 + 4 * s, y, fig.right() - pad - lx - gfm.height() * 1.2 - 4 * s,
+                   lfm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
+            {tr("\u00d7 no position rows (learned table), counted as 0"), tr("no position rows"), tr("no rows")});
         if (!drawn.isEmpty()) {
             p.setPen(QPen(th.muted, 1.8 * s));
             p.drawLine(QPointF(cx - r, cy - r), QPointF(cx + r, cy + r));
@@ -400,9 +419,8 @@ double LengthLabPaint::drawLegend()
 /// out (the window's title and status line name the file).
 void LengthLabPaint::drawFileName(double legendEnd)
 {
-    const QString file = d.window && d.file.isEmpty()
-        ? (d.running ? tr("previews") : tr("this window"))
-        : QFileInfo(d.file).fileName();
+    const QString file = d.window && d.file.isEmpty() ? (d.running ? tr("previews") : tr("this window"))
+                                                      : QFileInfo(d.file).fileName();
     const double lx = area.right() + pad;
     const QFontMetricsF ffm(tickFont);
     const double colW = fig.right() - pad - lx;
@@ -411,7 +429,8 @@ void LengthLabPaint::drawFileName(double legendEnd)
     bool fits = true;
     for (qsizetype i = 0; i < file.size() && fits; ++i) {
         line += file[i];
-        const bool breakHere = file[i] == QLatin1Char('-') || file[i] == QLatin1Char('_') || file[i] == QLatin1Char('.');
+        const bool breakHere
+            = file[i] == QLatin1Char('-') || file[i] == QLatin1Char('_') || file[i] == QLatin1Char('.');
         if (breakHere || i + 1 == file.size()) {
             if (!lines.isEmpty() && ffm.horizontalAdvance(lines.back() + line) <= colW)
                 lines.back() += line;
@@ -514,8 +533,9 @@ void LengthLabView::renderContent(QPainter& p, const QRectF& target)
     if (c.lengths.empty() || c.groups.empty()) {
         drawNotApplicable(p, target, th, tr("Length generalisation"),
                           m_data.running ? tr("Training: the first accuracy preview is on its way")
-                          : m_data.window ? tr("The runs have no accuracy to draw (cancelled or diverged before evaluation)")
-                                          : tr("The run file has no accuracy to draw"));
+                              : m_data.window
+                              ? tr("The runs have no accuracy to draw (cancelled or diverged before evaluation)")
+                              : tr("The run file has no accuracy to draw"));
         return;
     }
     LengthLabPaint paint(p, text, *fig, th, m_data, looks, s, m_points);
@@ -535,7 +555,8 @@ std::optional<QRectF> LengthLabView::drawLossPart(QPainter& p, TextLayout& text,
     QRectF full = target;
     // Room for both: about 22 label lines (lecture mode at a projector's size keeps the accuracy alone).
     if (!m_data.losses.empty() && target.height() >= 22 * QFontMetricsF(th.font(10 * s)).height()) {
-        const QRectF lossArea(target.left(), target.bottom() - target.height() * 0.36, target.width(), target.height() * 0.36);
+        const QRectF lossArea(target.left(), target.bottom() - target.height() * 0.36, target.width(),
+                              target.height() * 0.36);
         if (c.lengths.empty() || c.groups.empty()) {
             const QRectF top(target.left(), target.top(), target.width(), target.height() - lossArea.height());
             drawNotApplicable(p, top, th, tr("Length generalisation"),
@@ -590,10 +611,11 @@ QString LengthLabView::readout(const Point& pt) const
         return tr("%1 · L = %2 · no position rows (learned table), counted as 0").arg(name).arg(L);
     const double v = g.mean[pt.length];
     const QString measure = c.metric == core::train::LengthMetric::ExactMatch ? tr("exact match")
-        : c.metric == core::train::LengthMetric::TokenAccuracy                  ? tr("token accuracy")
-                                                                                 : tr("loss");
-    const QString value = c.metric == core::train::LengthMetric::Loss ? formatNumber(v, 4)
-                                                                       : QStringLiteral("%1%").arg(formatNumber(100.0 * v, 4));
+        : c.metric == core::train::LengthMetric::TokenAccuracy                ? tr("token accuracy")
+                                                                              : tr("loss");
+    const QString value = c.metric == core::train::LengthMetric::Loss
+        ? formatNumber(v, 4)
+        : QStringLiteral("%1%").arg(formatNumber(100.0 * v, 4));
     int seeds = 0;
     for (const auto& vals : g.values)
         seeds += std::isfinite(vals[pt.length]) ? 1 : 0;
@@ -682,16 +704,18 @@ void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& targ
             continue;
         p.setPen(QPen(th.grid, 1.0 * s));
         p.drawLine(QPointF(area.left(), Y(v)), QPointF(area.right(), Y(v)));
-        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted, {formatNumber(v, 3)});
+        text.drawAt(QPointF(area.left() - 4 * s, Y(v)), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.muted,
+                    {formatNumber(v, 3)});
     }
     const double widest = tfm.horizontalAdvance(QString::number(maxStep)) + tfm.height();
     for (double v : niceTicks(0.0, double(maxStep), std::clamp(int(area.width() / widest), 2, 10))) {
         if (v < 0 || v > maxStep)
             continue;
-        text.drawAt(QPointF(X(v), area.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted, {formatNumber(v, 7)});
+        text.drawAt(QPointF(X(v), area.bottom() + 3 * s), Qt::AlignHCenter | Qt::AlignTop, tickFont, th.muted,
+                    {formatNumber(v, 7)});
     }
-    text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-              labelFont, th.muted, {tr("training step"), tr("step")});
+    text.draw(QRectF(area.left(), area.bottom() + tfm.height() * 1.3, area.width(), lfm.height()),
+              Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.muted, {tr("training step"), tr("step")});
     p.save();
     p.setClipRect(area.adjusted(-2 * s, -2 * s, 2 * s, 2 * s));
     for (const auto& l : m_data.losses) {
@@ -710,7 +734,8 @@ void LengthLabView::drawLosses(QPainter& p, TextLayout& text, const QRectF& targ
             open = true;
         }
         const std::size_t g = std::size_t(l.group);
-        p.setPen(QPen(g < looks.size() ? looks[g].colour : th.muted, 1.6 * s, g < looks.size() ? looks[g].style : Qt::SolidLine));
+        p.setPen(QPen(g < looks.size() ? looks[g].colour : th.muted, 1.6 * s,
+                      g < looks.size() ? looks[g].style : Qt::SolidLine));
         p.setBrush(Qt::NoBrush);
         p.drawPath(path);
     }

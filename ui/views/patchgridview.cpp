@@ -98,10 +98,12 @@ HeaderTexts PatchGridView::headerTexts() const
     const PatchGridData& d = m_data;
     // While comparing, "A: " or "B: " first, as the figure labels of the other views.
     const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
-    return {who + QStringLiteral("%1 \u00b7 %2, d = %3")
-                .arg(QString::fromStdString(d.scheme), gridWords(d.grid))
-                .arg(d.dim),
-            {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col), tr("patch (%1, %2)").arg(d.row).arg(d.col)},
+    return {who
+                + QStringLiteral("%1 \u00b7 %2, d = %3")
+                      .arg(QString::fromStdString(d.scheme), gridWords(d.grid))
+                      .arg(d.dim),
+            {tr("similarity to patch (row %1, column %2)").arg(d.row).arg(d.col),
+             tr("patch (%1, %2)").arg(d.row).arg(d.col)},
             {d.measure, d.table ? tr("cosine") : tr("score, constant content")}};
 }
 
@@ -197,19 +199,21 @@ QString PatchGridView::readout(int patch) const
     const bool hidden = pending && pending->hide && pending->hide->scores;
     if (withholdsReadoutValues() && !hidden)
         return withheldReadout(who + tr("patch (%1, %2)").arg(patch / d.grid.cols).arg(patch % d.grid.cols));
-    return who + tr("patch (%1, %2)  \u00b7  %3 %4 to (%5, %6)")
-        .arg(patch / d.grid.cols)
-        .arg(patch % d.grid.cols)
-        .arg(d.table ? tr("cosine") : tr("score"), hidden ? QStringLiteral("?") : QString::number(v, 'g', 4))
-        .arg(d.row)
-        .arg(d.col);
+    return who
+        + tr("patch (%1, %2)  \u00b7  %3 %4 to (%5, %6)")
+              .arg(patch / d.grid.cols)
+              .arg(patch % d.grid.cols)
+              .arg(d.table ? tr("cosine") : tr("score"), hidden ? QStringLiteral("?") : QString::number(v, 'g', 4))
+              .arg(d.row)
+              .arg(d.col);
 }
 
 int PatchGridView::hoveredPatch(bool sideB) const
 {
     if (!sideB)
         return m_hover;
-    const auto* twin = showsHalves() ? qobject_cast<const PatchGridView*>(const_cast<PatchGridView*>(this)->compareTwin()) : nullptr;
+    const auto* twin
+        = showsHalves() ? qobject_cast<const PatchGridView*>(const_cast<PatchGridView*>(this)->compareTwin()) : nullptr;
     return twin ? twin->m_hover : -1;
 }
 
@@ -344,28 +348,34 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);
 
     // The selected patch's map on the set-up's grid.
-    caption(l.grid, side, {tr("(%1, %2) on %3").arg(d.row).arg(d.col).arg(gridWords(d.grid)), tr("on %1").arg(gridWords(d.grid)), gridWords(d.grid)});
+    caption(l.grid, side,
+            {tr("(%1, %2) on %3").arg(d.row).arg(d.col).arg(gridWords(d.grid)), tr("on %1").arg(gridWords(d.grid)),
+             gridWords(d.grid)});
     p.drawImage(l.grid, mapImage(d.similarity, d.patchIndex(), d.grid, map, range));
     outline(QRectF(l.grid.left() + d.col * l.cell, l.grid.top() + d.row * l.cell, l.cell, l.cell), 1.6 * s);
 
     // The same place on the larger grid.
-    caption(l.large, side, {tr("(%1, %2) on %3").arg(d.largeRow).arg(d.largeCol).arg(gridWords(d.largeGrid)),
-                            tr("on %1").arg(gridWords(d.largeGrid)), gridWords(d.largeGrid)});
+    caption(l.large, side,
+            {tr("(%1, %2) on %3").arg(d.largeRow).arg(d.largeCol).arg(gridWords(d.largeGrid)),
+             tr("on %1").arg(gridWords(d.largeGrid)), gridWords(d.largeGrid)});
     p.drawImage(l.large, mapImage(d.largeRowValues, 0, d.largeGrid, map, range));
     const double bigCell = l.large.width() / d.largeGrid.cols;
-    outline(QRectF(l.large.left() + d.largeCol * bigCell, l.large.top() + d.largeRow * bigCell, bigCell, bigCell), 1.6 * s);
+    outline(QRectF(l.large.left() + d.largeCol * bigCell, l.large.top() + d.largeRow * bigCell, bigCell, bigCell),
+            1.6 * s);
 
     // Every patch's map at its place (ViT Figure 7).
     caption(l.multiples, side, {tr("every patch (as ViT's Figure 7)"), tr("every patch"), tr("all")});
     const double mapSide = l.smallCell * std::max(d.grid.rows, d.grid.cols);
     for (int i = 0; i < d.grid.rows; ++i)
         for (int j = 0; j < d.grid.cols; ++j) {
-            const QRectF r(l.multiples.left() + j * (mapSide + l.smallGap), l.multiples.top() + i * (mapSide + l.smallGap),
-                           l.smallCell * d.grid.cols, l.smallCell * d.grid.rows);
+            const QRectF r(l.multiples.left() + j * (mapSide + l.smallGap),
+                           l.multiples.top() + i * (mapSide + l.smallGap), l.smallCell * d.grid.cols,
+                           l.smallCell * d.grid.rows);
             p.drawImage(r, mapImage(d.similarity, Eigen::Index(i) * d.grid.cols + j, d.grid, map, range));
         }
-    outline(QRectF(l.multiples.left() + d.col * (mapSide + l.smallGap), l.multiples.top() + d.row * (mapSide + l.smallGap),
-                   l.smallCell * d.grid.cols, l.smallCell * d.grid.rows),
+    outline(QRectF(l.multiples.left() + d.col * (mapSide + l.smallGap),
+                   l.multiples.top() + d.row * (mapSide + l.smallGap), l.smallCell * d.grid.cols,
+                   l.smallCell * d.grid.rows),
             1.2 * s);
 
     drawColorBar(p, text, l.bar, map, range, th, QString(), s);
@@ -379,8 +389,7 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
                   {r, r.section(QStringLiteral("  \u00b7  "), 0, 1)}, TextLayout::Fit::Drop);
         return;
     }
-    text.draw(foot, Qt::AlignLeft | Qt::AlignVCenter,
-              labelFont, th.muted,
+    text.draw(foot, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
               {tr("%1 \u2192 %2: %3. Click a patch or use the arrow keys.")
                    .arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),
                tr("%1 \u2192 %2: %3").arg(gridWords(d.grid), gridWords(d.largeGrid), d.resolutionNote),

@@ -45,11 +45,11 @@ public:
     /// Where a render into @p target puts each part.
     struct Layout {
         QRectF header;
-        QRectF grid;       ///< the selected patch's map on the set-up's grid
-        QRectF large;      ///< its map on the larger grid
-        QRectF multiples;  ///< every patch's map at its place (ViT Figure 7)
-        QRectF bar;        ///< the colour bar
-        double cell = 0;   ///< side of one patch in grid
+        QRectF grid;          ///< the selected patch's map on the set-up's grid
+        QRectF large;         ///< its map on the larger grid
+        QRectF multiples;     ///< every patch's map at its place (ViT Figure 7)
+        QRectF bar;           ///< the colour bar
+        double cell = 0;      ///< side of one patch in grid
         double smallCell = 0; ///< side of one patch inside one small map of multiples
         double smallGap = 0;  ///< the gap between two small maps
     };

@@ -72,7 +72,10 @@ void drawArrow(QPainter& p, QPointF a, QPointF b, double head)
     p.restore();
 }
 
-QString degrees(double radians) { return formatNumber(radians * 180.0 / std::numbers::pi, 3) + QStringLiteral("\u00b0"); }
+QString degrees(double radians)
+{
+    return formatNumber(radians * 180.0 / std::numbers::pi, 3) + QStringLiteral("\u00b0");
+}
 
 } // namespace
 
@@ -205,10 +208,20 @@ struct PipelineView::Painter {
     const double em;
 
     Painter(const PipelineView& view, QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme)
-        : v(view), p(painter), text(layout), target(area), th(theme), d(view.data()), s(sizeScale(area)), pad(8 * s),
-          body(th.font(10 * s)), small(th.font(9 * s)), fm(body), fs(small), em(fm.height())
-    {
-    }
+        : v(view)
+        , p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , d(view.data())
+        , s(sizeScale(area))
+        , pad(8 * s)
+        , body(th.font(10 * s))
+        , small(th.font(9 * s))
+        , fm(body)
+        , fs(small)
+        , em(fm.height())
+    { }
 
     /// The header across the top; returns its area.
     QRectF drawHeading(const HeaderTexts& header)
@@ -269,7 +282,8 @@ struct PipelineView::Painter {
         const double bottom = l.footer.top() - pad * 0.5;
         l.side = d.vector.has_value() && target.width() >= 20 * em;
         const double sideW = l.side ? std::max(8.0 * em, target.width() * 0.27) : 0.0;
-        l.grid = QRectF(target.left() + pad, top, target.width() - 2 * pad - sideW - (l.side ? pad : 0.0), bottom - top);
+        l.grid
+            = QRectF(target.left() + pad, top, target.width() - 2 * pad - sideW - (l.side ? pad : 0.0), bottom - top);
         l.sideRect = QRectF(l.grid.right() + pad, top, sideW, bottom - top);
         return l;
     }
@@ -302,8 +316,8 @@ struct PipelineView::Painter {
             if (idx < 0)
                 continue;
             const int r = i / cols, c = i % cols;
-            const QRectF img = drawStagePanel(idx, QRectF(grid.left() + c * (cellW + gap), grid.top() + r * rowH, cellW, rowH),
-                                              caption);
+            const QRectF img = drawStagePanel(
+                idx, QRectF(grid.left() + c * (cellW + gap), grid.top() + r * rowH, cellW, rowH), caption);
             const QPointF left(img.left() - 3 * s, img.center().y());
             if (c > 0 && !previousRight.isNull()) {
                 p.setPen(QPen(th.muted, 1.5 * s));
@@ -345,8 +359,8 @@ struct PipelineView::Painter {
     {
         const core::PipelineResult& pl = d.pipeline;
         const int followed = d.followed;
-        const QString word =
-            followed < int(pl.tokens.size()) ? QString::fromStdString(pl.tokens[std::size_t(followed)]) : QString();
+        const QString word
+            = followed < int(pl.tokens.size()) ? QString::fromStdString(pl.tokens[std::size_t(followed)]) : QString();
         QStringList foot;
         const QString frame = tr("framed: where the position enters");
         if (!d.followNote.isEmpty())
@@ -368,10 +382,10 @@ struct PipelineView::Painter {
         const QFont note = th.font(8 * s);
         const double noteH = QFontMetricsF(note).height();
         const double textH = 4 * noteH * 1.1;
-        const double planeSide =
-            std::max(0.0, std::min(sideRect.width(), sideRect.height() - sideTitle.height() - textH - em * 0.5));
-        const QRectF plane(sideRect.left() + (sideRect.width() - planeSide) / 2, sideTitle.bottom() + em * 0.2, planeSide,
-                           planeSide);
+        const double planeSide
+            = std::max(0.0, std::min(sideRect.width(), sideRect.height() - sideTitle.height() - textH - em * 0.5));
+        const QRectF plane(sideRect.left() + (sideRect.width() - planeSide) / 2, sideTitle.bottom() + em * 0.2,
+                           planeSide, planeSide);
         if (planeSide > 2.5 * em)
             drawVectorPlane(vec, plane);
         double y = std::max(plane.bottom(), sideTitle.bottom()) + em * 0.3;
@@ -385,17 +399,20 @@ struct PipelineView::Painter {
                       n2 = formatNumber(vec.normRotated, 4);
         const QString a1 = degrees(vec.angleAdded), a2 = degrees(vec.angleRotated);
         line(th.foreground, {tr("v = e('%1'): |v| = %2").arg(word, n0), tr("|v| = %1").arg(n0), n0});
-        line(th.accent2, {tr("v + PE(%1) (%2): |\u00b7| = %3, %4 from v")
-                              .arg(vec.position)
-                              .arg(QString::fromStdString(vec.additiveScheme), n1, a1),
-                          tr("added: |\u00b7| = %1, %2").arg(n1, a1), tr("+PE: %1, %2").arg(n1, a1), n1});
-        line(th.accent, {tr("R(%1) v (%2): |\u00b7| = %3, %4 from v")
-                             .arg(vec.position)
-                             .arg(QString::fromStdString(vec.rotaryScheme), n2, a2),
-                         tr("rotated: |\u00b7| = %1, %2").arg(n2, a2), tr("R: %1, %2").arg(n2, a2), n2});
+        line(th.accent2,
+             {tr("v + PE(%1) (%2): |\u00b7| = %3, %4 from v")
+                  .arg(vec.position)
+                  .arg(QString::fromStdString(vec.additiveScheme), n1, a1),
+              tr("added: |\u00b7| = %1, %2").arg(n1, a1), tr("+PE: %1, %2").arg(n1, a1), n1});
+        line(th.accent,
+             {tr("R(%1) v (%2): |\u00b7| = %3, %4 from v")
+                  .arg(vec.position)
+                  .arg(QString::fromStdString(vec.rotaryScheme), n2, a2),
+              tr("rotated: |\u00b7| = %1, %2").arg(n2, a2), tr("R: %1, %2").arg(n2, a2), n2});
         if (vec.scaleReason.empty())
-            line(th.muted, {tr("the rotation keeps the norm; pair %1 turns %2").arg(vec.pair).arg(degrees(vec.pairAngle)),
-                            tr("rotation keeps the norm"), tr("norm kept")});
+            line(th.muted,
+                 {tr("the rotation keeps the norm; pair %1 turns %2").arg(vec.pair).arg(degrees(vec.pairAngle)),
+                  tr("rotation keeps the norm"), tr("norm kept")});
         else
             line(th.muted,
                  {tr("norm \u00d7 %1: %2").arg(formatNumber(vec.normScale, 4), QString::fromStdString(vec.scaleReason)),
@@ -405,12 +422,11 @@ struct PipelineView::Painter {
     /// The pair's plane: axes, the vector's circle, the vector, the vector with a position added, and rotated.
     void drawVectorPlane(const core::PositionVectorDemo& vec, const QRectF& plane)
     {
-        const auto at = [&](const std::vector<double>& x) {
-            return QPointF(x[std::size_t(vec.dimA)], x[std::size_t(vec.dimB)]);
-        };
+        const auto at
+            = [&](const std::vector<double>& x) { return QPointF(x[std::size_t(vec.dimA)], x[std::size_t(vec.dimB)]); };
         const QPointF a = at(vec.vector), b = at(vec.added), c = at(vec.rotated);
-        const double reach =
-            std::max({std::hypot(a.x(), a.y()), std::hypot(b.x(), b.y()), std::hypot(c.x(), c.y()), 1e-9});
+        const double reach
+            = std::max({std::hypot(a.x(), a.y()), std::hypot(b.x(), b.y()), std::hypot(c.x(), c.y()), 1e-9});
         const double k = plane.width() * 0.46 / reach;
         const QPointF o = plane.center();
         const auto px = [&](QPointF q) { return QPointF(o.x() + q.x() * k, o.y() - q.y() * k); };
@@ -470,8 +486,10 @@ struct PipelineView::Painter {
         if (matW > em && rowH > 0)
             drawShuffledOutputs(m1, m2, rowH, labels);
         double y = left.bottom() - notesH;
-        text.draw(QRectF(left.left(), y, left.width(), em * 1.1), Qt::AlignLeft | Qt::AlignVCenter, small, th.foreground,
-                  {tr("no mask: max |O\u2032(t) \u2212 O(\u03c0(t))| = %1 (rounding)").arg(formatNumber(nd.equivarianceError, 2)),
+        text.draw(QRectF(left.left(), y, left.width(), em * 1.1), Qt::AlignLeft | Qt::AlignVCenter, small,
+                  th.foreground,
+                  {tr("no mask: max |O\u2032(t) \u2212 O(\u03c0(t))| = %1 (rounding)")
+                       .arg(formatNumber(nd.equivarianceError, 2)),
                    tr("no mask: max difference %1").arg(formatNumber(nd.equivarianceError, 2)),
                    tr("no mask: %1").arg(formatNumber(nd.equivarianceError, 2))});
         y += em * 1.15;
@@ -512,9 +530,10 @@ struct PipelineView::Painter {
     void drawReadBack(const QRectF& right)
     {
         const core::NopeDemo& nd = *d.nope;
-        text.draw(QRectF(right.left(), right.top(), right.width(), em * 1.15), Qt::AlignLeft | Qt::AlignVCenter,
-                  th.font(10 * s, true), th.foreground,
-                  {tr("causal, uniform: weight on token 0 is 1/(i+1)"), tr("weight on token 0: 1/(i+1)"), tr("1/(i+1)")});
+        text.draw(
+            QRectF(right.left(), right.top(), right.width(), em * 1.15), Qt::AlignLeft | Qt::AlignVCenter,
+            th.font(10 * s, true), th.foreground,
+            {tr("causal, uniform: weight on token 0 is 1/(i+1)"), tr("weight on token 0: 1/(i+1)"), tr("1/(i+1)")});
         const int m = int(nd.recovered.size());
         const double maxPos = std::max(1, m - 1);
         const double tickW = fs.horizontalAdvance(QStringLiteral("0000")) + 6 * s;

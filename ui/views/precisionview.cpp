@@ -68,12 +68,23 @@ public:
 
     PrecisionPainter(QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme,
                      const PrecisionData& data)
-        : p(painter), text(layout), target(area), th(theme), d(data), a(data.analysis), pairs(int(a.pairs.size())),
-          s(sizeScale(area)), pad(8 * s), dtype(QString::fromLatin1(core::floatFormatName(a.format).data())),
-          low(a.pipeline == core::AnglePipeline::LowPrecision), lastPos(count(double(d.positions - 1))),
-          tickFont(th.font(9.5 * s)), labelFont(th.font(10 * s)), tfm(tickFont), lfm(labelFont)
-    {
-    }
+        : p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , d(data)
+        , a(data.analysis)
+        , pairs(int(a.pairs.size()))
+        , s(sizeScale(area))
+        , pad(8 * s)
+        , dtype(QString::fromLatin1(core::floatFormatName(a.format).data()))
+        , low(a.pipeline == core::AnglePipeline::LowPrecision)
+        , lastPos(count(double(d.positions - 1)))
+        , tickFont(th.font(9.5 * s))
+        , labelFont(th.font(10 * s))
+        , tfm(tickFont)
+        , lfm(labelFont)
+    { }
 
     /// The whole figure (the analysis has at least one pair); @p answerPending withholds the first shared rotation.
     void draw(const QString& figureLabel, bool answerPending)
@@ -100,7 +111,7 @@ public:
     const QFont tickFont, labelFont;
     const QFontMetricsF tfm, lfm;
     // Geometry (layOut()).
-    bool roomy = false; ///< the long wordings and the legend's own row: room for them beside two readable panels
+    bool roomy = false;   ///< the long wordings and the legend's own row: room for them beside two readable panels
     double legendTop = 0; ///< the legend row's top when roomy
     QRectF top, bot;      ///< the positions panel and the distinct-values panel, sharing the pair axis
     DecadeAxis topAxis, botAxis;
@@ -117,8 +128,8 @@ public:
         if (answerPending)
             ;
         else if (a.firstVectorCollapse)
-            note << tr("positions %1 and %2 share one rotation").arg(count(double(*a.firstVectorCollapse)),
-                                                                      count(double(*a.firstVectorCollapse + 1)))
+            note << tr("positions %1 and %2 share one rotation")
+                        .arg(count(double(*a.firstVectorCollapse)), count(double(*a.firstVectorCollapse + 1)))
                  << tr("%1 = %2").arg(count(double(*a.firstVectorCollapse)), count(double(*a.firstVectorCollapse + 1)));
         else
             note << tr("no two neighbours share a rotation") << tr("no shared rotation");
@@ -134,14 +145,17 @@ public:
     {
         double y = headerBottom + 2 * s;
         const QRectF how(target.left() + pad, y, target.width() - 2 * pad, lfm.height());
-        text.draw(how, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
-                  low ? QStringList{tr("low precision: p and \u03c9 held in %1, p\u00b7\u03c9 rounded in %1 (position ids "
-                                       "kept in the model dtype)").arg(dtype),
-                                    tr("low precision: %1(%1(p)\u00b7%1(\u03c9))").arg(dtype),
-                                    tr("low precision: all in %1").arg(dtype)}
-                      : QStringList{tr("rounded angle: p\u00b7\u03c9 in double, rounded once to %1 (an angle table stored "
-                                       "in %1)").arg(dtype),
-                                    tr("rounded angle: %1(p\u00b7\u03c9)").arg(dtype), tr("angle rounded to %1").arg(dtype)});
+        text.draw(
+            how, Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
+            low ? QStringList{tr("low precision: p and \u03c9 held in %1, p\u00b7\u03c9 rounded in %1 (position ids "
+                                 "kept in the model dtype)")
+                                  .arg(dtype),
+                              tr("low precision: %1(%1(p)\u00b7%1(\u03c9))").arg(dtype),
+                              tr("low precision: all in %1").arg(dtype)}
+                : QStringList{tr("rounded angle: p\u00b7\u03c9 in double, rounded once to %1 (an angle table stored "
+                                 "in %1)")
+                                  .arg(dtype),
+                              tr("rounded angle: %1(p\u00b7\u03c9)").arg(dtype), tr("angle rounded to %1").arg(dtype)});
         y += lfm.height() * 1.15;
         if (a.firstNonFinite) {
             text.draw(QRectF(target.left() + pad, y, target.width() - 2 * pad, lfm.height()),
@@ -192,7 +206,8 @@ public:
         return {
             {th.accent, {tr("first p with angle(p) = angle(p+1)"), tr("angle collapse"), tr("angle")}},
             {th.accent2, {tr("first p with the same (cos, sin) as p+1"), tr("(cos, sin) collapse"), tr("(cos, sin)")}},
-            {th.accent3, {tr("spacing of p\u00b7\u03c9 exceeds \u03c9 from p"), tr("ulp > \u03c9"), tr("ulp > \u03c9")}},
+            {th.accent3,
+             {tr("spacing of p\u00b7\u03c9 exceeds \u03c9 from p"), tr("ulp > \u03c9"), tr("ulp > \u03c9")}},
         };
     }
 
@@ -326,10 +341,11 @@ public:
         text.draw(QRectF(bot.left(), bot.bottom() + tfm.height() * 1.3, bot.width(), lfm.height()),
                   Qt::AlignHCenter | Qt::AlignVCenter, labelFont, th.foreground,
                   {tr("pair i (fastest \u03c9 left, slowest right)"), tr("pair i")});
-        text.draw(QRectF(target.left() + pad, bot.top() - lfm.height() * 1.05, bot.width(), lfm.height()),
-                  Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
-                  {tr("distinct values over the %1 positions (log scale): angles (dots), (cos, sin) (rings)").arg(count(n)),
-                   tr("distinct angles (dots), (cos, sin) (rings)"), tr("distinct values")});
+        text.draw(
+            QRectF(target.left() + pad, bot.top() - lfm.height() * 1.05, bot.width(), lfm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.muted,
+            {tr("distinct values over the %1 positions (log scale): angles (dots), (cos, sin) (rings)").arg(count(n)),
+             tr("distinct angles (dots), (cos, sin) (rings)"), tr("distinct values")});
         drawDecadeGrid(botAxis, std::max(1, int(botAxis.decades) / 3));
         for (int i = 0; i < pairs; ++i) {
             const core::PairPrecision& pp = a.pairs[std::size_t(i)];

@@ -175,7 +175,8 @@ QWidget* RotationView::controls()
     dist->setObjectName(QStringLiteral("rotationDistance"));
     dist->setPrefix(QStringLiteral("m\u2212n "));
     dist->setRange(-(1 << 20), 1 << 20); // signed: a negative distance puts the key after the query
-    dist->setToolTip(tr("Distance m \u2212 n from the key back to the query (negative: the key comes after it); the query sits at the cursor m"));
+    dist->setToolTip(tr("Distance m \u2212 n from the key back to the query (negative: the key comes after it); the "
+                        "query sits at the cursor m"));
     auto* shift = new QSpinBox(m_controls);
     shift->setObjectName(QStringLiteral("rotationShift"));
     shift->setPrefix(QStringLiteral("r "));
@@ -231,12 +232,15 @@ void RotationView::drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& 
     const QString first = tr("first %1 of r = %2 dims").arg(shown).arg(rd);
     const QStringList wordings = half
         ? QStringList{tr("half_split: dim i pairs with i + r/2 = i + %1 (GPT-NeoX, Hugging Face)").arg(rd / 2),
-                      tr("half_split: dim i pairs with i + %1").arg(rd / 2), tr("half_split: i pairs with i + %1").arg(rd / 2)}
-        : QStringList{tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)") + QStringLiteral("  \u00b7  ") + first,
+                      tr("half_split: dim i pairs with i + %1").arg(rd / 2),
+                      tr("half_split: i pairs with i + %1").arg(rd / 2)}
+        : QStringList{tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)") + QStringLiteral("  \u00b7  ")
+                          + first,
                       tr("interleaved: dims 2i and 2i+1 pair (GPT-J, Meta, RoFormer)"),
                       tr("interleaved: 2i pairs with 2i+1") + QStringLiteral("  \u00b7  ") + first,
                       tr("interleaved: 2i pairs with 2i+1")};
-    text.draw(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, f, th.muted, wordings);
+    text.draw(QRectF(r.left(), r.top(), r.width(), fm.height()), Qt::AlignLeft | Qt::AlignVCenter, f, th.muted,
+              wordings);
     const double top = r.top() + fm.height() + 2 * s;
     const double h = std::max(8.0, r.bottom() - top - fm.height() * 0.2);
     const double w = r.width() / std::max<std::size_t>(1, dims.size());
@@ -320,20 +324,28 @@ struct RotationView::Painter {
     const QFont small, bold;
     const QFontMetricsF sfm, lf;
     // Geometry (layOut()).
-    QRectF strip;                 ///< the layout strip at the bottom
-    QRectF area;                  ///< the planes' grid
-    std::vector<int> pairs;       ///< the pairs drawn
+    QRectF strip;           ///< the layout strip at the bottom
+    QRectF area;            ///< the planes' grid
+    std::vector<int> pairs; ///< the pairs drawn
     int cols = 1;
     double cw = 0, ch = 0, labelH = 0;
-    core::RotationPlanes pl;      ///< q and k before and after the (shifted) rotation
+    core::RotationPlanes pl; ///< q and k before and after the (shifted) rotation
     int nameLevel = 0, partLevel = 0;
 
     Painter(RotationView& view, QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme)
-        : v(view), p(painter), text(layout), target(area), th(theme), s(sizeScale(area)), pad(8 * s),
-          pending(view.m_state->answerPending()), small(th.font(9.5 * s)), bold(th.font(10 * s, true)), sfm(small),
-          lf(bold)
-    {
-    }
+        : v(view)
+        , p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , s(sizeScale(area))
+        , pad(8 * s)
+        , pending(view.m_state->answerPending())
+        , small(th.font(9.5 * s))
+        , bold(th.font(10 * s, true))
+        , sfm(small)
+        , lf(bold)
+    { }
 
     void draw()
     {
@@ -368,7 +380,8 @@ struct RotationView::Painter {
         const QString verdict = same ? tr("unchanged \u2713") : tr("changed by %1").arg(formatNumber(scs - sc, 3));
         const QString rr = formatNumber(r, 7);
         const QStringList line2{
-            tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3").arg(rr, v2, verdict),
+            tr("shifted by r = %1:  q\u2032\u2098\u208a\u1d63\u00b7k\u2032\u2099\u208a\u1d63 = %2   %3")
+                .arg(rr, v2, verdict),
             tr("shifted by r = %1: score = %2   %3").arg(rr, v2, verdict), tr("r = %1: %2 %3").arg(rr, v2, verdict),
             tr("r = %1: %2").arg(rr, verdict), verdict}; // the verdict is what the line says: it stays longest
         const QRectF row(target.left() + pad, y, target.width() - 2 * pad, scfm.height());
@@ -439,8 +452,8 @@ struct RotationView::Painter {
         cc.setAlphaF(0.85);
         p.setPen(QPen(cc, 1.6 * s));
         p.setBrush(Qt::NoBrush);
-        p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius), int(std::lround(start / M_PI * 180 * 16)),
-                  int(std::lround(sweep / M_PI * 180 * 16)));
+        p.drawArc(QRectF(c.x() - radius, c.y() - radius, 2 * radius, 2 * radius),
+                  int(std::lround(start / M_PI * 180 * 16)), int(std::lround(sweep / M_PI * 180 * 16)));
     }
 
     /// A vector from @p c to @p tip; solid ones with an arrow head.
@@ -474,8 +487,8 @@ struct RotationView::Painter {
         const auto at = [](const std::vector<double>& x, int dim) { return x[std::size_t(dim)]; };
         const QPointF q0(at(pl.queryBefore, a), at(pl.queryBefore, b)), k0(at(pl.keyBefore, a), at(pl.keyBefore, b));
         const QPointF q1(at(pl.query, a), at(pl.query, b)), k1(at(pl.key, a), at(pl.key, b));
-        const double norm = std::max({std::hypot(q0.x(), q0.y()), std::hypot(k0.x(), k0.y()), std::hypot(q1.x(), q1.y()),
-                                      std::hypot(k1.x(), k1.y()), 1e-12});
+        const double norm = std::max({std::hypot(q0.x(), q0.y()), std::hypot(k0.x(), k0.y()),
+                                      std::hypot(q1.x(), q1.y()), std::hypot(k1.x(), k1.y()), 1e-12});
         auto pt = [&](QPointF u) { return QPointF(c.x() + u.x() / norm * R, c.y() - u.y() / norm * R); };
         p.setPen(QPen(th.grid, 1 * s));
         p.setBrush(th.panel);

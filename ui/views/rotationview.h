@@ -65,8 +65,8 @@ private:
     core::RotationPlanes planes(bool shifted) const;
     void drawLayoutStrip(QPainter& p, TextLayout& text, const QRectF& r, double s) const;
 
-    core::RotarySpec m_qSpec;          ///< the query side's rotation (frequencies, layout, xPos centre)
-    std::vector<int> m_dimPair;        ///< dimension -> pair (-1 beyond r), from core::pairDims
+    core::RotarySpec m_qSpec;   ///< the query side's rotation (frequencies, layout, xPos centre)
+    std::vector<int> m_dimPair; ///< dimension -> pair (-1 beyond r), from core::pairDims
     bool m_valid = false;
     /// The last planes() computed, for the result and positions they belong to: a paint asks for the same planes
     /// up to three times (both scores, then the drawing), and a hover read-out again.

@@ -85,10 +85,11 @@ HeaderTexts SequenceView::headerTexts() const
                             .arg(d.token)
                             .arg(idText(0, d.token), idText(1, d.token), idText(2, d.token));
     const QString who = m_state->compareName().isEmpty() ? QString() : m_state->compareName() + QStringLiteral(": ");
-    return {who + QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
-                .arg(QString::fromStdString(d.scheme))
-                .arg(d.ids.cols())
-                .arg(d.dim),
+    return {who
+                + QStringLiteral("%1 \u00b7 %2 tokens, d = %3")
+                      .arg(QString::fromStdString(d.scheme))
+                      .arg(d.ids.cols())
+                      .arg(d.dim),
             {tok, QStringLiteral("token %1").arg(d.token)},
             {QString::fromStdString(core::sequenceText(d.sequence))}};
 }
@@ -104,7 +105,9 @@ SequenceView::Layout SequenceView::layoutFor(const QRectF& t) const
     l.header = QRectF(t.left() + pad, t.top() + pad * 0.5, t.width() - 2 * pad, 0);
     if (m_data.error.isEmpty())
         l.header.setHeight(headerHeight(l.header.width(), th, s, headerTexts()));
-    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")) + 0.45 * tfm.height() + s, lfm.horizontalAdvance(QStringLiteral("pairs")) + 5 * s) + s;
+    l.labelW = std::max(tfm.horizontalAdvance(QStringLiteral("w id")) + 0.45 * tfm.height() + s,
+                        lfm.horizontalAdvance(QStringLiteral("pairs")) + 5 * s)
+        + s;
     // The scores take a square at the right, as tall as the room below the header allows; the tokens, the pairs
     // and the image block share the room at its left, top to bottom.
     const double barW = 14 * s + 6 * s + colorBarLabelWidth(th, s);
@@ -171,17 +174,20 @@ QString SequenceView::readout(int token, int key) const
         if (withholdsReadoutValues())
             return withheldReadout(who + tr("query %1  \u00b7  key %2").arg(token).arg(key));
         const double v = d.scores(token, key);
-        return who + tr("query %1  \u00b7  key %2  \u00b7  score %3")
-            .arg(token)
-            .arg(key)
-            .arg(std::isnan(v) ? tr("masked") : QString::number(v, 'g', 4));
+        return who
+            + tr("query %1  \u00b7  key %2  \u00b7  score %3")
+                  .arg(token)
+                  .arg(key)
+                  .arg(std::isnan(v) ? tr("masked") : QString::number(v, 'g', 4));
     }
-    return who + tr("token %1  \u00b7  t %2, h %3, w %4").arg(token).arg(idText(0, token), idText(1, token), idText(2, token));
+    return who
+        + tr("token %1  \u00b7  t %2, h %3, w %4").arg(token).arg(idText(0, token), idText(1, token), idText(2, token));
 }
 
 QString SequenceView::hoverReadout() const
 {
-    const auto* twin = showsHalves() ? qobject_cast<const SequenceView*>(const_cast<SequenceView*>(this)->compareTwin()) : nullptr;
+    const auto* twin
+        = showsHalves() ? qobject_cast<const SequenceView*>(const_cast<SequenceView*>(this)->compareTwin()) : nullptr;
     if (twin && twin->m_hover.first >= 0)
         return twin->readout(twin->m_hover.first, twin->m_hover.second);
     return readout(m_hover.first, m_hover.second);
@@ -274,20 +280,31 @@ struct SequenceView::Painter {
     const int L; ///< tokens
     const QFont labelFont, tickFont;
     const QFontMetricsF lfm, tfm;
-    const double tw;   ///< a token's column width
-    const double boxH; ///< the token boxes' height
-    const double idH;  ///< an id row's height
+    const double tw;      ///< a token's column width
+    const double boxH;    ///< the token boxes' height
+    const double idH;     ///< an id row's height
     const QString widest; ///< the widest id
     const QFont idFont;   ///< the ids' font: small enough (down to 6 pt) for the widest id to fit its column
 
     Painter(const SequenceView& view, QPainter& painter, TextLayout& layout, const QRectF& t, const Theme& theme)
-        : v(view), p(painter), text(layout), th(theme), d(view.m_data), s(sizeScale(t)), l(view.layoutFor(t)),
-          L(int(d.ids.cols())), labelFont(th.font(10 * s)), tickFont(th.font(9 * s)), lfm(labelFont), tfm(tickFont),
-          tw(l.tokens.width() / L), boxH(lfm.height() * 1.1), idH(tfm.height() * 1.1),
-          widest(QString::number(d.ids.maxCoeff())),
-          idFont(th.font(std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0) * s))
-    {
-    }
+        : v(view)
+        , p(painter)
+        , text(layout)
+        , th(theme)
+        , d(view.m_data)
+        , s(sizeScale(t))
+        , l(view.layoutFor(t))
+        , L(int(d.ids.cols()))
+        , labelFont(th.font(10 * s))
+        , tickFont(th.font(9 * s))
+        , lfm(labelFont)
+        , tfm(tickFont)
+        , tw(l.tokens.width() / L)
+        , boxH(lfm.height() * 1.1)
+        , idH(tfm.height() * 1.1)
+        , widest(QString::number(d.ids.maxCoeff()))
+        , idFont(th.font(std::clamp(9.0 * 0.85 * tw / (textAdvance(tickFont, widest) + 1e-9), 6.0, 9.0) * s))
+    { }
 
     void draw()
     {
@@ -312,8 +329,9 @@ struct SequenceView::Painter {
         for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
             const core::Segment& g = d.sequence.segments[i];
             const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
-            QColor fill = g.kind == core::Segment::Kind::Text ? th.panel
-                                                              : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
+            QColor fill = g.kind == core::Segment::Kind::Text
+                ? th.panel
+                : axisColour(th, g.kind == core::Segment::Kind::Image ? 1 : 2);
             if (g.kind != core::Segment::Kind::Text)
                 fill.setAlphaF(0.35);
             p.fillRect(QRectF(x0, l.tokens.top(), w, boxH), fill);
@@ -328,10 +346,11 @@ struct SequenceView::Painter {
         for (std::size_t i = 0; i < d.sequence.segments.size(); ++i) {
             const core::Segment& g = d.sequence.segments[i];
             const double x0 = l.tokens.left() + double(d.firstToken[i]) * tw, w = double(g.tokens()) * tw;
-            text.draw(QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
-                      labelFont, th.foreground,
-                      {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
-                      TextLayout::Fit::Drop);
+            text.draw(
+                QRectF(x0, l.tokens.top() - lfm.height() * 1.15, w, lfm.height()), Qt::AlignHCenter | Qt::AlignVCenter,
+                labelFont, th.foreground,
+                {segmentWords(g), segmentWords(g).section(QLatin1Char(' '), 0, 0), QString(segmentWords(g).front())},
+                TextLayout::Fit::Drop);
         }
         p.setPen(QPen(th.grid, 0.8 * s));
         if (tw > 3 * s)
@@ -435,7 +454,8 @@ struct SequenceView::Painter {
                            .arg(pairs - 1)
                            .arg(hiddenFirst)
                            .arg(hiddenLast),
-                       tr("pairs %1\u2013%2 after your guess").arg(hiddenFirst).arg(hiddenLast), tr("after your guess")},
+                       tr("pairs %1\u2013%2 after your guess").arg(hiddenFirst).arg(hiddenLast),
+                       tr("after your guess")},
                       TextLayout::Fit::Drop);
         else
             text.draw(legend, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted,
@@ -458,9 +478,10 @@ struct SequenceView::Painter {
         if (b < 0 || l.block.isEmpty())
             return;
         const core::Segment& g = d.sequence.segments[std::size_t(b)];
-        text.draw(QRectF(l.block.left(), l.block.top() - lfm.height() * 1.25, l.scores.left() - l.block.left(), lfm.height()),
-                  Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
-                  {tr("%1, frame 0: (h, w) ids").arg(segmentWords(g)), segmentWords(g)});
+        text.draw(
+            QRectF(l.block.left(), l.block.top() - lfm.height() * 1.25, l.scores.left() - l.block.left(), lfm.height()),
+            Qt::AlignLeft | Qt::AlignVCenter, labelFont, th.foreground,
+            {tr("%1, frame 0: (h, w) ids").arg(segmentWords(g)), segmentWords(g)});
         const double cell = l.block.width() / g.w;
         const std::int64_t first = d.firstToken[std::size_t(b)];
         for (int r = 0; r < g.h; ++r)

@@ -35,10 +35,10 @@ public:
 
     struct Layout {
         QRectF header;
-        QRectF tokens;  ///< one column per token: its box, then the t, h and w ids below it
-        QRectF pairs;   ///< one box per rotary pair, coloured by its axis
-        QRectF block;   ///< the first image or video block as its grid (empty without one)
-        QRectF scores;  ///< the L x L scores
+        QRectF tokens; ///< one column per token: its box, then the t, h and w ids below it
+        QRectF pairs;  ///< one box per rotary pair, coloured by its axis
+        QRectF block;  ///< the first image or video block as its grid (empty without one)
+        QRectF scores; ///< the L x L scores
         QRectF bar;
         double labelW = 0;
     };

@@ -53,10 +53,12 @@ QString TableView::notApplicableReason() const
     const QString name = shortSchemeName(s);
     if (s.relation == core::Relation::None)
         return tr("%1's table is all zeros: order comes only from the causal mask. Pick sinusoidal or RoPE for a "
-                  "table.").arg(name);
+                  "table.")
+            .arg(name);
     if (s.application == core::Application::ScoreBias)
         return tr("%1 biases the scores; it has no vector per position. See attention and decay, or pick "
-                  "sinusoidal or RoPE.").arg(name);
+                  "sinusoidal or RoPE.")
+            .arg(name);
     return tr("%1 has no table of position vectors. See the attention view, or pick sinusoidal or RoPE.").arg(name);
 }
 
@@ -173,16 +175,20 @@ void TableView::rebuildImage()
         View* twin = compareTwin();
         const auto b = twin ? twin->currentResult() : nullptr;
         const auto shape = [&](const EncodingResult& r) {
-            return tr("%1 \u00d7 %2 %3").arg(formatNumber(r.totalRows, 7), formatNumber(r.totalCols, 7),
-                                           r.rotary ? tr("pairs") : tr("dims"));
+            return tr("%1 \u00d7 %2 %3")
+                .arg(formatNumber(r.totalRows, 7), formatNumber(r.totalCols, 7), r.rotary ? tr("pairs") : tr("dims"));
         };
         if (!b || !b->error.isEmpty() || b->table.size() == 0)
-            m_compareProblem = tr("B has no encoding table%1.").arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
-        else if (b->totalRows != m_result->totalRows || b->totalCols != m_result->totalCols || b->rowStart != m_result->rowStart
-                 || b->rowStep != m_result->rowStep || b->table.rows() != m_result->table.rows())
-            m_compareProblem = tr("A difference needs tables of one shape: A is %1, B is %2.").arg(shape(*m_result), shape(*b));
+            m_compareProblem = tr("B has no encoding table%1.")
+                                   .arg(b && !b->error.isEmpty() ? QStringLiteral(": ") + b->error : QString());
+        else if (b->totalRows != m_result->totalRows || b->totalCols != m_result->totalCols
+                 || b->rowStart != m_result->rowStart || b->rowStep != m_result->rowStep
+                 || b->table.rows() != m_result->table.rows())
+            m_compareProblem
+                = tr("A difference needs tables of one shape: A is %1, B is %2.").arg(shape(*m_result), shape(*b));
         else if (b->rotary != m_result->rotary || b->tableLabel != m_result->tableLabel)
-            m_compareProblem = tr("A difference needs one quantity: A shows %1, B shows %2.").arg(m_result->tableLabel, b->tableLabel);
+            m_compareProblem = tr("A difference needs one quantity: A shows %1, B shows %2.")
+                                   .arg(m_result->tableLabel, b->tableLabel);
         else {
             m_diff = Computation::difference(m_result->table, b->table);
             m_diffRange = Computation::symmetricRange(m_diff);
@@ -244,10 +250,10 @@ QString TableView::samplingNote() const
     const int k = m_result->rowStep;
     const int tens = k % 100, ones = k % 10;
     const QString suffix = tens >= 11 && tens <= 13 ? QStringLiteral("th")
-        : ones == 1                                ? QStringLiteral("st")
-        : ones == 2                                ? QStringLiteral("nd")
-        : ones == 3                                ? QStringLiteral("rd")
-                                                   : QStringLiteral("th");
+        : ones == 1                                 ? QStringLiteral("st")
+        : ones == 2                                 ? QStringLiteral("nd")
+        : ones == 3                                 ? QStringLiteral("rd")
+                                                    : QStringLiteral("th");
     return tr("showing every %1%2 position \u2014 zoom in for every position").arg(k).arg(suffix);
 }
 
@@ -300,10 +306,12 @@ QString TableView::xposNote() const
     if (!m_result || !m_result->rotary || m_result->spec.xposZeta.empty())
         return {};
     // The centre core used (parameter "centring"): torchscale's c = ceil(L/2), or 0 (the paper's zeta^(n/gamma)).
-    const bool absolute = m_result->setup.params.has("centring") && m_result->setup.params.choice("centring") == "absolute";
+    const bool absolute
+        = m_result->setup.params.has("centring") && m_result->setup.params.choice("centring") == "absolute";
     if (absolute)
-        return tr("xPos: each value \u00d7 \u03b6\u1d62^(p/scale_base), absolute positions (centring = absolute, c = 0, "
-                  "the paper's \u03b6^(n/\u03b3)); torchscale centres at c = ceil(L/2)");
+        return tr(
+            "xPos: each value \u00d7 \u03b6\u1d62^(p/scale_base), absolute positions (centring = absolute, c = 0, "
+            "the paper's \u03b6^(n/\u03b3)); torchscale centres at c = ceil(L/2)");
     return tr("xPos: each value \u00d7 \u03b6\u1d62^((p \u2212 c)/scale_base), centred at c = %1 as torchscale does "
               "(centring = torchscale: the scale is 1 at p = c, not at p = 0)")
         .arg(formatNumber(m_result->spec.xposCentre, 7));
@@ -335,8 +343,8 @@ HeaderTexts TableView::headerTexts() const
     const QString unit = m_result->rotary ? tr("pairs") : tr("dims");
     if (m_showDiff)
         return {tr("%1 \u2212 %2").arg(m_state->figureLabel(), m_state->compareState()->figureLabel()),
-                {tr("difference A \u2212 B of %1").arg(m_result->tableLabel), tr("A \u2212 B: %1").arg(m_result->tableLabel),
-                 tr("A \u2212 B")},
+                {tr("difference A \u2212 B of %1").arg(m_result->tableLabel),
+                 tr("A \u2212 B: %1").arg(m_result->tableLabel), tr("A \u2212 B")},
                 {tr("%1 positions \u00d7 %2 %3").arg(rows, cols, unit), tr("%1 \u00d7 %2 %3").arg(rows, cols, unit)}};
     return {m_state->figureLabel(),
             {m_result->tableLabel},
@@ -348,7 +356,8 @@ double TableView::svgImageBytes(const QSizeF& size) const
     if (!m_result || m_image.isNull())
         return 0.0;
     const int k = std::max(1, m_result->rowStep);
-    const QRectF shown = m_window.intersected(QRectF(0, m_result->rowStart, m_image.width(), double(m_image.height()) * k));
+    const QRectF shown
+        = m_window.intersected(QRectF(0, m_result->rowStart, m_image.width(), double(m_image.height()) * k));
     if (shown.width() * shown.height() / k <= double(maxVectorCells))
         return 0.0; // vector rectangles
     const QRectF plot = layoutFor(QRectF(QPointF(0, 0), size)).plot;
@@ -370,9 +379,9 @@ TableView::Layout TableView::layoutFor(const QRectF& t) const
     // The cursor's tag ("p=1,023", bold, in a box) sits there too.
     const double rows = m_result ? std::max(1, m_result->totalRows) : 1000000;
     const QString widest = formatNumber(rows, 7);
-    const double labels = std::max(tick.horizontalAdvance(widest) + 6 * l.scale,
-                                   QFontMetricsF(th.font(10 * l.scale, true)).horizontalAdvance(QStringLiteral("p=") + widest)
-                                       + 12 * l.scale);
+    const double labels = std::max(
+        tick.horizontalAdvance(widest) + 6 * l.scale,
+        QFontMetricsF(th.font(10 * l.scale, true)).horizontalAdvance(QStringLiteral("p=") + widest) + 12 * l.scale);
     const double left = labels + tick.height() * 1.6 + pad;
     const double right = 18 * l.scale + colorBarLabelWidth(th, l.scale) + pad;
     // Half a tick label above the plot: the first row's label and the cursor's tag must clear the header.
@@ -471,10 +480,18 @@ struct TableView::Painter {
     const QFontMetricsF fm;
 
     Painter(const TableView& view, QPainter& painter, TextLayout& layout, const QRectF& area, const Theme& theme)
-        : v(view), p(painter), text(layout), target(area), th(theme), l(view.layoutFor(area)), s(l.scale),
-          r(*view.m_result), window(view.m_window), tickFont(th.font(10 * s)), fm(tickFont)
-    {
-    }
+        : v(view)
+        , p(painter)
+        , text(layout)
+        , target(area)
+        , th(theme)
+        , l(view.layoutFor(area))
+        , s(l.scale)
+        , r(*view.m_result)
+        , window(view.m_window)
+        , tickFont(th.font(10 * s))
+        , fm(tickFont)
+    { }
 
     void draw()
     {
@@ -542,8 +559,9 @@ struct TableView::Painter {
             const QRectF at = toPlot(where);
             const QSize px(std::max(1, int(std::ceil(at.width() * 2))), std::max(1, int(std::ceil(at.height() * 2))));
             const bool up = px.width() >= cells.width() && px.height() >= cells.height();
-            p.drawImage(at, image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
-                                                     up ? Qt::FastTransformation : Qt::SmoothTransformation));
+            p.drawImage(at,
+                        image.copy(cells).scaled(px, Qt::IgnoreAspectRatio,
+                                                 up ? Qt::FastTransformation : Qt::SmoothTransformation));
         }
         p.restore();
     }
@@ -595,7 +613,8 @@ struct TableView::Painter {
             text.drawAt(QPointF(l.plot.left() - 6 * s, y), Qt::AlignRight | Qt::AlignVCenter, tickFont, th.foreground,
                         {formatNumber(t, 7)});
         }
-        const double colLabel = fm.horizontalAdvance(formatNumber(std::max(1.0, window.right() - 1), 7)) + fm.height() * 1.5;
+        const double colLabel
+            = fm.horizontalAdvance(formatNumber(std::max(1.0, window.right() - 1), 7)) + fm.height() * 1.5;
         const int nx = std::clamp(int(l.plot.width() / colLabel), 2, 12);
         for (double t : niceTicks(window.left(), window.right() - 1, nx)) {
             if (t != std::floor(t))
@@ -611,8 +630,8 @@ struct TableView::Painter {
         p.save();
         p.translate(target.left() + 8 * s + fm.height() * 0.2, l.plot.center().y());
         p.rotate(-90);
-        text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop, tickFont,
-                  th.muted, {tr("position p"), tr("p")});
+        text.draw(QRectF(-l.plot.height() / 2, 0, l.plot.height(), fm.height()), Qt::AlignHCenter | Qt::AlignTop,
+                  tickFont, th.muted, {tr("position p"), tr("p")});
         p.restore();
     }
 
@@ -624,8 +643,9 @@ struct TableView::Painter {
         if (x.isEmpty())
             return;
         const QString formula = x.section(QStringLiteral(", "), 0, 0);
-        const QString centre = r.spec.xposCentre != 0 ? tr("%1, c = %2").arg(formula, formatNumber(r.spec.xposCentre, 7))
-                                                      : tr("%1, c = 0").arg(formula);
+        const QString centre = r.spec.xposCentre != 0
+            ? tr("%1, c = %2").arg(formula, formatNumber(r.spec.xposCentre, 7))
+            : tr("%1, c = 0").arg(formula);
         const QString named = x.section(QStringLiteral(" as torchscale"), 0, 0).section(QLatin1Char(';'), 0, 0);
         text.draw(l.subtitle, Qt::AlignLeft | Qt::AlignVCenter, tickFont, th.muted, {x, named, centre, formula},
                   TextLayout::Fit::Drop);
@@ -674,17 +694,18 @@ struct TableView::Painter {
                 foot << QStringList(parts.mid(0, n)).join(QStringLiteral("  \u00b7  "));
         }
         if (foot.isEmpty()) {
-            const QString range =
-                v.m_showDiff ? tr("A \u2212 B %1 \u2026 %2").arg(formatNumber(v.m_diffRange.lo, 4), formatNumber(v.m_diffRange.hi, 4))
-                             : tr("values %1 \u2026 %2").arg(formatNumber(r.lo, 4), formatNumber(r.hi, 4));
+            const QString range = v.m_showDiff
+                ? tr("A \u2212 B %1 \u2026 %2")
+                      .arg(formatNumber(v.m_diffRange.lo, 4), formatNumber(v.m_diffRange.hi, 4))
+                : tr("values %1 \u2026 %2").arg(formatNumber(r.lo, 4), formatNumber(r.hi, 4));
             const QString named = range + QStringLiteral("  \u00b7  ") + colorMapName(v.m_imageMap);
             if (v.showsHints())
                 foot << named + tr("  \u00b7  wheel zoom, drag pan, hover reads values")
                      << named + tr("  \u00b7  wheel zoom, drag pan");
             foot << named << range;
         }
-        text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont, v.onScreen() && v.m_hover ? th.foreground : th.muted,
-                  foot, TextLayout::Fit::Drop);
+        text.draw(l.footer, Qt::AlignLeft | Qt::AlignVCenter, tickFont,
+                  v.onScreen() && v.m_hover ? th.foreground : th.muted, foot, TextLayout::Fit::Drop);
     }
 };
 

@@ -110,8 +110,8 @@ private:
     QImage m_image;
     ColorMapKind m_imageMap = ColorMapKind::Viridis;
     QRectF m_window;
-    QSize m_fullSize;                ///< columns x positions of the result m_window belongs to
-    std::optional<QPoint> m_hover;   ///< (column, row)
+    QSize m_fullSize;              ///< columns x positions of the result m_window belongs to
+    std::optional<QPoint> m_hover; ///< (column, row)
     std::optional<QPointF> m_dragFrom;
     QRectF m_dragWindow;
     QWidget* m_controls = nullptr;

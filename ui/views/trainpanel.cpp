@@ -60,8 +60,9 @@ TrainPanel::TrainPanel(WorkbenchState* state, QWidget* parent)
     m_status = new QLabel(this);
     m_status->setObjectName(QStringLiteral("trainStatus"));
     m_status->setWordWrap(false);
-    for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples,
-                                                      m_measure, m_start, m_stop, m_saveButton, m_progressBox, m_status})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples, m_measure,
+                                         m_start, m_stop, m_saveButton, m_progressBox, m_status})
         lay->addWidget(w);
 
     connect(m_start, &QPushButton::clicked, this, &TrainPanel::train);
@@ -103,7 +104,8 @@ void TrainPanel::buildSettings()
     for (core::train::Task t : {core::train::Task::Copy, core::train::Task::Reverse, core::train::Task::Recall,
                                 core::train::Task::Addition}) {
         m_task->addItem(QString::fromStdString(std::string(core::train::taskName(t))), int(t));
-        m_task->setItemData(m_task->count() - 1, QString::fromStdString(core::train::taskDescription(t)), Qt::ToolTipRole);
+        m_task->setItemData(m_task->count() - 1, QString::fromStdString(core::train::taskDescription(t)),
+                            Qt::ToolTipRole);
     }
     auto spin = [this](const char* name, const QString& prefix, int lo, int hi, int value, const QString& tip) {
         auto* b = new QSpinBox(this);
@@ -121,8 +123,8 @@ void TrainPanel::buildSettings()
     m_steps->setSingleStep(100);
     m_seed = spin("trainSeed", tr("seed "), 0, 1000000, int(defaults.seed), tr("The first seed"));
     m_seeds = spin("trainSeeds", tr("\u00d7 "), 1, 10, 1, tr("Seeds per scheme: seed, seed + 1, ..."));
-    m_samples = spin("trainSamples", tr("eval "), 1, 4096, defaults.evalSamples,
-                     tr("Sequences evaluated per test length"));
+    m_samples
+        = spin("trainSamples", tr("eval "), 1, 4096, defaults.evalSamples, tr("Sequences evaluated per test length"));
 }
 
 void TrainPanel::buildMeasure()
@@ -248,13 +250,19 @@ void TrainPanel::train()
         const TrainConfig c = runs[std::size_t(i)];
         m_pool.start([this, c, i, gen] {
             try {
-                RunResult r = core::train::trainRun(c, [this, i, gen](const Progress& p) {
-                    QMetaObject::invokeMethod(this, [this, i, gen, p] { onProgress(gen, i, p); }, Qt::QueuedConnection);
-                }, &m_cancel);
-                QMetaObject::invokeMethod(this, [this, i, gen, r = std::move(r)] { onDone(gen, i, r); }, Qt::QueuedConnection);
+                RunResult r = core::train::trainRun(
+                    c,
+                    [this, i, gen](const Progress& p) {
+                        QMetaObject::invokeMethod(
+                            this, [this, i, gen, p] { onProgress(gen, i, p); }, Qt::QueuedConnection);
+                    },
+                    &m_cancel);
+                QMetaObject::invokeMethod(
+                    this, [this, i, gen, r = std::move(r)] { onDone(gen, i, r); }, Qt::QueuedConnection);
             } catch (const std::exception& e) {
                 const QString msg = QString::fromStdString(e.what());
-                QMetaObject::invokeMethod(this, [this, i, gen, msg] { onFailed(gen, i, msg); }, Qt::QueuedConnection);
+                QMetaObject::invokeMethod(
+                    this, [this, i, gen, msg] { onFailed(gen, i, msg); }, Qt::QueuedConnection);
             }
         });
     }
@@ -298,8 +306,8 @@ void TrainPanel::onDone(quint64 generation, int run, const RunResult& r)
         return;
     m_live.runs[std::size_t(run)] = r; // core's result: what a run file of it holds, and the model
     // A cancelled or diverged run shows how far it got.
-    m_live.progress[std::size_t(run)] = r.stop == "cancelled" || r.diverged
-        ? double(r.stepsDone) / std::max(1, r.config.steps) : 1.0;
+    m_live.progress[std::size_t(run)]
+        = r.stop == "cancelled" || r.diverged ? double(r.stepsDone) / std::max(1, r.config.steps) : 1.0;
     ++m_live.models;
     if (r.diverged)
         m_live.message = tr("%1: %2").arg(runName(run), QString::fromStdString(r.stop));
@@ -328,7 +336,8 @@ void TrainPanel::runEnded()
     if (m_live.message.isEmpty() && cancelled)
         m_live.message = tr("Cancelled: the runs keep their curves so far.");
     publish();
-    m_status->setText(!m_live.message.isEmpty() ? m_live.message : tr("Done: %n run(s).", nullptr, int(m_live.runs.size())));
+    m_status->setText(!m_live.message.isEmpty() ? m_live.message
+                                                : tr("Done: %n run(s).", nullptr, int(m_live.runs.size())));
     syncControls();
     emit finished();
 }
@@ -359,10 +368,13 @@ void TrainPanel::syncControls()
     const QFontMetrics fm(font());
     m_schemes->setMinimumWidth(fm.horizontalAdvance(m_schemes->text()) + 2 * fm.height());
     for (QProgressBar* b : m_bars)
-        b->setMinimumWidth(fm.horizontalAdvance(QString(b->format()).replace(QLatin1String("%p"), QLatin1String("100"))) + fm.height());
+        b->setMinimumWidth(fm.horizontalAdvance(QString(b->format()).replace(QLatin1String("%p"), QLatin1String("100")))
+                           + fm.height());
     // Once every run is done, the bars have nothing more to say (a cancelled or diverged run keeps its bar).
-    m_progressBox->setVisible(m_running || std::any_of(m_live.progress.begin(), m_live.progress.end(), [](double d) { return d < 1.0; }));
-    for (QWidget* w : std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples})
+    m_progressBox->setVisible(
+        m_running || std::any_of(m_live.progress.begin(), m_live.progress.end(), [](double d) { return d < 1.0; }));
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{m_schemes, m_task, m_trainLen, m_steps, m_seed, m_seeds, m_samples})
         w->setEnabled(!m_running);
     m_start->setEnabled(!m_running && !names.isEmpty());
     m_stop->setEnabled(m_running);

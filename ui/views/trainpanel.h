@@ -86,7 +86,7 @@ private:
     QSpinBox* m_seed = nullptr;
     QSpinBox* m_seeds = nullptr;
     QSpinBox* m_samples = nullptr;
-    QComboBox* m_measure = nullptr;  ///< the view option length_metric: exact match, token accuracy or loss
+    QComboBox* m_measure = nullptr; ///< the view option length_metric: exact match, token accuracy or loss
     QPushButton* m_start = nullptr;
     QPushButton* m_stop = nullptr;
     QPushButton* m_saveButton = nullptr;
@@ -100,8 +100,8 @@ private:
     quint64 m_generation = 0;
     bool m_running = false;
     int m_pending = 0;
-    TrainedRuns m_live;              ///< the GUI thread's copy; published to the state by publish()
-    QTimer m_publish;                ///< at most ten publications a second
+    TrainedRuns m_live; ///< the GUI thread's copy; published to the state by publish()
+    QTimer m_publish;   ///< at most ten publications a second
 };
 
 } // namespace poslab::ui

@@ -104,7 +104,8 @@ QString View::noRotationReason() const
     // What applies instead comes from the scheme (iRoPE's NoPE layer: the query temperature); else r = 0 says it.
     const core::SchemeDescriptor& scheme = m_state->scheme();
     if (scheme.unrotated)
-        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor()); !note.reason.empty())
+        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor());
+            !note.reason.empty())
             return QString::fromStdString(note.reason);
     return tr("This set-up rotates no dimension (r = 0): queries and keys pass through unchanged, so there "
               "is nothing to draw here. Raise the rotated fraction, or see the attention view.");
@@ -132,7 +133,8 @@ QString View::noRotationSummary() const
         return {};
     const core::SchemeDescriptor& scheme = m_state->scheme();
     if (scheme.unrotated)
-        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor()); !note.reason.empty())
+        if (const core::UnrotatedNote note = scheme.unrotated(m_state->params(), m_state->cursor());
+            !note.reason.empty())
             return QString::fromStdString(note.summary);
     return tr("no rotation (r = 0)");
 }
@@ -250,9 +252,8 @@ QString View::compareNote() const
 
 QString View::compareNoteFor(CompareMode mode) const
 {
-    return mode == CompareMode::Overlay
-        ? tr("Overlay: curve views only (decay); A | B here.")
-        : tr("Difference: table, attention and decay only; A | B here.");
+    return mode == CompareMode::Overlay ? tr("Overlay: curve views only (decay); A | B here.")
+                                        : tr("Difference: table, attention and decay only; A | B here.");
 }
 
 void View::shareCompareRange()
@@ -261,8 +262,8 @@ void View::shareCompareRange()
     if (!m_twin || (m_heldRange && !m_sharedRange))
         return; // no B, or a sweep holds the range
     // Shared only for the same quantity, unless the user asked for independent ranges.
-    const bool together = showsHalves() && !m_state->viewOptions().independentRanges
-        && rangeQuantity() == m_twin->rangeQuantity();
+    const bool together
+        = showsHalves() && !m_state->viewOptions().independentRanges && rangeQuantity() == m_twin->rangeQuantity();
     std::optional<ValueRange> shared;
     if (together)
         if (const auto a = dataColourRange(), b = m_twin->dataColourRange(); a && b)
@@ -316,9 +317,10 @@ void View::render(QPainter& painter, const QRectF& target)
         const QFont f = th.font(10 * s);
         const double h = QFontMetricsF(f).height() * 1.4;
         TextLayout text(painter, target);
-        text.draw(QRectF(target.left() + 8 * s, target.top(), target.width() - 16 * s, h), Qt::AlignLeft | Qt::AlignVCenter,
-                  f, th.muted, {note, note.section(QStringLiteral("; "), 0, 0) + QLatin1Char('.'),
-                                 note.section(QLatin1Char(':'), 0, 0) + tr(": A | B here")},
+        text.draw(QRectF(target.left() + 8 * s, target.top(), target.width() - 16 * s, h),
+                  Qt::AlignLeft | Qt::AlignVCenter, f, th.muted,
+                  {note, note.section(QStringLiteral("; "), 0, 0) + QLatin1Char('.'),
+                   note.section(QLatin1Char(':'), 0, 0) + tr(": A | B here")},
                   TextLayout::Fit::Drop);
         area.setTop(target.top() + h);
     }
@@ -330,7 +332,8 @@ void View::render(QPainter& painter, const QRectF& target)
     renderTwin(painter, right);
     painter.save();
     painter.setPen(QPen(th.grid, 1));
-    painter.drawLine(QPointF(left.right() + gap / 2, area.top() + 4 * s), QPointF(left.right() + gap / 2, area.bottom() - 4 * s));
+    painter.drawLine(QPointF(left.right() + gap / 2, area.top() + 4 * s),
+                     QPointF(left.right() + gap / 2, area.bottom() - 4 * s));
     painter.restore();
 }
 
@@ -362,12 +365,8 @@ void View::renderSingle(QPainter& painter, const QRectF& target)
     case DrawState::NoDifference:
         drawNotApplicable(painter, target, theme(), tr("Difference A \u2212 B not drawn"), compareProblem());
         break;
-    case DrawState::TooSmall:
-        drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason());
-        break;
-    case DrawState::Drawn:
-        renderContent(painter, target);
-        break;
+    case DrawState::TooSmall: drawNotApplicable(painter, target, theme(), tr("Too small"), tooSmallReason()); break;
+    case DrawState::Drawn: renderContent(painter, target); break;
     }
     painter.restore();
 }

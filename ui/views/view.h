@@ -63,7 +63,11 @@ public:
     /// Bytes of the raster images the view embeds when it is drawn into an SVG of logical size @p size (the
     /// table's heatmap at twice its plot's size); 0 when it embeds none. The export refuses a figure whose
     /// images would be over its raster cap before drawing it.
-    virtual double svgImageBytes(const QSizeF& size) const { (void)size; return 0.0; }
+    virtual double svgImageBytes(const QSizeF& size) const
+    {
+        (void)size;
+        return 0.0;
+    }
     /// Why the view's own numbers could not be computed (a request over the work limit), or empty: an export
     /// refuses with it rather than writing a figure of the message.
     virtual QString computeError() const { return {}; }
@@ -171,7 +175,7 @@ protected:
     /// Draws the view without compare halves (applicable, error, room checks, then renderContent()).
     void renderSingle(QPainter& painter, const QRectF& target);
     /// A new result arrived (m_result is set); recompute derived data here.
-    virtual void resultChanged() {}
+    virtual void resultChanged() { }
     /// True for a view drawn from a result of its own that is on its way (the attention scores): the table's
     /// new result then does not redraw it. Its figure is its own result's alone, so that paint would draw the
     /// old figure again; the view redraws once when its own result lands.
@@ -182,7 +186,7 @@ protected:
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
     virtual void colourRangeChanged() { refresh(); }
     /// sharedAxes() changed: a view that lays its axes out ahead of painting (the decay view's chart) fits them again.
-    virtual void sharedAxesChanged() {}
+    virtual void sharedAxesChanged() { }
 
     void paintEvent(QPaintEvent* event) override;
     /// Shows the full text of a label the layout cut ("…") under the mouse.
@@ -221,14 +225,13 @@ protected:
 private:
     int m_refreshes = 0;
     bool m_onScreen = false;
-    std::unique_ptr<View> m_twin;   ///< compareTwin()
-    bool m_sharedRange = false;     ///< m_heldRange is the range shared with B (not a sweep's)
+    std::unique_ptr<View> m_twin;         ///< compareTwin()
+    bool m_sharedRange = false;           ///< m_heldRange is the range shared with B (not a sweep's)
     std::vector<ValueRange> m_sharedAxes; ///< sharedAxes()
-    bool m_twinHovered = false;     ///< the mouse is over B's half: the twin has had a move and gets a leave
+    bool m_twinHovered = false;           ///< the mouse is over B's half: the twin has had a move and gets a leave
     /// Side by side: both halves' colour scales take the union of A's and B's data ranges.
     void shareCompareRange();
     std::vector<std::pair<QRectF, QString>> m_elided; ///< cut labels on screen and their full text
-
 };
 
 } // namespace poslab::ui

@@ -34,15 +34,13 @@
 namespace poslab::ui {
 namespace {
 
-template <class V>
-View* make(WorkbenchState* state, Computation* computation)
+template <class V> View* make(WorkbenchState* state, Computation* computation)
 {
     return new V(state, computation);
 }
 
 /// A figure's data export (ui/figures/figure.h) for the state now.
-template <class Figure>
-core::ComputeResult exportOf(const WorkbenchState& state, QStringList* notes)
+template <class Figure> core::ComputeResult exportOf(const WorkbenchState& state, QStringList* notes)
 {
     return Figure::dataExport(FigureSnapshot::of(state), notes);
 }
@@ -54,8 +52,8 @@ const std::vector<ViewEntry>& viewRegistry()
     static const std::vector<ViewEntry> entries{
         {"table", QT_TRANSLATE_NOOP("poslab::ui::View", "Encoding table"), &TableView::staticMetaObject,
          make<TableView>, exportOf<TableFigure>},
-        {"clock", QT_TRANSLATE_NOOP("poslab::ui::View", "Clock hands"), &ClockView::staticMetaObject,
-         make<ClockView>, exportOf<AnglesFigure>},
+        {"clock", QT_TRANSLATE_NOOP("poslab::ui::View", "Clock hands"), &ClockView::staticMetaObject, make<ClockView>,
+         exportOf<AnglesFigure>},
         {"rotation", QT_TRANSLATE_NOOP("poslab::ui::View", "RoPE rotation planes"), &RotationView::staticMetaObject,
          make<RotationView>, exportOf<AnglesFigure>},
         {"decay", QT_TRANSLATE_NOOP("poslab::ui::View", "Dot product and decay"), &DecayView::staticMetaObject,

@@ -23,9 +23,9 @@ class WorkbenchState;
 
 /// One view of the registry.
 struct ViewEntry {
-    const char* id;           ///< export and command-line name: "table", "clock", "rotation", "decay", "attention"
-    const char* title;        ///< title of the view's frame, untranslated (View::title() translates it)
-    const QMetaObject* type;  ///< the view's class (View::exportName() and title() find their entry by it)
+    const char* id;          ///< export and command-line name: "table", "clock", "rotation", "decay", "attention"
+    const char* title;       ///< title of the view's frame, untranslated (View::title() translates it)
+    const QMetaObject* type; ///< the view's class (View::exportName() and title() find their entry by it)
     /// Creates the view (unparented; the caller takes ownership).
     View* (*create)(WorkbenchState* state, Computation* computation);
     /// The numbers behind the view for @p state, as `poslab compute` computes them (the data export writes

@@ -18,7 +18,8 @@ QString resourceText(const QString& path)
 
 QString licencesText()
 {
-    const QString eigen = QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
+    const QString eigen
+        = QStringLiteral("%1.%2.%3").arg(EIGEN_WORLD_VERSION).arg(EIGEN_MAJOR_VERSION).arg(EIGEN_MINOR_VERSION);
     QString text = resourceText(QStringLiteral(":/licenses/bundled.txt"))
                        .replace(QLatin1String("{qt}"), QString::fromLatin1(qVersion()))
                        .replace(QLatin1String("{eigen}"), eigen);
@@ -29,7 +30,8 @@ QString licencesText()
 
 QStringList licenceIds()
 {
-    return {QStringLiteral("Apache-2.0"), QStringLiteral("GPL-3.0"), QStringLiteral("LGPL-3.0"), QStringLiteral("MPL-2.0")};
+    return {QStringLiteral("Apache-2.0"), QStringLiteral("GPL-3.0"), QStringLiteral("LGPL-3.0"),
+            QStringLiteral("MPL-2.0")};
 }
 
 QString licenceFullText(const QString& spdxId)

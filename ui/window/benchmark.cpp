@@ -116,7 +116,8 @@ double sliderFrame(MainWindow& window, QSlider* slider, int pos, FrameParts& par
     // (the panel's slider and text): the attention view redraws when its scores land, and the frame ends
     // when every view shows the new value.
     part.start();
-    const auto shown = std::find_if(window.views().begin(), window.views().end(), [](View* v) { return v->isVisible(); });
+    const auto shown
+        = std::find_if(window.views().begin(), window.views().end(), [](View* v) { return v->isVisible(); });
     if (shown != window.views().end())
         (*shown)->repaint();
     parts.paintMs += part.nsecsElapsed() / 1e6;
@@ -131,7 +132,8 @@ double sliderFrame(MainWindow& window, QSlider* slider, int pos, FrameParts& par
 
 /// Sweeps @p slider back and forth, as a hand dragging it would: the frame times, sorted (none without a
 /// slider). With @p paints (verbose), prints where each frame's time went, @p what naming the sweep.
-std::vector<double> sweepSlider(MainWindow& window, QSlider* slider, std::optional<PaintClock>& paints, const char* what)
+std::vector<double> sweepSlider(MainWindow& window, QSlider* slider, std::optional<PaintClock>& paints,
+                                const char* what)
 {
     std::vector<double> ms;
     if (!slider)
@@ -214,9 +216,11 @@ std::vector<core::BenchFigure> runWorkbenchBenchmark()
         {"frame_ms_median", pct(ms, 0.5), "workbench: slider move to every visible view repainted, median (ms)"},
         {"frame_ms_p95", pct(ms, 0.95), "workbench: slider move to every visible view repainted, 95th percentile (ms)"},
         {"frame_ms_median_compare", pct(both, 0.5),
-         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, median (ms)"},
+         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, "
+         "median (ms)"},
         {"frame_ms_p95_compare", pct(both, 0.95),
-         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, 95th percentile (ms)"},
+         "workbench, compare side by side (A and B both drawn, B following A): slider move to every view repainted, "
+         "95th percentile (ms)"},
         {"frame_count", double(ms.size()), "workbench: frames in the scripted slider sweep"},
     };
 }

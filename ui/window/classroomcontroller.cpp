@@ -53,10 +53,22 @@ ClassroomController::~ClassroomController()
     delete m_presentation; // before the state it gives its font scale back to
 }
 
-bool ClassroomController::isPresenting() const { return m_presentation; }
-Presentation* ClassroomController::presentation() const { return m_presentation; }
-PresenterView* ClassroomController::presenterView() const { return m_presenter; }
-FirstRunHint* ClassroomController::firstRunHint() const { return m_hint; }
+bool ClassroomController::isPresenting() const
+{
+    return m_presentation;
+}
+Presentation* ClassroomController::presentation() const
+{
+    return m_presentation;
+}
+PresenterView* ClassroomController::presenterView() const
+{
+    return m_presenter;
+}
+FirstRunHint* ClassroomController::firstRunHint() const
+{
+    return m_hint;
+}
 
 void ClassroomController::buildHelpMenu()
 {
@@ -83,12 +95,14 @@ void ClassroomController::buildHelpMenu()
         d->resize(m_window->fontMetrics().averageCharWidth() * 70, m_window->fontMetrics().height() * 30);
         d->show();
     };
-    help->addAction(tr("&Keyboard shortcuts"), this, [this, showText] {
-        showText(QStringLiteral("shortcutsWindow"), tr("Keyboard shortcuts"), shortcutsHtml(m_window));
-    })->setObjectName(QStringLiteral("actionShortcuts"));
-    help->addAction(tr("&About PosLab"), this, [showText] {
-        showText(QStringLiteral("aboutWindow"), tr("About PosLab"), aboutHtml());
-    })->setObjectName(QStringLiteral("actionAbout"));
+    help->addAction(tr("&Keyboard shortcuts"), this,
+                    [this, showText] {
+                        showText(QStringLiteral("shortcutsWindow"), tr("Keyboard shortcuts"), shortcutsHtml(m_window));
+                    })
+        ->setObjectName(QStringLiteral("actionShortcuts"));
+    help->addAction(tr("&About PosLab"), this,
+                    [showText] { showText(QStringLiteral("aboutWindow"), tr("About PosLab"), aboutHtml()); })
+        ->setObjectName(QStringLiteral("actionAbout"));
 }
 
 bool ClassroomController::offerFirstRunHint()
@@ -126,7 +140,8 @@ void ClassroomController::buildLessons()
             showSlide();
     });
     // Closed, the lessons hide no answer in the views; shown again, a guess still due hides them again.
-    connect(m_lessonsDock, &QDockWidget::visibilityChanged, this, [this] { m_lessons->setAnswersShown(!m_lessonsDock->isHidden()); });
+    connect(m_lessonsDock, &QDockWidget::visibilityChanged, this,
+            [this] { m_lessons->setAnswersShown(!m_lessonsDock->isHidden()); });
     m_lessons->setAnswersShown(false); // it starts closed, and visibilityChanged comes first when it is shown
 }
 
@@ -172,15 +187,24 @@ void ClassroomController::applyStepLock(const std::optional<QStringList>& unlock
     // box is the scheme's layout parameter; the clock's play button moves the cursor). Views opened later
     // (tabs are made on first use) get the lock when the next step applies it.
     static const QHash<QString, const char*> knobOf{
-        {QStringLiteral("attentionKind"), "softmax"},      {QStringLiteral("attentionMask"), "causal"},
-        {QStringLiteral("attentionHead"), "head"},         {QStringLiteral("attentionHeads"), "heads"},
-        {QStringLiteral("attentionContent"), "content"},   {QStringLiteral("attentionTerm"), "term"},
-        {QStringLiteral("attentionSentence"), "sentence"}, {QStringLiteral("clockPlay"), "cursor"},
-        {QStringLiteral("clockSpeed"), "speed"},           {QStringLiteral("clockStyle"), "pendulum"},
-        {QStringLiteral("clockPairs"), "clock_pairs"},     {QStringLiteral("pipelineMode"), "pipeline_mode"},
-        {QStringLiteral("pipelinePair"), "pipeline_pair"}, {QStringLiteral("rotationDistance"), "key_distance"},
-        {QStringLiteral("rotationShift"), "shift"},        {QStringLiteral("rotationLayout"), "layout"},
-        {QStringLiteral("tableQuantity"), "table_quantity"}, {QStringLiteral("tableColormap"), "colormap"},
+        {QStringLiteral("attentionKind"), "softmax"},
+        {QStringLiteral("attentionMask"), "causal"},
+        {QStringLiteral("attentionHead"), "head"},
+        {QStringLiteral("attentionHeads"), "heads"},
+        {QStringLiteral("attentionContent"), "content"},
+        {QStringLiteral("attentionTerm"), "term"},
+        {QStringLiteral("attentionSentence"), "sentence"},
+        {QStringLiteral("clockPlay"), "cursor"},
+        {QStringLiteral("clockSpeed"), "speed"},
+        {QStringLiteral("clockStyle"), "pendulum"},
+        {QStringLiteral("clockPairs"), "clock_pairs"},
+        {QStringLiteral("pipelineMode"), "pipeline_mode"},
+        {QStringLiteral("pipelinePair"), "pipeline_pair"},
+        {QStringLiteral("rotationDistance"), "key_distance"},
+        {QStringLiteral("rotationShift"), "shift"},
+        {QStringLiteral("rotationLayout"), "layout"},
+        {QStringLiteral("tableQuantity"), "table_quantity"},
+        {QStringLiteral("tableColormap"), "colormap"},
     };
     const auto controls = m_window->findChildren<QWidget*>();
     for (QWidget* w : controls) {
@@ -232,13 +256,15 @@ PresentationPage ClassroomController::presentationPage() const
             page.heading = QStringLiteral("%1 \u00b7 %2").arg(s->id, s->title);
             page.views = s->views;
             const QString choices = s->predict && !s->predict->choices.isEmpty()
-                                        ? QStringLiteral(" [%1]").arg(s->predict->choices.join(QStringLiteral(" \u00b7 ")))
-                                        : QString();
+                ? QStringLiteral(" [%1]").arg(s->predict->choices.join(QStringLiteral(" \u00b7 ")))
+                : QString();
             if (s->predict && m_lessons->needsGuess())
-                page.footer = tr("Predict: %1%2 (Right reveals)").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)), choices);
+                page.footer = tr("Predict: %1%2 (Right reveals)")
+                                  .arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)), choices);
             else if (s->predict)
-                page.footer = tr("Predict: %1 \u2014 the answer: %2").arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)),
-                                                                        m_lessons->predictionAnswer());
+                page.footer = tr("Predict: %1 \u2014 the answer: %2")
+                                  .arg(plain(m_lessons->liveText(s->predict->prompt, s, nullptr)),
+                                       m_lessons->predictionAnswer());
             else
                 page.footer = plain(m_lessons->liveText(s->doText, s, nullptr));
             // T on the slide: the step's text with its live values, then its notices (values and ticks); a
@@ -365,7 +391,8 @@ void ClassroomController::setPresenting(bool on)
     connect(m_presentation, &Presentation::presenterRequested, this, [this] { setPresenterShown(!m_presenter); });
     connect(m_presentation, &Presentation::nextRequested, this, [this] { presentationStep(1); });
     connect(m_presentation, &Presentation::backRequested, this, [this] { presentationStep(-1); });
-    connect(m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
+    connect(
+        m_presentation, &Presentation::leaveRequested, this, [this] { setPresenting(false); }, Qt::QueuedConnection);
     connect(m_presentation, &Presentation::firstRequested, this, [this] { presentationJump(false); });
     connect(m_presentation, &Presentation::lastRequested, this, [this] { presentationJump(true); });
     connect(m_presentation, &Presentation::cursorRequested, m_state, &WorkbenchState::stepCursor);

@@ -91,7 +91,7 @@ private:
     QPointer<Presentation> m_presentation;
     QPointer<PresenterView> m_presenter;
     bool m_presenterWanted = false;
-    QElapsedTimer m_talkClock; ///< started when the presentation starts: the presenter view's timer
+    QElapsedTimer m_talkClock;  ///< started when the presentation starts: the presenter view's timer
     double m_windowScale = 1.0; ///< the window's font scale before presenting (the presenter view's text)
     QPointer<FirstRunHint> m_hint;
     /// A step is being loaded by its caller (a presentation key, openLessonStep()): stepShown neither loads it

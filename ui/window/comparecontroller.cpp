@@ -34,10 +34,12 @@ void CompareController::buildMenu()
     m_compareMenu = m_window->menuBar()->addMenu(tr("&Compare"));
     m_compareMenu->setObjectName(QStringLiteral("menuCompare"));
     m_compareMenu->setToolTipsVisible(true);
-    QAction* copy = m_compareMenu->addAction(tr("Compare &with\u2026 (B = a copy of A; the panels edit B)"), this, [this] {
-        if (m_state->compareWithCopy(m_state->comparing() ? m_state->compareMode() : CompareMode::SideBySide).isEmpty())
-            setEditsB(true);
-    });
+    QAction* copy
+        = m_compareMenu->addAction(tr("Compare &with\u2026 (B = a copy of A; the panels edit B)"), this, [this] {
+              if (m_state->compareWithCopy(m_state->comparing() ? m_state->compareMode() : CompareMode::SideBySide)
+                      .isEmpty())
+                  setEditsB(true);
+          });
     copy->setObjectName(QStringLiteral("actionCompareWith"));
     copy->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_B));
     m_compareMenu->addSeparator();
@@ -127,7 +129,8 @@ void CompareController::setEditsB(bool editB)
         m_panelScrollB = scroll;
         m_pickerB->hide();
         m_panelScrollB->hide();
-        connect(b, &WorkbenchState::refused, this, [this](const QString& msg) { emit message(tr("B: %1").arg(msg), true); });
+        connect(b, &WorkbenchState::refused, this,
+                [this](const QString& msg) { emit message(tr("B: %1").arg(msg), true); });
     }
     if (editB == m_editsB)
         return;
@@ -145,8 +148,8 @@ void CompareController::setEditsB(bool editB)
     m_parametersDock->setWindowTitle(editB ? tr("Parameters \u2014 editing B") : tr("Parameters"));
     syncCompareControls();
     emit message(editB ? tr("The panels edit configuration B; Compare > Panels edit configuration A goes back.")
-                      : tr("The panels edit configuration A."),
-                false);
+                       : tr("The panels edit configuration A."),
+                 false);
 }
 
 } // namespace poslab::ui

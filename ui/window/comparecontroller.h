@@ -50,7 +50,7 @@ private:
     WorkbenchState* m_state;
     QDockWidget* m_schemesDock;
     QDockWidget* m_parametersDock;
-    QWidget* m_pickerA;     ///< the docks' widgets for A (the scheme picker, the panel's scroll area)
+    QWidget* m_pickerA; ///< the docks' widgets for A (the scheme picker, the panel's scroll area)
     QWidget* m_panelScrollA;
     QMenu* m_compareMenu = nullptr;
     QActionGroup* m_compareModes = nullptr;
@@ -59,7 +59,7 @@ private:
     ParameterPanel* m_panelB = nullptr;
     QWidget* m_panelScrollB = nullptr;
     bool m_editsB = false;
-    QString m_frontView;   ///< see setFrontView()
+    QString m_frontView; ///< see setFrontView()
 };
 
 } // namespace poslab::ui

@@ -65,7 +65,8 @@ QString shortcutsHtml(const QWidget* root)
 {
     QString html = QStringLiteral("<table cellspacing='0' cellpadding='4'>");
     for (const ShortcutEntry& e : shortcutList(root))
-        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(e.keys.toHtmlEscaped(), e.action.toHtmlEscaped());
+        html += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>")
+                    .arg(e.keys.toHtmlEscaped(), e.action.toHtmlEscaped());
     return html + QStringLiteral("</table>");
 }
 

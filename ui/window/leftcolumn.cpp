@@ -42,7 +42,8 @@ void fitLeftColumn(QMainWindow* window, QDockWidget* schemes, QDockWidget* param
         return;
     window->resizeDocks({schemes, parameters}, {want, total - want}, Qt::Vertical); // both: one moves half
     if (pass < 2)
-        QTimer::singleShot(0, window, [window, schemes, parameters, pass] { fitLeftColumn(window, schemes, parameters, pass + 1); });
+        QTimer::singleShot(
+            0, window, [window, schemes, parameters, pass] { fitLeftColumn(window, schemes, parameters, pass + 1); });
 }
 
 } // namespace poslab::ui

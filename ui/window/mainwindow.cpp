@@ -50,10 +50,10 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     m_transport = new TransportBar(this, m_state);
     m_session = new SessionController(this, m_state);
     buildMenus();
-    m_compare = new CompareController(this, m_state, m_schemesDock, m_parametersDock, m_picker,
-                                      m_parametersDock->widget());
-    m_classroom = new ClassroomController(this, m_state, m_computation, m_panel, m_picker,
-                                          m_transport->cursorSlider(), m_transport->cursorSpin());
+    m_compare
+        = new CompareController(this, m_state, m_schemesDock, m_parametersDock, m_picker, m_parametersDock->widget());
+    m_classroom = new ClassroomController(this, m_state, m_computation, m_panel, m_picker, m_transport->cursorSlider(),
+                                          m_transport->cursorSpin());
     m_grid->setLessonsDock(m_classroom->lessonsDock());
     m_grid->addShortcuts();
     m_status = new StatusLine(this, m_state, m_computation);
@@ -62,7 +62,8 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     connect(m_state, &WorkbenchState::viewOptionsChanged, this, &MainWindow::applyTheme);
     // The grid's fit to the room (arrangeGrid()) follows the font scale, compare mode (A | B halves) and the
     // views' header controls (another scheme); the window's size changes come through the page's resizes.
-    for (auto signal : {&WorkbenchState::viewOptionsChanged, &WorkbenchState::compareChanged, &WorkbenchState::schemeChanged})
+    for (auto signal :
+         {&WorkbenchState::viewOptionsChanged, &WorkbenchState::compareChanged, &WorkbenchState::schemeChanged})
         connect(m_state, signal, m_grid, &ViewGrid::scheduleArrange);
 
     resize(1600, 1000);
@@ -138,44 +139,149 @@ void MainWindow::wireControllers()
     });
 }
 
-View* MainWindow::view(const QString& name) { return m_grid->view(name); }
-void MainWindow::setMaximisedView(View* view) { m_grid->setMaximisedView(view); }
-void MainWindow::bringForward(View* view) { m_grid->bringForward(view); }
-std::vector<View*> MainWindow::gridViews() const { return m_grid->gridViews(); }
-void MainWindow::arrangeGrid() { m_grid->arrangeGrid(); }
-void MainWindow::setSidePanelsVisible(bool on) { m_grid->setSidePanelsVisible(on); }
-bool MainWindow::sidePanelsVisible() const { return m_grid->sidePanelsVisible(); }
+View* MainWindow::view(const QString& name)
+{
+    return m_grid->view(name);
+}
+void MainWindow::setMaximisedView(View* view)
+{
+    m_grid->setMaximisedView(view);
+}
+void MainWindow::bringForward(View* view)
+{
+    m_grid->bringForward(view);
+}
+std::vector<View*> MainWindow::gridViews() const
+{
+    return m_grid->gridViews();
+}
+void MainWindow::arrangeGrid()
+{
+    m_grid->arrangeGrid();
+}
+void MainWindow::setSidePanelsVisible(bool on)
+{
+    m_grid->setSidePanelsVisible(on);
+}
+bool MainWindow::sidePanelsVisible() const
+{
+    return m_grid->sidePanelsVisible();
+}
 
-QMenu* MainWindow::fileMenu() const { return m_session->fileMenu(); }
-QString MainWindow::openSession(const QString& path) { return m_session->openSession(path); }
-QString MainWindow::saveSession(const QString& path) { return m_session->saveSession(path); }
-QString MainWindow::loadStateText(const QString& text) { return m_session->loadStateText(text); }
-QString MainWindow::loadPreset(const QString& id) { return m_session->loadPreset(id); }
-QString MainWindow::openModelConfig(const QString& path) { return m_session->openModelConfig(path); }
-QString MainWindow::openPositionTable(const QString& path) { return m_session->openPositionTable(path); }
-void MainWindow::newSession() { m_session->newSession(); }
-QString MainWindow::sessionPath() const { return m_session->sessionPath(); }
-QString MainWindow::stateLink() const { return m_session->stateLink(); }
-QJsonObject MainWindow::layoutJson() const { return m_session->layoutJson(); }
-void MainWindow::applyLayout(const QJsonObject& layout) { m_session->applyLayout(layout); }
-QStringList MainWindow::recentSessions() const { return m_session->recentSessions(); }
+QMenu* MainWindow::fileMenu() const
+{
+    return m_session->fileMenu();
+}
+QString MainWindow::openSession(const QString& path)
+{
+    return m_session->openSession(path);
+}
+QString MainWindow::saveSession(const QString& path)
+{
+    return m_session->saveSession(path);
+}
+QString MainWindow::loadStateText(const QString& text)
+{
+    return m_session->loadStateText(text);
+}
+QString MainWindow::loadPreset(const QString& id)
+{
+    return m_session->loadPreset(id);
+}
+QString MainWindow::openModelConfig(const QString& path)
+{
+    return m_session->openModelConfig(path);
+}
+QString MainWindow::openPositionTable(const QString& path)
+{
+    return m_session->openPositionTable(path);
+}
+void MainWindow::newSession()
+{
+    m_session->newSession();
+}
+QString MainWindow::sessionPath() const
+{
+    return m_session->sessionPath();
+}
+QString MainWindow::stateLink() const
+{
+    return m_session->stateLink();
+}
+QJsonObject MainWindow::layoutJson() const
+{
+    return m_session->layoutJson();
+}
+void MainWindow::applyLayout(const QJsonObject& layout)
+{
+    m_session->applyLayout(layout);
+}
+QStringList MainWindow::recentSessions() const
+{
+    return m_session->recentSessions();
+}
 
-QMenu* MainWindow::compareMenu() const { return m_compare->compareMenu(); }
-void MainWindow::setEditsB(bool editB) { m_compare->setEditsB(editB); }
-bool MainWindow::editsB() const { return m_compare->editsB(); }
-ParameterPanel* MainWindow::parameterPanelB() const { return m_compare->parameterPanelB(); }
+QMenu* MainWindow::compareMenu() const
+{
+    return m_compare->compareMenu();
+}
+void MainWindow::setEditsB(bool editB)
+{
+    m_compare->setEditsB(editB);
+}
+bool MainWindow::editsB() const
+{
+    return m_compare->editsB();
+}
+ParameterPanel* MainWindow::parameterPanelB() const
+{
+    return m_compare->parameterPanelB();
+}
 
-void MainWindow::setPresenting(bool on) { m_classroom->setPresenting(on); }
-bool MainWindow::isPresenting() const { return m_classroom && m_classroom->isPresenting(); }
-Presentation* MainWindow::presentation() const { return m_classroom->presentation(); }
-void MainWindow::setPresenterShown(bool on) { m_classroom->setPresenterShown(on); }
-PresenterView* MainWindow::presenterView() const { return m_classroom->presenterView(); }
-void MainWindow::setPresenterWanted(bool on) { m_classroom->setPresenterWanted(on); }
-bool MainWindow::offerFirstRunHint() { return m_classroom->offerFirstRunHint(); }
-FirstRunHint* MainWindow::firstRunHint() const { return m_classroom->firstRunHint(); }
-void MainWindow::showLessons() { m_classroom->showLessons(); }
-LessonBrowser* MainWindow::lessonBrowser() const { return m_classroom->lessonBrowser(); }
-QString MainWindow::openLessonStep(const QString& id) { return m_classroom->openLessonStep(id); }
+void MainWindow::setPresenting(bool on)
+{
+    m_classroom->setPresenting(on);
+}
+bool MainWindow::isPresenting() const
+{
+    return m_classroom && m_classroom->isPresenting();
+}
+Presentation* MainWindow::presentation() const
+{
+    return m_classroom->presentation();
+}
+void MainWindow::setPresenterShown(bool on)
+{
+    m_classroom->setPresenterShown(on);
+}
+PresenterView* MainWindow::presenterView() const
+{
+    return m_classroom->presenterView();
+}
+void MainWindow::setPresenterWanted(bool on)
+{
+    m_classroom->setPresenterWanted(on);
+}
+bool MainWindow::offerFirstRunHint()
+{
+    return m_classroom->offerFirstRunHint();
+}
+FirstRunHint* MainWindow::firstRunHint() const
+{
+    return m_classroom->firstRunHint();
+}
+void MainWindow::showLessons()
+{
+    m_classroom->showLessons();
+}
+LessonBrowser* MainWindow::lessonBrowser() const
+{
+    return m_classroom->lessonBrowser();
+}
+QString MainWindow::openLessonStep(const QString& id)
+{
+    return m_classroom->openLessonStep(id);
+}
 
 QString MainWindow::applyStartOptions(const StartOptions& o)
 {
@@ -294,7 +400,10 @@ void MainWindow::setComputePath(gpu::ComputePath p, bool remember)
     for (QAction* a : m_pathGroup->actions())
         a->setChecked(a->data().toInt() == int(p));
     if (remember)
-        QSettings().setValue("compute/path", p == gpu::ComputePath::Cpu ? "cpu" : p == gpu::ComputePath::Gpu ? "gpu" : "auto");
+        QSettings().setValue("compute/path",
+                             p == gpu::ComputePath::Cpu       ? "cpu"
+                                 : p == gpu::ComputePath::Gpu ? "gpu"
+                                                              : "auto");
 }
 
 gpu::ComputePath MainWindow::computePath() const
@@ -417,7 +526,9 @@ void MainWindow::restoreLayout()
         qWarning().noquote() << "poslab: settings view/fontScale ignored:" << problem;
     m_state->applyViewOptions(o); // the window's own look, not an edit to undo
     const QString path = s.value("compute/path", "auto").toString();
-    setComputePath(path == "cpu" ? gpu::ComputePath::Cpu : path == "gpu" ? gpu::ComputePath::Gpu : gpu::ComputePath::Auto);
+    setComputePath(path == "cpu"       ? gpu::ComputePath::Cpu
+                       : path == "gpu" ? gpu::ComputePath::Gpu
+                                       : gpu::ComputePath::Auto);
 }
 
 void MainWindow::showEvent(QShowEvent* e)
@@ -439,9 +550,8 @@ void MainWindow::resizeEvent(QResizeEvent* e)
 {
     QMainWindow::resizeEvent(e);
     // A size that neither fitToScreen() asked for nor a growing minimum explains is the user's own choice.
-    auto explained = [](int now, int old, int target, int minimum) {
-        return now == old || now == target || now == minimum;
-    };
+    auto explained
+        = [](int now, int old, int target, int minimum) { return now == old || now == target || now == minimum; };
     if (m_userSize.isValid()
         && !(explained(e->size().width(), e->oldSize().width(), m_fitTarget.width(), minimumWidth())
              && explained(e->size().height(), e->oldSize().height(), m_fitTarget.height(), minimumHeight())))

@@ -45,9 +45,9 @@ struct StartOptions {
     double fontScale = 0.0; ///< 0: as remembered
     QString maximise;       ///< a view's export name (a view of its own tab opens its tab); empty: as remembered
     bool hidePanels = false;
-    QString scheme;         ///< empty: as it is
-    int dim = 0;            ///< 0: as it is
-    int positions = 0;      ///< 0: as it is
+    QString scheme;    ///< empty: as it is
+    int dim = 0;       ///< 0: as it is
+    int positions = 0; ///< 0: as it is
 };
 
 class MainWindow : public QMainWindow {

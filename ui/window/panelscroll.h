@@ -20,8 +20,9 @@ public:
     {
         QSize s = QScrollArea::minimumSizeHint();
         if (QWidget* w = widget())
-            s.setWidth(std::max(minimumPanelWidth,
-                                w->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth()));
+            s.setWidth(
+                std::max(minimumPanelWidth,
+                         w->minimumSizeHint().width() + verticalScrollBar()->sizeHint().width() + 2 * frameWidth()));
         return s;
     }
     static constexpr int minimumPanelWidth = 300;

@@ -130,7 +130,8 @@ int ParameterPanel::toSlider(const core::ParamSpec& spec, double v)
 {
     double t = 0.0;
     if (logScale(spec))
-        t = (std::log(std::max(v, spec.minimum)) - std::log(spec.minimum)) / (std::log(spec.maximum) - std::log(spec.minimum));
+        t = (std::log(std::max(v, spec.minimum)) - std::log(spec.minimum))
+            / (std::log(spec.maximum) - std::log(spec.minimum));
     else if (spec.maximum > spec.minimum)
         t = (v - spec.minimum) / (spec.maximum - spec.minimum);
     return int(std::lround(std::clamp(t, 0.0, 1.0) * sliderSteps));
@@ -168,8 +169,9 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     const QString key = QString::fromStdString(spec.key);
     QString tip = QString::fromStdString(spec.doc);
     if (spec.type == core::ParamType::Real || spec.type == core::ParamType::Integer)
-        tip += tr("\nRange %1 to %2%3").arg(displayText(spec.minimum), displayText(spec.maximum),
-                                         logScale(spec) ? tr(" (logarithmic slider)") : QString());
+        tip += tr("\nRange %1 to %2%3")
+                   .arg(displayText(spec.minimum), displayText(spec.maximum),
+                        logScale(spec) ? tr(" (logarithmic slider)") : QString());
     // Long keys (original_max_position_embeddings) may break after an underscore rather than widen the panel
     // beyond its dock at a large font scale.
     auto* label = new QLabel(QString(key).replace(QLatin1Char('_'), QStringLiteral("_\u200b")), r->box);
@@ -190,21 +192,11 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     Row* raw = r.get();
     switch (spec.type) {
     case core::ParamType::Real:
-    case core::ParamType::Integer:
-        addNumberControls(*raw, grid, label, key, tip);
-        break;
-    case core::ParamType::Choice:
-        addChoiceControls(*raw, grid, key, tip);
-        break;
-    case core::ParamType::Bool:
-        addBoolControls(*raw, grid, key, tip);
-        break;
-    case core::ParamType::RealList:
-        addListControls(*raw, grid, key, tip);
-        break;
-    case core::ParamType::Text:
-        addTextControls(*raw, grid, key, tip);
-        break;
+    case core::ParamType::Integer: addNumberControls(*raw, grid, label, key, tip); break;
+    case core::ParamType::Choice: addChoiceControls(*raw, grid, key, tip); break;
+    case core::ParamType::Bool: addBoolControls(*raw, grid, key, tip); break;
+    case core::ParamType::RealList: addListControls(*raw, grid, key, tip); break;
+    case core::ParamType::Text: addTextControls(*raw, grid, key, tip); break;
     }
     grid->setColumnStretch(0, 1);
     // The wheel scrolls the panel; it edits a slider or a choice only once that has the focus (a click, Tab):
@@ -220,7 +212,8 @@ std::unique_ptr<ParameterPanel::Row> ParameterPanel::makeRow(const core::ParamSp
     r->message->setStyleSheet(QStringLiteral("color: #d0302f;"));
     r->message->hide();
     grid->addWidget(r->message, 2, 0, 1, 3);
-    connect(r->reset, &QToolButton::clicked, this, [this, raw] { apply(*raw, core::defaultValue(raw->spec, m_state->params()), false); });
+    connect(r->reset, &QToolButton::clicked, this,
+            [this, raw] { apply(*raw, core::defaultValue(raw->spec, m_state->params()), false); });
     return r;
 }
 
@@ -247,8 +240,9 @@ void ParameterPanel::addNumberControls(Row& r, QGridLayout* grid, QLabel* label,
         double v = fromSlider(raw->spec, pos);
         if (raw->spec.key == "dim" && m_state->scheme().needsEvenDim)
             v = std::max(2.0, 2.0 * std::round(v / 2.0));
-        apply(*raw, raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
-                                                                : core::ParamValue::real(v),
+        apply(*raw,
+              raw->spec.type == core::ParamType::Integer ? core::ParamValue::integer((long long)v)
+                                                         : core::ParamValue::real(v),
               true);
     });
     connect(r.edit, &QLineEdit::returnPressed, this, [this, raw] { applyText(*raw, raw->edit->text()); });
@@ -268,9 +262,8 @@ void ParameterPanel::addChoiceControls(Row& r, QGridLayout* grid, const QString&
     r.combo->setToolTip(tip);
     grid->addWidget(r.combo, 1, 0, 1, 2);
     grid->addWidget(r.reset, 1, 2);
-    connect(r.combo, &QComboBox::activated, this, [this, raw](int i) {
-        apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false);
-    });
+    connect(r.combo, &QComboBox::activated, this,
+            [this, raw](int i) { apply(*raw, core::ParamValue::word(raw->spec.choices[std::size_t(i)]), false); });
 }
 
 void ParameterPanel::addBoolControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
@@ -281,7 +274,8 @@ void ParameterPanel::addBoolControls(Row& r, QGridLayout* grid, const QString& k
     r.check->setToolTip(tip);
     grid->addWidget(r.check, 1, 0, 1, 2);
     grid->addWidget(r.reset, 1, 2);
-    connect(r.check, &QCheckBox::toggled, this, [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
+    connect(r.check, &QCheckBox::toggled, this,
+            [this, raw](bool on) { apply(*raw, core::ParamValue::boolean(on), false); });
 }
 
 void ParameterPanel::addListControls(Row& r, QGridLayout* grid, const QString& key, const QString& tip)
@@ -490,7 +484,8 @@ void ParameterPanel::applyLock()
             for (QWidget* w : r->box->findChildren<QWidget*>()) {
                 if (!open) {
                     w->setProperty("unlockedTip", w->toolTip());
-                    w->setToolTip(lockedTip() + (w->toolTip().isEmpty() ? QString() : QStringLiteral("\n\n") + w->toolTip()));
+                    w->setToolTip(lockedTip()
+                                  + (w->toolTip().isEmpty() ? QString() : QStringLiteral("\n\n") + w->toolTip()));
                 } else {
                     w->setToolTip(w->property("unlockedTip").toString());
                 }
@@ -525,7 +520,8 @@ QString ParameterPanel::sequenceSentences(const core::RotarySpec& spec, const QS
     QStringList out;
     for (const auto& [name, value] : spec.scalars) {
         if (name == "dynamic_length")
-            out << tr("Dynamic NTK scales the base for max(%1, max_position_embeddings) = %2.").arg(length, tokensText(value));
+            out << tr("Dynamic NTK scales the base for max(%1, max_position_embeddings) = %2.")
+                       .arg(length, tokensText(value));
         else if (name == "uses_long_factor")
             out << tr("LongRoPE uses %1 (long_factor once %2 is longer than original_max_position_embeddings = %3).")
                        .arg(value != 0.0 ? tr("long_factor") : tr("short_factor"), length,
@@ -556,8 +552,9 @@ void ParameterPanel::syncSequenceLength()
                     {m_state->setup(), o.targetLength, o.trainedLength, o.extensionPair, o.extensionMethods});
                 const core::RotarySpec atL = scheme.rotary(m_state->params(), lab.context);
                 if (atL.seqLen != spec.seqLen) {
-                    text += QLatin1Char(' ') + tr("The context-extension lab draws at its own inference length L = %1.")
-                                                   .arg(tokensText(double(atL.seqLen)));
+                    text += QLatin1Char(' ')
+                        + tr("The context-extension lab draws at its own inference length L = %1.")
+                              .arg(tokensText(double(atL.seqLen)));
                     if (const QString said = sequenceSentences(atL, tr("L")); !said.isEmpty())
                         text += QLatin1Char(' ') + said;
                 }
@@ -637,10 +634,26 @@ ParameterPanel::Row* ParameterPanel::row(const QString& key) const
     return nullptr;
 }
 
-QSlider* ParameterPanel::slider(const QString& key) const { auto* r = row(key); return r ? r->slider : nullptr; }
-QLineEdit* ParameterPanel::edit(const QString& key) const { auto* r = row(key); return r ? r->edit : nullptr; }
-QComboBox* ParameterPanel::combo(const QString& key) const { auto* r = row(key); return r ? r->combo : nullptr; }
-QCheckBox* ParameterPanel::check(const QString& key) const { auto* r = row(key); return r ? r->check : nullptr; }
+QSlider* ParameterPanel::slider(const QString& key) const
+{
+    auto* r = row(key);
+    return r ? r->slider : nullptr;
+}
+QLineEdit* ParameterPanel::edit(const QString& key) const
+{
+    auto* r = row(key);
+    return r ? r->edit : nullptr;
+}
+QComboBox* ParameterPanel::combo(const QString& key) const
+{
+    auto* r = row(key);
+    return r ? r->combo : nullptr;
+}
+QCheckBox* ParameterPanel::check(const QString& key) const
+{
+    auto* r = row(key);
+    return r ? r->check : nullptr;
+}
 QString ParameterPanel::message(const QString& key) const
 {
     auto* r = row(key);

@@ -46,7 +46,8 @@ QString axes(const core::SchemeDescriptor& s)
 {
     return QStringLiteral("%1 \u00b7 %2 \u00b7 %3")
         .arg(QString::fromUtf8(core::relationName(s.relation).data(), int(core::relationName(s.relation).size())),
-             QString::fromUtf8(core::applicationName(s.application).data(), int(core::applicationName(s.application).size())),
+             QString::fromUtf8(core::applicationName(s.application).data(),
+                               int(core::applicationName(s.application).size())),
              QString::fromUtf8(core::originName(s.origin).data(), int(core::originName(s.origin).size())));
 }
 
@@ -60,7 +61,8 @@ public:
     {
         QSize s = QScrollArea::sizeHint();
         if (QWidget* w = widget())
-            s.setHeight(w->heightForWidth(viewport()->width() > 0 ? viewport()->width() : w->width()) + 2 * frameWidth());
+            s.setHeight(w->heightForWidth(viewport()->width() > 0 ? viewport()->width() : w->width())
+                        + 2 * frameWidth());
         return s;
     }
     QSize minimumSizeHint() const override
@@ -96,9 +98,8 @@ SchemePicker::SchemePicker(WorkbenchState* state, QWidget* parent)
     buildCompactPicker(lay);
     buildLinks(lay);
     buildDescription(lay);
-    connect(m_group, &QButtonGroup::buttonClicked, this, [this](QAbstractButton* b) {
-        m_state->setScheme(b->property("schemeId").toString());
-    });
+    connect(m_group, &QButtonGroup::buttonClicked, this,
+            [this](QAbstractButton* b) { m_state->setScheme(b->property("schemeId").toString()); });
     connect(state, &WorkbenchState::schemeChanged, this, &SchemePicker::syncSelection);
     syncSelection();
 }
@@ -220,7 +221,8 @@ void SchemePicker::buildLinks(QVBoxLayout* lay)
     fold->setText(tr("Formula"));
     fold->setToolTip(tr("Show or hide the scheme's formula"));
     // Only a click is the user's choice to remember; the default following the font scale is not.
-    connect(fold, &QToolButton::clicked, this, [](bool on) { QSettings().setValue(QStringLiteral("picker/formulaShown"), on); });
+    connect(fold, &QToolButton::clicked, this,
+            [](bool on) { QSettings().setValue(QStringLiteral("picker/formulaShown"), on); });
     connect(fold, &QToolButton::toggled, this, [this](bool on) {
         m_formulaScroll->setVisible(on);
         m_formulaToggle->setArrowType(on ? Qt::DownArrow : Qt::RightArrow);
@@ -377,7 +379,8 @@ int SchemePicker::heightFor(bool compact, int width) const
         const int inner = std::max(1, width - m.left() - m.right() - 2 * m_listScroll->frameWidth());
         list = m_list->heightForWidth(inner) + 2 * m_listScroll->frameWidth();
     }
-    return m.top() + list + spacing + m_linksLayout->sizeHint().height() + spacing + m_scroll->minimumHeight() + m.bottom();
+    return m.top() + list + spacing + m_linksLayout->sizeHint().height() + spacing + m_scroll->minimumHeight()
+        + m.bottom();
 }
 
 void SchemePicker::setFrontView(const QString& viewId)
@@ -392,9 +395,8 @@ QString SchemePicker::storyScheme() const
 {
     // The two views that draw the spatial set-up (ui/views/viewlist.cpp); every other view draws the 1-D one. While
     // a lesson step waits for its guess its views are not in front yet: the step's first view says what it is about.
-    const auto drawsSpatial = [](const QString& view) {
-        return view == QLatin1String("patchgrid") || view == QLatin1String("sequence");
-    };
+    const auto drawsSpatial
+        = [](const QString& view) { return view == QLatin1String("patchgrid") || view == QLatin1String("sequence"); };
     // (Its state loads after the guess too: the scheme is the one its merged state names.)
     if (m_state->answerPending()) {
         const lessons::Lesson* lesson = nullptr;
@@ -546,7 +548,8 @@ void SchemePicker::showFormula()
     }
     const QSize hint = m_formula->sizeHint();
     const bool sideways = hint.width() > m_scroll->viewport()->width();
-    m_formulaScroll->setFixedHeight(hint.height() + (sideways ? m_formulaScroll->horizontalScrollBar()->sizeHint().height() : 0));
+    m_formulaScroll->setFixedHeight(hint.height()
+                                    + (sideways ? m_formulaScroll->horizontalScrollBar()->sizeHint().height() : 0));
 }
 
 void SchemePicker::changeEvent(QEvent* e)

@@ -43,7 +43,8 @@ void SessionController::buildFileMenu()
 {
     m_fileMenu = m_window->menuBar()->addMenu(tr("&File"));
     m_fileMenu->setObjectName(QStringLiteral("menuFile"));
-    const QString filter = tr("PosLab sessions (*.%1);;JSON states and training runs (*.json);;All files (*)").arg(QLatin1String(sessionExtension));
+    const QString filter = tr("PosLab sessions (*.%1);;JSON states and training runs (*.json);;All files (*)")
+                               .arg(QLatin1String(sessionExtension));
     QAction* newAction = m_fileMenu->addAction(tr("&New"), this, [this] {
         if (settleUnsaved())
             newSession();
@@ -76,7 +77,8 @@ void SessionController::buildFileMenu()
     QAction* save = m_fileMenu->addAction(tr("&Save"), this, [this, filter] {
         QString path = m_sessionPath;
         if (path.isEmpty())
-            path = QFileDialog::getSaveFileName(m_window, tr("Save session"), QDir::home().filePath(tr("lecture.poslab")), filter);
+            path = QFileDialog::getSaveFileName(m_window, tr("Save session"),
+                                                QDir::home().filePath(tr("lecture.poslab")), filter);
         if (!path.isEmpty())
             saveSession(path);
     });
@@ -92,17 +94,18 @@ void SessionController::buildFileMenu()
     saveAs->setObjectName(QStringLiteral("actionSaveAs"));
     m_fileMenu->addSeparator();
     QAction* config = m_fileMenu->addAction(tr("Open model &config\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(m_window, tr("Open a Hugging Face config.json"), QDir::homePath(),
-                                                          tr("Model configs (*.json);;All files (*)"));
+        const QString path
+            = QFileDialog::getOpenFileName(m_window, tr("Open a Hugging Face config.json"), QDir::homePath(),
+                                           tr("Model configs (*.json);;All files (*)"));
         if (!path.isEmpty())
             openModelConfig(path);
     });
     config->setObjectName(QStringLiteral("actionOpenConfig"));
     config->setToolTip(tr("Show a real model's positional settings from its config.json"));
     QAction* table = m_fileMenu->addAction(tr("Open position &table\u2026"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(
-            m_window, tr("Open a learned position table"), QDir::homePath(),
-            tr("Position tables (*.npy *.safetensors);;All files (*)"));
+        const QString path
+            = QFileDialog::getOpenFileName(m_window, tr("Open a learned position table"), QDir::homePath(),
+                                           tr("Position tables (*.npy *.safetensors);;All files (*)"));
         if (!path.isEmpty())
             openPositionTable(path);
     });
@@ -119,13 +122,14 @@ void SessionController::buildEditMenu()
         const QString link = stateLink();
         QGuiApplication::clipboard()->setText(link);
         showMessage(tr("Copied a link to this view (%1 characters); paste it with Ctrl+Shift+V or give it to "
-                       "poslab --state").arg(link.size()), false);
+                       "poslab --state")
+                        .arg(link.size()),
+                    false);
     });
     copyState->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_L));
     copyState->setObjectName(QStringLiteral("actionCopyState"));
-    QAction* pasteState = edit->addAction(tr("&Paste state"), this, [this] {
-        loadStateText(QGuiApplication::clipboard()->text());
-    });
+    QAction* pasteState
+        = edit->addAction(tr("&Paste state"), this, [this] { loadStateText(QGuiApplication::clipboard()->text()); });
     pasteState->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_V));
     pasteState->setObjectName(QStringLiteral("actionPasteState"));
 }
@@ -178,8 +182,9 @@ QString SessionController::loadModelState(const QJsonObject& state, const QStrin
         const QString name = state.value(QLatin1String("model")).toObject().value(QLatin1String("name")).toString(what);
         showMessage(tr("%1: %2, %3, d = %4 (Ctrl+Z goes back)")
                         .arg(name, QString::fromStdString(spatial->scheme),
-                             grid ? tr("grid %1").arg(QString::fromStdString(core::gridText(spatial->grid)))
-                                  : tr("sequence %1").arg(QString::fromStdString(core::sequenceText(spatial->sequence))))
+                             grid
+                                 ? tr("grid %1").arg(QString::fromStdString(core::gridText(spatial->grid)))
+                                 : tr("sequence %1").arg(QString::fromStdString(core::sequenceText(spatial->sequence))))
                         .arg(spatial->dim),
                     false);
         return {};
@@ -192,7 +197,8 @@ QString SessionController::loadModelState(const QJsonObject& state, const QStrin
     QStringList unverified;
     for (const QJsonValue& v : model.value(QLatin1String("unverified")).toArray())
         unverified << v.toString();
-    QString text = tr("%1: %2, head dim %3").arg(model.value(QLatin1String("name")).toString(what), m_state->schemeId())
+    QString text = tr("%1: %2, head dim %3")
+                       .arg(model.value(QLatin1String("name")).toString(what), m_state->schemeId())
                        .arg(m_state->dim());
     if (!unverified.isEmpty())
         text += tr("; unverified in the sources: %1").arg(unverified.join(QStringLiteral(", ")));
@@ -418,8 +424,9 @@ void SessionController::updateTitle()
         return;
     }
     const bool modified = !m_state->undoStack()->isClean();
-    m_window->setWindowTitle(QStringLiteral("%1%2 \u2014 PosLab").arg(QFileInfo(m_sessionPath).fileName(),
-                                                           modified ? QStringLiteral(" *") : QString()));
+    m_window->setWindowTitle(
+        QStringLiteral("%1%2 \u2014 PosLab")
+            .arg(QFileInfo(m_sessionPath).fileName(), modified ? QStringLiteral(" *") : QString()));
 }
 
 bool SessionController::settleUnsaved()

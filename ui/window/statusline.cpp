@@ -53,10 +53,11 @@ StatusLine::StatusLine(QMainWindow* window, WorkbenchState* state, Computation* 
         if (busy) {
             m_message->setStyleSheet({});
             const bool sampled = (long long)m_state->positionCount() * m_state->dim() > TableFigure::fullTableCells;
-            m_message->setText(sampled ? tr("Computing the visible rows of the %1 \u00d7 %2 table\u2026")
-                                             .arg(m_state->positionCount())
-                                             .arg(m_state->dim())
-                                       : tr("Computing %1 \u00d7 %2 table\u2026").arg(m_state->positionCount()).arg(m_state->dim()));
+            m_message->setText(
+                sampled ? tr("Computing the visible rows of the %1 \u00d7 %2 table\u2026")
+                              .arg(m_state->positionCount())
+                              .arg(m_state->dim())
+                        : tr("Computing %1 \u00d7 %2 table\u2026").arg(m_state->positionCount()).arg(m_state->dim()));
         } else if (!m_messageTimer->isActive()) {
             m_message->clear();
         }

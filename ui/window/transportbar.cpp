@@ -79,10 +79,10 @@ void TransportBar::addCursor(QToolBar* bar)
     play->setToolTip(tr("Play / pause (Space)"));
     connect(m_state, &WorkbenchState::playingChanged, play,
             [play](bool on) { play->setText(on ? QStringLiteral("\u275a\u275a") : QStringLiteral("\u25b6")); });
-    auto* fwd = bar->addAction(QStringLiteral("\u25b7"), this,
-                               [this] { m_state->stepCursor(1); });
+    auto* fwd = bar->addAction(QStringLiteral("\u25b7"), this, [this] { m_state->stepCursor(1); });
     fwd->setToolTip(tr("Next position (Right)"));
-    auto* end = bar->addAction(QStringLiteral("\u25b6|"), this, [this] { m_state->setCursor(m_state->positionCount() - 1); });
+    auto* end
+        = bar->addAction(QStringLiteral("\u25b6|"), this, [this] { m_state->setCursor(m_state->positionCount() - 1); });
     end->setToolTip(tr("Last position (End)"));
 
     auto* label = new QLabel(tr("  position p "), bar);
@@ -167,20 +167,21 @@ void TransportBar::addKeys()
     add(Qt::Key_Left, [this] { m_state->stepCursor(-1); })->setObjectName(QStringLiteral("shortcutLeft"));
     add(Qt::Key_Right, [this] { m_state->stepCursor(1); })->setObjectName(QStringLiteral("shortcutRight"));
     add(Qt::Key_Home, [this] { m_state->setCursor(0); })->setObjectName(QStringLiteral("shortcutHome"));
-    add(Qt::Key_End, [this] { m_state->setCursor(m_state->positionCount() - 1); })
-        ->setObjectName(QStringLiteral("shortcutEnd"));
+    add(Qt::Key_End, [this] {
+        m_state->setCursor(m_state->positionCount() - 1);
+    })->setObjectName(QStringLiteral("shortcutEnd"));
     QAction* escape = add(Qt::Key_Escape, [this] {
         if (m_window->isFullScreen())
             m_window->showNormal();
         else
             m_window->setMaximisedView(nullptr);
     });
-    const std::pair<const char*, const char*> names[] = {
-        {"shortcutSpace", QT_TR_NOOP("Play / pause the position animation")},
-        {"shortcutLeft", QT_TR_NOOP("Previous position")},
-        {"shortcutRight", QT_TR_NOOP("Next position")},
-        {"shortcutHome", QT_TR_NOOP("First position")},
-        {"shortcutEnd", QT_TR_NOOP("Last position")}};
+    const std::pair<const char*, const char*> names[]
+        = {{"shortcutSpace", QT_TR_NOOP("Play / pause the position animation")},
+           {"shortcutLeft", QT_TR_NOOP("Previous position")},
+           {"shortcutRight", QT_TR_NOOP("Next position")},
+           {"shortcutHome", QT_TR_NOOP("First position")},
+           {"shortcutEnd", QT_TR_NOOP("Last position")}};
     for (const auto& [name, text] : names)
         m_window->findChild<QAction*>(QLatin1String(name))->setText(tr(text));
     escape->setText(tr("Leave full screen, or show every view again"));

@@ -56,7 +56,8 @@ private:
 /// The number of views in the workbench grid (the first ones of the registry's order in m_views).
 int gridViewCount()
 {
-    return int(std::count_if(viewRegistry().begin(), viewRegistry().end(), [](const ViewEntry& e) { return e.inGrid; }));
+    return int(
+        std::count_if(viewRegistry().begin(), viewRegistry().end(), [](const ViewEntry& e) { return e.inGrid; }));
 }
 
 } // namespace
@@ -415,7 +416,8 @@ void ViewGrid::labelStrip(QSize area)
     };
     label(true);
     const QMargins sm = m_strip->layout()->contentsMargins();
-    if (m_strip->layout()->totalHeightForWidth(area.width()) > m_stripButtons.front()->sizeHint().height() + sm.top() + sm.bottom())
+    if (m_strip->layout()->totalHeightForWidth(area.width())
+        > m_stripButtons.front()->sizeHint().height() + sm.top() + sm.bottom())
         label(false);
 }
 
@@ -449,11 +451,12 @@ int ViewGrid::widthLacking(QSize area) const
 
 void ViewGrid::makeRoom(QSize area, bool found)
 {
-    const bool docked = !m_schemesDock->isHidden() && !m_schemesDock->isFloating()
-        && !m_parametersDock->isHidden() && !m_parametersDock->isFloating();
+    const bool docked = !m_schemesDock->isHidden() && !m_schemesDock->isFloating() && !m_parametersDock->isHidden()
+        && !m_parametersDock->isFloating();
     const int dockWidth = m_schemesDock->width() + m_window->style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent);
     const bool lessonsDocked = !m_lessonsDock->isHidden() && !m_lessonsDock->isFloating();
-    const int lessonsSpare = lessonsDocked ? std::max(0, m_lessonsDock->width() - m_lessonsDock->minimumSizeHint().width()) : 0;
+    const int lessonsSpare
+        = lessonsDocked ? std::max(0, m_lessonsDock->width() - m_lessonsDock->minimumSizeHint().width()) : 0;
     const int lacking = found ? 0 : widthLacking(area);
     const bool refused = std::abs(area.width() - m_foldRefused.width()) <= 8 && area.height() == m_foldRefused.height()
         && m_foldRefusedScale == m_state->viewOptions().fontScale;
@@ -519,7 +522,8 @@ void ViewGrid::setSidePanelsVisible(bool on)
         for (QDockWidget* d : {m_schemesDock, m_parametersDock}) {
             if (on) {
                 d->setFloating(true);
-                d->setFont(m_window->font()); // a window of its own does not take the window's font (its scale) by itself
+                d->setFont(
+                    m_window->font()); // a window of its own does not take the window's font (its scale) by itself
                 d->show();
                 d->raise();
             } else {

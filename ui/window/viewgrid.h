@@ -75,7 +75,6 @@ public:
     /// Both rows of views the same height.
     void splitRowsEvenly();
 
-
 signals:
     /// The page in front changed: @p name is the export name of the view of its own tab shown, empty for the grid.
     void frontViewChanged(const QString& name);
@@ -117,20 +116,20 @@ private:
     View* m_maximised = nullptr;
     QTabBar* m_viewTabs = nullptr;
     QStackedWidget* m_pages = nullptr;
-    View* m_ownPage = nullptr; ///< the view of the open tab (not the grid's)
-    QWidget* m_gridPage = nullptr;  ///< the strip above the splitters of the grid
-    QWidget* m_strip = nullptr;     ///< a button per view of gridViews() while not all are shown
-    QToolButton* m_stripPanels = nullptr; ///< the folded side panels' drawer (F9)
+    View* m_ownPage = nullptr;                ///< the view of the open tab (not the grid's)
+    QWidget* m_gridPage = nullptr;            ///< the strip above the splitters of the grid
+    QWidget* m_strip = nullptr;               ///< a button per view of gridViews() while not all are shown
+    QToolButton* m_stripPanels = nullptr;     ///< the folded side panels' drawer (F9)
     std::vector<QToolButton*> m_stripButtons; ///< in the order of m_frames' grid views
-    QStringList m_stepViews;        ///< the grid views a lesson step shows (empty: all five)
+    QStringList m_stepViews;                  ///< the grid views a lesson step shows (empty: all five)
     View* m_front = nullptr;
     GridFit m_fit = GridFit::All;
     std::vector<std::vector<View*>> m_rows; ///< what placeRows() last placed
     bool m_panelsFolded = false;
-    bool m_splitRestored = false;   ///< the splitters' sizes came from the last run (QSettings)
-    int m_foldedWidth = 0;          ///< the width the folded side panels gave the grid
-    QSize m_foldedAt;               ///< the grid's size when they were folded
-    QSize m_foldRefused;            ///< a grid size at which folding them gave no room (not folded there again)
+    bool m_splitRestored = false;    ///< the splitters' sizes came from the last run (QSettings)
+    int m_foldedWidth = 0;           ///< the width the folded side panels gave the grid
+    QSize m_foldedAt;                ///< the grid's size when they were folded
+    QSize m_foldRefused;             ///< a grid size at which folding them gave no room (not folded there again)
     double m_foldRefusedScale = 0.0; ///< at this font scale
     bool m_arrangeQueued = false;
     bool m_arranging = false;
