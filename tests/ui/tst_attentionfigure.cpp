@@ -13,6 +13,8 @@
 #include "ui/views/attentionview.h"
 
 #include <QApplication>
+#include <QImage>
+#include <QPainter>
 #include <QTest>
 
 #include <cmath>
@@ -157,6 +159,35 @@ private slots:
     }
 
     /// Compare side by side at projector size (lesson 8.2's halves): each heatmap is the largest square its half
+    /// The footer names grey as masked cells only where a causal mask greys some (a bidirectional map has none:
+    /// lesson 1.5 said "grey: masked" under a map without one).
+    void footerNamesTheMaskOnlyWhereThereIsOne()
+    {
+        for (bool causal : {true, false}) {
+            WorkbenchState state;
+            Computation computation(&state);
+            computation.setSynchronousAttention(true);
+            AttentionView view(&state, &computation);
+            QVERIFY(state.setScheme("rope").isEmpty());
+            QVERIFY(state.setPositionCount(8).isEmpty());
+            QVERIFY(state.setProperty(QStringLiteral("softmax"), false).isEmpty());
+            QVERIFY(state.setProperty(QStringLiteral("causal"), causal).isEmpty());
+            computation.flush();
+            QImage img(1200, 800, QImage::Format_ARGB32_Premultiplied);
+            TextRecord record;
+            {
+                QPainter p(&img);
+                view.render(p, QRectF(0, 0, 1200, 800));
+            }
+            QStringList texts;
+            for (const DrawnText& t : record.items())
+                texts << t.text;
+            const QString all = texts.join(QStringLiteral(" | "));
+            QVERIFY2(all.contains(QStringLiteral("logits")), qPrintable(all)); // the footer was drawn
+            QVERIFY2(all.contains(QStringLiteral("grey: masked")) == causal, qPrintable(all));
+        }
+    }
+
     /// leaves beside the labels drawn left of it and the colour bar with its labels right of it.
     void heatmapFillsItsHalf_data()
     {

@@ -600,17 +600,20 @@ QStringList AttentionView::footerLines() const
     if (showsHints() && m_hover)
         if (const QString r = readout(m_hover->y(), m_hover->x()); !r.isEmpty())
             foot << r;
+    // Grey marks masked cells: named where the mask is causal (a bidirectional map has none).
+    const QString masked = m_output && m_output->causal ? tr("  \u00b7  grey: masked") : QString();
     if (foot.isEmpty() && m_diff)
-        foot << tr("A \u2212 B %1 \u2026 %2  \u00b7  grey: masked")
-                    .arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3));
+        foot << tr("A \u2212 B %1 \u2026 %2%3")
+                    .arg(formatNumber(m_diffRange.lo, 3), formatNumber(m_diffRange.hi, 3), masked);
     if (foot.isEmpty()) {
         // Shorter wordings where the line is narrow: the content and the colour scale in use stay longest.
         const QString range = tr("%1 %2 \u2026 %3")
                                   .arg(m_output->softmax ? tr("probabilities") : tr("logits"),
                                        formatNumber(m_output->lo, 3), formatNumber(m_output->hi, 3));
         const QString scale = scaleNote();
-        foot << tr("%1  \u00b7  %2%3  \u00b7  grey: masked").arg(contentNote(), range, scale)
-             << tr("%1  \u00b7  %2%3").arg(contentNote(), range, scale);
+        if (!masked.isEmpty())
+            foot << tr("%1  \u00b7  %2%3%4").arg(contentNote(), range, scale, masked);
+        foot << tr("%1  \u00b7  %2%3").arg(contentNote(), range, scale);
         if (!scale.isEmpty())
             foot << contentNote() + scale;
         foot << contentNote();
