@@ -176,15 +176,18 @@ private slots:
         Computation computation(&state);
         Presentation p(&state, &computation);
         p.resize(1280, 720);
-        p.setPage({QStringLiteral("h"), QString(), QString(), {QStringLiteral("decay")}});
+        const auto page = [](const QStringList& views) {
+            PresentationPage pg;
+            pg.heading = QStringLiteral("h");
+            pg.views = views;
+            return pg;
+        };
+        p.setPage(page({QStringLiteral("decay")}));
         p.show();
         QCoreApplication::processEvents();
         const double one = p.fontScale();
-        p.setPage({QStringLiteral("h"),
-                   QString(),
-                   QString(),
-                   {QStringLiteral("table"), QStringLiteral("clock"), QStringLiteral("rotation"),
-                    QStringLiteral("decay"), QStringLiteral("attention")}});
+        p.setPage(page({QStringLiteral("table"), QStringLiteral("clock"), QStringLiteral("rotation"),
+                        QStringLiteral("decay"), QStringLiteral("attention")}));
         QCoreApplication::processEvents();
         QVERIFY2(p.fontScale() < one, qPrintable(QStringLiteral("%1 vs %2").arg(p.fontScale()).arg(one)));
         QVERIFY(LaserPointer::radiusFor(2160) > 2.5 * LaserPointer::radiusFor(720));

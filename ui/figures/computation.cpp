@@ -276,11 +276,6 @@ void Computation::publish(std::shared_ptr<const EncodingResult> r)
     emit resultReady(m_result);
 }
 
-core::ComputeRequest Computation::request(const Setup& setup)
-{
-    return figureRequest(setup);
-}
-
 QString Computation::saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs)
 {
     try {

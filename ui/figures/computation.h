@@ -88,10 +88,6 @@ public:
     void setSynchronousAttention(bool on);
     /// Blocks until the attention worker is idle and its result delivered (tests).
     void waitForAttention();
-    /// The request `poslab compute` runs for @p setup: its scheme, the parameters that differ from their defaults
-    /// and apply (as --set would give them), dimension, positions 0 .. N-1 and sequence length N. The quantity
-    /// is left at Encoding for the caller to set.
-    static core::ComputeRequest request(const Setup& setup);
     /// Writes @p runs to @p path with core::train::writeRuns (the format poslab train -o writes); returns an error
     /// message, empty on success.
     static QString saveRuns(const QString& path, const std::vector<core::train::RunResult>& runs);

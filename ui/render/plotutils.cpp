@@ -329,6 +329,17 @@ double colorBarLabelWidth(const Theme& theme, double scale)
     return 8 + fm.horizontalAdvance(QStringLiteral("-0.000")) + fm.height() * 0.2;
 }
 
+std::vector<double> colorBarTicks(ValueRange range, double barHeight, const QFontMetricsF& fm)
+{
+    // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
+    const int target = std::clamp(int(barHeight / (fm.height() * 1.6)), 2, 5);
+    std::vector<double> ticks = niceTicks(range.lo, range.hi, target);
+    // A coarse step can leave one label (±4.3 in steps of 5): ask for more; the layout drops any that touch.
+    if (ticks.size() < 3)
+        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
+    return ticks;
+}
+
 void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorMap& map, ValueRange range,
                   const Theme& theme, const QString& label, double scale)
 {
@@ -343,13 +354,7 @@ void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorM
     p.drawRect(bar);
     const QFont f = theme.font(10.0 * scale);
     const QFontMetricsF fm(f);
-    // As many ticks as fit with a line between them; a tick label that would touch another is dropped.
-    const int target = std::clamp(int(bar.height() / (fm.height() * 1.6)), 2, 5);
-    auto ticks = niceTicks(range.lo, range.hi, target);
-    if (ticks.size()
-        < 3) // a coarse step can leave one label (±4.3 in steps of 5): ask for more; the layout drops any that touch
-        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
-    for (double v : ticks) {
+    for (double v : colorBarTicks(range, bar.height(), fm)) {
         const double y = bar.bottom() - (v - range.lo) / (range.hi - range.lo) * bar.height();
         p.setPen(theme.foreground);
         p.drawLine(QPointF(bar.right(), y), QPointF(bar.right() + 5, y));

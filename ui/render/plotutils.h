@@ -8,6 +8,7 @@
 #include "ui/render/textlayout.h"
 #include "ui/render/theme.h"
 
+#include <QFontMetricsF>
 #include <QPainter>
 #include <QRectF>
 #include <QString>
@@ -48,6 +49,9 @@ void drawNotApplicable(QPainter& p, const QRectF& rect, const Theme& theme, cons
 
 /// A vertical colour bar in @p bar with tick labels to its right, for values lo..hi, placed through
 /// @p text (tick labels that do not fit are dropped).
+/// The values drawColorBar() labels on a bar @p barHeight tall with tick labels of @p fm: 2 to 5 by the height, and
+/// 2t + 1 asked for where fewer than 3 come (a layout that places the bar's labels measures these).
+std::vector<double> colorBarTicks(ValueRange range, double barHeight, const QFontMetricsF& fm);
 void drawColorBar(QPainter& p, TextLayout& text, const QRectF& bar, const ColorMap& map, ValueRange range,
                   const Theme& theme, const QString& label, double scale = 1.0);
 /// The width a colour bar's tick labels need at @p scale (the widest "-0.000"-like label).

@@ -436,14 +436,9 @@ AttentionView::Layout AttentionView::layoutFor(const QRectF& t) const
 
 double AttentionView::colorBarTickWidth(const QFontMetricsF& fm, double barHeight) const
 {
-    // drawColorBar()'s ticks for a bar this tall: 2 to 5 by its height, 2t + 1 asked for where fewer than 3 come.
-    const ValueRange range = m_diff ? m_diffRange : valueRange();
-    const int target = std::clamp(int(barHeight / (fm.height() * 1.6)), 2, 5);
-    std::vector<double> ticks = niceTicks(range.lo, range.hi, target);
-    if (ticks.size() < 3)
-        ticks = niceTicks(range.lo, range.hi, 2 * target + 1);
+    // The widest of drawColorBar()'s tick labels for a bar this tall.
     double widest = 0;
-    for (double v : ticks)
+    for (double v : colorBarTicks(m_diff ? m_diffRange : valueRange(), barHeight, fm))
         widest = std::max(widest, fm.horizontalAdvance(formatNumber(v)));
     return widest;
 }
