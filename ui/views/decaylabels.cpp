@@ -30,6 +30,29 @@
 namespace poslab::ui {
 namespace {
 
+/// Whether Qt Charts cut @p text to fit (it ends a cut label with "...").
+bool cutByCharts(const QString& text)
+{
+    return text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026));
+}
+
+/// Whether a visible text item under @p root (itself included) satisfies @p pred. The items unsorted, walked from
+/// @p root (QGraphicsScene::items() sorts the whole scene: a third of a millisecond).
+template <class Pred> bool anyVisibleText(QGraphicsItem* root, Pred pred)
+{
+    std::vector<QGraphicsItem*> todo{root};
+    while (!todo.empty()) {
+        QGraphicsItem* item = todo.back();
+        todo.pop_back();
+        const QList<QGraphicsItem*> children = item->childItems();
+        todo.insert(todo.end(), children.begin(), children.end());
+        if (item->type() == QGraphicsTextItem::Type && item->isVisible()
+            && pred(static_cast<const QGraphicsTextItem*>(item)))
+            return true;
+    }
+    return false;
+}
+
 /// Shorter wordings of the y axis's titles, for when the long one does not fit the plot's height.
 QString shortYTitle(const QString& title)
 {
@@ -280,19 +303,7 @@ void DecayView::fitLegend()
 
 bool DecayView::legendCut() const
 {
-    std::vector<QGraphicsItem*> todo{m_chart->legend()};
-    while (!todo.empty()) {
-        QGraphicsItem* item = todo.back();
-        todo.pop_back();
-        const QList<QGraphicsItem*> children = item->childItems();
-        todo.insert(todo.end(), children.begin(), children.end());
-        if (item->type() != QGraphicsTextItem::Type || !item->isVisible())
-            continue;
-        const QString text = static_cast<QGraphicsTextItem*>(item)->toPlainText();
-        if (text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026)))
-            return true;
-    }
-    return false;
+    return anyVisibleText(m_chart->legend(), [](const QGraphicsTextItem* t) { return cutByCharts(t->toPlainText()); });
 }
 
 void DecayView::dropCutLegendEntries()
@@ -315,24 +326,14 @@ bool DecayView::yTitleCut() const
     const QRectF plot = m_chart->plotArea();
     if (plot.isEmpty() || (m_y->titleText().isEmpty() && m_y2->titleText().isEmpty()))
         return false;
-    // The chart's items, unsorted (QGraphicsScene::items() sorts the whole scene: a third of a millisecond).
-    std::vector<QGraphicsItem*> todo{m_chart};
-    while (!todo.empty()) {
-        QGraphicsItem* item = todo.back();
-        todo.pop_back();
-        const QList<QGraphicsItem*> children = item->childItems();
-        todo.insert(todo.end(), children.begin(), children.end());
-        if (item->type() != QGraphicsTextItem::Type || item == m_titleItem || !item->isVisible())
-            continue;
-        const auto* t = static_cast<QGraphicsTextItem*>(item);
+    // A title cut to nothing but "..." beside the plot.
+    return anyVisibleText(m_chart, [&](const QGraphicsTextItem* t) {
         const QString text = t->toPlainText();
-        if (text != QLatin1String("...") && text != QStringLiteral("\u2026"))
-            continue;
+        if (t == m_titleItem || (text != QLatin1String("...") && text != QStringLiteral("\u2026")))
+            return false;
         const QRectF r = t->mapRectToItem(m_chart, t->boundingRect());
-        if (r.right() <= plot.left() + 1 || r.left() >= plot.right() - 1)
-            return true;
-    }
-    return false;
+        return r.right() <= plot.left() + 1 || r.left() >= plot.right() - 1;
+    });
 }
 
 void DecayView::setChartTitle(const QString& title)
@@ -424,7 +425,7 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
         // The title may be cut to the chart's width; a legend entry Qt Charts cut ("RoFormer bound (dotted,
         // righ...") is recorded with its series' whole name, so that the layout check sees the cut.
         QString full = t == m_titleItem ? m_title : text;
-        const bool cut = text.endsWith(QStringLiteral("...")) || text.endsWith(QChar(0x2026));
+        const bool cut = cutByCharts(text);
         const QString kept = text.endsWith(QChar(0x2026)) ? text.chopped(1) : text.chopped(3);
         for (const QLineSeries* series : m_series)
             if (cut && series->name() != text && series->name().startsWith(kept.trimmed()))
