@@ -20,6 +20,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPainter>
+#include <QSignalSpy>
 #include <QSlider>
 #include <QUndoStack>
 #include <QtTest>
@@ -165,6 +166,42 @@ private slots:
         QVERIFY(a.setParamText(QStringLiteral("rope_theta"), QStringLiteral("20000")).isEmpty());
         QCOMPARE(b->params().real("rope_theta"), 500000.0);
         QCOMPARE(a.params().real("rope_theta"), 20000.0);
+    }
+
+    void bIsDataOfTheOneState()
+    {
+        // B has no undo stack of its own: its setters push B's own keys onto A's one stack, and B shows what those
+        // keys resolve to (nothing of B is applied first and copied back).
+        WorkbenchState a;
+        QVERIFY(a.compareWithCopy().isEmpty());
+        WorkbenchState* b = a.compareState();
+        QCOMPARE(b->undoStack(), a.undoStack());
+        const int steps = a.undoStack()->count();
+        QSignalSpy bChanged(b, &WorkbenchState::setupChanged);
+        QSignalSpy aChanged(&a, &WorkbenchState::setupChanged);
+        for (double theta : {20000.0, 30000.0, 40000.0}) // a drag of B's slider: one merged step
+            QVERIFY(b->setParam(QStringLiteral("rope_theta"), core::ParamValue::real(theta), true).isEmpty());
+        QCOMPARE(a.undoStack()->count(), steps + 1);
+        QCOMPARE(bChanged.count(), 3);
+        QCOMPARE(aChanged.count(), 0);
+        QCOMPARE(b->params().real("rope_theta"), 40000.0);
+        QCOMPARE(a.params().real("rope_theta"), 10000.0);
+        const QJsonObject own = a.compare().state.value(QStringLiteral("params")).toObject();
+        QCOMPARE(own.value(QStringLiteral("rope_theta")).toString(), QStringLiteral("40000"));
+        a.undoStack()->undo();
+        QCOMPARE(b->params().real("rope_theta"), 10000.0);
+        QVERIFY(a.compare().state.isEmpty());
+        // B's view options and the one cursor: the same one stack, the cursor A's.
+        QVERIFY(b->setPropertyText(QStringLiteral("attention_size"), QStringLiteral("96")).isEmpty());
+        QCOMPARE(a.undoStack()->count(), steps + 1);
+        QCOMPARE(b->viewOptions().attentionSize, 96);
+        QVERIFY(a.viewOptions().attentionSize != 96);
+        b->setCursor(200);
+        QCOMPARE(a.cursor(), 200);
+        QCOMPARE(b->cursor(), 200);
+        // A key B cannot hold is refused in B's words, and nothing is pushed.
+        QVERIFY(!b->setParamText(QStringLiteral("rope_theta"), QStringLiteral("-1")).isEmpty());
+        QCOMPARE(a.undoStack()->count(), steps + 1);
     }
 
     void changingBLeavesA()

@@ -202,15 +202,10 @@ WorkbenchState* WorkbenchState::compareState()
     if (!m_mirror) {
         m_mirror = new WorkbenchState(this);
         m_mirror->m_owner = this;
-        m_mirror->m_undo->setUndoLimit(1); // B's edits are undone on this state's stack
+        // One undo stack: B's setters push their steps onto this state's (pushCompareSetup and the others).
+        delete m_mirror->m_undo;
+        m_mirror->m_undo = m_undo;
         m_mirror->setObjectName(QStringLiteral("configurationB"));
-        connect(m_mirror, &WorkbenchState::setupChanged, this, [this] { takeMirrorSetup(); });
-        connect(m_mirror, &WorkbenchState::viewOptionsChanged, this, [this] { takeMirrorOptions(); });
-        connect(m_mirror, &WorkbenchState::spatialChanged, this, [this] { takeMirrorSpatial(); });
-        connect(m_mirror, &WorkbenchState::cursorChanged, this, [this](int c) {
-            if (!m_syncing)
-                setCursor(c); // one cursor: moving it in a view of B moves A's
-        });
         const CompareMode mode = m_compare.mode;
         m_compare.mode = mode == CompareMode::Off ? CompareMode::SideBySide : mode; // sync once even when off
         syncCompare();
@@ -244,18 +239,17 @@ SpatialSetup WorkbenchState::compareSpatial() const
     return b;
 }
 
-void WorkbenchState::takeMirrorSpatial()
+QString WorkbenchState::pushCompareSpatial(const SpatialSetup& now)
 {
-    if (m_syncing || !m_mirror || m_mirror->m_spatial == compareSpatial())
-        return;
+    if (now == compareSpatial())
+        return {};
     QJsonObject b = m_compare.state;
-    const QJsonObject own = spatialDifference(m_spatial, m_mirror->m_spatial);
+    const QJsonObject own = spatialDifference(m_spatial, now);
     if (own.isEmpty())
         b.remove("spatial");
     else
         b.insert("spatial", own);
-    pushCompare({m_compare.mode, b}, tr("B: spatial set-up"), {});
-    syncCompare(); // the selection is A's: B's own is put back
+    return pushCompare({m_compare.mode, b}, tr("B: spatial set-up"), {});
 }
 
 void WorkbenchState::syncCompareCursor()
@@ -270,19 +264,16 @@ void WorkbenchState::syncCompareCursor()
     m_syncing = was;
 }
 
-void WorkbenchState::takeMirrorSetup()
+QString WorkbenchState::pushCompareSetup(const Setup& now)
 {
-    if (m_syncing || !m_mirror)
-        return;
     Setup want;
     ViewOptions wantOptions;
     resolveCompare(m_setup, m_options, m_compare.state, false, &want, &wantOptions);
-    const Setup& now = m_mirror->m_setup;
     if (now == want)
-        return;
+        return {};
     const core::SchemeDescriptor* s = core::findScheme(now.scheme);
     if (!s)
-        return;
+        return {};
     QJsonObject b = m_compare.state;
     QString text = tr("B: set-up"), mergeKey;
     // The parameters in force, as toJson() writes them.
@@ -343,36 +334,29 @@ void WorkbenchState::takeMirrorSetup()
         else
             b.insert("model", now.model);
     }
-    pushCompare({m_compare.mode, b}, text, mergeKey);
-    syncCompare(); // what B could not take (nothing, normally) is put back
+    return pushCompare({m_compare.mode, b}, text, mergeKey);
 }
 
-void WorkbenchState::takeMirrorOptions()
+QString WorkbenchState::pushCompareOptions(const ViewOptions& now)
 {
-    if (m_syncing || !m_mirror)
-        return;
     Setup want;
     ViewOptions wantOptions;
     resolveCompare(m_setup, m_options, m_compare.state, false, &want, &wantOptions);
-    // B's scheme is changing (its teaching content follows): takeMirrorSetup() records the change.
-    if (!(m_mirror->m_setup == want))
-        return;
-    const QStringList changed = changedProperties(wantOptions, m_mirror->m_options);
+    const QStringList changed = changedProperties(wantOptions, now);
     if (changed.isEmpty())
-        return;
+        return {};
     QJsonObject b = m_compare.state;
     QJsonObject view = b.value("view").toObject();
     QString text, mergeKey;
     for (const QString& name : changed) {
         const ViewProperty* p = findViewProperty(name);
-        view.insert(name, propertyJson(*p, m_mirror->m_options));
-        text = QStringLiteral("B: %1 = %2").arg(name, propertyText(*p, m_mirror->m_options));
+        view.insert(name, propertyJson(*p, now));
+        text = QStringLiteral("B: %1 = %2").arg(name, propertyText(*p, now));
         if (changed.size() == 1 && (p->kind == PropertyKind::Integer || p->kind == PropertyKind::Real))
             mergeKey = QStringLiteral("B:view:") + name;
     }
     b.insert("view", view);
-    pushCompare({m_compare.mode, b}, text, mergeKey);
-    syncCompare();
+    return pushCompare({m_compare.mode, b}, text, mergeKey);
 }
 
 } // namespace poslab::ui

@@ -92,6 +92,8 @@ QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString
         return refuse(problem);
     if (next == m_setup)
         return {};
+    if (m_owner)
+        return m_owner->pushCompareSetup(next); // B: a step of A's configuration B
     m_undo->push(new SetupCommand(this, m_setup, std::move(next), text, mergeKey));
     return {};
 }
@@ -254,6 +256,8 @@ void WorkbenchState::applySetup(const Setup& setup)
 
 void WorkbenchState::setCursor(int position)
 {
+    if (m_owner && !m_owner->m_syncing)
+        return m_owner->setCursor(position); // one cursor: moving it in a view of B moves A's (and B's with it)
     position = std::clamp(position, 0, std::max(0, m_setup.positionCount - 1));
     const bool moved = position != m_cursor;
     m_cursor = position;
@@ -266,6 +270,8 @@ void WorkbenchState::setCursor(int position)
 
 void WorkbenchState::setAnimationTime(double t)
 {
+    if (m_owner && !m_owner->m_syncing)
+        return m_owner->setAnimationTime(t);
     const double end = std::max(0, m_setup.positionCount - 1);
     if (t > end + 0.999999)
         t = 0.0; // playing past the end wraps to the start
@@ -325,6 +331,8 @@ QString WorkbenchState::pushViewOptions(const ViewOptions& options, bool mergeab
         return refuse(problem);
     if (options.content != m_options.content)
         m_contentChosen = options.content != teachingContent(*m_scheme);
+    if (m_owner)
+        return m_owner->pushCompareOptions(options);
     const QStringList changed = changedProperties(m_options, options);
     QString text, mergeKey;
     if (changed.size() == 1) {
@@ -422,6 +430,8 @@ QString WorkbenchState::setSpatial(const SpatialSetup& spatial, bool mergeable)
 {
     if (const QString problem = spatialProblem(spatial); !problem.isEmpty())
         return refuse(problem);
+    if (m_owner)
+        return m_owner->pushCompareSpatial(spatial);
     if (!(spatial == m_spatial))
         m_undo->push(new SpatialCommand(this, m_spatial, spatial, tr("Change the spatial set-up"),
                                         mergeable ? QStringLiteral("#spatial") : QString()));

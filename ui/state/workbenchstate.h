@@ -281,16 +281,19 @@ private:
     // compare mode
     void syncCompare();
     void syncCompareCursor();
-    void takeMirrorSetup();
-    void takeMirrorOptions();
-    void takeMirrorSpatial();
+    /// B's edits (called by B's setters, on A's state): B's own keys (compare.state) that make B show @p now, pushed
+    /// as one step of this state's undo stack; applying it gives B its new set-up (syncCompare). Nothing when B
+    /// already shows it.
+    QString pushCompareSetup(const Setup& now);
+    QString pushCompareOptions(const ViewOptions& now);
+    QString pushCompareSpatial(const SpatialSetup& now);
     /// B's spatial set-up: spatialOnTop() of A's and B's "spatial" keys, A's own where those do not load.
     SpatialSetup compareSpatial() const;
     QString pushCompare(const CompareConfig& next, const QString& text, const QString& mergeKey);
     CompareConfig m_compare;
     WorkbenchState* m_mirror = nullptr; ///< configuration B (compareState()), created on first use
     WorkbenchState* m_owner = nullptr;  ///< for B: configuration A's state
-    bool m_syncing = false;             ///< applying A's change to B: B's signals are not B's edits
+    bool m_syncing = false;             ///< A applying B's resolved set-up to B: B's setters then apply, not route
     QUndoStack* m_undo = nullptr;
     std::shared_ptr<const TrainedRuns> m_trained;
     SpatialSetup m_spatial;
