@@ -45,7 +45,9 @@
 #include <QScrollBar>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QMenu>
 #include <QTabBar>
+#include <QToolButton>
 #include <QTemporaryDir>
 #include <QTextDocumentFragment>
 #include <QTest>
@@ -300,6 +302,48 @@ private slots:
         for (const char* opt : {"--present", "--presenter", "--lesson N.M", "--font-scale", "--maximise VIEW",
                                 "--hide-panels", "--theme light|dark", "--screenshot"})
             QVERIFY2(help.find(opt) != std::string::npos, opt);
+    }
+
+    void viewTabsAreNeverCut()
+    {
+        // The rule of ViewGrid::fitTabs: full titles, else short names, else tabs listed under "More"; every tab
+        // shown lies whole inside the bar, the open one is always shown, and every view is a tab or in the menu. Qt's
+        // own tab bar scrolled instead, cutting "Context-extension lab" at font scale 2 on a 1366 x 768 projector.
+        MainWindow w(nullptr, false);
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* tabs = w.findChild<QTabBar*>(QStringLiteral("viewTabs"));
+        auto* more = w.findChild<QToolButton*>(QStringLiteral("moreTabs"));
+        QVERIFY(tabs && more);
+        for (const double scale : {1.0, 1.5, 2.0})
+            for (const char* open : {"", "sequence"}) {
+                StartOptions look;
+                look.fontScale = scale;
+                QVERIFY(w.applyStartOptions(look).isEmpty());
+                w.setMaximisedView(*open ? w.view(QLatin1String(open)) : nullptr);
+                QCoreApplication::processEvents();
+                const QString where = QStringLiteral("scale %1, open '%2'").arg(scale).arg(QLatin1String(open));
+                QStringList reachable;
+                for (int i = 0; i < tabs->count(); ++i) {
+                    if (!tabs->isTabVisible(i))
+                        continue;
+                    const QRect r = tabs->tabRect(i);
+                    QVERIFY2(r.left() >= 0 && r.right() < tabs->width(), qPrintable(where + ": " + tabs->tabText(i)));
+                    QVERIFY2(tabs->mapTo(&w, QPoint(r.right(), 0)).x() < w.width(), qPrintable(where));
+                    reachable << tabs->tabText(i);
+                }
+                QVERIFY2(tabs->isTabVisible(tabs->currentIndex()), qPrintable(where));
+                QCOMPARE(tabs->tabData(tabs->currentIndex()).toString(), QLatin1String(open));
+                if (more->isVisible()) {
+                    QVERIFY(more->mapTo(&w, QPoint(more->width() - 1, 0)).x() < w.width());
+                    for (QAction* a : more->menu()->actions())
+                        reachable << a->text();
+                }
+                QCOMPARE(reachable.size(), tabs->count());
+                if (scale == 2.0)
+                    QVERIFY2(more->isVisible(), "ten tabs do not fit 1366 px at font scale 2");
+            }
     }
 
     void tabViewsStayOnTheirTabs()

@@ -35,6 +35,9 @@ struct ViewEntry {
     /// In the window's grid of five (table, clock, rotation, decay, attention); the other views have a tab of
     /// their own above the grid (the window's view tabs) and show one at a time.
     bool inGrid = true;
+    /// The views of a tab of their own: the tab's short name, untranslated, for a row of tabs too narrow for the
+    /// titles (ViewGrid's rule); nullptr for the grid's views.
+    const char* tabTitle = nullptr;
 };
 
 /// Every view, in the window's grid order.

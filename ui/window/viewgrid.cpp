@@ -11,6 +11,7 @@
 
 #include <QAction>
 #include <QDockWidget>
+#include <QHBoxLayout>
 #include <QLayout>
 #include <QMenu>
 #include <QScopedValueRollback>
@@ -105,10 +106,17 @@ void ViewGrid::buildPages()
     auto* column = new QVBoxLayout(central);
     column->setContentsMargins(0, 0, 0, 0);
     column->setSpacing(0);
-    m_viewTabs = new QTabBar(central);
+    m_tabRow = new QWidget(central);
+    auto* tabRow = new QHBoxLayout(m_tabRow);
+    tabRow->setContentsMargins(0, 0, 0, 0);
+    tabRow->setSpacing(0);
+    m_viewTabs = new QTabBar(m_tabRow);
     m_viewTabs->setObjectName(QStringLiteral("viewTabs"));
     m_viewTabs->setDocumentMode(true);
     m_viewTabs->setExpanding(false);
+    m_viewTabs->setUsesScrollButtons(false); // fitTabs() shortens or lists the tabs instead of cutting one
+    m_viewTabs->setElideMode(Qt::ElideNone);
+    m_viewTabs->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     m_viewTabs->addTab(tr("Workbench"));
     m_viewTabs->setTabData(0, QString());
     m_viewTabs->setTabToolTip(0, tr("The five live views together"));
@@ -116,8 +124,21 @@ void ViewGrid::buildPages()
         if (!e.inGrid) {
             const int i = m_viewTabs->addTab(View::tr(e.title));
             m_viewTabs->setTabData(i, QString::fromLatin1(e.id));
+            m_viewTabs->setTabToolTip(i, View::tr(e.title));
         }
-    m_viewTabs->setVisible(m_viewTabs->count() > 1);
+    m_moreTabs = new QToolButton(m_tabRow);
+    m_moreTabs->setObjectName(QStringLiteral("moreTabs"));
+    m_moreTabs->setAutoRaise(true);
+    m_moreTabs->setPopupMode(QToolButton::InstantPopup);
+    m_moreTabs->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }")); // its text has one
+    m_moreTabs->setMenu(new QMenu(m_moreTabs));
+    m_moreTabs->hide();
+    tabRow->addWidget(m_viewTabs, 1); // up to its maximum width (fitTabs), then the rest of the row stays empty
+    tabRow->addWidget(m_moreTabs);
+    tabRow->addStretch(0);
+    m_tabRow->setVisible(m_viewTabs->count() > 1);
+    new ResizeWatcher(m_tabRow, this, [this] { fitTabs(); });
+    fitTabs(); // no room yet: the workbench's tab alone until the row has its width
     m_pages = new QStackedWidget(central);
     // The grid's page: the strip of the views waiting their turn (shown while not all fit, see arrangeGrid())
     // above the rows of views.
@@ -157,13 +178,61 @@ void ViewGrid::buildPages()
     gridColumn->addWidget(m_vertical, 1);
     m_pages->addWidget(m_gridPage);
     new ResizeWatcher(m_pages, this, [this] { scheduleArrange(); });
-    column->addWidget(m_viewTabs);
+    column->addWidget(m_tabRow);
     column->addWidget(m_pages, 1);
     connect(m_viewTabs, &QTabBar::currentChanged, this, [this](int i) {
         const QString id = m_viewTabs->tabData(i).toString();
         showPage(id.isEmpty() ? nullptr : view(id));
+        fitTabs(); // the open tab is always one of the tabs shown
     });
     m_window->setCentralWidget(central);
+}
+
+void ViewGrid::fitTabs()
+{
+    // The rule for a row too narrow for every tab (font scale 2 on a projector): the full titles while all fit;
+    // else every tab under its short name (ViewEntry::tabTitle); else the short names with tabs dropped from the
+    // right end, the open one and the workbench always kept, and the "more" button listing the dropped ones. A tab
+    // is never cut.
+    if (!m_viewTabs || m_fittingTabs)
+        return;
+    const QScopedValueRollback<bool> guard(m_fittingTabs, true);
+    const int count = m_viewTabs->count();
+    auto titleOf = [](const QString& id, bool shortName) {
+        const ViewEntry* e = findView(id);
+        return !e ? tr("Workbench") : View::tr(shortName && e->tabTitle ? e->tabTitle : e->title);
+    };
+    auto name = [&](bool shortName) {
+        for (int i = 0; i < count; ++i)
+            m_viewTabs->setTabText(i, titleOf(m_viewTabs->tabData(i).toString(), shortName));
+    };
+    for (int i = 0; i < count; ++i)
+        m_viewTabs->setTabVisible(i, true);
+    const int room = m_tabRow->width();
+    name(false);
+    if (m_viewTabs->sizeHint().width() > room)
+        name(true);
+    m_moreTabs->setText(tr("More \u25be"));
+    const int buttonRoom = room - m_moreTabs->sizeHint().width();
+    QMenu* menu = m_moreTabs->menu();
+    menu->clear();
+    for (int i = count - 1; i > 0 && m_viewTabs->sizeHint().width() > buttonRoom; --i) {
+        if (i == m_viewTabs->currentIndex())
+            continue;
+        m_viewTabs->setTabVisible(i, false);
+        const QString id = m_viewTabs->tabData(i).toString();
+        QAction* a = menu->addAction(titleOf(id, false));
+        connect(a, &QAction::triggered, this, [this, id] { setMaximisedView(view(id)); });
+    }
+    const QList<QAction*> dropped = menu->actions();
+    for (QAction* a : dropped) // right to left above: the menu lists them in the tabs' order
+        menu->removeAction(a);
+    for (auto it = dropped.rbegin(); it != dropped.rend(); ++it)
+        menu->addAction(*it);
+    m_moreTabs->setVisible(!dropped.isEmpty());
+    // The bar takes at most the width of the tabs it shows and asks for none (its size policy): the tabs it hides
+    // do not widen the window, and a narrower window fits them again.
+    m_viewTabs->setMaximumWidth(m_viewTabs->sizeHint().width());
 }
 
 View* ViewGrid::view(const QString& name)
@@ -200,6 +269,7 @@ void ViewGrid::showPage(View* v)
             QSignalBlocker b(m_viewTabs);
             m_viewTabs->setCurrentIndex(i);
         }
+    fitTabs();
 }
 
 void ViewGrid::setMaximisedView(View* v)
@@ -371,6 +441,7 @@ void ViewGrid::arrangeGrid()
     if (m_arranging)
         return;
     QScopedValueRollback<bool> guard(m_arranging, true);
+    fitTabs(); // the tabs' font follows the font scale as the grid does
     const std::vector<View*> views = gridViews();
     if (std::find(views.begin(), views.end(), m_front) == views.end())
         m_front = views.empty() ? nullptr : views.front();

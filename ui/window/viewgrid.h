@@ -83,6 +83,9 @@ private:
     void buildViews();
     void buildPages();
     void showPage(View* view);
+    /// Fits the view tabs to their row by the rule in the definition: full titles, else short ones, else some
+    /// listed under "More".
+    void fitTabs();
     /// True when every view of @p rows has room in @p area (the grid page) with @p strip above them.
     bool gridFitsAt(const std::vector<std::vector<View*>>& rows, QSize area, bool strip) const;
     /// The first fit of the rule at which every view shown has room in @p room, if any.
@@ -115,6 +118,9 @@ private:
     QSplitter* m_bottom = nullptr;
     View* m_maximised = nullptr;
     QTabBar* m_viewTabs = nullptr;
+    QWidget* m_tabRow = nullptr;       ///< the view tabs and the "more" button
+    QToolButton* m_moreTabs = nullptr; ///< lists the tabs fitTabs() dropped
+    bool m_fittingTabs = false;
     QStackedWidget* m_pages = nullptr;
     View* m_ownPage = nullptr;                ///< the view of the open tab (not the grid's)
     QWidget* m_gridPage = nullptr;            ///< the strip above the splitters of the grid
