@@ -540,7 +540,7 @@ void validateAttention(const AttentionRequest& r)
                              + std::to_string(last) + ")");
     }
     const ParamSet params = paramsOf(s, r.params);
-    validateParams(s, params, tableContext(r, r.keys));
+    validateParamsOnce(s, params, tableContext(r, r.keys), r.checked.get());
     if (s.rotary && (r.headDim % 2 != 0))
         throw InputError(s.id + " needs an even head dimension (pairs are rotated); got " + std::to_string(r.headDim));
 }
@@ -635,7 +635,7 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
     std::optional<RotarySpec> specQ, specK;
     if (s.rotary && !r.drope) {
         TableContext ctx = tableContext(r, r.keys.maxValue() >= r.queries.maxValue() ? r.keys : r.queries);
-        RotarySides sides = rotarySpecs(s, params, ctx);
+        RotarySides sides = rotarySides(rotarySpecFor(s, params, ctx, r.checked.get()));
         specQ = std::move(sides.query);
         specK = std::move(sides.key);
         for (const auto& sc : specQ->scalars)
@@ -814,7 +814,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
     for (Position x : r.distances)
         far = std::max(far, x < 0 ? -x : x);
     ctx.positions = PositionList::range(0, std::max<Position>(far + r.origin + 1, 1));
-    validateParams(s, params, ctx);
+    validateParamsOnce(s, params, ctx, r.checked.get());
     std::vector<DecaySeries> out;
     const std::size_t n = r.distances.size();
     {
@@ -851,7 +851,7 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
         out.push_back(std::move(dot));
     }
     if (s.rotary) {
-        const RotarySpec spec = s.rotary(params, ctx);
+        const RotarySpec spec = rotarySpecFor(s, params, ctx, r.checked.get());
         const int pairs = int(spec.invFreq.size());
         // Per pair, the mean squared norm of the pair over the content vectors x_t (head 0, query side):
         // x.R(delta)x = sum_i |x_i|^2 cos(delta theta_i) (the sine part vanishes when q = k); the unrotated

@@ -32,6 +32,7 @@
 #include "core/scheme.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -39,6 +40,8 @@
 #include <vector>
 
 namespace poslab::core {
+
+class CheckedParams; // encodingregistry.h
 
 /// Which keys a query may see.
 enum class MaskKind {
@@ -96,6 +99,9 @@ struct AttentionRequest {
     int onlyHead = -1;              ///< compute only this head (0-based); -1: all H heads
     bool wantProbabilities = true;  ///< fill AttentionHead::probabilities
     bool wantTerms = true;          ///< fill AttentionHead::bias and AttentionHead::terms
+    /// The parameters as validated once (ComputeRequest::checked), or null: where it covers (scheme, params,
+    /// headDim) only the context is checked and the rotary spec is its own for that sequence length.
+    std::shared_ptr<const CheckedParams> checked;
 };
 
 /// AttentionTerm (one named part of a score) and MaskMatrix (Lq x Lk, 1 = visible) are in scheme.h.
@@ -210,6 +216,8 @@ struct DecayRequest {
     ContentSpec content{ContentKind::Constant, 0, {}, false};
     int samples = 16; ///< Random and Sentence: how many content vectors are averaged (1 to maxDecaySamples)
     DecayNormalisation normalisation = DecayNormalisation::None;
+    /// As AttentionRequest::checked (the decay context: positions 0 .. max |distance| + origin, no sequence length).
+    std::shared_ptr<const CheckedParams> checked;
     bool operator==(const DecayRequest&) const = default;
 };
 

@@ -104,6 +104,7 @@ ComputeResult computeAttention(const ComputeRequest& request, const SchemeDescri
     a.content = request.content;
     a.seqLen = request.context.seqLen;
     a.drope = request.drope;
+    a.checked = request.checked;
     const bool bias = request.quantity == Quantity::Bias;
     a.wantProbabilities = !bias && request.softmax;
     a.wantTerms = bias || !request.term.empty();
@@ -163,7 +164,7 @@ ParamSet requestParams(const SchemeDescriptor& scheme, const ComputeRequest& req
 {
     Settings all = parseSettings(scheme, request.overrides);
     all.insert(all.end(), request.settings.begin(), request.settings.end());
-    return resolveParams(scheme, defaultParams(scheme), all, request.context);
+    return resolveParams(scheme, defaultParams(scheme), all, request.context, request.checked.get());
 }
 
 ComputeResult compute(const ComputeRequest& request, const Limits& limits)
@@ -218,7 +219,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Frequencies: {
         std::vector<double> f;
         if (scheme.rotary) {
-            const RotarySpec spec = scheme.rotary(result.params, ctx);
+            const RotarySpec spec = rotarySpecFor(scheme, result.params, ctx, request.checked.get());
             f = spec.invFreq;
             addSpecScalars(result, spec, ctx);
             result.scalars.push_back({"rotary_dim", double(spec.rotaryDim)});
@@ -233,7 +234,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     case Quantity::Angles:
     case Quantity::Cos:
     case Quantity::Sin: {
-        const RotarySpec spec = scheme.rotary(result.params, ctx);
+        const RotarySpec spec = rotarySpecFor(scheme, result.params, ctx, request.checked.get());
         checkTable(rows, spec.invFreq.size(), limits);
         if (request.quantity == Quantity::Angles && request.angles == AngleForm::Exact) {
             // Doubles, one rounding of p * omega: position 7, pair 0 is 7 (torch.outer(t, inv_freq)).
@@ -264,7 +265,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
             if (!std::isfinite(request.vector[i]))
                 throw InputError("--vector: element " + std::to_string(i + 1) + " is "
                                  + (std::isnan(request.vector[i]) ? "nan" : "infinite") + "; give finite numbers");
-        const RotarySpec spec = scheme.rotary(result.params, ctx);
+        const RotarySpec spec = rotarySpecFor(scheme, result.params, ctx, request.checked.get());
         checkSize(double(rows) * double(ctx.dim) * 2 * sizeof(double), limits,
                   "rotating a vector at " + std::to_string(rows) + " positions");
         const MatrixD m = rotateVector(spec, ctx.positions, request.vector);
@@ -292,7 +293,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         return result;
     }
     case Quantity::Precision: {
-        const RotarySpec spec = scheme.rotary(result.params, ctx);
+        const RotarySpec spec = rotarySpecFor(scheme, result.params, ctx, request.checked.get());
         const FloatFormat format = request.dtype.value_or(FloatFormat::BFloat16);
         checkPrecision(spec.invFreq.size(), rows, 2, limits); // both pipelines, before either runs
         const PrecisionAnalysis a[2]
@@ -358,6 +359,7 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
         d.samples = request.samples;
         d.origin = request.origin;
         d.normalisation = request.normalisation;
+        d.checked = request.checked;
         checkSize(double(rows) * 8.0 * (request.heads + 2), limits,
                   "a decay curve over " + std::to_string(rows) + " distances");
         d.distances.reserve(rows);

@@ -5,6 +5,7 @@
 /// quantity, a scheme and its parameters; the result is a flat row-major array with its shape.
 
 #include "core/attention.h"
+#include "core/encodingregistry.h"
 #include "core/limits.h"
 #include "core/precision.h"
 #include "core/rotary.h"
@@ -12,6 +13,7 @@
 #include "core/spatial.h"
 
 #include <cstddef>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -25,7 +27,12 @@ struct ComputeRequest {
     std::vector<std::pair<std::string, std::string>> overrides; ///< (key, text) from --set, read once (parseSettings)
     /// (key, value) as values: the window's figures set these, never text; applied after @c overrides.
     std::vector<std::pair<std::string, ParamValue>> settings;
-    TableContext context;       ///< dim, positions, seqLen
+    TableContext context; ///< dim, positions, seqLen
+    /// The set-up as the window validated it once (WorkbenchState::checkedParams()), or null (the CLI: every request
+    /// validated). Where it covers the request (the parameters resolved from @c overrides and @c settings are its
+    /// own, for this scheme and dimension) core checks only the request's context (checkContext) and takes the
+    /// rotary spec from it for the token's sequence length; the result is the same, a refusal the same message.
+    std::shared_ptr<const CheckedParams> checked;
     std::vector<double> vector; ///< for Quantity::Rotate
     /// Quantity::Angles: p * omega unreduced (default, as torch.outer(t, inv_freq)) or reduced to [0, 2*pi).
     AngleForm angles = AngleForm::Exact;

@@ -98,6 +98,11 @@ void validateParams(const SchemeDescriptor& scheme, const ParamSet& params, cons
         if (!problem.empty())
             throw InputError(problem);
     }
+    checkContext(scheme, params, ctx);
+}
+
+void checkContext(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
+{
     if (scheme.needsEvenDim && (ctx.dim < 2 || ctx.dim % 2 != 0))
         throw InputError(scheme.id + " needs an even dimension of at least 2 (dimensions work in pairs); got "
                          + std::to_string(ctx.dim));
@@ -175,8 +180,11 @@ Settings parseSettings(const SchemeDescriptor& scheme, const Overrides& override
     return settings;
 }
 
-ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
-                       const TableContext& ctx)
+namespace {
+
+/// resolveParams() for values up to the validation of the whole set: @p settings applied to @p base (each key
+/// checked), the choices followed, every key set checked to apply.
+ParamSet settleParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings)
 {
     refuseTwice(settings, [](const ParamValue& v) { return v.toString(); });
     ParamSet params = base;
@@ -206,8 +214,88 @@ ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, con
         }
         throw InputError("parameter " + key + " applies only when " + cond + " (now " + now + ")");
     }
+    return params;
+}
+
+} // namespace
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
+                       const TableContext& ctx)
+{
+    ParamSet params = settleParams(scheme, base, settings);
     validateParams(scheme, params, ctx);
     return params;
+}
+
+ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
+                       const TableContext& ctx, const CheckedParams* checked)
+{
+    ParamSet params = settleParams(scheme, base, settings);
+    validateParamsOnce(scheme, params, ctx, checked);
+    return params;
+}
+
+CheckedParams resolveChecked(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
+                             const TableContext& ctx)
+{
+    return checkParams(scheme, settleParams(scheme, base, settings), ctx);
+}
+
+// --- validated once -------------------------------------------------------------------------------------
+
+CheckedParams checkParams(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx)
+{
+    validateParams(scheme, params, ctx);
+    CheckedParams c;
+    c.m_scheme = scheme.id;
+    c.m_params = params;
+    c.m_dim = ctx.dim;
+    c.m_seqLen = effectiveSeqLen(ctx);
+    if (scheme.rotary) {
+        try {
+            c.m_spec = scheme.rotary(params, ctx);
+        } catch (const std::exception&) {
+            // Accepted but without a spec: every caller derives it and is refused as without a token.
+        }
+    }
+    return c;
+}
+
+bool CheckedParams::covers(const SchemeDescriptor& scheme, const ParamSet& params, int dim) const
+{
+    return m_scheme == scheme.id && m_dim == dim && m_params == params;
+}
+
+const RotarySpec* CheckedParams::specFor(const TableContext& ctx) const
+{
+    // A RotaryFn reads the parameters, ctx.dim and effectiveSeqLen(ctx) only (scheme.h): any other length gets its
+    // own spec (dynamic NTK, LongRoPE, xPos's centre).
+    return m_spec && ctx.dim == m_dim && effectiveSeqLen(ctx) == m_seqLen ? &*m_spec : nullptr;
+}
+
+bool CheckedParams::operator==(const CheckedParams& o) const
+{
+    return m_scheme == o.m_scheme && m_dim == o.m_dim && m_seqLen == o.m_seqLen && m_params == o.m_params;
+}
+
+void validateParamsOnce(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx,
+                        const CheckedParams* checked)
+{
+    if (checked && checked->covers(scheme, params, ctx.dim))
+        checkContext(scheme, params, ctx); // the parameters are vouched for; the context is this request's own
+    else
+        validateParams(scheme, params, ctx);
+}
+
+RotarySpec rotarySpecFor(const SchemeDescriptor& scheme, const ParamSet& params, const TableContext& ctx,
+                         const CheckedParams* checked)
+{
+    if (checked && checked->covers(scheme, params, ctx.dim))
+        if (const RotarySpec* spec = checked->specFor(ctx))
+            return *spec;
+    if (!scheme.rotary)
+        throw InputError("scheme " + scheme.id + " does not rotate queries and keys");
+    return scheme.rotary(params, ctx);
 }
 
 ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Overrides& overrides,

@@ -108,8 +108,13 @@ RotarySides rotarySpecs(const SchemeDescriptor& scheme, const ParamSet& params, 
 {
     if (!scheme.rotary)
         throw InputError("scheme " + scheme.id + " does not rotate queries and keys");
+    return rotarySides(scheme.rotary(params, ctx));
+}
+
+RotarySides rotarySides(RotarySpec spec)
+{
     RotarySides sides;
-    sides.query = scheme.rotary(params, ctx);
+    sides.query = std::move(spec);
     sides.key = sides.query;
     if (!sides.query.xposZeta.empty()) {
         sides.query.xposDownscale = false;

@@ -48,6 +48,10 @@ struct RotarySides {
     RotarySpec key;   ///< xPos: scaled down, zeta_i^(-(n - c)/scale_base); otherwise the same as @c query
 };
 
+/// The query and key rotations of a score from the scheme's spec @p spec (as its rotary function returned it): for
+/// xPos the query scaled up and the key down, otherwise @p spec twice.
+RotarySides rotarySides(RotarySpec spec);
+
 /// The query and key rotations of a rotary scheme (@p scheme.rotary must be set) for @p ctx. For xPos the query
 /// is scaled up and the key down whatever the scheme's "side" parameter (which picks the side a table shows):
 /// Sun et al. 2022, eq. 11; torchscale xpos_relative_position.py XPOS.forward(downscale=True) for keys. Every

@@ -97,7 +97,9 @@ Quantity parseQuantity(std::string_view name);
 
 /// positions x dim additive encoding (row i = the vector added to the embedding at position i).
 using EncodingFn = MatrixF (*)(const ParamSet& params, const TableContext& ctx);
-/// Per-pair frequencies and scaling for a head dimension.
+/// Per-pair frequencies and scaling for a head dimension. Reads the parameters, @c ctx.dim and effectiveSeqLen(ctx)
+/// only, never the positions themselves: a spec serves every context of that dimension and sequence length
+/// (CheckedParams::specFor relies on it).
 using RotaryFn = RotarySpec (*)(const ParamSet& params, const TableContext& ctx);
 /// Per-pair angular frequencies (rad/token) of an additive sinusoidal scheme (for the clock view).
 using FrequencyFn = std::vector<double> (*)(const ParamSet& params, const TableContext& ctx);

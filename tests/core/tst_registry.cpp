@@ -135,6 +135,18 @@ void TestRegistry::everyQuantity()
     // deterministic, seeded schemes included (NaN, precision's "none", equal to NaN)
     QVERIFY(std::equal(a.data.begin(), a.data.end(), b.data.begin(), b.data.end(),
                        [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+    // Covered by the token of its own set (the window validates once per change): the same numbers and scalars.
+    ComputeRequest covered = req;
+    const SchemeDescriptor& s = schemeOrThrow(req.scheme);
+    covered.checked = std::make_shared<const CheckedParams>(checkParams(s, requestParams(s, req), req.context));
+    const ComputeResult c = compute(covered);
+    QVERIFY(std::equal(a.data.begin(), a.data.end(), c.data.begin(), c.data.end(),
+                       [](double x, double y) { return x == y || (std::isnan(x) && std::isnan(y)); }));
+    QVERIFY(std::equal(
+        a.scalars.begin(), a.scalars.end(), c.scalars.begin(), c.scalars.end(), [](const auto& x, const auto& y) {
+            return x.first == y.first && (x.second == y.second || (std::isnan(x.second) && std::isnan(y.second)));
+        }));
+    QVERIFY(c.labels == a.labels);
     if (req.quantity == Quantity::Encoding || req.quantity == Quantity::Rotate) {
         QCOMPARE(a.shape[0], std::size_t(14));
         QCOMPARE(a.shape[1], std::size_t(16));

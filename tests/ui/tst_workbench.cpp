@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Wiring of the workbench: one state, views that observe it, undo/redo, the generated parameter panel.
 #include "core/encodingregistry.h"
+#include "ui/figures/attentionfigure.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/decayfigure.h"
 #include "ui/figures/figure.h"
+#include "ui/figures/tablefigure.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/parameterpanel.h"
 #include "ui/window/schemepicker.h"
@@ -21,6 +24,8 @@
 #include <QStandardPaths>
 #include <QTest>
 #include <QUndoStack>
+
+#include <cmath>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -49,6 +54,53 @@ private slots:
         QVERIFY(st.setParamText(QStringLiteral("rope_theta"), QStringLiteral("ten"))
                     .contains(QStringLiteral("rope_theta")));
         QCOMPARE(st.setup().params.real("rope_theta"), theta);
+    }
+
+    // One validation per change (issue "validate a set-up once per change"): the setter's resolve makes the token,
+    // the state keeps that very object, and every figure's request carries it, so core checks the parameters no
+    // more (core::validateParamsOnce); undo and redo make the token of the set-up they bring back.
+    void setupIsValidatedOncePerChange()
+    {
+        WorkbenchState st;
+        const std::shared_ptr<const core::CheckedParams> before = st.checkedParams();
+        QVERIFY(before);
+        QVERIFY(st.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(500.0)).isEmpty());
+        const std::shared_ptr<const core::CheckedParams> token = st.checkedParams();
+        QVERIFY(token && token != before);
+        QVERIFY(token->params() == st.params());
+        // The spec for positions 0 .. N-1, seq_len N: theta_1 = 500^(-2/128) (Su et al. 2021, eq. 15).
+        QCOMPARE(token->rotarySpec()->invFreq[1], std::pow(500.0, -2.0 / 128.0));
+        // The same object reaches the table, decay and attention figures and their core requests.
+        const FigureSnapshot snap = FigureSnapshot::of(st);
+        QCOMPARE(snap.checked.token.get(), token.get());
+        QCOMPARE(TableFigure::inputsOf(snap).checked.token.get(), token.get());
+        QCOMPARE(DecayFigure::inputsOf(snap).a.checked.token.get(), token.get());
+        QCOMPARE(AttentionFigure::request(AttentionFigure::inputsOf(snap)).checked.get(), token.get());
+        QCOMPARE(figureRequest(snap.setup, snap.checked).checked.get(), token.get());
+        // Not the token of another set-up: no token, core validates as the CLI does.
+        Setup other = snap.setup;
+        other.dim = 64;
+        QVERIFY(!figureRequest(other, snap.checked).checked);
+        QVERIFY(!figureRequest(snap.setup).checked);
+        // A refused change and one that changes nothing keep it.
+        QVERIFY(!st.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(-1.0)).isEmpty());
+        QVERIFY(st.setParam(QStringLiteral("rope_theta"), core::ParamValue::real(500.0)).isEmpty());
+        QCOMPARE(st.checkedParams().get(), token.get());
+        // Undo brings back the earlier set-up with a token of its own, equal by value to the first one: figure inputs
+        // compare equal, so nothing recomputes for a token alone.
+        st.undoStack()->undo();
+        QVERIFY(st.checkedParams() && st.checkedParams() != before);
+        QVERIFY(*st.checkedParams() == *before);
+        QVERIFY(FigureSnapshot::of(st).checked == CheckedSetup{before});
+        QVERIFY(!(FigureSnapshot::of(st).checked == CheckedSetup{token}));
+        st.undoStack()->redo();
+        QVERIFY(*st.checkedParams() == *token);
+        // Another dimension or length: a new token, for that context (the spec's seq_len follows the positions).
+        QVERIFY(st.setPositionCount(300).isEmpty());
+        QCOMPARE(st.checkedParams()->seqLen(), core::Position(300));
+        QVERIFY(st.setDim(64).isEmpty());
+        QCOMPARE(st.checkedParams()->dim(), 64);
+        QCOMPARE(int(st.checkedParams()->rotarySpec()->invFreq.size()), 32);
     }
 
     void parameterChangeReachesEveryView()

@@ -96,7 +96,7 @@ core::RotationPlanes AnglesFigure::planes(const EncodingResult& result, core::Po
 
 core::ComputeResult AnglesFigure::dataExport(const FigureSnapshot& s, QStringList*)
 {
-    core::ComputeRequest req = figureRequest(s.setup);
+    core::ComputeRequest req = figureRequest(s.setup, s.checked);
     req.quantity = core::schemeOrThrow(s.setup.scheme).has(core::Quantity::Angles) ? core::Quantity::Angles
                                                                                    : core::Quantity::Encoding;
     return core::compute(req);

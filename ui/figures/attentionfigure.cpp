@@ -52,6 +52,7 @@ core::AttentionRequest headRequest(const AttentionFigure::Inputs& in, const core
     r.queries = req.context.positions;
     r.keys = req.keys ? *req.keys : req.context.positions;
     r.seqLen = req.context.seqLen;
+    r.checked = req.checked;
     return r;
 }
 
@@ -74,7 +75,8 @@ AttentionFigure::Inputs AttentionFigure::inputsOf(const FigureSnapshot& s)
               o.trainedLayer,
               o.trainedTestLength,
               o.trainedLength,
-              {}};
+              {},
+              s.checked};
     if (o.attentionSource == AttentionSource::Trained)
         in.trained = {s.trainedRuns, s.trainedRuns ? s.trainedRuns->models : 0};
     return in;
@@ -82,7 +84,7 @@ AttentionFigure::Inputs AttentionFigure::inputsOf(const FigureSnapshot& s)
 
 core::ComputeRequest AttentionFigure::request(const Inputs& in)
 {
-    core::ComputeRequest req = figureRequest(in.setup);
+    core::ComputeRequest req = figureRequest(in.setup, in.checked);
     req.quantity = core::Quantity::Scores;
     req.heads = std::max(1, in.heads);
     req.softmax = in.softmax;

@@ -82,6 +82,7 @@ struct AttentionFigure {
         int trainedTestLength = 0;
         int trainedLength = 0; ///< the view option trained_length (Computation::trainedLength)
         TrainedModels trained; ///< source "trained" only; empty for the scheme's scores
+        CheckedSetup checked;  ///< the state's token of @c setup: the scores request carries it
         bool operator==(const Inputs&) const = default;
     };
     static Inputs inputsOf(const FigureSnapshot& snapshot);

@@ -26,7 +26,7 @@ BucketData BucketsFigure::compute(const Inputs& in)
 
 core::ComputeResult BucketsFigure::dataExport(const FigureSnapshot& s, QStringList* notes)
 {
-    core::ComputeRequest req = figureRequest(s.setup);
+    core::ComputeRequest req = figureRequest(s.setup, s.checked);
     req.quantity = core::Quantity::Buckets;
     const core::Position n = std::max(1, s.setup.positionCount - 1);
     req.context.positions = core::PositionList::list({n});

@@ -61,7 +61,8 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention,
         m_attention = a;
     }
     m_lastQuantity = state->viewOptions().tableQuantity;
-    auto first = TableFigure::compute({state->setup(), m_lastQuantity, m_window}, m_engine.get());
+    auto first
+        = TableFigure::compute({state->setup(), m_lastQuantity, m_window, {state->checkedParams()}}, m_engine.get());
     first->serial = ++m_serial;
     m_result = withStableRange(first);
 }
@@ -200,6 +201,7 @@ void Computation::cancel()
 void Computation::run()
 {
     const Setup setup = m_state->setup();
+    const CheckedSetup checked{m_state->checkedParams()}; // validated once by the state: not again in the figure
     const TableQuantity quantity = m_state->viewOptions().tableQuantity;
     m_lastQuantity = quantity;
     const quint64 serial = ++m_serial;
@@ -211,7 +213,7 @@ void Computation::run()
     const TableFigure::RowPlan plan = TableFigure::planRows(setup.positionCount, setup.dim, window);
     const long long elements = (long long)plan.count * setup.dim;
     if (elements <= workerThreshold) {
-        auto r = TableFigure::compute({setup, quantity, window}, m_engine.get());
+        auto r = TableFigure::compute({setup, quantity, window, checked}, m_engine.get());
         r->serial = serial;
         if (m_busySerial) { // a newer synchronous result supersedes the running worker
             m_busySerial = 0;
@@ -226,10 +228,10 @@ void Computation::run()
         emit busyChanged(true);
     // The engine outlives the pool's jobs: the destructor waits for the pool before members go.
     gpu::TableEngine* engine = m_engine.get();
-    m_pool.start([this, setup, quantity, window, engine, serial] {
+    m_pool.start([this, setup, checked, quantity, window, engine, serial] {
         if (serial != m_tableLatest.load())
             return; // superseded while queued (a wheel zoom sends a burst of windows)
-        std::shared_ptr<EncodingResult> r = TableFigure::compute({setup, quantity, window}, engine);
+        std::shared_ptr<EncodingResult> r = TableFigure::compute({setup, quantity, window, checked}, engine);
         r->serial = serial;
         QMetaObject::invokeMethod(
             this,

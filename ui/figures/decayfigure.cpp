@@ -200,16 +200,16 @@ void nameBiasHeads(DecayPlot& plot, const DecayData& data, const QString& who)
                            .arg(plot.setup.params.integer("seed"));
 }
 
-/// The rotated dimensions of @p setup's rotary spec (its dimension when core refuses the spec).
-int rotaryDimOf(const Setup& setup)
+/// The rotated dimensions of @p side's rotary spec, as its token holds it (its dimension when core refuses the spec).
+int rotaryDimOf(const DecayFigure::Side& side)
 {
-    const std::optional<core::RotarySpec> spec = Computation::rotarySpec(setup);
-    return spec ? spec->rotaryDim : setup.dim;
+    const std::optional<core::RotarySpec> spec = side.checked.rotarySpec(side.setup);
+    return spec ? spec->rotaryDim : side.setup.dim;
 }
 
 /// The score of q = k = (1, ..., 1) divided by its value at distance 0, and RoFormer's bound as the paper's
 /// figure 2 draws it, not normalised (both from core's decay curves), with what the bound bounds.
-void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
+void nameScore(DecayPlot& plot, const DecayData& data, const QString& who, const DecayFigure::Side& side)
 {
     plot.curves.push_back(curveOf(data, data.curves.front(),
                                   tr("%1: q\u00b7k \u00f7 its value at k = 0 (q = k = 1)").arg(who),
@@ -227,7 +227,7 @@ void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
     double least = std::numeric_limits<double>::infinity();
     for (const QPointF& p : plot.curves[std::size_t(plot.rightCurve)].points)
         least = std::min(least, p.y());
-    const int dim = plot.setup.dim, rotaryDim = rotaryDimOf(plot.setup);
+    const int dim = plot.setup.dim, rotaryDim = rotaryDimOf(side);
     // The claim first (a short figure may show only the first line), then what the right axis is.
     const QString law
         = tr("Right axis: RoFormer's bound (1/(r/2)) \u03a3\u2c7c|S\u2c7c| as its Fig. 2 draws it "
@@ -246,7 +246,7 @@ void nameScore(DecayPlot& plot, const DecayData& data, const QString& who)
 }
 
 /// A's curves named for the legend, with the axis titles and caption.
-void nameCurves(DecayPlot& plot, const DecayData& data)
+void nameCurves(DecayPlot& plot, const DecayData& data, const DecayFigure::Side& side)
 {
     plot.logDistance = data.logDistance;
     plot.edges = data.edges;
@@ -257,7 +257,7 @@ void nameCurves(DecayPlot& plot, const DecayData& data)
     } else if (first.key.rfind("bias_head_", 0) == 0) {
         nameBiasHeads(plot, data, who);
     } else if (first.key == "score") {
-        nameScore(plot, data, who);
+        nameScore(plot, data, who, side);
     } else if (first.key == "dot") {
         const core::SchemeDescriptor* s = core::findScheme(plot.setup.scheme);
         plot.curves.push_back(curveOf(data, first,
@@ -277,12 +277,12 @@ QString shortNameOf(const std::string& scheme)
 }
 
 /// Whether B can have a curve: a scheme with one, and rotary only where some dimensions rotate.
-bool bHasCurve(const Setup& b)
+bool bHasCurve(const DecayFigure::Side& b)
 {
-    const core::SchemeDescriptor* s = core::findScheme(b.scheme);
+    const core::SchemeDescriptor* s = core::findScheme(b.setup.scheme);
     if (!s || !DecayFigure::hasCurve(*s))
         return false;
-    const std::optional<core::RotarySpec> spec = s->rotary ? Computation::rotarySpec(b) : std::nullopt;
+    const std::optional<core::RotarySpec> spec = s->rotary ? b.checked.rotarySpec(b.setup) : std::nullopt;
     return !(spec && spec->rotaryDim == 0);
 }
 
@@ -416,6 +416,7 @@ DecayFigure::Inputs DecayFigure::inputsOf(const FigureSnapshot& s)
 {
     Inputs in;
     in.a.setup = s.setup;
+    in.a.checked = s.checked;
     if (const core::SchemeDescriptor* scheme = core::findScheme(s.setup.scheme)) {
         if (scheme->bias)
             in.a.heads = std::max(1, s.options.heads);
@@ -453,7 +454,7 @@ DecayData DecayFigure::curves(const Side& side, bool everyDistance)
     const Setup& su = side.setup;
     try {
         const core::SchemeDescriptor& s = core::schemeOrThrow(su.scheme);
-        core::ComputeRequest base = figureRequest(su);
+        core::ComputeRequest base = figureRequest(su, side.checked);
         base.quantity = core::Quantity::Decay;
         base.content.kind = core::ContentKind::Constant; // q = k = (1, ..., 1): `compute decay` without --content
         if (s.bias)
@@ -498,11 +499,11 @@ DecayPlot DecayFigure::compute(const Inputs& in)
     const DecayData data = curves(in.a, false);
     if (!data.error.isEmpty() || data.curves.empty())
         return plot;
-    nameCurves(plot, data);
+    nameCurves(plot, data, in.a);
     if (in.compare != CompareMode::Overlay && in.compare != CompareMode::Difference)
         return plot;
     plot.bDim = in.b.setup.dim;
-    const bool bCurve = bHasCurve(in.b.setup);
+    const bool bCurve = bHasCurve(in.b);
     const DecayData bData = bCurve ? curves(in.b, false) : DecayData{};
     if (in.compare == CompareMode::Difference)
         differenceOf(plot, data, in, bData, bCurve);

@@ -71,7 +71,8 @@ struct DecayFigure {
         Setup setup;
         int heads = 1;
         int cursor = 0;
-        QString label; ///< its figure label (WorkbenchState::figureLabel()): compare mode only
+        QString label;        ///< its figure label (WorkbenchState::figureLabel()): compare mode only
+        CheckedSetup checked; ///< its state's token of @c setup (its requests carry it), or null
         bool operator==(const Side&) const = default;
     };
     struct Inputs {

@@ -7,14 +7,15 @@ namespace poslab::ui {
 
 ExtensionFigure::Inputs ExtensionFigure::inputsOf(const FigureSnapshot& s)
 {
-    return {s.setup, s.options.targetLength, s.options.trainedLength, s.options.extensionPair,
-            s.options.extensionMethods};
+    return {
+        s.setup,  s.options.targetLength, s.options.trainedLength, s.options.extensionPair, s.options.extensionMethods,
+        s.checked};
 }
 
 core::ComputeRequest ExtensionFigure::request(const Inputs& in)
 {
     const Setup& setup = in.setup;
-    core::ComputeRequest req = figureRequest(setup);
+    core::ComputeRequest req = figureRequest(setup, in.checked);
     req.quantity = core::Quantity::Extension;
     if (in.targetLength > 0)
         req.context.seqLen = in.targetLength;

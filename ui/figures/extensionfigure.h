@@ -36,6 +36,7 @@ struct ExtensionFigure {
         int trainedLength = 0;
         int extensionPair = -1;
         ExtensionMethods methods = ExtensionMethods::All;
+        CheckedSetup checked; ///< the state's token of @c setup: the request carries it
         bool operator==(const Inputs&) const = default;
     };
     static Inputs inputsOf(const FigureSnapshot& snapshot);

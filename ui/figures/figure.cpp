@@ -2,6 +2,7 @@
 #include "ui/figures/figure.h"
 
 #include "core/encodingregistry.h"
+#include "ui/figures/computation.h"
 
 #include <algorithm>
 
@@ -9,11 +10,25 @@ namespace poslab::ui {
 
 FigureSnapshot FigureSnapshot::of(const WorkbenchState& state)
 {
-    return {state.setup(),         state.viewOptions(), state.cursor(),
-            state.animationTime(), state.trainedRuns(), state.spatial()};
+    return {state.setup(),       state.viewOptions(), state.cursor(),         state.animationTime(),
+            state.trainedRuns(), state.spatial(),     {state.checkedParams()}};
 }
 
-core::ComputeRequest figureRequest(const Setup& setup)
+std::shared_ptr<const core::CheckedParams> CheckedSetup::of(const Setup& setup) const
+{
+    const bool vouches = token && token->scheme() == setup.scheme && token->dim() == setup.dim
+        && token->seqLen() == std::max(1, setup.positionCount) && token->params() == setup.params;
+    return vouches ? token : nullptr;
+}
+
+std::optional<core::RotarySpec> CheckedSetup::rotarySpec(const Setup& setup) const
+{
+    if (const auto mine = of(setup))
+        return mine->rotarySpec();
+    return Computation::rotarySpec(setup);
+}
+
+core::ComputeRequest figureRequest(const Setup& setup, const CheckedSetup& checked)
 {
     const core::SchemeDescriptor& scheme = core::schemeOrThrow(setup.scheme);
     core::ComputeRequest req;
@@ -30,6 +45,7 @@ core::ComputeRequest figureRequest(const Setup& setup)
     req.context.dim = setup.dim;
     req.context.positions = core::PositionList::range(0, n);
     req.context.seqLen = n;
+    req.checked = checked.of(setup);
     return req;
 }
 

@@ -26,9 +26,27 @@
 #include <QStringList>
 
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace poslab::ui {
+
+/// The state's validated set-up (WorkbenchState::checkedParams()) as a figure input. Equal when both are null or
+/// both vouch for the same values (core::CheckedParams compares by value): a new token of an unchanged set-up (an
+/// undo and a redo) recomputes nothing, and figure inputs still coalesce.
+struct CheckedSetup {
+    std::shared_ptr<const core::CheckedParams> token;
+    /// The token when it is the one of @p setup (its scheme, parameters, dimension and positionCount as the
+    /// sequence length), else null.
+    std::shared_ptr<const core::CheckedParams> of(const Setup& setup) const;
+    /// The rotary spec of @p setup for positions 0 .. N-1 and sequence length N as the token holds it: nullopt
+    /// when the scheme does not rotate or core refuses the spec; Computation::rotarySpec(setup) without a token.
+    std::optional<core::RotarySpec> rotarySpec(const Setup& setup) const;
+    bool operator==(const CheckedSetup& o) const
+    {
+        return token == o.token || (token && o.token && *token == *o.token);
+    }
+};
 
 /// An immutable copy of what a figure may depend on: the set-up, the view options, the position cursor, the
 /// animation time, the window's trained runs and the spatial set-up (the patch grid and sequence figures').
@@ -41,14 +59,16 @@ struct FigureSnapshot {
     double time = 0.0;                              ///< the animation's position (tokens; the clock's hands)
     std::shared_ptr<const TrainedRuns> trainedRuns; ///< the window's training runs (immutable once published), or null
     SpatialSetup spatial; ///< the grid or sequence scheme, its grid, sequence and selected patch or token
-    /// The state's set-up, view options, cursor, animation time, trained runs and spatial set-up now.
+    CheckedSetup checked; ///< the state's token of @c setup (validated once per change), or null
+    /// The state's set-up, view options, cursor, animation time, trained runs, spatial set-up and token now.
     static FigureSnapshot of(const WorkbenchState& state);
 };
 
 /// The request `poslab compute` runs for @p setup: its scheme, the parameters that differ from their defaults and
 /// apply (as --set would give them), dimension, positions 0 .. N-1 and sequence length N (N = positionCount, at
-/// least 1). The quantity is left at Encoding for the caller to set.
-core::ComputeRequest figureRequest(const Setup& setup);
+/// least 1). The quantity is left at Encoding for the caller to set. @p checked: the request carries the token
+/// (ComputeRequest::checked) when it is @p setup's, so core does not validate the parameters again.
+core::ComputeRequest figureRequest(const Setup& setup, const CheckedSetup& checked = {});
 
 /// @p Figure's data for @p snapshot, computed on the calling thread (an export, a test).
 template <class Figure> typename Figure::Data computeFigure(const FigureSnapshot& snapshot)

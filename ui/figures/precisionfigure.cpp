@@ -10,7 +10,7 @@ namespace poslab::ui {
 
 PrecisionFigure::Inputs PrecisionFigure::inputsOf(const FigureSnapshot& s)
 {
-    return {s.setup, s.options.dtype, s.options.anglePipeline};
+    return {s.setup, s.options.dtype, s.options.anglePipeline, s.checked};
 }
 
 PrecisionData PrecisionFigure::compute(const Inputs& in)
@@ -18,12 +18,12 @@ PrecisionData PrecisionFigure::compute(const Inputs& in)
     PrecisionData d;
     d.positions = std::max(1, in.setup.positionCount);
     try {
-        const core::ComputeRequest req = figureRequest(in.setup);
+        const core::ComputeRequest req = figureRequest(in.setup, in.checked);
         const core::SchemeDescriptor& s = core::schemeOrThrow(in.setup.scheme);
         if (!s.rotary)
             throw core::InputError("scheme " + s.id + " does not rotate");
         const core::ParamSet params = core::requestParams(s, req);
-        const core::RotarySpec spec = s.rotary(params, req.context);
+        const core::RotarySpec spec = core::rotarySpecFor(s, params, req.context, req.checked.get());
         d.analysis = core::analysePrecision(spec.invFreq, req.context.positions, in.dtype, in.pipeline);
     } catch (const std::exception& e) {
         d.error = QString::fromStdString(e.what());
@@ -33,7 +33,7 @@ PrecisionData PrecisionFigure::compute(const Inputs& in)
 
 core::ComputeResult PrecisionFigure::dataExport(const FigureSnapshot& s, QStringList*)
 {
-    core::ComputeRequest req = figureRequest(s.setup);
+    core::ComputeRequest req = figureRequest(s.setup, s.checked);
     req.quantity = core::Quantity::Precision;
     req.dtype = s.options.dtype;
     return core::compute(req);

@@ -24,6 +24,7 @@ struct PrecisionFigure {
         Setup setup;
         core::FloatFormat dtype = core::FloatFormat::BFloat16;
         core::AnglePipeline pipeline = core::AnglePipeline::LowPrecision;
+        CheckedSetup checked; ///< the state's token of @c setup: the request carries it
         bool operator==(const Inputs&) const = default;
     };
     static Inputs inputsOf(const FigureSnapshot& snapshot);

@@ -49,7 +49,7 @@ TableFigure::Inputs TableFigure::inputsOf(const FigureSnapshot& s)
     // The whole table: a window wider than any table and one row per pixel of it.
     TableWindow all;
     all.pixelRows = std::max(1, s.setup.positionCount);
-    return {s.setup, s.options.tableQuantity, all};
+    return {s.setup, s.options.tableQuantity, all, s.checked};
 }
 
 namespace {
@@ -192,14 +192,16 @@ std::shared_ptr<EncodingResult> TableFigure::compute(const Inputs& in, gpu::Tabl
         ctx.dim = setup.dim;
         ctx.positions = core::PositionList::range(0, std::max(1, setup.positionCount));
         ctx.seqLen = setup.positionCount;
-        core::validateParams(s, setup.params, ctx);
+        const std::shared_ptr<const core::CheckedParams> checked = in.checked.of(setup);
+        core::validateParamsOnce(s, setup.params, ctx, checked.get());
         for (const std::string& w : core::schemeWarnings(s, setup.params, ctx))
             r->warnings << QString::fromStdString(w);
         core::RotarySpec spec;
         int cols = setup.dim;
         if (s.rotary) {
-            spec = s.rotary(setup.params, ctx);
-            r->sides = core::rotarySpecs(s, setup.params, ctx);
+            // One spec for the table and the score's two sides (core::rotarySides: xPos's query up, key down).
+            spec = core::rotarySpecFor(s, setup.params, ctx, checked.get());
+            r->sides = core::rotarySides(spec);
             cols = int(spec.invFreq.size());
         }
         // Only the rows the window needs, at about display resolution, when the table is large.
@@ -264,7 +266,7 @@ double TableFigure::exactValue(const EncodingResult& r, int position, int column
 
 core::ComputeResult TableFigure::dataExport(const FigureSnapshot& s, QStringList*)
 {
-    core::ComputeRequest req = figureRequest(s.setup);
+    core::ComputeRequest req = figureRequest(s.setup, s.checked);
     req.quantity = core::Quantity::Encoding;
     if (core::schemeOrThrow(s.setup.scheme).rotary) {
         switch (s.options.tableQuantity) {

@@ -92,6 +92,7 @@ struct TableFigure {
         Setup setup;
         TableQuantity quantity = TableQuantity::Cos;
         TableWindow window;
+        CheckedSetup checked; ///< the state's token of @c setup: not validated again, its rotary spec used
         bool operator==(const Inputs&) const = default;
     };
     /// The snapshot's set-up and table quantity, the whole table (a window wider than any table, one row per

@@ -31,6 +31,17 @@ core::TableContext tableContext(const Setup& setup)
 
 } // namespace detail
 
+namespace {
+
+/// Whether @p checked is the token of @p setup (its scheme, parameters, dimension and sequence length).
+bool vouchesFor(const core::CheckedParams* checked, const Setup& setup)
+{
+    return checked && checked->scheme() == setup.scheme && checked->dim() == setup.dim
+        && checked->seqLen() == setup.positionCount && checked->params() == setup.params;
+}
+
+} // namespace
+
 using detail::SetupCommand;
 using detail::SpatialCommand;
 using detail::ViewOptionsCommand;
@@ -52,6 +63,7 @@ WorkbenchState::WorkbenchState(QObject* parent)
     m_setup.scheme = m_scheme->id;
     m_setup.params = core::defaultParams(*m_scheme);
     m_options.content = teachingContent(*m_scheme);
+    setupProblem(m_setup, &m_checked);
 }
 
 WorkbenchState::~WorkbenchState() = default;
@@ -73,28 +85,36 @@ QString WorkbenchState::refuse(const QString& message)
     return message;
 }
 
-QString WorkbenchState::setupProblem(const Setup& next)
+QString WorkbenchState::setupProblem(const Setup& next, std::shared_ptr<const core::CheckedParams>* checked)
 {
     const core::SchemeDescriptor* s = core::findScheme(next.scheme);
     if (!s)
         return QStringLiteral("unknown scheme '%1'").arg(QString::fromStdString(next.scheme));
     try {
-        core::validateParams(*s, next.params, detail::tableContext(next));
+        auto token = std::make_shared<const core::CheckedParams>(
+            core::checkParams(*s, next.params, detail::tableContext(next)));
+        if (checked)
+            *checked = std::move(token);
     } catch (const std::exception& e) {
         return QString::fromStdString(e.what());
     }
     return {};
 }
 
-QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString& mergeKey)
+QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString& mergeKey,
+                                  std::shared_ptr<const core::CheckedParams> checked)
 {
-    if (const QString problem = setupProblem(next); !problem.isEmpty())
-        return refuse(problem);
+    // Validated once: by the caller's resolve when it hands its token on, else here.
+    if (!vouchesFor(checked.get(), next))
+        if (const QString problem = setupProblem(next, &checked); !problem.isEmpty())
+            return refuse(problem);
     if (next == m_setup)
         return {};
     if (m_owner)
-        return m_owner->pushCompareSetup(next); // B: a step of A's configuration B
+        return m_owner->pushCompareSetup(next); // B: a step of A's configuration B (B's token: syncCompare's apply)
+    m_pendingChecked = std::move(checked); // applySetup() takes it when the command applies next
     m_undo->push(new SetupCommand(this, m_setup, std::move(next), text, mergeKey));
+    m_pendingChecked.reset();
     return {};
 }
 
@@ -134,9 +154,11 @@ QString WorkbenchState::setParamText(const QString& key, const QString& text, bo
 QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& value, bool mergeable)
 {
     Setup next = m_setup;
+    std::shared_ptr<const core::CheckedParams> checked; // the one validation of this change
     try {
-        next.params
-            = core::resolveParams(*m_scheme, m_setup.params, core::Settings{{key.toStdString(), value}}, context());
+        checked = std::make_shared<const core::CheckedParams>(
+            core::resolveChecked(*m_scheme, m_setup.params, core::Settings{{key.toStdString(), value}}, context()));
+        next.params = checked->params();
     } catch (const std::exception& e) {
         return refuse(QString::fromStdString(e.what()));
     }
@@ -158,15 +180,17 @@ QString WorkbenchState::applyParam(const QString& key, const core::ParamValue& v
             t = core::Position(a.model.value(QStringLiteral("trained_length")).toInteger());
         if (spec && t && next.params.value(trainedKey) == core::defaultValue(*spec, next.params)) {
             try {
-                next.params = core::resolveParams(
-                    *m_scheme, next.params, core::Settings{{trainedKey, core::ParamValue::integer(*t)}}, context());
+                checked = std::make_shared<const core::CheckedParams>(core::resolveChecked(
+                    *m_scheme, next.params, core::Settings{{trainedKey, core::ParamValue::integer(*t)}}, context()));
+                next.params = checked->params();
             } catch (const std::exception&) {
                 // A's T out of this key's range: B keeps the type's own default
             }
         }
     }
     const QString shown = QString::fromStdString(next.params.value(key.toStdString()).toString());
-    return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, shown), mergeable ? key : QString());
+    return pushSetup(std::move(next), QStringLiteral("%1 = %2").arg(key, shown), mergeable ? key : QString(),
+                     std::move(checked));
 }
 
 QString WorkbenchState::resetParam(const QString& key)
@@ -208,10 +232,11 @@ QString WorkbenchState::setDim(int dim)
     o.clockPairs = followDim(o.clockPairs, m_setup.dim / 2, dim / 2);
     if (o.clockPairs == m_options.clockPairs || dim == m_setup.dim)
         return pushSetup(std::move(next), text, QStringLiteral("#dim"));
-    if (const QString problem = setupProblem(next); !problem.isEmpty())
+    std::shared_ptr<const core::CheckedParams> checked;
+    if (const QString problem = setupProblem(next, &checked); !problem.isEmpty())
         return refuse(problem);
     m_undo->beginMacro(text);
-    pushSetup(std::move(next), text, {});
+    pushSetup(std::move(next), text, {}, std::move(checked));
     pushViewOptions(o, false);
     m_undo->endMacro();
     return {};
@@ -234,6 +259,11 @@ void WorkbenchState::applySetup(const Setup& setup)
         m_remembered[old.scheme] = old.params;
     m_setup = setup;
     m_scheme = core::findScheme(m_setup.scheme);
+    // The token before any signal: pushSetup()'s, else the one kept, else one made now (undo, redo, a state file).
+    if (vouchesFor(m_pendingChecked.get(), setup))
+        m_checked = m_pendingChecked;
+    else if (!vouchesFor(m_checked.get(), setup) && !setupProblem(setup, &m_checked).isEmpty())
+        m_checked.reset(); // applied unvalidated (its callers' promise): the figures validate each request
     if (setup.scheme != old.scheme && !m_contentChosen && m_scheme && m_options.content != teachingContent(*m_scheme)) {
         ViewOptions o = m_options;
         o.content = teachingContent(*m_scheme);

@@ -100,6 +100,11 @@ public:
     const Setup& setup() const { return m_setup; }
     /// The context core needs: dim, positions [0, positionCount), sequence length = positionCount.
     core::TableContext context() const;
+    /// The set-up as core validated it, once per change (core::checkParams for context(), with its rotary spec):
+    /// made by the setter's resolve, or by applySetup() for a set-up that comes without one (undo, redo, a state
+    /// file). The figures hand it on with their requests (ComputeRequest::checked). Null when core refuses the
+    /// set-up applySetup() was given.
+    std::shared_ptr<const core::CheckedParams> checkedParams() const { return m_checked; }
     bool isRotary() const { return m_scheme->rotary != nullptr; }
 
     int cursor() const { return m_cursor; }
@@ -262,14 +267,19 @@ private:
     /// setParam()'s work for @p value of @p key, already read as a value.
     QString applyParam(const QString& key, const core::ParamValue& value, bool mergeable);
     /// What is wrong with set-up @p next (unknown scheme, a parameter core refuses); empty when it is valid.
-    static QString setupProblem(const Setup& next);
-    QString pushSetup(Setup next, const QString& text, const QString& mergeKey);
+    /// @p checked, when given, receives the token of a valid @p next.
+    static QString setupProblem(const Setup& next, std::shared_ptr<const core::CheckedParams>* checked = nullptr);
+    /// @p checked: the token of @p next when the caller validated it already (then it is not validated again).
+    QString pushSetup(Setup next, const QString& text, const QString& mergeKey,
+                      std::shared_ptr<const core::CheckedParams> checked = {});
     QString pushViewOptions(const ViewOptions& options, bool mergeable);
     QString refuse(const QString& message);
 
     Setup m_setup;
     const core::SchemeDescriptor* m_scheme = nullptr;
-    std::map<std::string, core::ParamSet> m_remembered; ///< last parameters per scheme
+    std::shared_ptr<const core::CheckedParams> m_checked;        ///< see checkedParams()
+    std::shared_ptr<const core::CheckedParams> m_pendingChecked; ///< pushSetup()'s token for applySetup()
+    std::map<std::string, core::ParamSet> m_remembered;          ///< last parameters per scheme
     int m_cursor = teachingCursor;
     double m_time = teachingCursor;
     bool m_playing = false;

@@ -88,10 +88,11 @@ QString View::notApplicableReason() const
 
 namespace {
 
-/// The rotary spec of the current set-up, or nothing when the scheme does not rotate or it cannot be built.
+/// The rotary spec of the current set-up as the state's token holds it (derived once per change), or nothing when
+/// the scheme does not rotate or it cannot be built.
 std::optional<core::RotarySpec> currentSpec(const WorkbenchState& state)
 {
-    return Computation::rotarySpec(state.setup());
+    return CheckedSetup{state.checkedParams()}.rotarySpec(state.setup());
 }
 
 } // namespace

@@ -542,15 +542,21 @@ void ParameterPanel::syncSequenceLength()
     QString text;
     if (scheme.rotary) {
         try {
-            const core::RotarySpec spec = scheme.rotary(m_state->params(), m_state->context());
+            // The state's spec for its own context (its token's, derived once per change).
+            const core::CheckedParams* checked = m_state->checkedParams().get();
+            const core::RotarySpec spec = core::rotarySpecFor(scheme, m_state->params(), m_state->context(), checked);
             if (spec.seqLen > 0) {
                 text = tr("Sequence length %1 (the positions shown).").arg(tokensText(double(spec.seqLen)));
                 if (const QString said = sequenceSentences(spec, tr("the sequence length")); !said.isEmpty())
                     text += QLatin1Char(' ') + said;
                 const ViewOptions& o = m_state->viewOptions();
-                const core::ComputeRequest lab = ExtensionFigure::request(
-                    {m_state->setup(), o.targetLength, o.trainedLength, o.extensionPair, o.extensionMethods});
-                const core::RotarySpec atL = scheme.rotary(m_state->params(), lab.context);
+                const core::ComputeRequest lab = ExtensionFigure::request({m_state->setup(),
+                                                                           o.targetLength,
+                                                                           o.trainedLength,
+                                                                           o.extensionPair,
+                                                                           o.extensionMethods,
+                                                                           {m_state->checkedParams()}});
+                const core::RotarySpec atL = core::rotarySpecFor(scheme, m_state->params(), lab.context, checked);
                 if (atL.seqLen != spec.seqLen) {
                     text += QLatin1Char(' ')
                         + tr("The context-extension lab draws at its own inference length L = %1.")
