@@ -112,7 +112,7 @@ QString WorkbenchState::pushSetup(Setup next, const QString& text, const QString
         return {};
     if (m_owner)
         return m_owner->pushCompareSetup(next); // B: a step of A's configuration B (B's token: syncCompare's apply)
-    m_pendingChecked = std::move(checked); // applySetup() takes it when the command applies next
+    m_pendingChecked = std::move(checked);      // applySetup() takes it when the command applies next
     m_undo->push(new SetupCommand(this, m_setup, std::move(next), text, mergeKey));
     m_pendingChecked.reset();
     return {};
