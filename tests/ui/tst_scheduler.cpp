@@ -112,6 +112,23 @@ private slots:
         QCOMPARE(ready.at(1).at(0).toULongLong(), task.id());
     }
 
+    void immediateTaskComputesOnTheCallingThread()
+    {
+        WorkbenchState state;
+        Computation c(&state);
+        c.setAsynchronousFigures(true);
+        int later = 0;
+        FigureTask<ProbeFigure> task(
+            &c, [&](bool l) { later += l; }, true);
+        task.request({1});
+        task.request({2}); // a selection's figure: read back by the next key press, so never on its way
+        QVERIFY(!task.isPending());
+        QCOMPARE(task.data().value, 20);
+        QCOMPARE(task.data().thread, QThread::currentThreadId());
+        QCOMPARE(c.pendingFigures(), 0);
+        QCOMPARE(later, 0);
+    }
+
     void burstComputesTwiceAndDeliversTheNewest()
     {
         WorkbenchState state;

@@ -205,12 +205,16 @@ public:
     using Inputs = typename Figure::Inputs;
     using Data = typename Figure::Data;
 
-    FigureTask(Computation* computation, std::function<void(bool later)> onReady)
+    /// @p immediate: always computed inside request(), whatever the computation's mode, for a figure that input
+    /// handlers read back at once (the patch grid's and sequence's selected patch or token: a key press moves from
+    /// the selection the figure shows); it still goes through Computation::deliverFigure().
+    FigureTask(Computation* computation, std::function<void(bool later)> onReady, bool immediate = false)
         : m_s(std::make_shared<State>())
     {
         m_s->computation = computation;
         m_s->id = computation->newFigureTask();
         m_s->onReady = std::move(onReady);
+        m_s->immediate = immediate;
     }
     FigureTask(const FigureTask&) = delete;
     FigureTask& operator=(const FigureTask&) = delete;
@@ -262,6 +266,7 @@ private:
         quint64 delivered = 0; ///< the data's
         bool running = false;  ///< a job is on its way
         bool hasData = false;  ///< a request's data was delivered once
+        bool immediate = false;
         bool inRequest = false;
         std::optional<Inputs> pending; ///< the newest request made while running
         Data data{};
@@ -285,7 +290,7 @@ private:
                 }
                 return [weak, serial, data, error] { return deliver(weak.lock(), serial, data, error); };
             },
-            !s->hasData);
+            !s->hasData || s->immediate);
         s->inRequest = false;
     }
     /// On the UI thread (Computation::deliverFigure): keeps the newest serial's data, then runs what is pending.

@@ -43,7 +43,8 @@ QImage mapImage(const core::MatrixD& values, Eigen::Index row, const core::Grid&
 
 PatchGridView::PatchGridView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
-    , m_figure(computation, [this](bool later) { takeData(later); })
+    , m_figure(
+          computation, [this](bool later) { takeData(later); }, true)
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);

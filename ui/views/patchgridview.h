@@ -80,7 +80,7 @@ private:
     /// Selects @p patch of @p grid (a click in B's half names B's grid: the same place on A's is selected).
     void selectPatch(int patch, const core::Grid& grid);
     PatchGridData m_data;                 ///< the figure's data drawn (the newest m_figure delivered)
-    FigureTask<PatchGridFigure> m_figure; ///< computed off the UI thread in the window
+    FigureTask<PatchGridFigure> m_figure; ///< computed at once (the selection is read back by the key handlers)
     QComboBox* m_scheme = nullptr;
     int m_hover = -1;
 };

@@ -45,11 +45,14 @@ QColor axisColour(const Theme& th, int axis)
 
 SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
-    , m_figure(computation, [this](bool later) {
-        m_data = m_figure.data();
-        if (later)
-            refresh();
-    })
+    , m_figure(
+          computation,
+          [this](bool later) {
+              m_data = m_figure.data();
+              if (later)
+                  refresh();
+          },
+          true)
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
