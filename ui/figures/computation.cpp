@@ -33,6 +33,9 @@ Computation::Computation(WorkbenchState* state, QObject* parent, bool attention,
     qRegisterMetaType<std::shared_ptr<const poslab::ui::EncodingResult>>();
     m_pool.setMaxThreadCount(1);
     m_attentionPool.setMaxThreadCount(1);
+    // One figure job at a time per computation: A's and B's figures (compare mode) run beside each other and the
+    // UI thread's painting.
+    m_figurePool.setMaxThreadCount(1);
     m_timer.setSingleShot(true);
     m_timer.setInterval(0);
     connect(&m_timer, &QTimer::timeout, this, &Computation::run);
@@ -73,6 +76,7 @@ Computation::~Computation()
     m_tableLatest.store(0);
     m_pool.waitForDone();
     m_attentionPool.waitForDone();
+    m_figurePool.waitForDone(); // their deliveries, queued to this object, are dropped with it
 }
 
 void Computation::setComputePath(gpu::ComputePath path)
@@ -122,6 +126,46 @@ void Computation::waitForAttention()
 {
     m_attentionPool.waitForDone();
     QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    // The figures too: a caller that waits for the scores (an export's settle) draws every view next.
+    waitForFigures();
+}
+
+void Computation::waitForFigures()
+{
+    // A delivery may start the next job of its task (the newest pending request): wait until none is left.
+    while (m_figureJobs > 0) {
+        m_figurePool.waitForDone();
+        QCoreApplication::sendPostedEvents(this, QEvent::MetaCall);
+    }
+}
+
+void Computation::startFigureJob(quint64 task, FigureJob job, bool now)
+{
+    if (!m_asyncFigures || now) {
+        ++m_figureComputes;
+        deliverFigure(task, job());
+        return;
+    }
+    ++m_figureJobs;
+    m_figurePool.start([this, task, job = std::move(job)] {
+        ++m_figureComputes;
+        std::function<bool()> store = job();
+        // The Computation outlives its pool's jobs (its destructor waits), not necessarily their queued deliveries:
+        // those go with it.
+        QMetaObject::invokeMethod(
+            this,
+            [this, task, store = std::move(store)] {
+                --m_figureJobs;
+                deliverFigure(task, store);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+void Computation::deliverFigure(quint64 task, const std::function<bool()>& store)
+{
+    if (store())
+        emit figureReady(task);
 }
 
 void Computation::schedule()
@@ -130,6 +174,12 @@ void Computation::schedule()
 }
 
 void Computation::flush()
+{
+    runPending();
+    waitForFigures();
+}
+
+void Computation::runPending()
 {
     if (m_timer.isActive()) {
         m_timer.stop();
@@ -348,6 +398,7 @@ Computation* Computation::compareComputation(WorkbenchState& a, const Computatio
         return c;
     auto* c = new Computation(b, b, like.m_attentionShown, like.computePath());
     c->setSynchronousAttention(like.m_synchronousAttention);
+    c->setAsynchronousFigures(like.m_asyncFigures);
     return c;
 }
 

@@ -26,6 +26,8 @@
 #include <QTimer>
 
 #include <atomic>
+#include <exception>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -104,10 +106,36 @@ public:
     /// The latest attention scores.
     std::shared_ptr<const AttentionOutput> attention() const { return m_attention; }
 
+    // --- figures (FigureTask): the one scheduler of every view's figure
+    /// Asynchronous figures: a FigureTask's compute runs on this computation's figure pool, off the UI thread, and
+    /// its data comes back through deliverFigure() on the event loop. Off (the default: exports, the command line,
+    /// tests), every figure is computed on the calling thread inside FigureTask::request(). The window turns it on.
+    void setAsynchronousFigures(bool on) { m_asyncFigures = on; }
+    bool asynchronousFigures() const { return m_asyncFigures; }
+    /// Figure jobs started and not yet delivered (running, or their data on its way to the UI thread).
+    int pendingFigures() const { return m_figureJobs; }
+    /// Figure computes run so far, on any thread (tests count them).
+    quint64 figureComputeCount() const { return m_figureComputes.load(); }
+    /// Blocks until every figure job is done and delivered, those a delivery starts (a coalesced request) too.
+    void waitForFigures();
+    /// A new id for a FigureTask (the argument of figureReady()).
+    quint64 newFigureTask() { return ++m_figureTasks; }
+    /// A figure job: runs on the figure pool (or here, synchronously) and returns what deliverFigure() does next on
+    /// the UI thread: store the data in its task and say whether it did (a stale result stores nothing).
+    using FigureJob = std::function<std::function<bool()>()>;
+    /// Runs @p job for task @p task: on the figure pool when asynchronousFigures() and not @p now, else now on the
+    /// calling thread.
+    void startFigureJob(quint64 task, FigureJob job, bool now = false);
+
 public slots:
+    /// Runs a pending table or attention request now, without waiting for figure jobs (the benchmark starts A's and
+    /// B's this way, so that both figures compute while the UI thread paints).
+    void runPending();
+
     /// Schedules a recompute; bursts within one event-loop pass collapse into one.
     void schedule();
-    /// Runs a pending request now (tests and the benchmark use it to flush).
+    /// Runs a pending request now and waits for every figure job (waitForFigures()): every view's data is current
+    /// after it (tests, exports and the benchmark use it to flush).
     void flush();
     /// Drops the running worker's result; the state stays as it is.
     void cancel();
@@ -116,8 +144,13 @@ signals:
     void resultReady(std::shared_ptr<const poslab::ui::EncodingResult> result);
     void busyChanged(bool busy);
     void attentionReady(std::shared_ptr<const poslab::ui::AttentionOutput> result);
+    /// FigureTask @p task stored new data (deliverFigure()); its view has been told.
+    void figureReady(quint64 task);
 
 private:
+    /// The one way a figure's data reaches its view: on the UI thread, runs @p store (the task keeps the newest
+    /// serial's data and calls its view) and emits figureReady() when it stored.
+    void deliverFigure(quint64 task, const std::function<bool()>& store);
     void run();
     void runAttention();
     void publish(std::shared_ptr<const EncodingResult> r);
@@ -151,6 +184,146 @@ private:
     /// The attention figure's inputs now (a 1 x 1 size when no view draws the scores).
     AttentionFigure::Inputs attentionInputs() const;
     QThreadPool m_attentionPool;
+    QThreadPool m_figurePool;
+    bool m_asyncFigures = false;
+    int m_figureJobs = 0; ///< started, not yet delivered (UI thread only)
+    quint64 m_figureTasks = 0;
+    std::atomic<quint64> m_figureComputes{0};
+};
+
+/// A view's handle on one figure, computed by its Computation (STYLE.md seam 5 for every figure): the view hands it
+/// the figure's Inputs (inputsOf(), cheap, on the UI thread); inputs equal to the last requested change nothing;
+/// others get a new serial and Figure::compute runs on the computation's figure pool (asynchronousFigures()) or at
+/// once. The first request is always computed at once: a view has its figure from its first paint on (one made while
+/// the window computes asynchronously, B's twin, a view a lesson step shows) and never draws default data. Coalesced: while one job runs, only the newest inputs requested meanwhile run next; a result whose serial is
+/// not the newest is dropped (cancelled). New data comes back through Computation::deliverFigure(), which stores it
+/// here and calls @p onReady(later): later is false when it came inside request() (synchronous), true when it came
+/// from the pool afterwards (the view then refreshes). Used on the UI thread only; the worker sees a copy of the
+/// inputs and nothing else.
+template <class Figure> class FigureTask {
+public:
+    using Inputs = typename Figure::Inputs;
+    using Data = typename Figure::Data;
+
+    /// @p immediate: always computed inside request(), whatever the computation's mode, for a figure that input
+    /// handlers read back at once (the patch grid's and sequence's selected patch or token: a key press moves from
+    /// the selection the figure shows); it still goes through Computation::deliverFigure().
+    FigureTask(Computation* computation, std::function<void(bool later)> onReady, bool immediate = false)
+        : m_s(std::make_shared<State>())
+    {
+        m_s->computation = computation;
+        m_s->id = computation->newFigureTask();
+        m_s->onReady = std::move(onReady);
+        m_s->immediate = immediate;
+    }
+    FigureTask(const FigureTask&) = delete;
+    FigureTask& operator=(const FigureTask&) = delete;
+
+    /// Asks for the data of @p inputs; true when a compute was started (or, synchronous, done).
+    bool request(Inputs inputs)
+    {
+        State& s = *m_s;
+        if (s.haveAsked && inputs == s.asked)
+            return false;
+        s.asked = inputs;
+        s.haveAsked = true;
+        const quint64 serial = ++s.serial;
+        if (s.running) {
+            s.pending = std::move(inputs); // coalesced: replaces an older pending request, which never runs
+            return true;
+        }
+        start(m_s, std::move(inputs), serial);
+        return true;
+    }
+    /// request(Figure::inputsOf(snapshot)).
+    bool update(const FigureSnapshot& snapshot) { return request(Figure::inputsOf(snapshot)); }
+    /// Forgets the last request: the next request() computes whatever its inputs (a job on its way is dropped).
+    void forget()
+    {
+        m_s->haveAsked = false;
+        m_s->pending.reset();
+        ++m_s->serial;
+        m_s->delivered = m_s->serial;
+    }
+    /// The newest data delivered (default-constructed before the first).
+    const Data& data() const { return m_s->data; }
+    /// True while the data is not yet that of the last request (a job running or queued).
+    bool isPending() const { return m_s->delivered != m_s->serial; }
+    /// Serial of the last request and of the data delivered (equal when current).
+    quint64 requestedSerial() const { return m_s->serial; }
+    quint64 deliveredSerial() const { return m_s->delivered; }
+    /// The id figureReady() names this task by.
+    quint64 id() const { return m_s->id; }
+
+private:
+    struct State {
+        Computation* computation = nullptr;
+        quint64 id = 0;
+        std::function<void(bool)> onReady;
+        Inputs asked{};
+        bool haveAsked = false;
+        quint64 serial = 0;    ///< the newest request's
+        quint64 delivered = 0; ///< the data's
+        bool running = false;  ///< a job is on its way
+        bool hasData = false;  ///< a request's data was delivered once
+        bool immediate = false;
+        bool inRequest = false;
+        std::optional<Inputs> pending; ///< the newest request made while running
+        Data data{};
+    };
+    std::shared_ptr<State> m_s;
+
+    static void start(const std::shared_ptr<State>& s, Inputs inputs, quint64 serial)
+    {
+        s->running = true;
+        s->inRequest = true;
+        std::weak_ptr<State> weak = s;
+        s->computation->startFigureJob(
+            s->id,
+            [in = std::move(inputs), serial, weak]() -> std::function<bool()> {
+                std::shared_ptr<Data> data;
+                std::exception_ptr error;
+                try {
+                    data = std::make_shared<Data>(Figure::compute(in));
+                } catch (...) {
+                    error = std::current_exception(); // rethrown on the calling thread when synchronous
+                }
+                return [weak, serial, data, error] { return deliver(weak.lock(), serial, data, error); };
+            },
+            !s->hasData || s->immediate);
+        s->inRequest = false;
+    }
+    /// On the UI thread (Computation::deliverFigure): keeps the newest serial's data, then runs what is pending.
+    static bool deliver(const std::shared_ptr<State>& s, quint64 serial, const std::shared_ptr<Data>& data,
+                        const std::exception_ptr& error)
+    {
+        if (!s)
+            return false; // the view is gone
+        s->running = false;
+        if (error) {
+            s->haveAsked = false; // the same inputs are tried again when asked
+            if (s->inRequest) {
+                s->inRequest = false;
+                std::rethrow_exception(error); // computed on the calling thread, as FigureCache did: the caller sees it
+            }
+            if (serial == s->serial)
+                s->delivered = serial; // nothing new to draw: the view keeps what it has, not waiting for ever
+        }
+        const bool current = data && serial == s->serial;
+        if (current) {
+            s->data = std::move(*data);
+            s->delivered = serial;
+            s->hasData = true;
+            if (s->onReady)
+                s->onReady(!s->inRequest);
+        }
+        if (s->pending) {
+            Inputs next = std::move(*s->pending);
+            s->pending.reset();
+            start(s, std::move(next), s->serial);
+        }
+        return current;
+    }
 };
 
 } // namespace poslab::ui

@@ -17,6 +17,10 @@ namespace poslab::ui {
 
 BucketsView::BucketsView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        if (later)
+            refresh();
+    })
 {
     resultChanged();
 }

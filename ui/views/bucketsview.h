@@ -26,9 +26,11 @@ protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     QString notApplicableReason() const override;
     void resultChanged() override;
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
 
 private:
-    FigureCache<BucketsFigure> m_figure;
+    FigureTask<BucketsFigure> m_figure; ///< computed off the UI thread in the window
 };
 
 } // namespace poslab::ui

@@ -36,6 +36,7 @@ namespace poslab::ui {
 
 DecayView::DecayView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) { takePlot(later); })
 {
     // Moves without a button reach the view (B's half of A | B, beside the chart widget, hovers B's curves).
     setMouseTracking(true);
@@ -203,14 +204,28 @@ void DecayView::recompute()
 {
     DecayFigure::Inputs in = figureInputs();
     if (!m_result || !m_result->error.isEmpty() || !hasContent()) {
+        m_figure.forget();
         m_plot = DecayPlot{};
         m_plot.setup = std::move(in.a.setup);
-        m_plotInputs.reset();
-    } else if (!m_plotInputs || !(*m_plotInputs == in)) {
-        // Every number and name comes from the figure (decayfigure.h); this view draws them.
-        m_plot = DecayFigure::compute(in);
-        m_plotInputs = std::move(in);
+        plotChanged();
+        return;
     }
+    // Every number and name comes from the figure (decayfigure.h); this view draws them. Unchanged inputs: the
+    // series still follow the new result (room, content); new ones: takePlot() rebuilds them.
+    if (!m_figure.request(std::move(in)) && !m_figure.isPending())
+        plotChanged();
+}
+
+void DecayView::takePlot(bool later)
+{
+    m_plot = m_figure.data();
+    plotChanged();
+    if (later)
+        refresh();
+}
+
+void DecayView::plotChanged()
+{
     // A figure without curves leaves the left axis's title as it was (the axes keep their words while empty).
     if (!m_plot.yTitle.isEmpty())
         m_yTitle = m_plot.yTitle;
@@ -533,7 +548,11 @@ void DecayView::sharedAxesChanged()
     }
     fitAxisLabels();
     m_curveItem->update();
-    update();
+    // As after new curves (rebuildSeries()): the chart lays itself out now, not after the repaint, which would then
+    // draw it a second time (side by side, B's new curves move A's shared axes every frame of a drag).
+    if (m_chartView->isVisible())
+        QCoreApplication::sendPostedEvents(m_chart, QEvent::LayoutRequest);
+    scheduleRepaint();
 }
 
 void DecayView::mouseMoveEvent(QMouseEvent* event)
@@ -613,6 +632,24 @@ void DecayView::showChartIfRoom()
         m_readout->setVisible(readout);
     }
     m_captionLabel->setVisible(ok && !m_plot.caption.isEmpty());
+}
+
+void DecayView::scheduleRepaint()
+{
+    showChartIfRoom();
+    if (!m_chartView->isVisibleTo(this)) {
+        update();
+        return;
+    }
+    // Each repaint of the whole view repainted the chart too (its children lie in the view's dirty region): twice a
+    // frame side by side, once for A's new curves and once for B's half, at about a millisecond each.
+    QRegion own(rect());
+    for (QWidget* child :
+         {static_cast<QWidget*>(m_chartView), static_cast<QWidget*>(m_captionLabel), static_cast<QWidget*>(m_readout)})
+        if (child->isVisibleTo(this))
+            own -= child->geometry();
+    if (!own.isEmpty())
+        update(own);
 }
 
 void DecayView::paintEvent(QPaintEvent* e)

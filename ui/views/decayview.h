@@ -87,6 +87,11 @@ protected:
     QString notApplicableReason() const override;
     bool needsRotation() const override { return m_state->isRotary(); }
     void resultChanged() override;
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
+    /// The view's own paint only: the chart repaints itself when its scene changes and the caption and read-out when
+    /// their text does, so a refresh repaints the rest (B's half side by side), or the whole view when it shows a
+    /// notice instead of the chart.
+    void scheduleRepaint() override;
     void paintEvent(QPaintEvent* e) override;
     void resizeEvent(QResizeEvent* e) override;
     void showEvent(QShowEvent* e) override;
@@ -108,8 +113,14 @@ private:
     void followPlotArea();
     /// The figure's inputs now: A's snapshot, and B's in the compare modes this chart draws B in.
     DecayFigure::Inputs figureInputs() const;
-    /// The figure's data for the state now (recomputed only when its inputs changed), then the series rebuilt.
+    /// Asks for the figure's data for the state now (computed only when its inputs changed); the series are rebuilt
+    /// when it is there (takePlot()).
     void recompute();
+    /// The figure's new data delivered: drawn from now on; @p later: it came after recompute() (a worker's), so the
+    /// view repaints.
+    void takePlot(bool later);
+    /// The series, axes and titles from m_plot.
+    void plotChanged();
     /// The chart's series, axes, titles and legend from the figure's data and the pins.
     void rebuildSeries();
     /// The extent of the curves on each value axis and the largest distance (m_yData, m_y2Data, m_maxX).
@@ -172,8 +183,8 @@ private:
         Curve curve;
         Setup setup;
     };
-    DecayPlot m_plot;                                ///< the figure's data drawn
-    std::optional<DecayFigure::Inputs> m_plotInputs; ///< what m_plot was computed from (none: not computed)
+    DecayPlot m_plot;                 ///< the figure's data drawn
+    FigureTask<DecayFigure> m_figure; ///< computes m_plot's numbers (off the UI thread in the window)
     std::vector<Pin> m_pins;
     bool m_drewCompare = false; ///< the chart holds B's curves (overlay) or A - B (difference)
     QChart* m_chart = nullptr;

@@ -28,6 +28,10 @@ namespace poslab::ui {
 
 ExtensionView::ExtensionView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        if (later)
+            refresh();
+    })
 {
     setMouseTracking(true);
     connect(state, &WorkbenchState::setupChanged, this, [this] {

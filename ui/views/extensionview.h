@@ -50,6 +50,8 @@ protected:
     QString notApplicableReason() const override;
     bool needsRotation() const override { return true; }
     void resultChanged() override { recompute(); }
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
     void mousePressEvent(QMouseEvent* e) override;
     void mouseMoveEvent(QMouseEvent* e) override;
     void mouseReleaseEvent(QMouseEvent* e) override;
@@ -60,8 +62,8 @@ private:
     /// The inference length at the on-screen height @p y of the wavelength plot (drawn last on screen).
     double lengthAtY(double y) const;
 
-    FigureCache<ExtensionFigure> m_figure;
-    bool m_applicable = false; ///< the scheme has an extension table: data() is the figure's
+    FigureTask<ExtensionFigure> m_figure; ///< computed off the UI thread in the window
+    bool m_applicable = false;            ///< the scheme has an extension table: data() is the figure's
     // Geometry of the last on-screen paint (for dragging the L line).
     QRectF m_wavePlot;
     double m_logLo = 0.0, m_logHi = 1.0;

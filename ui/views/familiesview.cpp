@@ -144,6 +144,10 @@ std::optional<ChipFlow> flowChips(const FamiliesData& d, const QRectF& grid, con
 
 FamiliesView::FamiliesView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        if (later)
+            refresh();
+    })
 {
     setCursor(Qt::PointingHandCursor);
     // The map frames the current scheme: its figure follows the set-up (one path sets it, applySetup).

@@ -38,6 +38,8 @@ public:
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void mousePressEvent(QMouseEvent* e) override;
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
 
 public:
     /// The map is drawn whatever the current scheme computes (an error of its table does not hide the map); only
@@ -59,7 +61,7 @@ private:
         bool fits = false;
     };
     Layout layoutFor(const QRectF& target) const;
-    FigureCache<FamiliesFigure> m_figure;
+    FigureTask<FamiliesFigure> m_figure; ///< computed off the UI thread in the window
 };
 
 } // namespace poslab::ui

@@ -478,6 +478,11 @@ QColor lengthLabColour(const std::string& scheme, const Theme& theme)
 
 LengthLabView::LengthLabView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        m_data = m_figure.data();
+        if (later)
+            refresh();
+    })
 {
     setMouseTracking(true);
     connect(state, &WorkbenchState::viewOptionsChanged, this, [this] {
@@ -504,8 +509,10 @@ void LengthLabView::resultChanged()
     m_file = m_state->viewOptions().runFile;
     m_metric = m_state->viewOptions().lengthMetric;
     // Every time, not only when the inputs differ: the run file may have changed on disk.
-    m_data = computeFigure<LengthLabFigure>(FigureSnapshot::of(*m_state));
-    refresh();
+    m_figure.forget();
+    m_figure.update(FigureSnapshot::of(*m_state));
+    if (!m_figure.isPending()) // else it redraws when the new data lands
+        refresh();
 }
 
 void LengthLabView::render(QPainter& painter, const QRectF& target)

@@ -57,6 +57,8 @@ public:
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
     void resultChanged() override;
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
     void mouseMoveEvent(QMouseEvent* event) override;
     void leaveEvent(QEvent* event) override;
 
@@ -73,7 +75,8 @@ private:
     std::optional<QRectF> drawLossPart(QPainter& p, TextLayout& text, const QRectF& target, double s) const;
     /// The hovered point's ring and read-out (on screen only), inside @p fig.
     void drawHover(QPainter& p, const QRectF& target, const QRectF& fig, double s) const;
-    LengthLabData m_data;
+    LengthLabData m_data;                 ///< the figure's data drawn (the newest m_figure delivered)
+    FigureTask<LengthLabFigure> m_figure; ///< computed off the UI thread in the window
     QWidget* m_controls = nullptr;
     QString m_file;
     LengthMetricChoice m_metric = LengthMetricChoice::ExactMatch;

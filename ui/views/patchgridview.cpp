@@ -43,6 +43,8 @@ QImage mapImage(const core::MatrixD& values, Eigen::Index row, const core::Grid&
 
 PatchGridView::PatchGridView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(
+          computation, [this](bool later) { takeData(later); }, true)
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
@@ -50,13 +52,27 @@ PatchGridView::PatchGridView(WorkbenchState* state, Computation* computation, QW
     takeSpatial();
     connect(state, &WorkbenchState::spatialChanged, this, [this] {
         takeSpatial();
-        refresh();
+        if (!m_figure.isPending()) // else it redraws when the new data lands
+            refresh();
     });
 }
 
 void PatchGridView::takeSpatial()
 {
-    m_data = computeFigure<PatchGridFigure>(FigureSnapshot::of(*m_state));
+    if (!m_figure.update(FigureSnapshot::of(*m_state)) && !m_figure.isPending())
+        showScheme(); // the same numbers: the box still follows them
+}
+
+void PatchGridView::takeData(bool later)
+{
+    m_data = m_figure.data();
+    showScheme();
+    if (later)
+        refresh();
+}
+
+void PatchGridView::showScheme()
+{
     if (m_scheme) {
         const QSignalBlocker block(m_scheme);
         m_scheme->setCurrentIndex(m_scheme->findData(QString::fromStdString(m_data.scheme)));

@@ -69,11 +69,18 @@ protected:
     bool event(QEvent* event) override;
 
 private:
+    /// Asks for the figure of the spatial set-up now (takeData() when it is there).
     void takeSpatial();
+    /// The figure's new data delivered: drawn from now on, the scheme box following it; @p later: after
+    /// takeSpatial() (a worker's), so the view repaints.
+    void takeData(bool later);
+    /// The scheme box shows m_data's scheme.
+    void showScheme();
     HeaderTexts headerTexts() const;
     /// Selects @p patch of @p grid (a click in B's half names B's grid: the same place on A's is selected).
     void selectPatch(int patch, const core::Grid& grid);
-    PatchGridData m_data;
+    PatchGridData m_data;                 ///< the figure's data drawn (the newest m_figure delivered)
+    FigureTask<PatchGridFigure> m_figure; ///< computed at once (the selection is read back by the key handlers)
     QComboBox* m_scheme = nullptr;
     int m_hover = -1;
 };

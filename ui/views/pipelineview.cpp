@@ -81,6 +81,11 @@ QString degrees(double radians)
 
 PipelineView::PipelineView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        buildImages();
+        if (later)
+            refresh();
+    })
 {
     connect(state, &WorkbenchState::cursorChanged, this, [this] {
         recompute();
@@ -97,8 +102,14 @@ PipelineView::PipelineView(WorkbenchState* state, Computation* computation, QWid
 
 void PipelineView::recompute()
 {
-    m_figure.update(FigureSnapshot::of(*m_state));
-    // The images follow the theme's grid colour too, so they are rebuilt whether or not the numbers changed.
+    // The images follow the theme's grid colour too, so they are rebuilt whether or not the numbers changed (new
+    // numbers: when they are delivered).
+    if (!m_figure.update(FigureSnapshot::of(*m_state)) && !m_figure.isPending())
+        buildImages();
+}
+
+void PipelineView::buildImages()
+{
     m_images.clear();
     if (!data().error.isEmpty())
         return;

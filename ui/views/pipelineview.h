@@ -36,16 +36,20 @@ public:
 
 protected:
     void renderContent(QPainter& painter, const QRectF& target) override;
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
 
 private:
     struct Painter; ///< one paint of renderStages or renderNope, in named parts
     void recompute();
+    /// The stages' images from data() and the theme.
+    void buildImages();
     void renderStages(QPainter& p, const QRectF& target);
     void renderNope(QPainter& p, const QRectF& target);
     /// The stage's index in data().pipeline.stages, or -1.
     int stageIndex(const QString& key) const;
 
-    FigureCache<PipelineFigure> m_figure;
+    FigureTask<PipelineFigure> m_figure; ///< computed off the UI thread in the window
     QWidget* m_controls = nullptr;
     std::vector<QImage> m_images; ///< one per stage of data().pipeline (or the two NoPE outputs)
 };

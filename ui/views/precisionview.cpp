@@ -16,6 +16,10 @@ namespace poslab::ui {
 
 PrecisionView::PrecisionView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(computation, [this](bool later) {
+        if (later)
+            refresh();
+    })
 {
     // The format and the pipeline are view options: a change of either recomputes (the figure's inputs say which).
     connect(state, &WorkbenchState::viewOptionsChanged, this, [this] { resultChanged(); });

@@ -29,9 +29,11 @@ protected:
     QString notApplicableReason() const override;
     bool needsRotation() const override { return true; }
     void resultChanged() override;
+    /// Its figure is on its way: the table's new result does not redraw the old one (it redraws when it lands).
+    bool awaitsOwnResult() const override { return m_figure.isPending(); }
 
 private:
-    FigureCache<PrecisionFigure> m_figure;
+    FigureTask<PrecisionFigure> m_figure; ///< computed off the UI thread in the window
 };
 
 } // namespace poslab::ui

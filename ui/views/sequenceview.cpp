@@ -45,14 +45,23 @@ QColor axisColour(const Theme& th, int axis)
 
 SequenceView::SequenceView(WorkbenchState* state, Computation* computation, QWidget* parent)
     : View(state, computation, parent)
+    , m_figure(
+          computation,
+          [this](bool later) {
+              m_data = m_figure.data();
+              if (later)
+                  refresh();
+          },
+          true)
 {
     setFocusPolicy(Qt::StrongFocus);
     setCursor(Qt::PointingHandCursor);
     setMouseTracking(true);
-    m_data = computeFigure<SequenceFigure>(FigureSnapshot::of(*state));
+    m_figure.update(FigureSnapshot::of(*state));
     connect(state, &WorkbenchState::spatialChanged, this, [this] {
-        m_data = computeFigure<SequenceFigure>(FigureSnapshot::of(*m_state));
-        refresh();
+        m_figure.update(FigureSnapshot::of(*m_state));
+        if (!m_figure.isPending()) // else it redraws when the new data lands
+            refresh();
     });
 }
 

@@ -68,7 +68,8 @@ private:
     const lessons::Hide* pendingHide() const;
     HeaderTexts headerTexts() const;
     void selectToken(int token);
-    SequenceData m_data;
+    SequenceData m_data;                 ///< the figure's data drawn (the newest m_figure delivered)
+    FigureTask<SequenceFigure> m_figure; ///< computed at once (the selection is read back by the key handlers)
     std::pair<int, int> m_hover{-1, -1};
 };
 

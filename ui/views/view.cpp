@@ -483,7 +483,7 @@ bool View::event(QEvent* e)
 void View::refresh()
 {
     ++m_refreshes;
-    update();
+    scheduleRepaint();
     emit refreshed();
 }
 

@@ -183,6 +183,9 @@ protected:
     /// True for views whose numbers are their own, not the 1-D set-up's result (patch grid, sequence): an error
     /// of that result is not theirs to show.
     virtual bool ownsNumbers() const { return false; }
+    /// What refresh() marks for repainting: the whole widget. A view drawn by child widgets that repaint themselves
+    /// when their content changes (the decay view's chart and labels) marks only what it paints itself.
+    virtual void scheduleRepaint() { update(); }
     /// The held colour range changed (holdColourRange): rebuild what depends on it.
     virtual void colourRangeChanged() { refresh(); }
     /// sharedAxes() changed: a view that lays its axes out ahead of painting (the decay view's chart) fits them again.

@@ -86,16 +86,17 @@ private:
 
 /// The times spent in each part of the frames of one sweep (the verbose breakdown).
 struct FrameParts {
-    double setMs = 0.0, paintMs = 0.0, eventMs = 0.0, waitMs = 0.0;
+    double setMs = 0.0, paintMs = 0.0, eventMs = 0.0, waitMs = 0.0, figureWaitMs = 0.0;
 };
 
-/// Waits for configuration B's computation too, when the state compares two (@p wait: flush or the attention).
-void waitForCompare(MainWindow& window, void (Computation::*wait)())
+/// Runs @p step on configuration B's computation too, when the state compares two.
+void onBoth(MainWindow& window, void (Computation::*step)())
 {
+    (window.computation()->*step)();
     WorkbenchState* state = window.state();
     if (state->comparing())
         if (Computation* b = Computation::compareComputation(*state, *window.computation()))
-            (b->*wait)();
+            (b->*step)();
 }
 
 /// One frame: @p slider to @p pos, then every visible view repainted with the new value; its time in ms.
@@ -106,15 +107,15 @@ double sliderFrame(MainWindow& window, QSlider* slider, int pos, FrameParts& par
     part.start();
     slider->setValue(pos);
     QApplication::sendPostedEvents();
-    window.computation()->flush();
-    waitForCompare(window, &Computation::flush);
+    // A's and B's tables now; the figures they change (the decay curves) start on A's and B's figure workers.
+    onBoth(window, &Computation::runPending);
     parts.setMs += part.nsecsElapsed() / 1e6;
-    // Paint what the change marked dirty now, in one synchronous repaint: repaint() on one view paints every
-    // widget of the window marked dirty (the first view, the table, redraws for a new rope_theta anyway;
-    // the verbose figures count each view's paints). Then wait for the attention
-    // scores, computed on a worker meanwhile, and let the event loop deliver them and what else is pending
-    // (the panel's slider and text): the attention view redraws when its scores land, and the frame ends
-    // when every view shows the new value.
+    // Paint what the change marked dirty now, in one synchronous repaint, while the figures compute: repaint() on
+    // one view paints every widget of the window marked dirty (the first view, the table, redraws for a new
+    // rope_theta anyway; the verbose figures count each view's paints). A view whose own figure or scores are on
+    // their way waits for them (View::awaitsOwnResult). Then wait for the figures and the attention scores, and
+    // let the event loop deliver them and draw what else is pending (the panel's slider and text): those views
+    // redraw when their data lands, and the frame ends when every view shows the new value.
     part.start();
     const auto shown
         = std::find_if(window.views().begin(), window.views().end(), [](View* v) { return v->isVisible(); });
@@ -122,10 +123,12 @@ double sliderFrame(MainWindow& window, QSlider* slider, int pos, FrameParts& par
         (*shown)->repaint();
     parts.paintMs += part.nsecsElapsed() / 1e6;
     part.start();
-    window.computation()->waitForAttention();
-    waitForCompare(window, &Computation::waitForAttention);
+    onBoth(window, &Computation::waitForFigures);
+    parts.figureWaitMs += part.nsecsElapsed() / 1e6;
+    onBoth(window, &Computation::waitForAttention);
     parts.waitMs += part.nsecsElapsed() / 1e6;
     QApplication::processEvents();
+    // Every figure is current and drawn: a delivery that started a newer job would have been waited for above.
     parts.eventMs += part.nsecsElapsed() / 1e6;
     return clock.nsecsElapsed() / 1e6;
 }
@@ -146,8 +149,9 @@ std::vector<double> sweepSlider(MainWindow& window, QSlider* slider, std::option
         ms.push_back(sliderFrame(window, slider, 150 + (k % 60 < 30 ? k % 60 : 60 - k % 60) * 20, parts));
     if (paints) {
         qInfo("%s per frame: set+compute %.2f ms, paint %.2f ms, events %.2f ms (%.2f of them waiting for the "
-              "attention scores)",
-              what, parts.setMs / steps, parts.paintMs / steps, parts.eventMs / steps, parts.waitMs / steps);
+              "figures and attention scores, %.2f for the figures)",
+              what, parts.setMs / steps, parts.paintMs / steps, parts.eventMs / steps, parts.waitMs / steps,
+              parts.figureWaitMs / steps);
         for (std::size_t i = 0; i < window.views().size(); ++i)
             qInfo("  %s: %.2f paints per frame (%.2f of child widgets), %.2f ms per frame painting (paint and "
                   "events)",

@@ -75,6 +75,9 @@ MainWindow::MainWindow(QWidget* parent, bool restore)
     m_state->undoStack()->clear();
     connect(m_state->undoStack(), &QUndoStack::cleanChanged, m_session, &SessionController::updateTitle);
     m_session->updateTitle();
+    // From here on the views' figures are computed off the UI thread (B's too: compareComputation copies it); the
+    // window opens with every figure computed.
+    m_computation->setAsynchronousFigures(true);
 }
 
 MainWindow::~MainWindow()
