@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The decay chart's words: tick labels, axis titles, the legend, the title and the caption fitted to the room the
-// chart has, and the record of the text as drawn for the collision check (the rest of DecayView: decayview.cpp).
+// chart has, the hover read-out, and the record of the text as drawn for the collision check (the rest of
+// DecayView: decayview.cpp).
 #include "ui/views/decayview.h"
 
 #include "ui/render/plotutils.h"
@@ -446,6 +447,69 @@ void DecayView::recordChartText(QPainter& p, const QRectF& target) const
     for (std::size_t i = 0; i < curves.size(); ++i)
         recordLine(p, toTarget.map(m_curveItem->toPlot(curves[i])),
                    i < m_series.size() ? m_series[i]->name() : tr("curve %1").arg(i), plot);
+}
+
+std::pair<double, double> DecayView::yRange() const
+{
+    return {m_y->min(), m_y->max()};
+}
+
+QStringList DecayView::yTickLabels() const
+{
+    return m_y->categoriesLabels();
+}
+
+QStringList DecayView::xTickLabels() const
+{
+    return m_x->categoriesLabels();
+}
+
+QStringList DecayView::seriesNames() const
+{
+    QStringList out;
+    for (QLineSeries* s : m_series)
+        out << s->name();
+    return out;
+}
+
+QString DecayView::readoutText() const
+{
+    return m_readout->text();
+}
+
+void DecayView::hoverAt(int series, double distance)
+{
+    m_hoverSeries = series;
+    m_hoverX = distance;
+    updateReadout();
+}
+
+void DecayView::updateReadout()
+{
+    // From the curves now on the axes, so a parameter change updates the line under the mouse's last place.
+    const Curve* c = nullptr;
+    QString name;
+    if (m_hoverSeries >= 0 && m_hoverSeries < int(m_plot.curves.size())) {
+        c = &m_plot.curves[std::size_t(m_hoverSeries)];
+        name = c->name;
+    } else if (m_hoverSeries >= int(m_plot.curves.size())
+               && m_hoverSeries < int(m_plot.curves.size() + m_pins.size())) {
+        c = &m_pins[std::size_t(m_hoverSeries) - m_plot.curves.size()].curve;
+        name = pinNames().value(m_hoverSeries - int(m_plot.curves.size()));
+    }
+    // B's read-out says whose curve it reads ("B · ..."), as the other views' B read-outs do.
+    const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
+    if (!c || c->points.isEmpty()) {
+        m_readout->setText(who + tr("Hover a curve to read its value."));
+        return;
+    }
+    const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
+        return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
+    });
+    m_readout->setText(who
+                       + tr("%1:  k = %2 tokens,  value %3")
+                             .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
+                                  readoutValue(QString::number(it->y(), 'g', 6))));
 }
 
 } // namespace poslab::ui

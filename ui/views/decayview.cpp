@@ -267,69 +267,6 @@ QStringList DecayView::pinNames() const
     return DecayFigure::pinNames(pinned, m_result ? &m_plot.setup : nullptr);
 }
 
-std::pair<double, double> DecayView::yRange() const
-{
-    return {m_y->min(), m_y->max()};
-}
-
-QStringList DecayView::yTickLabels() const
-{
-    return m_y->categoriesLabels();
-}
-
-QStringList DecayView::xTickLabels() const
-{
-    return m_x->categoriesLabels();
-}
-
-QStringList DecayView::seriesNames() const
-{
-    QStringList out;
-    for (QLineSeries* s : m_series)
-        out << s->name();
-    return out;
-}
-
-QString DecayView::readoutText() const
-{
-    return m_readout->text();
-}
-
-void DecayView::hoverAt(int series, double distance)
-{
-    m_hoverSeries = series;
-    m_hoverX = distance;
-    updateReadout();
-}
-
-void DecayView::updateReadout()
-{
-    // From the curves now on the axes, so a parameter change updates the line under the mouse's last place.
-    const Curve* c = nullptr;
-    QString name;
-    if (m_hoverSeries >= 0 && m_hoverSeries < int(m_plot.curves.size())) {
-        c = &m_plot.curves[std::size_t(m_hoverSeries)];
-        name = c->name;
-    } else if (m_hoverSeries >= int(m_plot.curves.size())
-               && m_hoverSeries < int(m_plot.curves.size() + m_pins.size())) {
-        c = &m_pins[std::size_t(m_hoverSeries) - m_plot.curves.size()].curve;
-        name = pinNames().value(m_hoverSeries - int(m_plot.curves.size()));
-    }
-    // B's read-out says whose curve it reads ("B · ..."), as the other views' B read-outs do.
-    const QString who = m_state->compareOwner() ? tr("%1 \u00b7 ").arg(m_state->compareName()) : QString();
-    if (!c || c->points.isEmpty()) {
-        m_readout->setText(who + tr("Hover a curve to read its value."));
-        return;
-    }
-    const auto it = std::min_element(c->points.begin(), c->points.end(), [&](const QPointF& a, const QPointF& b) {
-        return std::abs(a.x() - m_hoverX) < std::abs(b.x() - m_hoverX);
-    });
-    m_readout->setText(who
-                       + tr("%1:  k = %2 tokens,  value %3")
-                             .arg(name, QLocale(QLocale::English).toString(qint64(std::llround(it->x()))),
-                                  readoutValue(QString::number(it->y(), 'g', 6))));
-}
-
 double DecayView::axisX(double k) const
 {
     return m_plot.logDistance ? std::log10(std::max(k, 1.0)) : k;

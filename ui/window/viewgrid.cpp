@@ -100,12 +100,8 @@ void ViewGrid::buildViews()
     m_vertical->setStretchFactor(1, 1);
 }
 
-void ViewGrid::buildPages()
+void ViewGrid::buildTabs(QWidget* central)
 {
-    auto* central = new QWidget(m_window);
-    auto* column = new QVBoxLayout(central);
-    column->setContentsMargins(0, 0, 0, 0);
-    column->setSpacing(0);
     m_tabRow = new QWidget(central);
     auto* tabRow = new QHBoxLayout(m_tabRow);
     tabRow->setContentsMargins(0, 0, 0, 0);
@@ -139,6 +135,15 @@ void ViewGrid::buildPages()
     m_tabRow->setVisible(m_viewTabs->count() > 1);
     new ResizeWatcher(m_tabRow, this, [this] { fitTabs(); });
     fitTabs(); // no room yet: the workbench's tab alone until the row has its width
+}
+
+void ViewGrid::buildPages()
+{
+    auto* central = new QWidget(m_window);
+    auto* column = new QVBoxLayout(central);
+    column->setContentsMargins(0, 0, 0, 0);
+    column->setSpacing(0);
+    buildTabs(central);
     m_pages = new QStackedWidget(central);
     // The grid's page: the strip of the views waiting their turn (shown while not all fit, see arrangeGrid())
     // above the rows of views.

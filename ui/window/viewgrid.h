@@ -82,6 +82,8 @@ signals:
 private:
     void buildViews();
     void buildPages();
+    /// The row above the pages: the view tabs (fitTabs()) and the "more" button.
+    void buildTabs(QWidget* central);
     void showPage(View* view);
     /// Fits the view tabs to their row by the rule in the definition: full titles, else short ones, else some
     /// listed under "More".
