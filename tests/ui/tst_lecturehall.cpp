@@ -337,6 +337,7 @@ private slots:
                 QCOMPARE(tabs->tabData(tabs->currentIndex()).toString(), QLatin1String(open));
                 if (more->isVisible()) {
                     QVERIFY(more->mapTo(&w, QPoint(more->width() - 1, 0)).x() < w.width());
+                    QCOMPARE(more->font().pointSizeF(), tabs->font().pointSizeF()); // it was drawn at the base size
                     for (QAction* a : more->menu()->actions())
                         reachable << a->text();
                 }

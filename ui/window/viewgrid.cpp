@@ -217,6 +217,7 @@ void ViewGrid::fitTabs()
     name(false);
     if (m_viewTabs->sizeHint().width() > room)
         name(true);
+    m_moreTabs->setFont(m_viewTabs->font()); // the tabs' size, which follows the font scale
     m_moreTabs->setText(tr("More \u25be"));
     const int buttonRoom = room - m_moreTabs->sizeHint().width();
     QMenu* menu = m_moreTabs->menu();
