@@ -222,9 +222,7 @@ ParamSet settleParams(const SchemeDescriptor& scheme, const ParamSet& base, cons
 ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
                        const TableContext& ctx)
 {
-    ParamSet params = settleParams(scheme, base, settings);
-    validateParams(scheme, params, ctx);
-    return params;
+    return resolveParams(scheme, base, settings, ctx, nullptr); // no token: every check
 }
 
 ParamSet resolveParams(const SchemeDescriptor& scheme, const ParamSet& base, const Settings& settings,
