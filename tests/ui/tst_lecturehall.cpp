@@ -320,6 +320,7 @@ private slots:
             for (const char* open : {"", "sequence"}) {
                 StartOptions look;
                 look.fontScale = scale;
+                look.theme = QStringLiteral("dark"); // the tabs' words in the dark theme's colours too
                 QVERIFY(w.applyStartOptions(look).isEmpty());
                 w.setMaximisedView(*open ? w.view(QLatin1String(open)) : nullptr);
                 QCoreApplication::processEvents();
@@ -338,7 +339,14 @@ private slots:
                 if (more->isVisible()) {
                     QVERIFY(more->mapTo(&w, QPoint(more->width() - 1, 0)).x() < w.width());
                     QCOMPARE(more->font().pointSizeF(), tabs->font().pointSizeF()); // it was drawn at the base size
-                    for (QAction* a : more->menu()->actions())
+                    // Its text in the dark theme's light colour (in the window, a style sheet once kept it black).
+                    const QImage shot = more->grab().toImage();
+                    int brightest = 0;
+                    for (int y = 0; y < shot.height(); ++y)
+                        for (int x = 0; x < shot.width(); ++x)
+                            brightest = std::max(brightest, qGray(shot.pixel(x, y)));
+                    QVERIFY2(brightest > 150, qPrintable(where + ": the button's text is dark on the dark theme"));
+                    for (QAction* a : more->findChild<QMenu*>(QStringLiteral("moreTabsMenu"))->actions())
                         reachable << a->text();
                 }
                 QCOMPARE(reachable.size(), tabs->count());

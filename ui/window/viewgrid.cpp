@@ -125,9 +125,12 @@ void ViewGrid::buildTabs(QWidget* central)
     m_moreTabs = new QToolButton(m_tabRow);
     m_moreTabs->setObjectName(QStringLiteral("moreTabs"));
     m_moreTabs->setAutoRaise(true);
-    m_moreTabs->setPopupMode(QToolButton::InstantPopup);
-    m_moreTabs->setStyleSheet(QStringLiteral("QToolButton::menu-indicator { image: none; }")); // its text has one
-    m_moreTabs->setMenu(new QMenu(m_moreTabs));
+    // The menu is not the button's own: a button with a menu draws a small indicator arrow beside the text's ▾, and
+    // the style sheet that hides it kept the button's text black in the dark theme.
+    m_moreMenu = new QMenu(m_moreTabs);
+    m_moreMenu->setObjectName(QStringLiteral("moreTabsMenu"));
+    connect(m_moreTabs, &QToolButton::clicked, this,
+            [this] { m_moreMenu->popup(m_moreTabs->mapToGlobal(QPoint(0, m_moreTabs->height()))); });
     m_moreTabs->hide();
     tabRow->addWidget(m_viewTabs, 1); // up to its maximum width (fitTabs), then the rest of the row stays empty
     tabRow->addWidget(m_moreTabs);
@@ -220,7 +223,7 @@ void ViewGrid::fitTabs()
     m_moreTabs->setFont(m_viewTabs->font()); // the tabs' size, which follows the font scale
     m_moreTabs->setText(tr("More \u25be"));
     const int buttonRoom = room - m_moreTabs->sizeHint().width();
-    QMenu* menu = m_moreTabs->menu();
+    QMenu* menu = m_moreMenu;
     menu->clear();
     for (int i = count - 1; i > 0 && m_viewTabs->sizeHint().width() > buttonRoom; --i) {
         if (i == m_viewTabs->currentIndex())

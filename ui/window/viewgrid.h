@@ -121,7 +121,8 @@ private:
     View* m_maximised = nullptr;
     QTabBar* m_viewTabs = nullptr;
     QWidget* m_tabRow = nullptr;       ///< the view tabs and the "more" button
-    QToolButton* m_moreTabs = nullptr; ///< lists the tabs fitTabs() dropped
+    QToolButton* m_moreTabs = nullptr; ///< opens m_moreMenu
+    QMenu* m_moreMenu = nullptr;       ///< the tabs fitTabs() dropped
     bool m_fittingTabs = false;
     QStackedWidget* m_pages = nullptr;
     View* m_ownPage = nullptr;                ///< the view of the open tab (not the grid's)
