@@ -77,6 +77,7 @@ private slots:
     void spatialPresetsLoad();
     void spatialValidationCatchesBadPresets();
     void lookupIsCaseInsensitive();
+    void smollm3ThetaIsTheCheckpoints();
     void validationCatchesBadPresets();
     void configMatchesPreset_data();
     void configMatchesPreset();
@@ -191,7 +192,6 @@ void TestPresets::valuesMatchPresetsMd_data()
     row("60", "gemma-3-1b", "layers", "26");
     row("61", "vit-b-16", "max_position_embeddings", "197");
     row("62", "smollm3-3b", "nope_layer_interval", "4");
-    row("62", "smollm3-3b", "rope_theta", "2000000");
     row("63", "falcon-7b", "heads", "71");
     row("63", "falcon-7b", "dim", "64");
     row("64", "falcon-rw-1b", "layers", "24");
@@ -340,6 +340,25 @@ void TestPresets::spatialValidationCatchesBadPresets()
     QCOMPARE(ui::presetState(mae).value("grid").toString(), QStringLiteral("14x14"));
 }
 
+void TestPresets::smollm3ThetaIsTheCheckpoints()
+{
+    // HuggingFaceTB/SmolLM3-3B's config.json (https://huggingface.co/HuggingFaceTB/SmolLM3-3B/blob/main/config.json)
+    // sets rope_theta 5000000.0, as issue 38's fact-check read it; Hugging Face's SmolLM3 blog (huggingface/blog
+    // smollm3.md, commit 124475d, "Long Context extension") raised RoPE theta to 5M for the 32k-to-64k stage.
+    // transformers' SmolLM3Config default, 2000000.0 (PRESETS.md line 62), is not the released model's value.
+    const std::optional<QJsonObject> p = ui::findPreset(QStringLiteral("smollm3-3b"));
+    QVERIFY(p);
+    const QJsonObject theta = p->value("params").toObject().value("rope_theta").toObject();
+    QCOMPARE(theta.value("value").toString(), QStringLiteral("5000000"));
+    QVERIFY2(theta.value("source").toString().contains("HuggingFaceTB/SmolLM3-3B/blob/main/config.json"),
+             qPrintable(theta.value("source").toString()));
+    QVERIFY(!p->value("unverified").toArray().contains(QStringLiteral("rope_theta")));
+    // What the workbench, compute and export use.
+    const QJsonObject state = ui::presetState(*p);
+    QCOMPARE(param(state, "rope_theta"), QStringLiteral("5000000"));
+    QCOMPARE(resolved(state).real("rope_theta"), 5000000.0);
+}
+
 void TestPresets::lookupIsCaseInsensitive()
 {
     QCOMPARE(ui::presetOrThrow("LLAMA-3.1-8B").value("id").toString(), QStringLiteral("llama-3.1-8b"));
@@ -448,10 +467,11 @@ void TestPresets::configMatchesPreset_data()
     QJsonArray noRope;
     for (int i = 0; i < 36; ++i)
         noRope.append((i + 1) % 4 != 0 ? 1 : 0); // 1 = RoPE, 0 = NoPE (PRESETS.md line 62)
+    // rope_theta 5000000: the checkpoint's config.json (see smollm3ThetaIsTheCheckpoints).
     QTest::newRow("smollm3 rope_parameters") << "smollm3-3b" << QJsonDocument(QJsonObject{
         {"model_type", "smollm3"}, {"hidden_size", 2048}, {"num_attention_heads", 16}, {"num_key_value_heads", 4},
         {"num_hidden_layers", 36}, {"max_position_embeddings", 65536}, {"no_rope_layer_interval", 4},
-        {"no_rope_layers", noRope}, {"rope_parameters", QJsonObject{{"rope_theta", 2000000.0}, {"rope_type", "default"}}},
+        {"no_rope_layers", noRope}, {"rope_parameters", QJsonObject{{"rope_theta", 5000000.0}, {"rope_type", "default"}}},
     }).toJson();
     // clang-format on
 }
