@@ -10,7 +10,8 @@ packages=(cmake g++ make qt6-base-dev qt6-charts-dev qt6-svg-dev libqt6opengl6-d
           libegl-dev libegl-mesa0 libgl1-mesa-dri libgif-dev zlib1g-dev xvfb xauth
           desktop-file-utils appstream dpkg-dev
           clang libclang-rt-14-dev    # the fuzz targets (scripts/fuzz.sh): clang++ and libFuzzer
-          clang-format)               # the format test (scripts/format.sh --check)
+          clang-format                # the format test (scripts/format.sh --check)
+          locales)                    # the locale tests (tst_cli_locale, tst_locale): localedef and its sources
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
@@ -28,6 +29,21 @@ if [ ${#missing[@]} -gt 0 ]; then
     exit 1
   fi
 fi
+
+# The locale tests run poslab under a comma-decimal locale (de_DE, fr_FR) and Turkish (dotted and dotless i);
+# each is generated once (a few seconds), then found by `locale -a` (which spells UTF-8 as utf8).
+have_locales=$(locale -a 2>/dev/null || true)
+for l in de_DE fr_FR tr_TR; do
+  grep -qix "$l.utf-\{0,1\}8" <<<"$have_locales" && continue
+  echo "PosLab: generating the locale $l.UTF-8 (the locale tests)"
+  if [ "$(id -u)" -eq 0 ]; then
+    localedef -i "$l" -c -f UTF-8 "$l.UTF-8"
+  elif command -v sudo >/dev/null 2>&1; then
+    sudo localedef -i "$l" -c -f UTF-8 "$l.UTF-8"
+  else
+    echo "PosLab: cannot generate $l.UTF-8 as this user (not root, no sudo); the locale tests will skip it" >&2
+  fi
+done
 
 if [ "${1:-}" = --no-build ]; then
   exit 0
