@@ -113,6 +113,7 @@ private slots:
     void everyPredictionSaysWhy();
     void stepTextsDoNotAnswerTheirPrediction_data();
     void stepTextsDoNotAnswerTheirPrediction();
+    void yarnRampEdgeInReasonIsRecomputed();
 };
 
 void TestLessons::guessVerdicts()
@@ -192,6 +193,27 @@ void TestLessons::everyPredictionSaysWhy()
             }
     QVERIFY(predictions > 40);
     QVERIFY2(missing.isEmpty(), qPrintable(QStringLiteral("no \"because\": ") + missing.join(QStringLiteral(", "))));
+}
+
+void TestLessons::yarnRampEdgeInReasonIsRecomputed()
+{
+    // 12.1's reason names the fractional pair where beta_fast = 32 falls (d = 128, base 10000, 4096 trained
+    // tokens) before rounding it down. find_correction_dim (huggingface/transformers modeling_rope_utils.py
+    // _compute_yarn_parameters; Peng et al. 2023 section 3.2): d ln(L / (2 pi beta)) / (2 ln base) = 20.94448,
+    // which reads 20.94 to four figures (issue 38 item 10: the text said 20.95).
+    const long double pi = 3.141592653589793238462643383279502884L;
+    const long double edge = 128.0L * std::log(4096.0L / (32.0L * 2.0L * pi)) / (2.0L * std::log(10000.0L));
+    QVERIFY(std::fabs(edge - 20.94448L) < 1e-5L);
+    const QString shown = QString::number(double(edge), 'g', 4);
+    QCOMPARE(shown, QStringLiteral("20.94"));
+    const lessons::Step* step = nullptr;
+    for (const lessons::Lesson& l : lessons::lessons())
+        for (const lessons::Step& s : l.steps)
+            if (s.id == QLatin1String("12.1"))
+                step = &s;
+    QVERIFY(step && step->predict);
+    QVERIFY2(step->predict->because.contains(QStringLiteral("pair ") + shown + QLatin1Char(',')),
+             qPrintable(step->predict->because));
 }
 
 void TestLessons::stepTextsDoNotAnswerTheirPrediction_data()
