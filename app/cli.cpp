@@ -106,8 +106,21 @@ int runCompute(const std::vector<std::string>& args, std::ostream& out, std::ost
         return exitOk;
     }
     const bool toFile = !command.output.empty() && command.output != "-";
-    if (toFile) // a path that cannot be written costs no computation
+    if (toFile) { // a path that cannot be written costs no computation
         core::checkOutputFile(command.output);
+        // Nor one over a file this command reads: -o c.json with --config c.json, -o t.npy with table_file=t.npy.
+        std::vector<core::RunInput> inputs;
+        for (std::size_t i = 0; i < args.size() && args[i] != "--"; ++i) {
+            if (args[i] == "--config" && i + 1 < args.size())
+                inputs.push_back({"the --config file", args[i + 1]});
+            else if (args[i].rfind("--config=", 0) == 0)
+                inputs.push_back({"the --config file", args[i].substr(9)});
+        }
+        for (const auto& [key, value] : command.request.overrides)
+            if (key == "table_file")
+                inputs.push_back({"the table_file", value});
+        core::checkNotAnInput(command.output, inputs);
+    }
     const core::ComputeResult result = core::compute(command.request, command.limits);
     for (const std::string& w : result.warnings)
         err << "poslab: warning: " << messageLine(w) << "\n";

@@ -6,6 +6,7 @@
 #include "core/encodingregistry.h"
 #include "core/errors.h"
 #include "core/io/inputfile.h"
+#include "core/io/outputfile.h"
 #include "core/spatial.h"
 #include "ui/figures/computation.h"
 #include "ui/figures/lengthlabfigure.h"
@@ -27,10 +28,15 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
+#include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <ostream>
+
+#include <sys/stat.h>
 
 namespace poslab::app {
 
@@ -75,6 +81,28 @@ struct FigureRequest {
 constexpr const char* gifOnlyOptions[]
     = {"--frames", "--fps", "--loop", "--animate", "--from", "--to", "--float-colour-scale"};
 constexpr const char* figureOnlyOptions[] = {"--dpi", "--title", "--size", "--theme", "--font-scale", "--colormap"};
+
+/// Refuses text for a figure (--title, --content's sentence) that holds a character an SVG cannot hold (XML 1.0
+/// §2.2: U+0000 to U+001F other than tab, LF and CR; U+FFFE, U+FFFF) or that a terminal acts on (DEL). Tab and
+/// newline pass.
+void refuseControlText(const std::string& option, const std::string& text)
+{
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        unsigned code = 0;
+        if ((c < 0x20 && c != '\t' && c != '\n') || c == 0x7f)
+            code = c;
+        else if (c == 0xef && i + 2 < text.size() && static_cast<unsigned char>(text[i + 1]) == 0xbf
+                 && (static_cast<unsigned char>(text[i + 2]) & 0xfe) == 0xbe)
+            code = 0xfffeu + (static_cast<unsigned char>(text[i + 2]) - 0xbeu);
+        else
+            continue;
+        char name[16];
+        std::snprintf(name, sizeof name, "U+%04X", code);
+        throw InputError(option + " holds " + name + (code >= 0xfffe ? " (a noncharacter)" : " (a control character)")
+                         + ", which a figure cannot show; give text without it");
+    }
+}
 
 /// "1200x800", "1200x800px", "12x8cm", "120x80mm", "4x3in".
 void parseSize(const std::string& text, ExportOptions& o)
@@ -179,6 +207,7 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
             f.seed = std::uint64_t(parseIntegerOption(opt, a.value(opt), 0, (1ll << 53)));
         } else if (opt == "--content") {
             f.content = a.value(opt);
+            refuseControlText(opt, *f.content);
         } else if (opt == "--softmax") {
             f.softmax = true;
         } else if (opt == "--mask") {
@@ -241,7 +270,9 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
                                  + QString::number(exporting::minFontScale).toStdString() + " to "
                                  + QString::number(exporting::maxFontScale).toStdString());
         } else if (opt == "--title") {
-            o.title = QString::fromStdString(a.value(opt));
+            const std::string title = a.value(opt);
+            refuseControlText(opt, title);
+            o.title = QString::fromStdString(title);
         } else if (opt == "--frames") {
             o.animation.frames = int(parseIntegerOption(opt, a.value(opt), 1, exporting::maxFrames));
         } else if (opt == "--fps") {
@@ -575,24 +606,48 @@ std::string withoutComputeOptions(std::string message)
     return message;
 }
 
-exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base);
+/// The files request @p f reads, for core::checkNotAnInput: its state file, config.json, run file and table_file,
+/// each where its reader looks (state and config relative to @p base, the others as given). @p entry: "" for
+/// the command line ("the --config file"), else " of entry N" ("the config file of entry N").
+std::vector<core::RunInput> figureInputs(const FigureRequest& f, const QDir& base, const std::string& entry)
+{
+    const bool cli = entry.empty();
+    const auto inBase
+        = [&](const std::string& p) { return base.absoluteFilePath(QString::fromStdString(p)).toStdString(); };
+    std::vector<core::RunInput> inputs;
+    if (f.stateFile)
+        inputs.push_back({(cli ? "the --state file" : "the state file") + entry, inBase(*f.stateFile)});
+    if (f.config)
+        inputs.push_back({(cli ? "the --config file" : "the config file") + entry, inBase(*f.config)});
+    for (const auto& [name, value] : f.viewSets)
+        if (name == "run_file")
+            inputs.push_back({(cli ? "the --run file" : "the run file") + entry, value});
+    for (const auto& [key, value] : f.sets)
+        if (key == "table_file")
+            inputs.push_back({"the table_file" + entry, value});
+    return inputs;
+}
 
-/// Exports one figure; throws InputError / RefusedError with one line.
-exporting::ExportResult exportFigure(const FigureRequest& f, const QDir& base)
+exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base, const core::OutputFolder* within);
+
+/// Exports one figure; throws InputError / RefusedError with one line. With @p within, the output must stay
+/// beneath that folder (a batch file's, checked as it is written).
+exporting::ExportResult exportFigure(const FigureRequest& f, const QDir& base,
+                                     const core::OutputFolder* within = nullptr)
 {
     try {
-        return exportFigureOnce(f, base);
+        return exportFigureOnce(f, base, within);
     } catch (const RefusedError& e) {
         throw RefusedError(withoutComputeOptions(e.what()));
     }
 }
 
-exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base)
+exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& base, const core::OutputFolder* within)
 {
     const QString path = base.filePath(QString::fromStdString(f.output));
     // Cheap checks first: a bad path or size costs no computation.
     exporting::Failure how = exporting::Failure::Usage;
-    if (const QString why = exporting::ExportService::checkPath(path, &how); !why.isEmpty()) {
+    if (const QString why = exporting::ExportService::checkPath(path, &how, within); !why.isEmpty()) {
         if (how == exporting::Failure::Refused)
             throw RefusedError(why.toStdString());
         throw InputError(why.toStdString());
@@ -610,6 +665,7 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     scene.state().setHeading(f.options.title); // --title: the figure's visible heading, and its file title
     // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
     exporting::ExportOptions options = f.options;
+    options.outputFolder = within;
     options.theme = scene.state().viewOptions().theme;
     options.fontScale = scene.state().viewOptions().fontScale;
     QString why;
@@ -635,6 +691,59 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
     // Relative outputs and states are relative to the batch file, so a deck's folder is self-contained.
     const QDir base = QFileInfo(QString::fromStdString(file)).absoluteDir();
     const bool allowOutside = batch.allowOutside;
+    // The deck's folder, opened once: every output is resolved beneath it as it is written, so a folder on the
+    // way swapped for a link part way through the batch cannot take an output (or a temporary) outside.
+    std::optional<core::OutputFolder> folder;
+    if (!allowOutside)
+        folder.emplace(base.absolutePath().toStdString(),
+                       "add \"allow_outside\": true to the batch file to write there");
+    // Before anything is written: an output that is a file the run reads (the deck, a state, a config, a run
+    // file, a table) is refused, and two entries writing one file are named.
+    std::vector<std::string> refusals(std::size_t(figures.size()));
+    {
+        std::vector<core::RunInput> inputs
+            = {{"the batch file", QFileInfo(QString::fromStdString(file)).absoluteFilePath().toStdString()}};
+        std::vector<std::string> outputs(std::size_t(figures.size()));
+        for (qsizetype i = 0; i < figures.size(); ++i) {
+            if (!figures.at(i).isObject())
+                continue;
+            try {
+                const FigureRequest fr = parseFigure(entryArguments(batchEntry(batch, i)));
+                const std::vector<core::RunInput> own = figureInputs(fr, base, " of entry " + std::to_string(i + 1));
+                inputs.insert(inputs.end(), own.begin(), own.end());
+                if (!fr.output.empty())
+                    outputs[std::size_t(i)] = base.absoluteFilePath(QString::fromStdString(fr.output)).toStdString();
+            } catch (const std::exception&) {
+                // the entry fails below with its own message
+            }
+        }
+        std::map<std::string, qsizetype> writers; // the file (device:inode, or the path of a new one) -> entry
+        for (qsizetype i = 0; i < figures.size(); ++i) {
+            const std::string& output = outputs[std::size_t(i)];
+            if (output.empty())
+                continue;
+            try {
+                core::checkNotAnInput(output, inputs);
+            } catch (const InputError& e) {
+                refusals[std::size_t(i)] = e.what();
+                continue;
+            }
+            struct stat st = {};
+            const std::string key = ::stat(output.c_str(), &st) == 0
+                ? std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino)
+                : std::filesystem::path(output).lexically_normal().string();
+            const auto [it, fresh] = writers.emplace(key, i);
+            if (!fresh) {
+                err << "poslab: warning: "
+                    << messageLine("entries " + std::to_string(it->second + 1) + " and " + std::to_string(i + 1)
+                                   + " both write " + std::filesystem::path(output).lexically_normal().string()
+                                   + "; entry " + std::to_string(i + 1) + " is written after entry "
+                                   + std::to_string(it->second + 1) + " and replaces it")
+                    << "\n";
+                it->second = i;
+            }
+        }
+    }
     int failures = 0;
     for (qsizetype i = 0; i < figures.size(); ++i) {
         const QJsonObject entry = batchEntry(batch, i);
@@ -654,6 +763,8 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
         try {
             if (!figures.at(i).isObject())
                 throw InputError("must be a JSON object");
+            if (!refusals[std::size_t(i)].empty())
+                throw InputError(refusals[std::size_t(i)]);
             // Outputs stay in the deck's folder unless the deck says otherwise: a deck someone sent must not
             // write ../../.bashrc, nor through a link in its folder (figs -> /etc, x.png -> ~/.bashrc). The
             // message names the resolved path.
@@ -683,7 +794,7 @@ int runBatch(const std::string& file, std::ostream& out, std::ostream& err)
             const FigureRequest fr = parseFigure(entryArguments(entry));
             if (fr.help || fr.version || fr.batch)
                 throw InputError("\"help\", \"version\" and \"batch\" are not figure options");
-            const exporting::ExportResult r = exportFigure(fr, base);
+            const exporting::ExportResult r = exportFigure(fr, base, folder ? &*folder : nullptr);
             out << "wrote " << QDir::toNativeSeparators(base.filePath(name)).toStdString();
             if (r.pixels.isValid())
                 out << " (" << r.pixels.width() << "x" << r.pixels.height() << ")";
@@ -881,6 +992,11 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
             finishOutput(out);
             return status;
         }
+        // An output over a file this command reads (--state s.json -o s.json) is refused before any work.
+        if (!single->output.empty())
+            core::checkNotAnInput(
+                QDir::current().absoluteFilePath(QString::fromStdString(single->output)).toStdString(),
+                figureInputs(*single, QDir::current(), std::string()));
         exportFigure(*single, QDir::current());
         return exitOk;
     } catch (const InputError& e) {

@@ -3,24 +3,36 @@
 
 #include "core/errors.h"
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <ctime>
+#include <deque>
 #include <filesystem>
 #include <mutex>
 #include <ostream>
 #include <random>
 #include <streambuf>
+#include <utility>
+#include <vector>
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+#if __has_include(<linux/openat2.h>)
+#include <linux/openat2.h>
+#define POSLAB_HAS_OPENAT2 1
+#else
+#define POSLAB_HAS_OPENAT2 0
+#endif
 
 namespace poslab::core {
 
@@ -107,12 +119,15 @@ std::filesystem::path folderOf(const std::string& path)
 
 // ------------------------------------------------------------------------------------ signals
 
-/// The temporaries being written now, for the signal handler: fixed slots of plain characters, so that the
-/// handler reads them without allocating or locking (unlink is async-signal-safe).
+/// The temporaries being written now, for the signal handler: fixed slots of a folder descriptor and a name,
+/// so that the handler removes them without allocating or locking, and from the folder they were created in
+/// (unlinkat is async-signal-safe; a path would be walked again, through whatever a folder was swapped for).
 constexpr int slotCount = 16;
 struct Slot {
-    std::atomic<bool> used{false};
-    char path[PATH_MAX + 1] = {};
+    std::atomic<bool> used{false};  ///< claimed by a writer
+    std::atomic<bool> ready{false}; ///< folder and name are filled in
+    int folder = -1;
+    char name[NAME_MAX + 1] = {};
 };
 Slot slots[slotCount];
 std::mutex handlerMutex;
@@ -123,8 +138,8 @@ struct sigaction previousActions[3];
 extern "C" void removeTemporariesAndDie(int sig)
 {
     for (Slot& s : slots)
-        if (s.used.load())
-            ::unlink(s.path);
+        if (s.used.load() && s.ready.load())
+            ::unlinkat(s.folder, s.name, 0);
     // End as the signal says (the shell sees "killed by SIGINT", exit status 130), with the disposition
     // that was there before.
     for (int i = 0; i < 3; ++i)
@@ -151,25 +166,29 @@ public:
             }
         }
     }
-    /// From now on a signal removes @p path.
-    void watch(const std::string& path)
+    /// From now on a signal removes @p name in folder @p folder.
+    void watch(int folder, const std::string& name)
     {
-        if (path.size() > PATH_MAX)
+        if (name.size() > NAME_MAX)
             return;
         for (int i = 0; i < slotCount; ++i) {
             bool expected = false;
             if (slots[i].used.load() || !slots[i].used.compare_exchange_strong(expected, true))
                 continue;
-            std::memcpy(slots[i].path, path.c_str(), path.size() + 1);
+            slots[i].folder = folder;
+            std::memcpy(slots[i].name, name.c_str(), name.size() + 1);
+            slots[i].ready.store(true);
             m_slot = i;
             break;
         }
     }
-    /// From now on a signal leaves @p path alone (it is about to become the target).
+    /// From now on a signal leaves the temporary alone (it is about to become the target).
     void release()
     {
-        if (m_slot >= 0)
+        if (m_slot >= 0) {
+            slots[m_slot].ready.store(false);
             slots[m_slot].used.store(false);
+        }
         m_slot = -1;
     }
     ~SignalGuard()
@@ -259,15 +278,51 @@ private:
     std::array<char, 1 << 16> m_buffer{};
 };
 
-/// Removes the temporary unless it was renamed into place, and closes its descriptor (which drops its lock).
+/// A descriptor, closed when it goes.
+class Descriptor {
+public:
+    Descriptor() = default;
+    explicit Descriptor(int fd)
+        : m_fd(fd)
+    { }
+    Descriptor(Descriptor&& other) noexcept
+        : m_fd(std::exchange(other.m_fd, -1))
+    { }
+    Descriptor& operator=(Descriptor&& other) noexcept
+    {
+        if (this != &other) {
+            reset();
+            m_fd = std::exchange(other.m_fd, -1);
+        }
+        return *this;
+    }
+    ~Descriptor() { reset(); }
+    Descriptor(const Descriptor&) = delete;
+    Descriptor& operator=(const Descriptor&) = delete;
+    int get() const { return m_fd; }
+    int release() { return std::exchange(m_fd, -1); }
+    void reset()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+    }
+
+private:
+    int m_fd = -1;
+};
+
+/// Removes the temporary unless it was renamed into place, and closes its descriptor (which drops its lock). The
+/// name is removed from the folder it was created in (by descriptor), never by walking a path again.
 struct Temporary {
-    std::string path;
+    int folder = -1;
+    std::string name;
     int fd = -1;
     bool renamed = false;
     ~Temporary()
     {
-        if (!renamed && !path.empty())
-            ::unlink(path.c_str());
+        if (!renamed && !name.empty())
+            ::unlinkat(folder, name.c_str(), 0);
         if (fd >= 0)
             ::close(fd);
     }
@@ -283,10 +338,22 @@ constexpr char alphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 /// A temporary older than this and unlocked is left over from a write that died.
 constexpr std::time_t staleSeconds = 10;
 
-/// True when @p name is ".TARGET.XXXXXXXXXXXX.part" for @p target.
+/// ".NAME." of the temporaries of target name @p target. ".NAME.XXXXXXXXXXXX.part" adds 19 bytes to NAME, so
+/// NAME is cut to 236 bytes (at the start of a UTF-8 character) and every target name up to NAME_MAX (255
+/// bytes) has a temporary whose name fits NAME_MAX too.
+std::string temporaryPrefix(const std::string& target)
+{
+    constexpr std::size_t room = NAME_MAX - 2 - randomLength - 5; // ".", ".", the random part, ".part"
+    std::size_t n = std::min(target.size(), room);
+    while (n > 0 && n < target.size() && (static_cast<unsigned char>(target[n]) & 0xc0) == 0x80)
+        --n;
+    return "." + target.substr(0, n) + ".";
+}
+
+/// True when @p name is ".TARGET.XXXXXXXXXXXX.part" for @p target (TARGET cut as temporaryPrefix cuts it).
 bool isTemporaryName(const std::string& name, const std::string& target)
 {
-    const std::string prefix = "." + target + ".", suffix = ".part";
+    const std::string prefix = temporaryPrefix(target), suffix = ".part";
     if (name.size() != prefix.size() + randomLength + suffix.size() || name.compare(0, prefix.size(), prefix) != 0
         || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
         return false;
@@ -296,42 +363,174 @@ bool isTemporaryName(const std::string& name, const std::string& target)
     return true;
 }
 
-/// Throws unless the file at @p path may be replaced: absent, or a regular file PosLab may write.
-void checkTarget(const std::string& path)
+/// Where an output goes: its folder, open, and its last name.
+struct Place {
+    Descriptor folder;
+    std::string name;
+    std::string folderShown; ///< the folder as the user would name it, for messages
+};
+
+std::string readLinkAt(int folder, const std::string& name)
 {
-    struct stat st = {};
-    if (::lstat(path.c_str(), &st) != 0)
-        return; // a new file (ENOENT), or a folder the next check names
-    if (S_ISLNK(st.st_mode)) {
-        std::string target(PATH_MAX, '\0');
-        const ssize_t n = ::readlink(path.c_str(), target.data(), target.size());
-        target.resize(n > 0 ? std::size_t(n) : 0);
-        throw RefusedError("cannot write " + shown(path) + ": it is a symbolic link"
-                           + (n > 0 ? " to " + shown(target) : "")
-                           + "; PosLab neither replaces a link nor writes through it (give the file's own path)");
-    }
-    if (S_ISDIR(st.st_mode))
-        throw InputError("cannot write " + shown(path) + ": it is a folder");
-    if (!S_ISREG(st.st_mode))
-        throw RefusedError("cannot write " + shown(path) + ": it is " + kindOf(st.st_mode)
-                           + "; PosLab writes regular files only");
-    // Root may write any file; a file with no write bit at all is still read-only to PosLab, as to export.
-    if (::access(path.c_str(), W_OK) != 0 || (st.st_mode & 0222) == 0)
-        throw RefusedError("cannot write " + shown(path) + ": the file is read-only");
+    std::string target(PATH_MAX, '\0');
+    const ssize_t n = ::readlinkat(folder, name.c_str(), target.data(), target.size());
+    target.resize(n > 0 ? std::size_t(n) : 0);
+    return target;
 }
 
-} // namespace
+/// @p text split at '/', empty names and "." dropped.
+std::vector<std::string> namesOf(const std::string& text)
+{
+    std::vector<std::string> names;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find('/', start), text.size());
+        const std::string name = text.substr(start, end - start);
+        if (!name.empty() && name != ".")
+            names.push_back(name);
+        start = end + 1;
+    }
+    return names;
+}
 
-void checkOutputFile(const std::string& path)
+std::string joined(const std::string& a, const std::string& b)
+{
+    return a.empty() ? b : a + "/" + b;
+}
+
+/// The message of an output that would leave @p within; @p how says through what (" (figs is a symbolic link to
+/// ../elsewhere)").
+InputError leavesFolder(const std::string& path, const OutputFolder& within, const std::string& how)
+{
+    return InputError("cannot write " + shown(path) + ": it leads outside folder " + shown(within.path()) + how
+                      + (within.advice().empty() ? std::string("; write inside that folder") : "; " + within.advice()));
+}
+
+/// Opens the folder reached by @p names from @p within, one name at a time as RESOLVE_BENEATH resolves: each
+/// name opened with O_NOFOLLOW relative to the folder before it; a relative link followed by putting its names
+/// in front of the rest; ".." back to the folder opened before (never above @p within); an absolute link
+/// refused. @p relative is the text of the names, for messages.
+Descriptor walkBeneath(const OutputFolder& within, const std::vector<std::string>& names, const std::string& path,
+                       const std::string& relative)
+{
+    std::vector<Descriptor> opened; // the folders below within, in order; empty: within itself
+    const auto top = [&] { return opened.empty() ? within.descriptor() : opened.back().get(); };
+    std::deque<std::string> todo(names.begin(), names.end());
+    std::string walked; // the names as written so far (a link's own name, not where it leads)
+    int links = 0;
+    while (!todo.empty()) {
+        const std::string name = todo.front();
+        todo.pop_front();
+        if (name.empty() || name == ".")
+            continue;
+        if (name == "..") {
+            if (opened.empty())
+                throw leavesFolder(path, within, " (by \"..\")");
+            opened.pop_back();
+            continue;
+        }
+        const int fd = ::openat(top(), name.c_str(), O_PATH | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd >= 0) {
+            opened.emplace_back(fd);
+            walked = joined(walked, name);
+            continue;
+        }
+        const int error = errno;
+        struct stat st = {};
+        const std::string here = joined(walked, name);
+        if ((error == ENOTDIR || error == ELOOP) && ::fstatat(top(), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) == 0
+            && S_ISLNK(st.st_mode)) {
+            const std::string target = readLinkAt(top(), name);
+            if (++links > 40)
+                throw RefusedError("cannot write " + shown(path) + ": too many symbolic links on the way ("
+                                   + shown(here) + ")");
+            if (target.empty() || target.front() == '/')
+                throw leavesFolder(path, within,
+                                   " (" + shown(here) + " is a symbolic link to " + shown(target)
+                                       + ", an absolute path, which is not followed)");
+            const std::vector<std::string> parts = namesOf(target);
+            // A link that climbs above the folder is named as the reason, not the ".." it holds.
+            std::size_t depth = opened.size();
+            for (const std::string& part : parts) {
+                if (part != "..") {
+                    ++depth;
+                } else if (depth-- == 0) {
+                    throw leavesFolder(path, within,
+                                       " (" + shown(here) + " is a symbolic link to " + shown(target) + ")");
+                }
+            }
+            todo.insert(todo.begin(), parts.begin(), parts.end());
+            walked = here;
+            continue;
+        }
+        if (error == ENOENT)
+            throw InputError("cannot write " + shown(path) + ": folder " + shown(relative) + " does not exist");
+        if (error == ENOTDIR)
+            throw InputError("cannot write " + shown(path) + ": " + shown(here) + " is a file, not a folder");
+        throw RefusedError("cannot write " + shown(path) + ": folder " + shown(here) + " cannot be reached ("
+                           + reason(error) + ")");
+    }
+    if (opened.empty())
+        return Descriptor(::fcntl(within.descriptor(), F_DUPFD_CLOEXEC, 0));
+    return std::move(opened.back());
+}
+
+/// Throws when @p path (with no folder part) names a folder: "", "." or "..", or ends in '/'.
+void refuseFolderName(const std::string& path, const std::string& name)
+{
+    if (name.empty() || name == "." || name == "..")
+        throw InputError("cannot write " + shown(path) + ": it is a folder");
+}
+
+/// The folder of output @p path beneath @p within, opened once, and its last name.
+Place locateBeneath(const std::string& path, const OutputFolder& within)
+{
+    std::string relative = path;
+    if (!path.empty() && path.front() == '/') {
+        std::string root = within.path();
+        while (root.size() > 1 && root.back() == '/')
+            root.pop_back();
+        if (root == "/")
+            relative = path.substr(1);
+        else if (path.compare(0, root.size() + 1, root + "/") == 0)
+            relative = path.substr(root.size() + 1);
+        else
+            throw leavesFolder(path, within, std::string());
+    }
+    const std::size_t slash = relative.rfind('/');
+    Place place;
+    place.name = slash == std::string::npos ? relative : relative.substr(slash + 1);
+    refuseFolderName(path, place.name);
+    const std::string folder = slash == std::string::npos ? std::string() : relative.substr(0, slash);
+    place.folderShown = folder.empty() ? within.path() : joined(within.path(), folder);
+    const std::vector<std::string> names = namesOf(folder);
+    if (names.empty()) {
+        place.folder = Descriptor(::fcntl(within.descriptor(), F_DUPFD_CLOEXEC, 0));
+        return place;
+    }
+#if defined(SYS_openat2) && POSLAB_HAS_OPENAT2
+    if (within.resolution() == OutputFolder::Resolution::Kernel) {
+        struct open_how how = {};
+        how.flags = O_PATH | O_DIRECTORY | O_CLOEXEC;
+        how.resolve = RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS;
+        const long fd = ::syscall(SYS_openat2, within.descriptor(), folder.c_str(), &how, sizeof how);
+        if (fd >= 0) {
+            place.folder = Descriptor(int(fd));
+            return place;
+        }
+        // ENOSYS (a kernel before 5.6) or EPERM (a seccomp filter): the walk does the same. Any other error: the
+        // walk names the problem (a link that leads out, a missing folder); should a swap have put things right
+        // in between, what it opens is as beneath the folder as what openat2 opens.
+    }
+#endif
+    place.folder = walkBeneath(within, names, path, folder);
+    return place;
+}
+
+/// The folder of output @p path, opened once (the folders on the way may be links), and its last name.
+Place locateAnywhere(const std::string& path)
 {
     namespace fs = std::filesystem;
-    if (path.empty())
-        throw InputError("no output file given");
-    if (const std::string c = forbiddenCharacter(path); !c.empty())
-        throw InputError("cannot write " + shown(path) + ": the name holds " + c
-                         + (c.compare(0, 4, "U+20") == 0 ? " (a bidirectional override, which shows another name)"
-                                                         : " (a control character)")
-                         + "; give a name without it");
     const fs::path dir = folderOf(path);
     std::error_code ec;
     const fs::file_status folder = fs::status(dir, ec);
@@ -348,73 +547,183 @@ void checkOutputFile(const std::string& path)
         }
         throw InputError("cannot write " + shown(path) + ": folder " + shown(dir.string()) + " does not exist");
     }
-    checkTarget(path);
-    if (::access(dir.c_str(), W_OK | X_OK) != 0) {
+    Place place;
+    place.name = fs::path(path).filename().string();
+    place.folderShown = dir.string();
+    refuseFolderName(path, place.name);
+    place.folder = Descriptor(::open(dir.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC));
+    if (place.folder.get() < 0) {
         const int error = errno;
-        throw RefusedError("cannot write " + shown(path) + ": folder " + shown(dir.string()) + " refuses a new file ("
+        throw RefusedError("cannot write " + shown(path) + ": folder " + shown(dir.string()) + " cannot be reached ("
                            + reason(error) + ")");
     }
-    removeStaleTemporaries(path);
+    return place;
 }
 
-int removeStaleTemporaries(const std::string& path)
+/// The one walk of an output's path: its name checked, its folder opened.
+Place locate(const std::string& path, const OutputFolder* within)
 {
-    const std::filesystem::path target(path);
-    const std::string name = target.filename().string();
-    const std::string dir = folderOf(path).string();
-    DIR* d = ::opendir(dir.c_str());
+    if (path.empty())
+        throw InputError("no output file given");
+    if (const std::string c = forbiddenCharacter(path); !c.empty())
+        throw InputError("cannot write " + shown(path) + ": the name holds " + c
+                         + (c.compare(0, 4, "U+20") == 0 ? " (a bidirectional override, which shows another name)"
+                                                         : " (a control character)")
+                         + "; give a name without it");
+    return within ? locateBeneath(path, *within) : locateAnywhere(path);
+}
+
+/// Throws unless the file named place.name in the open folder may be replaced: absent, or a regular file PosLab
+/// may write.
+void checkTarget(const Place& place, const std::string& path)
+{
+    const int folder = place.folder.get();
+    struct stat st = {};
+    if (::fstatat(folder, place.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return; // a new file
+    if (S_ISLNK(st.st_mode)) {
+        const std::string target = readLinkAt(folder, place.name);
+        throw RefusedError("cannot write " + shown(path) + ": it is a symbolic link"
+                           + (!target.empty() ? " to " + shown(target) : "")
+                           + "; PosLab neither replaces a link nor writes through it (give the file's own path)");
+    }
+    if (S_ISDIR(st.st_mode))
+        throw InputError("cannot write " + shown(path) + ": it is a folder");
+    if (!S_ISREG(st.st_mode))
+        throw RefusedError("cannot write " + shown(path) + ": it is " + kindOf(st.st_mode)
+                           + "; PosLab writes regular files only");
+    // Root may write any file; a file with no write bit at all is still read-only to PosLab, as to export.
+    if (::faccessat(folder, place.name.c_str(), W_OK, 0) != 0 || (st.st_mode & 0222) == 0)
+        throw RefusedError("cannot write " + shown(path) + ": the file is read-only");
+}
+
+void checkFolderTakesFiles(const Place& place, const std::string& path)
+{
+    if (::faccessat(place.folder.get(), ".", W_OK | X_OK, 0) != 0) {
+        const int error = errno;
+        throw RefusedError("cannot write " + shown(path) + ": folder " + shown(place.folderShown)
+                           + " refuses a new file (" + reason(error) + ")");
+    }
+}
+
+/// removeStaleTemporaries in the open folder @p folder.
+int removeStaleIn(int folder, const std::string& name)
+{
+    Descriptor listing(::openat(folder, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (listing.get() < 0)
+        return 0;
+    DIR* d = ::fdopendir(listing.get());
     if (!d)
         return 0;
+    listing.release(); // closedir closes it
     int removed = 0;
     const std::time_t now = std::time(nullptr);
     while (const dirent* e = ::readdir(d)) {
         const std::string entry = e->d_name;
         if (!isTemporaryName(entry, name))
             continue;
-        const std::string full = dir + "/" + entry;
         struct stat st = {};
-        if (::lstat(full.c_str(), &st) != 0 || !S_ISREG(st.st_mode) || now - st.st_mtime < staleSeconds)
+        if (::fstatat(folder, entry.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode)
+            || now - st.st_mtime < staleSeconds)
             continue;
-        const int fd = ::open(full.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
-        if (fd < 0)
+        const Descriptor fd(::openat(folder, entry.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
+        if (fd.get() < 0)
             continue;
         // A live writer holds its temporary locked from creation to rename: a lock we get means it died.
-        if (::flock(fd, LOCK_EX | LOCK_NB) == 0 && ::unlink(full.c_str()) == 0)
+        if (::flock(fd.get(), LOCK_EX | LOCK_NB) == 0 && ::unlinkat(folder, entry.c_str(), 0) == 0)
             ++removed;
-        ::close(fd);
     }
     ::closedir(d);
     return removed;
 }
 
-std::uint64_t writeOutputFile(const std::string& path, const std::function<void(std::ostream&)>& body)
+} // namespace
+
+OutputFolder::OutputFolder(const std::string& path, std::string advice, Resolution resolution)
+    : m_path(path)
+    , m_advice(std::move(advice))
+    , m_resolution(resolution)
 {
-    checkOutputFile(path);
-    const std::filesystem::path target(path);
-    const std::filesystem::path dir = folderOf(path);
+    m_fd = ::open(path.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    if (m_fd < 0) {
+        const int error = errno;
+        throw RefusedError("cannot open folder " + shown(path) + ": " + reason(error));
+    }
+}
+
+OutputFolder::~OutputFolder()
+{
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void checkOutputFile(const std::string& path, const OutputFolder* within)
+{
+    const Place place = locate(path, within);
+    checkTarget(place, path);
+    checkFolderTakesFiles(place, path);
+    removeStaleIn(place.folder.get(), place.name);
+}
+
+void checkNotAnInput(const std::string& path, const std::vector<RunInput>& inputs)
+{
+    struct stat output = {};
+    if (path.empty() || ::stat(path.c_str(), &output) != 0)
+        return; // a new file is nobody's input
+    for (const RunInput& input : inputs) {
+        struct stat st = {};
+        if (input.path.empty() || ::stat(input.path.c_str(), &st) != 0)
+            continue;
+        if (st.st_dev == output.st_dev && st.st_ino == output.st_ino)
+            throw InputError("cannot write " + shown(path) + ": it is the same file as " + input.role + " ("
+                             + shown(input.path) + "), which this run reads; give another output name");
+    }
+}
+
+int removeStaleTemporaries(const std::string& path)
+{
+    try {
+        const Place place = locate(path, nullptr);
+        return removeStaleIn(place.folder.get(), place.name);
+    } catch (const std::exception&) {
+        return 0; // no folder to clean
+    }
+}
+
+std::uint64_t writeOutputFile(const std::string& path, const std::function<void(std::ostream&)>& body,
+                              const OutputFolder* within)
+{
+    // The one walk of the path. From here on the folder is a descriptor: a folder on the way renamed or swapped
+    // for a link changes nothing below.
+    const Place place = locate(path, within);
+    checkTarget(place, path);
+    checkFolderTakesFiles(place, path);
+    const int folder = place.folder.get();
+    removeStaleIn(folder, place.name);
     struct stat existing = {};
-    const bool exists = ::stat(path.c_str(), &existing) == 0;
+    const bool exists = ::fstatat(folder, place.name.c_str(), &existing, AT_SYMLINK_NOFOLLOW) == 0;
 
     // A unique name opened exclusively: O_EXCL fails on any existing name, a symbolic link included, so a
     // link planted there is never followed (O_NOFOLLOW says the same for readers of this code).
     SignalGuard guard; // outlives the temporary: a signal before its removal still removes it
     Temporary temp;
+    temp.folder = folder;
     std::random_device random;
     int openError = 0;
+    const std::string prefix = temporaryPrefix(place.name);
     for (int attempt = 0; attempt < 100 && temp.fd < 0; ++attempt) {
-        std::string name = "." + target.filename().string() + ".";
+        std::string name = prefix;
         for (int i = 0; i < randomLength; ++i)
             name += alphabet[random() % (sizeof alphabet - 1)];
         name += ".part";
-        const std::string candidate = (dir / name).string();
         // Watched before it exists: a signal right after the open still finds it (one before finds nothing).
-        guard.watch(candidate);
-        const int fd = ::open(candidate.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+        guard.watch(folder, name);
+        const int fd = ::openat(folder, name.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
         if (fd < 0)
             guard.release(); // the name is someone else's
         if (fd >= 0) {
             temp.fd = fd;
-            temp.path = candidate;
+            temp.name = name;
             ::flock(fd, LOCK_EX | LOCK_NB); // removeStaleTemporaries leaves a locked temporary alone
         } else if (errno != EEXIST) {
             openError = errno;
@@ -425,7 +734,7 @@ std::uint64_t writeOutputFile(const std::string& path, const std::function<void(
     }
     if (temp.fd < 0)
         throw RefusedError("cannot write " + shown(path) + ": " + reason(openError) + " (creating a file in folder "
-                           + shown(dir.string()) + ")");
+                           + shown(place.folderShown) + ")");
     // Replacing a file keeps its permissions, as QSaveFile does.
     if (exists)
         ::fchmod(temp.fd, existing.st_mode & 07777);
@@ -442,13 +751,14 @@ std::uint64_t writeOutputFile(const std::string& path, const std::function<void(
     // A full disk on some file systems (NFS, quotas) shows only here.
     if (::fsync(temp.fd) != 0 && errno != EINVAL && errno != EROFS)
         throwWriteError(path, errno, unchanged);
-    // The target may have changed while the body ran (a link or a device put there): judged again.
-    checkTarget(path);
+    // The target may have changed while the body ran (a link or a device put there): judged again, in the same
+    // open folder.
+    checkTarget(place, path);
     guard.release(); // from here a signal leaves the temporary to removeStaleTemporaries, never the target
-    if (::rename(temp.path.c_str(), path.c_str()) != 0) {
+    if (::renameat(folder, temp.name.c_str(), folder, place.name.c_str()) != 0) {
         const int error = errno;
-        throw RefusedError("cannot write " + shown(path) + ": " + reason(error) + " (renaming " + shown(temp.path)
-                           + " over it)");
+        throw RefusedError("cannot write " + shown(path) + ": " + reason(error) + " (renaming "
+                           + shown(joined(place.folderShown, temp.name)) + " over it)");
     }
     temp.renamed = true; // ~Temporary closes it (the data were fsync'ed; the lock goes with the descriptor)
     return buffer.written();

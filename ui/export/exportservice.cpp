@@ -85,6 +85,39 @@ QString svgText(const QString& text)
     return qtEscapes ? text : text.toHtmlEscaped();
 }
 
+/// @p svg with every character XML 1.0 cannot hold (§2.2 Char: U+0000 to U+001F other than tab, LF and CR;
+/// U+FFFE and U+FFFF) replaced by U+FFFD. QSvgGenerator writes text as given, and no character reference
+/// (&#1;) makes them valid, so a title, a label or a state's sentence holding one would leave an SVG that no
+/// reader parses. Nothing else in the file holds such bytes (embedded images are base64).
+QByteArray xmlCharactersOnly(QByteArray svg)
+{
+    const auto bad = [&](qsizetype i) {
+        const auto c = static_cast<unsigned char>(svg[i]);
+        if (c < 0x20)
+            return c != '\t' && c != '\n' && c != '\r' ? 1 : 0;
+        if (c == 0xef && i + 2 < svg.size() && static_cast<unsigned char>(svg[i + 1]) == 0xbf
+            && (static_cast<unsigned char>(svg[i + 2]) & 0xfe) == 0xbe)
+            return 3;
+        return 0;
+    };
+    qsizetype i = 0;
+    while (i < svg.size() && bad(i) == 0)
+        ++i;
+    if (i == svg.size())
+        return svg;
+    QByteArray out = svg.left(i);
+    out.reserve(svg.size() + 16);
+    while (i < svg.size()) {
+        if (const int n = bad(i); n > 0) {
+            out += "\xef\xbf\xbd";
+            i += n;
+        } else {
+            out += svg[i++];
+        }
+    }
+    return out;
+}
+
 QByteArray fixSvgHeader(QByteArray svg, const FigureGeometry& g)
 {
     static const QRegularExpression size(QStringLiteral("<svg width=\"[^\"]*\" height=\"[^\"]*\""));
@@ -391,7 +424,7 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
             *error = tooManyElements("SVG", g, options.vectorByteLimit);
         return {};
     }
-    out = fixSvgHeader(std::move(out), g);
+    out = fixSvgHeader(xmlCharactersOnly(std::move(out)), g);
     if (options.transparent)
         out = dropBackground(std::move(out), state.theme().background);
     return out;
@@ -535,10 +568,10 @@ template <typename Act> QString coreMessage(Failure* how, Act&& act)
 
 } // namespace
 
-QString ExportService::checkPath(const QString& path, Failure* how)
+QString ExportService::checkPath(const QString& path, Failure* how, const core::OutputFolder* within)
 {
     // The one rule of every writer (core/io/outputfile.h): links, devices, read-only files, control characters.
-    return coreMessage(how, [&] { core::checkOutputFile(path.toStdString()); });
+    return coreMessage(how, [&] { core::checkOutputFile(path.toStdString(), within); });
 }
 
 namespace {
@@ -546,10 +579,10 @@ namespace {
 /// Writes through core's one writer; the message and how it failed, or an empty string. @p bytes receives the
 /// size written.
 QString writeThroughCore(const QString& path, const std::function<void(std::ostream&)>& body, Failure* how,
-                         qint64* bytes = nullptr)
+                         const core::OutputFolder* within, qint64* bytes = nullptr)
 {
     return coreMessage(how, [&] {
-        const std::uint64_t n = core::writeOutputFile(path.toStdString(), body);
+        const std::uint64_t n = core::writeOutputFile(path.toStdString(), body, within);
         if (bytes)
             *bytes = qint64(n);
     });
@@ -560,10 +593,11 @@ struct DataFailed { };
 
 } // namespace
 
-QString ExportService::writeFile(const QString& path, const QByteArray& data, Failure* how)
+QString ExportService::writeFile(const QString& path, const QByteArray& data, Failure* how,
+                                 const core::OutputFolder* within)
 {
     return writeThroughCore(
-        path, [&](std::ostream& out) { out.write(data.constData(), std::streamsize(data.size())); }, how);
+        path, [&](std::ostream& out) { out.write(data.constData(), std::streamsize(data.size())); }, how, within);
 }
 
 ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
@@ -571,7 +605,7 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
 {
     // Check the path before the work: a typo in a folder name should not cost a 600-frame animation.
     Failure how = Failure::Usage;
-    if (QString why = checkPath(path, &how); !why.isEmpty())
+    if (QString why = checkPath(path, &how, options.outputFolder); !why.isEmpty())
         return failed(how, why);
     const std::optional<Format> byName = formatForPath(path);
     if (!byName)
@@ -594,7 +628,7 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
                     if (!r.ok())
                         throw DataFailed{};
                 },
-                &how, &bytes);
+                &how, o.outputFolder, &bytes);
         } catch (const DataFailed&) {
             return r;
         }
@@ -606,7 +640,7 @@ ExportResult ExportService::exportView(ui::View& view, ui::WorkbenchState& state
     const QByteArray bytes = renderFigure(view, state, computation, o, &r);
     if (!r.ok())
         return r;
-    if (QString why = writeFile(path, bytes, &how); !why.isEmpty())
+    if (QString why = writeFile(path, bytes, &how, o.outputFolder); !why.isEmpty())
         return failed(how, why);
     r.bytes = bytes.size();
     return r;

@@ -27,6 +27,10 @@
 #include <iosfwd>
 #include <optional>
 
+namespace poslab::core {
+class OutputFolder;
+}
+
 namespace poslab::ui {
 class View;
 class WorkbenchState;
@@ -94,6 +98,9 @@ struct ExportOptions {
     QString title;                           ///< SVG/PDF/PNG title; empty: "<view title> - <scheme name>"
     AnimationOptions animation;              ///< GIF only
     qint64 vectorByteLimit = maxVectorBytes; ///< SVG/PDF: the most bytes a drawing may write (tests lower it)
+    /// The folder the output must stay beneath (a batch file's), or null: exportView checks and writes through
+    /// it (core::writeOutputFile's @p within). Not owned.
+    const core::OutputFolder* outputFolder = nullptr;
 };
 
 /// Where a figure's size ends up: pixels of the file and the logical size views lay out in.
@@ -160,9 +167,12 @@ public:
     /// Writes @p data to @p path atomically (core::writeOutputFile). Returns an empty string or the message;
     /// @p how, when given, receives Failure::Usage (the path names no file) or Failure::Refused (a link, a
     /// device, a read-only file, a failed write: disk full, permission).
-    static QString writeFile(const QString& path, const QByteArray& data, Failure* how = nullptr);
-    /// Checks that @p path can be written (core::checkOutputFile) without touching it; @p how as writeFile.
-    static QString checkPath(const QString& path, Failure* how = nullptr);
+    /// With @p within, @p path must lie beneath that folder (core::writeOutputFile).
+    static QString writeFile(const QString& path, const QByteArray& data, Failure* how = nullptr,
+                             const core::OutputFolder* within = nullptr);
+    /// Checks that @p path can be written (core::checkOutputFile) without touching it; @p how and @p within as
+    /// writeFile.
+    static QString checkPath(const QString& path, Failure* how = nullptr, const core::OutputFolder* within = nullptr);
 
     /// Puts the view on the clipboard as an image (and as SVG under image/svg+xml, for Inkscape and
     /// office suites). Needs a QGuiApplication.
