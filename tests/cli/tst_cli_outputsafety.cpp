@@ -26,6 +26,7 @@
 #include <QXmlStreamReader>
 
 #include <atomic>
+#include <stdexcept>
 #include <cstdio>
 #include <thread>
 
@@ -154,6 +155,8 @@ private slots:
     void coreRaceNeverWritesOutside();
     void beneathRules_data();
     void beneathRules();
+    void swapDuringTheWriteChangesNothing_data();
+    void swapDuringTheWriteChangesNothing();
     void batchLinkOutsideIsRefused();
     void batchAllowOutsideStillWritesThere();
     // item 2
@@ -320,6 +323,48 @@ void TestCliOutputSafety::beneathRules()
         poslab::core::writeOutputFile((d.deck + "/" + output).toStdString(), [](std::ostream& out) { out << "y\n"; });
         QCOMPARE(readAll(d.elsewhere + "/sub/x.csv"), QByteArray("y\n"));
     }
+}
+
+void TestCliOutputSafety::swapDuringTheWriteChangesNothing_data()
+{
+    QTest::addColumn<bool>("confined");
+    QTest::addColumn<bool>("fails");
+    // clang-format off
+    QTest::newRow("anywhere, written") << false << false;
+    QTest::newRow("anywhere, failing") << false << true;
+    QTest::newRow("beneath, written") << true << false;
+    QTest::newRow("beneath, failing") << true << true;
+    // clang-format on
+}
+
+void TestCliOutputSafety::swapDuringTheWriteChangesNothing()
+{
+    // The race made deterministic: figs is swapped for a link to ../elsewhere while the bytes are written. The
+    // file lands in the folder opened before (inside/sub), and a write that fails removes its temporary from
+    // there; a removal by name went through the swapped link, missed, and left the .part file behind.
+    QFETCH(bool, confined);
+    QFETCH(bool, fails);
+    DeckFolders d;
+    const OutputFolder folder(d.deck.toStdString(), std::string());
+    const std::string path = confined ? "figs/sub/x.csv" : (d.figs + "/sub/x.csv").toStdString();
+    bool threw = false;
+    try {
+        poslab::core::writeOutputFile(
+            path,
+            [&](std::ostream& out) {
+                out << "x\n";
+                swapLink(d.figs.toStdString(), "../elsewhere");
+                if (fails)
+                    throw std::runtime_error("the body failed");
+            },
+            confined ? &folder : nullptr);
+    } catch (const std::runtime_error&) {
+        threw = true;
+    }
+    QCOMPARE(threw, fails);
+    QCOMPARE(namesIn(d.elsewhere + "/sub"), QStringList());
+    QCOMPARE(namesIn(d.inside + "/sub"), fails ? QStringList() : QStringList{"x.csv"});
+    QCOMPARE(temporariesUnder(d.tmp.path()), QStringList());
 }
 
 void TestCliOutputSafety::batchLinkOutsideIsRefused()
