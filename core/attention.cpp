@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/rotary.h"
+#include "core/trigtable.h"
 
 #include <algorithm>
 #include <cctype>
@@ -236,22 +237,64 @@ void allocate(MatrixF& m, Eigen::Index rows, Eigen::Index cols)
 #endif
 }
 
-void gemmNTParallel(const MatrixF& a, const MatrixF& b, MatrixF& c, float alpha)
+/// Threads for @p work multiply-adds: below about a million a thread costs more than it saves.
+int threadsFor(double work)
 {
-    const int m = int(a.rows());
-    const int n = int(b.rows());
-    const int k = int(a.cols());
+    const unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
+    return work < 1.0e6 ? 1 : int(hw);
+}
+
+/// The rotation of one side of the product, as the kernel applies it while packing (cos and sin of each row's
+/// angles, reduced in double by fillTrigTable and rounded once to float32; attention factor and xPos included).
+struct SideRotation {
+    MatrixF cos, sin; // rows x pairs
+    int pairs = 0;
+    bool halfSplit = true;
+    int half = 0; // half-split: pair i is (i, i + half), half = r/2
+};
+
+kernel::ScoreOperand operandOf(const MatrixF& x, const SideRotation* rot)
+{
+    kernel::ScoreOperand op;
+    op.x = x.data();
+    if (rot && rot->pairs > 0) {
+        op.cos = rot->cos.data();
+        op.sin = rot->sin.data();
+        op.pairs = rot->pairs;
+        op.halfSplit = rot->halfSplit;
+        op.half = rot->half;
+    }
+    return op;
+}
+
+/// C (Lq x Lk) = scale * rot(q) rot(k)^T through the fused kernel (kernel::scoresNT): q and k are rotated inside
+/// the product's packed panels when @p rq / @p rk are given. With @p ends (a causal mask: row i sees the keys
+/// before ends[i]) only the visible blocks are multiplied and every entry after a row's last visible key is NaN.
+void scoresProduct(const MatrixF& q, const MatrixF& k, const SideRotation* rq, const SideRotation* rk, MatrixF& c,
+                   float scale, const std::vector<int>* ends)
+{
+    const int m = int(q.rows());
+    const int n = int(k.rows());
+    const int d = int(q.cols());
     allocate(c, m, n);
     if (m == 0 || n == 0)
         return;
-    if (k == 0) {
-        c.setZero();
-        return;
+    kernel::ScoreJob job;
+    job.q = operandOf(q, rq);
+    job.k = operandOf(k, rk);
+    job.m = m;
+    job.n = n;
+    job.d = d;
+    job.alpha = scale;
+    job.c = c.data();
+    job.rowEnds = ends ? ends->data() : nullptr;
+    double cells = double(m) * double(n);
+    if (ends) {
+        cells = 0.0;
+        for (int e : *ends)
+            cells += double(e);
     }
-    parallelRows(m, double(n) * k, [&](int r0, int r1) {
-        kernel::gemmNT(a.data() + std::ptrdiff_t(r0) * k, b.data(), c.data() + std::ptrdiff_t(r0) * n, r1 - r0, n, k,
-                       alpha);
-    });
+    kernel::scoresNT(job, threadsFor(cells * double(std::max(d, 1))));
 }
 
 /// One past the last visible column of each row of @p mask (0 for a row with none): a causal mask over
@@ -266,48 +309,6 @@ std::vector<int> visibleEnds(const MaskMatrix& mask)
                 break;
             }
     return ends;
-}
-
-/// As gemmNTParallel, computing in each block of 256 rows only the columns up to the block's last visible one
-/// (the causal triangle: about half the multiply-adds); every entry after a row's last visible one is NaN. Blocks go to threads in turn, so that short and long rows are shared evenly.
-void gemmNTTriangle(const MatrixF& a, const MatrixF& b, MatrixF& c, float alpha, const std::vector<int>& ends)
-{
-    const int m = int(a.rows());
-    const int n = int(b.rows());
-    const int k = int(a.cols());
-    allocate(c, m, n);
-    if (m == 0 || n == 0)
-        return;
-    // 256 rows: Eigen packs B once per block, so small blocks cost more in packing than they save in products.
-    constexpr int block = 256;
-    const int blocks = (m + block - 1) / block;
-    double work = 0.0;
-    for (int e : ends)
-        work += double(e) * k;
-    const unsigned hw = std::max(1u, std::min(8u, std::thread::hardware_concurrency()));
-    const int threads = work < 1.0e6 || blocks < 2 ? 1 : int(std::min<unsigned>(hw, unsigned(blocks)));
-    auto run = [&](int t) {
-        for (int bi = t; bi < blocks; bi += threads) {
-            const int r0 = bi * block, r1 = std::min(m, r0 + block);
-            int cols = 0;
-            for (int r = r0; r < r1; ++r)
-                cols = std::max(cols, ends[std::size_t(r)]);
-            float* out = c.data() + std::ptrdiff_t(r0) * n;
-            if (cols > 0 && k > 0)
-                kernel::gemmNT(a.data() + std::ptrdiff_t(r0) * k, b.data(), out, r1 - r0, cols, k, alpha, n);
-            // Every entry after a row's last visible key is masked: NaN, as applyMaskNaN writes it (once here,
-            // so the caller need not pass over the matrix again).
-            for (int r = r0; r < r1; ++r)
-                std::fill(out + std::ptrdiff_t(r - r0) * n + (k > 0 ? ends[std::size_t(r)] : 0),
-                          out + std::ptrdiff_t(r - r0 + 1) * n, std::numeric_limits<float>::quiet_NaN());
-        }
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(run, t);
-    run(0);
-    for (auto& th : pool)
-        th.join();
 }
 
 void softmaxParallel(MatrixF& c, const MaskMatrix* mask)
@@ -446,34 +447,70 @@ MatrixF contentRows(const ContentSpec& spec, const Content& content, const Posit
     return m;
 }
 
-/// Rotates every row r of @c m by the angles of position pos[r] (cos and sin tables already include the
-/// attention factor and any xPos scale).
-void rotateRows(MatrixF& m, const RotarySpec& spec, const PositionList& pos)
+/// Rotates every row r of @c m in place by its row of @p rot (the unfused rotation: for the trace, and for
+/// schemes whose own score reads the rotated q and k). The same float expression as the fused kernel's packing.
+void rotateRows(MatrixF& m, const SideRotation& rot)
 {
-    const int pairs = int(spec.invFreq.size());
-    if (pairs == 0)
-        return;
-    const MatrixF c = rotaryCos(spec, pos);
-    const MatrixF s = rotarySin(spec, pos);
-    const int half = spec.rotaryDim / 2;
+    const int pairs = rot.pairs;
     for (Eigen::Index r = 0; r < m.rows(); ++r) {
         float* row = m.data() + r * m.cols();
-        const float* cr = c.data() + r * pairs;
-        const float* sr = s.data() + r * pairs;
-        if (spec.layout == PairLayout::HalfSplit) {
-            for (int i = 0; i < pairs; ++i) {
-                const float x0 = row[i], x1 = row[i + half];
-                row[i] = x0 * cr[i] - x1 * sr[i];
-                row[i + half] = x1 * cr[i] + x0 * sr[i];
-            }
-        } else {
-            for (int i = 0; i < pairs; ++i) {
-                const float x0 = row[2 * i], x1 = row[2 * i + 1];
-                row[2 * i] = x0 * cr[i] - x1 * sr[i];
-                row[2 * i + 1] = x1 * cr[i] + x0 * sr[i];
-            }
+        const float* cr = rot.cos.data() + r * pairs;
+        const float* sr = rot.sin.data() + r * pairs;
+        for (int i = 0; i < pairs; ++i) {
+            const int a = rot.halfSplit ? i : 2 * i;
+            const int b = rot.halfSplit ? i + rot.half : 2 * i + 1;
+            const float x0 = row[a], x1 = row[b];
+            row[a] = x0 * cr[i] - x1 * sr[i];
+            row[b] = x1 * cr[i] + x0 * sr[i];
         }
     }
+}
+
+/// The tables of one side's rotation, computed once for every head: cos and sin of every angle in one pass of
+/// fillTrigTable (angles reduced in double), times the attention factor; xPos's per-pair scale as rotaryCos and
+/// rotarySin apply it.
+SideRotation sideRotation(const RotarySpec& spec, const PositionList& pos)
+{
+    SideRotation rot;
+    rot.pairs = int(spec.invFreq.size());
+    rot.halfSplit = spec.layout == PairLayout::HalfSplit;
+    rot.half = spec.rotaryDim / 2;
+    if (rot.pairs == 0)
+        return rot;
+    if (!spec.xposZeta.empty()) {
+        rot.cos = rotaryCos(spec, pos);
+        rot.sin = rotarySin(spec, pos);
+        return rot;
+    }
+    rot.cos.resize(Eigen::Index(pos.size()), rot.pairs);
+    rot.sin.resize(Eigen::Index(pos.size()), rot.pairs);
+    TrigLayout layout;
+    layout.cos = rot.cos.data();
+    layout.sin = rot.sin.data();
+    layout.rowStride = rot.pairs;
+    layout.pairStride = 1;
+    layout.scale = spec.attentionFactor;
+    fillTrigTable(spec.invFreq, pos, layout);
+    return rot;
+}
+
+bool samePositions(const PositionList& a, const PositionList& b)
+{
+    if (a.size() != b.size())
+        return false;
+    if (a.isRange() && b.isRange())
+        return a.start() == b.start() && (a.step() == b.step() || a.size() < 2);
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/// True when the two sides rotate alike: the key side can read the query side's tables.
+bool sameRotation(const RotarySpec& a, const PositionList& pa, const RotarySpec& b, const PositionList& pb)
+{
+    return a.xposZeta.empty() && b.xposZeta.empty() && a.invFreq == b.invFreq && a.attentionFactor == b.attentionFactor
+        && a.layout == b.layout && a.rotaryDim == b.rotaryDim && samePositions(pa, pb);
 }
 
 std::string headsProblem(int heads)
@@ -643,6 +680,14 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
     }
     if (r.drope)
         out.scalars.push_back({"drope", 1.0});
+    // The cos and sin of every query's and key's angles, once for all heads (an iRoPE NoPE layer has no pairs).
+    SideRotation rotQ, rotKOwn;
+    if (specQ) {
+        rotQ = sideRotation(*specQ, r.queries);
+        if (!sameRotation(*specQ, r.queries, *specK, r.keys))
+            rotKOwn = sideRotation(*specK, r.keys);
+    }
+    const SideRotation& rotK = rotKOwn.pairs > 0 || rotQ.pairs == 0 ? rotKOwn : rotQ;
 
     const PairContext pc = pairContextOf(r);
 
@@ -673,20 +718,27 @@ AttentionResult attentionScores(const AttentionRequest& r, const Limits& limits,
             trace->q = q;
             trace->k = k;
         }
-        if (specQ) {
-            rotateRows(q, *specQ, r.queries);
-            rotateRows(k, *specK, r.keys);
-            if (tracing && specQ->rotaryDim > 0) { // an iRoPE NoPE layer rotates nothing
+        // Rotary schemes: q and k are rotated inside the fused product (kernel::scoresNT), never as whole copies.
+        // The trace records the rotated vectors (the unfused rotation, the same float expression), and a scheme
+        // with its own score reads them, so for it they are rotated in place first.
+        const bool fused = rotQ.pairs > 0 && !s.score;
+        if (rotQ.pairs > 0) {
+            if (tracing) {
                 trace->qRotated = q;
                 trace->kRotated = k;
+                rotateRows(trace->qRotated, rotQ);
+                rotateRows(trace->kRotated, rotK);
+            }
+            if (!fused) {
+                rotateRows(q, rotQ);
+                rotateRows(k, rotK);
             }
         }
-        // The triangle leaves the masked entries NaN; a traced head (the pipeline view) keeps the whole product.
+        // Under a causal mask only the visible blocks are multiplied and the masked entries are NaN; a traced head
+        // (the pipeline view) keeps the whole product.
         const bool triangle = causalEnds && !tracing;
-        if (triangle)
-            gemmNTTriangle(q, k, head.logits, scale, *causalEnds);
-        else
-            gemmNTParallel(q, k, head.logits, scale);
+        scoresProduct(q, k, fused ? &rotQ : nullptr, fused ? &rotK : nullptr, head.logits, scale,
+                      triangle ? &*causalEnds : nullptr);
         if (tracing)
             trace->contentLogits = head.logits;
         if (s.bias) {

@@ -1,8 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "core/attentionkernel.h"
 
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
+#include <new>
+#include <thread>
+#include <vector>
 
 namespace poslab::core::kernel {
 
@@ -15,6 +22,11 @@ namespace poslab::core::kernel {
               int ldb, float beta, float* c, int ldc);                                                                 \
     void geluTanh(const float* x, float* y, float* th, int n);                                                         \
     void boxMuller(const float* u1, const float* u2, float* out, int n);                                               \
+    void scoresGeometry(int* rows, int* cols, int* vectorFloats);                                                      \
+    void scoresPack(const ScoreOperand& op, int rows, int d, int row0, int width, float* out);                         \
+    void scoresTile(const ScoreJob& job, const ScoreTiling& tiling, const float* packedQ, const float* packedK,        \
+                    int rp0, int rp1, int cp0, int cp1);                                                               \
+    void scoresFence();                                                                                                \
     }
 POSLAB_DECLARE_KERNELS(generic)
 #if defined(__x86_64__) || defined(_M_X64)
@@ -119,13 +131,198 @@ void boxMuller(const float* u1, const float* u2, float* out, int n)
     }
 }
 
-const char* isaName()
+// --- the fused score product: the threads and the tiles (the leaves are per instruction set) ----------------
+
+namespace {
+
+struct ScoreKernels {
+    void (*geometry)(int*, int*, int*);
+    void (*pack)(const ScoreOperand&, int, int, int, int, float*);
+    void (*tile)(const ScoreJob&, const ScoreTiling&, const float*, const float*, int, int, int, int);
+    void (*fence)();
+};
+
+ScoreKernels scoreKernels(Isa which)
 {
-    switch (isa()) {
+    switch (which) {
+#if defined(__x86_64__) || defined(_M_X64)
+    case Isa::Avx512: return {avx512::scoresGeometry, avx512::scoresPack, avx512::scoresTile, avx512::scoresFence};
+    case Isa::Avx2: return {avx2::scoresGeometry, avx2::scoresPack, avx2::scoresTile, avx2::scoresFence};
+#endif
+    default: return {generic::scoresGeometry, generic::scoresPack, generic::scoresTile, generic::scoresFence};
+    }
+}
+
+/// Outputs from this size on are written with streaming stores (they cannot stay in the cache anyway).
+constexpr std::size_t streamBytes = std::size_t(16) << 20;
+/// A tile of C is about 240 rows x 256 columns: its K panels (256 x d) fit in L2 beside the Q panels passing.
+constexpr int tileRows = 240;
+constexpr int tileCols = 256;
+/// The packed operands are kept by the calling thread from call to call up to this size (no page faults).
+constexpr std::size_t keptPackBytes = std::size_t(32) << 20;
+
+struct FreeDeleter {
+    void operator()(float* p) const { std::free(p); }
+};
+using FloatBuffer = std::unique_ptr<float[], FreeDeleter>;
+
+float* packBuffer(std::size_t floats, FloatBuffer& fresh)
+{
+    thread_local FloatBuffer kept;
+    thread_local std::size_t keptFloats = 0;
+    const std::size_t bytes = (floats * sizeof(float) + 63) / 64 * 64;
+    if (bytes > keptPackBytes) {
+        fresh.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+        return fresh.get();
+    }
+    if (keptFloats < floats) {
+        kept.reset(static_cast<float*>(std::aligned_alloc(64, bytes)));
+        keptFloats = kept ? floats : 0;
+    }
+    return kept.get();
+}
+
+void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
+{
+    const int m = job.m, n = job.n, d = job.d;
+    if (m <= 0 || n <= 0)
+        return;
+    int panelRows = 0, panelCols = 0, lanes = 0;
+    K.geometry(&panelRows, &panelCols, &lanes);
+    ScoreTiling tiling;
+    tiling.ldc = job.ldc > 0 ? job.ldc : n;
+    // Streaming stores need aligned vectors: the column panels are shifted so that every vector of every row starts
+    // on one (the rows being a whole number of vectors apart).
+    const std::size_t vectorBytes = std::size_t(lanes) * sizeof(float);
+    const auto address = reinterpret_cast<std::uintptr_t>(job.c);
+    if (job.streamingStores && lanes > 1 && std::size_t(m) * std::size_t(n) * sizeof(float) >= streamBytes
+        && address % sizeof(float) == 0 && (std::size_t(tiling.ldc) * sizeof(float)) % vectorBytes == 0) {
+        const int shift = int(((vectorBytes - address % vectorBytes) % vectorBytes) / sizeof(float));
+        tiling.offset = shift ? panelCols - shift : 0;
+        tiling.stream = true;
+    }
+    const int rowPanels = (m + panelRows - 1) / panelRows;
+    const int colPanels = (n + tiling.offset + panelCols - 1) / panelCols;
+    std::vector<int> panelEnds;
+    if (job.rowEnds) {
+        panelEnds.assign(std::size_t(rowPanels), 0);
+        for (int i = 0; i < m; ++i) {
+            int& e = panelEnds[std::size_t(i / panelRows)];
+            e = std::max(e, std::min(n, job.rowEnds[i]));
+        }
+        tiling.panelEnds = panelEnds.data();
+    }
+    FloatBuffer fresh;
+    // K's panels start on a cache line (the micro kernel's aligned loads); each is NR x d floats, NR a whole vector.
+    const std::size_t qFloats = (std::size_t(rowPanels) * std::size_t(panelRows) * std::size_t(d) + 15) / 16 * 16;
+    float* packedQ = packBuffer(qFloats + std::size_t(colPanels) * std::size_t(panelCols) * std::size_t(d), fresh);
+    if (!packedQ)
+        throw std::bad_alloc();
+    float* packedK = packedQ + qFloats;
+
+    // Work items, taken in turn from one counter: the K blocks' packing, the Q blocks', then the tiles (under a mask
+    // the longest rows first, so that the short tiles even out the end). A tile waits only for the two blocks it
+    // reads, and only when another thread is still packing them.
+    const int blockRowPanels = std::max(1, tileRows / panelRows);
+    const int blockColPanels = std::max(1, tileCols / panelCols);
+    const int rowBlocks = (rowPanels + blockRowPanels - 1) / blockRowPanels;
+    const int colBlocks = (colPanels + blockColPanels - 1) / blockColPanels;
+    const int packItems = colBlocks + rowBlocks;
+    const int items = packItems + rowBlocks * colBlocks;
+    const auto rowBlockAt = [&](int order) { return job.rowEnds ? rowBlocks - 1 - order : order; };
+    const auto ready = std::make_unique<std::atomic<int>[]>(std::size_t(packItems)); // all 0: nothing packed yet
+    std::atomic<int> next{0};
+    const auto waitFor = [&](int item) {
+        while (!ready[std::size_t(item)].load(std::memory_order_acquire))
+            std::this_thread::yield();
+    };
+    const auto work = [&] {
+        for (int item; (item = next.fetch_add(1, std::memory_order_relaxed)) < items;) {
+            if (item < colBlocks) {
+                const int q1 = std::min(colPanels, (item + 1) * blockColPanels);
+                for (int q = item * blockColPanels; q < q1; ++q)
+                    K.pack(job.k, n, d, q * panelCols - tiling.offset, panelCols,
+                           packedK + std::ptrdiff_t(q) * panelCols * d);
+                ready[std::size_t(item)].store(1, std::memory_order_release);
+            } else if (item < packItems) {
+                const int rb = rowBlockAt(item - colBlocks);
+                const int p1 = std::min(rowPanels, (rb + 1) * blockRowPanels);
+                for (int p = rb * blockRowPanels; p < p1; ++p)
+                    K.pack(job.q, m, d, p * panelRows, panelRows, packedQ + std::ptrdiff_t(p) * panelRows * d);
+                ready[std::size_t(item)].store(1, std::memory_order_release);
+            } else {
+                const int t = item - packItems;
+                const int order = t / colBlocks, cb = t % colBlocks;
+                const int rb = rowBlockAt(order);
+                const int rp0 = rb * blockRowPanels, rp1 = std::min(rowPanels, rp0 + blockRowPanels);
+                const int cp0 = cb * blockColPanels, cp1 = std::min(colPanels, cp0 + blockColPanels);
+                const int end
+                    = tiling.panelEnds ? *std::max_element(tiling.panelEnds + rp0, tiling.panelEnds + rp1) : n;
+                if (cp0 * panelCols - tiling.offset < end) { // some row sees part of the tile: it reads the panels
+                    waitFor(cb);
+                    waitFor(colBlocks + order);
+                }
+                K.tile(job, tiling, packedQ, packedK, rp0, rp1, cp0, cp1);
+            }
+        }
+        K.fence();
+    };
+    std::vector<std::thread> pool;
+    for (int t = 1; t < threads; ++t)
+        pool.emplace_back(work);
+    work();
+    for (auto& th : pool)
+        th.join();
+}
+
+std::vector<Isa> availableIsas()
+{
+    std::vector<Isa> out{Isa::Generic};
+    const Isa hw = detectHardware();
+    if (hw == Isa::Avx2 || hw == Isa::Avx512)
+        out.push_back(Isa::Avx2);
+    if (hw == Isa::Avx512)
+        out.push_back(Isa::Avx512);
+    return out;
+}
+
+const char* nameOf(Isa which)
+{
+    switch (which) {
     case Isa::Avx512: return "avx512";
     case Isa::Avx2: return "avx2";
     default: return "generic";
     }
+}
+
+} // namespace
+
+void scoresNT(const ScoreJob& job, int threads)
+{
+    runScores(scoreKernels(isa()), job, std::max(1, threads));
+}
+
+int isaCount()
+{
+    return int(availableIsas().size());
+}
+
+const char* isaNameAt(int index)
+{
+    const std::vector<Isa> all = availableIsas();
+    return index >= 0 && index < int(all.size()) ? nameOf(all[std::size_t(index)]) : "";
+}
+
+void scoresNTWith(int index, const ScoreJob& job, int threads)
+{
+    const std::vector<Isa> all = availableIsas();
+    runScores(scoreKernels(index >= 0 && index < int(all.size()) ? all[std::size_t(index)] : Isa::Generic), job,
+              std::max(1, threads));
+}
+
+const char* isaName()
+{
+    return nameOf(isa());
 }
 
 } // namespace poslab::core::kernel

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The attention-score engine: softmax, masks, content, RoPE's offset property, limits, decay, errors.
 #include "core/attention.h"
+#include "core/attentionkernel.h"
 #include "core/compute.h"
 #include "core/encodingregistry.h"
 #include "core/errors.h"
@@ -9,7 +10,10 @@
 
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <vector>
 
 using namespace poslab::core;
 
@@ -23,6 +27,10 @@ private slots:
     void causalMaskHolds();
     void causalTriangleEqualsMaskedSquare_data();
     void causalTriangleEqualsMaskedSquare();
+    void fusedScoresMatchUnfusedReference_data();
+    void fusedScoresMatchUnfusedReference();
+    void fusedKernelVariantsMatchReference_data();
+    void fusedKernelVariantsMatchReference();
     void softmaxIgnoresRowShift();
     void ropeScoresDependOnlyOnOffset();
     void sentenceRepeatedWordsShareVector();
@@ -468,6 +476,251 @@ void TestAttention::causalTriangleEqualsMaskedSquare()
             if (any)
                 QVERIFY(std::abs(sum - 1.0) < 1e-5);
         }
+    }
+}
+
+namespace {
+
+/// Standard error bound of a float32 dot product accumulated in n steps, then scaled once (Higham, "Accuracy and
+/// Stability of Numerical Algorithms", 2nd ed. 2002, section 3.1, eq. 3.5: |fl(x.y) - x.y| <= gamma_n |x|.|y|,
+/// gamma_n = n u / (1 - n u), u = 2^-24), for n = d + 1 roundings; @p absDot is sum |x_p y_p| times |scale|.
+double dotBound(int d, double absDot)
+{
+    const double u = 0x1.0p-24;
+    const double n = double(d) + 1.0;
+    return n * u / (1.0 - n * u) * absDot + 1e-30;
+}
+
+} // namespace
+
+void TestAttention::fusedScoresMatchUnfusedReference_data()
+{
+    // clang-format off
+    QTest::addColumn<QString>("scheme");
+    QTest::addColumn<QString>("sets");
+    QTest::addColumn<int>("dim");
+    QTest::addColumn<QString>("queries");
+    QTest::addColumn<QString>("keys");
+    QTest::addColumn<bool>("causal");
+    // Sizes that are not multiples of the kernel's panels (12 x 32, 6 x 16, 6 x 8) nor of its tiles (240 x 256).
+    QTest::newRow("half-split, bidirectional, 301 x 333") << "rope" << "" << 64 << "0:301" << "0:333" << false;
+    QTest::newRow("half-split, causal, 301 x 333") << "rope" << "" << 64 << "0:301" << "0:333" << true;
+    QTest::newRow("interleaved, bidirectional") << "rope" << "layout=interleaved" << 64 << "0:257" << "0:263" << false;
+    QTest::newRow("interleaved, causal") << "rope" << "layout=interleaved" << 64 << "0:257" << "0:263" << true;
+    QTest::newRow("partial 0.5, half-split") << "rope" << "partial_rotary_factor=0.5" << 40 << "0:99" << "0:131" << false;
+    QTest::newRow("partial 0.25, interleaved, causal") << "rope" << "partial_rotary_factor=0.25,layout=interleaved" << 72 << "0:270" << "0:270" << true;
+    QTest::newRow("d 18, far offset positions, causal") << "rope" << "" << 18 << "70000:70245" << "69900:70300" << true;
+    QTest::newRow("keys unsorted, causal") << "rope" << "" << 32 << "5,3,9,1,7,300,41" << "9,0,4,8,2,6,299,40" << true;
+    QTest::newRow("xPos (query and key tables differ)") << "xpos" << "" << 32 << "0:250" << "0:250" << true;
+    QTest::newRow("YaRN attention factor") << "rope" << "rope_type=yarn,factor=4" << 64 << "0:300" << "0:300" << false;
+    QTest::newRow("nope (no rotation)") << "nope" << "" << 24 << "0:77" << "0:300" << true;
+    // clang-format on
+}
+
+void TestAttention::fusedScoresMatchUnfusedReference()
+{
+    // The fused kernel rotates q and k while packing them; the trace records the same head's q and k rotated by
+    // the unfused rotation (rotateRows) and its product. Every fused logit must match the product of those rotated
+    // vectors within the float32 dot-product bound, and masked entries are NaN.
+    QFETCH(QString, scheme);
+    QFETCH(QString, sets);
+    QFETCH(int, dim);
+    QFETCH(QString, queries);
+    QFETCH(QString, keys);
+    QFETCH(bool, causal);
+    AttentionRequest r;
+    r.scheme = scheme.toStdString();
+    Overrides o;
+    for (const QString& kv : sets.split(QLatin1Char(','), Qt::SkipEmptyParts))
+        o.emplace_back(kv.section(QLatin1Char('='), 0, 0).toStdString(), kv.section(QLatin1Char('='), 1).toStdString());
+    r.queries = PositionList::parse(queries.toStdString());
+    r.keys = PositionList::parse(keys.toStdString());
+    TableContext ctx;
+    ctx.dim = dim;
+    ctx.positions = r.keys.maxValue() >= r.queries.maxValue() ? r.keys : r.queries;
+    r.params = resolveParams(schemeOrThrow(r.scheme), o, ctx);
+    r.headDim = dim;
+    r.heads = 2;
+    r.mask = causal ? MaskKind::Causal : MaskKind::Bidirectional;
+    r.wantProbabilities = false;
+    AttentionTrace trace;
+    r.onlyHead = 1;
+    const AttentionResult traced = attentionScores(r, {}, &trace);
+    const AttentionResult fused = attentionScores(r);
+    const MatrixF& qr = trace.qRotated.size() ? trace.qRotated : trace.q;
+    const MatrixF& kr = trace.kRotated.size() ? trace.kRotated : trace.k;
+    QCOMPARE(qr.rows(), Eigen::Index(r.queries.size()));
+    QCOMPARE(kr.rows(), Eigen::Index(r.keys.size()));
+    QVERIFY(scheme == "nope" || trace.qRotated.size() > 0);
+    const double scale = 1.0 / std::sqrt(double(dim));
+    const MatrixF& a = fused.heads[0].logits;
+    const MatrixF& t = traced.heads[0].logits; // the whole product (a traced head skips no block)
+    double worst = 0.0;
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+        for (Eigen::Index j = 0; j < a.cols(); ++j) {
+            double dot = 0.0, absDot = 0.0;
+            for (Eigen::Index p = 0; p < dim; ++p) {
+                dot += double(qr(i, p)) * double(kr(j, p));
+                absDot += std::fabs(double(qr(i, p)) * double(kr(j, p)));
+            }
+            const double ref = dot * scale;
+            const double bound = dotBound(dim, absDot * scale);
+            if (!fused.mask(i, j)) {
+                QVERIFY2(std::isnan(a(i, j)), qPrintable(QString("(%1, %2) masked but %3").arg(i).arg(j).arg(a(i, j))));
+                continue;
+            }
+            QVERIFY2(std::fabs(double(a(i, j)) - ref) <= bound,
+                     qPrintable(QString("(%1, %2): fused %3, reference %4, bound %5")
+                                    .arg(i)
+                                    .arg(j)
+                                    .arg(a(i, j))
+                                    .arg(ref)
+                                    .arg(bound)));
+            // The traced product runs through the same kernel over the whole square: the same bits where visible.
+            QCOMPARE(a(i, j), t(i, j));
+            worst = std::max(worst, std::fabs(double(a(i, j)) - ref) / bound);
+        }
+    qInfo("kernel %s: largest error %.3f of the bound", kernel::isaName(), worst);
+}
+
+void TestAttention::fusedKernelVariantsMatchReference_data()
+{
+    // clang-format off
+    QTest::addColumn<int>("m");
+    QTest::addColumn<int>("n");
+    QTest::addColumn<int>("d");
+    QTest::addColumn<int>("pairs");
+    QTest::addColumn<bool>("halfSplit");
+    QTest::addColumn<bool>("causal");
+    QTest::addColumn<int>("ldcPad");
+    QTest::addColumn<int>("cShift");
+    QTest::newRow("half-split 37 x 53 x 16") << 37 << 53 << 16 << 8 << true << false << 0 << 0;
+    QTest::newRow("interleaved 37 x 53 x 16, causal") << 37 << 53 << 16 << 8 << false << true << 0 << 0;
+    QTest::newRow("partial: 3 of 7 pairs, d 14, padded rows") << 250 << 261 << 14 << 3 << true << true << 5 << 1;
+    QTest::newRow("no rotation, d 1") << 13 << 40 << 1 << 0 << true << false << 0 << 0;
+    QTest::newRow("d 0") << 5 << 7 << 0 << 0 << true << true << 0 << 0;
+    // 2048 x 2064 floats is over the streaming threshold (16 MiB): aligned streaming stores, the panels shifted by
+    // the output's misalignment (cShift floats).
+    QTest::newRow("streaming 2048 x 2064 x 64, causal, shifted") << 2048 << 2064 << 64 << 32 << true << true << 16 << 3;
+    QTest::newRow("streaming 2050 x 2048 x 32, interleaved") << 2050 << 2048 << 32 << 16 << false << false << 0 << 0;
+    // clang-format on
+}
+
+void TestAttention::fusedKernelVariantsMatchReference()
+{
+    // kernel::scoresNT for every instruction set this build and CPU can run (generic, AVX2, AVX-512), against the
+    // product in double of the rotated vectors (the unfused rotation's float expression), within the float32
+    // dot-product bound; masked entries NaN; the same bits for 1 and 3 threads and with or without the mask.
+    QFETCH(int, m);
+    QFETCH(int, n);
+    QFETCH(int, d);
+    QFETCH(int, pairs);
+    QFETCH(bool, halfSplit);
+    QFETCH(bool, causal);
+    QFETCH(int, ldcPad);
+    QFETCH(int, cShift);
+    std::vector<float> q(std::size_t(m) * d), k(std::size_t(n) * d);
+    SeededRandom rng(7);
+    for (float& x : q)
+        x = float(rng.normal());
+    for (float& x : k)
+        x = float(rng.normal());
+    // Angles p * w_i at positions 3 + row, cos and sin in float (any table will do: the kernel only reads them).
+    auto table = [&](int rows, bool wantSin) {
+        std::vector<float> t(std::size_t(rows) * std::max(pairs, 1));
+        for (int r = 0; r < rows; ++r)
+            for (int i = 0; i < pairs; ++i) {
+                const double a = double(r + 3) * std::pow(10000.0, -2.0 * i / std::max(2 * pairs, 1));
+                t[std::size_t(r) * pairs + i] = float(wantSin ? std::sin(a) : std::cos(a));
+            }
+        return t;
+    };
+    const std::vector<float> cq = table(m, false), sq = table(m, true), ck = table(n, false), sk = table(n, true);
+    auto rotated
+        = [&](const std::vector<float>& x, const std::vector<float>& c, const std::vector<float>& s, int rows) {
+              std::vector<float> y = x;
+              for (int r = 0; r < rows; ++r)
+                  for (int i = 0; i < pairs; ++i) {
+                      const int a = halfSplit ? i : 2 * i, b = halfSplit ? i + pairs : 2 * i + 1;
+                      const float x0 = x[std::size_t(r) * d + a], x1 = x[std::size_t(r) * d + b];
+                      const float cv = c[std::size_t(r) * pairs + i], sv = s[std::size_t(r) * pairs + i];
+                      y[std::size_t(r) * d + a] = x0 * cv - x1 * sv;
+                      y[std::size_t(r) * d + b] = x1 * cv + x0 * sv;
+                  }
+              return y;
+          };
+    const std::vector<float> qr = rotated(q, cq, sq, m), kr = rotated(k, ck, sk, n);
+    std::vector<int> ends(static_cast<std::size_t>(m));
+    for (int i = 0; i < m; ++i)
+        ends[std::size_t(i)] = std::min(n, (i * 7) % (n + 3)); // ragged, some rows empty, some full
+    const float alpha = 0.3f;
+    const int ldc = n + ldcPad;
+    kernel::ScoreJob job;
+    job.q = {q.data(), pairs ? cq.data() : nullptr, pairs ? sq.data() : nullptr, pairs, halfSplit, pairs};
+    job.k = {k.data(), pairs ? ck.data() : nullptr, pairs ? sk.data() : nullptr, pairs, halfSplit, pairs};
+    job.m = m;
+    job.n = n;
+    job.d = d;
+    job.alpha = alpha;
+    job.ldc = ldc;
+    job.rowEnds = causal ? ends.data() : nullptr;
+    constexpr float sentinel = -12345.0f;
+    QVERIFY(kernel::isaCount() >= 1);
+    QCOMPARE(QString(kernel::isaNameAt(0)), QString("generic"));
+    for (int v = 0; v < kernel::isaCount(); ++v) {
+        const QString isa = kernel::isaNameAt(v);
+        std::vector<float> store(std::size_t(m) * ldc + 64, sentinel);
+        float* c = store.data() + cShift;
+        job.c = c;
+        kernel::scoresNTWith(v, job, 1);
+        // On the large outputs the reference (in double) is checked on every 37th row and the edges; NaN, padding
+        // and bits below are checked everywhere.
+        const bool large = double(m) * n > 1e6;
+        for (int i = 0; i < m; ++i) {
+            const bool checkRow = !large || i % 37 == 0 || i < 2 || i >= m - 2;
+            for (int j = 0; j < n; ++j) {
+                const float got = c[std::size_t(i) * ldc + j];
+                if (!checkRow) {
+                    QVERIFY(causal || !std::isnan(got));
+                    continue;
+                }
+                if (causal && j >= ends[std::size_t(i)]) {
+                    QVERIFY2(std::isnan(got),
+                             qPrintable(isa + QString(": (%1, %2) = %3, not NaN").arg(i).arg(j).arg(got)));
+                    continue;
+                }
+                double dot = 0.0, absDot = 0.0;
+                for (int p = 0; p < d; ++p) {
+                    const double t = double(qr[std::size_t(i) * d + p]) * double(kr[std::size_t(j) * d + p]);
+                    dot += t;
+                    absDot += std::fabs(t);
+                }
+                const double ref = dot * alpha;
+                QVERIFY2(std::fabs(double(got) - ref) <= dotBound(d, absDot * alpha),
+                         qPrintable(isa + QString(": (%1, %2) = %3, reference %4").arg(i).arg(j).arg(got).arg(ref)));
+            }
+            for (int j = n; j < ldc; ++j) // the row padding is never written
+                QCOMPARE(c[std::size_t(i) * ldc + j], sentinel);
+        }
+        for (int i = 0; i < cShift; ++i) // nor is anything before the output
+            QCOMPARE(store[std::size_t(i)], sentinel);
+        // Three threads, and the product without the mask: the same bits wherever a row sees its key.
+        std::vector<float> other(store.size(), sentinel);
+        job.c = other.data() + cShift;
+        kernel::scoresNTWith(v, job, 3);
+        QVERIFY2(std::equal(store.begin(), store.end(), other.begin(),
+                            [](float x, float y) { return (std::isnan(x) && std::isnan(y)) || x == y; }),
+                 qPrintable(isa + ": 3 threads differ from 1"));
+        if (causal) {
+            std::fill(other.begin(), other.end(), sentinel);
+            kernel::ScoreJob square = job;
+            square.rowEnds = nullptr;
+            kernel::scoresNTWith(v, square, 2);
+            for (int i = 0; i < m; ++i)
+                for (int j = 0; j < ends[std::size_t(i)]; ++j)
+                    QCOMPARE(other[std::size_t(cShift) + std::size_t(i) * ldc + j], c[std::size_t(i) * ldc + j]);
+        }
+        job.c = nullptr;
     }
 }
 
