@@ -28,6 +28,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <clocale>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -953,6 +954,11 @@ void silenceRuntimeDirWarning()
     });
 }
 
+void useCNumbers()
+{
+    std::setlocale(LC_NUMERIC, "C");
+}
+
 int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::ostream& err)
 {
     std::vector<std::string> args = argv;
@@ -984,6 +990,7 @@ int runExportCli(const std::vector<std::string>& argv, std::ostream& out, std::o
             static char name[] = "poslab";
             static char* qtArgv[] = {name, nullptr};
             app = std::make_unique<QApplication>(argc, qtArgv);
+            useCNumbers();
         } else if (!qobject_cast<QApplication*>(QCoreApplication::instance())) {
             throw RefusedError("export needs a QApplication (the decay view is a Qt Charts widget)");
         }

@@ -30,4 +30,10 @@ std::string exportUsage();
 /// creating the application.
 void silenceRuntimeDirWarning();
 
+/// Sets the C library's LC_NUMERIC back to "C"; call right after creating the application. QCoreApplication calls
+/// setlocale(LC_ALL, "") on Unix, which makes printf write and strtod read "1,5" under de_DE or fr_FR; Qt's
+/// QCoreApplication documentation ("Locale Settings") says to reset LC_NUMERIC so. Numbers in files, figures and
+/// messages are then C's in every locale (tests/cli/tst_cli_locale.cpp); Qt's own QLocale is not changed.
+void useCNumbers();
+
 } // namespace poslab::app

@@ -100,6 +100,7 @@ int runBench(int argc, char** argv, const std::vector<std::string>& args)
         qputenv("QT_QPA_PLATFORM", "offscreen");
     poslab::app::silenceRuntimeDirWarning();
     QApplication app(argc, argv);
+    poslab::app::useCNumbers();
     setUpApplication();
     poslab::app::CliHooks hooks;
     hooks.extraBenchmarks = [](bool large) {
@@ -294,6 +295,7 @@ int main(int argc, char** argv)
     int qtArgc = int(qtWords.size());
     poslab::app::silenceRuntimeDirWarning();
     QApplication app(qtArgc, qtArgv.data());
+    poslab::app::useCNumbers();
     setUpApplication();
     poslab::ui::MainWindow window(nullptr, screenshot.isEmpty());
     addFileMenu(window);

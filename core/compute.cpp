@@ -8,6 +8,7 @@
 #include "core/rotary.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 
@@ -21,9 +22,11 @@ std::string formatBytes(double bytes)
         bytes /= 1024.0;
         ++u;
     }
+    // to_chars, not printf: C's "%.1f" in every locale (printf writes "3,0 GiB" under de_DE once a program, as
+    // QApplication does, calls setlocale(LC_ALL, "")).
     char buf[64];
-    std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.1f %s", bytes, units[u]);
-    return buf;
+    const auto end = std::to_chars(buf, buf + sizeof buf, bytes, std::chars_format::fixed, u == 0 ? 0 : 1).ptr;
+    return std::string(buf, end) + " " + units[u];
 }
 
 void checkSize(double bytes, const Limits& limits, const std::string& what, const std::string& advice)
@@ -38,11 +41,13 @@ void checkSize(double bytes, const Limits& limits, const std::string& what, cons
 void checkWork(double operations, const Limits& limits, const std::string& what, const std::string& advice)
 {
     if (!(operations <= limits.maxWork)) {
-        char buf[160];
-        std::snprintf(buf, sizeof buf, " would take about %.1e operations, more than the work limit of %.0e",
-                      operations, limits.maxWork);
+        // C's "%.1e" and "%.0e" in every locale, as formatBytes.
+        char ops[32], cap[32];
+        const auto opsEnd = std::to_chars(ops, ops + sizeof ops, operations, std::chars_format::scientific, 1).ptr;
+        const auto capEnd = std::to_chars(cap, cap + sizeof cap, limits.maxWork, std::chars_format::scientific, 0).ptr;
         throw RefusedError(
-            what + buf + "; "
+            what + " would take about " + std::string(ops, opsEnd) + " operations, more than the work limit of "
+            + std::string(cap, capEnd) + "; "
             + (advice.empty() ? "ask for fewer positions, heads or dimensions, or smaller scheme parameters" : advice));
     }
 }
