@@ -117,6 +117,9 @@ struct SpatialSchemeDescriptor {
     SchemeDescriptor info;
     SpatialInput input = SpatialInput::Grid;
     bool hasClassToken = false; ///< --cls applies
+    /// The dimension its default parameters fit, taken when none is given (mrope: 128, as its default mrope_section
+    /// [16, 24, 24] sums to 64 pairs: Qwen2-VL's head dimension); 0: the common default.
+    int defaultDim = 0;
     SpatialEncodingFn encoding = nullptr;
     SpatialRotaryFn rotary = nullptr;
     PositionIdsFn positionIds = nullptr;

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cfloat>
 #include <cstdio>
+#include <limits>
 
 namespace poslab::core {
 
@@ -50,16 +52,42 @@ void validateMrope(const ParamSet& params, const SpatialContext& ctx)
                          + std::to_string(pairs) + " pairs: 3 * s_h - 2 and 3 * s_w - 1 must be below d/2");
 }
 
-/// The temporal id of frame f of a block, before the block's offset.
-long long frameId(const ParamSet& params, const Segment& s, int f)
+// transformers computes the time ids of Qwen2.5-VL in float32: second_per_grid_ts is a float32 tensor (the processor's
+// list of temporal_patch_size / fps, through BatchFeature), an int64 arange times it is float32, and .long()
+// truncates toward zero. float here is IEEE binary32 and every product below is rounded to it (FLT_EVAL_METHOD 0: no
+// wider intermediates), so the products round as torch's do.
+static_assert(std::numeric_limits<float>::is_iec559 && std::numeric_limits<float>::digits == 24);
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD != 0
+#error "mrope time ids need float arithmetic evaluated in float (FLT_EVAL_METHOD 0)"
+#endif
+
+/// The temporal id of frame f of a block, before the block's offset, as a whole number (a double: it may be beyond
+/// any id the caller allows, which the caller refuses before converting it).
+double frameId(const ParamSet& params, const Segment& s, int f)
 {
     const std::string& v = params.choice("variant");
     if (v != "qwen2_5_vl")
         return f;
     if (s.kind == Segment::Kind::Image)
-        return 0; // second_per_grid_t = 0 for images
-    // time_tensor = f * second_per_grid_t * tokens_per_second; .long() truncates toward zero (floor here).
-    return (long long)std::floor((long double)f * params.real("second_per_grid") * params.real("tokens_per_second"));
+        return 0;                                            // second_per_grid_t = 0 for images
+    const float spg = float(params.real("second_per_grid")); // one element of the float32 second_per_grid_ts
+    const float tps = float(params.real("tokens_per_second"));
+    const float frame = float(f); // exact: f < 2^24 (a sequence holds at most maxSpatialTokens tokens)
+    const std::string& how = params.choice("time_ids");
+    if (how == "integer_seconds") {
+        // torch.as_tensor(second_per_grid_t, dtype=range_tensor.dtype): int64, truncated (0.5 s becomes 0); then
+        // int64 products, or float32 when tokens_per_second is not whole.
+        const double whole = std::trunc(double(spg));
+        if (double(tps) == std::trunc(double(tps)))
+            return double(f) * whole * double(tps); // exact below 2^53; the caller bounds it long before
+        return std::trunc(double(float(double(f) * whole) * tps));
+    }
+    float t = 0;
+    if (how == "float_frame_first")
+        t = (frame * spg) * tps; // time_tensor = expanded_range * second_per_grid_t * tokens_per_second
+    else
+        t = frame * (tps * spg);  // time_interval = tokens_per_second * second_per_grid_t; (arange * time_interval)
+    return std::trunc(double(t)); // .long(): toward zero (every factor is >= 0)
 }
 
 } // namespace
@@ -98,6 +126,7 @@ MatrixD mropePositionIds(const ParamSet& params, const SpatialContext& ctx)
         if (b.seg->kind == Segment::Kind::Text) {
             next += b.seg->length;
         } else {
+            // float32 products grow with f (rounding is monotonic), so the last frame has the largest time id.
             const long double top = std::max<long double>({(long double)frameId(params, *b.seg, b.frames - 1),
                                                            (long double)b.seg->h - 1, (long double)b.seg->w - 1});
             next += top + 1;
@@ -119,7 +148,7 @@ MatrixD mropePositionIds(const ParamSet& params, const SpatialContext& ctx)
         }
         long long top = 0;
         for (int f = 0; f < b.frames; ++f) {
-            const long long t = frameId(params, s, f);
+            const auto t = (long long)frameId(params, s, f); // bounded by maxPosition above
             for (int r = 0; r < s.h; ++r)
                 for (int c = 0; c < s.w; ++c, ++col) {
                     ids(0, col) = double(base + t);
@@ -208,8 +237,17 @@ SpatialSchemeDescriptor mropeScheme()
                        "qwen2_5_vl: seconds per temporal grid step "
                        "(second_per_grid_ts = temporal_patch_size / fps; 2 / 2 = 1, Hugging Face's default)"),
              "variant", {"qwen2_5_vl"}),
+        when(choiceParam("time_ids", "float_interval", {"float_interval", "float_frame_first", "integer_seconds"},
+                         "qwen2_5_vl: how transformers' get_rope_index turns frame f into a time id, all truncated "
+                         "toward zero (.long()). float_interval (current transformers, get_vision_position_ids): f * "
+                         "(tokens_per_second * second_per_grid) in float32; float_frame_first (the first Qwen2.5-VL "
+                         "code): (f * second_per_grid) * tokens_per_second in float32; integer_seconds (the versions "
+                         "that cast second_per_grid_t to the arange's int64 first): f * trunc(second_per_grid) * "
+                         "tokens_per_second, so 0.5 s gives 0"),
+             "variant", {"qwen2_5_vl"}),
     };
     d.input = SpatialInput::Sequence;
+    d.defaultDim = 128; // Qwen2-VL, Qwen2.5-VL and Qwen3-VL: head_dim 128, which the default sections fit
     d.positionIds = mropePositionIds;
     d.rotary = mropeRotary;
     d.validate = validateMrope;

@@ -13,11 +13,15 @@
 ///   text after a block continues from the block's largest id + 1.
 /// Variants:
 ///   qwen2_vl:   tid(f) = f.
-///   qwen2_5_vl: time-aligned ids (modeling_qwen2_5_vl.py get_rope_index): tid(f) = floor(f * second_per_grid *
-///               tokens_per_second) for videos (time_tensor.long()), 0 for images (second_per_grid_t = 0).
-///               Some transformers versions first cast second_per_grid_t to the integer dtype of the range
-///               (torch.as_tensor(..., dtype=range_tensor.dtype)), which turns 0.5 s into 0; this keeps it real,
-///               as the versions that take second_per_grid_t.item() do.
+///   qwen2_5_vl: time-aligned ids (modeling_qwen2_5_vl.py get_rope_index): tid(f) = trunc(f * second_per_grid *
+///               tokens_per_second) for videos, 0 for images (second_per_grid_t = 0), computed as transformers does:
+///               second_per_grid_ts is a float32 tensor, so the products are float32 and .long() truncates toward
+///               zero (second_per_grid 0.6666666666666666 gives frame 3 the id 4, where exact arithmetic gives 3).
+///               time_ids picks the version: float_interval (current: time_interval = tokens_per_second *
+///               second_per_grid_t, then (arange * time_interval).long() in get_vision_position_ids),
+///               float_frame_first (the first code: arange * second_per_grid_t * tokens_per_second), integer_seconds
+///               (versions that first cast second_per_grid_t to the range's int64 dtype, torch.as_tensor(...,
+///               dtype=range_tensor.dtype), which turns 0.5 s into 0).
 ///   qwen3_vl:   a video of T frames is T blocks of one frame each (modeling_qwen3_vl.py get_rope_index:
 ///               video_grid_thw repeat_interleave, t set to 1), each starting after the previous block's largest
 ///               id + 1; the processor puts timestamp text between frames, which the sequence lists as text runs.

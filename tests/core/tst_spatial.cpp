@@ -24,6 +24,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <cstdio>
 #include <numbers>
 #include <set>
 
@@ -171,6 +172,7 @@ private slots:
     void mropeDocstringExample();
     void mropeImageBetweenText();
     void mropeTimeAlignedVideo();
+    void mropeTimeIdsAreFloat32AsTransformers();
     void mropeQwen3SplitsVideoFrames();
     void mropeSections();
     void mropeAnglesAndTextMatchesRope();
@@ -520,6 +522,102 @@ void TestSpatial::mropeTimeAlignedVideo()
     QCOMPARE(q2(0, 5), 3.0);
     // tokens_per_second belongs to qwen2_5_vl only.
     QVERIFY_THROWS_EXCEPTION(InputError, params("mrope", {{"tokens_per_second", "4"}, {"mrope_section", "2,3,3"}}, c));
+}
+
+namespace {
+
+/// @p x (a real number held exactly in a long double) rounded to the nearest IEEE binary32 value, ties to even, by
+/// hand: the 24 leading bits of the significand are kept and the rest decides the rounding. Independent of the float
+/// type, so the test's reference does not share the code's arithmetic. Normal range only (all values here are).
+long double roundToFloat32(long double x)
+{
+    if (x == 0)
+        return 0;
+    int e = 0;
+    const long double m = std::frexp(x, &e);      // x = m * 2^e, 0.5 <= m < 1
+    const long double scaled = std::ldexp(m, 24); // 2^23 <= scaled < 2^24: the 24 bits kept, then the rest
+    long double kept = std::floor(scaled);
+    const long double rest = scaled - kept; // exact: a long double holds 64 bits
+    if (rest > 0.5L || (rest == 0.5L && std::fmod(kept, 2.0L) == 1.0L))
+        kept += 1;
+    return std::ldexp(kept, e - 24);
+}
+
+} // namespace
+
+void TestSpatial::mropeTimeIdsAreFloat32AsTransformers()
+{
+    // huggingface/transformers src/transformers/models/qwen2_5_vl/modeling_qwen2_5_vl.py get_rope_index (and, since
+    // the fractional-interval fix, get_vision_position_ids): second_per_grid_ts is a float32 tensor (the processor's
+    // temporal_patch_size / fps through BatchFeature); an int64 arange times a float32 tensor is float32; .long()
+    // truncates toward zero. Every product is rounded to float32, so the reference below rounds each product to 24
+    // bits by hand (roundToFloat32) and truncates: spg32 = rnd(spg); current: rnd(f * rnd(tps * spg32)); the first
+    // code: rnd(rnd(f * spg32) * tps); versions casting second_per_grid_t to int64 first: f * trunc(spg32) * tps.
+    const SpatialContext c = seqCtx("video:64x1x1", 128);
+    const Overrides base = {{"variant", "qwen2_5_vl"}};
+    // The issue's case: 2 frames per step at 3 fps (0.6666666666666666 s). Exact arithmetic gives frame 3 the id
+    // 3.9999999999999996 -> 3; float32 gives 4.0000001 -> 4.0 -> 4 (then 8, 12, ...).
+    Overrides third = base;
+    third.push_back({"second_per_grid", "0.6666666666666666"});
+    const MatrixD ids = mropePositionIds(params("mrope", third, c), c);
+    const double expected[] = {0, 1, 2, 4, 5, 6, 8, 9, 10, 12, 13, 14, 16};
+    for (int f = 0; f < 13; ++f)
+        QCOMPARE(ids(0, f), expected[f]);
+    QCOMPARE(ids(0, 63), 84.0); // 63 * 4/3
+    // The version that truncates second_per_grid_t to an integer first: every frame at 0.
+    third.push_back({"time_ids", "integer_seconds"});
+    QCOMPARE(mropePositionIds(params("mrope", third, c), c)(0, 63), 0.0);
+    // A sweep of frame rates (fps, second_per_grid = 2 / fps in double as the processor computes it) and
+    // tokens_per_second, every frame, every variant, against the reference.
+    const double fpsList[] = {0.5, 1,  1.5, 2,  2.5,    3,  3.5, 4,     4.5, 5,  6,  7,     7.5, 8,
+                              9,   10, 12,  15, 23.976, 24, 25,  29.97, 30,  48, 50, 59.94, 60};
+    const double tpsList[] = {1, 2, 3, 4, 25, 0.5, 1.5};
+    int combos = 0, differFromExact = 0, frameFirstDiffers = 0;
+    for (double fps : fpsList)
+        for (double tps : tpsList) {
+            const double spg = 2.0 / fps;
+            const long double spg32 = roundToFloat32(spg), tps32 = roundToFloat32(tps);
+            char spgText[32], tpsText[32];
+            std::snprintf(spgText, sizeof spgText, "%.17g", spg);
+            std::snprintf(tpsText, sizeof tpsText, "%.17g", tps);
+            const auto run = [&](const char* how) {
+                Overrides o = base;
+                o.push_back({"second_per_grid", spgText});
+                o.push_back({"tokens_per_second", tpsText});
+                o.push_back({"time_ids", how});
+                return mropePositionIds(params("mrope", o, c), c);
+            };
+            const MatrixD interval = run("float_interval"), frameFirst = run("float_frame_first"),
+                          whole = run("integer_seconds");
+            bool differs = false, orderDiffers = false;
+            const long double step = roundToFloat32(tps32 * spg32);
+            for (int f = 0; f < 64; ++f) {
+                const long double a = std::trunc(roundToFloat32(f * step));
+                const long double b = std::trunc(roundToFloat32(roundToFloat32(f * spg32) * tps32));
+                const long double w = f * std::trunc(spg32) * (long double)tps;
+                QVERIFY2(interval(0, f) == double(a),
+                         qPrintable(QStringLiteral("fps %1 tps %2 frame %3: %4, want %5")
+                                        .arg(fps)
+                                        .arg(tps)
+                                        .arg(f)
+                                        .arg(interval(0, f))
+                                        .arg(double(a))));
+                QVERIFY2(frameFirst(0, f) == double(b),
+                         qPrintable(QStringLiteral("fps %1 tps %2 frame %3 (frame first)").arg(fps).arg(tps).arg(f)));
+                if (tps == std::trunc(tps))
+                    QCOMPARE(whole(0, f), double(w));
+                differs = differs || a != std::floor((long double)f * spg * tps);
+                orderDiffers = orderDiffers || a != b;
+            }
+            ++combos;
+            differFromExact += differs;
+            frameFirstDiffers += orderDiffers;
+        }
+    QCOMPARE(combos, 27 * 7);
+    // The sweep reaches the cases the issue names: many combinations where exact arithmetic (the old long double
+    // floor) gives other ids than float32; and some where the order of the two products matters.
+    QVERIFY2(differFromExact > 20, qPrintable(QString::number(differFromExact)));
+    QVERIFY2(frameFirstDiffers > 0, qPrintable(QString::number(frameFirstDiffers)));
 }
 
 void TestSpatial::mropeQwen3SplitsVideoFrames()

@@ -24,6 +24,7 @@
 #include <QUndoStack>
 
 #include <cmath>
+#include <memory>
 
 using namespace poslab;
 using namespace poslab::ui;
@@ -79,6 +80,9 @@ private slots:
     void noCollisionsAtProjectorSizes();
     void sequenceIsCoreIdsAndScores();
     void sequenceClickSelectsAToken();
+    void refusedFiguresExitAsTheirData();
+    void spatialFiguresNameTheirScheme();
+    void aStateWithoutPatchSelectsTheMiddle();
 };
 
 void TestPatchGrid::sessionAndShareRoundTrip()
@@ -407,6 +411,125 @@ void TestPatchGrid::sequenceClickSelectsAToken()
     QStringList notes;
     const core::ComputeResult ids = findView(u"sequence")->data(state, &notes);
     QCOMPARE(ids.shape, (std::vector<std::size_t>{3, 19}));
+}
+
+void TestPatchGrid::refusedFiguresExitAsTheirData()
+{
+    // Issue 38 item 8: a patch grid of a sequence scheme (and a sequence of a grid scheme) is refused in every
+    // format, as its CSV was, and writes no file (the SVG used to exit 0 with "Cannot draw the patch grid").
+    QTemporaryDir dir;
+    for (const char* viewName : {"patchgrid", "sequence"}) {
+        WorkbenchState state;
+        SpatialSetup s;
+        if (QLatin1String(viewName) == QLatin1String("patchgrid")) {
+            s.scheme = "mrope";
+            s.dim = 128;
+            s.patch = 1;
+        }
+        state.applySpatial(s); // no validation: the view names the problem
+        Computation computation(&state);
+        PatchGridView grid(&state, &computation);
+        SequenceView sequence(&state, &computation);
+        View& view = QLatin1String(viewName) == QLatin1String("patchgrid") ? static_cast<View&>(grid) : sequence;
+        for (const char* ext : {"svg", "png", "pdf", "csv", "json"}) {
+            ExportOptions o;
+            const QString e = QLatin1String(ext);
+            o.format = e == "svg" ? Format::Svg
+                : e == "png"      ? Format::Png
+                : e == "pdf"      ? Format::Pdf
+                : e == "csv"      ? Format::Csv
+                                  : Format::Json;
+            const QString path = dir.filePath(QStringLiteral("%1.%2").arg(QLatin1String(viewName), e));
+            const ExportResult r = ExportService::exportView(view, state, computation, o, path);
+            QVERIFY2(r.failure == Failure::Usage, // exit 2 (exportcli), as the CSV always did
+                     qPrintable(QStringLiteral("%1 %2: %3").arg(viewName, e, r.message)));
+            QVERIFY2(!QFile::exists(path), qPrintable(path));
+            QVERIFY2(r.message.contains(QLatin1String(viewName) == QLatin1String("patchgrid")
+                                            ? QStringLiteral("mrope takes a token sequence, not a patch grid")
+                                            : QStringLiteral("sincos_2d takes a patch grid, not a token sequence")),
+                     qPrintable(r.message));
+        }
+    }
+}
+
+void TestPatchGrid::spatialFiguresNameTheirScheme()
+{
+    // Issue 38 item 8: the title and description of a patch grid or sequence figure name the spatial scheme it
+    // draws, not the 1-D scheme ("Patch grid — RoPE" over a 2-D rotation).
+    WorkbenchState state;
+    SpatialSetup s;
+    s.scheme = "rope_2d";
+    s.params["variant"] = "mixed";
+    QCOMPARE(state.setSpatial(s), QString());
+    Computation computation(&state);
+    PatchGridView grid(&state, &computation);
+    QCOMPARE(state.schemeId(), QStringLiteral("rope"));
+    const QString title = ExportService::defaultTitle(grid, state);
+    QVERIFY2(title.startsWith(QStringLiteral("Patch grid \u2014 2-D RoPE")), qPrintable(title));
+    QVERIFY2(title.contains(QStringLiteral("variant mixed")), qPrintable(title));
+    const QString about = ExportService::describe(grid, state);
+    QVERIFY2(about.startsWith(QStringLiteral("PosLab: scheme rope_2d, dimension 64, grid 14x14")), qPrintable(about));
+    QVERIFY2(!about.contains(QStringLiteral("scheme rope,")), qPrintable(about));
+    ExportOptions o;
+    o.format = Format::Svg;
+    QString why;
+    const QByteArray svg = ExportService::renderSvg(grid, state, o, &why);
+    QVERIFY2(!svg.isEmpty(), qPrintable(why));
+    QVERIFY(svg.contains("<title>Patch grid \xe2\x80\x94 2-D RoPE"));
+    QVERIFY(svg.contains("<desc>PosLab: scheme rope_2d,"));
+    // The sequence view names M-RoPE and its variant; the 1-D views keep the 1-D scheme.
+    SpatialSetup m;
+    m.scheme = "mrope";
+    m.dim = 128;
+    m.params["variant"] = "qwen2_5_vl";
+    m.patch = 2;
+    QCOMPARE(state.setSpatial(m), QString());
+    SequenceView sequence(&state, &computation);
+    const QString seqTitle = ExportService::defaultTitle(sequence, state);
+    QVERIFY2(seqTitle.startsWith(QStringLiteral("Mixed sequence \u2014 M-RoPE")), qPrintable(seqTitle));
+    QVERIFY2(seqTitle.contains(QStringLiteral("variant qwen2_5_vl")), qPrintable(seqTitle));
+    QVERIFY(ExportService::describe(sequence, state).contains(QStringLiteral("sequence text:4,image:1x3x4,text:3")));
+    const ViewEntry* entry = findView(u"table");
+    QVERIFY(entry);
+    std::unique_ptr<View> table(entry->create(&state, &computation));
+    QCOMPARE(ExportService::defaultTitle(*table, state), QStringLiteral("Encoding table \u2014 RoPE"));
+}
+
+void TestPatchGrid::aStateWithoutPatchSelectsTheMiddle()
+{
+    // Issue 38 item 8: a state that names a 4 x 4 grid and no patch selects the middle one (row 2, column 2)
+    // instead of failing over the default 14 x 14 grid's patch 102.
+    WorkbenchState state;
+    QJsonObject json{{"scheme", "rope"}};
+    json.insert("spatial", QJsonObject{{"scheme", "rope_2d"}, {"grid", "4x4"}});
+    QCOMPARE(state.fromJson(json), QString());
+    QCOMPARE(state.spatial().grid, (core::Grid{4, 4}));
+    QCOMPARE(state.spatial().patch, 2 * 4 + 2);
+    // A sequence scheme: its middle token, and mrope's own dimension (its default sections fit d = 128).
+    json.insert("spatial", QJsonObject{{"scheme", "mrope"}});
+    QCOMPARE(state.fromJson(json), QString());
+    QCOMPARE(state.spatial().patch, 19 / 2);
+    QCOMPARE(state.spatial().dim, 128);
+    // A grid that holds the default patch keeps it (a share string leaves the default out), and both read back.
+    json.insert("spatial", QJsonObject{{"scheme", "rope_2d"}, {"grid", "16x16"}});
+    QCOMPARE(state.fromJson(json), QString());
+    QCOMPARE(state.spatial().patch, 7 * 14 + 4);
+    for (const SpatialSetup& s : {state.spatial()}) {
+        SpatialSetup back;
+        QCOMPARE(spatialFromJson(spatialToJson(s, true), &back), QString());
+        QVERIFY(back == s);
+    }
+    SpatialSetup m64;
+    m64.scheme = "mrope";
+    m64.dim = 64;
+    m64.params["mrope_section"] = "8,12,12";
+    m64.patch = 3;
+    SpatialSetup back;
+    QCOMPARE(spatialFromJson(spatialToJson(m64, true), &back), QString());
+    QVERIFY(back == m64);
+    // A patch given out of range is still refused.
+    json.insert("spatial", QJsonObject{{"grid", "4x4"}, {"patch", 16}});
+    QVERIFY(state.fromJson(json).startsWith(QStringLiteral("spatial: spatial patch 16 is out of range")));
 }
 
 QTEST_MAIN(TestPatchGrid)

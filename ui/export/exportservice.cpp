@@ -294,11 +294,21 @@ void applyLook(ui::WorkbenchState& state, const ExportOptions& options)
 
 QString ExportService::defaultTitle(const ui::View& view, const ui::WorkbenchState& state)
 {
+    // The spatial views draw the spatial set-up's scheme, not the 1-D one (and no model's 1-D label).
+    if (const QString own = view.ownScheme().first; !own.isEmpty())
+        return QStringLiteral("%1 \u2014 %2").arg(view.title(), own);
     const QString model = state.modelLabel();
     if (!model.isEmpty()) // the real model it shows, then the scheme's variant: "Decay - Llama 3.1 8B: RoPE ..."
         return QStringLiteral("%1 \u2014 %2: %3")
             .arg(view.title(), model, ui::variantLabel(state.scheme(), state.params()));
     return QStringLiteral("%1 \u2014 %2").arg(view.title(), ui::variantLabel(state.scheme(), state.params()));
+}
+
+QString ExportService::describe(const ui::View& view, const ui::WorkbenchState& state)
+{
+    if (const QString own = view.ownScheme().second; !own.isEmpty())
+        return QStringLiteral("PosLab: %1; state %2").arg(own, ui::shareLink(state));
+    return describe(state);
 }
 
 QString ExportService::describe(const ui::WorkbenchState& state)
@@ -414,7 +424,7 @@ QByteArray ExportService::renderSvg(ui::View& view, const ui::WorkbenchState& st
         gen.setSize(QSize(int(std::ceil(g.logical.width())), int(std::ceil(g.logical.height()))));
         gen.setViewBox(QRectF(QPointF(0, 0), g.logical));
         gen.setTitle(svgText(options.title.isEmpty() ? defaultTitle(view, state) : options.title));
-        gen.setDescription(svgText(describe(state)));
+        gen.setDescription(svgText(describe(view, state)));
         QPainter p(&gen);
         paintView(view, p, g.logical);
     }
@@ -454,7 +464,7 @@ QByteArray ExportService::renderPdf(ui::View& view, const ui::WorkbenchState& st
             QPageSize(g.millimetres, QPageSize::Millimeter, QStringLiteral("PosLab figure"), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
         pdf.setTitle(options.title.isEmpty() ? defaultTitle(view, state) : options.title);
-        pdf.setCreator(describe(state));
+        pdf.setCreator(describe(view, state));
         QPainter p(&pdf);
         if (options.transparent) {
             QSvgRenderer renderer(svg);
@@ -488,7 +498,7 @@ QByteArray renderPngFigure(ui::View& view, const ui::WorkbenchState& state, cons
     PngOptions png;
     png.text = {
         {QStringLiteral("Title"), options.title.isEmpty() ? ExportService::defaultTitle(view, state) : options.title},
-        {QStringLiteral("Description"), ExportService::describe(state)},
+        {QStringLiteral("Description"), ExportService::describe(view, state)},
         {QStringLiteral("Software"), QStringLiteral("PosLab")}};
     QString pngError;
     const QByteArray out = encodePng(img, png, &pngError);
@@ -519,8 +529,10 @@ QByteArray ExportService::renderFigure(ui::View& view, ui::WorkbenchState& state
     settle(computation);
     if (options.format != Format::Gif) {
         why = whyNothingToShow(view, state, computation);
+        // Bad input the view names (a spatial set-up its view cannot draw) is a usage error in every format, as
+        // its data export says (exit 2); a request over a limit is refused (exit 1).
         if (!why.isEmpty())
-            return fail(Failure::Refused, why);
+            return fail(why == view.computeError() && !view.computeRefused() ? Failure::Usage : Failure::Refused, why);
     }
     switch (options.format) {
     case Format::Png: return renderPngFigure(view, state, options, r);

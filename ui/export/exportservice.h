@@ -182,6 +182,8 @@ public:
     static QString defaultTitle(const ui::View& view, const ui::WorkbenchState& state);
     /// One line describing the state (scheme, parameters, dimension, positions) for SVG/PDF/PNG metadata.
     static QString describe(const ui::WorkbenchState& state);
+    /// describe() for a figure of @p view: a spatial view names its own scheme and set-up (View::ownScheme()).
+    static QString describe(const ui::View& view, const ui::WorkbenchState& state);
     /// Empty when @p view has something to show for the state; else why not (export refuses then).
     static QString whyNothingToShow(ui::View& view, const ui::WorkbenchState& state, ui::Computation& computation);
 };

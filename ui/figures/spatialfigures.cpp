@@ -2,6 +2,7 @@
 #include "ui/figures/spatialfigures.h"
 
 #include "core/errors.h"
+#include "ui/render/figuretitle.h"
 
 #include <algorithm>
 #include <cmath>
@@ -34,7 +35,48 @@ core::MatrixD similarityOn(const SpatialSetup& s, const core::SpatialSchemeDescr
     return m;
 }
 
+/// The parameters of @p s as core resolves them (the request's overrides); throws core::InputError.
+core::ParamSet resolvedParams(const SpatialSetup& s, const core::SpatialSchemeDescriptor& d)
+{
+    core::SpatialContext ctx;
+    ctx.dim = s.dim;
+    ctx.grid = s.grid;
+    ctx.sequence = s.sequence;
+    ctx.cls = s.cls;
+    return core::resolveSpatialParams(d, spatialRequest(s, core::Quantity::Encoding).overrides, ctx);
+}
+
 } // namespace
+
+QString spatialSchemeLabel(const SpatialSetup& s)
+{
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
+    if (!d)
+        return QString::fromStdString(s.scheme);
+    try {
+        return variantLabel(d->info, resolvedParams(s, *d));
+    } catch (const std::exception&) {
+        return shortSchemeName(d->info);
+    }
+}
+
+QString spatialSummary(const SpatialSetup& s)
+{
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
+    QStringList parts{QStringLiteral("scheme %1").arg(QString::fromStdString(s.scheme)),
+                      QStringLiteral("dimension %1").arg(s.dim)};
+    if (d && d->input == core::SpatialInput::Sequence) {
+        parts << QStringLiteral("sequence %1").arg(QString::fromStdString(core::sequenceText(s.sequence)));
+    } else {
+        parts << QStringLiteral("grid %1").arg(QString::fromStdString(core::gridText(s.grid)))
+              << QStringLiteral("large grid %1").arg(QString::fromStdString(core::gridText(s.largeGrid)));
+        if (s.cls)
+            parts << QStringLiteral("class token");
+    }
+    for (const auto& [key, value] : s.params) // the keys set, as they were given
+        parts << QStringLiteral("%1=%2").arg(QString::fromStdString(key), QString::fromStdString(value));
+    return parts.join(QStringLiteral(", "));
+}
 
 PatchGridFigure::Inputs PatchGridFigure::inputsOf(const FigureSnapshot& snapshot)
 {
@@ -72,6 +114,7 @@ PatchGridData PatchGridFigure::compute(const Inputs& in)
         out.largeRowValues = large.row(out.largeRow * s.largeGrid.cols + out.largeCol);
     } catch (const std::exception& e) {
         out.error = QString::fromStdString(e.what());
+        out.refused = dynamic_cast<const core::RefusedError*>(&e) != nullptr;
         return out;
     }
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
@@ -189,6 +232,7 @@ SequenceData SequenceFigure::compute(const Inputs& in)
         out.pairAxis = d->rotary(params, ctx).pairAxis;
     } catch (const std::exception& e) {
         out.error = QString::fromStdString(e.what());
+        out.refused = dynamic_cast<const core::RefusedError*>(&e) != nullptr;
         return out;
     }
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;

@@ -15,7 +15,8 @@ namespace poslab::ui {
 
 /// Similarity of patches over a grid, and the same at the larger grid of the resolution change.
 struct PatchGridData {
-    QString error; ///< why nothing can be drawn (not a grid scheme, a refused request), or empty
+    QString error;        ///< why nothing can be drawn (not a grid scheme, a refused request), or empty
+    bool refused = false; ///< error is a request over a limit (core::RefusedError), not bad input
     std::string scheme;
     int dim = 0;        ///< the vectors' dimension d
     bool table = false; ///< an additive table (cosine of position vectors); else a 2-D rotation (scores)
@@ -57,7 +58,8 @@ struct PatchGridFigure {
 
 /// The mixed sequence view's numbers: a text + image (+ video) sequence with its M-RoPE ids and scores.
 struct SequenceData {
-    QString error; ///< why nothing can be drawn, or empty
+    QString error;        ///< why nothing can be drawn, or empty
+    bool refused = false; ///< error is a request over a limit (core::RefusedError), not bad input
     std::string scheme;
     int dim = 0; ///< the vectors' dimension d
     core::TokenSequence sequence;
@@ -72,6 +74,14 @@ struct SequenceData {
     int token = 0;             ///< the selected token
     double lo = 0, hi = 1;     ///< the range of the visible scores
 };
+
+/// The spatial scheme of @p s as a figure's title names it: its short name and the parameters that differ from
+/// their defaults (figuretitle.h's variantLabel: "M-RoPE \u00b7 variant qwen2_5_vl"); the short name alone when the
+/// set-up's parameters are refused, the id when the scheme is unknown.
+QString spatialSchemeLabel(const SpatialSetup& s);
+/// One line for an export's description: "scheme mrope, dimension 128, sequence text:4,image:1x3x4,text:3,
+/// variant=qwen2_5_vl" (grid schemes: "grid 14x14, large grid 24x24"; "class token" when cls is on).
+QString spatialSummary(const SpatialSetup& s);
 
 /// The mixed sequence figure (figure.h's pattern).
 struct SequenceFigure {

@@ -123,7 +123,9 @@ QJsonObject spatialToJson(const SpatialSetup& s, bool onlyChanged)
     put("grid", QString::fromStdString(core::gridText(s.grid)), s.grid == fresh.grid);
     put("large_grid", QString::fromStdString(core::gridText(s.largeGrid)), s.largeGrid == fresh.largeGrid);
     put("cls", s.cls, s.cls == fresh.cls);
-    put("dim", s.dim, s.dim == fresh.dim);
+    // Left out, "dim" reads back as the scheme's own default (mrope: 128; spatialFromJson), else 64.
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
+    put("dim", s.dim, s.dim == (d && d->defaultDim > 0 ? d->defaultDim : fresh.dim));
     QJsonObject params;
     for (const auto& [k, v] : s.params)
         params.insert(QString::fromStdString(k), QString::fromStdString(v));
@@ -220,6 +222,19 @@ QString spatialFromJson(const QJsonValue& value, SpatialSetup* out)
     SpatialSetup s;
     if (const QString p = readSpatialKeys(value, s); !p.isEmpty())
         return p;
+    // No "patch": the default one while the grid or sequence has it (a share string leaves it out when it is the
+    // default), else the middle one, as a model's set-up picks it (spatialSetupOf); a 4 x 4 grid is not refused
+    // over a patch nobody named.
+    const core::SpatialSchemeDescriptor* d = core::findSpatialScheme(s.scheme);
+    // No "dim": the one the scheme's defaults fit (mrope's sections: 128), as compute takes it.
+    if (d && d->defaultDim > 0 && !value.toObject().contains(QLatin1String("dim")))
+        s.dim = d->defaultDim;
+    if (d && !value.toObject().contains(QLatin1String("patch"))) {
+        const bool grid = d->input == core::SpatialInput::Grid;
+        const std::int64_t count = grid ? s.grid.patches() : s.sequence.tokens();
+        if (count > 0 && (s.patch < 0 || s.patch >= count))
+            s.patch = grid ? (s.grid.rows / 2) * s.grid.cols + s.grid.cols / 2 : int(count / 2);
+    }
     if (const QString p = spatialProblem(s); !p.isEmpty())
         return QStringLiteral("spatial: %1").arg(p);
     *out = s;

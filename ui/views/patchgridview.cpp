@@ -413,4 +413,9 @@ void PatchGridView::renderContent(QPainter& p, const QRectF& t)
               TextLayout::Fit::Drop);
 }
 
+std::pair<QString, QString> PatchGridView::ownScheme() const
+{
+    return {spatialSchemeLabel(m_state->spatial()), spatialSummary(m_state->spatial())};
+}
+
 } // namespace poslab::ui

@@ -41,6 +41,11 @@ public:
     QString hoverReadout() const;
     /// The data drawn (recomputed whenever the spatial set-up changes).
     const PatchGridData& data() const { return m_data; }
+    /// A refused set-up (a scheme of the other view, a bad parameter) refuses the export as its data export does.
+    QString computeError() const override { return m_data.error; }
+    bool computeRefused() const override { return m_data.refused; }
+    /// The spatial scheme it draws, not the 1-D one (spatialSchemeLabel, spatialSummary).
+    std::pair<QString, QString> ownScheme() const override;
 
     /// Where a render into @p target puts each part.
     struct Layout {

@@ -546,4 +546,9 @@ void SequenceView::renderContent(QPainter& p, const QRectF& t)
     Painter(*this, p, text, t, th).draw();
 }
 
+std::pair<QString, QString> SequenceView::ownScheme() const
+{
+    return {spatialSchemeLabel(m_state->spatial()), spatialSummary(m_state->spatial())};
+}
+
 } // namespace poslab::ui

@@ -27,6 +27,11 @@ public:
     std::optional<ValueRange> dataColourRange() const override;
     QString rangeQuantity() const override { return QStringLiteral("sequence scores"); }
     const SequenceData& data() const { return m_data; }
+    /// A refused set-up (a scheme of the other view, a bad parameter) refuses the export as its data export does.
+    QString computeError() const override { return m_data.error; }
+    bool computeRefused() const override { return m_data.refused; }
+    /// The spatial scheme it draws, not the 1-D one (spatialSchemeLabel, spatialSummary).
+    std::pair<QString, QString> ownScheme() const override;
     /// The read-out of token @p token (its segment and its t, h, w ids) and, for @p key >= 0, the score of query
     /// @p token and key @p key; "B · " first in B's half. Empty outside the sequence.
     QString readout(int token, int key = -1) const;

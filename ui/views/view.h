@@ -71,6 +71,13 @@ public:
     /// Why the view's own numbers could not be computed (a request over the work limit), or empty: an export
     /// refuses with it rather than writing a figure of the message.
     virtual QString computeError() const { return {}; }
+    /// The scheme an export's title and description name when the view draws one of its own (the spatial views:
+    /// the spatial set-up's scheme, apart from the 1-D one): {title label, description line}; empty for the
+    /// views that draw the state's 1-D scheme.
+    virtual std::pair<QString, QString> ownScheme() const { return {}; }
+    /// True when computeError() is a request refused for its size (a work limit: exit 1, as core::RefusedError),
+    /// false when it is bad input that the view's data export refuses as a usage error (exit 2).
+    virtual bool computeRefused() const { return true; }
     /// Holds the colour scale at @p range whatever the data, so that the frames of a GIF sweep share one
     /// scale; nullopt lets it follow the data again.
     void holdColourRange(std::optional<ValueRange> range)
