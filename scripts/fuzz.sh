@@ -7,9 +7,10 @@
 #   scripts/fuzz.sh --minutes 10      every target for 10 minutes (the long run)
 #   scripts/fuzz.sh --seconds 60 npy  one target for a minute
 #
-# Targets: json npy safetensors modelconfig preset state batch runfile. Seeds are tests/fuzz/corpus/TARGET/ (never
-# written); what a run finds goes to build-fuzz/corpus/TARGET/ and the next run starts from there too. A crash,
-# hang (10 s for one input) or leak stops with the input in build-fuzz/artifacts/TARGET/ and exit status 1.
+# Targets: json npy safetensors modelconfig preset state batch runfile sequence. Seeds are
+# tests/fuzz/corpus/TARGET/ (never written); what a run finds goes to build-fuzz/corpus/TARGET/ and the next run
+# starts from there too. A crash, hang (10 s for one input) or leak stops with the input in
+# build-fuzz/artifacts/TARGET/ and exit status 1.
 # Without clang or libFuzzer it says so in one line and exits 0 (scripts/setup.sh installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,7 +25,7 @@ while [ $# -gt 0 ]; do
     *) targets+=("$1"); shift ;;
   esac
 done
-all=(json npy safetensors modelconfig preset state batch runfile)
+all=(json npy safetensors modelconfig preset state batch runfile sequence)
 [ ${#targets[@]} -gt 0 ] || targets=("${all[@]}")
 for t in "${targets[@]}"; do
   [[ " ${all[*]} " == *" $t "* ]] || { echo "fuzz.sh: unknown target $t; targets: ${all[*]}" >&2; exit 2; }
