@@ -104,7 +104,15 @@ private:
     std::vector<Member> m_members;
 };
 
+/// What a parse did, for tests that bound its cost without timing it.
+struct ParseStats {
+    /// Key comparisons made by the duplicate-key check: O(n log n) for an object of n keys (an ordered set past
+    /// the first few keys), where comparing each key with every earlier one made n^2 / 2.
+    std::size_t keyComparisons = 0;
+};
+
 /// Parses one JSON text (any value at the top, surrounded by optional whitespace). Throws ParseError.
-Value parse(std::string_view text, const ParseLimits& limits = {});
+/// @p stats (when given) receives the counts of ParseStats.
+Value parse(std::string_view text, const ParseLimits& limits = {}, ParseStats* stats = nullptr);
 
 } // namespace poslab::core::json

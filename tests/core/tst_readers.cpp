@@ -91,6 +91,8 @@ private slots:
     void jsonErrorsNameTheByte_data();
     void jsonErrorsNameTheByte();
     void jsonLimits();
+    void jsonManyKeysCostLinearithmic();
+    void jsonDuplicateFoundAnywhere();
     void halfAndBfloat16AreExact();
     void npyFloat32VersionsAndOrder();
     void npyFloat16Subnormals();
@@ -215,6 +217,72 @@ void TestReaders::jsonLimits()
     limits.maxBytes = 1000;
     limits.maxValues = 4;
     expectInputError([&] { json::parse("[1,2,3,4]", limits); }, {"byte 7", "more than 4 values"});
+}
+
+namespace {
+
+/// {"k0": 0, "k1": 1, ...}: @p n keys in document order, distinct except key @p duplicateAt, which repeats
+/// key @p duplicateOf.
+std::string manyKeys(std::size_t n, std::size_t duplicateAt = std::size_t(-1), std::size_t duplicateOf = 0)
+{
+    std::string s = "{";
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::size_t k = i == duplicateAt ? duplicateOf : i;
+        s += (i ? ",\"k" : "\"k") + std::to_string(k) + "\":" + std::to_string(i);
+    }
+    return s + "}";
+}
+
+} // namespace
+
+void TestReaders::jsonManyKeysCostLinearithmic()
+{
+    // Issue 38 item 3: comparing each key with every earlier one made n^2/2 comparisons (4.5e10 for a
+    // 300,000-key object, minutes). The check now costs at most 2 n (log2 n + 1) comparisons, counted through
+    // ParseStats rather than timed (a red-black tree's insert: at most 2 log2 n + 1 of them; 8.4e6 here).
+    constexpr std::size_t n = 300000;
+    const std::string text = manyKeys(n);
+    json::ParseLimits limits;
+    json::ParseStats stats;
+    const json::Value v = json::parse(text, limits, &stats);
+    QCOMPARE(v.members().size(), n);
+    QCOMPARE(v.members().front().first, std::string("k0"));
+    QCOMPARE(v.members().back().first, "k" + std::to_string(n - 1)); // document order kept
+    QCOMPARE(v.members()[12345].second.integer(), std::optional<std::int64_t>(12345));
+    QVERIFY2(stats.keyComparisons <= 2 * n * (std::size_t(std::log2(double(n))) + 1),
+             std::to_string(stats.keyComparisons).c_str());
+    QVERIFY(stats.keyComparisons >= n); // every key was checked
+    // A small object is still compared key by key: 4 keys, 0 + 1 + 2 + 3 comparisons.
+    json::ParseStats small;
+    json::parse(R"({"a":1,"b":2,"c":3,"d":4})", limits, &small);
+    QCOMPARE(small.keyComparisons, std::size_t(6));
+}
+
+void TestReaders::jsonDuplicateFoundAnywhere()
+{
+    // The duplicate is named at its own byte wherever it is: among the first few keys (compared one by one),
+    // at the switch to the set, in the middle and at the very end of a large object, and of the first or the
+    // last key; a nested object keeps its own keys apart from its parent's.
+    constexpr std::size_t n = 20000;
+    const std::vector<std::pair<std::size_t, std::size_t>> cases = {
+        {1, 0}, {7, 3}, {8, 0}, {9, 8}, {n / 2, n / 2 - 1}, {n / 2, 0}, {n - 1, 0}, {n - 1, n - 2}, {n - 1, 17},
+    };
+    for (const auto& [at, of] : cases) {
+        const std::string text = manyKeys(n, at, of);
+        const std::string key = "\"k" + std::to_string(of) + "\":" + std::to_string(at);
+        const std::size_t byte = text.find(key);
+        QVERIFY(byte != std::string::npos);
+        expectInputError(
+            [&] { json::parse(text); },
+            {"invalid JSON at byte " + std::to_string(byte) + ": duplicate key \"k" + std::to_string(of) + "\""});
+    }
+    // Only the first duplicate is named (the parse stops there), as before.
+    std::string two = manyKeys(100, 50, 3);
+    two.replace(two.find("\"k90\""), 5, "\"k4\"");
+    expectInputError([&] { json::parse(two); }, {"duplicate key \"k3\""});
+    // The same key in a member object and in its parent is no duplicate.
+    const json::Value nested = json::parse(R"({"a":{"a":1,"b":2},"b":{"a":3}})");
+    QCOMPARE(nested.find("b")->find("a")->integer(), std::optional<std::int64_t>(3));
 }
 
 void TestReaders::halfAndBfloat16AreExact()
