@@ -669,6 +669,13 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     options.outputFolder = within;
     options.theme = scene.state().viewOptions().theme;
     options.fontScale = scene.state().viewOptions().fontScale;
+    // An animation is priced whole, frames x each frame's work, before the view is made: making it computes the
+    // first frame, and a thousand frames each within the work limit ran for hours.
+    if (options.format == exporting::Format::Gif)
+        if (const QString tooMuch
+            = exporting::ExportService::animationWorkProblem(QString::fromStdString(f.view), scene.state(), options);
+            !tooMuch.isEmpty())
+            throw RefusedError(tooMuch.toStdString());
     QString why;
     ui::View* view = scene.view(QString::fromStdString(f.view), &why);
     if (!view)

@@ -189,7 +189,9 @@ ComputeResult compute(const ComputeRequest& request, const Limits& limits)
     if (!scheme.has(request.quantity))
         throw InputError("scheme " + scheme.id + " has no quantity '" + result.quantity
                          + "'; it has: " + listQuantities(scheme));
-    const TableContext& ctx = request.context;
+    // The caps travel with the context: learned's table_file counts the rows it reads against them.
+    TableContext ctx = request.context;
+    ctx.limits = limits;
     result.params = requestParams(scheme, request);
     result.warnings = schemeWarnings(scheme, result.params, ctx);
     const bool attention = request.quantity == Quantity::Bias || request.quantity == Quantity::Buckets

@@ -36,6 +36,9 @@ struct TableContext {
     /// requested position + 1 (modeling_rope_utils dynamic_rope_update: seq_len = max(position_ids) + 1); see
     /// effectiveSeqLen().
     std::optional<Position> seqLen;
+    /// The request's memory and work caps (compute() passes its own, from --max-memory): a scheme that reads a
+    /// file (learned's table_file) checks what reading it makes resident against them before reading.
+    Limits limits{};
 };
 
 /// The sequence length a table is computed for: @c ctx.seqLen when given, else the largest position of

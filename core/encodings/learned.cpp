@@ -42,12 +42,10 @@ struct RowSource {
 
     void row(Position r, int dim, float* out) const
     {
-        if (file) {
-            const float* src = file->values.row(Eigen::Index(r)).data();
-            std::copy(src, src + dim, out);
-        } else {
+        if (file)
+            file->readRow(r, out); // straight from the mapping: only this row's pages are touched
+        else
             drawRow(r, dim, initStd, seed, out);
-        }
     }
 };
 
@@ -67,9 +65,9 @@ RowSource rowSource(const ParamSet& params, const TableContext& ctx)
     if (!path.empty()) {
         // The width is checked from the file's header, before its data are read.
         s.file = loadPositionTable(
-            path, params.text("table_tensor"), {},
+            path, params.text("table_tensor"),
             [&](std::uint64_t, std::uint64_t cols, const std::string& source) { checkTableWidth(ctx, cols, source); });
-        s.rows = s.file->values.rows();
+        s.rows = s.file->rows;
         return s;
     }
     s.rows = params.integer("max_position_embeddings");
@@ -84,7 +82,7 @@ void checkRequest(const ParamSet& params, const TableContext& ctx, const RowSour
 {
     const long long n = src.rows;
     if (src.file)
-        checkTableWidth(ctx, std::uint64_t(src.file->values.cols()), src.file->source);
+        checkTableWidth(ctx, std::uint64_t(src.file->cols), src.file->source);
     const bool hier = params.flag("hierarchical");
     const long long limit = hier ? n * n : n;
     const Position top = ctx.positions.maxValue();
@@ -115,6 +113,13 @@ MatrixF learnedEncoding(const ParamSet& params, const TableContext& ctx)
     const bool hier = params.flag("hierarchical");
     checkRequest(params, ctx, src);
     const std::size_t count = ctx.positions.size();
+    if (src.file) {
+        // What becomes resident is counted before a row is read: the rows' pages of the mapping (each position's
+        // row; hierarchically row 0, i and j) and the result (compute's checkTable counts it too, alone).
+        const double rows = hier ? 1.0 + 2.0 * double(count) : double(count);
+        checkTableRows(*src.file, rows, double(count) * double(ctx.dim) * (sizeof(float) + sizeof(double)), ctx.limits,
+                       "ask for fewer positions, or raise the cap (--max-memory)");
+    }
     MatrixF out(Eigen::Index(count), ctx.dim);
     if (!hier) {
         // Only the rows asked for.

@@ -32,14 +32,18 @@ MatrixF vitLearnedEncoding(const ParamSet& params, const SpatialContext& ctx)
     MatrixF table;
     const std::string& path = params.text("table_file");
     if (!path.empty()) {
-        const auto file = loadPositionTable(path, params.text("table_tensor"));
-        if (file->values.rows() != rows || file->values.cols() != ctx.dim)
-            throw InputError("vit_learned: " + path + " holds " + std::to_string(file->values.rows()) + " x "
-                             + std::to_string(file->values.cols()) + "; table_rows x table_cols = " + std::to_string(h)
-                             + " x " + std::to_string(w) + (prefix ? " plus the class row" : "") + " at --dim "
-                             + std::to_string(ctx.dim) + " needs " + std::to_string(rows) + " x "
-                             + std::to_string(ctx.dim));
-        table = file->values;
+        // The shape is judged from the header, before a byte of the data is read (a 512 MB file of the wrong
+        // shape used to be read whole first); then only its rows are read, from the mapping.
+        const auto fits = [&](std::uint64_t fileRows, std::uint64_t fileCols, const std::string&) {
+            if (fileRows != std::uint64_t(rows) || fileCols != std::uint64_t(ctx.dim))
+                throw InputError("vit_learned: " + path + " holds " + std::to_string(fileRows) + " x "
+                                 + std::to_string(fileCols) + "; table_rows x table_cols = " + std::to_string(h) + " x "
+                                 + std::to_string(w) + (prefix ? " plus the class row" : "") + " at --dim "
+                                 + std::to_string(ctx.dim) + " needs " + std::to_string(rows) + " x "
+                                 + std::to_string(ctx.dim));
+        };
+        const auto file = loadPositionTable(path, params.text("table_tensor"), fits);
+        table = file->readRows(0, rows);
     } else {
         table = learnedBaseTable(rows, ctx.dim, params.real("init_std"), (unsigned long long)params.integer("seed"));
     }

@@ -262,7 +262,7 @@ NpyHeader readNpyHeader(const ByteSource& source)
     return parsed;
 }
 
-TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const TableShapeCheck& check)
+TableLayout readNpyLayout(const ByteSource& source, const TableShapeCheck& check)
 {
     const std::string& name = source.name();
     const NpyHeader h = readNpyHeader(source);
@@ -296,11 +296,23 @@ TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const T
                            + std::to_string(bytes) + " of data its header declares (shape " + shape + ")");
     if (check)
         check(h.shape[0], h.shape[1], name);
-    checkTableSize(h.shape[0], h.shape[1], name, limits);
+    TableLayout layout;
+    layout.rows = h.shape[0];
+    layout.cols = h.shape[1];
+    layout.type = *type;
+    layout.offset = h.dataOffset;
+    layout.source = name;
+    return layout;
+}
+
+TensorTable readNpyTable(const ByteSource& source, const Limits& limits, const TableShapeCheck& check)
+{
+    const TableLayout l = readNpyLayout(source, check);
+    checkTableSize(l.rows, l.cols, l.source, limits);
     TensorTable t;
-    t.type = *type;
-    t.source = name;
-    t.values = decodeTable(source.read(h.dataOffset, std::size_t(bytes)), h.shape[0], h.shape[1], *type, name);
+    t.type = l.type;
+    t.source = l.source;
+    t.values = decodeTable(source.read(l.offset, std::size_t(l.rows * l.rowBytes())), l.rows, l.cols, l.type, l.source);
     return t;
 }
 

@@ -43,6 +43,11 @@ inline constexpr std::size_t npyMaxHeaderSize = 10000;
 /// the dtype, order or shape (readNpyTable does). Throws InputError "NAME: problem".
 NpyHeader readNpyHeader(const ByteSource& source);
 
+/// Where the table of @p source lies: its header read and every check of readNpyTable made (dtype, order, shape,
+/// the data's length against the file's), and @p check (when given) called with the shape, before any of the
+/// data are read. Throws InputError naming the source and the problem.
+TableLayout readNpyLayout(const ByteSource& source, const TableShapeCheck& check = {});
+
 /// The table in @p source: rows = shape[0] positions, cols = shape[1] dimensions. Every size is checked
 /// against the file length and @p limits before anything is allocated, and @p check (when given) is called with
 /// the shape before the data are read. Throws InputError naming the source and the problem, RefusedError when

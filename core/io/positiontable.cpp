@@ -5,9 +5,10 @@
 #include "core/io/npy.h"
 #include "core/io/safetensors.h"
 
+#include <algorithm>
 #include <atomic>
+#include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <deque>
 #include <filesystem>
@@ -37,7 +38,6 @@ Cache& cache()
 }
 
 constexpr std::size_t cacheEntries = 4;
-constexpr std::size_t cacheBytes = std::size_t(512) << 20;
 std::atomic<long long> reads{0};
 
 bool endsWith(const std::string& s, std::string_view suffix)
@@ -45,44 +45,83 @@ bool endsWith(const std::string& s, std::string_view suffix)
     return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-/// Refuses a float64 value that float32 cannot hold: the cast would make it infinity without a word.
-void checkFitsFloat32(const TensorTable& t)
+std::shared_ptr<const PositionTable> mapTable(const std::string& path, const std::string& tensor,
+                                              const TableShapeCheck& check)
 {
-    if (t.type != ElementType::Float64)
-        return;
-    constexpr double largest = double(std::numeric_limits<float>::max());
-    for (Eigen::Index r = 0; r < t.values.rows(); ++r)
-        for (Eigen::Index c = 0; c < t.values.cols(); ++c)
-            if (std::abs(t.values(r, c)) > largest) {
-                char value[32];
-                std::snprintf(value, sizeof value, "%.17g", t.values(r, c));
-                throwFileError(t.source,
-                               "element [" + std::to_string(r) + ", " + std::to_string(c) + "] is " + value
-                                   + ", beyond float32's range (largest 3.4028235e+38), in which PosLab "
-                                     "computes; scale the table or save it as float32");
-            }
-}
-
-std::shared_ptr<const PositionTable> readTable(const std::string& path, const std::string& tensor, const Limits& limits,
-                                               const TableShapeCheck& check)
-{
-    const std::unique_ptr<ByteSource> source = openFileSource(path);
+    std::shared_ptr<const MappedFile> file = MappedFile::open(path);
+    const std::unique_ptr<ByteSource> source = mappedSource(file);
     const bool npyMagic = source->size() >= 6 && source->read(0, 6) == "\x93NUMPY";
-    TensorTable t = npyMagic || endsWith(path, ".npy") ? readNpyTable(*source, limits, check)
-                                                       : readSafetensorsTable(*source, tensor, limits, check);
-    checkFitsFloat32(t);
+    const TableLayout l = npyMagic || endsWith(path, ".npy") ? readNpyLayout(*source, check)
+                                                             : readSafetensorsLayout(*source, tensor, check);
+    // The readers checked rows * cols * element size against the file's length, so every row lies inside it.
+    if (l.rows > std::uint64_t(std::numeric_limits<long long>::max()) || l.cols > (std::uint64_t(1) << 31))
+        throwFileError(l.source,
+                       "shape [" + std::to_string(l.rows) + ", " + std::to_string(l.cols)
+                           + "] is beyond what a position table can index");
     auto table = std::make_shared<PositionTable>();
-    table->values = t.values.cast<float>();
-    table->type = t.type;
-    table->source = std::move(t.source);
+    table->rows = (long long)l.rows;
+    table->cols = (long long)l.cols;
+    table->type = l.type;
+    table->source = l.source;
+    table->file = std::move(file);
+    table->offset = l.offset;
     ++reads;
     return table;
 }
 
 } // namespace
 
+void PositionTable::readRow(long long r, float* out) const
+{
+    const std::uint64_t bytes = rowBytes();
+    const std::uint64_t at = offset + std::uint64_t(r) * bytes;
+    file->checkStillCovers(at + bytes);
+    // Decoded in double (the exact value of every stored format), then rounded once to float32.
+    std::vector<double> row(static_cast<std::size_t>(cols));
+    decodeElements(file->data() + at, std::uint64_t(r) * std::uint64_t(cols), std::uint64_t(cols), std::uint64_t(cols),
+                   type, source, row.data());
+    constexpr double largest = double(std::numeric_limits<float>::max());
+    for (long long c = 0; c < cols; ++c) {
+        const double v = row[std::size_t(c)];
+        if (type == ElementType::Float64 && std::abs(v) > largest) {
+            // C's "%.17g" whatever the locale (to_chars, not printf).
+            char buf[32];
+            const std::string value(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::general, 17).ptr);
+            throwFileError(source,
+                           "element [" + std::to_string(r) + ", " + std::to_string(c) + "] is " + value
+                               + ", beyond float32's range (largest 3.4028235e+38), in which PosLab "
+                                 "computes; scale the table or save it as float32");
+        }
+        out[c] = float(v);
+    }
+}
+
+MatrixF PositionTable::readRows(long long first, long long count) const
+{
+    MatrixF m(static_cast<Eigen::Index>(count), static_cast<Eigen::Index>(cols));
+    for (long long i = 0; i < count; ++i)
+        readRow(first + i, m.row(Eigen::Index(i)).data());
+    return m;
+}
+
+void checkTableRows(const PositionTable& table, double rowCount, double extraBytes, const Limits& limits,
+                    const std::string& advice)
+{
+    // The pages of the rows read stay resident with the mapping: whole 4 KiB pages, so a row may cost a page
+    // and a row longer than a page one more; never more than the whole table's pages.
+    constexpr double page = 4096.0;
+    const double rows = std::min(rowCount, double(table.rows));
+    const double rowBytes = double(table.rowBytes());
+    const double mapped = std::min(rows * (std::max(rowBytes, page) + (rowBytes > page ? page : 0.0)),
+                                   double(table.rows) * rowBytes + 2.0 * page);
+    checkSize(mapped + extraBytes, limits,
+              "reading " + std::to_string((long long)rows) + " of the " + std::to_string(table.rows) + " rows of "
+                  + table.source + " (" + formatBytes(mapped) + " of the file mapped) with the result",
+              advice);
+}
+
 std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, const std::string& tensor,
-                                                       const Limits& limits, const TableShapeCheck& check)
+                                                       const TableShapeCheck& check)
 {
     namespace fs = std::filesystem;
     std::error_code ec;
@@ -113,26 +152,19 @@ std::shared_ptr<const PositionTable> loadPositionTable(const std::string& path, 
                 c.entries.erase(it);
                 c.entries.emplace_front(key, table);
                 if (check)
-                    check(std::uint64_t(table->values.rows()), std::uint64_t(table->values.cols()), table->source);
+                    check(std::uint64_t(table->rows), std::uint64_t(table->cols), table->source);
                 return table;
             }
     }
-    // Read outside the lock: a large file does not block other lookups. Two threads asking for the same new
-    // file may both read it; the second result replaces the first.
-    std::shared_ptr<const PositionTable> table = readTable(path, tensor, limits, check);
+    // Mapped outside the lock: a large .safetensors header does not block other lookups. Two threads asking for
+    // the same new file may both map it; the second result replaces the first.
+    std::shared_ptr<const PositionTable> table = mapTable(path, tensor, check);
     std::lock_guard lock(c.mutex);
     std::erase_if(c.entries, [&](const auto& e) { return e.first == key; });
     c.entries.emplace_front(key, table);
-    // A handful of tables, and no more than cacheBytes beyond the newest (a real position table is a few MB;
-    // GPT-2's 1024 x 768 is 3 MB as float32).
-    auto bytes = [](const auto& e) { return std::size_t(e.second->values.size()) * sizeof(float); };
-    std::size_t total = 0;
-    for (const auto& e : c.entries)
-        total += bytes(e);
-    while (c.entries.size() > 1 && (c.entries.size() > cacheEntries || total > cacheBytes)) {
-        total -= bytes(c.entries.back());
+    // A handful of mappings: each holds an open file and address space, no memory until its rows are read.
+    while (c.entries.size() > cacheEntries)
         c.entries.pop_back();
-    }
     return table;
 }
 

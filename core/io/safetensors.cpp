@@ -215,8 +215,7 @@ std::string listTables(const SafetensorsHeader& h)
 
 } // namespace
 
-TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits,
-                                 const TableShapeCheck& check)
+TableLayout readSafetensorsLayout(const ByteSource& source, const std::string& tensor, const TableShapeCheck& check)
 {
     const std::string& name = source.name();
     const SafetensorsHeader h = readSafetensorsHeader(source);
@@ -254,12 +253,24 @@ TensorTable readSafetensorsTable(const ByteSource& source, const std::string& te
                            + " is empty; a position table needs at least one row and column");
     if (check)
         check(chosen->shape[0], chosen->shape[1], where);
-    checkTableSize(chosen->shape[0], chosen->shape[1], where, limits);
+    TableLayout layout;
+    layout.rows = chosen->shape[0];
+    layout.cols = chosen->shape[1];
+    layout.type = *type;
+    layout.offset = h.dataStart + chosen->begin;
+    layout.source = where;
+    return layout;
+}
+
+TensorTable readSafetensorsTable(const ByteSource& source, const std::string& tensor, const Limits& limits,
+                                 const TableShapeCheck& check)
+{
+    const TableLayout l = readSafetensorsLayout(source, tensor, check);
+    checkTableSize(l.rows, l.cols, l.source, limits);
     TensorTable t;
-    t.type = *type;
-    t.source = where;
-    t.values = decodeTable(source.read(h.dataStart + chosen->begin, std::size_t(chosen->end - chosen->begin)),
-                           chosen->shape[0], chosen->shape[1], *type, where);
+    t.type = l.type;
+    t.source = l.source;
+    t.values = decodeTable(source.read(l.offset, std::size_t(l.rows * l.rowBytes())), l.rows, l.cols, l.type, l.source);
     return t;
 }
 

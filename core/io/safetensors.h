@@ -44,6 +44,12 @@ inline constexpr std::uint64_t safetensorsMaxHeaderSize = 100000000;
 /// Reads and checks the header of @p source (see the file comment). Throws InputError "NAME: problem".
 SafetensorsHeader readSafetensorsHeader(const ByteSource& source);
 
+/// Where the tensor @p tensor of @p source lies: the header read and every check of readSafetensorsTable made
+/// (the tensor chosen, 2-D, a supported dtype, not empty), and @p check (when given) called with its shape,
+/// before any of its data are read. Throws InputError naming the file and the problem.
+TableLayout readSafetensorsLayout(const ByteSource& source, const std::string& tensor,
+                                  const TableShapeCheck& check = {});
+
 /// The tensor @p tensor of @p source as a table (rows = shape[0] positions, cols = shape[1] dimensions).
 /// An empty @p tensor picks the only 2-D float tensor when there is exactly one. A missing or wrong name,
 /// a tensor that is not 2-D or not F32/F16/BF16/F64, is refused with a message listing the file's 2-D

@@ -7,7 +7,10 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
-#include <filesystem>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace poslab::core {
 
@@ -59,33 +62,21 @@ double bfloat16ToDouble(std::uint16_t bits)
 
 namespace {
 
-class FileSource final : public ByteSource {
+class MappedSource final : public ByteSource {
 public:
-    FileSource(const std::string& path, std::uint64_t size)
-        : ByteSource(path)
-        , m_size(size)
-        , m_in(path, std::ios::binary)
-    {
-        if (!m_in)
-            throwFileError(path, std::string("cannot open: ") + std::strerror(errno));
-    }
-    std::uint64_t size() const override { return m_size; }
+    explicit MappedSource(std::shared_ptr<const MappedFile> file)
+        : ByteSource(file->path())
+        , m_file(std::move(file))
+    { }
+    std::uint64_t size() const override { return m_file->size(); }
     std::string read(std::uint64_t offset, std::size_t count) const override
     {
-        std::string out(count, '\0');
-        m_in.clear();
-        m_in.seekg(std::streamoff(offset));
-        m_in.read(out.data(), std::streamsize(count));
-        if (!m_in || std::uint64_t(m_in.gcount()) != count)
-            throwFileError(name(),
-                           "cannot read " + std::to_string(count) + " bytes at byte " + std::to_string(offset)
-                               + " (the file changed while it was read?)");
-        return out;
+        m_file->checkStillCovers(offset + count);
+        return std::string(reinterpret_cast<const char*>(m_file->data()) + offset, count);
     }
 
 private:
-    std::uint64_t m_size;
-    mutable std::ifstream m_in;
+    std::shared_ptr<const MappedFile> m_file;
 };
 
 class MemorySource final : public ByteSource {
@@ -106,21 +97,61 @@ private:
 
 } // namespace
 
+std::shared_ptr<const MappedFile> MappedFile::open(const std::string& path)
+{
+    // Opened first and judged by fstat on the open file: a path swapped for a FIFO between a stat and the open
+    // cannot block the open (O_NONBLOCK) or be read as a table.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        const int err = errno;
+        if (err == EISDIR)
+            throwFileError(path, "is a folder, not a file");
+        throwFileError(path, std::string("cannot open: ") + std::strerror(err));
+    }
+    std::shared_ptr<MappedFile> f(new MappedFile);
+    f->m_path = path;
+    f->m_fd = fd;
+    struct stat st { };
+    if (::fstat(fd, &st) != 0)
+        throwFileError(path, std::string("cannot read its size: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        throwFileError(path, "is a folder, not a file");
+    if (!S_ISREG(st.st_mode))
+        throwFileError(path, "is not a regular file (a device, FIFO or socket); give an .npy or .safetensors file");
+    f->m_size = std::uint64_t(st.st_size);
+    if (f->m_size > 0) {
+        void* p = ::mmap(nullptr, std::size_t(f->m_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (p == MAP_FAILED)
+            throwFileError(path, std::string("cannot map the file for reading: ") + std::strerror(errno));
+        f->m_data = static_cast<const unsigned char*>(p);
+    }
+    return f;
+}
+
+MappedFile::~MappedFile()
+{
+    if (m_data)
+        ::munmap(const_cast<unsigned char*>(m_data), std::size_t(m_size));
+    if (m_fd >= 0)
+        ::close(m_fd);
+}
+
+void MappedFile::checkStillCovers(std::uint64_t end) const
+{
+    struct stat st { };
+    if (::fstat(m_fd, &st) != 0 || std::uint64_t(st.st_size) < end || end > m_size)
+        throwFileError(m_path,
+                       "the file is shorter than when it was opened (it changed while it was read); open it again");
+}
+
+std::unique_ptr<ByteSource> mappedSource(std::shared_ptr<const MappedFile> file)
+{
+    return std::make_unique<MappedSource>(std::move(file));
+}
+
 std::unique_ptr<ByteSource> openFileSource(const std::string& path)
 {
-    namespace fs = std::filesystem;
-    std::error_code ec;
-    const fs::file_status st = fs::status(path, ec);
-    if (ec || !fs::exists(st))
-        throwFileError(path, "cannot open: " + (ec ? ec.message() : std::string("No such file or directory")));
-    if (fs::is_directory(st))
-        throwFileError(path, "is a folder, not a file");
-    if (!fs::is_regular_file(st))
-        throwFileError(path, "is not a regular file (a device, FIFO or socket); give an .npy or .safetensors file");
-    const std::uintmax_t size = fs::file_size(path, ec);
-    if (ec)
-        throwFileError(path, "cannot read its size: " + ec.message());
-    return std::make_unique<FileSource>(path, std::uint64_t(size));
+    return mappedSource(MappedFile::open(path));
 }
 
 std::unique_ptr<ByteSource> memorySource(std::string_view bytes, std::string name)
@@ -182,14 +213,10 @@ void checkTableSize(std::uint64_t rows, std::uint64_t cols, const std::string& n
                            + formatBytes(double(limits.maxBytes)));
 }
 
-MatrixD decodeTable(std::string_view bytes, std::uint64_t rows, std::uint64_t cols, ElementType type,
-                    const std::string& name)
+void decodeElements(const unsigned char* p, std::uint64_t first, std::uint64_t count, std::uint64_t cols,
+                    ElementType type, const std::string& name, double* dst)
 {
     const std::size_t size = elementSize(type);
-    MatrixD out(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
-    const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-    double* dst = out.data();
-    const std::uint64_t count = rows * cols;
     for (std::uint64_t i = 0; i < count; ++i, p += size) {
         // Little-endian by construction (assembled byte by byte), whatever the host's byte order.
         std::uint64_t word = 0;
@@ -214,14 +241,22 @@ MatrixD decodeTable(std::string_view bytes, std::uint64_t rows, std::uint64_t co
             std::string pattern = "0x";
             for (int shift = int(size) * 8 - 4; shift >= 0; shift -= 4)
                 pattern += hex[(word >> shift) & 15];
+            const std::uint64_t at = first + i;
             throwFileError(name,
-                           "element [" + std::to_string(i / cols) + ", " + std::to_string(i % cols) + "] is "
+                           "element [" + std::to_string(at / cols) + ", " + std::to_string(at % cols) + "] is "
                                + (std::isnan(v) ? "NaN" : (v > 0 ? "+infinity" : "-infinity")) + " ("
                                + std::string(elementTypeName(type)) + " " + pattern
                                + "); a position table must hold finite numbers");
         }
         dst[i] = v;
     }
+}
+
+MatrixD decodeTable(std::string_view bytes, std::uint64_t rows, std::uint64_t cols, ElementType type,
+                    const std::string& name)
+{
+    MatrixD out(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+    decodeElements(reinterpret_cast<const unsigned char*>(bytes.data()), 0, rows * cols, cols, type, name, out.data());
     return out;
 }
 

@@ -66,8 +66,42 @@ private:
     std::string m_name;
 };
 
-/// A file opened for reading. Throws InputError ("cannot open PATH: No such file or directory") when it
-/// cannot be opened or is not a regular file.
+/// A regular file mapped read-only (POSIX mmap, PROT_READ, MAP_PRIVATE): its bytes are addressable without
+/// being read; only the pages a caller touches become resident (and count as the process's memory). The file
+/// stays open while the mapping lives, so that a reader can check it has not shrunk before touching pages past
+/// its new end (which would raise SIGBUS). A file rewritten in place shows its new bytes through an existing
+/// mapping; one replaced by rename (np.save to a new file, then mv) does not.
+class MappedFile {
+public:
+    /// Opens and maps @p path. Throws InputError ("PATH: cannot open: No such file or directory", "PATH: is a
+    /// folder, not a file", "PATH: is not a regular file ...") naming the path and the problem.
+    static std::shared_ptr<const MappedFile> open(const std::string& path);
+    ~MappedFile();
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+
+    const std::string& path() const { return m_path; }
+    /// Length in bytes when mapped.
+    std::uint64_t size() const { return m_size; }
+    /// The first byte of the mapping (nullptr for an empty file).
+    const unsigned char* data() const { return m_data; }
+    /// Throws InputError when the file is now shorter than @p end bytes (it was truncated after it was mapped;
+    /// touching those pages would kill the process with SIGBUS).
+    void checkStillCovers(std::uint64_t end) const;
+
+private:
+    MappedFile() = default;
+    std::string m_path;
+    int m_fd = -1;
+    std::uint64_t m_size = 0;
+    const unsigned char* m_data = nullptr;
+};
+
+/// A mapped file as a ByteSource (read() copies the range out of the mapping).
+std::unique_ptr<ByteSource> mappedSource(std::shared_ptr<const MappedFile> file);
+
+/// A file opened for reading (memory-mapped: see MappedFile). Throws InputError ("cannot open PATH: No such
+/// file or directory") when it cannot be opened or is not a regular file.
 std::unique_ptr<ByteSource> openFileSource(const std::string& path);
 /// A buffer in memory (tests and fuzz targets); @p bytes must outlive the source.
 std::unique_ptr<ByteSource> memorySource(std::string_view bytes, std::string name);
@@ -86,6 +120,24 @@ std::uint64_t elementCount(const std::vector<std::uint64_t>& shape, const std::s
 /// wrong width is refused without reading a gigabyte first): rows, cols and the name messages start with.
 /// It throws to refuse.
 using TableShapeCheck = std::function<void(std::uint64_t rows, std::uint64_t cols, const std::string& source)>;
+
+/// Where a checked 2-D table lies in its file: what the .npy and .safetensors headers say, after every check of
+/// the header, shape and dtype and before any of the data are read.
+struct TableLayout {
+    std::uint64_t rows = 0; ///< positions
+    std::uint64_t cols = 0; ///< dimensions
+    ElementType type = ElementType::Float32;
+    std::uint64_t offset = 0; ///< the byte of the file where row 0 starts (rows are cols elements, C order)
+    std::string source;       ///< "x.npy" or "model.safetensors: wpe.weight"
+    /// Bytes of one row in the file: cols x elementSize(type).
+    std::uint64_t rowBytes() const { return cols * elementSize(type); }
+};
+
+/// Decodes @p count consecutive little-endian elements of @p type at @p bytes, the first being element
+/// @p first of a table of @p cols columns (messages name [first / cols, first % cols] onwards), into @p out.
+/// Every value must be finite: a NaN or infinity is refused naming its [row, col] and bit pattern.
+void decodeElements(const unsigned char* bytes, std::uint64_t first, std::uint64_t count, std::uint64_t cols,
+                    ElementType type, const std::string& name, double* out);
 
 /// Checks a rows x cols table against the memory cap (8 bytes per element as doubles) before anything is
 /// allocated: throws RefusedError naming the file (the file is well formed; the request is too large).

@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fcntl.h>
@@ -187,6 +188,17 @@ void TestCliLimits::initTestCase()
     npy += char(header.size() >> 8);
     writeFile(d + "nul.npy", npy + header + QByteArray(16, '\0'));
     QVERIFY(mkfifo((d + "fifo.npy").toLocal8Bit().constData(), 0600) == 0);
+    // Issue 38 item 5: tables far larger than any request, made by ftruncate (sparse: no disk, zeros): a
+    // 1,000,000 x 4096 float32 header (16 GB) and an 8,000,000 x 2 one (64 MB).
+    for (const auto& [name, rows, cols] : {std::tuple{"huge.npy", 1000000, 4096}, std::tuple{"tall.npy", 8000000, 2}}) {
+        QByteArray dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + QByteArray::number(rows) + ", "
+            + QByteArray::number(cols) + "), }";
+        dict += QByteArray(128 - 10 - int(dict.size()) - 1, ' ') + "\n";
+        QFile f(d + name);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray("\x93NUMPY\x01\x00", 8) + char(dict.size() & 0xff) + char(dict.size() >> 8) + dict);
+        QVERIFY(f.resize(128 + qint64(rows) * cols * 4));
+    }
 }
 
 void TestCliLimits::refusedAtOnce_data()
@@ -243,6 +255,33 @@ void TestCliLimits::refusedAtOnce_data()
         << QStringList{"export", "attention", "--scheme", "rope", "--positions",
                        "16384",  "--heads",   "64",       "-o",   "x.csv"}
         << exitRefused << "64 x 16384 x 16384 score matrix of rope";
+    // Issue 38 item 4: 1000 frames, each within the work limit, ran for about 3.5 h; priced whole before the view
+    // (whose creation computes the first frame) is made.
+    QTest::newRow("gif 1000 precision frames")
+        << QStringList{"export", "precision", "--scheme", "rope",     "--dim", "4096",      "--positions",
+                       "40000",  "--size",    "64x64",    "--frames", "1000",  "--animate", "rope_theta",
+                       "--from", "100",       "--to",     "1e7",      "-o",    "p.gif"}
+        << exitRefused
+        << "the 1000-frame animation of the precision view would take about 9.9e+13 operations, more than the work "
+           "limit of 1e+11; 5.0e+10 operations for the numbers of each frame, computed twice";
+    QTest::newRow("gif 268 attention frames")
+        << QStringList{"export",    "attention",  "--scheme", "rope", "--positions", "4096", "--frames", "268",
+                       "--animate", "rope_theta", "--from",   "100",  "--to",        "1e6",  "-o",       "a.gif"}
+        << exitRefused << "use at most 19 frames, fewer positions or dimensions, or a smaller size";
+    // Issue 38 item 5: the rows a table file gives are counted against --max-memory before they are read (8000
+    // rows, a page each), and a table of the wrong shape is refused from its header (a 512 MB one was read whole).
+    QTest::newRow("table rows over --max-memory")
+        << QStringList{"compute",      "encoding",
+                       "--scheme",     "learned",
+                       "--dim",        "2",
+                       "--positions",  "0:8000000:1000",
+                       "--set",        "table_file=tall.npy",
+                       "--max-memory", "1MiB"}
+        << exitRefused << "reading 8000 of the 8000000 rows of tall.npy (31.2 MiB of the file mapped)";
+    QTest::newRow("vit table shape")
+        << QStringList{"compute", "encoding", "--scheme", "vit_learned", "--grid",
+                       "14x14",   "--dim",    "768",      "--set",       "table_file=huge.npy"}
+        << exitUsage << "vit_learned: huge.npy holds 1000000 x 4096; table_rows x table_cols = 14 x 14";
     // Item 11: run files bounded by their runs, and by runs x test lengths, before anything is drawn.
     QTest::newRow("lengthlab 20000 runs") << QStringList{"export", "lengthlab", "--run", "many.json", "-o", "l.png"}
                                           << exitUsage << "run file: 20000 runs; at most 1000";
@@ -290,6 +329,23 @@ void TestCliLimits::ordinaryRequestsStillRun()
     const Child t = runChild({"train", "--scheme", "rope", "--steps", "20", "--eval-samples", "16", "-o", "ok.json"},
                              m_dir.path());
     QVERIFY2(t.code == 0, qPrintable(describe(t)));
+    // Issue 38 item 4: an animation whose frames fit all together still runs: 8 frames x 2.1e8 operations, twice.
+    const Child g = runChild({"export", "precision", "--scheme", "rope",     "--dim", "128",       "--positions",
+                              "4096",   "--size",    "320x240",  "--frames", "8",     "--animate", "rope_theta",
+                              "--from", "100",       "--to",     "1e6",      "-o",    "ok.gif"},
+                             m_dir.path());
+    QVERIFY2(g.code == 0, qPrintable(describe(g)));
+    QVERIFY(QFile(m_dir.filePath("ok.gif")).size() > 0);
+    // Issue 38 item 5: 4 rows of the 16 GB table within 1 MiB: only their pages are read (before: refused as a
+    // 15.3 GiB table; a smaller one was read whole, 805 MB resident at --max-memory 1MiB).
+    const Child r = runChild({"compute", "encoding", "--scheme", "learned", "--dim", "4096", "--positions", "0:4",
+                              "--set", "table_file=huge.npy", "--max-memory", "1MiB", "--format", "csv"},
+                             m_dir.path());
+    QVERIFY2(r.code == 0, qPrintable(describe(r)));
+    QCOMPARE(r.out.count('\n'), 4); // 4 rows of 4096 zeros (the sparse file's)
+    QCOMPARE(r.out.count(','), 4 * 4095);
+    QVERIFY(r.out.startsWith("0,0,0,"));
+    QVERIFY2(r.peakKiB < 100 * 1024, qPrintable(describe(r)));
 }
 
 void TestCliLimits::messagesNameWhatWasGiven_data()

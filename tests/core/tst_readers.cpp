@@ -15,19 +15,25 @@
 // Expected values are computed here from the IEEE 754 definitions (binary16: 2^(e-15) * (1 + f/1024), subnormal
 // 2^-14 * f/1024; bfloat16: the top half of a binary32), never by the code under test.
 #include "core/encodingregistry.h"
+#include "core/compute.h"
 #include "core/encodings/learned.h"
+#include "core/encodings/vitlearned.h"
 #include "core/errors.h"
 #include "core/io/json.h"
 #include "core/io/npy.h"
 #include "core/io/positiontable.h"
 #include "core/io/safetensors.h"
+#include "core/random.h"
+#include "core/spatial.h"
 #include "tests/tablefiles.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
+#include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <functional>
 
 using namespace poslab::core;
@@ -110,6 +116,10 @@ private slots:
     void learnedHierarchicalExtendsTheFile();
     void learnedRefusesWhatTheFileCannotGive();
     void cacheReadsOnceAndNoticesChanges();
+    void tableShapeJudgedBeforeItsData();
+    void onlyTheRowsAskedAreRead();
+    void rowsReadEqualTheWholeRead();
+    void rowsCountedAgainstTheMemoryCap();
 };
 
 void TestReaders::jsonValues()
@@ -740,16 +750,194 @@ void TestReaders::cacheReadsOnceAndNoticesChanges()
     const long long before = positionTableReads();
     const auto a = loadPositionTable(path, "");
     const auto b = loadPositionTable(path, "ignored for npy");
-    QCOMPARE(positionTableReads(), before + 1); // read once
+    QCOMPARE(positionTableReads(), before + 1); // mapped once
     QVERIFY(a == b);
-    QCOMPARE(a->values(1, 0), 3.0f);
-    // A changed file (new contents, a later modification time) is read again.
-    writeFile(path, npy(npyDict("<f4", "(2, 2)"), f32Bytes({5, 6, 7, 8})));
+    QCOMPARE(a->readRows(1, 1)(0, 0), 3.0f);
+    // A changed file (new contents, a later modification time) is mapped again. Saved as np.save and editors do,
+    // to a new file moved over the old one: a table already handed out keeps the old file's mapping.
+    writeFile(path + ".new", npy(npyDict("<f4", "(2, 2)"), f32Bytes({5, 6, 7, 8})));
+    std::filesystem::rename(path + ".new", path);
     std::filesystem::last_write_time(path, std::filesystem::last_write_time(path) + std::chrono::seconds(5));
     const auto c = loadPositionTable(path, "");
     QCOMPARE(positionTableReads(), before + 2);
-    QCOMPARE(c->values(1, 0), 7.0f);
-    QCOMPARE(a->values(1, 0), 3.0f); // a table already handed out stays as it was
+    QCOMPARE(c->readRows(1, 1)(0, 0), 7.0f);
+    QCOMPARE(a->readRows(1, 1)(0, 0), 3.0f); // a table already handed out stays as it was
+    // A file cut short under a mapping is refused when a row past its new end is read, not a SIGBUS.
+    writeFile(path, npy(npyDict("<f4", "(2, 2)"), f32Bytes({5, 6})).substr(0, 64));
+    expectInputError([&] { c->readRows(0, 2); }, {path + ": the file is shorter than when it was opened"});
+}
+
+namespace {
+
+/// An .npy file at @p path whose header declares @p rows x @p cols float32 and whose length matches, made by
+/// ftruncate (a sparse file: it costs no disk, and reads as zeros), with @p values written at row @p at.
+void sparseNpy(const std::string& path, std::uint64_t rows, std::uint64_t cols, std::uint64_t at = 0,
+               const std::vector<float>& values = {})
+{
+    const std::string head
+        = npy(npyDict("<f4", "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")"), std::string());
+    writeFile(path, head);
+    std::filesystem::resize_file(path, head.size() + rows * cols * 4);
+    if (!values.empty()) {
+        std::fstream f(path, std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(std::streamoff(head.size() + at * cols * 4));
+        const std::string bytes = f32Bytes(values);
+        f.write(bytes.data(), std::streamsize(bytes.size()));
+    }
+}
+
+} // namespace
+
+void TestReaders::tableShapeJudgedBeforeItsData()
+{
+    // Issue 38 item 5: vit_learned read a whole 512 MB file before refusing its shape. A header declaring a
+    // 1,000,000 x 4096 float32 table (16 GB, sparse) is refused by its shape alone: before, the whole table was
+    // checked against the 2 GiB cap and refused as too large, naming no shape.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("huge.npy").toStdString();
+    sparseNpy(path, 1000000, 4096);
+    SpatialContext ctx;
+    ctx.dim = 768;
+    ctx.grid = Grid{14, 14};
+    const ParamSet p = resolveParams(findSpatialScheme("vit_learned")->info, {{"table_file", path}}, TableContext{});
+    expectInputError([&] { vitLearnedEncoding(p, ctx); },
+                     {"vit_learned: " + path + " holds 1000000 x 4096", "needs 197 x 768"});
+    // The learned scheme: the width is judged from the header.
+    TableContext t;
+    t.dim = 768;
+    t.positions = PositionList::range(0, 4);
+    expectInputError(
+        [&] {
+            resolveParams(schemeOrThrow("learned"), {{"table_file", path}}, t);
+        },
+        {"dimension 768 differs from the table in " + path + ", which has 4096 columns"});
+    // A header whose shape the file is too short to hold is refused as before, before any row is read.
+    const std::string cut = dir.filePath("cut.npy").toStdString();
+    sparseNpy(cut, 1000000, 4096);
+    std::filesystem::resize_file(cut, 1 << 20);
+    t.dim = 4096;
+    expectInputError(
+        [&] {
+            resolveParams(schemeOrThrow("learned"), {{"table_file", cut}}, t);
+        },
+        {cut + ": shape (1000000, 4096) of float32 needs 16384000000 bytes of data"});
+}
+
+void TestReaders::onlyTheRowsAskedAreRead()
+{
+    // The same 16 GB table, far over the 2 GiB cap, serves the rows asked: they are read from the mapping, the
+    // rest of the file never is (before: refused as a 15.3 GiB table, or read whole when under the cap).
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("huge.npy").toStdString();
+    std::vector<float> row(4096);
+    for (std::size_t i = 0; i < row.size(); ++i)
+        row[i] = float(i) * 0.5f - 7.0f;
+    sparseNpy(path, 1000000, 4096, 999998, row);
+    TableContext ctx;
+    ctx.dim = 4096;
+    ctx.positions = PositionList::list({999998, 3, 999999});
+    ctx.limits.maxBytes = std::size_t(1) << 20; // 1 MiB: three rows and the result fit
+    const ParamSet p = resolveParams(schemeOrThrow("learned"), {{"table_file", path}}, ctx);
+    const MatrixF e = learnedEncoding(p, ctx);
+    QCOMPARE(e.rows(), Eigen::Index(3));
+    for (int d : {0, 1, 4095})
+        QCOMPARE(e(0, d), float(d) * 0.5f - 7.0f);
+    QCOMPARE(e.row(1).cwiseAbs().maxCoeff(), 0.0f); // never written: the sparse file's zeros
+    QCOMPARE(e.row(2).cwiseAbs().maxCoeff(), 0.0f);
+    const auto table = loadPositionTable(path, "");
+    QCOMPARE(table->rows, 1000000LL);
+    QCOMPARE(table->cols, 4096LL);
+    QCOMPARE(table->rowBytes(), std::uint64_t(4096 * 4));
+}
+
+void TestReaders::rowsReadEqualTheWholeRead()
+{
+    // Row by row from the mapping equals the whole table decoded at once, for every stored type: float16 and
+    // bfloat16 bit patterns of all kinds (subnormals, the largest, negative zero), float32, and float64 rounded.
+    QTemporaryDir dir;
+    constexpr int rows = 300, cols = 7;
+    std::vector<std::uint16_t> halves, bf;
+    std::vector<float> singles;
+    std::string doubles;
+    SeededRandom rng(38);
+    for (int i = 0; i < rows * cols; ++i) {
+        std::uint16_t h = std::uint16_t(rng.nextBits() & 0xffff);
+        if (((h >> 10) & 31) == 31)
+            h &= 0xfbff; // finite: exponent 30 at most
+        halves.push_back(h);
+        std::uint16_t b = std::uint16_t(rng.nextBits() & 0xffff);
+        if (((b >> 7) & 255) == 255)
+            b &= 0xff7f;
+        bf.push_back(b);
+        singles.push_back(float(rng.normal() * 100.0));
+        const double d = rng.normal() * 1e-3;
+        std::uint64_t w;
+        std::memcpy(&w, &d, 8);
+        doubles += le(w, 8);
+    }
+    const std::string shape = "(" + std::to_string(rows) + ", " + std::to_string(cols) + ")";
+    const std::vector<std::pair<std::string, std::string>> files = {
+        {"h.npy", npy(npyDict("<f2", shape), u16Bytes(halves))},
+        {"b.npy", npy(npyDict("<V2", shape), u16Bytes(bf))},
+        {"s.npy", npy(npyDict("<f4", shape), f32Bytes(singles))},
+        {"d.npy", npy(npyDict("<f8", shape), doubles)},
+    };
+    const PositionList asked = PositionList::list({299, 0, 17, 150, 150, 298, 1});
+    for (const auto& [name, bytes] : files) {
+        const std::string path = dir.filePath(QString::fromStdString(name)).toStdString();
+        writeFile(path, bytes);
+        const TensorTable whole = npyTable(bytes, path);
+        TableContext ctx;
+        ctx.dim = cols;
+        ctx.positions = asked;
+        const MatrixF e = learnedEncoding(resolveParams(schemeOrThrow("learned"), {{"table_file", path}}, ctx), ctx);
+        for (std::size_t r = 0; r < asked.size(); ++r)
+            for (int c = 0; c < cols; ++c)
+                QCOMPARE(e(Eigen::Index(r), c), float(whole.values(Eigen::Index(asked[r]), c)));
+    }
+    // A .safetensors tensor the same way (its rows at the tensor's offset in the byte buffer).
+    const std::string st = dir.filePath("m.safetensors").toStdString();
+    writeFile(st, fiveTensors());
+    const TensorTable whole = stTable(fiveTensors(), "wpe.weight");
+    const auto table = loadPositionTable(st, "wpe.weight");
+    QVERIFY(table->readRows(0, 3) == whole.values.cast<float>());
+}
+
+void TestReaders::rowsCountedAgainstTheMemoryCap()
+{
+    // Issue 38 item 5: `--max-memory 1MiB` with a table file exited 0 at 805 MB resident. What reading the rows
+    // makes resident (whole 4 KiB pages of the mapping, capped at the table's own size) and the result are
+    // checked against the request's cap before a row is read, through compute() as `poslab compute` runs it.
+    QTemporaryDir dir;
+    const std::string path = dir.filePath("tall.npy").toStdString();
+    sparseNpy(path, 5000, 2); // 40 KB: rows of 8 bytes
+    ComputeRequest r;
+    r.scheme = "learned";
+    r.overrides = {{"table_file", path}};
+    r.context.dim = 2;
+    r.context.positions = PositionList::parse("0:5000:1000"); // 5 rows, each on its own page
+    Limits small;
+    small.maxBytes = 16 << 10;
+    try {
+        compute(r, small);
+        QFAIL("accepted");
+    } catch (const RefusedError& e) {
+        // A page for each row, 5 x 4 KiB = 20 KiB, and 5 x 2 x 12 bytes of result.
+        QVERIFY2(std::string(e.what()).find("reading 5 of the 5000 rows of " + path + " (20.0 KiB of the file mapped)")
+                     != std::string::npos,
+                 e.what());
+        QVERIFY2(std::string(e.what()).find("more than the memory cap of 16.0 KiB") != std::string::npos, e.what());
+    }
+    Limits enough;
+    enough.maxBytes = 64 << 10;
+    QCOMPARE(compute(r, enough).shape, (std::vector<std::size_t>{5, 2}));
+    // The whole table's pages bound the estimate: all 5000 rows cost its 40 KB and two pages, not 5000 pages.
+    r.context.positions = PositionList::range(0, 5000);
+    Limits tableSize;
+    tableSize.maxBytes = 40000 + 8192 + 5000 * 2 * 12;
+    QCOMPARE(compute(r, tableSize).shape, (std::vector<std::size_t>{5000, 2}));
+    tableSize.maxBytes -= 1;
+    QVERIFY_THROWS_EXCEPTION(RefusedError, compute(r, tableSize));
 }
 
 QTEST_APPLESS_MAIN(TestReaders)

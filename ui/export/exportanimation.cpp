@@ -2,9 +2,15 @@
 // Animated GIF figures: a sweep of the position cursor or of one parameter, one captioned frame per value.
 #include "ui/export/exportparts.h"
 
+#include "core/attention.h"
 #include "core/encodingregistry.h"
+#include "core/limits.h"
+#include "core/precision.h"
 #include "ui/export/exportscene.h"
+#include "ui/figures/attentionfigure.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/figure.h"
+#include "ui/figures/tablefigure.h"
 #include "ui/render/plotutils.h"
 #include "ui/state/workbenchstate.h"
 #include "ui/views/view.h"
@@ -14,6 +20,7 @@
 #include <QPainter>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <optional>
 #include <vector>
@@ -204,6 +211,112 @@ std::optional<Sweep> planSweep(ui::WorkbenchState& state, const AnimationOptions
     return s;
 }
 
+/// The refusal of @p frames frames of @p pixels that would not fit in maxAnimationBytes (they are all held until
+/// encoded), or empty.
+QString framesMemoryProblem(int frames, const QSize& pixels)
+{
+    const qint64 bytes = qint64(pixels.width()) * pixels.height() * 4 * frames;
+    if (bytes <= maxAnimationBytes)
+        return {};
+    return QStringLiteral("%1 frames of %2 x %3 need %4 MiB; at most %5 MiB: use fewer frames or a smaller size")
+        .arg(frames)
+        .arg(pixels.width())
+        .arg(pixels.height())
+        .arg(bytes >> 20)
+        .arg(maxAnimationBytes >> 20);
+}
+
+/// Operations one GIF frame costs to draw and encode per pixel, besides the view's numbers: painting the view
+/// and its caption into the image, then giflib's median-cut quantisation and LZW coding. Measured on the 2-core
+/// development machine (issue 38 item 4): 300 frames of the clock at 512 x 512 (numbers that cost nothing) took
+/// 2.3 s, 60 frames of a rope_theta sweep of the table at 1024 x 1024 2.0 s: about 30 ns a pixel, which at core's
+/// opsPerSecond is 300 operations.
+constexpr double gifPixelOps = 300.0;
+
+/// Operations to compute the numbers of @p view for @p state once, by core's own estimates: the encoding table
+/// that the Computation makes for every view (positions x dimensions values, each a transcendental), plus the
+/// views whose own figure does more (the precision analysis, the attention scores).
+double frameWork(const QString& id, const ui::WorkbenchState& state)
+{
+    const double positions = std::max(1, state.positionCount());
+    const double dim = std::max(1, state.dim());
+    // A large table is computed for the window it is drawn in, at most fullTableCells cells (tablefigure.h).
+    double work = std::min(positions * dim, double(ui::TableFigure::fullTableCells)) * core::drawOps;
+    const ui::FigureSnapshot snapshot = ui::FigureSnapshot::of(state);
+    if (id == QLatin1String("precision")) {
+        const std::optional<core::RotarySpec> spec = snapshot.checked.rotarySpec(snapshot.setup);
+        const std::size_t pairs = spec ? spec->invFreq.size() : std::size_t(dim / 2);
+        work += core::precisionWork(pairs, std::size_t(positions), 1);
+    } else if (id == QLatin1String("attention") || id == QLatin1String("pipeline")) {
+        const ui::AttentionFigure::Inputs in = ui::AttentionFigure::inputsOf(snapshot);
+        const core::ComputeRequest req = ui::AttentionFigure::request(in);
+        core::AttentionRequest a;
+        a.scheme = in.setup.scheme;
+        a.params = in.setup.params;
+        a.headDim = req.context.dim;
+        a.heads = req.heads;
+        a.onlyHead = std::clamp(in.head, 0, a.heads - 1); // the figure computes the head it shows
+        a.queries = req.context.positions;
+        a.keys = req.keys ? *req.keys : req.context.positions;
+        // The pipeline figure runs the scores twice (with and without the encoding); core's pipeline check says so.
+        work += core::attentionWork(a) * (id == QLatin1String("pipeline") ? 2.0 : 1.0);
+    }
+    return work;
+}
+
+/// Checks the whole of sweep @p s against core's work limit before its first frame: every frame's numbers
+/// (twice for a parameter sweep that holds the colour scale: a pass for the range, a pass to draw; once for
+/// a position sweep, whose frames only move the cursor) and every frame's pixels drawn and encoded. A sweep of
+/// dim, positions or heads costs most at one of its ends: the frames are priced at the dearer one. Empty, or
+/// the one-line refusal saying the total and what to lower. The state is left as it was.
+QString checkAnimationWork(const QString& viewId, ui::WorkbenchState& state, const Sweep& s,
+                           const ExportOptions& options, const QSize& pixels)
+{
+    double perFrame = frameWork(viewId, state);
+    if (!s.position) {
+        const std::optional<double> was = currentValue(state, s.what);
+        for (const double v : {s.values.front(), s.values.back()})
+            if (applySweep(state, s.what, v).isEmpty()) // a value refused is the frame loop's to report
+                perFrame = std::max(perFrame, frameWork(viewId, state));
+        if (was)
+            applySweep(state, s.what, *was);
+    }
+    const double frames = double(s.values.size());
+    const bool held = !s.position && !options.animation.floatColourScale;
+    const double computed = s.position ? perFrame : perFrame * frames * (held ? 2.0 : 1.0);
+    const double pixelWork = double(pixels.width()) * double(pixels.height()) * gifPixelOps;
+    const double total = computed + frames * pixelWork;
+    const core::Limits limits;
+    if (total <= limits.maxWork)
+        return {};
+    const double eachFrame = s.position ? pixelWork : perFrame * (held ? 2.0 : 1.0) + pixelWork;
+    const double fitting = std::floor((limits.maxWork - (s.position ? perFrame : 0.0)) / eachFrame);
+    // C's "%.1e" whatever the locale (QApplication sets LC_ALL from the environment: "5,0e+10" under de_DE).
+    const auto sci = [](double v) {
+        char buf[32];
+        return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 1).ptr);
+    };
+    const std::string parts = sci(perFrame) + " operations for the numbers"
+        + (s.position ? " (once; the frames move the cursor)"
+               : held ? " of each frame, computed twice (once to hold the colour scale),"
+                      : " of each frame")
+        + " and " + sci(pixelWork) + " to draw and encode each " + std::to_string(pixels.width()) + " x "
+        + std::to_string(pixels.height()) + " frame";
+    const std::string what
+        = "the " + std::to_string(s.values.size()) + "-frame animation of the " + viewId.toStdString() + " view";
+    const std::string lower = fitting >= 1.0
+        ? "use at most " + std::to_string((long long)fitting) + (fitting == 1.0 ? " frame" : " frames")
+            + ", fewer positions or dimensions, or a smaller size"
+        : std::string("even one frame is over it: ask for fewer positions or dimensions, or a smaller size");
+    const std::string advice = parts + "; " + lower;
+    try {
+        core::checkWork(total, limits, what, advice);
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+    return {};
+}
+
 /// Sets frame @p i's value and waits for its result; empty or the reason the frame cannot be drawn, with
 /// @p how saying whether the sweep (Usage) or the state (Refused) is at fault.
 QString applyFrame(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation, const Sweep& s, int i,
@@ -296,13 +409,21 @@ QList<QImage> ExportService::renderFrames(ui::View& view, ui::WorkbenchState& st
     ExportResult& r = result ? *result : local;
     r = ExportResult{};
     QString why;
-    if (!detail::checkedGeometry(options, &why)) {
+    const std::optional<FigureGeometry> g = detail::checkedGeometry(options, &why);
+    if (!g) {
         r = failed(Failure::Refused, why);
         return {};
     }
     const std::optional<Sweep> s = planSweep(state, options.animation, r);
     if (!s)
         return {};
+    // The whole animation is priced before its first frame: each frame alone may be within the work limit while
+    // a thousand of them run for hours.
+    if (const QString tooMuch = checkAnimationWork(view.exportName(), state, *s, options, g->pixels);
+        !tooMuch.isEmpty()) {
+        r = failed(Failure::Refused, tooMuch);
+        return {};
+    }
     // Moving the cursor changes no colour, so a position animation skips the pass that holds the colour scale.
     std::optional<ui::ValueRange> held;
     if (!s->position && !options.animation.floatColourScale && view.dataColourRange()
@@ -326,6 +447,23 @@ QList<QImage> ExportService::renderFrames(ui::View& view, ui::WorkbenchState& st
     return frames;
 }
 
+QString ExportService::animationWorkProblem(const QString& viewId, ui::WorkbenchState& state,
+                                            const ExportOptions& options)
+{
+    QString why;
+    const std::optional<FigureGeometry> g = detail::checkedGeometry(options, &why);
+    const AnimationOptions& a = options.animation;
+    if (!g || a.frames < 1 || a.frames > maxFrames)
+        return {}; // renderGif refuses these with their own words
+    if (const QString tooLarge = framesMemoryProblem(a.frames, g->pixels); !tooLarge.isEmpty())
+        return tooLarge; // the memory first, as renderGif checks it
+    ExportResult r;
+    const std::optional<Sweep> s = planSweep(state, a, r);
+    if (!s)
+        return {};
+    return checkAnimationWork(viewId, state, *s, options, g->pixels);
+}
+
 QByteArray detail::renderGif(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                              const ExportOptions& options, const FigureGeometry& g, ExportResult& r)
 {
@@ -346,16 +484,8 @@ QByteArray detail::renderGif(ui::View& view, ui::WorkbenchState& state, ui::Comp
     if (a.gif.loopCount < 0 || a.gif.loopCount > 65535)
         return fail(Failure::Usage,
                     QStringLiteral("loop %1 is out of range; allowed: 0 (forever) to 65535").arg(a.gif.loopCount));
-    const qint64 bytes = qint64(g.pixels.width()) * g.pixels.height() * 4 * a.frames;
-    if (bytes > maxAnimationBytes)
-        return fail(Failure::Refused,
-                    QStringLiteral("%1 frames of %2 x %3 need %4 MiB; at most %5 MiB: use fewer frames or a "
-                                   "smaller size")
-                        .arg(a.frames)
-                        .arg(g.pixels.width())
-                        .arg(g.pixels.height())
-                        .arg(bytes >> 20)
-                        .arg(maxAnimationBytes >> 20));
+    if (const QString tooLarge = framesMemoryProblem(a.frames, g.pixels); !tooLarge.isEmpty())
+        return fail(Failure::Refused, tooLarge);
     const QList<QImage> frames = ExportService::renderFrames(view, state, computation, options, &r);
     if (!r.ok())
         return {};

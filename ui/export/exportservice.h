@@ -148,6 +148,12 @@ public:
     /// parameter frame captioned with its value ("factor = 4.0") in a band below the view.
     static QList<QImage> renderFrames(ui::View& view, ui::WorkbenchState& state, ui::Computation& computation,
                                       const ExportOptions& options, ExportResult* result);
+    /// The refusal of an animation whose frames cost more than core's work limit all together (each frame's
+    /// numbers for view @p viewId, twice when a parameter sweep holds the colour scale, and each frame's pixels
+    /// drawn and encoded), one line saying the total and what to lower; empty when it fits, or when the sweep
+    /// itself is malformed (renderFrames says why). Computes nothing: the command line calls it before it makes
+    /// the view, whose creation computes the first frame. @p state is left as it was.
+    static QString animationWorkProblem(const QString& viewId, ui::WorkbenchState& state, const ExportOptions& options);
     /// The caption of a sweep frame: the swept name and the value the state holds now ("factor = 4.0",
     /// "positions = 32,768").
     static QString sweepCaption(const ui::WorkbenchState& state, const QString& what);

@@ -262,8 +262,8 @@ QString SessionController::openPositionTable(const QString& path)
         showMessage(problem, true);
         return problem;
     }
-    const int cols = int(loaded->values.cols());
-    const int rows = int(std::min<Eigen::Index>(loaded->values.rows(), WorkbenchState::maxPositionCount));
+    const int cols = int(std::min<long long>(loaded->cols, WorkbenchState::maxDim + 1LL));
+    const int rows = int(std::min<long long>(loaded->rows, WorkbenchState::maxPositionCount));
     QUndoStack* undo = m_state->undoStack();
     undo->beginMacro(tr("Open position table"));
     QString problem = m_state->setScheme(QStringLiteral("learned"));
@@ -284,8 +284,8 @@ QString SessionController::openPositionTable(const QString& path)
     }
     showMessage(tr("Learned table from %1: %2 positions \u00d7 %3 dimensions")
                     .arg(QString::fromStdString(loaded->source))
-                    .arg(loaded->values.rows())
-                    .arg(cols),
+                    .arg(loaded->rows)
+                    .arg(loaded->cols),
                 false);
     return {};
 }
