@@ -12,6 +12,7 @@
 #include "ui/views/view.h"
 #include "ui/window/parameterpanel.h"
 
+#include <QAbstractSpinBox>
 #include <QLabel>
 #include <QLineEdit>
 #include <QTest>
@@ -81,7 +82,7 @@ PanelRound typeIntoPanel(const QStringList& typed)
     return r;
 }
 
-/// SVG and CSV of the table, clock and decay views for rope at rope_theta 500000.5, then a refused SVG.
+/// SVG, controls and CSV of the table, clock and decay views for rope at rope_theta 500000.5, then a refused SVG.
 QList<QByteArray> figures()
 {
     QList<QByteArray> out;
@@ -105,10 +106,23 @@ QList<QByteArray> figures()
         QString why;
         out << name.toUtf8() + ".svg: " + exporting::ExportService::renderSvg(*v, scene.state(), o, &why)
                 + why.toUtf8();
+        // The view's own controls (spin boxes: the clock's speed, the attention view's head) as they show.
+        QByteArray controls = name.toUtf8() + " controls:";
+        if (QWidget* bar = v->controls())
+            for (const QAbstractSpinBox* box : bar->findChildren<QAbstractSpinBox*>())
+                controls += ' ' + box->objectName().toUtf8() + '=' + box->text().toUtf8();
+        out << controls;
         exporting::ExportResult result;
         out << name.toUtf8()
                 + ".csv: " + exporting::ExportService::renderData(*v, scene.state(), exporting::Format::Csv, &result);
     }
+    // Every other view's controls (the rotation view's distances, the attention view's heads, ...).
+    QByteArray others = "other controls:";
+    for (const QString& name : exporting::ExportScene::viewNames())
+        if (ui::View* v = scene.view(name); v && v->controls())
+            for (const QAbstractSpinBox* box : v->controls()->findChildren<QAbstractSpinBox*>())
+                others += ' ' + name.toUtf8() + '.' + box->objectName().toUtf8() + '=' + box->text().toUtf8();
+    out << others;
     // A refusal with a number in it: an SVG over a vector byte limit of 1.5 KiB (core::formatBytes).
     exporting::ExportOptions o;
     o.format = exporting::Format::Svg;
@@ -164,13 +178,16 @@ void TestLocale::figuresAsInC()
 {
     useC();
     const QList<QByteArray> c = figures();
-    QCOMPARE(c.size(), 7);
-    for (const QByteArray& f : c.mid(0, 6))
+    QCOMPARE(c.size(), 11);
+    for (const QByteArray& f : {c[0], c[2], c[3], c[5], c[6], c[8]})
         QVERIFY2(f.size() > 1000 && !f.contains("Cannot"), f.left(300).constData());
-    QVERIFY(c[4].contains("<svg") && c[4].contains("rope_theta=500000.5") && c[5].contains("\n1,0.96385"));
-    QVERIFY2(c[6].endsWith("would be more than 1.5 KiB (too many elements); ask for fewer positions or dimensions, "
-                           "or a PNG"),
-             c[6].right(300).constData());
+    QVERIFY(c[6].contains("<svg") && c[6].contains("rope_theta=500000.5") && c[8].contains("\n1,0.96385"));
+    QVERIFY2(c[4].contains("clockSpeed=2.0/s"), c[4].constData());
+    QVERIFY2(c[9].contains("rotation.rotationShift=r 100") && c[9].contains("lengthlab.trainSteps=steps 4000"),
+             c[9].constData());
+    QVERIFY2(c[10].endsWith("would be more than 1.5 KiB (too many elements); ask for fewer positions or dimensions, "
+                            "or a PNG"),
+             c[10].right(300).constData());
     int compared = 0;
     for (const char* name : testLocales) {
         if (!useLocale(name)) {

@@ -12,6 +12,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPainterPath>
@@ -71,6 +72,7 @@ QWidget* ClockView::controls()
     speed->setObjectName(QStringLiteral("clockSpeed"));
     speed->setRange(0.1, 100000.0);
     speed->setDecimals(1);
+    speed->setLocale(QLocale::c()); // "2.5/s" as the lessons and the command line write it, in every locale
     speed->setSuffix(tr("/s"));
     speed->setToolTip(tr("Animation speed in tokens per second"));
     auto* style = new QComboBox(m_controls);
