@@ -9,6 +9,8 @@
 #include "ui/export/exportservice.h"
 #include "ui/window/mainwindow.h"
 #include "ui/window/parameterpanel.h"
+#include "ui/window/sessioncontroller.h"
+#include "core/io/positiontable.h"
 #include "ui/state/session.h"
 #include "ui/state/viewproperties.h"
 #include "ui/state/workbenchstate.h"
@@ -83,6 +85,7 @@ private slots:
     void windowOperands();
     void windowSessions();
     void windowModelsAndTables();
+    void tableNamedByALinkWaitsForConsent();
 };
 
 void TestSession::everyPropertyRoundTrips_data()
@@ -479,6 +482,71 @@ void TestSession::windowModelsAndTables()
     QCOMPARE(w.state()->positionCount(), 3); // and rows
     QVERIFY(w.openPositionTable(dir.filePath("missing.npy")).contains("missing.npy"));
     QCOMPARE(w.state()->params().value("table_file").toString(), npy.toStdString()); // nothing half-done
+}
+
+void TestSession::tableNamedByALinkWaitsForConsent()
+{
+    // Issue 38 item 5: a 1.4 KB poslab: link (PosLab is the registered handler) opened the window and silently
+    // loaded a local 1 GiB table named in it. A link, a share string, an inline state or a session file naming a
+    // table_file is applied only once the user agrees; the question names each file and its size. The test
+    // answers through the consent hook instead of a modal dialog.
+    QTemporaryDir dir;
+    const QString npy = dir.filePath("wpe.npy");
+    const std::string bytes
+        = poslab::test::npy(poslab::test::npyDict("<f4", "(3, 2)"), poslab::test::f32Bytes({1, 2, 3, 4, 5, 6}));
+    poslab::test::writeFile(npy.toStdString(), bytes);
+    MainWindow w(nullptr, false);
+    auto* session = w.findChild<SessionController*>();
+    QVERIFY(session);
+    QStringList asked;
+    bool answer = false;
+    session->setTableConsent([&](const QString& question) {
+        asked << question;
+        return answer;
+    });
+    const QByteArray state = QJsonDocument(QJsonObject{{"version", 2},
+                                                       {"scheme", "learned"},
+                                                       {"dim", 2},
+                                                       {"positions", 3},
+                                                       {"params", QJsonObject{{"table_file", npy}}}})
+                                 .toJson(QJsonDocument::Compact);
+    const long long reads = core::positionTableReads();
+    // No: nothing is read (not even the header), the state stays as it was, one line says why.
+    const QString no = w.loadStateText(QString::fromUtf8(state));
+    QVERIFY2(no.contains("inline state: not loaded: it names the table file " + QDir::toNativeSeparators(npy)
+                         + ", and reading it was declined"),
+             qPrintable(no));
+    QCOMPARE(asked.size(), 1);
+    QVERIFY2(asked[0].contains(QDir::toNativeSeparators(npy) + " (" + QString::number(bytes.size()) + " bytes)"),
+             qPrintable(asked[0]));
+    QCOMPARE(core::positionTableReads(), reads);
+    QCOMPARE(w.state()->schemeId(), QString("rope"));
+    // A session file naming it asks the same (File > Open, a file manager's double click).
+    const QString file = dir.filePath("t.poslab");
+    QFile f(file);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(state);
+    f.close();
+    QVERIFY(w.openSession(file).contains("not loaded: it names the table file"));
+    QCOMPARE(asked.size(), 2);
+    QVERIFY(asked[1].contains("The t.poslab names a table file on this computer"));
+    QCOMPARE(core::positionTableReads(), reads);
+    QCOMPARE(w.state()->schemeId(), QString("rope"));
+    // Yes: the state loads and the table is read.
+    answer = true;
+    QCOMPARE(w.loadStateText(QString::fromUtf8(state)), QString());
+    QCOMPARE(w.state()->schemeId(), QString("learned"));
+    QCOMPARE(QString::fromStdString(w.state()->params().text("table_file")), npy);
+    QVERIFY(core::positionTableReads() > reads);
+    // The same state as a poslab: link asks, naming it a link; a state naming no table asks nothing.
+    const QString link = shareLink(*w.state());
+    QCOMPARE(w.state()->setScheme("rope"), QString());
+    answer = false;
+    QVERIFY(w.loadStateText(link).contains("share string: not loaded"));
+    QCOMPARE(asked.size(), 4);
+    QVERIFY(asked[3].startsWith("The link names a table file"));
+    QCOMPARE(w.loadStateText(shareLink(WorkbenchState())), QString());
+    QCOMPARE(asked.size(), 4);
 }
 
 int main(int argc, char** argv)

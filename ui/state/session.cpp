@@ -116,6 +116,30 @@ QString decodeShareText(const QString& text, QJsonObject* state)
     return parseObject(json, QStringLiteral("share string"), state);
 }
 
+namespace {
+
+void collectTableFiles(const QJsonObject& o, int depth, QStringList* files)
+{
+    if (depth > 8) // a state is 3 deep (compare -> state -> spatial -> params); a deeper one names nothing
+        return;
+    for (auto it = o.begin(); it != o.end(); ++it) {
+        if (it.key() == QLatin1String("table_file") && it.value().isString() && !it.value().toString().isEmpty()
+            && !files->contains(it.value().toString()))
+            files->append(it.value().toString());
+        else if (it.value().isObject())
+            collectTableFiles(it.value().toObject(), depth + 1, files);
+    }
+}
+
+} // namespace
+
+QStringList tableFilesNamed(const QJsonObject& state)
+{
+    QStringList files;
+    collectTableFiles(state, 0, &files);
+    return files;
+}
+
 QString readSessionFile(const QString& path, QJsonObject* json)
 {
     // The one bounded reader: a pipe or a device reports size 0, so the size alone cannot be trusted.

@@ -12,6 +12,7 @@
 
 #include <QJsonObject>
 #include <QString>
+#include <QStringList>
 
 namespace poslab::ui {
 
@@ -39,6 +40,11 @@ QString decodeShareText(const QString& text, QJsonObject* state);
 /// of a session or state file (relative to @p baseDir when not absolute). Returns an empty string or one line
 /// naming the source and the problem. @p label receives a short name of the source for messages.
 QString readStateSource(const QString& input, const QString& baseDir, QJsonObject* state, QString* label = nullptr);
+
+/// The table files @p state names: every non-empty "table_file" parameter in it (set-up A's "params", B's under
+/// "compare" -> "state", their "spatial" set-ups), in document order, each once. A state from a link or a file
+/// can name any file on this computer; the window reads these only once the user agrees (SessionController).
+QStringList tableFilesNamed(const QJsonObject& state);
 
 /// Reads a session or state file: a JSON object of at most maxStateFileBytes. Returns an empty string or one
 /// line naming the file and the problem.

@@ -2,6 +2,7 @@
 #include "ui/window/sessioncontroller.h"
 
 #include "core/io/positiontable.h"
+#include "core/limits.h"
 #include "ui/figures/computation.h"
 #include "ui/setup/modelconfig.h"
 #include "ui/setup/presets.h"
@@ -33,6 +34,15 @@ SessionController::SessionController(MainWindow* window, WorkbenchState* state)
     : QObject(window)
     , m_window(window)
     , m_state(state)
+    , m_tableConsent([this](const QString& question) {
+        // Offscreen (a screenshot, a test) nobody can answer: the table is not read.
+        const QString platform = QGuiApplication::platformName();
+        if (platform == QLatin1String("offscreen") || platform == QLatin1String("minimal"))
+            return false;
+        return QMessageBox::question(m_window, tr("Read a table file?"), question, QMessageBox::Yes | QMessageBox::No,
+                                     QMessageBox::No)
+            == QMessageBox::Yes;
+    })
 {
     buildFileMenu();
     buildEditMenu();
@@ -290,6 +300,35 @@ QString SessionController::openPositionTable(const QString& path)
     return {};
 }
 
+QString SessionController::askForTables(const QJsonObject& state, const QString& source)
+{
+    // A link (PosLab is the handler of poslab: links) or a file can name any file on this computer; the learned
+    // scheme would read it as soon as the state is applied. Nothing is read, not even its header, unless the
+    // user says so.
+    const QStringList files = tableFilesNamed(state);
+    if (files.isEmpty())
+        return {};
+    QStringList lines;
+    for (const QString& f : files) {
+        const QFileInfo info(f);
+        lines << QStringLiteral("  %1 (%2)")
+                     .arg(QDir::toNativeSeparators(info.absoluteFilePath()),
+                          info.isFile() ? QString::fromStdString(core::formatBytes(double(info.size())))
+                                        : tr("not found"));
+    }
+    const QString question
+        = (files.size() == 1 ? tr("The %1 names a table file on this computer for the learned scheme to read:\n%2\n"
+                                  "Read it? No leaves the state as it is.")
+                             : tr("The %1 names table files on this computer for the learned scheme to read:\n%2\n"
+                                  "Read them? No leaves the state as it is."))
+              .arg(source, lines.join(QLatin1Char('\n')));
+    if (m_tableConsent && m_tableConsent(question))
+        return {};
+    return tr("not loaded: it names the table file %1, and reading it was declined (open the table with File > "
+              "Open position table, or answer Yes)")
+        .arg(QDir::toNativeSeparators(files.front()));
+}
+
 QString SessionController::openSession(const QString& path)
 {
     if (Computation::isRunFile(path)) { // a poslab train run file: the length lab draws it
@@ -303,6 +342,9 @@ QString SessionController::openSession(const QString& path)
     }
     QJsonObject json;
     QString problem = readSessionFile(path, &json);
+    if (problem.isEmpty())
+        if (const QString declined = askForTables(json, QFileInfo(path).fileName()); !declined.isEmpty())
+            problem = tr("%1: %2").arg(path, declined);
     if (problem.isEmpty()) {
         problem = m_state->fromJson(json, true);
         if (!problem.isEmpty())
@@ -347,6 +389,10 @@ QString SessionController::loadStateText(const QString& text)
     QJsonObject json;
     QString label;
     QString problem = readStateSource(text, QDir::currentPath(), &json, &label);
+    if (problem.isEmpty())
+        if (const QString declined = askForTables(json, label == QLatin1String("share string") ? tr("link") : label);
+            !declined.isEmpty())
+            problem = tr("%1: %2").arg(label, declined);
     if (problem.isEmpty()) {
         problem = m_state->fromJson(json, true);
         if (!problem.isEmpty())

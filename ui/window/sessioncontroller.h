@@ -11,6 +11,8 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
+
 class QMenu;
 
 namespace poslab::ui {
@@ -41,6 +43,12 @@ public:
     bool settleUnsaved();
     /// The window's title: the session file's name, with " *" while it has unsaved changes.
     void updateTitle();
+    /// Asks the user @p question (which names each file and its size) and returns whether they agreed.
+    using TableConsent = std::function<bool(const QString& question)>;
+    /// How a state that names table files (a poslab: link, a share string, a session or state file) asks before
+    /// any of them is read: by default a Yes/No dialog defaulting to No (no dialog on a platform without a
+    /// screen, which declines); tests answer through their own function.
+    void setTableConsent(TableConsent ask) { m_tableConsent = std::move(ask); }
 
 signals:
     /// A line for the status bar (@p problem: a refusal).
@@ -53,6 +61,9 @@ private:
     QString loadModelState(const QJsonObject& state, const QString& what);
     void rememberRecent(const QString& path);
     void showMessage(const QString& text, bool problem);
+    /// Empty when @p state names no table file or the user agreed to read those it names; else why it is not
+    /// loaded. @p source names where the state came from ("link", a file name).
+    QString askForTables(const QJsonObject& state, const QString& source);
 
     MainWindow* m_window;
     WorkbenchState* m_state;
@@ -60,6 +71,7 @@ private:
     QString m_sessionPath;
     QJsonObject m_sessionKept; ///< the session file as opened: its unknown keys are written back
     QString m_shown;           ///< the last line given to the status bar
+    TableConsent m_tableConsent;
 };
 
 } // namespace poslab::ui
