@@ -173,8 +173,17 @@ FigureRequest parseFigure(const std::vector<std::string>& items)
     while (!a.done()) {
         const std::string opt = a.next();
         ++words;
-        if (!a.isOperand())
+        if (!a.isOperand()) {
+            // A second --dim (--scheme, --preset, ...) is refused as a key set twice is (the last used to win
+            // silently); --set and --view-set add to the earlier ones.
+            const auto canonical = [](const std::string& n) { return n == "-o" ? std::string("--output") : n; };
+            const std::string name = canonical(opt);
+            if (name != "--set" && name != "--view-set"
+                && std::any_of(f.given.begin(), f.given.end(),
+                               [&](const std::string& g) { return canonical(g) == name; }))
+                throw InputError("option " + name + " is given twice; give it once");
             f.given.push_back(opt);
+        }
         ExportOptions& o = f.options;
         if (a.isOperand() && f.view.empty()) {
             f.view = opt;

@@ -199,9 +199,21 @@ ParamValue parseParamValue(const ParamSpec& spec, std::string_view text)
         return ParamValue::real(v);
     }
     case ParamType::Integer: {
+        // Integers are held in a double: exact up to 2^53. Written in digits, the text is read exactly (a seed of
+        // 9007199254740991 is an integer in range, not "not an integer"); beyond 2^53 it is out of range.
+        constexpr long long exact = 1ll << 53;
+        long long n = 0;
+        const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+        const bool digits = !t.empty() && end == t.data() + t.size();
+        if (digits && (ec == std::errc::result_out_of_range || n > exact || n < -exact))
+            throw InputError("parameter " + spec.key + " = " + t + " is out of range; allowed: " + rangeText(spec));
+        if (digits && ec == std::errc())
+            return ParamValue::integer(n);
         double v;
-        if (!parseDouble(t, v) || v != std::floor(v) || std::fabs(v) > 9.0e15)
+        if (!parseDouble(t, v) || v != std::floor(v))
             return fail("an integer");
+        if (std::fabs(v) > double(exact))
+            throw InputError("parameter " + spec.key + " = " + t + " is out of range; allowed: " + rangeText(spec));
         return ParamValue::integer((long long)v);
     }
     case ParamType::Bool: {

@@ -151,8 +151,9 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
 {
     const double maxPos = double(params.integer("max_position_embeddings"));
     const double originalMax = double(params.integer("original_max_position_embeddings"));
-    // Phi-3 sets no factor; the reference derives it from the two context lengths.
-    const double factor = maxPos / originalMax;
+    // Hugging Face _compute_longrope_parameters: rope_scaling's factor when given (_validate_longrope_parameters
+    // accepts it; 0 here: not given), else, as for Phi-3, which sets none, the ratio of the two context lengths.
+    const double factor = params.real("factor") > 0.0 ? params.real("factor") : maxPos / originalMax;
     double attention = params.real("attention_factor");
     if (attention <= 0.0)
         attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
@@ -241,6 +242,10 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
         throw InputError("llama3 needs high_freq_factor >= low_freq_factor; got high_freq_factor "
                          + params.value("high_freq_factor").toString() + " and low_freq_factor "
                          + params.value("low_freq_factor").toString());
+    // factor's range starts at 0 only for longrope's "not given"; a scaling factor of 0 divides by zero.
+    if (type != "longrope" && type != "default" && params.real("factor") < 0.001)
+        throw InputError("parameter factor = " + params.value("factor").toString() + " is out of range for rope_type "
+                         + type + "; allowed: [0.001, 1024] (0 means \"from the context lengths\" for longrope only)");
     if (type == "longrope") {
         for (const char* key : {"short_factor", "long_factor"}) {
             const std::size_t n = params.list(key).size();
@@ -253,6 +258,9 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
 }
 
 const std::vector<std::string> scaledTypes = {"linear", "ntk", "dynamic", "yarn", "llama3"};
+/// The types that read factor: the scaled ones and longrope (Hugging Face _validate_longrope_parameters takes it as an
+/// optional key and _compute_longrope_parameters derives the attention factor from it).
+const std::vector<std::string> factorTypes = {"linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
 
 // Hugging Face's _validate_{linear_scaling,dynamic_scaling,yarn,llama3}_parameters log
 // "`rope_scaling`'s factor field must be a float >= 1, got {factor}" and compute with it anyway.
@@ -325,14 +333,18 @@ SchemeDescriptor ropeScheme()
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
                   "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(defaultWhen(realParam("factor", 4.0, 0.001, 1024.0,
-                                   "Context extension factor s (new length / trained "
-                                   "length); yarn ignores it when factor_source = max_position_ratio. Default 8 for "
-                                   "llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the others. Below 1 (a shrink) is "
-                                   "accepted with a warning, as Hugging Face does",
-                                   true),
-                         "rope_type", "llama3", 8.0),
-             "rope_type", scaledTypes),
+        when(defaultWhen(defaultWhen(realParam("factor", 4.0, 0.0, 1024.0,
+                                               "Context extension factor s (new length / trained "
+                                               "length); yarn ignores it when factor_source = max_position_ratio. "
+                                               "Default 8 for llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the "
+                                               "others. Below 1 (a shrink) is accepted with a warning, as Hugging "
+                                               "Face does. longrope: the attention factor's s (sqrt(1 + ln s / ln "
+                                               "original)); 0, its default, takes s = max_position_embeddings / "
+                                               "original_max_position_embeddings as Phi-3 does",
+                                               true),
+                                     "rope_type", "llama3", 8.0),
+                         "rope_type", "longrope", 0.0),
+             "rope_type", factorTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
                          "YaRN's s: factor (transformers >= 5, vLLM, llama.cpp, jquesnelle/yarn) or "
                          "max_position_embeddings / original_max_position_embeddings (transformers 4.48-4.57, "

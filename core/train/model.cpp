@@ -9,6 +9,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/rotary.h"
+#include "core/spatial.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,6 +39,15 @@ const SchemeDescriptor& trainableOrThrow(const std::string& id)
     std::string untrained; // "deberta and irope"
     for (std::size_t i = 0; i < cannot.size(); ++i)
         untrained += (i == 0 ? "" : i + 1 == cannot.size() ? " and " : ", ") + cannot[i];
+    // A grid or sequence scheme is a scheme, not a typo: say why it cannot train (the task is a 1-D token
+    // sequence), not that it is unknown.
+    if (const SpatialSchemeDescriptor* spatial = findSpatialScheme(id))
+        throw InputError("scheme '" + id + "' is not trainable: it places "
+                         + std::string(spatial->input == SpatialInput::Grid ? "patches on a grid"
+                                                                            : "text, image and video tokens by 3-D ids")
+                         + " and train's tasks are 1-D token sequences; pick a trainable scheme: " + can);
+    if (!findScheme(id))
+        throw InputError("unknown scheme '" + id + "'; trainable: " + can);
     throw InputError("scheme '" + id + "' cannot be trained here; trainable: " + can + " (" + untrained
                      + (cannot.size() == 1 ? " has" : " have") + " no backward pass yet)");
 }

@@ -188,8 +188,8 @@ std::vector<int> parseLengths(std::string_view spec)
 
 void validate(const TrainConfig& c)
 {
+    checkTrainable(c.scheme); // first: its message names the trainable schemes (an unknown one's too)
     const SchemeDescriptor& scheme = schemeOrThrow(c.scheme);
-    checkTrainable(c.scheme);
     auto range = [](const char* name, long long v, long long lo, long long hi) {
         if (v < lo || v > hi)
             throw InputError(std::string(name) + " " + std::to_string(v)
@@ -209,8 +209,6 @@ void validate(const TrainConfig& c)
     range("--eval-samples", c.evalSamples, 1, 1000000);
     if (!(c.lr > 0.0) || !std::isfinite(c.lr))
         throw InputError("--lr must be a positive number");
-    if (c.cosineDecay && c.steps >= 100000000)
-        throw InputError("--lr-schedule cosine decays over --steps; give --steps");
     if (c.task == Task::Recall && c.vocab < 2)
         throw InputError("recall needs --vocab 2 or more");
     // Parameters (same rules as everywhere: resolveParams), with and without the test-time settings.

@@ -72,6 +72,7 @@ private slots:
     void exportCapMessageNamesNoMissingOption();
     void outOfRangeFigureOptionsAreUsageErrors();
     void messagesAndBatchPaths();
+    void repeatedOptionsAndWholeNumbers();
 };
 
 void TestCliConventions::everyOptionTakesBothSpellings_data()
@@ -116,6 +117,12 @@ void TestCliConventions::everyOptionTakesBothSpellings()
         base = {"export", "nosuchview", "--scheme", "rope", "-o", "x.png"};
     else
         base = {command.toStdString()};
+    // The option under test takes the place of the base's own (an option given twice is refused).
+    for (std::size_t i = 0; i + 1 < base.size();)
+        if (base[i] == opt || (opt == "--output" && base[i] == "-o"))
+            base.erase(base.begin() + std::ptrdiff_t(i), base.begin() + std::ptrdiff_t(i) + 2);
+        else
+            ++i;
     auto with = [&](std::vector<std::string> words) {
         std::vector<std::string> args = base;
         args.insert(args.end(), words.begin(), words.end());
@@ -351,6 +358,60 @@ void TestCliConventions::outOfRangeFigureOptionsAreUsageErrors()
         QVERIFY2(r.err.find("out of range") != std::string::npos, r.err.c_str());
         QCOMPARE(std::count(r.err.begin(), r.err.end(), '\n'), 1);
     }
+}
+
+void TestCliConventions::repeatedOptionsAndWholeNumbers()
+{
+    // Issue 38 item 9: a second --dim, --scheme or --preset was silently the one used, while a key set twice is
+    // refused; now every option but --set (and export's --view-set) is given once, with one message.
+    const std::vector<std::string> base = {"compute", "encoding", "--scheme", "sinusoidal", "--positions", "0:2"};
+    auto with = [&](std::vector<std::string> more) {
+        std::vector<std::string> a = base;
+        a.insert(a.end(), more.begin(), more.end());
+        return compute(a);
+    };
+    const Outcome dim = with({"--dim", "8", "--dim", "16"});
+    QCOMPARE(dim.status, exitUsage);
+    QCOMPARE(dim.err, std::string("poslab: option --dim is given twice; give it once\n"));
+    QCOMPARE(with({"--dim", "8", "--scheme", "rope"}).err,
+             std::string("poslab: option --scheme is given twice; give it once\n"));
+    QCOMPARE(compute({"compute", "frequencies", "--preset", "llama-3.1-8b", "--preset", "qwen2.5-7b"}).err,
+             std::string("poslab: option --preset is given twice; give it once\n"));
+    QCOMPARE(with({"--dim", "8", "-o", "a.json", "--output", "b.json"}).err,
+             std::string("poslab: option --output is given twice; give it once\n"));
+    QCOMPARE(with({"--dim", "8", "--dim=8"}).status, exitUsage); // the same value twice too
+    // --set adds keys; the same key twice is refused as before.
+    QCOMPARE(with({"--dim", "8", "--set", "base=500", "--set", "base=100"}).err,
+             std::string("poslab: parameter base is set twice (base=500, then base=100); give it once\n"));
+    QCOMPARE(compute({"compute", "angles", "--scheme", "rope", "--dim", "8", "--positions", "0:2", "--set",
+                      "rope_theta=500", "--set", "layout=interleaved"})
+                 .status,
+             exitOk);
+    const Outcome exported = exportParse({"export", "table", "--scheme", "rope", "--dim", "8", "--dim", "16"});
+    QCOMPARE(exported.status, exitUsage);
+    QCOMPARE(exported.err, std::string("poslab: option --dim is given twice; give it once\n"));
+    QVERIFY2(exportParse({"export", "nosuchview", "--view-set", "pendulum=true", "--view-set", "clean_slide=true"})
+                     .err.find("unknown view 'nosuchview'")
+                 != std::string::npos,
+             "--view-set may be repeated");
+    // A seed of 2^53 - 1 is a whole number in range (it said "is not an integer"); past 2^53 the range is named.
+    const std::vector<std::string> mixed
+        = {"compute", "angles", "--scheme", "rope_2d", "--grid", "2x2", "--dim", "8", "--set", "variant=mixed"};
+    auto seed = [&](const char* v) {
+        std::vector<std::string> a = mixed;
+        a.insert(a.end(), {"--set", std::string("seed=") + v});
+        return compute(a);
+    };
+    const Outcome top = seed("9007199254740991");
+    QVERIFY2(top.status == exitOk, top.err.c_str());
+    QCOMPARE(top.json().value("params").toObject().value("seed").toDouble(), 9007199254740991.0);
+    QCOMPARE(
+        seed("9007199254740993").err,
+        std::string("poslab: parameter seed = 9007199254740993 is out of range; allowed: [0, 9007199254740992]\n"));
+    QCOMPARE(seed("1e300").err,
+             std::string("poslab: parameter seed = 1e300 is out of range; allowed: [0, 9007199254740992]\n"));
+    QCOMPARE(seed("1.5").err, std::string("poslab: parameter seed: '1.5' is not an integer\n"));
+    QCOMPARE(seed("1e3").status, exitOk);
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)

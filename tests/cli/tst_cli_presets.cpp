@@ -19,6 +19,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <cmath>
 #include <sstream>
 
 using namespace poslab::app;
@@ -66,6 +67,7 @@ private slots:
     void exportWithPreset();
     void batchEntries();
     void spatialPresets();
+    void seqLenAndLongropeFactorAsHuggingFace();
 };
 
 void TestCliPresets::listsPresets()
@@ -344,6 +346,50 @@ void TestCliPresets::spatialPresets()
     QVERIFY(cli({"--help"}).out.find("brings its training grid as the default --grid") != std::string::npos);
     const Outcome list = cli({"presets"});
     QVERIFY(list.out.find("scheme: sincos_2d, dim 768, grid 14x14, heads 12, layers 12") != std::string::npos);
+}
+
+void TestCliPresets::seqLenAndLongropeFactorAsHuggingFace()
+{
+    // Issue 38 item 9: a model's frequencies at length L are a fair question whatever its rope type (Hugging Face's
+    // modeling_rope_utils.py _compute_*_parameters take seq_len for every type); for Llama 3.1 (llama3 scaling) it
+    // changes nothing, so the frequencies are those without it.
+    const Outcome plain = cli({"compute", "frequencies", "--preset", "llama-3.1-8b"});
+    const Outcome at = cli({"compute", "frequencies", "--preset", "llama-3.1-8b", "--seq-len", "100"});
+    QVERIFY2(at.status == exitOk, at.err.c_str());
+    QCOMPARE(at.json().value("data").toArray(), plain.json().value("data").toArray());
+    // A scheme named alone keeps the rule that an option which changes nothing is refused (tst_cli_limits).
+    QCOMPARE(cli({"compute", "frequencies", "--scheme", "rope", "--seq-len", "100"}).status, exitUsage);
+    // longrope's factor, as _validate_longrope_parameters accepts it and _compute_longrope_parameters uses it:
+    // attention_factor = sqrt(1 + ln(factor) / ln(original_max_position_embeddings)) (it was "does not apply").
+    const double expected = std::sqrt(1.0 + std::log(2.0) / std::log(4096.0));
+    const Outcome set = cli({"compute", "frequencies", "--scheme", "rope", "--dim", "8", "--set", "rope_type=longrope",
+                             "--set", "factor=2"});
+    QVERIFY2(set.status == exitOk, set.err.c_str());
+    QVERIFY(std::fabs(set.json().value("attention_factor").toDouble() - expected) < 1e-15);
+    // Without factor: Phi-3's ratio max_position_embeddings / original = 131072 / 4096 = 32.
+    const Outcome ratio
+        = cli({"compute", "frequencies", "--scheme", "rope", "--dim", "8", "--set", "rope_type=longrope"});
+    QCOMPARE(ratio.json().value("factor").toDouble(), 32.0);
+    // The same factor through config.json (no original window: max_position_embeddings is the original one).
+    QTemporaryDir dir;
+    const QString path = dir.filePath("longrope.json");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"model_type": "phi3", "hidden_size": 64, "num_attention_heads": 8, "max_position_embeddings": 4096,
+        "rope_theta": 10000.0, "rope_scaling": {"rope_type": "longrope", "short_factor": [1, 1, 1, 1],
+        "long_factor": [2, 2, 2, 2], "factor": 2.0}})");
+    f.close();
+    const Outcome config = cli({"compute", "frequencies", "--config", path.toStdString()});
+    QVERIFY2(config.status == exitOk, config.err.c_str());
+    QVERIFY(std::fabs(config.json().value("attention_factor").toDouble() - expected) < 1e-15);
+    QCOMPARE(config.json().value("data").toArray(), set.json().value("data").toArray()); // short factors all 1
+    // A factor of 0 ("from the context lengths") belongs to longrope only.
+    const Outcome zero
+        = cli({"compute", "frequencies", "--scheme", "rope", "--set", "rope_type=linear", "--set", "factor=0"});
+    QCOMPARE(zero.status, exitUsage);
+    QVERIFY2(zero.err.find("parameter factor = 0 is out of range for rope_type linear; allowed: [0.001, 1024]")
+                 != std::string::npos,
+             zero.err.c_str());
 }
 
 QTEST_MAIN(TestCliPresets)

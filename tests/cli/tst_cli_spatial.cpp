@@ -29,6 +29,7 @@ private slots:
     void mropePositionIds();
     void mropeAnglesFollowTheSections();
     void mropeScoresAreCausal();
+    void mropeTimeIdsAndDimension();
     void schemesListsGridAndSequence();
     void qwenVlConfigs();
     void badInput_data();
@@ -187,6 +188,45 @@ void TestCliSpatial::mropeAnglesFollowTheSections()
     QVERIFY2(q3.status == 0, q3.err.c_str());
     QVERIFY(std::fabs(value(q3, token * 64 + 1) - 3.0 * omega(1)) < 1e-12);
     QVERIFY(std::fabs(value(q3, token * 64 + 2) - 4.0 * omega(2)) < 1e-12);
+}
+
+void TestCliSpatial::mropeTimeIdsAndDimension()
+{
+    // Issue 38 item 6: transformers' float32 time ids (modeling_qwen2_5_vl.py get_rope_index /
+    // get_vision_position_ids: float32 second_per_grid_ts, .long()): 3 fps (0.6666666666666666 s per step) gives
+    // frames 0..6 the ids 0, 1, 2, 4, 5, 6, 8 (exact arithmetic floored 3.9999999999999996 to 3).
+    const std::vector<std::string> third
+        = {"compute",    "position_ids", "--scheme",           "mrope", "--dim",
+           "128",        "--set",        "variant=qwen2_5_vl", "--set", "second_per_grid=0.6666666666666666",
+           "--sequence", "video:64x1x1"};
+    const Run r = run(third);
+    QVERIFY2(r.status == 0, r.err.c_str());
+    const double t[] = {0, 1, 2, 4, 5, 6, 8};
+    for (int f = 0; f < 7; ++f)
+        QCOMPARE(value(r, f), t[f]);
+    QCOMPARE(value(r, 63), 84.0);
+    QCOMPARE(r.json().value("params").toObject().value("time_ids").toString(), QStringLiteral("float_interval"));
+    // The versions that cast second_per_grid_t to int64 first: 0.67 s becomes 0 and every frame shares id 0.
+    std::vector<std::string> cast = third;
+    cast.insert(cast.end(), {"--set", "time_ids=integer_seconds"});
+    const Run c = run(cast);
+    QVERIFY2(c.status == 0, c.err.c_str());
+    QCOMPARE(value(c, 63), 0.0);
+    const Run bad = run({"compute", "position_ids", "--scheme", "mrope", "--set", "time_ids=float_interval",
+                         "--sequence", "video:2x1x1"});
+    QCOMPARE(bad.status, 2);
+    QVERIFY2(bad.err.find("time_ids") != std::string::npos, bad.err.c_str()); // qwen2_5_vl only
+    // Issue 38 item 9: no --dim takes mrope's own dimension 128, which its default sections fit (it failed on 64).
+    const Run ids = run({"compute", "position_ids", "--scheme", "mrope", "--sequence", "text:4"});
+    QVERIFY2(ids.status == 0, ids.err.c_str());
+    QCOMPARE(shape(ids), QJsonArray({3, 4}));
+    const Run angles = run({"compute", "angles", "--scheme", "mrope", "--sequence", "text:2"});
+    QVERIFY2(angles.status == 0, angles.err.c_str());
+    QCOMPARE(shape(angles), QJsonArray({2, 64})); // 128 / 2 pairs
+    // An explicit --dim still wins, and a wrong one says what to do.
+    const Run d64 = run({"compute", "angles", "--scheme", "mrope", "--dim", "64", "--sequence", "text:2"});
+    QCOMPARE(d64.status, 2);
+    QVERIFY2(d64.err.find("sections must sum to d/2") != std::string::npos, d64.err.c_str());
 }
 
 void TestCliSpatial::mropeScoresAreCausal()

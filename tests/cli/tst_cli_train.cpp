@@ -126,6 +126,29 @@ private slots:
         const auto big = one({"--test-lens", "90000", "--batch", "4096"});
         QCOMPARE(big.status, int(app::exitRefused));
         QVERIFY2(big.err.find("poslab: ") == 0 && big.err.find('\n') == big.err.size() - 1, big.err.c_str());
+        // Issue 38 item 9: a spatial scheme is named as one that does not train (it was "unknown scheme 'mrope'"
+        // followed by a list holding mrope), with the trainable ones to pick from.
+        const auto mrope = run({"train", "--scheme", "mrope"});
+        QCOMPARE(mrope.status, int(app::exitUsage));
+        QVERIFY2(mrope.err.find("poslab: scheme 'mrope' is not trainable: it places text, image and video tokens by "
+                                "3-D ids and train's tasks are 1-D token sequences; pick a trainable scheme: nope, ")
+                     == 0,
+                 mrope.err.c_str());
+        QVERIFY2(mrope.err.find("unknown") == std::string::npos, mrope.err.c_str());
+        const auto grid = run({"train", "--scheme", "rope_2d"});
+        QVERIFY2(grid.err.find("places patches on a grid") != std::string::npos, grid.err.c_str());
+        const auto typo = run({"train", "--scheme", "ropee"});
+        QCOMPARE(typo.status, int(app::exitUsage));
+        QVERIFY2(typo.err.find("poslab: unknown scheme 'ropee'; trainable: nope, sinusoidal,") == 0, typo.err.c_str());
+        QVERIFY2(typo.err.find("mrope") == std::string::npos, typo.err.c_str());
+        // --steps at its allowed maximum with the cosine schedule is a request, not a missing --steps (it said
+        // "give --steps"): it trains until --seconds.
+        const auto most
+            = run({"train", "--scheme",    "nope", "--steps",        "100000000", "--seconds", "0.2", "--batch",
+                   "4",     "--width",     "16",   "--heads",        "2",         "--layers",  "1",   "--train-len",
+                   "2",     "--test-lens", "2",    "--eval-samples", "3",         "--threads", "1",   "--quiet"});
+        QVERIFY2(most.status == 0, most.err.c_str());
+        QCOMPARE(most.json().value("runs").toArray()[0].toObject().value("stop").toString(), QStringLiteral("seconds"));
         const auto scheme = one({"--scheme", "deberta"});
         QCOMPARE(scheme.status, int(app::exitUsage));
         QVERIFY2(scheme.err.find("cannot be trained") != std::string::npos, scheme.err.c_str());

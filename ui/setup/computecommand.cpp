@@ -190,6 +190,7 @@ struct Given {
     std::optional<std::string> normaliseGiven;
     std::optional<std::string> preset, config;
     bool dimGiven = false, headsGiven = false;
+    bool dimFromModel = false; ///< a model's head dimension (applyModel)
     bool shuffle = false;
     bool maskGiven = false;
     bool formatGiven = false;
@@ -271,6 +272,7 @@ const std::vector<std::pair<std::string, OptionHandler>>& optionHandlers()
 bool readWords(const std::vector<std::string>& args, Given& g)
 {
     Args a(args, computeOptions(), "for compute; see poslab --help");
+    std::vector<std::string> seen; // options given so far (-o as --output): each but --set once
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
@@ -288,6 +290,14 @@ bool readWords(const std::vector<std::string>& args, Given& g)
         if (opt == "--version") {
             g.command.version = true;
             return false;
+        }
+        // A second --dim (--scheme, --preset, ...) is a mistake to report, as a key set twice is (the last used to
+        // win silently); only --set adds to the earlier ones.
+        const std::string name = opt == "-o" ? "--output" : opt;
+        if (name != "--set") {
+            if (std::find(seen.begin(), seen.end(), name) != seen.end())
+                throw InputError("option " + name + " is given twice; give it once");
+            seen.push_back(name);
         }
         const auto& handlers = optionHandlers();
         const auto h = std::find_if(handlers.begin(), handlers.end(), [&](const auto& e) { return e.first == opt; });
@@ -311,8 +321,10 @@ void applyModel(Given& g, const std::function<void(const std::string&)>& warn)
         const ui::StateSetup model = ui::stateSetup(*state);
         ui::applyModelSetup(model, req.scheme, g.haveScheme, req.overrides);
         g.haveScheme = true;
-        if (model.dim && !g.dimGiven)
+        if (model.dim && !g.dimGiven) {
             req.context.dim = *model.dim;
+            g.dimFromModel = true;
+        }
         // Heads matter to bias, scores and decay only (compute refuses --heads elsewhere).
         const bool perHead = req.quantity == core::Quantity::Bias || req.quantity == core::Quantity::Scores
             || req.quantity == core::Quantity::Decay;
@@ -388,16 +400,22 @@ void readContentAndPositions(Given& g)
     req.content.shuffle = g.shuffle;
 }
 
-/// --seq-len is refused where nothing reads it: additive tables, and frequencies that do not depend on the
-/// sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
-void refuseUnreadSeqLen(const core::ComputeRequest& req)
+/// --seq-len is refused where nothing reads it: additive tables, and, for a scheme named by --scheme, frequencies
+/// that do not depend on the sequence length (only dynamic NTK, LongRoPE and xPos's centring do: RotarySpec::seqLen).
+/// With a model (--preset, --config) the frequencies take it whatever its rope type: "this model's frequencies at
+/// length L" is a fair question of any model, and Hugging Face's rope functions take seq_len for every rope type
+/// (modeling_rope_utils.py _compute_*_parameters(config, device, seq_len)); it changes only the dynamic ones.
+void refuseUnreadSeqLen(const core::ComputeRequest& req, bool model)
 {
     if (!req.context.seqLen
         || (req.quantity != core::Quantity::Encoding && req.quantity != core::Quantity::Frequencies))
         return;
     const core::SchemeDescriptor& s = core::schemeOrThrow(req.scheme);
-    const bool reads = req.quantity == core::Quantity::Frequencies && s.rotary
-        && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
+    const bool frequencies = req.quantity == core::Quantity::Frequencies && s.rotary;
+    if (frequencies && model)
+        return;
+    const bool reads
+        = frequencies && s.rotary(core::resolveParams(s, req.overrides, req.context), req.context).seqLen > 0;
     if (!reads)
         throw InputError("--seq-len changes nothing in " + std::string(core::quantityName(req.quantity)) + " of " + s.id
                          + (s.rotary ? " with these parameters" : "")
@@ -447,6 +465,10 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args,
     if (!g.haveScheme)
         throw InputError("compute needs --scheme ID (see poslab schemes), --preset NAME or --config FILE");
     g.req.maskGiven = g.maskGiven;
+    // No --dim and no model's: the dimension the scheme's defaults fit (mrope's sections need d = 128), not 64.
+    if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(g.req.scheme);
+        spatial && spatial->defaultDim > 0 && !g.dimGiven && !g.dimFromModel)
+        g.req.context.dim = spatial->defaultDim;
     // Grid and sequence schemes take their tokens from --grid or --sequence, not from --positions.
     if (const core::SpatialSchemeDescriptor* spatial = core::findSpatialScheme(g.req.scheme);
         spatial && g.positionsGiven)
@@ -455,7 +477,7 @@ ComputeCommand parseComputeCommand(const std::vector<std::string>& args,
             + (spatial->input == core::SpatialInput::Grid ? "--grid HxW" : "--sequence text:N,image:TxHxW,..."));
     refuseOtherQuantities(g);
     readContentAndPositions(g);
-    refuseUnreadSeqLen(g.req);
+    refuseUnreadSeqLen(g.req, g.preset.has_value() || g.config.has_value());
     command.format = outputFormat(g.format, command.output);
     command.formatGiven = g.formatGiven;
     return command;
