@@ -4,10 +4,50 @@
 # 5 runs each, and the ratio peer / poslab (the issue asks for at least 4).
 # Usage: bench/compare.sh [BUILD_DIR]   (default: build). Needs /usr/bin/python3 with numpy and matplotlib
 # (Debian: apt-get install python3-matplotlib); without them it says so and exits 0.
+#
+#        bench/compare.sh scores [RUNS] [BUILD_DIR]   (default 5 runs)
+# The attention-score figures instead: RUNS rounds, each one `poslab bench --json` process then one
+# `peer_attention.py --scores` process (numpy on OpenBLAS: Debian's python3-numpy and libopenblas0-pthread), in
+# turn, so that both see the same machine; prints each round's scores_4096_ms and scores_4096_causal_ms, the ratios
+# poslab / numpy, the load average, and the medians. The peer runs with OPENBLAS_L2_SIZE unset and
+# OPENBLAS_CORETYPE=SkylakeX (OpenBLAS 0.3.21 takes a virtual Xeon for a "Prescott" and picks its slow kernel);
+# poslab runs in the environment as given.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
-build=${1:-$here/../build}
 py=/usr/bin/python3
+if [ "${1:-}" = scores ]; then
+    runs=${2:-5}
+    build=${3:-$here/../build}
+    if ! "$py" -c 'import numpy' 2>/dev/null; then
+        echo "compare.sh: numpy not found for $py (apt-get install python3-numpy libopenblas0-pthread); nothing timed"
+        exit 0
+    fi
+    [ -x "$build/app/poslab" ] || { echo "compare.sh: no poslab binary in $build/app" >&2; exit 2; }
+    figure() { sed -n "s/^ *\"$1\": *\([0-9.eE+-]*\),*$/\1/p"; } # a value of poslab bench --json
+    peer() { sed -n "s/^$1 \([0-9.]*\) .*/\1/p"; }                 # a value of the peer's output
+    list=""
+    i=1
+    while [ "$i" -le "$runs" ]; do
+        load=$(cut -d' ' -f1 /proc/loadavg)
+        out=$("$build/app/poslab" bench --json 2>/dev/null)
+        pf=$(echo "$out" | figure scores_4096_ms)
+        pc=$(echo "$out" | figure scores_4096_causal_ms)
+        out=$(env -u OPENBLAS_L2_SIZE OPENBLAS_CORETYPE=SkylakeX "$py" "$here/peer_attention.py" --scores)
+        nf=$(echo "$out" | peer scores_4096_ms)
+        nc=$(echo "$out" | peer scores_4096_causal_ms)
+        rf=$(echo "$pf / $nf" | bc -l)
+        rc=$(echo "$pc / $nc" | bc -l)
+        printf 'run %d  load %s  scores_4096_ms poslab %7.2f numpy %7.2f ratio %.3f   causal poslab %7.2f numpy %7.2f ratio %.3f\n' \
+            "$i" "$load" "$pf" "$nf" "$rf" "$pc" "$nc" "$rc"
+        list="$list$rf $rc
+"
+        i=$((i + 1))
+    done
+    printf '%s' "$list" | sort -g -k1,1 | awk -v n="$runs" 'NR == int((n + 1) / 2) { printf "median ratio, plain: %.3f\n", $1 }'
+    printf '%s' "$list" | sort -g -k2,2 | awk -v n="$runs" 'NR == int((n + 1) / 2) { printf "median ratio, causal: %.3f\n", $2 }'
+    exit 0
+fi
+build=${1:-$here/../build}
 if ! "$py" -c 'import numpy, matplotlib' 2>/dev/null; then
     echo "compare.sh: numpy/matplotlib not found for $py (apt-get install python3-matplotlib); nothing timed"
     exit 0
