@@ -229,6 +229,11 @@ int main(int argc, char** argv)
             QJsonObject json;
             QString label;
             QString why = poslab::ui::readStateSource(source, QDir::currentPath(), &json, &label);
+            // A state naming a table file is not probed for the window: probing would read the file before the
+            // window asks (a poslab: link can name any local file); the window checks it once the user agrees.
+            // A screenshot is a typed command, which reads it as poslab export --state does.
+            if (why.isEmpty() && screenshot.isEmpty() && !poslab::ui::tableFilesNamed(json).isEmpty())
+                continue;
             if (why.isEmpty()) {
                 poslab::ui::WorkbenchState probe;
                 why = probe.fromJson(json);

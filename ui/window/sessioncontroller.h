@@ -46,8 +46,9 @@ public:
     /// Asks the user @p question (which names each file and its size) and returns whether they agreed.
     using TableConsent = std::function<bool(const QString& question)>;
     /// How a state that names table files (a poslab: link, a share string, a session or state file) asks before
-    /// any of them is read: by default a Yes/No dialog defaulting to No (no dialog on a platform without a
-    /// screen, which declines); tests answer through their own function.
+    /// any of them is read: by default a Yes/No dialog defaulting to No; on a platform without a screen
+    /// (offscreen, minimal: a typed command such as --screenshot, never a clicked link) it reads them unasked.
+    /// Tests answer through their own function.
     void setTableConsent(TableConsent ask) { m_tableConsent = std::move(ask); }
 
 signals:
