@@ -349,9 +349,11 @@ void TestExport::dialogExportsAndPreviews()
     dialog.setAllViews(true);
     dialog.setPath(m_dir.filePath(QStringLiteral("deck.svg")));
     QVERIFY(dialog.exportNow().isEmpty());
-    // Every view that has something for RoPE (not the buckets view).
+    // Every view that has something for RoPE (not the buckets view, and not the mixed sequence view, which has
+    // nothing to draw for the default spatial set-up's grid scheme: its figure is refused, issue 38 item 8).
+    QVERIFY(!QFile::exists(m_dir.filePath(QStringLiteral("deck-sequence.svg"))));
     for (std::size_t i = 0; i < views.size(); ++i)
-        if (views[i]->isApplicable())
+        if (views[i]->isApplicable() && views[i]->computeError().isEmpty())
             QVERIFY2(QFile::exists(
                          m_dir.filePath(QStringLiteral("deck-%1.svg").arg(ExportScene::viewNames()[qsizetype(i)]))),
                      qPrintable(ExportScene::viewNames()[qsizetype(i)]));

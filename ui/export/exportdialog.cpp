@@ -595,6 +595,10 @@ QStringList ExportDialog::exportNow()
             continue;
         if (many && !live->isApplicable())
             continue; // "all views" skips the views that have nothing to show for this scheme
+        // ... and a spatial view whose set-up is of the other kind or refused (the mixed sequence view beside a
+        // grid scheme): alone, its export is refused with that message.
+        if (many && !live->ownScheme().first.isEmpty() && !live->computeError().isEmpty() && !live->computeRefused())
+            continue;
         const ExportResult r = ExportService::exportView(*t.view, *t.state, *t.computation, o, path);
         if (!r.ok())
             problems << (many ? QStringLiteral("%1: %2").arg(live->exportName(), r.message) : r.message);
