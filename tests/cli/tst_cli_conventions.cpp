@@ -73,6 +73,7 @@ private slots:
     void outOfRangeFigureOptionsAreUsageErrors();
     void messagesAndBatchPaths();
     void repeatedOptionsAndWholeNumbers();
+    void spatialFiguresRefuseAlike();
 };
 
 void TestCliConventions::everyOptionTakesBothSpellings_data()
@@ -412,6 +413,34 @@ void TestCliConventions::repeatedOptionsAndWholeNumbers()
              std::string("poslab: parameter seed = 1e300 is out of range; allowed: [0, 9007199254740992]\n"));
     QCOMPARE(seed("1.5").err, std::string("poslab: parameter seed: '1.5' is not an integer\n"));
     QCOMPARE(seed("1e3").status, exitOk);
+}
+
+void TestCliConventions::spatialFiguresRefuseAlike()
+{
+    // Issue 38 item 8: `poslab export patchgrid` of a sequence scheme exits 2 and writes nothing in every format
+    // (the SVG exited 0 with a drawn "Cannot draw the patch grid"; the CSV exited 2).
+    QTemporaryDir dir;
+    const QString state = dir.filePath("s.json");
+    QFile f(state);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(R"({"scheme": "rope", "spatial": {"scheme": "mrope", "dim": 128, "patch": 1}})");
+    f.close();
+    for (const char* ext : {"svg", "png", "csv"}) {
+        const QString out = dir.filePath(QStringLiteral("p.%1").arg(QLatin1String(ext)));
+        const Binary r = runBinary({"export", "patchgrid", "--state", state, "-o", out});
+        QCOMPARE(r.code, exitUsage);
+        QVERIFY2(r.err.contains("mrope takes a token sequence, not a patch grid"), r.err.constData());
+        QVERIFY(!QFile::exists(out));
+    }
+    // The sequence view draws it, titled with M-RoPE (not the 1-D RoPE).
+    const QString svg = dir.filePath("q.svg");
+    const Binary ok = runBinary({"export", "sequence", "--state", state, "-o", svg});
+    QVERIFY2(ok.code == exitOk, ok.err.constData());
+    QFile written(svg);
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray text = written.readAll();
+    QVERIFY(text.contains("<title>Mixed sequence \xe2\x80\x94 M-RoPE"));
+    QVERIFY(text.contains("<desc>PosLab: scheme mrope, dimension 128, sequence text:4,image:1x3x4,text:3"));
 }
 
 QTEST_GUILESS_MAIN(TestCliConventions)
