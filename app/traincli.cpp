@@ -196,10 +196,19 @@ int runTrainCommand(const std::vector<std::string>& args, std::ostream& out, std
     std::vector<std::uint64_t> seeds;
     std::string output;
     bool quiet = false;
+    std::vector<std::string> seen; // each option but --set and --test-set once (-o as --output), as compute takes them
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand())
             throw InputError("unexpected argument '" + opt + "' for train");
+        const std::string name = opt == "-o" ? "--output" : opt;
+        if (name != "--set" && name != "--test-set") {
+            if (std::find(seen.begin(), seen.end(), name) != seen.end())
+                throw InputError("option " + name
+                                 + " is given twice; give it once (--scheme and --seed take lists: "
+                                   "a,b)");
+            seen.push_back(name);
+        }
         if (opt == "--help" || opt == "-h") {
             out << trainUsage();
             return exitOk;

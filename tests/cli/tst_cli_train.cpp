@@ -20,6 +20,22 @@ std::vector<std::string> base()
             "2,3",   "--eval-samples", "3",    "--eval-every", "0", "--threads",   "1", "--quiet"};
 }
 
+/// base() with @p extra: an option of @p extra takes the place of base()'s own (train refuses an option given
+/// twice), the rest follow.
+std::vector<std::string> baseWith(const std::vector<std::string>& extra)
+{
+    std::vector<std::string> a = base();
+    for (const std::string& word : extra)
+        if (word.rfind("--", 0) == 0)
+            for (std::size_t i = 0; i + 1 < a.size(); ++i)
+                if (a[i] == word) {
+                    a.erase(a.begin() + std::ptrdiff_t(i), a.begin() + std::ptrdiff_t(i) + 2);
+                    break;
+                }
+    a.insert(a.end(), extra.begin(), extra.end());
+    return a;
+}
+
 /// The run file without its timings (seconds, ms): what must be equal between two identical runs.
 QJsonArray withoutTimes(const std::string& out)
 {
@@ -54,8 +70,15 @@ private slots:
         QFETCH(QString, option);
         QFETCH(QString, value);
         QVERIFY2(!value.isEmpty(), "an option that takes a value needs an example in its table");
-        std::vector<std::string> a = base(), b = base();
         const std::string opt = option.toStdString(), v = value.toStdString();
+        // The option under test takes the place of the base's own (an option given twice is refused).
+        std::vector<std::string> a = base();
+        for (std::size_t i = 0; i + 1 < a.size();)
+            if (a[i] == opt)
+                a.erase(a.begin() + std::ptrdiff_t(i), a.begin() + std::ptrdiff_t(i) + 2);
+            else
+                ++i;
+        std::vector<std::string> b = a;
         // --seconds among them: the run still stops after --steps 2.
         a.insert(a.end(), {opt, v});
         b.push_back(opt + "=" + v);
@@ -72,9 +95,7 @@ private slots:
 
     void runFile()
     {
-        std::vector<std::string> a = base();
-        a.insert(a.end(), {"--scheme", "learned,alibi", "--seed", "1,2", "--test-lens", "2,3"});
-        const auto r = run(a);
+        const auto r = run(baseWith({"--scheme", "learned,alibi", "--seed", "1,2", "--test-lens", "2,3"}));
         QCOMPARE(r.status, 0);
         const QJsonObject doc = r.json();
         QCOMPARE(doc.value("format").toString(), QString("poslab-train-runs"));
@@ -95,9 +116,7 @@ private slots:
     void contentDependentSchemesTrain()
     {
         // CoPE, Shaw and Transformer-XL train from the command line; their parameters are recorded in the run.
-        std::vector<std::string> a = base();
-        a.insert(a.end(), {"--scheme", "cope,shaw,transformer_xl", "--steps", "3"});
-        const auto r = run(a);
+        const auto r = run(baseWith({"--scheme", "cope,shaw,transformer_xl", "--steps", "3"}));
         QVERIFY2(r.status == 0, r.err.c_str());
         const QJsonArray runs = r.json().value("runs").toArray();
         QCOMPARE(runs.size(), 3);
@@ -115,11 +134,7 @@ private slots:
 
     void refusals()
     {
-        auto one = [](std::vector<std::string> extra) {
-            std::vector<std::string> a = base();
-            a.insert(a.end(), extra.begin(), extra.end());
-            return run(a);
-        };
+        auto one = [](std::vector<std::string> extra) { return run(baseWith(extra)); };
         const auto heads = one({"--width", "30", "--heads", "4"});
         QCOMPARE(heads.status, int(app::exitUsage));
         QCOMPARE(heads.err, std::string("poslab: --width 30 is not divisible by --heads 4\n"));
@@ -149,7 +164,15 @@ private slots:
                    "2",     "--test-lens", "2",    "--eval-samples", "3",         "--threads", "1",   "--quiet"});
         QVERIFY2(most.status == 0, most.err.c_str());
         QCOMPARE(most.json().value("runs").toArray()[0].toObject().value("stop").toString(), QStringLiteral("seconds"));
-        const auto scheme = one({"--scheme", "deberta"});
+        // Issue 38 item 9: an option given twice is refused, as compute refuses it (the last used to win).
+        std::vector<std::string> again = base();
+        again.insert(again.end(), {"--steps", "3"});
+        const auto twice = run(again);
+        QCOMPARE(twice.status, int(app::exitUsage));
+        QCOMPARE(twice.err,
+                 std::string("poslab: option --steps is given twice; give it once (--scheme and --seed "
+                             "take lists: a,b)\n"));
+        const auto scheme = run({"train", "--scheme", "deberta"});
         QCOMPARE(scheme.status, int(app::exitUsage));
         QVERIFY2(scheme.err.find("cannot be trained") != std::string::npos, scheme.err.c_str());
         const auto task = one({"--task", "sort"});
