@@ -632,6 +632,7 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
     Args a(args, windowOptions(),
            "for the window (the window takes --compute-path auto|cpu|gpu; see poslab --help for "
            "the commands)");
+    std::vector<std::string> seen;
     while (!a.done()) {
         const std::string opt = a.next();
         if (a.isOperand()) {
@@ -650,6 +651,17 @@ WindowArgs parseWindowArgs(const std::vector<std::string>& args)
             throw InputError("unknown command '" + opt
                              + "'; commands: schemes, presets, lessons, compute, export, bench, train, train-bench "
                                "(see poslab --help)");
+        }
+        // Our options that take a value are given once, as compute's are (a second --dim used to win silently);
+        // Qt's own options are Qt's to read.
+        static const std::vector<std::string> once
+            = {"--lesson",    "--compute-path", "--screenshot", "--soak",   "--size",
+               "--theme",     "--scheme",       "--preset",     "--config", "--dim",
+               "--positions", "--font-scale",   "--maximise",   "--state",  "--open"};
+        if (std::find(once.begin(), once.end(), opt) != once.end()) {
+            if (std::find(seen.begin(), seen.end(), opt) != seen.end())
+                throw InputError("option " + opt + " is given twice; give it once");
+            seen.push_back(opt);
         }
         if (opt == "--help" || opt == "-h")
             w.help = true;

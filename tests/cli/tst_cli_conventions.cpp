@@ -391,6 +391,9 @@ void TestCliConventions::repeatedOptionsAndWholeNumbers()
     const Outcome exported = exportParse({"export", "table", "--scheme", "rope", "--dim", "8", "--dim", "16"});
     QCOMPARE(exported.status, exitUsage);
     QCOMPARE(exported.err, std::string("poslab: option --dim is given twice; give it once\n"));
+    QCOMPARE(windowFields({"--dim", "8", "--dim", "16"}),
+             std::string("error: option --dim is given twice; give it once"));
+    QVERIFY(windowFields({"--dim", "8", "--scheme", "rope"}).find("error") == std::string::npos);
     QVERIFY2(exportParse({"export", "nosuchview", "--view-set", "pendulum=true", "--view-set", "clean_slide=true"})
                      .err.find("unknown view 'nosuchview'")
                  != std::string::npos,
