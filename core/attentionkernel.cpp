@@ -158,8 +158,9 @@ constexpr std::size_t streamBytes = std::size_t(16) << 20;
 /// A tile of C is about 240 rows x 256 columns: its K panels (256 x d) fit in L2 beside the Q panels passing.
 constexpr int tileRows = 240;
 constexpr int tileCols = 256;
-/// The packed operands are kept by the calling thread from call to call up to this size (no page faults).
-constexpr std::size_t keptPackBytes = std::size_t(32) << 20;
+/// The packed operands are kept by the calling thread from call to call up to this size (no page faults on the next
+/// call; 8 MiB holds 8192 queries and keys at d = 128), larger ones are freed after the call.
+constexpr std::size_t keptPackBytes = std::size_t(8) << 20;
 
 struct FreeDeleter {
     void operator()(float* p) const { std::free(p); }
