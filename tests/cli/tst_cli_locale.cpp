@@ -34,7 +34,7 @@ bool installed(const char* name)
 
 /// Everything one run leaves: exit status, stdout, stderr and the files in its (otherwise empty) folder.
 struct Outcome {
-    int code = -1;
+    int code = -1; ///< -1: did not finish in time, -2: crashed, -3: did not start (err says why)
     QByteArray out, err;
     QMap<QString, QByteArray> files;
 };
@@ -52,6 +52,8 @@ Outcome runIn(const QString& locale, const QStringList& args)
     p.setProcessEnvironment(env);
     p.setWorkingDirectory(dir.path());
     p.start(QStringLiteral(POSLAB_BINARY), args);
+    if (!p.waitForStarted())
+        return Outcome{-3, {}, "could not start " POSLAB_BINARY ": " + p.errorString().toUtf8(), {}};
     const poslab::test::Binary b = poslab::test::finish(p);
     Outcome o{b.code, b.out, b.err, {}};
     for (const QString& name : QDir(dir.path()).entryList(QDir::Files | QDir::Hidden)) {
@@ -120,7 +122,7 @@ void TestCliLocale::sameBytesAsC()
 {
     QFETCH(QStringList, args);
     const Outcome c = runIn(QStringLiteral("C.UTF-8"), args);
-    QVERIFY2(c.code >= 0, "the C.UTF-8 run did not finish");
+    QVERIFY2(c.code >= 0, c.code == -3 ? c.err.constData() : "the C.UTF-8 run did not finish");
     int compared = 0;
     for (const char* name : testLocales) {
         if (!installed(name)) {
