@@ -626,7 +626,9 @@ double attentionBytes(const AttentionRequest& r)
         perHead += 4.0 * cells * termCount(*s);
     if (s && s->bias)
         perHead += 8.0 * cells / heads; // one double bias matrix alive at a time
-    const double content = 2.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
+    // Per position and dimension, float32: q or k, its row of the cos and sin tables (r/2 pairs each, at most d
+    // floats a row) and its copy in the product's packed panels.
+    const double content = 3.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
     // Heads run one after another: one head's scheme weights and buffers are alive at a time.
     return heads * perHead + cells /* mask */ + content + schemeCost(r).bytes;
 }
