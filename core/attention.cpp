@@ -13,7 +13,6 @@
 #include "core/trigtable.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -196,7 +195,7 @@ MaskMatrix makeMask(const PositionList& queries, const PositionList& keys, MaskK
 
 namespace {
 
-/// Runs @p body over [0, n) in chunks of consecutive rows that the hardware threads take in turn from one counter
+/// Runs @p body over [0, n) in chunks of consecutive rows that the hardware threads take in turn (kernel::runItems)
 /// when the work is large enough. A thread that another process holds up leaves its chunks to the others (a split
 /// into one fixed share per thread waited for the slowest share: on a loaded machine, a whole time slice).
 void parallelRows(int n, double workPerRow, const std::function<void(int, int)>& body)
@@ -210,17 +209,7 @@ void parallelRows(int n, double workPerRow, const std::function<void(int, int)>&
         return;
     }
     const int chunk = std::max(16, n / (8 * threads));
-    std::atomic<int> next{0};
-    const auto work = [&] {
-        for (int b; (b = next.fetch_add(chunk, std::memory_order_relaxed)) < n;)
-            body(b, std::min(n, b + chunk));
-    };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& th : pool)
-        th.join();
+    kernel::runItems((n + chunk - 1) / chunk, threads, [&](int c) { body(c * chunk, std::min(n, (c + 1) * chunk)); });
 }
 
 /// Resizes @c m; for large matrices asks Linux for transparent huge pages before the first write. A fresh

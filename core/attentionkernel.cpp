@@ -183,6 +183,33 @@ float* packBuffer(std::size_t floats, FloatBuffer& fresh)
     return kept.get();
 }
 
+/// What runItems' threads share; the helpers own it with the caller, so one that starts after the caller returned
+/// still finds it.
+struct ItemTeam {
+    explicit ItemTeam(int n)
+        : items(n)
+    { }
+    const int items;
+    std::atomic<int> next{0};
+    std::atomic<int> inFlight{0}; // threads between the claim of an item and its end (or a failed claim)
+};
+
+/// Claims and runs items until none is left. A thread counts itself in flight before each claim, so the caller, once
+/// its own claim has failed, waits exactly for the items that other threads hold.
+void runClaimed(ItemTeam& team, const std::function<void(int)>* body)
+{
+    for (;;) {
+        team.inFlight.fetch_add(1);
+        const int item = team.next.fetch_add(1);
+        if (item >= team.items) {
+            team.inFlight.fetch_sub(1);
+            return;
+        }
+        (*body)(item);
+        team.inFlight.fetch_sub(1);
+    }
+}
+
 void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
 {
     const int m = job.m, n = job.n, d = job.d;
@@ -232,13 +259,12 @@ void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
     const int items = packItems + rowBlocks * colBlocks;
     const auto rowBlockAt = [&](int order) { return job.rowEnds ? rowBlocks - 1 - order : order; };
     const auto ready = std::make_unique<std::atomic<int>[]>(std::size_t(packItems)); // all 0: nothing packed yet
-    std::atomic<int> next{0};
     const auto waitFor = [&](int item) {
         while (!ready[std::size_t(item)].load(std::memory_order_acquire))
             std::this_thread::yield();
     };
-    const auto work = [&] {
-        for (int item; (item = next.fetch_add(1, std::memory_order_relaxed)) < items;) {
+    const std::function<void(int)> work = [&](int item) {
+        {
             if (item < colBlocks) {
                 const int q1 = std::min(colPanels, (item + 1) * blockColPanels);
                 for (int q = item * blockColPanels; q < q1; ++q)
@@ -266,14 +292,9 @@ void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
                 K.tile(job, tiling, packedQ, packedK, rp0, rp1, cp0, cp1);
             }
         }
-        K.fence();
+        K.fence(); // this item's streaming stores are visible before it counts as done
     };
-    std::vector<std::thread> pool;
-    for (int t = 1; t < threads; ++t)
-        pool.emplace_back(work);
-    work();
-    for (auto& th : pool)
-        th.join();
+    runItems(items, threads, work);
 }
 
 std::vector<Isa> availableIsas()
@@ -297,6 +318,31 @@ const char* nameOf(Isa which)
 }
 
 } // namespace
+
+void runItems(int items, int threads, const std::function<void(int)>& body)
+{
+    if (items <= 0)
+        return;
+    threads = std::max(1, std::min(threads, items));
+    if (threads == 1) {
+        for (int i = 0; i < items; ++i)
+            body(i);
+        return;
+    }
+    const auto team = std::make_shared<ItemTeam>(items);
+    for (int t = 1; t < threads; ++t)
+        std::thread([team, b = &body] { runClaimed(*team, b); }).detach();
+    try {
+        runClaimed(*team, &body);
+    } catch (...) {
+        team->next.store(items); // no helper claims another item; wait for those they hold, then unwind
+        while (team->inFlight.load() > 0)
+            std::this_thread::yield();
+        throw;
+    }
+    while (team->inFlight.load() > 0)
+        std::this_thread::yield();
+}
 
 void scoresNT(const ScoreJob& job, int threads)
 {

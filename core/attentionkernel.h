@@ -8,6 +8,7 @@
 /// compiled with wide instructions can be picked by the linker for the generic code (one definition rule).
 
 #include <cstdint>
+#include <functional>
 
 namespace poslab::core::kernel {
 
@@ -66,6 +67,13 @@ struct ScoreJob {
 /// its share to the others. Each entry is one fused multiply-add chain over d in index order, so its bits do not
 /// depend on the tiling, the thread count or the mask.
 void scoresNT(const ScoreJob& job, int threads);
+
+/// Runs body(0) .. body(items - 1) on the calling thread and on threads - 1 helper threads, each item exactly once,
+/// the threads taking items in turn from one counter; returns when every item has finished. It never waits for a
+/// helper that has not started: on a loaded machine a new thread may wait a time slice to run, and a helper that
+/// comes late finds no item left and ends on its own (it holds only the shared counter, never @p body). @p body
+/// must not throw from a helper thread.
+void runItems(int items, int threads, const std::function<void(int)>& body);
 
 /// The instruction sets this build and CPU can run ("generic", then "avx2", "avx512" where supported).
 int isaCount();

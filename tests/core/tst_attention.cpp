@@ -11,6 +11,7 @@
 #include <QTest>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -31,6 +32,7 @@ private slots:
     void fusedScoresMatchUnfusedReference();
     void fusedKernelVariantsMatchReference_data();
     void fusedKernelVariantsMatchReference();
+    void runItemsRunsEachItemOnce();
     void softmaxIgnoresRowShift();
     void ropeScoresDependOnlyOnOffset();
     void sentenceRepeatedWordsShareVector();
@@ -721,6 +723,21 @@ void TestAttention::fusedKernelVariantsMatchReference()
                     QCOMPARE(other[std::size_t(cShift) + std::size_t(i) * ldc + j], c[std::size_t(i) * ldc + j]);
         }
         job.c = nullptr;
+    }
+}
+
+void TestAttention::runItemsRunsEachItemOnce()
+{
+    // The scores' and the content's thread team: every item exactly once, whatever the thread count, and all of them
+    // finished when it returns (helpers that start late find nothing left).
+    for (const auto& [items, threads] :
+         std::vector<std::pair<int, int>>{{0, 2}, {1, 4}, {3, 8}, {1000, 2}, {4096, 3}}) {
+        std::vector<std::atomic<int>> runs(static_cast<std::size_t>(std::max(items, 1)));
+        for (int repeat = 0; repeat < 20; ++repeat) {
+            kernel::runItems(items, threads, [&](int i) { runs[std::size_t(i)].fetch_add(1); });
+            for (int i = 0; i < items; ++i)
+                QCOMPARE(runs[std::size_t(i)].load(), repeat + 1);
+        }
     }
 }
 
