@@ -11,6 +11,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <functional>
@@ -30,15 +31,17 @@ constexpr int exitUsage = 2;
 constexpr int exitRefused = 1;
 
 struct Child {
-    int code = -1;        ///< exit status; -2 when killed (by the time limit)
-    QByteArray out, err;  ///< stdout, stderr
-    double seconds = 0.0; ///< wall time
-    long peakKiB = 0;     ///< ru_maxrss of this child alone
+    int code = -1;           ///< exit status; -2 when killed (by a signal: the CPU or the wall-time limit)
+    QByteArray out, err;     ///< stdout, stderr
+    double seconds = 0.0;    ///< wall time (reported, never checked: it grows with the machine's load)
+    double cpuSeconds = 0.0; ///< user + system CPU time of this child alone (wait4's ru_utime + ru_stime)
+    long peakKiB = 0;        ///< ru_maxrss of this child alone
 };
 
-/// Runs the binary (POSLAB_TEST_BINARY when set: another build to compare) with @p args in @p dir, killing it
-/// after @p limitSeconds.
-Child runChild(const QStringList& args, const QString& dir, double limitSeconds = 10.0)
+/// Runs the binary (POSLAB_TEST_BINARY when set: another build to compare) with @p args in @p dir. The child may
+/// use @p cpuLimitSeconds of CPU (RLIMIT_CPU: the kernel stops it with SIGXCPU, however loaded the machine is);
+/// a child that sleeps instead is killed after 120 s of wall time.
+Child runChild(const QStringList& args, const QString& dir, double cpuLimitSeconds = 30.0)
 {
     Child c;
     const QString errPath = dir + "/stderr.txt", outPath = dir + "/stdout.txt";
@@ -61,6 +64,9 @@ Child runChild(const QStringList& args, const QString& dir, double limitSeconds 
         dup2(out, 1);
         dup2(err, 2);
         setenv("QT_QPA_PLATFORM", "offscreen", 1);
+        const rlim_t cpu = rlim_t(std::ceil(cpuLimitSeconds));
+        const rlimit limit{cpu, cpu + 1};
+        setrlimit(RLIMIT_CPU, &limit);
         execv(argv[0], argv.data());
         _exit(121);
     }
@@ -70,7 +76,7 @@ Child runChild(const QStringList& args, const QString& dir, double limitSeconds 
         const pid_t done = wait4(pid, &status, WNOHANG, &usage);
         if (done == pid)
             break;
-        if (clock.elapsed() > limitSeconds * 1000) {
+        if (clock.elapsed() > 120000) {
             kill(pid, SIGKILL);
             wait4(pid, &status, 0, &usage);
             break;
@@ -78,6 +84,8 @@ Child runChild(const QStringList& args, const QString& dir, double limitSeconds 
         usleep(5000);
     }
     c.seconds = clock.elapsed() / 1000.0;
+    c.cpuSeconds = double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec)
+        + double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     c.code = WIFEXITED(status) ? WEXITSTATUS(status) : -2;
     c.peakKiB = usage.ru_maxrss;
     QFile f(errPath);
@@ -91,9 +99,10 @@ Child runChild(const QStringList& args, const QString& dir, double limitSeconds 
 
 QString describe(const Child& c)
 {
-    return QStringLiteral("exit %1 after %2 s, %3 MiB: %4")
+    return QStringLiteral("exit %1 after %2 s (%3 s of CPU), %4 MiB: %5")
         .arg(c.code)
         .arg(c.seconds)
+        .arg(c.cpuSeconds)
         .arg(c.peakKiB / 1024)
         .arg(QString::fromUtf8(c.err));
 }
@@ -303,7 +312,9 @@ void TestCliLimits::refusedAtOnce()
     QVERIFY2(c.code == code, qPrintable(describe(c)));
     QVERIFY2(QString::fromUtf8(c.err).contains(says), qPrintable(describe(c)));
     QVERIFY2(c.err.count('\n') == 1, qPrintable(describe(c)));
-    QVERIFY2(c.seconds < 1.0, qPrintable(describe(c)));
+    // CPU time, not wall time: under load (ctest -j4 on two cores beside other work) a refusal's 0.1 s of CPU took
+    // 1 to 3.9 s of wall time and failed here (issue 38 item 12); the work it refuses is minutes of CPU.
+    QVERIFY2(c.cpuSeconds < 1.0, qPrintable(describe(c)));
     // compute and train: under 100 MiB. An export builds its scene first, whose table is computed for a bounded
     // window (TableFigure::fullTableCells, at most 4M cells: about 100 MiB at d = 4096), so under 160 MiB; before,
     // these took 1.3 to 7.5 GB.
