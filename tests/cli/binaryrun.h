@@ -16,14 +16,26 @@
 
 namespace poslab::test {
 
-/// One finished child: exit code (-2 when it crashed or was killed, -1 when it did not finish in time), what it
-/// wrote, its wall time and the largest resident set of any child so far (getrusage(RUSAGE_CHILDREN), KiB).
+/// One finished child: exit code (-2 when it crashed or was killed, -1 when it did not finish in time, -3 when it
+/// did not start: err says why), what it wrote, its wall time, its CPU time and the largest resident set of any
+/// child so far (getrusage(RUSAGE_CHILDREN), KiB). Bound work with cpuMs: wall time grows with the machine's load
+/// (ctest -j4 on two cores beside other work took 2 s of wall time for 0.1 s of CPU; issue 38 item 12).
 struct Binary {
     int code = -1;
     QByteArray out, err;
     qint64 ms = 0;
+    qint64 cpuMs = 0; ///< user + system time of the child (runBinary; 0 from finish() alone)
     long peakKiB = 0;
 };
+
+/// User + system CPU time of the children waited for so far, in ms (getrusage(RUSAGE_CHILDREN)).
+inline qint64 childrenCpuMs()
+{
+    struct rusage usage = {};
+    getrusage(RUSAGE_CHILDREN, &usage);
+    return qint64(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000
+        + qint64(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000;
+}
 
 /// Waits for @p p (already started) up to @p timeoutMs; one that runs longer is killed and reads as code -1.
 inline Binary finish(QProcess& p, int timeoutMs = 120000)
@@ -55,8 +67,17 @@ inline Binary runBinary(const QStringList& args,
     p.setProcessEnvironment(env);
     if (!stdoutFile.isEmpty())
         p.setStandardOutputFile(stdoutFile);
+    const qint64 cpuBefore = childrenCpuMs();
     p.start(QStringLiteral(POSLAB_BINARY), args);
-    return finish(p);
+    if (!p.waitForStarted()) {
+        Binary b;
+        b.code = -3;
+        b.err = "could not start " POSLAB_BINARY ": " + p.errorString().toUtf8();
+        return b;
+    }
+    Binary b = finish(p);
+    b.cpuMs = childrenCpuMs() - cpuBefore;
+    return b;
 }
 
 } // namespace poslab::test
