@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -216,11 +217,24 @@ void runClaimed(ItemTeam& team, const std::function<void(int)>* body)
     }
 }
 
-/// Sleeps until no thread of @p team holds an item.
+/// Waits until @p value is @p until: a short spin first (the item another thread holds is usually a tenth of a
+/// millisecond from its end, and a thread that sleeps waits for the scheduler to give its core back), then sleeps.
+template <typename Done> void waitUntil(std::atomic<int>& value, const Done& done)
+{
+    using clock = std::chrono::steady_clock;
+    const auto spinUntil = clock::now() + std::chrono::microseconds(200);
+    while (!done(value.load()))
+        if (clock::now() >= spinUntil) {
+            for (int v; !done(v = value.load());)
+                value.wait(v);
+            return;
+        }
+}
+
+/// Waits until no thread of @p team holds an item.
 void waitForTeam(ItemTeam& team)
 {
-    for (int v; (v = team.inFlight.load()) > 0;)
-        team.inFlight.wait(v);
+    waitUntil(team.inFlight, [](int v) { return v <= 0; });
 }
 
 void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
@@ -272,7 +286,7 @@ void runScores(const ScoreKernels& K, const ScoreJob& job, int threads)
     const int items = packItems + rowBlocks * colBlocks;
     const auto rowBlockAt = [&](int order) { return job.rowEnds ? rowBlocks - 1 - order : order; };
     const auto ready = std::make_unique<std::atomic<int>[]>(std::size_t(packItems)); // all 0: nothing packed yet
-    const auto waitFor = [&](int item) { ready[std::size_t(item)].wait(0, std::memory_order_acquire); };
+    const auto waitFor = [&](int item) { waitUntil(ready[std::size_t(item)], [](int v) { return v != 0; }); };
     const auto markReady = [&](int item) {
         ready[std::size_t(item)].store(1, std::memory_order_release);
         ready[std::size_t(item)].notify_all();
