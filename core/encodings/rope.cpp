@@ -20,6 +20,10 @@ std::vector<double> ropeBaseFrequencies(double base, int rotaryDim)
 
 int ropeRotaryDim(const ParamSet& params, int headDim)
 {
+    // Hugging Face _compute_proportional_rope_parameters (Gemma 4): every pair of the whole head turns, those past
+    // the rotated share with frequency 0, so the rotation spans the head dimension.
+    if (params.choice("rope_type") == "proportional")
+        return headDim;
     // Hugging Face: dim = int(head_dim * partial_rotary_factor) (truncation, as Python's int()).
     const int r = int(double(headDim) * params.real("partial_rotary_factor"));
     if (r < 2 || r % 2 != 0)
@@ -177,6 +181,21 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
     spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
 }
 
+// Proportional RoPE (Gemma 4; Hugging Face _compute_proportional_rope_parameters): the first
+// k = int(partial_rotary_factor * d // 2) pairs keep the frequencies of the whole head, rope_theta^(-2i/d) (the
+// exponent's denominator is d, not 2k), the other d/2 - k pairs get frequency 0 (they do not turn), and all are
+// divided by factor (1 unless set).
+void applyProportional(const ParamSet& params, int headDim, std::vector<double>& f, RotarySpec& spec)
+{
+    const double proportion = params.real("partial_rotary_factor");
+    const int rotated = int(std::floor(proportion * double(headDim) / 2.0));
+    for (std::size_t i = std::size_t(std::max(rotated, 0)); i < f.size(); ++i)
+        f[i] = 0.0;
+    scaleAll(f, params.real("factor"));
+    spec.scalars.push_back({"rotated_pairs", double(rotated)});
+    spec.scalars.push_back({"factor", params.real("factor")});
+}
+
 } // namespace
 
 RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
@@ -221,6 +240,8 @@ RotarySpec ropeSpec(const ParamSet& params, const TableContext& ctx)
         applyLlama3(params, f, spec);
     else if (type == "longrope")
         applyLongrope(params, ctx, f, spec);
+    else if (type == "proportional")
+        applyProportional(params, r, f, spec);
     spec.invFreq = std::move(f);
     return spec;
 }
@@ -260,7 +281,7 @@ void validateRope(const ParamSet& params, const TableContext& ctx)
 const std::vector<std::string> scaledTypes = {"linear", "ntk", "dynamic", "yarn", "llama3"};
 /// The types that read factor: the scaled ones and longrope (Hugging Face _validate_longrope_parameters takes it as an
 /// optional key and _compute_longrope_parameters derives the attention factor from it).
-const std::vector<std::string> factorTypes = {"linear", "ntk", "dynamic", "yarn", "llama3", "longrope"};
+const std::vector<std::string> factorTypes = {"linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"};
 
 // Hugging Face's _validate_{linear_scaling,dynamic_scaling,yarn,llama3}_parameters log
 // "`rope_scaling`'s factor field must be a float >= 1, got {factor}" and compute with it anyway.
@@ -280,6 +301,19 @@ std::vector<std::string> ropeWarnings(const ParamSet& params, const TableContext
                     + " is below 1 (a context-extension factor is new length / trained length, normally >= 1); "
                       "computed as given, as Hugging Face does for linear, dynamic, yarn and llama3 after its warning "
                       "\"rope_scaling's factor field must be a float >= 1\"");
+    }
+    // Hugging Face _validate_yarn_rope_parameters: a factor other than max_position_embeddings /
+    // original_max_position_embeddings (when that ratio is not 1) is warned about and used.
+    if (type == "yarn" && params.choice("factor_source") == "factor") {
+        const double implicit = double(params.integer("max_position_embeddings"))
+            / double(params.integer("original_max_position_embeddings"));
+        if (implicit != params.real("factor") && implicit != 1.0)
+            w.push_back("YaRN's factor " + params.value("factor").toString()
+                        + " does not match the implicit factor max_position_embeddings / "
+                          "original_max_position_embeddings = "
+                        + ParamValue::real(implicit).toString()
+                        + "; computed with the factor, as Hugging Face does after its warning; set one of them so "
+                          "that they agree");
     }
     return w;
 }
@@ -316,7 +350,8 @@ SchemeDescriptor ropeScheme()
                                           true),
                                 "rope_type", "llama3", 500000.0),
                     "rope_type", "yarn", 1000000.0),
-        choiceParam("rope_type", "default", {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope"},
+        choiceParam("rope_type", "default",
+                    {"default", "linear", "ntk", "dynamic", "yarn", "llama3", "longrope", "proportional"},
                     "Context-extension method (Hugging Face rope_scaling.rope_type). Alone, llama3, yarn and "
                     "longrope bring a real model's values (Hugging Face has no defaults for these keys): llama3 = "
                     "Llama-3.1-8B (rope_theta 500000, factor 8, low_freq_factor 1, high_freq_factor 4, original 8192); "
@@ -327,24 +362,32 @@ SchemeDescriptor ropeScheme()
                     "and are not defaults). Use the model's head dimension to reproduce its table: --dim 128 for "
                     "Llama-3.1-8B and Qwen2.5-7B, 96 for Phi-3-mini. dynamic and longrope depend "
                     "on the sequence length: the largest requested position + 1, as Hugging Face's "
-                    "max(position_ids) + 1, unless --seq-len L sets it"),
+                    "max(position_ids) + 1, unless --seq-len L sets it. proportional (Gemma 4): the whole head turns, "
+                    "the first int(partial_rotary_factor * d // 2) pairs at rope_theta^(-2i/d), the others at "
+                    "frequency 0, all divided by factor (default 1)"),
         choiceParam("layout", "half_split", {"half_split", "interleaved"},
                     "Which dimensions pair up: half_split (i, i+r/2), GPT-NeoX / Hugging Face; interleaved "
                     "(2i, 2i+1), GPT-J / Meta / RoFormer"),
         realParam("partial_rotary_factor", 1.0, 0.0, 1.0,
-                  "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through"),
-        when(defaultWhen(defaultWhen(realParam("factor", 4.0, 0.0, 1024.0,
-                                               "Context extension factor s (new length / trained "
-                                               "length); yarn ignores it when factor_source = max_position_ratio. "
-                                               "Default 8 for llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the "
-                                               "others. Below 1 (a shrink) is accepted with a warning, as Hugging "
-                                               "Face does. longrope: the attention factor's s (sqrt(1 + ln s / ln "
-                                               "original)); 0, its default, takes s = max_position_embeddings / "
-                                               "original_max_position_embeddings as Phi-3 does",
-                                               true),
-                                     "rope_type", "llama3", 8.0),
-                         "rope_type", "longrope", 0.0),
-             "rope_type", factorTypes),
+                  "Fraction of the head dimension that rotates; r = int(d * factor), the rest passes through "
+                  "(proportional: the first int(factor * d // 2) pairs of the whole head turn, the others not)"),
+        when(
+            defaultWhen(
+                defaultWhen(
+                    defaultWhen(realParam("factor", 4.0, 0.0, 1024.0,
+                                          "Context extension factor s (new length / trained "
+                                          "length); yarn ignores it when factor_source = max_position_ratio. "
+                                          "Default 8 for llama3 (Llama 3.1), 4 for yarn (Qwen2.5) and the "
+                                          "others. Below 1 (a shrink) is accepted with a warning, as Hugging "
+                                          "Face does. longrope: the attention factor's s (sqrt(1 + ln s / ln "
+                                          "original)); 0, its default, takes s = max_position_embeddings / "
+                                          "original_max_position_embeddings as Phi-3 does. proportional: divides every "
+                                          "frequency, default 1",
+                                          true),
+                                "rope_type", "llama3", 8.0),
+                    "rope_type", "longrope", 0.0),
+                "rope_type", "proportional", 1.0),
+            "rope_type", factorTypes),
         when(choiceParam("factor_source", "factor", {"factor", "max_position_ratio"},
                          "YaRN's s: factor (transformers >= 5, vLLM, llama.cpp, jquesnelle/yarn) or "
                          "max_position_embeddings / original_max_position_embeddings (transformers 4.48-4.57, "
@@ -360,7 +403,8 @@ SchemeDescriptor ropeScheme()
         when(defaultWhen(defaultWhen(intParam("max_position_embeddings", 4096, 1, 1 << 24,
                                               "dynamic: trained context length (default 4096); longrope: extended "
                                               "context length (default 131072, Phi-3-mini-128k); yarn: extended "
-                                              "context length, used only when factor_source = max_position_ratio "
+                                              "context length, used when factor_source = max_position_ratio and, "
+                                              "with factor, to warn when factor differs from their ratio "
                                               "(default 131072 = factor 4 x 32768, Qwen2.5's stated context; "
                                               "Qwen2.5's own config.json keeps 32768, which makes that ratio 1: "
                                               "huggingface/transformers issue #38224)",

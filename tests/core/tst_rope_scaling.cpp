@@ -593,12 +593,19 @@ void TestRopeScaling::factorBelowOneAcceptedWithWarning()
     const TableContext ctx = context(64);
     const SchemeDescriptor& rope = schemeOrThrow("rope");
     for (const char* type : {"linear", "dynamic", "yarn", "llama3"}) {
-        const ParamSet p = params({{"rope_type", type}, {"factor", "0.5"}}, ctx);
-        const std::vector<std::string> w = schemeWarnings(rope, p, ctx);
+        // yarn: max_position_embeddings = original, so that their ratio (1) raises no "implicit factor" warning
+        // (Hugging Face _validate_yarn_rope_parameters skips a ratio of 1; tst_cli_hfrope checks that warning).
+        const auto with = [&](const char* factor) {
+            Overrides o = {{"rope_type", type}, {"factor", factor}};
+            if (std::string(type) == "yarn")
+                o.emplace_back("max_position_embeddings", "32768");
+            return params(o, ctx);
+        };
+        const std::vector<std::string> w = schemeWarnings(rope, with("0.5"), ctx);
         QCOMPARE(w.size(), std::size_t(1));
         QVERIFY2(w[0].find("factor 0.5 is below 1") != std::string::npos, w[0].c_str());
         // factor 1 and above: nothing to say.
-        QVERIFY(schemeWarnings(rope, params({{"rope_type", type}, {"factor", "1"}}, ctx), ctx).empty());
+        QVERIFY(schemeWarnings(rope, with("1"), ctx).empty());
     }
     // Linear with s = 0.5 divides by 0.5: every frequency doubles (Position Interpolation's m -> m / s).
     const RotarySpec lin = spec({{"rope_type", "linear"}, {"factor", "0.5"}}, 64);

@@ -75,6 +75,10 @@ QString ropeVariant(const core::SchemeDescriptor& scheme, const core::ParamSet& 
         parts << QStringLiteral("Llama 3 %1").arg(factor()) << trained("original_max_position_embeddings");
     } else if (type == "longrope") {
         parts << QStringLiteral("LongRoPE") << trained("original_max_position_embeddings");
+    } else if (type == "proportional") {
+        // Gemma 4's proportional RoPE: factor 1 (its default) divides nothing.
+        parts << (params.has("factor") && params.real("factor") != 1.0 ? QStringLiteral("proportional %1").arg(factor())
+                                                                       : QStringLiteral("proportional"));
     }
     if (params.has("rope_theta")
         && core::defaultValue(*scheme.param("rope_theta"), params) != params.value("rope_theta"))
