@@ -672,6 +672,11 @@ exporting::ExportResult exportFigureOnce(const FigureRequest& f, const QDir& bas
     if (!exporting::isFigure(f.options.format))
         scene.setDrawsNothing(); // the data's own estimate refuses first, before the figure's scores are computed
     configure(scene, f, base);
+    // The table the set-up reads, wherever it was named (a --state file, share string, link or a deck entry's
+    // state, not only --set table_file): an output over it would replace the table with this figure.
+    if (const core::ParamSet& params = scene.state().params(); params.has("table_file"))
+        if (const std::string& table = params.text("table_file"); !table.empty())
+            core::checkNotAnInput(path.toStdString(), {{"the table_file of the set-up", table}});
     scene.state().setHeading(f.options.title); // --title: the figure's visible heading, and its file title
     // A state's theme and font scale hold unless --theme / --font-scale say otherwise.
     exporting::ExportOptions options = f.options;

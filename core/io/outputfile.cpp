@@ -579,8 +579,17 @@ void checkTarget(const Place& place, const std::string& path)
 {
     const int folder = place.folder.get();
     struct stat st = {};
-    if (::fstatat(folder, place.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0)
+    if (::fstatat(folder, place.name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        // A name the folder cannot hold is refused now, not after the figure is made (the rename said "File
+        // name too long" once all the work was done).
+        if (errno == ENAMETOOLONG) {
+            const long most = ::fpathconf(folder, _PC_NAME_MAX);
+            throw InputError("cannot write " + shown(path) + ": its name is " + std::to_string(place.name.size())
+                             + " bytes, more than the folder's file system takes ("
+                             + std::to_string(most > 0 ? most : long(NAME_MAX)) + "); give a shorter name");
+        }
         return; // a new file
+    }
     if (S_ISLNK(st.st_mode)) {
         const std::string target = readLinkAt(folder, place.name);
         throw RefusedError("cannot write " + shown(path) + ": it is a symbolic link"

@@ -165,11 +165,13 @@ private slots:
     void computeOverItsConfigIsRefused();
     void computeOverItsTableIsRefused();
     void exportOverItsStateIsRefused();
+    void exportOverItsStatesTableIsRefused();
     void duplicateOutputsAreNamed();
     // item 9
     void longNamesAreWritten_data();
     void longNamesAreWritten();
     void staleTemporaryOfALongNameIsRemoved();
+    void tooLongANameIsRefusedBeforeTheWork();
     // item 7
     void controlCharactersInTextOptionsAreRefused_data();
     void controlCharactersInTextOptionsAreRefused();
@@ -494,6 +496,39 @@ void TestCliOutputSafety::exportOverItsStateIsRefused()
     QCOMPARE(readAll(state), before);
 }
 
+void TestCliOutputSafety::exportOverItsStatesTableIsRefused()
+{
+    // The table_file a state names (a --state file, or a deck entry's own state) is an input as --set table_file
+    // is: -o over it replaced a 4 x 4 table with the figure's data and exited 0.
+    QTemporaryDir tmp;
+    const QString table = tmp.filePath("t.npy");
+    const std::string bytes = npy(npyDict("<f4", "(4, 4)"), f32Bytes(std::vector<float>(16, 0.5f)));
+    writeFile(table.toStdString(), bytes);
+    const QJsonObject state{
+        {"scheme", "learned"}, {"dim", 4}, {"positions", 4}, {"params", QJsonObject{{"table_file", table}}}};
+    const QString stateFile = tmp.filePath("s.json");
+    writeText(stateFile, QJsonDocument(state).toJson());
+    const Run r = runExport({"table", "--state", stateFile.toStdString(), "-o", table.toStdString()});
+    QCOMPARE(r.status, exitUsage);
+    QCOMPARE(r.err,
+             "poslab: cannot write " + table.toStdString() + ": it is the same file as the table_file of the set-up ("
+                 + table.toStdString() + "), which this run reads; give another output name\n");
+    QCOMPARE(readAll(table).toStdString(), bytes);
+    writeDeck(tmp.filePath("deck.json"),
+              {QJsonObject{{"view", "table"}, {"state", state}, {"output", "t.npy"}}, tableEntry("a.csv")});
+    const Run deck = runExport({"--batch", tmp.filePath("deck.json").toStdString()});
+    QCOMPARE(deck.status, exitRefused);
+    QVERIFY2(deck.err.find("entry 1 (t.npy): cannot write " + table.toStdString()
+                           + ": it is the same file as the table_file of the set-up")
+                 != std::string::npos,
+             deck.err.c_str());
+    QCOMPARE(readAll(table).toStdString(), bytes);
+    QVERIFY(QFileInfo::exists(tmp.filePath("a.csv")));
+    // Another output of the same state is written.
+    QCOMPARE(runExport({"table", "--state", stateFile.toStdString(), "-o", tmp.filePath("b.npy").toStdString()}).status,
+             exitOk);
+}
+
 void TestCliOutputSafety::duplicateOutputsAreNamed()
 {
     // Two entries writing a.csv: both are drawn and the later one's file stays, and the warning says so before
@@ -542,6 +577,29 @@ void TestCliOutputSafety::longNamesAreWritten()
     QVERIFY2(r.status == exitOk, r.err.c_str());
     QVERIFY(QFileInfo::exists(QString::fromStdString(path)));
     QCOMPARE(namesIn(tmp.path()).size(), 1);
+}
+
+void TestCliOutputSafety::tooLongANameIsRefusedBeforeTheWork()
+{
+    // 256 bytes (with a 3-byte character): the temporary's name is cut to fit, so the write went through and the
+    // rename said "File name too long" once the figure was made, with exit 1. Now refused first, with exit 2.
+    QTemporaryDir tmp;
+    std::string name;
+    for (int i = 0; i < 83; ++i)
+        name += "\xe2\x82\xac"; // U+20AC, 3 bytes
+    for (const std::string& ext : {std::string("abc.csv"), std::string("abc.gif")}) {
+        const std::string path = tmp.filePath(QString::fromStdString(name + ext)).toStdString();
+        QCOMPARE(int((name + ext).size()), 256);
+        const Run r = ext.back() == 'v'
+            ? run({"compute", "frequencies", "--scheme", "rope", "--dim", "4", "-o", path})
+            : runExport({"clock", "--scheme", "rope", "--frames", "2", "--size", "64x64", "-o", path});
+        QCOMPARE(r.status, exitUsage);
+        QCOMPARE(
+            r.err,
+            "poslab: cannot write " + path
+                + ": its name is 256 bytes, more than the folder's file system takes (255); give a shorter name\n");
+    }
+    QVERIFY(namesIn(tmp.path()).isEmpty());
 }
 
 void TestCliOutputSafety::staleTemporaryOfALongNameIsRemoved()
