@@ -163,8 +163,12 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
         attention = factor <= 1.0 ? 1.0 : std::sqrt(1.0 + std::log(factor) / std::log(originalMax));
     // Hugging Face longrope_frequency_update: seq_len = max(position_ids) + 1; the long factors once
     // seq_len > original_max_position_embeddings.
-    const Position seqLen = effectiveSeqLen(ctx);
-    const bool useLong = double(seqLen) > originalMax;
+    // long_factor_choice = factor: the older _compute_longrope_parameters (transformers' rope_kwargs era, before the
+    // seq_len test), which took the long factors at every length once the expanded length exceeded the original
+    // one, that is once s > 1; the sequence length is then not read.
+    const bool byFactor = params.choice("long_factor_choice") == "factor";
+    const Position seqLen = byFactor ? 0 : effectiveSeqLen(ctx);
+    const bool useLong = byFactor ? factor > 1.0 : double(seqLen) > originalMax;
     const std::vector<double>& ext = params.list(useLong ? "long_factor" : "short_factor");
     if (!ext.empty()) {
         if (ext.size() != f.size())
@@ -175,9 +179,11 @@ void applyLongrope(const ParamSet& params, const TableContext& ctx, std::vector<
             f[i] /= ext[i];
     }
     spec.attentionFactor = attention;
-    spec.seqLen = seqLen;
     spec.scalars.push_back({"factor", factor});
-    spec.scalars.push_back({"seq_len", double(seqLen)});
+    if (!byFactor) {
+        spec.seqLen = seqLen;
+        spec.scalars.push_back({"seq_len", double(seqLen)});
+    }
     spec.scalars.push_back({"uses_long_factor", useLong ? 1.0 : 0.0});
 }
 
@@ -450,6 +456,11 @@ SchemeDescriptor ropeScheme()
                        "high_freq_factor are kept (Llama 3.1: 4)",
                        true),
              "rope_type", {"llama3"}),
+        when(choiceParam("long_factor_choice", "seq_len", {"seq_len", "factor"},
+                         "LongRoPE: when long_factor applies. seq_len (transformers today, dynamic_rope_update): once "
+                         "the sequence length exceeds original_max_position_embeddings; factor (the older "
+                         "_compute_longrope_parameters, before that test): at every length once s > 1"),
+             "rope_type", {"longrope"}),
         when(listParam("short_factor", {}, 0.001, 1.0e6,
                        "LongRoPE: per-pair divisors within the original window "
                        "(empty = all 1)"),

@@ -306,6 +306,13 @@ void TestCliHfRope::replay_data()
     QTest::newRow("longrope nested 1: short = default / short_factor") << freqs(gemmaDim, glr1, seqLen(1)) << "close" << dividedEach(gemmaDefault, shortFactor(gemmaDim)) << none << all << "";
     QTest::newRow("longrope nested 1: max + 1 = default / long_factor") << freqs(gemmaDim, glr1, seqLen(gemmaMaxPos + 1)) << "close" << dividedEach(gemmaDefault, longFactor(gemmaDim)) << none << all << "";
 
+    // The older test_longrope_rope_numerically (transformers' rope_kwargs era, the same file at
+    // e42e4a43c16b458045aa7b0f721cfe4015680880): no seq_len; factor 1 takes the short factors, factor 10 the long
+    // ones. PosLab's long_factor_choice=factor is that behaviour (the default follows today's seq_len test).
+    QTest::newRow("longrope older: factor 1 = default / short_factor") << freqs(llamaDim, {"rope_type=longrope", "factor=1", "long_factor_choice=factor", sf, lf, llamaPos, llamaMax}) << "close" << dividedEach(llamaDefault, shortFactor(llamaDim)) << none << all << "";
+    QTest::newRow("longrope older: factor 10 = default / long_factor") << freqs(llamaDim, {"rope_type=longrope", "factor=10", "long_factor_choice=factor", sf, lf, llamaPos, llamaMax}) << "close" << dividedEach(llamaDefault, longFactor(llamaDim)) << none << all << "";
+    QTest::newRow("longrope today: factor 10, short sequence = default / short_factor") << freqs(llamaDim, {"rope_type=longrope", "factor=10", sf, lf, llamaPos, llamaMax}) << "close" << dividedEach(llamaDefault, shortFactor(llamaDim)) << none << all << "";
+
     // test_llama3_rope_numerically / _nested
     const auto llama3 = [&](double f, int high) {
         return QStringList{"rope_type=llama3", "factor=" + QString::number(f), "original_max_position_embeddings=2048",
