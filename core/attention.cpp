@@ -617,7 +617,10 @@ double attentionBytes(const AttentionRequest& r)
         perHead += 8.0 * cells / heads; // one double bias matrix alive at a time
     // Per position and dimension, float32: q or k, its row of the cos and sin tables (r/2 pairs each, at most d
     // floats a row) and its copy in the product's packed panels.
-    const double content = 3.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
+    double content = 3.0 * 4.0 * double(r.queries.size() + r.keys.size()) * double(std::max(r.headDim, 1));
+    // A sentence's projection of one side, d x d, in double as drawn and in float as used.
+    if (r.content.kind == ContentKind::Sentence)
+        content += 12.0 * double(std::max(r.headDim, 1)) * double(std::max(r.headDim, 1));
     // Heads run one after another: one head's scheme weights and buffers are alive at a time.
     return heads * perHead + cells /* mask */ + content + schemeCost(r).bytes;
 }
@@ -628,7 +631,12 @@ double attentionWork(const AttentionRequest& r)
     const double heads = r.onlyHead >= 0 ? 1.0 : double(std::max(r.heads, 1));
     // Per head: random content for both sides, the rotation, q.k, and a few passes over the cells (mask,
     // softmax, terms).
-    const double perHead = (lq + lk) * d * drawOps + lq * lk * d + 8.0 * lq * lk;
+    // A sentence draws, per head, its two seeded d x d projections W_Q and W_K and multiplies the rows by them:
+    // the d^2 that dominates at large d (0.75 s of CPU a head at d 4096 for six words, measured; it was not
+    // counted, and 1024 heads ran for about 15 minutes). A normal draw costs about two uniform ones.
+    const double projections
+        = r.content.kind == ContentKind::Sentence ? 2.0 * d * d * 2.0 * drawOps + (lq + lk) * d * d : 0.0;
+    const double perHead = (lq + lk) * d * drawOps + lq * lk * d + 8.0 * lq * lk + projections;
     return heads * (perHead + schemeCost(r).work);
 }
 

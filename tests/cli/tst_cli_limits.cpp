@@ -277,6 +277,33 @@ void TestCliLimits::refusedAtOnce_data()
         << QStringList{"export",    "attention",  "--scheme", "rope", "--positions", "4096", "--frames", "268",
                        "--animate", "rope_theta", "--from",   "100",  "--to",        "1e6",  "-o",       "a.gif"}
         << exitRefused << "use at most 19 frames, fewer positions or dimensions, or a smaller size";
+    // A position sweep was priced as one computation, but the pipeline follows the cursor's word and the decay of a
+    // learned table starts at the cursor's row: every frame computes again (about 65 s, and 44 s, of 1000 frames).
+    QTest::newRow("gif 1000 pipeline cursor frames")
+        << QStringList{"export",   "pipeline", "--scheme",  "rope",     "--dim", "1024", "--size", "64x64",
+                       "--frames", "1000",     "--animate", "position", "--to",  "1023", "-o",     "p.gif"}
+        << exitRefused
+        << "9.9e+08 operations for the numbers of each frame (they follow the cursor) and 1.2e+06 to draw and encode "
+           "each 64 x 64 frame; use at most 100 frames";
+    QTest::newRow("gif 1000 learned decay cursor frames")
+        << QStringList{"export",      "decay", "--scheme",  "learned",  "--set",  "max_position_embeddings=65536",
+                       "--positions", "65536", "--dim",     "4096",     "--size", "64x64",
+                       "--frames",    "1000",  "--animate", "position", "--to",   "65535",
+                       "-o",          "d.gif"}
+        << exitRefused << "(they follow the cursor) and 1.2e+06 to draw and encode each 64 x 64 frame; use at most 237";
+    // A sentence's projections W_Q and W_K, d x d a head and side, were not counted: 1024 heads at d 4096 ran for
+    // about 15 minutes, and one head's 192 MiB passed a 100 MiB cap.
+    QTest::newRow("sentence scores 1024 heads d 4096")
+        << QStringList{"compute", "scores", "--scheme",  "rope",        "--dim", "4096",
+                       "--heads", "1024",   "--content", "the cat sat", "-o",    "s.json"}
+        << exitRefused
+        << "a 1024 x 3 x 3 score matrix of rope with d = 4096 would take about 7.0e+12 operations, more than the work "
+           "limit of 1e+11";
+    QTest::newRow("sentence scores over --max-memory")
+        << QStringList{"compute", "scores",    "--scheme",    "rope",         "--dim",  "4096", "--heads",
+                       "1",       "--content", "the cat sat", "--max-memory", "100MiB", "-o",   "s.json"}
+        << exitRefused
+        << "a 1 x 3 x 3 score matrix of rope with d = 4096 would take 192.3 MiB, more than the memory cap of 100.0 MiB";
     // Issue 38 item 5: the rows a table file gives are counted against --max-memory before they are read (8000
     // rows, a page each), and a table of the wrong shape is refused from its header (a 512 MB one was read whole).
     QTest::newRow("table rows over --max-memory")

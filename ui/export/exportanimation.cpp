@@ -9,7 +9,9 @@
 #include "ui/export/exportscene.h"
 #include "ui/figures/attentionfigure.h"
 #include "ui/figures/computation.h"
+#include "ui/figures/decayfigure.h"
 #include "ui/figures/figure.h"
+#include "ui/figures/pipelinefigure.h"
 #include "ui/figures/tablefigure.h"
 #include "ui/render/plotutils.h"
 #include "ui/state/workbenchstate.h"
@@ -247,7 +249,23 @@ double frameWork(const QString& id, const ui::WorkbenchState& state)
         const std::optional<core::RotarySpec> spec = snapshot.checked.rotarySpec(snapshot.setup);
         const std::size_t pairs = spec ? spec->invFreq.size() : std::size_t(dim / 2);
         work += core::precisionWork(pairs, std::size_t(positions), 1);
-    } else if (id == QLatin1String("attention") || id == QLatin1String("pipeline")) {
+    } else if (id == QLatin1String("pipeline")) {
+        // The pipeline runs the attention of its sentence's words (not of the positions) twice, with and without
+        // the encoding, as core's own pipeline check counts it; a text that is no sentence draws nothing.
+        const ui::PipelineFigure::Inputs in = ui::PipelineFigure::inputsOf(snapshot);
+        try {
+            core::AttentionRequest a;
+            a.scheme = in.setup.scheme;
+            a.params = in.setup.params;
+            a.headDim = std::max(1, in.setup.dim);
+            a.heads = std::max(1, in.heads);
+            a.onlyHead = std::clamp(in.head, 0, a.heads - 1);
+            a.content = core::parseContent(in.sentence.toStdString(), 0);
+            a.queries = core::PositionList::range(0, core::Position(core::sentenceWords(a.content).size()));
+            a.keys = a.queries;
+            work += core::attentionWork(a) * 2.0;
+        } catch (const std::exception&) { }
+    } else if (id == QLatin1String("attention")) {
         const ui::AttentionFigure::Inputs in = ui::AttentionFigure::inputsOf(snapshot);
         const core::ComputeRequest req = ui::AttentionFigure::request(in);
         core::AttentionRequest a;
@@ -258,17 +276,33 @@ double frameWork(const QString& id, const ui::WorkbenchState& state)
         a.onlyHead = std::clamp(in.head, 0, a.heads - 1); // the figure computes the head it shows
         a.queries = req.context.positions;
         a.keys = req.keys ? *req.keys : req.context.positions;
-        // The pipeline figure runs the scores twice (with and without the encoding); core's pipeline check says so.
-        work += core::attentionWork(a) * (id == QLatin1String("pipeline") ? 2.0 : 1.0);
+        work += core::attentionWork(a);
     }
     return work;
 }
 
+/// True when view @p id computes its numbers again as the cursor moves: the pipeline follows the cursor's word,
+/// and the decay curves of a learned table start at the cursor's row. A position sweep of such a view costs its
+/// numbers every frame (46 ms a frame for the decay of a 65536 x 4096 learned table, 1.3 s for the pipeline at
+/// d 4096, measured), not once.
+bool numbersFollowCursor(const QString& id, const ui::WorkbenchState& state)
+{
+    if (id == QLatin1String("pipeline"))
+        return true;
+    if (id != QLatin1String("decay"))
+        return false;
+    const ui::FigureSnapshot here = ui::FigureSnapshot::of(state);
+    ui::FigureSnapshot moved = here;
+    moved.cursor = here.cursor + 1;
+    return !(ui::DecayFigure::inputsOf(here) == ui::DecayFigure::inputsOf(moved));
+}
+
 /// Checks the whole of sweep @p s against core's work limit before its first frame: every frame's numbers
 /// (twice for a parameter sweep that holds the colour scale: a pass for the range, a pass to draw; once for
-/// a position sweep, whose frames only move the cursor) and every frame's pixels drawn and encoded. A sweep of
-/// dim, positions or heads costs most at one of its ends: the frames are priced at the dearer one. Empty, or
-/// the one-line refusal saying the total and what to lower. The state is left as it was.
+/// a position sweep, whose frames only move the cursor, unless the view's numbers follow the cursor) and every
+/// frame's pixels drawn and encoded. A sweep of dim, positions or heads costs most at one of its ends: the frames
+/// are priced at the dearer one. Empty, or the one-line refusal saying the total and what to lower. The state is
+/// left as it was.
 QString checkAnimationWork(const QString& viewId, ui::WorkbenchState& state, const Sweep& s,
                            const ExportOptions& options, const QSize& pixels)
 {
@@ -283,23 +317,26 @@ QString checkAnimationWork(const QString& viewId, ui::WorkbenchState& state, con
     }
     const double frames = double(s.values.size());
     const bool held = !s.position && !options.animation.floatColourScale;
-    const double computed = s.position ? perFrame : perFrame * frames * (held ? 2.0 : 1.0);
+    // A position sweep computes the numbers once, unless they follow the cursor: then every frame.
+    const bool once = s.position && !numbersFollowCursor(viewId, state);
+    const double computed = once ? perFrame : perFrame * frames * (held ? 2.0 : 1.0);
     const double pixelWork = double(pixels.width()) * double(pixels.height()) * gifPixelOps;
     const double total = computed + frames * pixelWork;
     const core::Limits limits;
     if (total <= limits.maxWork)
         return {};
-    const double eachFrame = s.position ? pixelWork : perFrame * (held ? 2.0 : 1.0) + pixelWork;
-    const double fitting = std::floor((limits.maxWork - (s.position ? perFrame : 0.0)) / eachFrame);
+    const double eachFrame = once ? pixelWork : perFrame * (held ? 2.0 : 1.0) + pixelWork;
+    const double fitting = std::floor((limits.maxWork - (once ? perFrame : 0.0)) / eachFrame);
     // C's "%.1e" whatever the locale (QApplication sets LC_ALL from the environment: "5,0e+10" under de_DE).
     const auto sci = [](double v) {
         char buf[32];
         return std::string(buf, std::to_chars(buf, buf + sizeof buf, v, std::chars_format::scientific, 1).ptr);
     };
     const std::string parts = sci(perFrame) + " operations for the numbers"
-        + (s.position ? " (once; the frames move the cursor)"
-               : held ? " of each frame, computed twice (once to hold the colour scale),"
-                      : " of each frame")
+        + (once             ? " (once; the frames move the cursor)"
+               : held       ? " of each frame, computed twice (once to hold the colour scale),"
+               : s.position ? " of each frame (they follow the cursor)"
+                            : " of each frame")
         + " and " + sci(pixelWork) + " to draw and encode each " + std::to_string(pixels.width()) + " x "
         + std::to_string(pixels.height()) + " frame";
     const std::string what
