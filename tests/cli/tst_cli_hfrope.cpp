@@ -343,9 +343,11 @@ void TestCliHfRope::replay_data()
     QTest::newRow("proportional 0.25: snapshot") << freqs(llamaDim, {"rope_type=proportional", "partial_rotary_factor=0.25"}) << "close" << Vec{1.1548e-01, 0.0, 0.0} << none << QList<int>{15, 16, 63} << "";
 
     // test_rope_validation's second half: a key the type does not read (HF: KeyError, as its required keys are
-    // missing) is refused.
+    // missing) is refused; its last part, an unknown key (mrope_sections: HF warns "Unrecognized keys"), is refused
+    // too (PosLab refuses what it does not read).
     QTest::newRow("validation: beta_fast on linear refused") << freqs(llamaDim, {"rope_type=linear", "beta_fast=2"}) << "refused" << none << none << all << "applies only when rope_type is yarn";
     QTest::newRow("validation: short_factor on yarn refused") << freqs(llamaDim, {"rope_type=yarn", "short_factor=1"}) << "refused" << none << none << all << "applies only when rope_type is longrope";
+    QTest::newRow("validation: a key no rope type has (mrope_sections) refused") << freqs(llamaDim, {"mrope_sections=1"}) << "refused" << none << none << all << "mrope_sections";
     // clang-format on
 }
 
