@@ -625,8 +625,15 @@ std::vector<core::RunInput> figureInputs(const FigureRequest& f, const QDir& bas
     const auto inBase
         = [&](const std::string& p) { return base.absoluteFilePath(QString::fromStdString(p)).toStdString(); };
     std::vector<core::RunInput> inputs;
-    if (f.stateFile)
+    if (f.stateFile) {
         inputs.push_back({(cli ? "the --state file" : "the state file") + entry, inBase(*f.stateFile)});
+        // The tables the state names (a file, a share string, a link or a deck entry's inline state): an earlier
+        // entry writing one replaced the table a later entry reads.
+        QJsonObject json;
+        if (ui::readStateSource(QString::fromStdString(*f.stateFile), base.path(), &json).isEmpty())
+            for (const QString& table : ui::tableFilesNamed(json))
+                inputs.push_back({"the table_file of the state" + entry, table.toStdString()});
+    }
     if (f.config)
         inputs.push_back({(cli ? "the --config file" : "the config file") + entry, inBase(*f.config)});
     for (const auto& [name, value] : f.viewSets)

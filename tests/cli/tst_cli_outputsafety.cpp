@@ -498,8 +498,8 @@ void TestCliOutputSafety::exportOverItsStateIsRefused()
 
 void TestCliOutputSafety::exportOverItsStatesTableIsRefused()
 {
-    // The table_file a state names (a --state file, or a deck entry's own state) is an input as --set table_file
-    // is: -o over it replaced a 4 x 4 table with the figure's data and exited 0.
+    // The table_file a state names (a --state file, a deck entry's own state, a later entry's state) is an input as
+    // --set table_file is: -o over it replaced a 4 x 4 table with the figure's data and exited 0.
     QTemporaryDir tmp;
     const QString table = tmp.filePath("t.npy");
     const std::string bytes = npy(npyDict("<f4", "(4, 4)"), f32Bytes(std::vector<float>(16, 0.5f)));
@@ -511,19 +511,23 @@ void TestCliOutputSafety::exportOverItsStatesTableIsRefused()
     const Run r = runExport({"table", "--state", stateFile.toStdString(), "-o", table.toStdString()});
     QCOMPARE(r.status, exitUsage);
     QCOMPARE(r.err,
-             "poslab: cannot write " + table.toStdString() + ": it is the same file as the table_file of the set-up ("
+             "poslab: cannot write " + table.toStdString() + ": it is the same file as the table_file of the state ("
                  + table.toStdString() + "), which this run reads; give another output name\n");
     QCOMPARE(readAll(table).toStdString(), bytes);
-    writeDeck(tmp.filePath("deck.json"),
-              {QJsonObject{{"view", "table"}, {"state", state}, {"output", "t.npy"}}, tableEntry("a.csv")});
+    // A deck: the entry's own state, and an earlier entry over the table a later entry's state reads.
+    const QJsonObject stateEntry{{"view", "table"}, {"state", state}, {"output", "t.npy"}};
+    QJsonObject reader = stateEntry;
+    reader["output"] = "o.csv";
+    writeDeck(tmp.filePath("deck.json"), {stateEntry, tableEntry("t.npy"), reader});
     const Run deck = runExport({"--batch", tmp.filePath("deck.json").toStdString()});
     QCOMPARE(deck.status, exitRefused);
-    QVERIFY2(deck.err.find("entry 1 (t.npy): cannot write " + table.toStdString()
-                           + ": it is the same file as the table_file of the set-up")
-                 != std::string::npos,
-             deck.err.c_str());
+    for (const std::string& entry : {std::string("entry 1"), std::string("entry 2")})
+        QVERIFY2(deck.err.find(entry + " (t.npy): cannot write " + table.toStdString()
+                               + ": it is the same file as the table_file of the state of entry 1")
+                     != std::string::npos,
+                 deck.err.c_str());
     QCOMPARE(readAll(table).toStdString(), bytes);
-    QVERIFY(QFileInfo::exists(tmp.filePath("a.csv")));
+    QVERIFY(QFileInfo::exists(tmp.filePath("o.csv")));
     // Another output of the same state is written.
     QCOMPARE(runExport({"table", "--state", stateFile.toStdString(), "-o", tmp.filePath("b.npy").toStdString()}).status,
              exitOk);
