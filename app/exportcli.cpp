@@ -628,9 +628,12 @@ std::vector<core::RunInput> figureInputs(const FigureRequest& f, const QDir& bas
     if (f.stateFile) {
         inputs.push_back({(cli ? "the --state file" : "the state file") + entry, inBase(*f.stateFile)});
         // The tables the state names (a file, a share string, a link or a deck entry's inline state): an earlier
-        // entry writing one replaced the table a later entry reads.
+        // entry writing one replaced the table a later entry reads. A pipe (--state /dev/stdin) is not read here:
+        // it can be read once, by the state's own load.
+        struct stat st = {};
+        const bool pipe = ::stat(inBase(*f.stateFile).c_str(), &st) == 0 && !S_ISREG(st.st_mode);
         QJsonObject json;
-        if (ui::readStateSource(QString::fromStdString(*f.stateFile), base.path(), &json).isEmpty())
+        if (!pipe && ui::readStateSource(QString::fromStdString(*f.stateFile), base.path(), &json).isEmpty())
             for (const QString& table : ui::tableFilesNamed(json))
                 inputs.push_back({"the table_file of the state" + entry, table.toStdString()});
     }

@@ -26,10 +26,12 @@
 #include <QXmlStreamReader>
 
 #include <atomic>
+#include <chrono>
 #include <stdexcept>
 #include <cstdio>
 #include <thread>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <unistd.h>
@@ -166,6 +168,7 @@ private slots:
     void computeOverItsTableIsRefused();
     void exportOverItsStateIsRefused();
     void exportOverItsStatesTableIsRefused();
+    void stateFromAPipeIsReadOnce();
     void duplicateOutputsAreNamed();
     // item 9
     void longNamesAreWritten_data();
@@ -531,6 +534,31 @@ void TestCliOutputSafety::exportOverItsStatesTableIsRefused()
     // Another output of the same state is written.
     QCOMPARE(runExport({"table", "--state", stateFile.toStdString(), "-o", tmp.filePath("b.npy").toStdString()}).status,
              exitOk);
+}
+
+void TestCliOutputSafety::stateFromAPipeIsReadOnce()
+{
+    // Looking for the tables a state names must not read a pipe the state's own load then finds empty ("--state:
+    // /dev/stdin is not JSON"). The writer serves one reader; a second one gets end of file after a second.
+    QTemporaryDir tmp;
+    const std::string fifo = tmp.filePath("state").toStdString();
+    QCOMPARE(::mkfifo(fifo.c_str(), 0600), 0);
+    const QByteArray json = session("the cat sat");
+    std::thread writer([&] {
+        const int fd = ::open(fifo.c_str(), O_WRONLY); // until the first reader opens it
+        if (fd >= 0) {
+            if (::write(fd, json.constData(), std::size_t(json.size())) != json.size())
+                std::perror("write");
+            ::close(fd);
+        }
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (const int again = ::open(fifo.c_str(), O_WRONLY | O_NONBLOCK); again >= 0)
+            ::close(again); // a second reader, if any, sees end of file
+    });
+    const Run r = runExport({"table", "--state", fifo, "-o", tmp.filePath("t.svg").toStdString()});
+    writer.join();
+    QVERIFY2(r.status == exitOk, r.err.c_str());
+    QVERIFY(QFileInfo::exists(tmp.filePath("t.svg")));
 }
 
 void TestCliOutputSafety::duplicateOutputsAreNamed()
