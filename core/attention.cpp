@@ -855,6 +855,26 @@ void normaliseDecayAtZero(DecaySeries& curve, double atZero)
     curve.label += ", divided by its value at delta = 0";
 }
 
+double decayWork(const DecayRequest& r)
+{
+    const SchemeDescriptor& s = schemeOrThrow(r.scheme);
+    const ParamSet params = paramsOf(s, r.params);
+    const std::size_t n = r.distances.size();
+    // A few transcendentals per distance and pair (sinusoid, rotation and its bound), and each head's bias hook on
+    // n x 1 pairs (Sandwich sums d'/2 cosines per pair).
+    const double pairsOf = double(std::max(r.headDim, 2)) / 2.0;
+    double work = double(n) * pairsOf * 4.0 * drawOps + double(r.samples) * double(r.headDim) * drawOps;
+    if (s.bias) {
+        PairContext pc;
+        pc.headDim = r.headDim;
+        pc.heads = r.heads;
+        pc.queries = PositionList::range(0, Position(n));
+        pc.keys = PositionList::range(0, 1);
+        work += double(r.heads) * (double(n) * 8.0 + (s.cost ? s.cost(params, pc).work : 0.0));
+    }
+    return work;
+}
+
 std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits)
 {
     const SchemeDescriptor& s = schemeOrThrow(r.scheme);
@@ -875,23 +895,9 @@ std::vector<DecaySeries> decayCurves(const DecayRequest& r, const Limits& limits
     validateParamsOnce(s, params, ctx, r.checked.get());
     std::vector<DecaySeries> out;
     const std::size_t n = r.distances.size();
-    {
-        // The work before it starts: a few transcendentals per distance and pair (sinusoid, rotation and
-        // its bound), and each head's bias hook on n x 1 pairs (Sandwich sums d'/2 cosines per pair).
-        const double pairsOf = double(std::max(r.headDim, 2)) / 2.0;
-        double work = double(n) * pairsOf * 4.0 * drawOps + double(r.samples) * double(r.headDim) * drawOps;
-        if (s.bias) {
-            PairContext pc;
-            pc.headDim = r.headDim;
-            pc.heads = r.heads;
-            pc.queries = PositionList::range(0, Position(n));
-            pc.keys = PositionList::range(0, 1);
-            work += double(r.heads) * (double(n) * 8.0 + (s.cost ? s.cost(params, pc).work : 0.0));
-        }
-        checkWork(work, limits,
-                  "decay curves of " + s.id + " over " + std::to_string(n) + " distances with d = "
-                      + std::to_string(r.headDim) + " and " + std::to_string(r.heads) + " head(s)");
-    }
+    checkWork(decayWork(r), limits,
+              "decay curves of " + s.id + " over " + std::to_string(n) + " distances with d = "
+                  + std::to_string(r.headDim) + " and " + std::to_string(r.heads) + " head(s)");
     const bool normalise = r.normalisation == DecayNormalisation::AtZero;
     // Divides every value by @p atZero (the curve's value at delta = 0) when asked.
     auto finish = [&](DecaySeries& c, double atZero) {

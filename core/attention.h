@@ -242,6 +242,10 @@ std::string_view decayContentName(const ContentSpec& content);
 ///     normalisation (InputError for AtZero).
 /// Throws InputError for a scheme without a decay curve, a sample count out of range, or AtZero on bias curves.
 /// Refuses (RefusedError) before computing when the curves' work is over @p limits.maxWork.
+/// Operations decayCurves() counts for @p request before it starts (limits.h's units): a few transcendentals per
+/// distance and pair, the content samples, and each head's bias hook on distances x 1 pairs.
+double decayWork(const DecayRequest& request);
+
 std::vector<DecaySeries> decayCurves(const DecayRequest& request, const Limits& limits = {});
 
 /// Divides every value of @p curve by @p atZero, its value at delta = 0, and says so in its label (what

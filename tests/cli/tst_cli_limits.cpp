@@ -290,7 +290,19 @@ void TestCliLimits::refusedAtOnce_data()
                        "--positions", "65536", "--dim",     "4096",     "--size", "64x64",
                        "--frames",    "1000",  "--animate", "position", "--to",   "65535",
                        "-o",          "d.gif"}
-        << exitRefused << "(they follow the cursor) and 1.2e+06 to draw and encode each 64 x 64 frame; use at most 237";
+        << exitRefused << "(they follow the cursor) and 1.2e+06 to draw and encode each 64 x 64 frame; use at most 132";
+    // A decay animation priced only its table: Sandwich's bias (d'/2 cosines a distance and head, 3 s a frame at
+    // 64 heads) and T5's 1024 curves (0.7 s a frame to draw) ran past 60 s; now core's decay estimate and the
+    // curves' drawing count per frame, at the dearer end of a heads sweep.
+    QTest::newRow("gif decay sandwich heads sweep")
+        << QStringList{"export",   "decay", "--scheme", "sandwich", "--set",     "sandwich_dim=65536",
+                       "--frames", "100",   "--size",   "64x64",    "--animate", "heads",
+                       "--from",   "1",     "--to",     "64",       "-o",        "a.gif"}
+        << exitRefused << "the 100-frame animation of the decay view";
+    QTest::newRow("gif decay t5 1024 heads")
+        << QStringList{"export",    "decay", "--scheme", "t5", "--frames", "1000", "--size", "64x64",
+                       "--animate", "heads", "--from",   "1",  "--to",     "1024", "-o",     "t.gif"}
+        << exitRefused << "the 1000-frame animation of the decay view";
     // A sentence's projections W_Q and W_K, d x d a head and side, were not counted: 1024 heads at d 4096 ran for
     // about 15 minutes, and one head's 192 MiB passed a 100 MiB cap.
     QTest::newRow("sentence scores 1024 heads d 4096")
@@ -374,6 +386,12 @@ void TestCliLimits::ordinaryRequestsStillRun()
                              m_dir.path());
     QVERIFY2(g.code == 0, qPrintable(describe(g)));
     QVERIFY(QFile(m_dir.filePath("ok.gif")).size() > 0);
+    // A decay animation of a bias scheme within the limit still runs: 16 frames of ALiBi's 8 heads.
+    const Child dg = runChild({"export", "decay", "--scheme", "alibi", "--heads", "8", "--frames", "16", "--size",
+                               "320x240", "--animate", "position", "-o", "decay.gif"},
+                              m_dir.path());
+    QVERIFY2(dg.code == 0, qPrintable(describe(dg)));
+    QVERIFY(QFile(m_dir.filePath("decay.gif")).size() > 0);
     // Issue 38 item 5: 4 rows of the 16 GB table within 1 MiB: only their pages are read (before: refused as a
     // 15.3 GiB table; a smaller one was read whole, 805 MB resident at --max-memory 1MiB).
     const Child r = runChild({"compute", "encoding", "--scheme", "learned", "--dim", "4096", "--positions", "0:4",

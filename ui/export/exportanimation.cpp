@@ -277,6 +277,26 @@ double frameWork(const QString& id, const ui::WorkbenchState& state)
         a.queries = req.context.positions;
         a.keys = req.keys ? *req.keys : req.context.positions;
         work += core::attentionWork(a);
+    } else if (id == QLatin1String("decay")) {
+        // The curves core computes (its own estimate: a bias scheme's hook per head and distance, e.g. Sandwich's
+        // d'/2 cosines) and their drawing: one curve per head of at most about 400 sampled distances, and a part
+        // that grows with the square of the curves (measured for T5 at 64 x 64: 256 heads 0.05 s a frame, 1024
+        // heads 0.68 s, i.e. about 3.9e5 operations a curve and 6.1e3 a pair of curves at limits.h's 1e10 a
+        // second).
+        const ui::DecayFigure::Inputs in = ui::DecayFigure::inputsOf(snapshot);
+        core::DecayRequest d;
+        d.scheme = in.a.setup.scheme;
+        d.params = in.a.setup.params;
+        d.headDim = std::max(1, in.a.setup.dim);
+        d.heads = std::max(1, in.a.heads);
+        d.distances.resize(std::size_t(std::clamp(positions, 1.0, 402.0)));
+        for (std::size_t k = 0; k < d.distances.size(); ++k)
+            d.distances[k] = core::Position(k);
+        try {
+            work += core::decayWork(d);
+        } catch (const std::exception&) { } // a set-up core refuses is the frame loop's to report
+        const double curves = double(d.heads);
+        work += curves * 4.0e5 + curves * curves * 1.0e4;
     }
     return work;
 }
