@@ -344,7 +344,8 @@ QString SessionController::openSession(const QString& path)
     QJsonObject json;
     QString problem = readSessionFile(path, &json);
     if (problem.isEmpty())
-        if (const QString declined = askForTables(json, QFileInfo(path).fileName()); !declined.isEmpty())
+        if (const QString declined = askForTables(json, tr("file %1").arg(QFileInfo(path).fileName()));
+            !declined.isEmpty())
             problem = tr("%1: %2").arg(path, declined);
     if (problem.isEmpty()) {
         problem = m_state->fromJson(json, true);
@@ -391,7 +392,11 @@ QString SessionController::loadStateText(const QString& text)
     QString label;
     QString problem = readStateSource(text, QDir::currentPath(), &json, &label);
     if (problem.isEmpty())
-        if (const QString declined = askForTables(json, label == QLatin1String("share string") ? tr("link") : label);
+        if (const QString declined = askForTables(json,
+                                                  label == QLatin1String("share string") ? tr("link")
+                                                      : label == QLatin1String("inline state")
+                                                      ? tr("state")
+                                                      : tr("file %1").arg(QFileInfo(label).fileName()));
             !declined.isEmpty())
             problem = tr("%1: %2").arg(label, declined);
     if (problem.isEmpty()) {
